@@ -1,0 +1,153 @@
+/**
+ * What a lab declares. The harness does the rest in one direction:
+ * inputs -> check -> measure -> statistics -> results -> reporters.
+ *
+ * A lab module (`labs/<lab>/src/lab.ts`) default-exports a `LabDefinition`. Its cases are the sweep, already
+ * expanded: one case per (variant, params), e.g. `pool` with `{ workers: 1 }`, `{ workers: 2 }`...
+ */
+import type { Params } from './results-schema.ts';
+
+export type Impl = 'exercise' | 'solution';
+
+/** What the harness tells a lab about this run. */
+export interface LabContext {
+  impl: Impl;
+  /** Absolute path of `exercises/<lab>` or `solutions/<lab>`: where the implementation under test lives. */
+  implDir: string;
+  /** Absolute path of the repository root. */
+  rootDir: string;
+  quick: boolean;
+  /** `os.availableParallelism()`: the number of CPUs this process may use. */
+  availableParallelism: number;
+  seed: number;
+}
+
+/** The outcome of comparing one output with the reference output. */
+export interface Comparison {
+  equal: boolean;
+  /** Where the outputs first differ (an index or a key) and both values, shortened for display. */
+  firstMismatch: { index: number | string; expected: string; actual: string } | null;
+  /** Largest absolute and relative error over all elements, for numeric outputs; null otherwise. */
+  maxAbsError: number | null;
+  maxRelError: number | null;
+}
+
+/** Compares a variant's output with the reference; `description` names the rule, e.g. "exact bytes" or "|a-b| <= 1e-9 + 1e-6|b|". */
+export interface Comparator<Output> {
+  description: string;
+  compare(expected: Output, actual: Output): Comparison;
+}
+
+/** Extra observations a case records while it is measured, e.g. latency of a cheap endpoint under load. */
+export interface RawObservation {
+  unit: string;
+  description: string;
+  samples: number[];
+}
+
+/** A case that has been set up (pool warmed, server started, addon loaded). Set-up is never timed. */
+export interface CaseInstance<Input, Output> {
+  /** Does one sample's worth of work on `input` and returns its output (the harness keeps it so it cannot be optimised away). */
+  run(input: Input): Promise<Output> | Output;
+  /** Releases what setup started (threads, processes, sockets). Called once, also after failures. */
+  teardown(): Promise<void> | void;
+  /** Called after warm-up, before the measured samples: forget observations made so far. */
+  resetObservations?(): void;
+  /** Called after measuring: the observations made during the measured samples. */
+  collectObservations?(): Promise<Record<string, RawObservation>> | Record<string, RawObservation>;
+}
+
+export interface CaseDefinition<Input, Output> {
+  variant: string;
+  params: Params;
+  /** The worker (thread or process) count, where the case has one: enables efficiency, Karp-Flatt and the Amdahl fit. */
+  workers?: number;
+  setup(ctx: LabContext): Promise<CaseInstance<Input, Output>>;
+}
+
+export interface VariantInfo {
+  name: string;
+  /** One line for the terminal and the report: what this variant does. */
+  description: string;
+  /** Where its code is, e.g. "labs/event-loop/src/inline.ts" or "<impl>/handlers.ts: createPoolHandler". */
+  source: string;
+}
+
+/** How many samples to take. Rounds interleave the cases, so drift hits every case alike. */
+export interface SamplingPlan {
+  warmupIterations: number;
+  rounds: number;
+  iterationsPerRound: number;
+}
+
+export interface LabInputs<Input> {
+  /** Inputs for the correctness check: every case's output must match the reference on each of them. */
+  check: Input[];
+  /** The input each measured sample runs on. */
+  measure: Input;
+}
+
+export interface LabDefinition<Input, Output> {
+  /** Lower-case, dash-separated, the same as the folder names: `labs/<name>`, `exercises/<name>`, `solutions/<name>`. */
+  name: string;
+  title: string;
+  /** One line for `--list`. */
+  summary: string;
+  /** The episode file that teaches this lab, relative to the repository root. */
+  episode: string;
+  variants: VariantInfo[];
+  /** The variant every speedup is relative to. */
+  baseline: string;
+  /** The lab's main claim: the case whose speedup over the baseline is the headline. */
+  headline: { variant: string; params: Params };
+  /** Names of the params that change the input (e.g. `size`); cases that agree on them share inputs and reference outputs. */
+  inputParams: string[];
+  /** Deterministic inputs for these params and this seed. */
+  inputs(params: Params, ctx: LabContext): LabInputs<Input> | Promise<LabInputs<Input>>;
+  /** The reference output for an input: the definition of a correct answer. */
+  reference(input: Input): Output | Promise<Output>;
+  comparator: Comparator<Output>;
+  /** How much work one sample does, to turn a time into a throughput, e.g. `{ amount: 12, unit: 'requests' }`. */
+  workPerSample(input: Input): { amount: number; unit: string };
+  /** The sweep, expanded into cases. */
+  cases(ctx: LabContext): CaseDefinition<Input, Output>[];
+  sampling: { quick: SamplingPlan; full: SamplingPlan };
+}
+
+/**
+ * Thrown by an exercise where the learner has not written the code yet. The message says what to write and where,
+ * e.g. `notImplemented('the piscina worker body in exercises/event-loop/worker.ts')`.
+ */
+export class NotImplementedError extends Error {
+  readonly code = 'NOT_IMPLEMENTED';
+  constructor(what: string) {
+    super(`not implemented: ${what}`);
+    this.name = 'NotImplementedError';
+  }
+}
+
+/** Throws NotImplementedError; exercises call this in the bodies the learner writes. */
+export function notImplemented(what: string): never {
+  throw new NotImplementedError(what);
+}
+
+/** True for a NotImplementedError, also one that crossed a thread or process boundary as a plain message. */
+export function isNotImplemented(error: unknown): boolean {
+  if (error instanceof NotImplementedError) return true;
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  return message.startsWith('not implemented: ');
+}
+
+/** A stable string key for params, used to match cases and share inputs. */
+export function paramsKey(params: Params, only?: string[]): string {
+  const keys = Object.keys(params)
+    .filter((k) => !only || only.includes(k))
+    .sort();
+  return keys.map((k) => `${k}=${params[k]}`).join(',');
+}
+
+/** "pool (workers=2)", or just "inline" for a case without params. */
+export function caseLabel(variant: string, params: Params): string {
+  const key = paramsKey(params);
+  return key ? `${variant} (${key})` : variant;
+}

@@ -1,0 +1,193 @@
+/**
+ * The one schema of `results.json`. Every place that writes or reads a results file validates it here:
+ * the harness before writing, the reporters, the site's results viewer and the instructor's tools.
+ *
+ * Units: every time is in milliseconds unless a field name says otherwise.
+ * Bump SCHEMA_VERSION when a field changes meaning; readers reject versions they do not know.
+ */
+import { z } from 'zod';
+
+export const SCHEMA_VERSION = 1;
+
+/** Parameters of one case of a lab's sweep, e.g. `{ workers: 2 }` or `{ size: 4096 }`. */
+export const paramsSchema = z.record(z.string().min(1).max(64), z.union([z.number(), z.string().max(200)]));
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const nonNegative = finite.refine((v) => v >= 0, 'must be >= 0');
+const interval = z.tuple([finite, finite]).refine(([low, high]) => low <= high, 'interval low must be <= high');
+
+export const environmentSchema = z.object({
+  node: z.string(),
+  v8: z.string(),
+  uv: z.string(),
+  platform: z.string(),
+  arch: z.string(),
+  osRelease: z.string(),
+  cpuModel: z.string(),
+  cpuCount: z.number().int().nonnegative(),
+  availableParallelism: z.number().int().positive(),
+  totalMemoryBytes: nonNegative,
+  /** CPUs allowed by the cgroup quota (cpu.max quota / period), or null when unlimited or unknown. */
+  cgroupCpuQuota: z.number().positive().nullable(),
+  /** The CPU affinity list from /proc/self/status (`Cpus_allowed_list`), or null where not available. */
+  cpuAffinity: z.string().nullable(),
+  uvThreadpoolSize: z.string().nullable(),
+  slurm: z.record(z.string(), z.string()),
+  git: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }),
+  gpus: z.array(z.object({ name: z.string(), memoryMiB: z.number().nullable() })),
+  hostname: z.string(),
+});
+
+export const sampleSummarySchema = z.object({
+  n: z.number().int().positive(),
+  median: nonNegative,
+  ci95: interval,
+  mean: nonNegative,
+  sd: nonNegative,
+  mad: nonNegative,
+  iqr: nonNegative,
+  min: nonNegative,
+  max: nonNegative,
+  cv: nonNegative,
+  noisy: z.boolean(),
+  outliers: z.object({
+    lowSevere: z.number().int().nonnegative(),
+    lowMild: z.number().int().nonnegative(),
+    highMild: z.number().int().nonnegative(),
+    highSevere: z.number().int().nonnegative(),
+  }),
+});
+
+/** A named set of extra observations a lab records while a case is measured (latency probes, loop delay...). */
+export const observationSchema = z.object({
+  unit: z.string().max(20),
+  description: z.string().max(500),
+  samples: z.array(nonNegative).max(1_000_000),
+  p50: nonNegative.nullable(),
+  p99: nonNegative.nullable(),
+  max: nonNegative.nullable(),
+});
+
+export const caseResultSchema = z.object({
+  variant: z.string().min(1).max(100),
+  params: paramsSchema,
+  /** Time per sample (one call of the measured function), in ms, in the order collected. */
+  samplesMs: z.array(nonNegative).min(1).max(1_000_000),
+  /** How many units of work one sample does (requests, elements...), to turn times into throughput. */
+  workPerSample: z.object({ amount: z.number().positive(), unit: z.string().max(40) }),
+  summary: sampleSummarySchema,
+  observations: z.record(z.string().max(100), observationSchema),
+  /** Set when the case uses more workers than `availableParallelism`. */
+  oversubscribed: z.boolean(),
+});
+
+export const correctnessSchema = z.object({
+  variant: z.string().min(1).max(100),
+  params: paramsSchema,
+  passed: z.boolean(),
+  comparator: z.string().max(200),
+  /** Why it failed: a mismatch, an error, or "not implemented: ...". Null when it passed. */
+  reason: z.string().max(2000).nullable(),
+  notImplemented: z.boolean(),
+  firstMismatch: z
+    .object({ index: z.union([z.number().int(), z.string()]), expected: z.string().max(500), actual: z.string().max(500) })
+    .nullable(),
+  maxAbsError: nonNegative.nullable(),
+  maxRelError: nonNegative.nullable(),
+  inputsChecked: z.number().int().nonnegative(),
+});
+
+export const speedupSchema = z.object({
+  variant: z.string().min(1).max(100),
+  baseline: z.string().min(1).max(100),
+  params: paramsSchema,
+  /** median(baseline time) / median(variant time): above 1 means the variant is faster. */
+  speedup: z.number().positive(),
+  ci95: interval,
+  baselineMedianMs: nonNegative,
+  variantMedianMs: nonNegative,
+  /** speedup / workers, where the case has a worker count. */
+  efficiency: z.number().positive().optional(),
+  /** Karp-Flatt experimentally determined serial fraction, where the case has more than one worker. */
+  karpFlatt: z.number().optional(),
+  oversubscribed: z.boolean(),
+});
+
+export const amdahlFitSchema = z.object({
+  variant: z.string(),
+  param: z.string(),
+  serialFraction: z.number().min(0).max(1),
+  /** The largest speedup the fit allows with infinitely many workers: 1 / serialFraction. */
+  maxSpeedup: z.number().positive().nullable(),
+  /** Root-mean-square error of the fit in speedup units. */
+  rmse: nonNegative,
+  points: z.number().int().nonnegative(),
+});
+
+export const resultsSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  lab: z.string().regex(/^[a-z0-9-]+$/),
+  title: z.string().max(200),
+  impl: z.enum(['exercise', 'solution']),
+  quick: z.boolean(),
+  startedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime(),
+  command: z.string().max(2000),
+  /** Seed of the input generator and of the bootstrap, so every summary can be recomputed exactly. */
+  seed: z.number().int(),
+  bootstrapResamples: z.number().int().positive(),
+  /** Median time of an empty sample under the same harness settings, in ms: the floor under every sample. */
+  harnessOverheadMs: nonNegative,
+  environment: environmentSchema,
+  correctness: z.array(correctnessSchema).min(1),
+  cases: z.array(caseResultSchema),
+  speedups: z.array(speedupSchema),
+  amdahl: z.array(amdahlFitSchema),
+  headline: speedupSchema.nullable(),
+  notes: z.array(z.string().max(2000)),
+});
+
+export type Params = z.infer<typeof paramsSchema>;
+export type Environment = z.infer<typeof environmentSchema>;
+export type SampleSummary = z.infer<typeof sampleSummarySchema>;
+export type Observation = z.infer<typeof observationSchema>;
+export type CaseResult = z.infer<typeof caseResultSchema>;
+export type CorrectnessEntry = z.infer<typeof correctnessSchema>;
+export type SpeedupEntry = z.infer<typeof speedupSchema>;
+export type AmdahlFit = z.infer<typeof amdahlFitSchema>;
+export type Results = z.infer<typeof resultsSchema>;
+
+/** Thrown when a results file does not match the schema; the message lists each problem with its path. */
+export class ResultsFileError extends Error {
+  readonly code = 'RESULTS_INVALID';
+  constructor(source: string, readonly problems: string[]) {
+    super(`${source} is not a valid results file:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ResultsFileError';
+  }
+}
+
+/** Validates parsed JSON as results; throws ResultsFileError naming every problem. */
+export function parseResults(data: unknown, source = 'results'): Results {
+  if (typeof data === 'object' && data !== null && 'schemaVersion' in data && data.schemaVersion !== SCHEMA_VERSION) {
+    throw new ResultsFileError(source, [
+      `schemaVersion is ${JSON.stringify(data.schemaVersion)}, this tool reads version ${SCHEMA_VERSION}: re-run the lab with this version of the course`,
+    ]);
+  }
+  const parsed = resultsSchema.safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.slice(0, 20).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
+    throw new ResultsFileError(source, problems);
+  }
+  return parsed.data;
+}
+
+/** Parses JSON text and validates it; a syntax error becomes a ResultsFileError too. */
+export function parseResultsJson(text: string, source = 'results'): Results {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ResultsFileError(source, [`not JSON: ${(error as Error).message}`]);
+  }
+  return parseResults(data, source);
+}
