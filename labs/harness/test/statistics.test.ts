@@ -1,0 +1,461 @@
+/**
+ * Unit tests of the statistics stage. Every expected value is computed by hand (or, for the PRNG, by an independent
+ * port) and quoted beside its assertion as "Reference: ...".
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  StatisticsInputError,
+  amdahlFit,
+  amdahlSpeedup,
+  bootstrapMedianCi,
+  bootstrapRatioCi,
+  compareSamples,
+  createRng,
+  cv,
+  efficiency,
+  gustafsonSpeedup,
+  iqr,
+  karpFlatt,
+  mad,
+  mean,
+  median,
+  outliers,
+  quantile,
+  sd,
+  sorted,
+  speedup,
+  summarize,
+} from '../src/statistics.ts';
+import { selectMedian } from '../src/statistics/bootstrap.ts';
+
+/** Equal within an absolute tolerance (floating-point results of hand-computed fractions). */
+function near(actual: number, expected: number, tolerance = 1e-9): void {
+  assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected} +- ${tolerance}, got ${actual}`);
+}
+
+/** A stub generator that returns the given values in order, then fails: pins the bootstrap's draw order. */
+function scripted(values: number[]): () => number {
+  let i = 0;
+  return () => {
+    const value = values[i++];
+    if (value === undefined) throw new Error(`scripted rng: drew more than the ${values.length} values it was given`);
+    return value;
+  };
+}
+
+/** Skewed, timing-like samples (ms): a floor of 10 plus an exponential tail of mean 1, from a seeded generator. */
+function timings(n: number, seed: number, scale = 1): number[] {
+  const rng = createRng(seed);
+  return Array.from({ length: n }, () => scale * (10 - Math.log(1 - rng())));
+}
+
+describe('createRng (mulberry32)', () => {
+  test('matches an independent port of mulberry32', () => {
+    // Reference: first three outputs for seed 42 and seed 0, from a Python port using explicit mod-2^32 arithmetic.
+    const rng = createRng(42);
+    assert.deepEqual([rng(), rng(), rng()], [0.6011037519201636, 0.44829055899754167, 0.8524657934904099]);
+    const zero = createRng(0);
+    assert.deepEqual([zero(), zero(), zero()], [0.26642920868471265, 0.0003297457005828619, 0.2232720274478197]);
+  });
+
+  test('is reproducible for a seed, differs between seeds, and reduces the seed modulo 2^32', () => {
+    const draw = (seed: number) => {
+      const rng = createRng(seed);
+      return Array.from({ length: 5 }, rng);
+    };
+    assert.deepEqual(draw(7), draw(7));
+    assert.notDeepEqual(draw(7), draw(8));
+    // Reference: (2^32 + 42) | 0 = 42.
+    assert.deepEqual(draw(2 ** 32 + 42), draw(42));
+  });
+
+  test('stays in [0, 1) with a mean near 1/2', () => {
+    const rng = createRng(1);
+    let sum = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const u = rng();
+      assert.ok(u >= 0 && u < 1, `draw ${i} = ${u} is outside [0, 1)`);
+      sum += u;
+    }
+    // Reference: the mean of 10 000 uniforms has sd 0.2887 / 100 = 0.0029; 0.01 is 3.5 sd.
+    near(sum / 10_000, 0.5, 0.01);
+  });
+
+  test('rejects a seed that is not an integer', () => {
+    assert.throws(() => createRng(1.5), /createRng: seed must be an integer, got 1.5/);
+    assert.throws(() => createRng(Number.NaN), StatisticsInputError);
+  });
+});
+
+describe('descriptive statistics', () => {
+  test('sorted returns an ascending numeric copy', () => {
+    const input = [10, 9, 100];
+    // Reference: numeric order [9, 10, 100] (the default string sort would give [10, 100, 9]).
+    assert.deepEqual(sorted(input), [9, 10, 100]);
+    assert.deepEqual(input, [10, 9, 100], 'the input is not modified');
+  });
+
+  test('quantile interpolates between order statistics (R-7)', () => {
+    const xs = [10, 20, 30, 40];
+    // Reference: q = 0 is the minimum, q = 1 the maximum.
+    assert.equal(quantile(xs, 0), 10);
+    assert.equal(quantile(xs, 1), 40);
+    // Reference: q = 0.5, h = 3 * 0.5 = 1.5, 20 + 0.5 * (30 - 20) = 25.
+    assert.equal(quantile(xs, 0.5), 25);
+    // Reference: q = 0.25, h = 0.75, 10 + 0.75 * 10 = 17.5.
+    assert.equal(quantile(xs, 0.25), 17.5);
+    // Reference: q = 0.9, h = 2.7, 30 + 0.7 * 10 = 37.
+    near(quantile(xs, 0.9), 37);
+    // Reference: one sample is every quantile.
+    assert.equal(quantile([5], 0.3), 5);
+  });
+
+  test('quantile rejects unsorted input, q outside [0, 1] and empty input', () => {
+    assert.throws(() => quantile([3, 1, 2], 0.5), /quantile: sortedXs must be in ascending order, but sortedXs\[0\] = 3 > sortedXs\[1\] = 1; pass sorted\(xs\)/);
+    assert.throws(() => quantile([1, 2], 1.5), /quantile: q must be between 0 and 1 \(0.5 is the median\), got 1.5/);
+    assert.throws(() => quantile([1, 2], Number.NaN), /got NaN/);
+    assert.throws(() => quantile([], 0.5), /quantile: sortedXs is empty; pass at least one sample/);
+  });
+
+  test('median, mean', () => {
+    // Reference: median([1,3,2,4]) = (2 + 3) / 2 = 2.5; median([5,1,3]) = 3.
+    assert.equal(median([1, 3, 2, 4]), 2.5);
+    assert.equal(median([5, 1, 3]), 3);
+    // Reference: mean([1,2,3]) = 6 / 3 = 2; mean([1,2,3,4]) = 10 / 4 = 2.5.
+    assert.equal(mean([1, 2, 3]), 2);
+    assert.equal(mean([1, 2, 3, 4]), 2.5);
+  });
+
+  test('sd is the sample standard deviation (n - 1), 0 for one sample', () => {
+    // Reference: mean 5, squared deviations 9+1+1+1+0+0+4+16 = 32, 32 / 7 = 4.571428..., sqrt = 2.1380899353.
+    near(sd([2, 4, 4, 4, 5, 5, 7, 9]), 2.1380899353);
+    // Reference: mean 2.5, squares 2.25+0.25+0.25+2.25 = 5, sqrt(5 / 3) = 1.2909944487.
+    near(sd([1, 2, 3, 4]), 1.2909944487);
+    assert.equal(sd([5]), 0);
+  });
+
+  test('mad is the unscaled median absolute deviation', () => {
+    // Reference: median 2, |x - 2| = 1,1,0,0,2,4,7, sorted 0,0,1,1,2,4,7, median 1.
+    assert.equal(mad([1, 1, 2, 2, 4, 6, 9]), 1);
+    assert.equal(mad([3, 3, 3]), 0);
+  });
+
+  test('iqr uses R-7 quartiles', () => {
+    // Reference: n = 8, Q1: h = 1.75, 2 + 0.75 = 2.75; Q3: h = 5.25, 6 + 0.25 = 6.25; IQR = 3.5.
+    assert.equal(iqr([8, 7, 6, 5, 4, 3, 2, 1]), 3.5);
+  });
+
+  test('cv is sd / mean, 0 when the mean is 0', () => {
+    // Reference: sd 2.1380899353 / mean 5 = 0.42761798706.
+    near(cv([2, 4, 4, 4, 5, 5, 7, 9]), 0.42761798706);
+    assert.equal(cv([3, 3, 3]), 0);
+    // Reference: mean([-1, 1]) = 0, so cv is defined as 0 instead of Infinity.
+    assert.equal(cv([-1, 1]), 0);
+  });
+
+  test('every function rejects empty and non-finite samples by name', () => {
+    for (const [name, fn] of Object.entries({ sorted, median, mean, sd, mad, iqr, cv, outliers })) {
+      assert.throws(() => fn([]), new RegExp(`^StatisticsInputError: ${name}: xs is empty; pass at least one sample$`), name);
+      assert.throws(() => fn([1, Number.POSITIVE_INFINITY]), /xs\[1\] is Infinity; every sample must be a finite number/, name);
+    }
+    const error = (() => {
+      try {
+        median([Number.NaN]);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    assert.ok(error instanceof StatisticsInputError);
+    assert.equal(error.code, 'STATISTICS_INVALID_INPUT');
+  });
+});
+
+describe('outliers (Tukey fences, as Criterion.rs)', () => {
+  // The middle seven samples 10..16 fix the quartiles of an 11-sample set whatever the two lowest (<= 10) and the two
+  // highest (>= 16) are. Reference: Q1: h = 2.5, 10 + 0.5 = 10.5; Q3: h = 7.5, 15 + 0.5 = 15.5; IQR = 5;
+  // mild fences 10.5 - 7.5 = 3 and 15.5 + 7.5 = 23; severe fences 10.5 - 15 = -4.5 and 15.5 + 15 = 30.5.
+  const middle = [10, 11, 12, 13, 14, 15, 16];
+
+  test('classifies severe and mild samples on both sides', () => {
+    // Reference: -50, -40 < -4.5 (low severe); 24 in (23, 30.5] (high mild); 40 > 30.5 (high severe).
+    assert.deepEqual(outliers([-50, -40, ...middle, 24, 40]), { lowSevere: 2, lowMild: 0, highMild: 1, highSevere: 1 });
+    // Reference: -10 < -4.5 (low severe); 0 in [-4.5, 3) (low mild); 30 high mild; 60 high severe.
+    assert.deepEqual(outliers([60, -10, ...middle, 0, 30]), { lowSevere: 1, lowMild: 1, highMild: 1, highSevere: 1 });
+  });
+
+  test('a sample exactly on a fence is not beyond it', () => {
+    // Reference: 2 < 3 (low mild); 3 and 23 are on the mild fences (not outliers); 24 > 23 (high mild).
+    assert.deepEqual(outliers([2, 3, ...middle, 23, 24]), { lowSevere: 0, lowMild: 1, highMild: 1, highSevere: 0 });
+    // Reference: 30.5 is on the severe fence, so high mild, not severe.
+    assert.deepEqual(outliers([10, 10, ...middle, 16, 30.5]), { lowSevere: 0, lowMild: 0, highMild: 1, highSevere: 0 });
+  });
+
+  test('counts nothing in a tight set', () => {
+    assert.deepEqual(outliers([1, 2, 3, 4, 5]), { lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 0 });
+  });
+});
+
+describe('bootstrap intervals', () => {
+  test('bootstrapMedianCi follows the documented draw order and percentile rule', () => {
+    // Reference: xs = [10, 20], 2 resamples, draws 0.1, 0.7 | 0.6, 0.9 -> indices 0, 1 | 1, 1 -> medians 15 | 20;
+    // R-7 quantiles of [15, 20]: 15 + 0.025 * 5 = 15.125 and 15 + 0.975 * 5 = 19.875.
+    const [low, high] = bootstrapMedianCi([10, 20], scripted([0.1, 0.7, 0.6, 0.9]), 2);
+    near(low, 15.125);
+    near(high, 19.875);
+  });
+
+  test('bootstrapRatioCi draws all baseline indices, then all variant indices, per resample', () => {
+    // Reference: baseline [10, 20], variant [5, 10]. Resample 1: baseline indices 0, 1 (median 15), variant 1, 1
+    // (median 10), ratio 1.5. Resample 2: baseline 1, 1 (20), variant 0, 0 (5), ratio 4.
+    // R-7 quantiles of [1.5, 4]: 1.5 + 0.025 * 2.5 = 1.5625 and 1.5 + 0.975 * 2.5 = 3.9375.
+    const [low, high] = bootstrapRatioCi([10, 20], [5, 10], scripted([0.1, 0.7, 0.6, 0.9, 0.6, 0.9, 0.1, 0.2]), 2);
+    near(low, 1.5625);
+    near(high, 3.9375);
+  });
+
+  test('the quickselect median equals the sorted median bit for bit', () => {
+    // Property: for arrays of every length 1..60, with many duplicates (values 0..9) or none, selectMedian gives
+    // exactly median(xs), the R-7 quantile at 0.5 of the sorted copy.
+    const rng = createRng(99);
+    for (let n = 1; n <= 60; n++) {
+      for (const distinct of [10, 1e9]) {
+        const xs = Array.from({ length: n }, () => Math.floor(rng() * distinct) + rng() * (distinct > 10 ? 1 : 0));
+        assert.equal(selectMedian(Float64Array.from(xs)), median(xs), `n = ${n}, xs = ${xs}`);
+      }
+    }
+    // Reference: median([3, 1, 2, 2]) = (2 + 2) / 2 = 2; median([5, 4, 3, 2, 1, 0]) = (2 + 3) / 2 = 2.5.
+    assert.equal(selectMedian(Float64Array.from([3, 1, 2, 2])), 2);
+    assert.equal(selectMedian(Float64Array.from([5, 4, 3, 2, 1, 0])), 2.5);
+  });
+
+  test('is deterministic for a seed', () => {
+    const xs = timings(50, 3);
+    assert.deepEqual(bootstrapMedianCi(xs, createRng(11), 500), bootstrapMedianCi(xs, createRng(11), 500));
+    assert.deepEqual(
+      bootstrapRatioCi(xs, timings(40, 4), createRng(11), 500),
+      bootstrapRatioCi(xs, timings(40, 4), createRng(11), 500),
+    );
+  });
+
+  test('contains the sample median and narrows as n grows', () => {
+    const small = timings(20, 5);
+    const large = timings(2000, 6);
+    const [smallLow, smallHigh] = bootstrapMedianCi(small, createRng(1), 1000);
+    const [largeLow, largeHigh] = bootstrapMedianCi(large, createRng(1), 1000);
+    assert.ok(smallLow <= median(small) && median(small) <= smallHigh, `[${smallLow}, ${smallHigh}] misses ${median(small)}`);
+    assert.ok(largeLow <= median(large) && median(large) <= largeHigh, `[${largeLow}, ${largeHigh}] misses ${median(large)}`);
+    // Reference: the width shrinks like 1 / sqrt(n), so 100 times the samples gives about a tenth; we ask for a third.
+    assert.ok(largeHigh - largeLow < (smallHigh - smallLow) / 3, `widths ${largeHigh - largeLow} vs ${smallHigh - smallLow}`);
+  });
+
+  test('a constant sample has a zero-width interval', () => {
+    assert.deepEqual(bootstrapMedianCi([5, 5, 5], createRng(1), 100), [5, 5]);
+  });
+
+  test('the ratio interval of two identical sets contains 1', () => {
+    const xs = timings(100, 9);
+    const [low, high] = bootstrapRatioCi(xs, [...xs], createRng(2), 1000);
+    assert.ok(low < 1 && 1 < high, `[${low}, ${high}] should contain 1`);
+  });
+
+  test('the ratio interval of a set against half of itself is around 2', () => {
+    const xs = timings(100, 9);
+    const [low, high] = bootstrapRatioCi(xs, xs.map((x) => x / 2), createRng(2), 1000);
+    assert.ok(low < 2 && 2 < high && high - low < 0.5, `[${low}, ${high}] should be a narrow interval around 2`);
+  });
+
+  test('rejects bad arguments with clear messages', () => {
+    assert.throws(() => bootstrapMedianCi([], createRng(1), 10), /bootstrapMedianCi: xs is empty/);
+    assert.throws(() => bootstrapMedianCi([1], createRng(1), 0), /bootstrapMedianCi: resamples must be a positive integer, got 0/);
+    assert.throws(() => bootstrapMedianCi([1], createRng(1), 2.5), /resamples must be a positive integer, got 2.5/);
+    assert.throws(() => bootstrapMedianCi([1, 2], () => 1, 1), /bootstrapMedianCi: rng returned 1, outside \[0, 1\)/);
+    assert.throws(() => bootstrapRatioCi([1], [Number.NaN], createRng(1), 1), /bootstrapRatioCi: variant\[0\] is NaN/);
+    assert.throws(() => bootstrapRatioCi([1], [0, 0], createRng(1), 10), /a resample of variant has median 0/);
+  });
+});
+
+describe('summarize', () => {
+  test('matches hand-computed statistics', () => {
+    const xs = [1, 2, 3, 4, 100];
+    const summary = summarize(xs, { rng: createRng(1), resamples: 200 });
+    // Reference: median 3; mean 110 / 5 = 22; squared deviations 441+400+361+324+6084 = 7610, sd = sqrt(7610 / 4)
+    // = 43.6176570; |x - 3| = 2,1,0,1,97 -> mad 1; Q1 = 2, Q3 = 4 -> iqr 2; cv = 43.6176570 / 22 = 1.9826208;
+    // fences: 4 + 6 = 10 < 100 -> one high severe outlier.
+    assert.equal(summary.n, 5);
+    assert.equal(summary.median, 3);
+    assert.equal(summary.mean, 22);
+    near(summary.sd, 43.617657, 1e-6);
+    assert.equal(summary.mad, 1);
+    assert.equal(summary.iqr, 2);
+    assert.equal(summary.min, 1);
+    assert.equal(summary.max, 100);
+    near(summary.cv, 1.9826208, 1e-6);
+    assert.equal(summary.noisy, true);
+    assert.deepEqual(summary.outliers, { lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 1 });
+    assert.deepEqual(summary.ci95, bootstrapMedianCi(xs, createRng(1), 200), 'the interval is the seeded bootstrap');
+    assert.ok(summary.ci95[0] <= 3 && 3 <= summary.ci95[1]);
+  });
+
+  test('its result fits the SampleSummary schema of results.json', async () => {
+    // Imported here rather than at the top so that a problem loading the schema module fails this test alone.
+    const { sampleSummarySchema } = await import('../src/results-schema.ts');
+    const summary = summarize(timings(30, 1), { rng: createRng(1), resamples: 100 });
+    const parsed = sampleSummarySchema.safeParse(summary);
+    assert.equal(parsed.success, true, parsed.error?.message);
+  });
+
+  test('flags noise by the coefficient of variation', () => {
+    // Reference: mean 10.25, squares 3 * 0.0625 + 0.5625 = 0.75, sd = sqrt(0.75 / 3) = 0.5, cv = 0.5 / 10.25 = 0.0488.
+    const xs = [10, 10, 10, 11];
+    assert.equal(summarize(xs, { rng: createRng(1), resamples: 10 }).noisy, false);
+    assert.equal(summarize(xs, { rng: createRng(1), resamples: 10, noisyCv: 0.04 }).noisy, true);
+  });
+
+  test('rejects an empty array, a non-finite sample and bad options', () => {
+    const options = { rng: createRng(1), resamples: 10 };
+    assert.throws(() => summarize([], options), /^StatisticsInputError: summarize: xs is empty; pass at least one sample$/);
+    assert.throws(() => summarize([1, Number.NaN], options), /summarize: xs\[1\] is NaN; every sample must be a finite number/);
+    assert.throws(() => summarize([1], { ...options, noisyCv: -1 }), /summarize: options.noisyCv must be a finite number >= 0/);
+    assert.throws(() => summarize([1], { ...options, resamples: 0 }), /resamples must be a positive integer/);
+  });
+});
+
+describe('compareSamples', () => {
+  test('follows the bootstrap ratio and its documented verdict', () => {
+    // Reference: as in the bootstrapRatioCi test, ci95 = [1.5625, 3.9375]; ratio = 15 / 7.5 = 2; 1.5625 > 1.02.
+    const result = compareSamples([10, 20], [5, 10], scripted([0.1, 0.7, 0.6, 0.9, 0.6, 0.9, 0.1, 0.2]), 2);
+    assert.equal(result.ratio, 2);
+    near(result.ci95[0], 1.5625);
+    near(result.ci95[1], 3.9375);
+    assert.equal(result.threshold, 0.02);
+    assert.equal(result.verdict, 'faster');
+  });
+
+  test('says faster, slower or within noise', () => {
+    const slow = timings(60, 21, 2);
+    const fast = timings(60, 22, 1);
+    assert.equal(compareSamples(slow, fast, createRng(1), 1000).verdict, 'faster');
+    assert.equal(compareSamples(fast, slow, createRng(1), 1000).verdict, 'slower');
+    assert.equal(compareSamples(fast, [...fast], createRng(1), 1000).verdict, 'within-noise');
+  });
+
+  test('a 1 % change is noise under the default 2 % threshold, but not under 0.5 %', () => {
+    // Tight samples (100 ms + up to 0.1 ms) so that the interval of the ratio is about [1.009, 1.011].
+    const rng = createRng(4);
+    const after = Array.from({ length: 50 }, () => 100 + 0.1 * rng());
+    const before = after.map((x) => x * 1.01);
+    const noise = compareSamples(before, after, createRng(1), 1000);
+    assert.equal(noise.verdict, 'within-noise');
+    assert.ok(noise.ci95[0] > 1.005 && noise.ci95[1] < 1.015, `ci95 ${noise.ci95}`);
+    assert.equal(compareSamples(before, after, createRng(1), 1000, { threshold: 0.005 }).verdict, 'faster');
+    assert.equal(compareSamples(after, before, createRng(1), 1000, { threshold: 0.005 }).verdict, 'slower');
+  });
+
+  test('rejects a bad threshold and a zero median', () => {
+    assert.throws(() => compareSamples([1], [1], createRng(1), 10, { threshold: 1 }), /compareSamples: options.threshold must be a number in \[0, 1\)/);
+    assert.throws(() => compareSamples([1, 1, 1], [0, 0, 1], createRng(1), 10), /median 0/);
+  });
+});
+
+describe('scaling laws', () => {
+  test('speedup and efficiency', () => {
+    // Reference: 10 ms / 4 ms = 2.5; 2.5 / 4 workers = 0.625.
+    assert.equal(speedup(10, 4), 2.5);
+    assert.equal(efficiency(2.5, 4), 0.625);
+    assert.throws(() => speedup(10, 0), /speedup: variantMedian must be a finite number > 0, got 0; a median of 0 ms means the samples are below the timer resolution/);
+    assert.throws(() => efficiency(2, 0), /efficiency: workers must be a finite number >= 1, got 0/);
+  });
+
+  test('Karp-Flatt', () => {
+    // Reference: perfect speedup S = p: (1/4 - 1/4) / (3/4) = 0.
+    assert.equal(karpFlatt(4, 4), 0);
+    // Reference: S = 1.6 at p = 2: (0.625 - 0.5) / 0.5 = 0.25.
+    near(karpFlatt(1.6, 2) ?? Number.NaN, 0.25, 1e-12);
+    // Reference: superlinear S = 3 at p = 2: (1/3 - 1/2) / (1/2) = -1/3.
+    near(karpFlatt(3, 2) ?? Number.NaN, -1 / 3, 1e-12);
+    // Reference: undefined (0 / 0) at p = 1.
+    assert.equal(karpFlatt(1, 1), null);
+    assert.equal(karpFlatt(0.9, 0.5), null);
+    assert.throws(() => karpFlatt(0, 2), /karpFlatt: speedup must be a finite number > 0, got 0/);
+    assert.throws(() => karpFlatt(1, Number.NaN), /karpFlatt: workers must be a finite number/);
+  });
+
+  test('Amdahl and Gustafson', () => {
+    // Reference: 1 / (0.1 + 0.9 / 4) = 1 / 0.325 = 3.0769230769.
+    near(amdahlSpeedup(0.1, 4), 3.0769230769);
+    assert.equal(amdahlSpeedup(0, 8), 8);
+    assert.equal(amdahlSpeedup(1, 8), 1);
+    assert.equal(amdahlSpeedup(0.5, 1), 1);
+    // Reference: 4 - 0.1 * 3 = 3.7.
+    near(gustafsonSpeedup(0.1, 4), 3.7, 1e-12);
+    assert.equal(gustafsonSpeedup(0, 8), 8);
+    assert.equal(gustafsonSpeedup(1, 8), 1);
+    assert.throws(() => amdahlSpeedup(1.5, 2), /amdahlSpeedup: serialFraction must be between 0 and 1 .*got 1.5/);
+    assert.throws(() => gustafsonSpeedup(0.1, 0), /gustafsonSpeedup: workers must be a finite number >= 1, got 0/);
+  });
+
+  test('amdahlFit recovers f = 0.1 from exact Amdahl points', () => {
+    // Reference: S(p) = 1 / (0.1 + 0.9 / p): S(2) = 1 / 0.55 = 20/11, S(4) = 1 / 0.325 = 40/13, S(8) = 1 / 0.2125 = 80/17.
+    const fit = amdahlFit([
+      { workers: 1, speedup: 1 },
+      { workers: 2, speedup: 20 / 11 },
+      { workers: 4, speedup: 40 / 13 },
+      { workers: 8, speedup: 80 / 17 },
+    ]);
+    assert.ok(fit);
+    near(fit.serialFraction, 0.1, 1e-12);
+    near(fit.maxSpeedup ?? Number.NaN, 10, 1e-9);
+    near(fit.rmse, 0, 1e-12);
+    assert.equal(fit.points, 4);
+  });
+
+  test('amdahlFit on inexact points matches the hand-computed regression', () => {
+    // Reference: x = 1 - 1/p, y = 1/S - 1/p: (0.5, 0.125) and (0.75, 0.15); f = (0.0625 + 0.1125) / (0.25 + 0.5625)
+    // = 0.175 / 0.8125 = 14/65 = 0.2153846154. Fitted S(2) = 2 / (1 + f) = 130/79, S(4) = 4 / (1 + 3f) = 260/107;
+    // errors 0.0455696 and -0.0700935; rmse = sqrt((0.0455696^2 + 0.0700935^2) / 2) = 0.0591171851.
+    const fit = amdahlFit([
+      { workers: 2, speedup: 1.6 },
+      { workers: 4, speedup: 2.5 },
+    ]);
+    assert.ok(fit);
+    near(fit.serialFraction, 14 / 65, 1e-12);
+    near(fit.maxSpeedup ?? Number.NaN, 65 / 14, 1e-9);
+    near(fit.rmse, 0.0591171851, 1e-9);
+    assert.equal(fit.points, 2);
+  });
+
+  test('amdahlFit clamps superlinear points to f = 0', () => {
+    // Reference: S > p gives y < 0, f < 0, clamped to 0; fitted S = p, so rmse = sqrt(((2 - 2.5)^2 + (4 - 6)^2) / 2)
+    // = sqrt(2.125) = 1.4577379737.
+    const fit = amdahlFit([
+      { workers: 2, speedup: 2.5 },
+      { workers: 4, speedup: 6 },
+    ]);
+    assert.deepEqual(fit && { serialFraction: fit.serialFraction, maxSpeedup: fit.maxSpeedup }, { serialFraction: 0, maxSpeedup: null });
+    near(fit?.rmse ?? Number.NaN, 1.4577379737);
+  });
+
+  test('amdahlFit clamps a slowdown to f = 1', () => {
+    // Reference: S = 0.5 at p = 2: y = 2 - 0.5 = 1.5, x = 0.5, f = 3, clamped to 1; maxSpeedup 1 / 1 = 1.
+    const fit = amdahlFit([{ workers: 2, speedup: 0.5 }]);
+    assert.equal(fit?.serialFraction, 1);
+    assert.equal(fit?.maxSpeedup, 1);
+    // Reference: fitted S(2) = 1, error 0.5.
+    assert.equal(fit?.rmse, 0.5);
+  });
+
+  test('amdahlFit returns null without a point with more than one worker', () => {
+    assert.equal(amdahlFit([]), null);
+    assert.equal(amdahlFit([{ workers: 1, speedup: 1 }]), null);
+  });
+
+  test('amdahlFit names the bad point', () => {
+    assert.throws(
+      () => amdahlFit([{ workers: 2, speedup: 1.5 }, { workers: 4, speedup: 0 }]),
+      /amdahlFit: points\[1\]\.speedup must be a finite number > 0, got 0/,
+    );
+    assert.throws(() => amdahlFit([{ workers: 0, speedup: 1 }]), /amdahlFit: points\[0\]\.workers must be a finite number >= 1, got 0/);
+  });
+});
