@@ -94,6 +94,9 @@ describe('descriptive statistics', () => {
     // Reference: numeric order [9, 10, 100] (the default string sort would give [10, 100, 9]).
     assert.deepEqual(sorted(input), [9, 10, 100]);
     assert.deepEqual(input, [10, 9, 100], 'the input is not modified');
+    // Reference: sorting nothing gives nothing (unlike the statistics, which need a sample).
+    assert.deepEqual(sorted([]), []);
+    assert.throws(() => sorted([2, Number.NaN]), /sorted: xs\[1\] is NaN; every sample must be a finite number/);
   });
 
   test('quantile interpolates between order statistics (R-7)', () => {
@@ -155,7 +158,7 @@ describe('descriptive statistics', () => {
   });
 
   test('every function rejects empty and non-finite samples by name', () => {
-    for (const [name, fn] of Object.entries({ sorted, median, mean, sd, mad, iqr, cv, outliers })) {
+    for (const [name, fn] of Object.entries({ median, mean, sd, mad, iqr, cv, outliers })) {
       assert.throws(() => fn([]), new RegExp(`^StatisticsInputError: ${name}: xs is empty; pass at least one sample$`), name);
       assert.throws(() => fn([1, Number.POSITIVE_INFINITY]), /xs\[1\] is Infinity; every sample must be a finite number/, name);
     }

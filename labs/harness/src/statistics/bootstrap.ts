@@ -70,7 +70,7 @@ export function selectMedian(a: Float64Array): number {
     else break;
   }
   const low = a[k] as number;
-  if (n % 2 === 1) return low;
+  if (n % 2 === 1) return low + 0; // `+ 0` turns -0 into 0, as quantileOfSorted's `low + 0 * (...)` does
   // Even n: the next order statistic is the smallest element right of k (all of them are >= a[k]).
   let high = a[k + 1] as number;
   for (let i = k + 2; i < n; i++) if ((a[i] as number) < high) high = a[i] as number;

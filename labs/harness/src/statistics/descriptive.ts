@@ -27,10 +27,12 @@ export function quantileOfSorted(xs: ArrayLike<number>, q: number): number {
 }
 
 /**
- * An ascending copy of `xs` (numeric order, unlike the default `Array.prototype.sort`).
- * @throws StatisticsInputError when `xs` is empty or holds a non-finite value.
+ * An ascending copy of `xs` (numeric order, unlike the default `Array.prototype.sort`). An empty array gives an empty
+ * copy: sorting is defined there, unlike the statistics below (callers such as the observation summary rely on it).
+ * @throws StatisticsInputError when `xs` holds a non-finite value (NaN has no place in an order).
  */
 export function sorted(xs: readonly number[]): number[] {
+  if (Array.isArray(xs) && xs.length === 0) return [];
   assertSamples('sorted', 'xs', xs);
   return [...xs].sort((a, b) => a - b);
 }
