@@ -1,0 +1,48 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import starlight from '@astrojs/starlight';
+import { resolveBase } from './src/lib/base-path.ts';
+
+/**
+ * The course site. Episodes live in the repository's top-level episodes/ folder (see src/content.config.ts).
+ * SITE_BASE sets the path the static build is served under (e.g. "/course/" on a shared host); default "/".
+ */
+const base = resolveBase(process.env.SITE_BASE);
+
+export default defineConfig({
+  base,
+  // Keeps the built URLs "folder/" style so they work on any static host, including plain file servers.
+  trailingSlash: 'always',
+  // Astro's telemetry and font downloads would reach the network; the course builds and runs offline.
+  devToolbar: { enabled: false },
+  vite: {
+    // The episodes folder and the harness package are outside site/: let the dev server read them.
+    server: { fs: { allow: ['..'] } },
+  },
+  integrations: [
+    starlight({
+      title: 'Parallel Node.js',
+      description:
+        'Single-node parallelism and optimisation for TypeScript on Node.js: a course with runnable benchmarking labs.',
+      // Read before first paint so the instructor view never flashes learner content (see InstructorToggle.astro).
+      head: [
+        {
+          tag: 'script',
+          content:
+            "try{var q=new URLSearchParams(location.search).get('instructor');if(q==='1')localStorage.setItem('course-instructor','1');if(q==='0')localStorage.removeItem('course-instructor');if(localStorage.getItem('course-instructor')==='1')document.documentElement.classList.add('instructor-view')}catch(e){}",
+        },
+      ],
+      // Teaching order is file order (episodes/NN-slug.mdx); the landing page sets sidebar.order 0 to come first.
+      sidebar: [{ label: 'Episodes', items: [{ autogenerate: { directory: '.' } }] }],
+      customCss: ['./src/styles/course.css'],
+      components: {
+        // Questions, objectives and timings above every episode; keypoints below it.
+        MarkdownContent: './src/components/LessonContent.astro',
+        // The instructor-view switch sits next to the theme switch (header on desktop, menu footer on phones).
+        ThemeSelect: './src/components/ThemeSelectWithInstructor.astro',
+      },
+      lastUpdated: false,
+      pagination: true,
+    }),
+  ],
+});

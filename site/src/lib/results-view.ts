@@ -1,0 +1,75 @@
+/**
+ * Turns a validated results file into the series the charts and tables show. Pure: no DOM, unit-tested.
+ * Only reads fields of the harness schema (labs/harness/src/results-schema.ts); it never trusts strings as markup.
+ */
+import type { Params, Results, SpeedupEntry } from '@parallel-course/harness/results-schema.ts';
+
+export interface WorkerPoint {
+  workers: number;
+  speedup: number;
+  ci95: [number, number];
+  efficiency: number | undefined;
+  oversubscribed: boolean;
+}
+
+/** "workers=2, size=4096": a stable, readable label for a case's parameters (keys sorted). */
+export function paramsLabel(params: Params): string {
+  const keys = Object.keys(params).sort();
+  if (keys.length === 0) return '(no parameters)';
+  return keys.map((key) => `${key}=${String(params[key])}`).join(', ');
+}
+
+/** The other parameters of an entry besides `workers`, as a label, so different sizes do not share one line. */
+function seriesKey(entry: SpeedupEntry): string {
+  const { workers: _workers, ...rest } = entry.params;
+  const restLabel = Object.keys(rest).length > 0 ? ` (${paramsLabel(rest)})` : '';
+  return `${entry.variant}${restLabel}`;
+}
+
+/**
+ * Speedup against workers, one series per variant (and per other parameter values), sorted by workers.
+ * Entries without a numeric `workers` parameter are left out: see `otherSpeedups`.
+ */
+export function workerSeries(results: Results): Map<string, WorkerPoint[]> {
+  const series = new Map<string, WorkerPoint[]>();
+  for (const entry of results.speedups) {
+    const workers = entry.params['workers'];
+    if (typeof workers !== 'number') continue;
+    const key = seriesKey(entry);
+    const points = series.get(key) ?? [];
+    points.push({
+      workers,
+      speedup: entry.speedup,
+      ci95: entry.ci95,
+      efficiency: entry.efficiency,
+      oversubscribed: entry.oversubscribed,
+    });
+    series.set(key, points);
+  }
+  for (const points of series.values()) points.sort((a, b) => a.workers - b.workers);
+  return series;
+}
+
+/** Speedup entries that have no numeric `workers` parameter (e.g. a chunked variant), for a bar chart. */
+export function otherSpeedups(results: Results): SpeedupEntry[] {
+  return results.speedups.filter((entry) => typeof entry.params['workers'] !== 'number');
+}
+
+/** The largest worker count in the file, at least 1: the x range of the ideal line. */
+export function maxWorkers(results: Results): number {
+  let max = 1;
+  for (const entry of results.speedups) {
+    const workers = entry.params['workers'];
+    if (typeof workers === 'number' && workers > max) max = workers;
+  }
+  return max;
+}
+
+/** Formats a number for tables: 3 significant digits, plain notation for everyday magnitudes. */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (value === 0) return '0';
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e6 || magnitude < 1e-3) return value.toExponential(2);
+  return Number(value.toPrecision(3)).toString();
+}

@@ -1,0 +1,120 @@
+/**
+ * Behaviour of <EventLoopDemo />. The ball moves from requestAnimationFrame (not a CSS animation, which the browser
+ * could run off the main thread and so hide the freeze). Every frame's timestamp is recorded while a run is measured;
+ * the longest gap between consecutive frames is what the learner saw as a freeze.
+ */
+import { countPrimesBelow } from '../lib/busy-work.ts';
+import { droppedFrames, longestGap } from '../lib/frame-gaps.ts';
+import { formatNumber } from '../lib/results-view.ts';
+import { element } from '../lib/dom.ts';
+
+type Where = 'main' | 'worker';
+
+interface RunResult {
+  where: Where;
+  taskMs: number;
+  gapMs: number;
+  count: number;
+}
+
+/** Resolves at the next frame, with its timestamp (ms). */
+function nextFrame(): Promise<number> {
+  return new Promise((resolve) => requestAnimationFrame(resolve));
+}
+
+export function mountEventLoopDemo(root: HTMLElement): void {
+  const ball = root.querySelector<HTMLElement>('[data-eld-ball]');
+  const status = root.querySelector<HTMLElement>('[data-eld-status]');
+  const size = root.querySelector<HTMLSelectElement>('[data-eld-size]');
+  const table = root.querySelector<HTMLTableElement>('[data-eld-results]');
+  const rows = root.querySelector<HTMLElement>('[data-eld-rows]');
+  const buttons = [...root.querySelectorAll<HTMLButtonElement>('[data-eld-run]')];
+  if (!ball || !status || !size || !table || !rows) return;
+
+  // Frame timestamps (ms) of the run being measured; null when no run is measured.
+  let recording: number[] | null = null;
+  let worker: Worker | null = null;
+
+  const animate = (time: number): void => {
+    // One back-and-forth every 2 s across the stage (position as a fraction 0..1).
+    const phase = (time % 2000) / 1000;
+    const position = phase <= 1 ? phase : 2 - phase;
+    ball.style.transform = `translateX(calc(${position} * (var(--eld-stage-width) - var(--eld-ball-size))))`;
+    recording?.push(time);
+    requestAnimationFrame(animate);
+  };
+  requestAnimationFrame(animate);
+
+  const runInWorker = (limit: number): Promise<{ count: number; taskMs: number }> => {
+    worker ??= new Worker(new URL('./busy-worker.ts', import.meta.url), { type: 'module' });
+    const active = worker;
+    return new Promise((resolve, reject) => {
+      active.onmessage = (event: MessageEvent<{ count: number; taskMs: number }>) => resolve(event.data);
+      active.onerror = (event) => reject(new Error(`the worker failed: ${event.message}`));
+      active.postMessage({ limit });
+    });
+  };
+
+  const measure = async (where: Where): Promise<RunResult> => {
+    const limit = Number(size.value);
+    recording = [];
+    // Start from a painted frame so the gap before the task is counted from a real frame.
+    await nextFrame();
+    let count: number;
+    let taskMs: number;
+    if (where === 'main') {
+      const started = performance.now();
+      count = countPrimesBelow(limit);
+      taskMs = performance.now() - started;
+    } else {
+      ({ count, taskMs } = await runInWorker(limit));
+    }
+    // Two more frames: the first one after the task closes the gap it caused.
+    await nextFrame();
+    await nextFrame();
+    const gapMs = longestGap(recording);
+    recording = null;
+    return { where, taskMs, gapMs, count };
+  };
+
+  const report = (result: RunResult): void => {
+    const label = result.where === 'main' ? 'Main thread' : 'Web Worker';
+    status.textContent =
+      `${label}: the task took ${formatNumber(result.taskMs)} ms; the longest gap between frames was ` +
+      `${formatNumber(result.gapMs)} ms (${droppedFrames(result.gapMs)} frames lost at 60 Hz).`;
+    const tr = element('tr');
+    tr.dataset['where'] = result.where;
+    tr.dataset['gapMs'] = String(result.gapMs);
+    for (const text of [
+      label,
+      formatNumber(result.taskMs),
+      formatNumber(result.gapMs),
+      String(droppedFrames(result.gapMs)),
+      String(result.count),
+    ]) {
+      tr.append(element('td', text));
+    }
+    rows.prepend(tr);
+    table.hidden = false;
+  };
+
+  for (const button of buttons) {
+    button.addEventListener('click', () => {
+      const where: Where = button.dataset['eldRun'] === 'worker' ? 'worker' : 'main';
+      for (const b of buttons) b.disabled = true;
+      status.textContent = where === 'main' ? 'Running on the main thread...' : 'Running in a Web Worker...';
+      // Let the status text paint before the main thread is blocked.
+      void nextFrame()
+        .then(() => nextFrame())
+        .then(() => measure(where))
+        .then(report)
+        .catch((error: unknown) => {
+          status.textContent = `The run failed: ${(error as Error).message}`;
+        })
+        .finally(() => {
+          for (const b of buttons) b.disabled = false;
+          button.focus();
+        });
+    });
+  }
+}
