@@ -49,6 +49,8 @@ export interface RawObservation {
 export interface CaseInstance<Input, Output> {
   /** Does one sample's worth of work on `input` and returns its output (the harness keeps it so it cannot be optimised away). */
   run(input: Input): Promise<Output> | Output;
+  /** Optional: runs after each sample, outside the timed region (e.g. waiting for a load generator to wind down). */
+  afterSample?(): Promise<void> | void;
   /** Releases what setup started (threads, processes, sockets). Called once, also after failures. */
   teardown(): Promise<void> | void;
   /** Called after warm-up, before the measured samples: forget observations made so far. */

@@ -160,9 +160,11 @@ export type Results = z.infer<typeof resultsSchema>;
 /** Thrown when a results file does not match the schema; the message lists each problem with its path. */
 export class ResultsFileError extends Error {
   readonly code = 'RESULTS_INVALID';
-  constructor(source: string, readonly problems: string[]) {
+  readonly problems: string[];
+  constructor(source: string, problems: string[]) {
     super(`${source} is not a valid results file:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ResultsFileError';
+    this.problems = problems;
   }
 }
 

@@ -1,0 +1,8 @@
+/** Your piscina worker: piscina calls the default export with each task's argument, in a worker thread. */
+import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { deriveRingSync } from '@parallel-course/event-loop/work.ts';
+
+export default function deriveRing({ account }: { account: number }): string {
+  // TODO(learner): return the account's ring, computed here in the worker: deriveRingSync(account).
+  return notImplemented('the piscina worker in exercises/event-loop/worker.ts (return deriveRingSync(account))');
+}

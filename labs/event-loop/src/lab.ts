@@ -1,0 +1,140 @@
+/**
+ * The event-loop lab: a CPU-bound endpoint on a real HTTP server, served inline on the event loop (baseline),
+ * with cooperative chunking, on Node's own libuv threadpool, and through a piscina pool of 1..N workers.
+ * Each variant runs in its own server process; the harness drives it with real HTTP load on loopback.
+ */
+import type { CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import { exactStrings } from '@parallel-course/harness/comparators.ts';
+import { burst, PingProbe } from './load.ts';
+import type { VariantName } from './protocol.ts';
+import { startServerProcess } from './server-process.ts';
+import { deriveRingSync } from './work.ts';
+
+/** One sample: a burst of requests for these accounts, all in flight at once. */
+export interface BurstInput {
+  accounts: number[];
+}
+
+/**
+ * The worker counts of the sweep: every count up to twice the CPUs on a small machine, powers of two beyond that,
+ * always including the CPU count itself and one oversubscribed point (2 x CPUs) to show what happens past it.
+ */
+export function workerCounts(availableParallelism: number): number[] {
+  const p = availableParallelism;
+  if (p <= 4) return Array.from({ length: 2 * p }, (_, i) => i + 1);
+  const counts = new Set<number>([1, p, 2 * p]);
+  for (let w = 2; w < p; w *= 2) counts.add(w);
+  return [...counts].sort((a, b) => a - b);
+}
+
+/**
+ * Requests per sample: a multiple of every worker count up to 4 (12) scaled to the largest count, so each worker
+ * gets a whole number of requests and the burst does not end with one straggler.
+ */
+export function requestsPerBurst(maxWorkers: number): number {
+  return 12 * Math.max(1, Math.ceil(maxWorkers / 4));
+}
+
+function serverCase(variant: VariantName, workers: number | undefined): CaseDefinition<BurstInput, string[]> {
+  return {
+    variant,
+    params: workers === undefined ? {} : { workers },
+    ...(workers === undefined ? {} : { workers }),
+    async setup(ctx: LabContext): Promise<CaseInstance<BurstInput, string[]>> {
+      const server = await startServerProcess(variant, workers ?? 1, ctx.implDir);
+      const probe = new PingProbe(server.port);
+      const loopDelays: { p99: number[]; max: number[] } = { p99: [], max: [] };
+      let windDown: Promise<void> = Promise.resolve();
+      return {
+        async run(input) {
+          probe.start();
+          const load = burst(server.port, input.accounts);
+          windDown = load.finished;
+          return load.bodies;
+        },
+        async afterSample() {
+          await probe.stop();
+          await windDown;
+          const delay = await server.request({ type: 'loop-delay' }, 'loop-delay');
+          loopDelays.p99.push(delay.p99Ms);
+          loopDelays.max.push(delay.maxMs);
+        },
+        resetObservations() {
+          probe.latenciesMs.length = 0;
+          loopDelays.p99.length = 0;
+          loopDelays.max.length = 0;
+        },
+        collectObservations() {
+          return {
+            'ping latency': {
+              unit: 'ms',
+              description: 'latency of GET /ping (the cheap endpoint) while the CPU endpoint is under load',
+              samples: [...probe.latenciesMs],
+            },
+            'event-loop delay p99': {
+              unit: 'ms',
+              description: "the server's event-loop delay (monitorEventLoopDelay), 99th percentile within each sample",
+              samples: [...loopDelays.p99],
+            },
+            'event-loop delay max': {
+              unit: 'ms',
+              description: "the server's longest event-loop delay within each sample",
+              samples: [...loopDelays.max],
+            },
+          };
+        },
+        async teardown() {
+          await probe.stop();
+          probe.close();
+          await windDown.catch(() => {});
+          await server.close();
+        },
+      };
+    },
+  };
+}
+
+const lab: LabDefinition<BurstInput, string[]> = {
+  name: 'event-loop',
+  title: 'The event loop and worker threads',
+  summary: 'a CPU-bound HTTP endpoint: inline, chunked, libuv threadpool, piscina pool of 1..N workers',
+  episode: 'episodes/02-event-loop.mdx',
+  variants: [
+    { name: 'inline', description: 'the work runs on the event loop (baseline)', source: 'labs/event-loop/src/inline-handler.ts' },
+    { name: 'chunked', description: 'one key per turn of the event loop (setImmediate)', source: '<impl>/handlers.ts: createChunkedHandler' },
+    { name: 'threadpool', description: "async crypto.pbkdf2 on libuv's threadpool: no pool of our own", source: '<impl>/handlers.ts: createThreadpoolHandler' },
+    { name: 'pool', description: 'a piscina pool of worker threads', source: '<impl>/handlers.ts: createPoolHandler, <impl>/worker.ts' },
+  ],
+  baseline: 'inline',
+  headline: { variant: 'pool', params: { workers: 2 } },
+  inputParams: [],
+  inputs(_params, ctx) {
+    const n = requestsPerBurst(Math.max(...workerCounts(ctx.availableParallelism)));
+    // Distinct accounts per sample so no layer can cache an answer; the check uses another set, including edge values.
+    return {
+      check: [{ accounts: [0, 1, 2, 999_999_999, 1_000_000_000, 42] }],
+      measure: { accounts: Array.from({ length: n }, (_, i) => 1000 + i) },
+    };
+  },
+  reference(input) {
+    return input.accounts.map((account) => deriveRingSync(account));
+  },
+  comparator: exactStrings(),
+  workPerSample(input) {
+    return { amount: input.accounts.length, unit: 'requests' };
+  },
+  cases(ctx) {
+    return [
+      serverCase('inline', undefined),
+      serverCase('chunked', undefined),
+      serverCase('threadpool', undefined),
+      ...workerCounts(ctx.availableParallelism).map((w) => serverCase('pool', w)),
+    ];
+  },
+  sampling: {
+    quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
+    full: { warmupIterations: 2, rounds: 10, iterationsPerRound: 3 },
+  },
+};
+
+export default lab;

@@ -1,0 +1,81 @@
+/**
+ * Entry point of one server process (forked by server-process.ts): one variant per process, so each variant gets
+ * its own event loop, its own libuv threadpool and its own pool threads, as a real deployment would.
+ * Talks to the harness over the IPC channel: sends {type:'ready', port}, answers 'loop-delay' and 'reset-loop-delay'
+ * with event-loop delay from perf_hooks.monitorEventLoopDelay, and closes on 'close'.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { once } from 'node:events';
+import { createInlineHandler } from './inline-handler.ts';
+import { createLabServer } from './server.ts';
+import type { RingHandler } from './work.ts';
+import type { ServerMessage, ServerRequest, VariantName } from './protocol.ts';
+
+interface ImplModule {
+  createChunkedHandler(): RingHandler;
+  createPoolHandler(workers: number): RingHandler | Promise<RingHandler>;
+  createThreadpoolHandler(): RingHandler;
+}
+
+function send(message: ServerMessage): void {
+  process.send?.(message);
+}
+
+async function createHandler(variant: VariantName, workers: number, implDir: string): Promise<RingHandler> {
+  if (variant === 'inline') return createInlineHandler();
+  const impl = (await import(pathToFileURL(path.join(implDir, 'handlers.ts')).href)) as ImplModule;
+  if (variant === 'chunked') return impl.createChunkedHandler();
+  if (variant === 'threadpool') return impl.createThreadpoolHandler();
+  return impl.createPoolHandler(workers);
+}
+
+async function main(): Promise<void> {
+  const [variant, workersText, implDir] = process.argv.slice(2) as [VariantName, string, string];
+  const workers = Number(workersText);
+  const handler = await createHandler(variant, workers, implDir);
+  // Warm up before anyone measures: start pool threads, compile the hot code, fill the threadpool.
+  await Promise.all(Array.from({ length: Math.max(2, workers) }, (_, i) => handler.derive(i)));
+
+  // Resolution 1 ms: fine enough for delays of a few ms, cheap enough not to perturb the loop it measures.
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const server = createLabServer(handler);
+  server.keepAliveTimeout = 30_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+
+  process.on('message', async (message: ServerRequest) => {
+    if (message.type === 'reset-loop-delay') {
+      delay.reset();
+      send({ type: 'loop-delay-reset' });
+    } else if (message.type === 'loop-delay') {
+      // The histogram is in nanoseconds; the harness works in ms.
+      send({
+        type: 'loop-delay',
+        p50Ms: delay.percentile(50) / 1e6,
+        p99Ms: delay.percentile(99) / 1e6,
+        maxMs: delay.max / 1e6,
+        count: delay.count,
+      });
+      delay.reset();
+    } else if (message.type === 'close') {
+      delay.disable();
+      server.closeAllConnections();
+      server.close();
+      await handler.close();
+      process.disconnect?.();
+    }
+  });
+  send({ type: 'ready', port: address.port });
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  send({ type: 'failed', message });
+  process.exitCode = 1;
+  process.disconnect?.();
+});

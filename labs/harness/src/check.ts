@@ -1,0 +1,134 @@
+/**
+ * Stage 1, check: every case's output is compared with the reference on the same inputs before anything is timed.
+ * A case that fails (wrong output, an error, a hang, or "not implemented") is torn down here and never measured.
+ */
+import type { CaseDefinition, CaseInstance, Comparator, LabContext } from './lab-definition.ts';
+import { isNotImplemented } from './lab-definition.ts';
+import type { CorrectnessEntry } from './results-schema.ts';
+
+/** Inputs and the reference's outputs for them, shared by the cases that agree on the lab's input params. */
+export interface CheckSet<Input, Output> {
+  inputs: Input[];
+  expected: Output[];
+}
+
+export interface CheckedCase<Input, Output> {
+  entry: CorrectnessEntry;
+  /** The set-up instance, kept for measuring; null when the case failed (it has been torn down). */
+  instance: CaseInstance<Input, Output> | null;
+}
+
+/** How long one call may take during the check before it counts as hung, in ms. */
+export const CHECK_CALL_TIMEOUT_MS = 60_000;
+
+async function withTimeout<T>(promise: Promise<T> | T, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s (does it ever resolve?)`)), ms);
+  });
+  try {
+    return await Promise.race([Promise.resolve(promise), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function failure(
+  definition: CaseDefinition<unknown, unknown>,
+  comparator: string,
+  reason: string,
+  notImplemented: boolean,
+  partial: Partial<CorrectnessEntry> = {},
+): CorrectnessEntry {
+  return {
+    variant: definition.variant,
+    params: definition.params,
+    passed: false,
+    comparator,
+    reason,
+    notImplemented,
+    firstMismatch: null,
+    maxAbsError: null,
+    maxRelError: null,
+    inputsChecked: 0,
+    ...partial,
+  };
+}
+
+/** Sets up one case and checks it on every input. Never throws: every failure becomes a correctness entry. */
+export async function checkCase<Input, Output>(
+  definition: CaseDefinition<Input, Output>,
+  comparator: Comparator<Output>,
+  set: CheckSet<Input, Output>,
+  ctx: LabContext,
+  callTimeoutMs = CHECK_CALL_TIMEOUT_MS,
+): Promise<CheckedCase<Input, Output>> {
+  const def = definition as CaseDefinition<unknown, unknown>;
+  let instance: CaseInstance<Input, Output>;
+  try {
+    instance = await withTimeout(definition.setup(ctx), callTimeoutMs, 'setup');
+  } catch (error) {
+    const message = errorText(error);
+    return {
+      entry: failure(def, comparator.description, isNotImplemented(error) ? message : `setup failed: ${message}`, isNotImplemented(error)),
+      instance: null,
+    };
+  }
+
+  let entry: CorrectnessEntry | null = null;
+  let maxAbsError: number | null = null;
+  let maxRelError: number | null = null;
+  for (let i = 0; i < set.inputs.length && entry === null; i++) {
+    try {
+      const actual = await withTimeout(instance.run(set.inputs[i] as Input), callTimeoutMs, `input #${i}`);
+      await instance.afterSample?.();
+      const comparison = comparator.compare(set.expected[i] as Output, actual);
+      if (comparison.maxAbsError !== null) maxAbsError = Math.max(maxAbsError ?? 0, comparison.maxAbsError);
+      if (comparison.maxRelError !== null) maxRelError = Math.max(maxRelError ?? 0, comparison.maxRelError);
+      if (!comparison.equal) {
+        const where = comparison.firstMismatch;
+        entry = failure(
+          def,
+          comparator.description,
+          where
+            ? `wrong output on check input #${i} at [${where.index}]: expected ${where.expected}, got ${where.actual}`
+            : `wrong output on check input #${i}`,
+          false,
+          { firstMismatch: comparison.firstMismatch, maxAbsError, maxRelError, inputsChecked: i + 1 },
+        );
+      }
+    } catch (error) {
+      const message = errorText(error);
+      entry = failure(
+        def,
+        comparator.description,
+        isNotImplemented(error) ? message : `threw on check input #${i}: ${message}`,
+        isNotImplemented(error),
+        { inputsChecked: i },
+      );
+    }
+  }
+  if (entry !== null) {
+    await Promise.resolve(instance.teardown()).catch(() => {});
+    return { entry, instance: null };
+  }
+  return {
+    entry: {
+      variant: definition.variant,
+      params: definition.params,
+      passed: true,
+      comparator: comparator.description,
+      reason: null,
+      notImplemented: false,
+      firstMismatch: null,
+      maxAbsError,
+      maxRelError,
+      inputsChecked: set.inputs.length,
+    },
+    instance,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Comparators: the explicit rule by which a variant's output counts as equal to the reference.
+ * Pure functions; each returns where outputs first differ and, for numbers, the largest errors.
+ */
+import type { Comparator, Comparison } from './lab-definition.ts';
+
+const SHOWN_CHARS = 80;
+
+function shorten(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text;
+}
+
+const EQUAL: Comparison = { equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null };
+
+/** Exact equality of two lists of strings (e.g. HTTP response bodies), element by element. */
+export function exactStrings(): Comparator<readonly string[]> {
+  return {
+    description: 'exact: every string equal, byte for byte',
+    compare(expected, actual) {
+      if (expected.length !== actual.length) {
+        return {
+          equal: false,
+          firstMismatch: { index: 'length', expected: String(expected.length), actual: String(actual.length) },
+          maxAbsError: null,
+          maxRelError: null,
+        };
+      }
+      for (let i = 0; i < expected.length; i++) {
+        if (expected[i] !== actual[i]) {
+          return {
+            equal: false,
+            firstMismatch: { index: i, expected: shorten(expected[i]), actual: shorten(actual[i]) },
+            maxAbsError: null,
+            maxRelError: null,
+          };
+        }
+      }
+      return EQUAL;
+    },
+  };
+}
+
+export interface ToleranceOptions {
+  /** Absolute tolerance: |actual - expected| <= abs + rel * |expected| passes. */
+  abs: number;
+  /** Relative tolerance, as a fraction of |expected|. */
+  rel: number;
+}
+
+/**
+ * Element-wise numeric comparison with an explicit tolerance, the rule numpy.isclose uses:
+ * |actual - expected| <= abs + rel * |expected|. NaN never equals anything.
+ */
+export function withinTolerance({ abs, rel }: ToleranceOptions): Comparator<ArrayLike<number>> {
+  if (!(abs >= 0) || !(rel >= 0)) throw new RangeError('tolerances must be non-negative numbers');
+  return {
+    description: `|actual - expected| <= ${abs} + ${rel}·|expected|`,
+    compare(expected, actual) {
+      if (expected.length !== actual.length) {
+        return {
+          equal: false,
+          firstMismatch: { index: 'length', expected: String(expected.length), actual: String(actual.length) },
+          maxAbsError: null,
+          maxRelError: null,
+        };
+      }
+      let firstMismatch: Comparison['firstMismatch'] = null;
+      let maxAbsError = 0;
+      let maxRelError = 0;
+      for (let i = 0; i < expected.length; i++) {
+        const e = expected[i] as number;
+        const a = actual[i] as number;
+        const err = Math.abs(a - e);
+        const ok = err <= abs + rel * Math.abs(e);
+        if (Number.isNaN(err)) {
+          maxAbsError = Number.POSITIVE_INFINITY;
+        } else {
+          maxAbsError = Math.max(maxAbsError, err);
+          if (e !== 0) maxRelError = Math.max(maxRelError, err / Math.abs(e));
+        }
+        if (!ok && firstMismatch === null) firstMismatch = { index: i, expected: shorten(e), actual: shorten(a) };
+      }
+      return {
+        equal: firstMismatch === null,
+        firstMismatch,
+        maxAbsError: Number.isFinite(maxAbsError) ? maxAbsError : Number.MAX_VALUE,
+        maxRelError,
+      };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Errors the harness raises at its edges, and the one place that maps them to exit codes.
+ * Every message says what is wrong and then how to fix it.
+ */
+
+/** Bad command-line input: unknown lab, bad flag, unwritable folder. Exit code 2. */
+export class UsageError extends Error {
+  readonly code = 'USAGE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A lab could not be loaded or set up (broken lab module, missing file). Exit code 2. */
+export class LabLoadError extends Error {
+  readonly code = 'LAB_LOAD';
+  constructor(message: string) {
+    super(message);
+    this.name = 'LabLoadError';
+  }
+}
+
+export const EXIT_OK = 0;
+/** The run finished but the implementation under test failed its check or is not implemented. */
+export const EXIT_CHECK_FAILED = 1;
+export const EXIT_USAGE = 2;
+/** Anything unexpected: a bug in the harness or a lab. */
+export const EXIT_INTERNAL = 3;
+
+/** The exit code for an error that reached the top of the CLI. */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof UsageError || error instanceof LabLoadError) return EXIT_USAGE;
+  if (error instanceof Error && error.name === 'ResultsFileError') return EXIT_USAGE;
+  return EXIT_INTERNAL;
+}

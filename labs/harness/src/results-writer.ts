@@ -1,0 +1,58 @@
+/**
+ * Stage 5, results: one new folder per run, `results.json` validated against the schema and written atomically.
+ * Nothing is ever overwritten: a learner's earlier runs are their evidence.
+ */
+import { accessSync, constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from './errors.ts';
+import { parseResults, type Results } from './results-schema.ts';
+
+/** Checks before a run that results can be written under `outRoot`, so a long run does not fail at the end. */
+export function ensureWritable(outRoot: string): void {
+  try {
+    mkdirSync(outRoot, { recursive: true });
+    accessSync(outRoot, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(
+      `cannot write results under '${outRoot}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. ` +
+        `Choose a folder you can write to with --out DIR.`,
+    );
+  }
+}
+
+/** `2026-12-02T13-45-10-123Z`: sortable, and legal in file names on every OS. */
+export function runFolderName(date: Date): string {
+  return date.toISOString().replace(/[:.]/g, '-');
+}
+
+/** Creates a new, empty run folder `<outRoot>/<lab>/<timestamp>[-N]`; never reuses an existing one. */
+export function createRunDir(outRoot: string, lab: string, date: Date): string {
+  const labDir = path.join(outRoot, lab);
+  mkdirSync(labDir, { recursive: true });
+  const base = path.join(labDir, runFolderName(date));
+  for (let n = 1; n < 1000; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    try {
+      mkdirSync(candidate); // not recursive: fails with EEXIST instead of reusing a folder
+      return candidate;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error(`could not create a new run folder under ${labDir}`);
+}
+
+/** Writes `text` to `file` atomically: a temporary file in the same folder, then a rename. Refuses to replace a file. */
+export function writeFileAtomic(file: string, text: string | Uint8Array): void {
+  const temp = `${file}.tmp-${process.pid}`;
+  writeFileSync(temp, text, { flag: 'wx' });
+  renameSync(temp, file);
+}
+
+/** Validates the results against the schema, then writes `results.json` into the run folder. */
+export function writeResults(runDir: string, results: Results): string {
+  const valid = parseResults(results, 'the results of this run');
+  const file = path.join(runDir, 'results.json');
+  writeFileAtomic(file, `${JSON.stringify(valid, null, 2)}\n`);
+  return file;
+}
