@@ -1,0 +1,374 @@
+/**
+ * Chart builders: pure functions from Results to chart.js configurations plus text tables. They present what the
+ * statistics stage computed; the only arithmetic is drawing (the Amdahl curve from its fitted serial fraction,
+ * deterministic jitter, thinning very long sample lists for display).
+ */
+import type { CaseResult, Results, SpeedupEntry } from '../results-schema.ts';
+import type { ChartConfig, ChartDataset, ChartPoint, ChartSpec, DataTable } from './chart-spec.ts';
+import { REFERENCE_GREY, seriesColour, withAlpha } from './chart-spec.ts';
+import { caseLabel, formatPercent, formatSignificant } from './format.ts';
+import { WORKERS_PARAM, baselineVariants, speedupsByWorkers, speedupsWithoutWorkers } from './select.ts';
+
+/**
+ * Amdahl's law: speedup on `workers` workers of a program whose fraction `serialFraction` (0..1) cannot run in
+ * parallel, S(p) = 1 / (f + (1 - f) / p). Written here so reporters depend on nothing but Results; it is the same
+ * formula as the statistics stage's `amdahlSpeedup`.
+ */
+export function amdahlSpeedup(serialFraction: number, workers: number): number {
+  return 1 / (serialFraction + (1 - serialFraction) / workers);
+}
+
+/**
+ * Deterministic jitter in [-width/2, width/2) for the `index`-th point of a strip: the fractional parts of
+ * index * golden ratio spread evenly without clumping (a Weyl sequence), and the same input always draws the same plot.
+ */
+export function jitter(index: number, width: number): number {
+  const golden = 0.618033988749895;
+  const fraction = (index * golden) % 1;
+  return (fraction - 0.5) * width;
+}
+
+/** Most points drawn per case in the strip plot; more samples are thinned to evenly spaced order statistics. */
+export const MAX_STRIP_POINTS = 1500;
+
+/** At most `limit` values that keep the shape of the distribution: sorted, then taken at evenly spaced ranks. */
+export function thinSamples(samples: readonly number[], limit = MAX_STRIP_POINTS): number[] {
+  if (samples.length <= limit) return [...samples];
+  const sorted = [...samples].sort((a, b) => a - b);
+  return Array.from({ length: limit }, (_, i) => sorted[Math.round((i * (sorted.length - 1)) / (limit - 1))] ?? 0);
+}
+
+const BASE_OPTIONS = { animation: false, responsive: false, maintainAspectRatio: false } as const;
+
+function title(text: string): Record<string, unknown> {
+  return { display: true, text, font: { size: 16 } };
+}
+
+function axisTitle(text: string): Record<string, unknown> {
+  return { display: true, text };
+}
+
+/** A rounded number for tables and chart data, so the JSON stays short and the table matches the tooltip. */
+function round(value: number, digits = 4): number {
+  return Number(formatSignificant(value, digits));
+}
+
+/** Interval segments: two points per entry and a null point between entries, so chart.js draws separate bars. */
+function intervalSegments(entries: Array<{ x: number | string; low: number; high: number }>): ChartPoint[] {
+  return entries.flatMap((e) => [
+    { x: e.x, y: e.low },
+    { x: e.x, y: e.high },
+    { x: e.x, y: null },
+  ]);
+}
+
+/** The baseline name for axis titles: the one baseline, or a generic phrase when speedups use several. */
+function baselineName(results: Results): string {
+  const names = baselineVariants(results);
+  return names.length === 1 ? (names[0] ?? 'baseline') : 'its baseline';
+}
+
+/**
+ * (a) Speedup against worker count, one series per variant with a `workers` parameter: points with their 95%
+ * interval (a vertical segment with caps), the Amdahl fit, the ideal y = x and a dashed vertical line at
+ * availableParallelism. Returns null when no speedup has a worker count.
+ */
+export function speedupVsWorkersChart(results: Results): ChartSpec | null {
+  const groups = speedupsByWorkers(results);
+  if (groups.size === 0) return null;
+  const available = results.environment.availableParallelism;
+  const maxWorkers = Math.max(available, ...[...groups.values()].flatMap((g) => g.map((e) => e.workers)));
+  const xMax = maxWorkers + 1;
+  const datasets: ChartDataset[] = [];
+  const rows: string[][] = [];
+
+  let series = 0;
+  for (const [variant, entries] of groups) {
+    const colour = seriesColour(series++);
+    const fit = results.amdahl.find((a) => a.variant === variant && a.param === WORKERS_PARAM);
+    datasets.push({
+      type: 'scatter',
+      label: `${variant} (median speedup)`,
+      data: entries.map((e) => ({ x: e.workers, y: round(e.speedup) })),
+      showLine: true,
+      borderColor: colour,
+      backgroundColor: colour,
+      borderWidth: 2,
+      pointRadius: 5,
+      // Oversubscribed points are triangles, so they stand out in print as well as in colour.
+      pointStyle: entries.map((e) => (e.oversubscribed ? 'triangle' : 'circle')),
+    });
+    datasets.push({
+      type: 'line',
+      label: `${variant} 95% interval`,
+      data: intervalSegments(entries.map((e) => ({ x: e.workers, low: round(e.ci95[0]), high: round(e.ci95[1]) }))),
+      borderColor: colour,
+      backgroundColor: colour,
+      borderWidth: 2,
+      // A horizontal 'line' point at each end of the segment draws the error-bar caps.
+      pointStyle: 'line',
+      pointRadius: 7,
+      pointBorderWidth: 2,
+      spanGaps: false,
+    });
+    if (fit) {
+      const curve: ChartPoint[] = [];
+      for (let tenth = 10; tenth <= xMax * 10; tenth++) {
+        curve.push({ x: tenth / 10, y: round(amdahlSpeedup(fit.serialFraction, tenth / 10)) });
+      }
+      datasets.push({
+        type: 'line',
+        label: `${variant} Amdahl fit (serial fraction ${formatSignificant(fit.serialFraction, 2)})`,
+        data: curve,
+        borderColor: colour,
+        borderDash: [6, 4],
+        borderWidth: 1.5,
+        pointRadius: 0,
+      });
+    }
+    for (const e of entries) {
+      rows.push([
+        variant,
+        String(e.workers),
+        formatSignificant(e.speedup),
+        formatSignificant(e.ci95[0]),
+        formatSignificant(e.ci95[1]),
+        e.efficiency === undefined ? '' : formatPercent(e.efficiency),
+        fit ? formatSignificant(amdahlSpeedup(fit.serialFraction, e.workers)) : '',
+        e.oversubscribed ? 'yes' : 'no',
+      ]);
+    }
+  }
+
+  // Reference lines, drawn after the data so the legend lists the variants first.
+  const yTop = xMax;
+  datasets.push(
+    {
+      type: 'line',
+      label: 'ideal (speedup = workers)',
+      data: [{ x: 1, y: 1 }, { x: xMax, y: xMax }],
+      borderColor: REFERENCE_GREY,
+      borderDash: [2, 3],
+      borderWidth: 1.5,
+      pointRadius: 0,
+    },
+    {
+      type: 'line',
+      label: `available CPUs (${available})`,
+      data: [{ x: available, y: 0 }, { x: available, y: yTop }],
+      borderColor: REFERENCE_GREY,
+      borderDash: [10, 5],
+      borderWidth: 2,
+      pointRadius: 0,
+    },
+  );
+
+  const baseline = baselineName(results);
+  const config: ChartConfig = {
+    type: 'scatter',
+    data: { datasets },
+    options: {
+      ...BASE_OPTIONS,
+      plugins: { title: title(`${results.lab}: speedup vs workers`), legend: { position: 'bottom' } },
+      scales: {
+        x: { type: 'linear', min: 0, max: xMax, ticks: { stepSize: 1 }, title: axisTitle('workers') },
+        y: { type: 'linear', min: 0, suggestedMax: yTop, title: axisTitle(`speedup vs ${baseline} (×)`) },
+      },
+    },
+  };
+  return {
+    id: 'speedup-vs-workers',
+    title: 'Speedup vs workers',
+    description:
+      `Median speedup over ${baseline} with its 95% interval (vertical bars), the Amdahl fit (dashed), the ideal ` +
+      `speedup = workers (dotted) and the ${available} available CPUs (dashed vertical line). Triangles mark ` +
+      'oversubscribed cases: more workers than available CPUs.',
+    config,
+    table: {
+      headers: ['variant', 'workers', 'speedup', '95% CI low', '95% CI high', 'efficiency', 'Amdahl fit', 'oversubscribed'],
+      rows,
+    },
+  };
+}
+
+/**
+ * (b) Time per sample for every case as a strip plot: samples spread sideways by a deterministic jitter, the median
+ * as a short horizontal bar. The visible x axis is a category axis of case names; the points sit on a hidden linear
+ * axis from -0.5 to n - 0.5, which lines up with the category centres (both are offset by half a category).
+ */
+export function timeDistributionChart(results: Results): ChartSpec | null {
+  const cases = results.cases;
+  if (cases.length === 0) return null;
+  const labels = cases.map((c) => caseLabel(c));
+  const points: ChartPoint[] = [];
+  cases.forEach((c, i) => {
+    thinSamples(c.samplesMs).forEach((ms, k) => points.push({ x: round(i + jitter(k, 0.5)), y: ms }));
+  });
+  const medians = cases.flatMap((c, i) => [
+    { x: i - 0.32, y: c.summary.median },
+    { x: i + 0.32, y: c.summary.median },
+    { x: i, y: null },
+  ]);
+  // A log axis when times differ by more than 30x, so fast cases are not squashed onto the floor.
+  const all = cases.flatMap((c) => [c.summary.min, c.summary.max]);
+  const low = Math.min(...all);
+  const logarithmic = low > 0 && Math.max(...all) / low > 30;
+  const thinned = cases.some((c) => c.samplesMs.length > MAX_STRIP_POINTS);
+
+  const config: ChartConfig = {
+    type: 'scatter',
+    data: {
+      datasets: [
+        {
+          type: 'scatter',
+          label: thinned ? `samples (at most ${MAX_STRIP_POINTS} per case, evenly spaced ranks)` : 'samples',
+          data: points,
+          xAxisID: 'xIndex',
+          backgroundColor: withAlpha(seriesColour(1), 0.55),
+          borderColor: seriesColour(1),
+          borderWidth: 0.5,
+          pointRadius: 2.5,
+        },
+        {
+          type: 'line',
+          label: 'median',
+          data: medians,
+          xAxisID: 'xIndex',
+          borderColor: seriesColour(3),
+          backgroundColor: seriesColour(3),
+          borderWidth: 3,
+          pointRadius: 0,
+          spanGaps: false,
+        },
+      ],
+    },
+    options: {
+      ...BASE_OPTIONS,
+      plugins: { title: title(`${results.lab}: time per sample`), legend: { position: 'bottom' } },
+      scales: {
+        x: { type: 'category', labels, offset: true, grid: { display: false }, title: axisTitle('case') },
+        xIndex: { type: 'linear', position: 'bottom', offset: false, display: false, min: -0.5, max: cases.length - 0.5 },
+        y: {
+          type: logarithmic ? 'logarithmic' : 'linear',
+          ...(logarithmic ? {} : { beginAtZero: true }),
+          title: axisTitle(`time per sample (ms${logarithmic ? ', log scale' : ''})`),
+        },
+      },
+    },
+  };
+  return {
+    id: 'time-distribution',
+    title: 'Time per sample',
+    description:
+      'Every measured sample of every case (spread sideways so they do not overlap; the spread means nothing) ' +
+      'and its median (horizontal bar). Lower is faster.',
+    config,
+    table: {
+      headers: ['case', 'n', 'min (ms)', 'median (ms)', '95% CI low (ms)', '95% CI high (ms)', 'max (ms)', 'cv'],
+      rows: cases.map((c: CaseResult) => [
+        caseLabel(c),
+        String(c.summary.n),
+        formatSignificant(c.summary.min),
+        formatSignificant(c.summary.median),
+        formatSignificant(c.summary.ci95[0]),
+        formatSignificant(c.summary.ci95[1]),
+        formatSignificant(c.summary.max),
+        formatPercent(c.summary.cv),
+      ]),
+    },
+  };
+}
+
+/**
+ * (c) Speedup per case for cases without a worker count (a size sweep, single-threaded variants): a bar per case,
+ * its 95% interval as a capped vertical segment on top, and the speedup-1 line. Returns null when there are none.
+ */
+export function speedupPerCaseChart(results: Results): ChartSpec | null {
+  const entries: SpeedupEntry[] = speedupsWithoutWorkers(results);
+  if (entries.length === 0) return null;
+  const labels = entries.map((e) => caseLabel(e));
+  const baseline = baselineName(results);
+  const config: ChartConfig = {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: [
+        {
+          type: 'bar',
+          label: 'median speedup',
+          data: entries.map((e) => round(e.speedup)),
+          backgroundColor: withAlpha(seriesColour(1), 0.6),
+          borderColor: seriesColour(1),
+          borderWidth: 1,
+          barPercentage: 0.7,
+          // One bar per category: without this chart.js leaves room for a second group and shifts the bar sideways.
+          grouped: false,
+          xAxisID: 'x',
+          order: 2,
+        },
+        {
+          type: 'line',
+          label: '95% interval',
+          data: intervalSegments(entries.map((e, i) => ({ x: i, low: round(e.ci95[0]), high: round(e.ci95[1]) }))),
+          xAxisID: 'xIndex',
+          borderColor: seriesColour(3),
+          backgroundColor: seriesColour(3),
+          borderWidth: 2.5,
+          pointStyle: 'line',
+          pointRadius: 9,
+          pointBorderWidth: 2.5,
+          spanGaps: false,
+          // chart.js draws the dataset with the lowest order on top: the interval over the bar.
+          order: 0,
+        },
+        {
+          type: 'line',
+          label: `${baseline} (speedup = 1)`,
+          data: [{ x: -0.5, y: 1 }, { x: entries.length - 0.5, y: 1 }],
+          xAxisID: 'xIndex',
+          borderColor: REFERENCE_GREY,
+          borderDash: [6, 4],
+          borderWidth: 1.5,
+          pointRadius: 0,
+          order: 1,
+        },
+      ],
+    },
+    options: {
+      ...BASE_OPTIONS,
+      plugins: { title: title(`${results.lab}: speedup per case`), legend: { position: 'bottom' } },
+      scales: {
+        x: { type: 'category', offset: true, title: axisTitle('case') },
+        // Hidden axis under the category axis for the interval and the speedup-1 line (see timeDistributionChart).
+        xIndex: { type: 'linear', position: 'bottom', offset: false, display: false, min: -0.5, max: entries.length - 0.5 },
+        y: { beginAtZero: true, title: axisTitle(`speedup vs ${baseline} (×)`) },
+      },
+    },
+  };
+  return {
+    id: 'speedup-per-case',
+    title: 'Speedup per case',
+    description: `Median speedup over ${baseline} for each case without a worker count, with its 95% interval (vertical bar with caps). Above 1 is faster.`,
+    config,
+    table: {
+      headers: ['case', 'vs', 'speedup', '95% CI low', '95% CI high', 'oversubscribed'],
+      rows: entries.map((e) => [
+        caseLabel(e),
+        e.baseline,
+        formatSignificant(e.speedup),
+        formatSignificant(e.ci95[0]),
+        formatSignificant(e.ci95[1]),
+        e.oversubscribed ? 'yes' : 'no',
+      ]),
+    },
+  };
+}
+
+/** Every chart that applies to these results, in report order. */
+export function buildCharts(results: Results): ChartSpec[] {
+  return [speedupVsWorkersChart(results), speedupPerCaseChart(results), timeDistributionChart(results)].filter(
+    (spec): spec is ChartSpec => spec !== null,
+  );
+}
+
+export type { ChartSpec, DataTable };

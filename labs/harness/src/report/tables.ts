@@ -1,0 +1,129 @@
+/**
+ * The report's tables as plain data (headers + rows of text), shared by the HTML and Markdown reporters so both
+ * print the same sections with the same numbers. Each output format escapes the cells its own way.
+ */
+import type { Results } from '../results-schema.ts';
+import type { DataTable } from './chart-spec.ts';
+import {
+  caseLabel,
+  correctnessDetail,
+  correctnessStatus,
+  formatPercent,
+  formatSignificant,
+  formatSpeedup,
+  formatTime,
+  formatTimeWithInterval,
+  formatThroughput,
+} from './format.ts';
+import { baselineVariants, findCase } from './select.ts';
+
+function flags(noisy: boolean, cv: number, oversubscribed: boolean): string {
+  const list: string[] = [];
+  if (noisy) list.push(`noisy (cv ${formatPercent(cv)})`);
+  if (oversubscribed) list.push('oversubscribed');
+  return list.join(', ');
+}
+
+/** One row per checked case: pass / FAIL / not implemented, with the full reason. */
+export function correctnessTable(results: Results): DataTable {
+  return {
+    headers: ['case', 'result', 'comparator', 'inputs checked', 'reason'],
+    rows: results.correctness.map((entry) => [
+      caseLabel(entry),
+      correctnessStatus(entry),
+      entry.comparator,
+      String(entry.inputsChecked),
+      correctnessDetail(entry),
+    ]),
+  };
+}
+
+/** One row per measured case: median time with its interval, throughput at the median, spread and flags. */
+export function timesTable(results: Results): DataTable {
+  const baselines = new Set(baselineVariants(results));
+  return {
+    headers: ['case', 'median [95% CI]', 'throughput', 'n', 'cv', 'outliers (low / high)', 'flags'],
+    rows: results.cases.map((c) => {
+      const s = c.summary;
+      const o = s.outliers;
+      return [
+        baselines.has(c.variant) ? `${caseLabel(c)} [baseline]` : caseLabel(c),
+        formatTimeWithInterval(s.median, s.ci95),
+        formatThroughput(c.workPerSample, s.median),
+        String(s.n),
+        formatPercent(s.cv),
+        `${o.lowSevere + o.lowMild} / ${o.highMild + o.highSevere}`,
+        flags(s.noisy, s.cv, c.oversubscribed),
+      ];
+    }),
+  };
+}
+
+/** One row per speedup: the ratio with its 95% interval, efficiency and Karp-Flatt where the case has workers. */
+export function speedupsTable(results: Results): DataTable {
+  return {
+    headers: ['case', 'vs', 'speedup [95% CI]', 'efficiency', 'Karp-Flatt serial fraction', 'flags'],
+    rows: results.speedups.map((s) => {
+      const measured = findCase(results, s.variant, s.params);
+      return [
+        caseLabel(s),
+        s.baseline,
+        formatSpeedup(s),
+        s.efficiency === undefined ? '' : formatPercent(s.efficiency),
+        s.karpFlatt === undefined ? '' : formatSignificant(s.karpFlatt, 2),
+        flags(measured?.summary.noisy ?? false, measured?.summary.cv ?? 0, s.oversubscribed),
+      ];
+    }),
+  };
+}
+
+/** One row per Amdahl fit: the serial fraction, the speedup limit it implies and how well it fits. */
+export function amdahlTable(results: Results): DataTable {
+  return {
+    headers: ['variant', 'swept parameter', 'serial fraction', 'max speedup (1 / f)', 'rmse (speedup)', 'points'],
+    rows: results.amdahl.map((fit) => [
+      fit.variant,
+      fit.param,
+      formatSignificant(fit.serialFraction, 2),
+      fit.maxSpeedup === null ? 'unbounded' : formatSignificant(fit.maxSpeedup),
+      formatSignificant(fit.rmse, 2),
+      String(fit.points),
+    ]),
+  };
+}
+
+/** One row per (case, observation): p50, p99 and max in the observation's own unit. */
+export function observationsTable(results: Results): DataTable {
+  const rows = results.cases.flatMap((c) =>
+    Object.entries(c.observations).map(([name, o]) => {
+      const value = (v: number | null) => (v === null ? '' : `${formatSignificant(v)} ${o.unit}`);
+      return [caseLabel(c), name, value(o.p50), value(o.p99), value(o.max), String(o.samples.length), o.description];
+    }),
+  );
+  return { headers: ['case', 'observation', 'p50', 'p99', 'max', 'n', 'what it measures'], rows };
+}
+
+/** The machine and the run settings, one property per row. */
+export function environmentTable(results: Results): DataTable {
+  const env = results.environment;
+  const gib = env.totalMemoryBytes / 2 ** 30;
+  const rows: string[][] = [
+    ['CPU', env.cpuModel],
+    ['CPUs (logical / available to this process)', `${env.cpuCount} / ${env.availableParallelism}`],
+    ['cgroup CPU quota', env.cgroupCpuQuota === null ? 'none' : formatSignificant(env.cgroupCpuQuota)],
+    ['CPU affinity', env.cpuAffinity ?? 'unknown'],
+    ['memory', `${gib.toFixed(1)} GiB`],
+    ['GPUs', env.gpus.length === 0 ? 'none' : env.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` (${g.memoryMiB} MiB)`}`).join(', ')],
+    ['Node.js / V8 / libuv', `${env.node} / ${env.v8} / ${env.uv}`],
+    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize ?? 'unset (libuv default 4)'],
+    ['OS', `${env.platform} ${env.arch} ${env.osRelease}`],
+    ['host', env.hostname],
+    ['git commit', env.git.commit === null ? 'unknown' : `${env.git.commit}${env.git.dirty ? ' (uncommitted changes)' : ''}`],
+    ...Object.entries(env.slurm).map(([key, value]) => [key, value]),
+    ['implementation', results.impl],
+    ['run', `${results.startedAt} to ${results.finishedAt}${results.quick ? ' (quick run)' : ''}`],
+    ['seed / bootstrap resamples', `${results.seed} / ${results.bootstrapResamples}`],
+    ['harness overhead per sample', formatTime(results.harnessOverheadMs)],
+  ];
+  return { headers: ['property', 'value'], rows };
+}

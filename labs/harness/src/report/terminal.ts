@@ -1,0 +1,143 @@
+/**
+ * The terminal reporter: a compact plain-text summary of one run, at most 110 columns wide.
+ * It prints only what is in Results; every string from the results file is made terminal-safe (no escapes).
+ * No colour is used, so NO_COLOR and non-TTY output need no special handling.
+ */
+import type { Results } from '../results-schema.ts';
+import {
+  caseLabel,
+  correctnessDetail,
+  correctnessStatus,
+  formatPercent,
+  formatSignificant,
+  formatSpeedup,
+  formatTime,
+  formatTimeWithInterval,
+  formatThroughput,
+  headlineSentence,
+  machineOneLiner,
+  NOISY_TEXT,
+  OVERSUBSCRIBED_TEXT,
+} from './format.ts';
+import { baselineVariants, findCase } from './select.ts';
+import { renderTextTable, terminalSafe, truncate, wrapText } from './text-table.ts';
+
+/** Widest line the summary prints, in columns. */
+export const TERMINAL_WIDTH = 110;
+
+
+/** Flags of a case: "noisy (cv 15%)" and/or "oversubscribed". */
+function caseFlags(summary: { noisy: boolean; cv: number }, oversubscribed: boolean): string {
+  const flags: string[] = [];
+  if (summary.noisy) flags.push(`noisy (cv ${formatPercent(summary.cv)})`);
+  if (oversubscribed) flags.push('oversubscribed');
+  return flags.join(', ');
+}
+
+function line(text: string): string {
+  return truncate(terminalSafe(text), TERMINAL_WIDTH);
+}
+
+/** Formats the whole run for a terminal: header, correctness, times, speedups, observations, headline, overhead. */
+export function formatTerminalSummary(results: Results): string {
+  const out: string[] = [];
+  const env = results.environment;
+  const baselines = new Set(baselineVariants(results));
+
+  // Header: what ran, where.
+  out.push(line(`${results.lab} · ${results.title}`));
+  out.push(
+    line(`impl: ${results.impl} · ${results.quick ? 'quick run' : 'full run'} · seed ${results.seed} · ${results.startedAt}`),
+  );
+  out.push(line(`machine: ${machineOneLiner(env)}`));
+
+  out.push('', 'Correctness');
+  out.push(
+    ...renderTextTable(
+      ['case', 'result', 'comparator'],
+      results.correctness.map((entry) => [caseLabel(entry), correctnessStatus(entry), entry.comparator]),
+      { maxWidth: TERMINAL_WIDTH },
+    ),
+  );
+  // Each failure in full below the table: the reason is what the learner must fix, so it is never cut short.
+  for (const entry of results.correctness) {
+    if (entry.passed) continue;
+    out.push(...wrapText(`${caseLabel(entry)}: ${correctnessStatus(entry)}: ${correctnessDetail(entry)}`, TERMINAL_WIDTH, '  ! '));
+  }
+
+  let anyNoisy = false;
+  let anyOversubscribed = false;
+  if (results.cases.length > 0) {
+    out.push('', 'Times (median time per sample [95% interval], throughput at the median)');
+    out.push(
+      ...renderTextTable(
+        ['case', 'median [95% CI]', 'throughput', 'n', 'flags'],
+        results.cases.map((c) => {
+          anyNoisy ||= c.summary.noisy;
+          anyOversubscribed ||= c.oversubscribed;
+          const label = baselines.has(c.variant) ? `${caseLabel(c)} [baseline]` : caseLabel(c);
+          return [
+            label,
+            formatTimeWithInterval(c.summary.median, c.summary.ci95),
+            formatThroughput(c.workPerSample, c.summary.median),
+            String(c.summary.n),
+            caseFlags(c.summary, c.oversubscribed),
+          ];
+        }),
+        { maxWidth: TERMINAL_WIDTH, flexibleColumn: 0 },
+      ),
+    );
+  } else {
+    out.push('', 'Times: no case was measured (every variant failed its check or was skipped).');
+  }
+
+  if (results.speedups.length > 0) {
+    out.push('', 'Speedups (median baseline time / median variant time [95% interval]; efficiency = speedup / workers)');
+    out.push(
+      ...renderTextTable(
+        ['case', 'vs', 'speedup [95% CI]', 'efficiency', 'flags'],
+        results.speedups.map((s) => {
+          anyOversubscribed ||= s.oversubscribed;
+          const measured = findCase(results, s.variant, s.params);
+          const flags = measured ? caseFlags(measured.summary, s.oversubscribed) : s.oversubscribed ? 'oversubscribed' : '';
+          return [
+            caseLabel(s),
+            s.baseline,
+            formatSpeedup(s),
+            s.efficiency === undefined ? '-' : formatPercent(s.efficiency),
+            flags,
+          ];
+        }),
+        { maxWidth: TERMINAL_WIDTH, flexibleColumn: 0 },
+      ),
+    );
+  }
+  if (anyOversubscribed) out.push(line(`  ${OVERSUBSCRIBED_TEXT} (${env.availableParallelism} here)`));
+  if (anyNoisy) out.push(line(`  ${NOISY_TEXT}`));
+
+  const observationRows = results.cases.flatMap((c) =>
+    Object.entries(c.observations).map(([name, o]) => {
+      const value = (v: number | null) => (v === null ? '-' : `${formatSignificant(v)} ${o.unit}`);
+      return [caseLabel(c), name, value(o.p50), value(o.p99), value(o.max), String(o.samples.length)];
+    }),
+  );
+  if (observationRows.length > 0) {
+    out.push('', 'Observations (recorded while each case was measured)');
+    out.push(
+      ...renderTextTable(['case', 'observation', 'p50', 'p99', 'max', 'n'], observationRows, {
+        maxWidth: TERMINAL_WIDTH,
+        flexibleColumn: 1,
+      }),
+    );
+  }
+
+  out.push('');
+  out.push(line(results.headline === null ? 'Headline: none (no speedup was measured)' : `Headline: ${headlineSentence(results.headline)}`));
+  out.push(line(`Harness overhead: ${formatTime(results.harnessOverheadMs)} per sample (median time of an empty sample)`));
+  if (results.notes.length > 0) {
+    out.push('Notes:');
+    for (const note of results.notes) out.push(...wrapText(note, TERMINAL_WIDTH, '  - '));
+  }
+  return `${out.join('\n')}\n`;
+}
+
