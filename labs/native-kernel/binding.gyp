@@ -1,0 +1,37 @@
+# The native rungs of the ladder, each a separate real build of the same sources:
+#   <impl>_O0      -O0                   (no optimisation: what the C++ compiler adds, by contrast)
+#   <impl>_O3      -O3                   (optimised for any CPU of this architecture: SSE2 on x86-64)
+#   <impl>_march   -O3 -march=native     (optimised for THIS CPU: AVX2/AVX-512 here; rebuild on every new machine)
+# for <impl> = solution (solutions/native-kernel/kernel.cc) and exercise (exercises/native-kernel/kernel.cc).
+# The flags apply to the whole module (binding included); later flags win, so -O0 overrides node-gyp's default -O3.
+# Build with `npm run build -w labs/native-kernel` (scripts/build-addon.mjs), which also records failures.
+{
+  'variables': {
+    'common_sources': ['native/addon.cc', 'native/binding.cc', 'native/threads.cc', 'native/probe.cc'],
+  },
+  'target_defaults': {
+    'include_dirs': ['native'],
+    'dependencies': ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
+    'defines': ['NAPI_VERSION=8'],
+  },
+  'targets': [
+    {'target_name': 'solution_O0', 'sources': ['<@(common_sources)', 'native/kernel-solution.cc'],
+     'cflags': ['-O0'], 'cflags_cc': ['-O0'],
+     'xcode_settings': {'OTHER_CPLUSPLUSFLAGS': ['-O0']}},
+    {'target_name': 'solution_O3', 'sources': ['<@(common_sources)', 'native/kernel-solution.cc'],
+     'cflags': ['-O3'], 'cflags_cc': ['-O3'],
+     'xcode_settings': {'OTHER_CPLUSPLUSFLAGS': ['-O3']}},
+    {'target_name': 'solution_march', 'sources': ['<@(common_sources)', 'native/kernel-solution.cc'],
+     'cflags': ['-O3', '-march=native'], 'cflags_cc': ['-O3', '-march=native'],
+     'xcode_settings': {'OTHER_CPLUSPLUSFLAGS': ['-O3', '-march=native']}},
+    {'target_name': 'exercise_O0', 'sources': ['<@(common_sources)', 'native/kernel-exercise.cc'],
+     'cflags': ['-O0'], 'cflags_cc': ['-O0'],
+     'xcode_settings': {'OTHER_CPLUSPLUSFLAGS': ['-O0']}},
+    {'target_name': 'exercise_O3', 'sources': ['<@(common_sources)', 'native/kernel-exercise.cc'],
+     'cflags': ['-O3'], 'cflags_cc': ['-O3'],
+     'xcode_settings': {'OTHER_CPLUSPLUSFLAGS': ['-O3']}},
+    {'target_name': 'exercise_march', 'sources': ['<@(common_sources)', 'native/kernel-exercise.cc'],
+     'cflags': ['-O3', '-march=native'], 'cflags_cc': ['-O3', '-march=native'],
+     'xcode_settings': {'OTHER_CPLUSPLUSFLAGS': ['-O3', '-march=native']}},
+  ],
+}

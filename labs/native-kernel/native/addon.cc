@@ -1,0 +1,21 @@
+// Registration only: which JavaScript names call which binding functions. Every build rung (-O0, -O3,
+// -O3 -march=native; solution or exercise kernel) registers the same names, so the lab can load any of them.
+#include <napi.h>
+
+#include "binding.h"
+
+namespace {
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("matmul", Napi::Function::New(env, binding::Matmul, "matmul"));
+  exports.Set("matmulAsync", Napi::Function::New(env, binding::MatmulAsync, "matmulAsync"));
+  exports.Set("fmaPeak", Napi::Function::New(env, binding::FmaPeak, "fmaPeak"));
+  exports.Set("triadBandwidth", Napi::Function::New(env, binding::TriadBandwidth, "triadBandwidth"));
+  exports.Set("maxN", Napi::Number::New(env, binding::kMaxN));
+  exports.Set("maxThreads", Napi::Number::New(env, binding::kMaxThreads));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(NODE_GYP_MODULE_NAME, Init)

@@ -1,0 +1,292 @@
+#include "binding.h"
+
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "kernel.h"
+#include "probe.h"
+#include "threads.h"
+
+namespace binding {
+namespace {
+
+// A short description of a JavaScript value for error messages: "a string", "an Int32Array", "null"...
+std::string Describe(const Napi::Value& value) {
+  if (value.IsNull()) return "null";
+  if (value.IsUndefined()) return "undefined";
+  if (value.IsTypedArray()) {
+    switch (value.As<Napi::TypedArray>().TypedArrayType()) {
+      case napi_int8_array: return "an Int8Array";
+      case napi_uint8_array: return "a Uint8Array";
+      case napi_uint8_clamped_array: return "a Uint8ClampedArray";
+      case napi_int16_array: return "an Int16Array";
+      case napi_uint16_array: return "a Uint16Array";
+      case napi_int32_array: return "an Int32Array";
+      case napi_uint32_array: return "a Uint32Array";
+      case napi_float32_array: return "a Float32Array";
+      case napi_float64_array: return "a Float64Array";
+      case napi_bigint64_array: return "a BigInt64Array";
+      case napi_biguint64_array: return "a BigUint64Array";
+      default: return "a typed array";
+    }
+  }
+  if (value.IsArrayBuffer()) return "an ArrayBuffer";
+  if (value.IsDataView()) return "a DataView";
+  if (value.IsArray()) return "an Array";
+  if (value.IsNumber()) return "a number";
+  if (value.IsBigInt()) return "a bigint";
+  if (value.IsString()) return "a string";
+  if (value.IsBoolean()) return "a boolean";
+  if (value.IsSymbol()) return "a symbol";
+  if (value.IsFunction()) return "a function";
+  return "an object";
+}
+
+// A Float64Array argument, checked: the right type, a plain (not shared, not detached) ArrayBuffer, length n*n.
+struct Matrix {
+  const double* data;
+  std::size_t length;
+  const char* begin() const { return reinterpret_cast<const char*>(data); }
+  const char* end() const { return reinterpret_cast<const char*>(data + length); }
+};
+
+Matrix CheckMatrix(const Napi::CallbackInfo& info, std::size_t index, const char* name) {
+  Napi::Env env = info.Env();
+  Napi::Value value = info[index];
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
+    throw Napi::TypeError::New(env, std::string(name) + " must be a Float64Array, got " + Describe(value));
+  }
+  // napi_get_typedarray_info returns the view's buffer; napi_is_arraybuffer is false for a SharedArrayBuffer.
+  napi_value buffer_value;
+  napi_status status = napi_get_typedarray_info(env, value, nullptr, nullptr, nullptr, &buffer_value, nullptr);
+  NAPI_THROW_IF_FAILED(env, status, Matrix{});
+  bool is_plain = false;
+  status = napi_is_arraybuffer(env, buffer_value, &is_plain);
+  NAPI_THROW_IF_FAILED(env, status, Matrix{});
+  if (!is_plain) {
+    throw Napi::TypeError::New(env, std::string(name) +
+                                        " is backed by a SharedArrayBuffer, which other threads may write while "
+                                        "the kernel reads it; pass a copy: new Float64Array(" + name + ")");
+  }
+  if (Napi::ArrayBuffer(env, buffer_value).IsDetached()) {
+    throw Napi::TypeError::New(env, std::string(name) +
+                                        "'s ArrayBuffer is detached (it was transferred or resized away); "
+                                        "pass a Float64Array whose buffer is still attached");
+  }
+  auto array = value.As<Napi::Float64Array>();
+  return Matrix{array.Data(), array.ElementLength()};
+}
+
+// An integer argument in [min, max], e.g. n or threads.
+uint32_t CheckInteger(const Napi::CallbackInfo& info, std::size_t index, const char* name, uint32_t min,
+                      uint32_t max) {
+  Napi::Env env = info.Env();
+  Napi::Value value = info[index];
+  if (!value.IsNumber()) {
+    throw Napi::TypeError::New(env, std::string(name) + " must be a number, got " + Describe(value));
+  }
+  double number = value.As<Napi::Number>().DoubleValue();
+  if (!std::isfinite(number) || std::floor(number) != number || number < min || number > max) {
+    throw Napi::RangeError::New(env, std::string(name) + " must be an integer from " + std::to_string(min) +
+                                         " to " + std::to_string(max) + ", got " +
+                                         value.ToString().Utf8Value());
+  }
+  return static_cast<uint32_t>(number);
+}
+
+void CheckLength(Napi::Env env, const Matrix& m, const char* name, uint32_t n) {
+  const std::size_t expected = static_cast<std::size_t>(n) * n;
+  if (m.length != expected) {
+    throw Napi::RangeError::New(env, std::string(name) + ".length is " + std::to_string(m.length) +
+                                         ", expected n*n = " + std::to_string(expected) + " for n = " +
+                                         std::to_string(n));
+  }
+}
+
+void CheckArgumentCount(const Napi::CallbackInfo& info, std::size_t count, const char* usage) {
+  if (info.Length() < count) {
+    throw Napi::TypeError::New(info.Env(), std::string("expected ") + std::to_string(count) + " arguments: " +
+                                               usage + ", got " + std::to_string(info.Length()));
+  }
+}
+
+bool Overlaps(const Matrix& x, const Matrix& y) { return x.begin() < y.end() && y.begin() < x.end(); }
+
+// Runs the learner's kernel; a C++ exception from it (e.g. "not implemented: ...") becomes a JavaScript Error.
+template <typename Fn>
+void CallKernel(Napi::Env env, Fn fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  }
+}
+
+// Reusable native buffers for matmulAsync's copies. Fresh memory is expensive on first touch (a page fault per
+// 4 KiB page: about 10-16 us each on this course's VMs), so a buffer is kept for the next call instead of freed.
+class ScratchPool {
+ public:
+  std::vector<double> Acquire(std::size_t size) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto it = free_.begin(); it != free_.end(); ++it) {
+        if (it->capacity() >= size) {
+          std::vector<double> buffer = std::move(*it);
+          free_.erase(it);
+          buffer.resize(size);
+          return buffer;
+        }
+      }
+    }
+    return std::vector<double>(size);
+  }
+
+  void Release(std::vector<double>&& buffer) {
+    // Keep at most kMaxKept buffers of at most kMaxKeptBytes each, so an idle addon holds at most ~200 MiB.
+    if (buffer.capacity() * sizeof(double) > kMaxKeptBytes) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.size() < kMaxKept) free_.push_back(std::move(buffer));
+  }
+
+ private:
+  static constexpr std::size_t kMaxKept = 6;
+  static constexpr std::size_t kMaxKeptBytes = std::size_t{32} << 20;
+  std::mutex mutex_;
+  std::vector<std::vector<double>> free_;
+};
+
+ScratchPool& Scratch() {
+  static ScratchPool pool;  // shared by every thread and every Node worker that loads this addon
+  return pool;
+}
+
+// matmulAsync's work. The constructor runs on the JavaScript thread and copies a and b; Execute runs on a libuv
+// pool thread and starts the native threads; OnOK runs on the JavaScript thread again and copies the result into c.
+// Copies, not pointers into the JavaScript buffers: while the threads work, JavaScript keeps running and could
+// change a or b, or detach (transfer) any of them, which would leave the threads writing freed memory.
+class MatmulWorker : public Napi::AsyncWorker {
+ public:
+  MatmulWorker(Napi::Env env, const Matrix& a, const Matrix& b, const Napi::Value& c, uint32_t n, uint32_t threads)
+      : Napi::AsyncWorker(env, "matmulAsync"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        c_ref_(Napi::Persistent(c.As<Napi::Object>())),
+        a_(Scratch().Acquire(a.length)),
+        b_(Scratch().Acquire(b.length)),
+        c_(Scratch().Acquire(a.length)),
+        n_(n),
+        threads_(threads) {
+    std::memcpy(a_.data(), a.data, a.length * sizeof(double));
+    std::memcpy(b_.data(), b.data, b.length * sizeof(double));
+  }
+
+  ~MatmulWorker() override {
+    Scratch().Release(std::move(a_));
+    Scratch().Release(std::move(b_));
+    Scratch().Release(std::move(c_));
+  }
+
+  Napi::Promise Promise() const { return deferred_.Promise(); }
+
+ protected:
+  // On a libuv thread pool thread: no JavaScript values may be touched here.
+  void Execute() override {
+    try {
+      kernel::matmul_parallel(a_.data(), b_.data(), c_.data(), n_, threads_);
+    } catch (const std::exception& e) {
+      SetError(e.what());
+    }
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    Napi::Value c = c_ref_.Value();
+    // c may have been detached or swapped while the threads ran: check it again before writing into it.
+    auto out = c.As<Napi::Float64Array>();
+    if (out.ArrayBuffer().IsDetached() || out.ElementLength() != c_.size()) {
+      deferred_.Reject(Napi::TypeError::New(env, "c was detached while matmulAsync ran; keep the output array "
+                                                 "attached (do not transfer it) until the promise settles")
+                           .Value());
+      return;
+    }
+    std::memcpy(out.Data(), c_.data(), c_.size() * sizeof(double));
+    deferred_.Resolve(c);
+  }
+
+  void OnError(const Napi::Error& error) override { deferred_.Reject(error.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Napi::ObjectReference c_ref_;  // keeps c alive until OnOK
+  std::vector<double> a_, b_, c_;
+  uint32_t n_, threads_;
+};
+
+}  // namespace
+
+Napi::Value Matmul(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckArgumentCount(info, 4, "matmul(a, b, c, n)");
+  Matrix a = CheckMatrix(info, 0, "a");
+  Matrix b = CheckMatrix(info, 1, "b");
+  Matrix c = CheckMatrix(info, 2, "c");
+  uint32_t n = CheckInteger(info, 3, "n", 1, kMaxN);
+  CheckLength(env, a, "a", n);
+  CheckLength(env, b, "b", n);
+  CheckLength(env, c, "c", n);
+  // The kernel writes c while it reads a and b: overlapping memory would give wrong answers silently.
+  if (Overlaps(c, a) || Overlaps(c, b)) {
+    throw Napi::RangeError::New(env, "c must not share memory with a or b: pass a separate output array");
+  }
+  double* out = const_cast<double*>(c.data);
+  CallKernel(env, [&] { kernel::matmul_rows(a.data, b.data, out, n, 0, n); });
+  return info[2];
+}
+
+Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckArgumentCount(info, 5, "matmulAsync(a, b, c, n, threads)");
+  Matrix a = CheckMatrix(info, 0, "a");
+  Matrix b = CheckMatrix(info, 1, "b");
+  Matrix c = CheckMatrix(info, 2, "c");
+  uint32_t n = CheckInteger(info, 3, "n", 1, kMaxN);
+  uint32_t threads = CheckInteger(info, 4, "threads", 1, kMaxThreads);
+  CheckLength(env, a, "a", n);
+  CheckLength(env, b, "b", n);
+  CheckLength(env, c, "c", n);
+  // Allocating the copies can fail for large n: a JavaScript error, not an abort.
+  MatmulWorker* worker = nullptr;
+  try {
+    worker = new MatmulWorker(env, a, b, info[2], n, threads);
+  } catch (const std::bad_alloc&) {
+    throw Napi::RangeError::New(env, "out of memory copying the " + std::to_string(n) + "x" + std::to_string(n) +
+                                         " inputs: use a smaller n");
+  }
+  worker->Queue();  // the worker deletes itself after OnOK/OnError
+  return worker->Promise();
+}
+
+Napi::Value FmaPeak(const Napi::CallbackInfo& info) {
+  CheckArgumentCount(info, 2, "fmaPeak(iterations, threads)");
+  uint32_t iterations = CheckInteger(info, 0, "iterations", 1, 1u << 30);
+  uint32_t threads = CheckInteger(info, 1, "threads", 1, kMaxThreads);
+  return Napi::Number::New(info.Env(), probe::fma_peak(iterations, threads));
+}
+
+Napi::Value TriadBandwidth(const Napi::CallbackInfo& info) {
+  CheckArgumentCount(info, 3, "triadBandwidth(elements, repeats, threads)");
+  uint32_t elements = CheckInteger(info, 0, "elements", 1, 1u << 28);
+  uint32_t repeats = CheckInteger(info, 1, "repeats", 1, 1000);
+  uint32_t threads = CheckInteger(info, 2, "threads", 1, kMaxThreads);
+  try {
+    return Napi::Number::New(info.Env(), probe::triad_bandwidth(elements, repeats, threads));
+  } catch (const std::bad_alloc&) {
+    throw Napi::RangeError::New(info.Env(), "out of memory for 3 x " + std::to_string(elements) +
+                                                " doubles: use fewer elements");
+  }
+}
+
+}  // namespace binding

@@ -1,0 +1,27 @@
+// The JavaScript face of the kernel: validates and converts arguments, then calls plain C++ (kernel.h, threads.h,
+// probe.h). Every bad argument becomes a JavaScript TypeError or RangeError; nothing here may crash the process.
+#pragma once
+
+#include <napi.h>
+
+namespace binding {
+
+// matmul(a, b, c, n): c = a * b in place, synchronously, on the calling (JavaScript) thread. Returns c.
+Napi::Value Matmul(const Napi::CallbackInfo& info);
+
+// matmulAsync(a, b, c, n, threads): a Promise of c = a * b, computed off the event loop on `threads` native
+// threads. a and b are copied when the call is made and the result is copied into c when it settles, so
+// JavaScript may change or transfer a and b meanwhile; c is checked again before it is written.
+Napi::Value MatmulAsync(const Napi::CallbackInfo& info);
+
+// fmaPeak(iterations, threads) and triadBandwidth(elements, repeats, threads): the machine-peak probes (probe.h),
+// synchronous, in flop/s and bytes/s.
+Napi::Value FmaPeak(const Napi::CallbackInfo& info);
+Napi::Value TriadBandwidth(const Napi::CallbackInfo& info);
+
+// The largest n matmul accepts: 4096 means 128 MiB per matrix and about 137 Gflop per call.
+constexpr uint32_t kMaxN = 4096;
+// The most threads matmulAsync starts per call.
+constexpr uint32_t kMaxThreads = 256;
+
+}  // namespace binding

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// Builds the native rungs (binding.gyp) with node-gyp, and never fails the install: when the build cannot run
+// (no C++ compiler, no make or python3, no Node headers) it records why in build/native-kernel-build.json, which
+// the lab reads to report the native rungs as unavailable with the reason and the fix.
+//
+// Plain JavaScript (not TypeScript) on purpose: npm may run this install script under whichever `node` is first on
+// PATH, which can be an older system Node that cannot run .ts files.
+//
+// Usage: node scripts/build-addon.mjs            (npm install / npm run build -w labs/native-kernel)
+// Env:   NATIVE_KERNEL_SKIP_BUILD=1 records "skipped" without building; CXX/CC/PATH choose the compiler as usual.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const buildDir = path.join(packageDir, 'build');
+const statusFile = path.join(buildDir, 'native-kernel-build.json');
+const require = createRequire(path.join(packageDir, 'package.json'));
+
+/** The rungs, grouped by implementation: one failing group (a learner's compile error) must not hide the other. */
+const GROUPS = {
+  solution: ['solution_O0', 'solution_O3', 'solution_march'],
+  exercise: ['exercise_O0', 'exercise_O3', 'exercise_march'],
+};
+const FIX =
+  'install a C++ toolchain (Debian/Ubuntu: apt-get install -y g++ make python3; macOS: xcode-select --install), ' +
+  'then run `npm run build -w labs/native-kernel`';
+
+/** Last lines of a process's output, for the status file: enough to see the compiler's first complaint. */
+function tail(text, lines = 25) {
+  return text.split('\n').filter((l) => l.trim() !== '').slice(-lines).join('\n');
+}
+
+/**
+ * Directory with include/node/node_api.h for node-gyp's --nodedir: the pinned runtime package first (its headers
+ * match the Node the course runs on), else the running Node's own prefix. Without a nodedir, node-gyp downloads
+ * headers, which fails offline.
+ */
+function findNodeDir() {
+  const candidates = [];
+  try {
+    candidates.push(path.dirname(require.resolve(`node-${process.platform}-${process.arch}/package.json`)));
+  } catch {
+    // not installed: fall through to the running Node
+  }
+  candidates.push(path.resolve(process.execPath, '..', '..'));
+  return candidates.find((dir) => existsSync(path.join(dir, 'include', 'node', 'node_api.h'))) ?? null;
+}
+
+function writeStatus(status) {
+  mkdirSync(buildDir, { recursive: true });
+  const tmp = `${statusFile}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(status, null, 2)}\n`);
+  renameSync(tmp, statusFile); // atomic: the lab never reads half a file
+}
+
+function run(args) {
+  const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js');
+  const result = spawnSync(process.execPath, [nodeGyp, ...args], { cwd: packageDir, encoding: 'utf8' });
+  const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}`;
+  return { ok: result.status === 0, output };
+}
+
+function main() {
+  const started = new Date().toISOString();
+  const base = { schema: 1, builtAt: started, node: process.version, fix: FIX };
+  if (process.env.NATIVE_KERNEL_SKIP_BUILD === '1') {
+    writeStatus({ ...base, targets: {}, reason: 'the build was skipped (NATIVE_KERNEL_SKIP_BUILD=1)' });
+    console.log('native-kernel: build skipped (NATIVE_KERNEL_SKIP_BUILD=1); the native rungs will be unavailable');
+    return;
+  }
+  const nodeDir = findNodeDir();
+  if (nodeDir === null) {
+    writeStatus({ ...base, targets: {}, reason: `no Node headers (include/node/node_api.h) next to ${process.execPath}` });
+    console.warn('native-kernel: no Node headers found; the native rungs will be unavailable');
+    return;
+  }
+  const configure = run(['configure', `--nodedir=${nodeDir}`]);
+  const targets = {};
+  let reason = null;
+  if (!configure.ok) {
+    reason = `node-gyp configure failed:\n${tail(configure.output)}`;
+  } else {
+    // Remove stale modules first so a failed rebuild cannot leave an old, different build looking current.
+    for (const group of Object.values(GROUPS)) for (const t of group) rmModule(t);
+    for (const [impl, group] of Object.entries(GROUPS)) {
+      const build = run(['build', '--jobs', 'max', ...group]);
+      for (const t of group) {
+        const file = path.join(buildDir, 'Release', `${t}.node`);
+        targets[t] = existsSync(file)
+          ? { available: true, file: path.relative(packageDir, file) }
+          : { available: false, reason: `building the ${impl} rungs failed:\n${tail(build.output)}` };
+      }
+    }
+  }
+  writeStatus({ ...base, nodeDir, targets, reason });
+  const built = Object.entries(targets).filter(([, t]) => t.available).map(([name]) => name);
+  const missing = Object.keys(GROUPS).flatMap((impl) => GROUPS[impl]).filter((t) => !built.includes(t));
+  if (missing.length === 0) {
+    console.log(`native-kernel: built ${built.join(', ')}`);
+  } else {
+    const why = reason ?? Object.values(targets).find((t) => !t.available)?.reason ?? 'unknown';
+    console.warn(`native-kernel: could not build ${missing.join(', ')} (the TypeScript rungs still run).`);
+    console.warn(`  why: ${why.split('\n').slice(-6).join('\n       ')}`);
+    console.warn(`  fix: ${FIX}`);
+    console.warn(`  details: ${path.relative(process.cwd(), statusFile)}`);
+  }
+}
+
+function rmModule(target) {
+  const file = path.join(buildDir, 'Release', `${target}.node`);
+  rmSync(file, { force: true });
+}
+
+try {
+  main();
+} catch (error) {
+  // Anything unexpected still must not fail `npm install`: record it and carry on.
+  try {
+    writeStatus({ schema: 1, builtAt: new Date().toISOString(), node: process.version, fix: FIX, targets: {},
+      reason: `the build script failed: ${error instanceof Error ? error.stack : String(error)}` });
+  } catch {
+    // even the status file could not be written; the lab then reports "not built yet"
+  }
+  console.warn(`native-kernel: build script failed (${error instanceof Error ? error.message : error}); the native rungs will be unavailable`);
+}

@@ -1,0 +1,88 @@
+/**
+ * Finding and loading the native rungs. scripts/build-addon.mjs builds them at install time and records in
+ * build/native-kernel-build.json which rungs were built and, when not, why: this module reads that record, so a
+ * machine without a C++ compiler gets "unavailable: <why>; fix: <how>" instead of a missing-module crash.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Impl } from '@parallel-course/harness/lab-definition.ts';
+
+/** labs/native-kernel: binding.gyp and build/ live here. */
+export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BUILD_STATUS_FILE = path.join(PACKAGE_DIR, 'build', 'native-kernel-build.json');
+export const BUILD_COMMAND = 'npm run build -w labs/native-kernel';
+
+/** The compiler settings of the native rungs, each a separate build (binding.gyp). */
+export const RUNGS = ['O0', 'O3', 'march'] as const;
+export type Rung = (typeof RUNGS)[number];
+export const RUNG_FLAGS: Record<Rung, string> = { O0: '-O0', O3: '-O3', march: '-O3 -march=native' };
+
+/** What a native rung exports (native/addon.cc). */
+export interface NativeKernel {
+  /** c = a * b in place, on the calling thread. Throws TypeError/RangeError on bad arguments. */
+  matmul(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
+  /** c = a * b on `threads` native threads, off the event loop. */
+  matmulAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
+  /** Peak flop/s of independent FMAs on `threads` threads (native/probe.h). */
+  fmaPeak(iterations: number, threads: number): number;
+  /** Bytes/s of a STREAM triad over three arrays of `elements` doubles on `threads` threads. */
+  triadBandwidth(elements: number, repeats: number, threads: number): number;
+  maxN: number;
+  maxThreads: number;
+}
+
+/** Whether a rung can be used, and if not, why and what to do. */
+export type RungStatus = { available: true; file: string } | { available: false; reason: string; fix: string };
+
+interface BuildRecord {
+  fix?: string;
+  reason?: string | null;
+  targets?: Record<string, { available: boolean; file?: string; reason?: string }>;
+}
+
+const DEFAULT_FIX = `install a C++ toolchain (Debian/Ubuntu: apt-get install -y g++ make python3), then run \`${BUILD_COMMAND}\``;
+
+/** Reads the build record; a missing or unreadable one means "not built yet". Pure apart from the file read. */
+export function readBuildRecord(file = BUILD_STATUS_FILE): BuildRecord | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as BuildRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** The status of one rung of one implementation, from the build record (see scripts/build-addon.mjs). */
+export function rungStatus(impl: Impl, rung: Rung, record = readBuildRecord(), packageDir = PACKAGE_DIR): RungStatus {
+  const target = `${impl}_${rung}`;
+  if (record === null) {
+    return { available: false, reason: 'the native addon has not been built (no build/native-kernel-build.json)', fix: `run \`${BUILD_COMMAND}\`` };
+  }
+  const fix = record.fix ?? DEFAULT_FIX;
+  const entry = record.targets?.[target];
+  if (!entry) return { available: false, reason: record.reason ?? `${target} was not built`, fix };
+  if (!entry.available || !entry.file) return { available: false, reason: entry.reason ?? `${target} failed to build`, fix };
+  const file = path.resolve(packageDir, entry.file);
+  if (!existsSync(file)) {
+    return { available: false, reason: `${entry.file} is missing (deleted after the build?)`, fix: `run \`${BUILD_COMMAND}\`` };
+  }
+  return { available: true, file };
+}
+
+const require = createRequire(import.meta.url);
+
+/** Loads a rung's module; throws an Error saying what is wrong and how to fix it. Call in setup, never when timed. */
+export function loadRung(impl: Impl, rung: Rung): NativeKernel {
+  const status = rungStatus(impl, rung);
+  if (!status.available) throw new Error(`the ${impl} native rung ${rung} is unavailable: ${status.reason}. Fix: ${status.fix}`);
+  try {
+    return require(status.file) as NativeKernel;
+  } catch (error) {
+    throw new Error(
+      `could not load ${path.relative(PACKAGE_DIR, status.file)}: ${(error as Error).message}. ` +
+        `It may have been built on another machine or for another Node: run \`${BUILD_COMMAND}\``,
+    );
+  }
+}

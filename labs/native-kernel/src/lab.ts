@@ -1,0 +1,207 @@
+/**
+ * The native-kernel lab: one compute-bound kernel (C = A * B, n x n doubles) climbing a ladder of implementations,
+ * from naive TypeScript to C++ on every core, across a sweep of sizes that shows where crossing into native code
+ * stops costing more than it saves. Episode: episodes/04-native-kernel.mdx.
+ */
+import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, type Rung } from './addon.ts';
+import { makeInput, matmulFlop, type MatmulInput } from './matrices.ts';
+import { matmulNaive, matmulTyped } from './ts-kernels.ts';
+import { matmulComparator } from './tolerance.ts';
+
+/** The sizes n of the sweep: powers of two from where the call dominates to where the arithmetic does. */
+export const FULL_SIZES = [2, 4, 8, 16, 32, 64, 128, 256];
+export const QUICK_SIZES = [4, 32, 256];
+/** The largest size: the headline is measured here. 256 keeps B (512 KiB) in a core's L2 cache on most CPUs. */
+export const LARGEST_SIZE = 256;
+/** Sizes at which the native-threads rung runs (it pays only when each call has milliseconds of work). */
+export const FULL_THREAD_SIZES = [64, 256];
+export const QUICK_THREAD_SIZES = [256];
+
+/** Thread counts for the native-threads rung: 1..p on small machines, powers of two and p beyond 4 CPUs. */
+export function threadCounts(availableParallelism: number): number[] {
+  const p = Math.max(1, availableParallelism);
+  if (p <= 4) return Array.from({ length: Math.max(2, p) }, (_, i) => i + 1);
+  const counts = new Set<number>([1, p]);
+  for (let t = 2; t < p; t *= 2) counts.add(t);
+  return [...counts].sort((x, y) => x - y);
+}
+
+/** An output buffer per input, allocated once in setup's first use: no allocation inside the timed loop. */
+function outputFor(outputs: WeakMap<MatmulInput, Float64Array>, input: MatmulInput): Float64Array {
+  let c = outputs.get(input);
+  if (!c) {
+    c = new Float64Array(input.n * input.n);
+    outputs.set(input, c);
+  }
+  return c;
+}
+
+function tsNaiveCase(size: number): CaseDefinition<MatmulInput, Float64Array> {
+  return {
+    variant: 'ts-naive',
+    params: { size },
+    async setup(): Promise<CaseInstance<MatmulInput, Float64Array>> {
+      return {
+        run(input) {
+          let rows: number[][] = [];
+          for (let r = 0; r < input.repeats; r++) rows = matmulNaive(input.aRows, input.bRows, input.n);
+          return Float64Array.from(rows.flat());
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+function tsTypedCase(size: number): CaseDefinition<MatmulInput, Float64Array> {
+  return {
+    variant: 'ts-typed',
+    params: { size },
+    async setup(): Promise<CaseInstance<MatmulInput, Float64Array>> {
+      const outputs = new WeakMap<MatmulInput, Float64Array>();
+      return {
+        run(input) {
+          const c = outputFor(outputs, input);
+          for (let r = 0; r < input.repeats; r++) matmulTyped(input.a, input.b, c, input.n);
+          return c;
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+function nativeCase(rung: Rung, size: number): CaseDefinition<MatmulInput, Float64Array> {
+  return {
+    variant: `native-${rung}`,
+    params: { size },
+    async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
+      const addon = loadRung(ctx.impl, rung);
+      const outputs = new WeakMap<MatmulInput, Float64Array>();
+      return {
+        run(input) {
+          const c = outputFor(outputs, input);
+          for (let r = 0; r < input.repeats; r++) addon.matmul(input.a, input.b, c, input.n);
+          return c;
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+function nativeThreadsCase(size: number, threads: number): CaseDefinition<MatmulInput, Float64Array> {
+  return {
+    variant: 'native-threads',
+    params: { size, threads },
+    // No `workers` on purpose: the harness would divide the speedup over ts-typed by the thread count, which is not
+    // a parallel efficiency. The lab's own analysis (analysis.ts) compares threads = t with threads = 1 instead.
+    async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
+      const addon = loadRung(ctx.impl, 'march');
+      const outputs = new WeakMap<MatmulInput, Float64Array>();
+      return {
+        async run(input) {
+          const c = outputFor(outputs, input);
+          for (let r = 0; r < input.repeats; r++) await addon.matmulAsync(input.a, input.b, c, input.n, threads);
+          return c;
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+/** The native rungs of an implementation that cannot run here, each with the reason and the fix. */
+export function unavailableRungs(impl: Impl): { rung: Rung; reason: string; fix: string }[] {
+  const missing: { rung: Rung; reason: string; fix: string }[] = [];
+  for (const rung of RUNGS) {
+    const status = rungStatus(impl, rung);
+    if (!status.available) missing.push({ rung, reason: status.reason, fix: status.fix });
+  }
+  return missing;
+}
+
+/**
+ * What a run should record about rungs it could not run (the harness's results.json `notes`). One line per
+ * distinct reason, so three rungs that failed for one reason give one note.
+ */
+export function unavailableNotes(impl: Impl): string[] {
+  const byReason = new Map<string, { rungs: string[]; fix: string }>();
+  for (const m of unavailableRungs(impl)) {
+    const entry = byReason.get(m.reason) ?? { rungs: [], fix: m.fix };
+    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-threads' : ''}`);
+    byReason.set(m.reason, entry);
+  }
+  return [...byReason].map(
+    ([reason, { rungs, fix }]) =>
+      `Unavailable, not measured: ${rungs.join(', ')} (${impl}). Why: ${reason.split('\n').slice(-3).join(' / ')}. Fix: ${fix}`,
+  );
+}
+
+/** The native-kernel lab, plus `notes(ctx)`: lines for results.json about rungs that could not run here. */
+export interface NativeKernelLab extends LabDefinition<MatmulInput, Float64Array> {
+  notes(ctx: LabContext): string[];
+}
+
+const lab: NativeKernelLab = {
+  name: 'native-kernel',
+  title: 'Native kernel: a C++ addon against the pure-TypeScript kernel',
+  summary: 'matrix product from naive TypeScript to C++ at -O0/-O3/-march=native and native threads, across sizes',
+  episode: 'episodes/04-native-kernel.mdx',
+  variants: [
+    { name: 'ts-naive', description: 'TypeScript, arrays of rows, textbook i-j-k loop', source: 'labs/native-kernel/src/ts-kernels.ts: matmulNaive' },
+    { name: 'ts-typed', description: 'TypeScript, flat Float64Array, i-k-j loop (the baseline)', source: 'labs/native-kernel/src/ts-kernels.ts: matmulTyped' },
+    ...RUNGS.map((rung) => ({
+      name: `native-${rung}`,
+      description: `the same i-k-j loop in a C++ addon built with ${RUNG_FLAGS[rung]}, called synchronously`,
+      source: '<impl>/kernel.cc: matmul_rows (via labs/native-kernel/native/binding.cc)',
+    })),
+    {
+      name: 'native-threads',
+      description: 'the -O3 -march=native loop split by rows across std::threads off the event loop; returns a Promise',
+      source: 'labs/native-kernel/native/threads.cc + <impl>/kernel.cc',
+    },
+  ],
+  baseline: 'ts-typed',
+  headline: { variant: 'native-march', params: { size: LARGEST_SIZE } },
+  inputParams: ['size'],
+  inputs(params, ctx) {
+    const n = Number(params.size);
+    // The check also runs n - 1: an odd size exercises the vector loops' remainder iterations.
+    const check = n > 1 ? [makeInput(n, ctx.seed, 1), makeInput(n - 1, ctx.seed, 1)] : [makeInput(n, ctx.seed, 1)];
+    return { check, measure: makeInput(n, ctx.seed) };
+  },
+  reference(input) {
+    // The definition of correct: the textbook loop, once, in plain JavaScript.
+    return Float64Array.from(matmulNaive(input.aRows, input.bRows, input.n).flat());
+  },
+  comparator: matmulComparator(LARGEST_SIZE),
+  workPerSample(input) {
+    return { amount: input.repeats * matmulFlop(input.n), unit: 'flop' };
+  },
+  cases(ctx) {
+    const sizes = ctx.quick ? QUICK_SIZES : FULL_SIZES;
+    const threadSizes = ctx.quick ? QUICK_THREAD_SIZES : FULL_THREAD_SIZES;
+    const available = new Set(RUNGS.filter((rung) => rungStatus(ctx.impl, rung).available));
+    for (const note of unavailableNotes(ctx.impl)) console.warn(`native-kernel: ${note}`);
+    const cases: CaseDefinition<MatmulInput, Float64Array>[] = [];
+    for (const size of sizes) {
+      cases.push(tsNaiveCase(size), tsTypedCase(size));
+      for (const rung of RUNGS) if (available.has(rung)) cases.push(nativeCase(rung, size));
+    }
+    if (available.has('march')) {
+      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeThreadsCase(size, t));
+    }
+    return cases;
+  },
+  notes(ctx) {
+    return unavailableNotes(ctx.impl);
+  },
+  sampling: {
+    quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
+    full: { warmupIterations: 3, rounds: 15, iterationsPerRound: 4 },
+  },
+};
+
+export default lab;
