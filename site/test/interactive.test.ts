@@ -1,0 +1,240 @@
+/**
+ * The interactive parts in a real browser: event-loop demo, results viewer, knowledge check, instructor view and
+ * keyboard-only use. Numbers come from the browser under test, never from the test.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
+import { realResultsFile } from './support/lab-run.ts';
+
+const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
+const EPISODE = '01-measure-first/';
+
+let site: SiteUnderTest;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+async function openPage(path: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = watchErrors(page);
+  await page.goto(site.url + path);
+  return { page, errors };
+}
+
+describe('event loop, live', () => {
+  it('measures a longer frame gap on the main thread than in a Web Worker, for the same task', async (t) => {
+    const { page, errors } = await openPage(EPISODE);
+    const demo = page.locator('[data-event-loop-demo]');
+    await demo.locator('select').selectOption('3000000');
+    await demo.getByRole('button', { name: 'Run on the main thread' }).click();
+    await demo.locator('tr[data-where="main"]').waitFor({ timeout: 60_000 });
+    await demo.getByRole('button', { name: 'Run in a Web Worker' }).click();
+    await demo.locator('tr[data-where="worker"]').waitFor({ timeout: 60_000 });
+
+    const read = async (where: string) => {
+      const row = demo.locator(`tr[data-where="${where}"]`).first();
+      const cells = await row.locator('td').allTextContents();
+      return { gap: Number(await row.getAttribute('data-gap-ms')), task: Number(cells[1]), primes: cells[4] };
+    };
+    const main = await read('main');
+    const worker = await read('worker');
+    t.diagnostic(`main thread: task ${main.task} ms, longest gap ${main.gap} ms; worker: task ${worker.task} ms, gap ${worker.gap} ms`);
+    // pi(3e6) = 216816: both threads ran the same real task.
+    assert.equal(main.primes, '216816');
+    assert.equal(worker.primes, '216816');
+    assert.ok(main.task > 50, `the task should take a visible time, took ${main.task} ms`);
+    // On the main thread no frame can be drawn while the task runs, so the gap spans it.
+    assert.ok(main.gap >= main.task * 0.9, `main-thread gap ${main.gap} ms should span the task (${main.task} ms)`);
+    assert.ok(
+      worker.gap < main.gap / 2,
+      `the worker run should stay smooth: gap ${worker.gap} ms against ${main.gap} ms on the main thread`,
+    );
+    assert.match((await demo.locator('[data-eld-status]').textContent()) ?? '', /Web Worker: the task took/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('results viewer', () => {
+  async function load(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+    await page.locator('[data-rv-file]').setInputFiles(file);
+  }
+
+  /** True when the canvas has drawn pixels (chart.js drew axes, lines and points). */
+  async function canvasHasInk(page: Page, selector: string): Promise<boolean> {
+    return page.locator(selector).evaluate((canvas) => {
+      const c = canvas as HTMLCanvasElement;
+      if (c.width === 0 || c.height === 0) return false;
+      const data = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data;
+      return data !== undefined && data.some((value, index) => index % 4 === 3 && value > 0);
+    });
+  }
+
+  it('charts a results.json written by a real harness run, with the speedup table and the environment', async () => {
+    const file = realResultsFile();
+    const results = JSON.parse(readFileSync(file, 'utf8')) as { title: string; speedups: { variant: string }[] };
+    const { page, errors } = await openPage('results-viewer/');
+    await load(page, file);
+    const viewer = page.locator('[data-results-viewer]');
+    await viewer.locator('[data-rv-output]').waitFor({ state: 'visible' });
+    assert.equal(await viewer.locator('[data-rv-title]').textContent(), results.title);
+    assert.ok(await canvasHasInk(page, '[data-rv-workers-chart]'), 'the speedup chart drew nothing');
+    const speedupRows = viewer.locator('table', { hasText: 'Speedups' }).locator('tbody tr');
+    assert.equal(await speedupRows.count(), results.speedups.length);
+    assert.ok(await viewer.locator('table', { hasText: 'Environment' }).isVisible());
+    assert.ok(await viewer.locator('[data-rv-error]').isHidden());
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('shows the harness fixture: headline, chart, and one table row per speedup entry', async () => {
+    const { page, errors } = await openPage('results-viewer/');
+    await load(page, FIXTURE);
+    const viewer = page.locator('[data-results-viewer]');
+    await viewer.locator('[data-rv-output]').waitFor({ state: 'visible' });
+    assert.match((await viewer.locator('[data-rv-headline]').textContent()) ?? '', /^Headline: pool \(workers=2\) is [0-9.]+x inline/);
+    assert.ok(await canvasHasInk(page, '[data-rv-workers-chart]'));
+    // The fixture's chunked and threadpool entries have no workers: they get the bar chart.
+    assert.ok(await canvasHasInk(page, '[data-rv-other-chart]'));
+    const rows = await viewer.locator('table', { hasText: 'Speedups' }).locator('tbody tr td:first-child').allTextContents();
+    assert.deepEqual(rows.sort(), ['chunked', 'pool', 'pool', 'pool', 'pool', 'threadpool']);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('rejects a file that is not JSON, naming the problem', async () => {
+    const { page } = await openPage('results-viewer/');
+    await load(page, { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"schemaVersion": 1,') });
+    const alert = page.getByRole('alert');
+    await alert.waitFor({ state: 'visible' });
+    const text = (await alert.textContent()) ?? '';
+    assert.match(text, /broken\.json is not a valid results file/);
+    assert.match(text, /not JSON/);
+    assert.ok(await page.locator('[data-rv-output]').isHidden());
+    await page.close();
+  });
+
+  it('rejects valid JSON of the wrong shape with the path of each problem', async () => {
+    const { page } = await openPage('results-viewer/');
+    const bad = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, unknown>;
+    delete bad['environment'];
+    (bad['speedups'] as { speedup: unknown }[])[0]!.speedup = 'fast';
+    await load(page, { name: 'shape.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    const text = (await page.getByRole('alert').textContent()) ?? '';
+    assert.match(text, /environment:/);
+    assert.match(text, /speedups\.0\.speedup:/);
+    await page.close();
+  });
+
+  it('never turns text from a hostile file into markup or script', async () => {
+    const { page, errors } = await openPage('results-viewer/');
+    const hostile = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, unknown>;
+    const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    hostile['title'] = payload;
+    hostile['notes'] = [payload];
+    await load(page, { name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(hostile)) });
+    const viewer = page.locator('[data-results-viewer]');
+    await viewer.locator('[data-rv-output]').waitFor({ state: 'visible' });
+    assert.equal(await viewer.locator('[data-rv-title]').textContent(), payload);
+    assert.equal(await viewer.locator('img, script').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('Amdahl and Gustafson explorer', () => {
+  it('recomputes the laws from the sliders and overlays measured points from a results file', async () => {
+    const { page, errors } = await openPage(EPISODE);
+    const explorer = page.locator('[data-amdahl-explorer]');
+    await explorer.locator('[data-ae-f]').fill('0.1');
+    await explorer.locator('[data-ae-p]').fill('64');
+    // Amdahl: 1 / (0.1 + 0.9/64) = 8.767; Gustafson: 64 - 0.1 * 63 = 57.7.
+    const readout = (await explorer.locator('[data-ae-readout]').textContent()) ?? '';
+    assert.match(readout, /Amdahl S = 8\.77/);
+    assert.match(readout, /never more than 10\)/);
+    assert.match(readout, /Gustafson S = 57\.7/);
+    await explorer.locator('[data-ae-file]').setInputFiles(FIXTURE);
+    await explorer.locator('table', { hasText: 'Your measured speedups' }).waitFor({ state: 'attached' });
+    assert.match((await explorer.locator('[data-ae-load-status]').textContent()) ?? '', /fitted serial fraction of pool: 0\.11/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('knowledge check', () => {
+  it('gives feedback aimed at the misconception, then confirms the right answer and keeps the score', async () => {
+    const { page, errors } = await openPage(EPISODE);
+    const question = page.locator('[data-kc-question]').first();
+    await question.getByLabel('90x').check();
+    await question.getByRole('button', { name: 'Check answer' }).click();
+    const feedback = question.locator('[data-kc-feedback]');
+    assert.match((await feedback.textContent()) ?? '', /^Not quite\. The 90% parallel part can shrink/);
+    await question.getByLabel('10x').check();
+    await question.getByRole('button', { name: 'Check answer' }).click();
+    assert.match((await feedback.textContent()) ?? '', /^Correct\./);
+    const score = (await page.locator('[data-kc-score]').textContent()) ?? '';
+    assert.match(score, /Score: 0 of 3 right at the first attempt \(1 tried\)/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('instructor view', () => {
+  it('hides instructor notes from learners, shows them in the instructor view, and remembers the choice', async () => {
+    const context = await site.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(site.url + EPISODE);
+    const note = page.locator('.instructor-note').first();
+    assert.equal(await note.isVisible(), false, 'a learner sees the instructor note');
+    const toggle = page.locator('[data-instructor-toggle]').first();
+    await toggle.click();
+    assert.equal(await note.isVisible(), true, 'the instructor view does not show the note');
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    await page.reload();
+    assert.equal(await page.locator('.instructor-note').first().isVisible(), true, 'the instructor view was not remembered');
+    await page.locator('[data-instructor-toggle]').first().click();
+    assert.equal(await page.locator('.instructor-note').first().isVisible(), false);
+    await context.close();
+  });
+});
+
+describe('keyboard only', () => {
+  it('reaches every interactive control with Tab and opens a solution with Enter', async () => {
+    const { page, errors } = await openPage(EPISODE);
+    const wanted: Record<string, string> = {
+      'instructor toggle': '[data-instructor-toggle]',
+      'frame-gap task size': '[data-eld-size]',
+      'run on the main thread': '[data-eld-run="main"]',
+      'run in a worker': '[data-eld-run="worker"]',
+      'serial fraction slider': '[data-ae-f]',
+      'workers slider': '[data-ae-p]',
+      'results file for the explorer': '[data-ae-file]',
+      'solution disclosure': '.solution summary',
+      'quiz answer': '[data-kc-question] input[type="radio"]',
+      'quiz check button': '[data-kc-question] button',
+    };
+    const reached = new Set<string>();
+    for (let presses = 0; presses < 400 && reached.size < Object.keys(wanted).length; presses++) {
+      await page.keyboard.press('Tab');
+      for (const [name, selector] of Object.entries(wanted)) {
+        if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) reached.add(name);
+      }
+    }
+    const missing = Object.keys(wanted).filter((name) => !reached.has(name));
+    assert.deepEqual(missing, [], `Tab never reached: ${missing.join(', ')}`);
+
+    await page.locator('.solution summary').first().focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.solution').first().getAttribute('open'), '');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});

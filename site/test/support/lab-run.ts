@@ -1,0 +1,35 @@
+/**
+ * Produces a real results.json for the results-viewer test by running the harness the way a learner does:
+ * `npm run lab -- event-loop --impl solution --quick --out <tmp>` from the repository root (about a minute).
+ * SITE_TEST_RESULTS=<path to a results.json> skips the run and uses that file (for quick local iterations).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export function realResultsFile(lab = 'event-loop'): string {
+  const given = process.env['SITE_TEST_RESULTS'];
+  if (given) return given;
+  const out = mkdtempSync(join(tmpdir(), 'site-test-results-'));
+  const run = spawnSync('npm', ['run', 'lab', '--', lab, '--impl', 'solution', '--quick', '--out', out], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 5 * 60_000,
+  });
+  if (run.status !== 0) {
+    throw new Error(
+      `the lab run for the results-viewer test failed (exit ${run.status}, signal ${run.signal}):\n` +
+        `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`,
+    );
+  }
+  const labDir = join(out, lab);
+  const runs = existsSync(labDir) ? readdirSync(labDir).sort() : [];
+  const latest = runs.at(-1);
+  const file = latest === undefined ? '' : join(labDir, latest, 'results.json');
+  if (!existsSync(file)) throw new Error(`the lab run exited 0 but wrote no results.json under ${labDir}`);
+  return file;
+}

@@ -1,0 +1,88 @@
+/**
+ * Shared set-up of the browser tests: serve the built site (dist/) under the base path it was built for, and drive
+ * Debian's chromium through playwright-core. `npm test` builds with SITE_BASE=/parallel-course/ first, so every test
+ * also proves that internal links honour the base path (the server answers 404 outside it).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { resolveBase } from '../../src/lib/base-path.ts';
+import { startStaticServer } from '../../scripts/static-server.ts';
+
+export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+export const BASE = resolveBase(process.env['SITE_BASE']);
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** Flags from TOOLCHAIN.md: headless as root, and nothing that reaches the network on its own. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface SiteUnderTest {
+  browser: Browser;
+  server: Server;
+  /** Absolute URL of the site's root, ending with "/". */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function openSite(): Promise<SiteUnderTest> {
+  if (!existsSync(join(DIST, 'index.html'))) {
+    throw new Error(`no built site in ${DIST}: run "npm test -w site" (it builds first) or "npm run build -w site"`);
+  }
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `no chromium at ${CHROMIUM}: install it with "apt-get install -y --no-install-recommends chromium" or set CHROMIUM_PATH`,
+    );
+  }
+  const { server, url } = await startStaticServer({ root: DIST, base: BASE, port: 0 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return {
+    browser,
+    server,
+    url,
+    async close() {
+      await browser.close();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+/** Every page of the build as a URL path relative to the base, e.g. "" and "01-measure-first/". */
+export function builtPages(): string[] {
+  const pages: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== '_astro' && entry.name !== 'pagefind') walk(path);
+      } else if (entry.name === 'index.html') {
+        const folder = relative(DIST, dir);
+        pages.push(folder === '' ? '' : `${folder.split(sep).join('/')}/`);
+      }
+    }
+  };
+  walk(DIST);
+  return pages.sort();
+}
+
+/** Records console errors, uncaught exceptions and failed requests of a page, to assert there are none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`exception: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => errors.push(`request failed: ${request.url()}`));
+  return errors;
+}
