@@ -2,7 +2,7 @@
  * Stage 5, results: one new folder per run, `results.json` validated against the schema and written atomically.
  * Nothing is ever overwritten: a learner's earlier runs are their evidence.
  */
-import { accessSync, constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
 import { parseResults, type Results } from './results-schema.ts';
@@ -10,7 +10,7 @@ import { parseResults, type Results } from './results-schema.ts';
 /** Checks before a run that results can be written under `outRoot`, so a long run does not fail at the end. */
 export function ensureWritable(outRoot: string): void {
   try {
-    mkdirSync(outRoot, { recursive: true });
+    makeDirs(path.resolve(outRoot));
     accessSync(outRoot, constants.W_OK);
   } catch (error) {
     throw new UsageError(
@@ -18,6 +18,16 @@ export function ensureWritable(outRoot: string): void {
         `Choose a folder you can write to with --out DIR.`,
     );
   }
+}
+
+/**
+ * `mkdir -p`, one level at a time. Node's own `mkdirSync(..., { recursive: true })` never returns for a path
+ * under /proc (seen with Node 20 and 24), so a mistyped --out could hang the run instead of failing it.
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return;
+  makeDirs(path.dirname(dir));
+  mkdirSync(dir);
 }
 
 /** `2026-12-02T13-45-10-123Z`: sortable, and legal in file names on every OS. */
@@ -28,7 +38,7 @@ export function runFolderName(date: Date): string {
 /** Creates a new, empty run folder `<outRoot>/<lab>/<timestamp>[-N]`; never reuses an existing one. */
 export function createRunDir(outRoot: string, lab: string, date: Date): string {
   const labDir = path.join(outRoot, lab);
-  mkdirSync(labDir, { recursive: true });
+  makeDirs(labDir);
   const base = path.join(labDir, runFolderName(date));
   for (let n = 1; n < 1000; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
@@ -42,11 +52,19 @@ export function createRunDir(outRoot: string, lab: string, date: Date): string {
   throw new Error(`could not create a new run folder under ${labDir}`);
 }
 
-/** Writes `text` to `file` atomically: a temporary file in the same folder, then a rename. Refuses to replace a file. */
+/**
+ * Writes `file` atomically and never replaces an existing file: the text goes to a temporary file in the same
+ * folder, which is then hard-linked to its final name (link fails with EEXIST where rename would overwrite).
+ * A reader sees either no file or the whole file.
+ */
 export function writeFileAtomic(file: string, text: string | Uint8Array): void {
   const temp = `${file}.tmp-${process.pid}`;
   writeFileSync(temp, text, { flag: 'wx' });
-  renameSync(temp, file);
+  try {
+    linkSync(temp, file);
+  } finally {
+    unlinkSync(temp);
+  }
 }
 
 /** Validates the results against the schema, then writes `results.json` into the run folder. */

@@ -1,0 +1,57 @@
+/** The command line: bad input gets a clear message and exit code 2; --list and --help work. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parseCommand } from '../src/cli.ts';
+import { UsageError } from '../src/errors.ts';
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+
+function runCli(...args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('parseCommand: defaults to the learner\'s exercise, full run', () => {
+  assert.deepEqual(parseCommand(['event-loop']), { kind: 'run', lab: 'event-loop', impl: 'exercise', quick: false });
+  assert.deepEqual(parseCommand(['event-loop', '--impl', 'solution', '--quick', '--seed', '7']), {
+    kind: 'run', lab: 'event-loop', impl: 'solution', quick: true, seed: 7,
+  });
+});
+
+test('parseCommand: bad input is a UsageError that says what is wrong', () => {
+  assert.throws(() => parseCommand(['event-loop', '--impl', 'mine']), new UsageError("--impl must be 'exercise' or 'solution', not 'mine'"));
+  assert.throws(() => parseCommand(['event-loop', '--seed', 'x']), /--seed must be an integer, not 'x'/);
+  assert.throws(() => parseCommand(['a', 'b']), /one lab at a time, got: a b/);
+  assert.throws(() => parseCommand(['event-loop', '--fast']), /Unknown option '--fast'/);
+  assert.throws(() => parseCommand([]), /which lab\? The labs are: .*event-loop/);
+});
+
+test('an unknown lab exits 2 and lists the labs', () => {
+  const { code, stderr } = runCli('no-such-lab');
+  assert.equal(code, 2);
+  assert.match(stderr, /error: unknown lab 'no-such-lab'\. The labs are: .*event-loop.*List them with: npm run lab -- --list/);
+});
+
+test('a bad flag exits 2 with the help text', () => {
+  const { code, stderr } = runCli('event-loop', '--workers', '3');
+  assert.equal(code, 2);
+  assert.match(stderr, /Unknown option '--workers'/);
+  assert.match(stderr, /Usage: npm run lab -- <lab>/);
+});
+
+test('an unwritable results folder exits 2 before anything runs', () => {
+  const { code, stderr } = runCli('event-loop', '--out', '/proc/no-results-here');
+  assert.equal(code, 2);
+  assert.match(stderr, /cannot write results under '\/proc\/no-results-here'.*--out DIR/);
+});
+
+test('--list names every lab with its summary, --help shows the options', () => {
+  const list = runCli('--list');
+  assert.equal(list.code, 0);
+  assert.match(list.stdout, /^event-loop\s+a CPU-bound HTTP endpoint/m);
+  const help = runCli('--help');
+  assert.equal(help.code, 0);
+  for (const option of ['--impl', '--quick', '--out', '--seed', '--list']) assert.ok(help.stdout.includes(option), option);
+});

@@ -1,0 +1,43 @@
+/**
+ * Every lab has the same shape, so knowing one means knowing all: the same files, an exercise and a solution
+ * with the same files, an episode that names the lab, and a definition the harness can load.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { labNames, loadLab, ROOT_DIR } from '../src/lab-registry.ts';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() && !d.parentPath.includes('node_modules') && !d.parentPath.includes(`${path.sep}build`))
+    .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
+    .filter((f) => !f.endsWith('.md'))
+    .sort();
+}
+
+for (const name of labNames()) {
+  test(`lab ${name} has the common shape`, async () => {
+    const labDir = path.join(ROOT_DIR, 'labs', name);
+    for (const file of ['package.json', 'tsconfig.json', 'README.md', 'src/lab.ts']) {
+      assert.ok(existsSync(path.join(labDir, file)), `labs/${name}/${file} is missing`);
+    }
+    assert.ok(readdirSync(path.join(labDir, 'test')).some((f) => f.endsWith('.test.ts')), `labs/${name}/test has no *.test.ts`);
+    const pkg = JSON.parse(readFileSync(path.join(labDir, 'package.json'), 'utf8'));
+    assert.equal(pkg.name, `@parallel-course/${name}`);
+
+    const exercise = path.join(ROOT_DIR, 'exercises', name);
+    const solution = path.join(ROOT_DIR, 'solutions', name);
+    assert.deepEqual(filesUnder(exercise), filesUnder(solution), 'exercises/ and solutions/ must have the same files');
+    const exerciseText = filesUnder(exercise).map((f) => readFileSync(path.join(exercise, f), 'utf8')).join('\n');
+    assert.match(exerciseText, /TODO\(learner\)/, 'the exercise marks what the learner writes with TODO(learner)');
+    const solutionText = filesUnder(solution).map((f) => readFileSync(path.join(solution, f), 'utf8')).join('\n');
+    assert.doesNotMatch(solutionText, /TODO/, 'the solution has no TODO left');
+
+    const lab = await loadLab(name);
+    assert.ok(existsSync(path.join(ROOT_DIR, lab.episode)), `its episode ${lab.episode} exists`);
+    assert.ok(readFileSync(path.join(ROOT_DIR, lab.episode), 'utf8').includes(`lab: ${name}`), 'the episode names the lab in its frontmatter');
+    assert.ok(lab.variants.some((v) => v.name === lab.baseline), 'the baseline is one of the variants');
+    assert.ok(lab.variants.some((v) => v.name === lab.headline.variant), 'the headline is one of the variants');
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * The gate and the run as a whole, on the toy lab in fixtures/root: a wrong variant is rejected by the check and
+ * never timed, a not-implemented one is reported as such, and a run writes valid results and both reports.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runLab } from '../src/run-lab.ts';
+import { parseResultsJson } from '../src/results-schema.ts';
+import { calls } from './fixtures/root/labs/toy/src/lab.ts';
+
+const rootDir = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
+const tiny = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
+
+test('a wrong variant fails the check, is never timed, and the run exits 1', async () => {
+  for (const key of Object.keys(calls)) delete calls[key];
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-gate-'));
+  const outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
+
+  assert.equal(outcome.exitCode, 1);
+  const wrong = outcome.correctness.find((e) => e.variant === 'wrong');
+  assert.equal(wrong?.passed, false);
+  assert.match(wrong?.reason ?? '', /wrong output on check input #0 at \[0\]: expected \d+, got \d+/);
+  assert.equal(wrong?.maxAbsError, 1);
+  // Called once, on the first check input, and never again: not in warm-up, not in measurement.
+  assert.equal(calls.wrong, 1);
+  const todo = outcome.correctness.find((e) => e.variant === 'todo');
+  assert.equal(todo?.notImplemented, true);
+  assert.equal(todo?.reason, 'not implemented: the toy in exercises/toy/impl.ts');
+
+  // The passing cases were measured: 2 check inputs + 1 measure input, 1 warm-up, 2 rounds x 3 samples.
+  assert.equal(calls.good, 3 + 1 + 6);
+  const results = outcome.results!;
+  assert.deepEqual(results.cases.map((c) => c.variant).sort(), ['good', 'loop']);
+  assert.ok(results.speedups.every((s) => s.variant !== 'wrong' && s.variant !== 'todo'));
+  assert.equal(results.headline?.variant, 'good');
+  assert.ok(results.harnessOverheadMs >= 0);
+});
+
+test('a run writes a valid results.json and both reports into a new folder per run', async () => {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-run-'));
+  const first = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
+  const second = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
+  assert.notEqual(first.runDir, second.runDir);
+  assert.equal(readdirSync(path.join(outDir, 'toy')).length, 2);
+  for (const runDir of [first.runDir!, second.runDir!]) {
+    const text = readFileSync(path.join(runDir, 'results.json'), 'utf8');
+    const results = parseResultsJson(text, 'results.json');
+    assert.equal(results.lab, 'toy');
+    assert.equal(results.cases.find((c) => c.variant === 'loop')?.samplesMs.length, 6);
+    assert.ok(existsSync(path.join(runDir, 'report.html')));
+    assert.ok(existsSync(path.join(runDir, 'report.md')));
+  }
+});
+
+test('the shipped exercise is reported as not implemented, nothing is measured and nothing is written', async () => {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-todo-'));
+  const outcome = await runLab({ lab: 'toy', impl: 'exercise', quick: true, outDir, sampling: tiny, silent: true, rootDir });
+  assert.equal(outcome.exitCode, 1);
+  assert.equal(outcome.results, null);
+  assert.equal(outcome.runDir, null);
+  const good = outcome.correctness.find((e) => e.variant === 'good');
+  assert.equal(good?.notImplemented, true);
+  assert.equal(good?.reason, 'not implemented: sumSquares in exercises/toy/impl.ts');
+  assert.equal(existsSync(path.join(outDir, 'toy')), false);
+});

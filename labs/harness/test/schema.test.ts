@@ -1,0 +1,37 @@
+/** The results schema: a real file round-trips, and malformed files are rejected with the path of each problem. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { parseResults, parseResultsJson, ResultsFileError, SCHEMA_VERSION } from '../src/results-schema.ts';
+
+const fixture = readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8');
+
+test('a results file survives a JSON round trip unchanged', () => {
+  const results = parseResultsJson(fixture, 'fixture');
+  assert.deepEqual(parseResultsJson(JSON.stringify(results), 'again'), results);
+});
+
+function rejects(mutate: (data: Record<string, unknown>) => void, problem: RegExp): void {
+  const data = JSON.parse(fixture) as Record<string, unknown>;
+  mutate(data);
+  assert.throws(
+    () => parseResults(data, 'submission.json'),
+    (error: unknown) => error instanceof ResultsFileError && /^submission\.json is not a valid results file/.test(error.message) && error.problems.some((p) => problem.test(p)),
+  );
+}
+
+test('malformed results files are rejected, naming the problem', () => {
+  assert.throws(() => parseResultsJson('{"schemaVersion": 1,', 'broken.json'), /broken\.json is not a valid results file:\n {2}- not JSON/);
+  rejects((d) => delete d.environment, /^environment: /);
+  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 2, this tool reads version 1/);
+  rejects((d) => (d.lab = '../../etc'), /^lab: /);
+  rejects((d) => ((d.correctness as unknown[]).length = 0), /^correctness: /);
+  rejects((d) => (((d.speedups as Record<string, unknown>[])[0] as Record<string, unknown>).ci95 = [2, 1]), /^speedups\.0\.ci95: interval low must be <= high/);
+  rejects((d) => (((d.cases as Record<string, unknown>[])[0] as Record<string, unknown>).samplesMs = ['1']), /^cases\.0\.samplesMs\.0: /);
+  rejects((d) => (((d.cases as Record<string, unknown>[])[0] as Record<string, unknown>).samplesMs = [-1]), /^cases\.0\.samplesMs\.0: must be >= 0/);
+});
+
+test('a file that is not an object at all is rejected', () => {
+  assert.throws(() => parseResults(null, 'x'), ResultsFileError);
+  assert.throws(() => parseResults([1, 2], 'x'), ResultsFileError);
+});
