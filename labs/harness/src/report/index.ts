@@ -94,10 +94,12 @@ function targetPath(runDir: string, reporter: string, relativePath: string): str
  * Renders every report for `results` and writes report.html, report.md and charts/*.png into `runDir`, which
  * must exist (the harness creates it and writes results.json first). Everything is rendered before anything is
  * written, so a rendering error leaves no half-written report. Returns the absolute paths written.
+ * `reporters` is for tests; the harness uses the default set.
  */
 export async function writeReports(
   results: Results,
   runDir: string,
+  reporters: readonly Reporter[] = fileReporters,
 ): Promise<{ html: string; markdown: string; pngs: string[] }> {
   const dir = path.resolve(runDir);
   const info = await stat(dir).catch(() => null);
@@ -107,13 +109,14 @@ export async function writeReports(
 
   const chartFiles = Object.fromEntries(buildCharts(results).map((spec) => [spec.id, chartFileName(spec.id)]));
   const rendered: Array<{ reporter: string; file: ReportFile }> = [];
-  for (const reporter of fileReporters) {
+  for (const reporter of reporters) {
     for (const file of await reporter.render({ results, chartFiles })) rendered.push({ reporter: reporter.name, file });
   }
 
+  // Check every target before writing the first, so a bad path leaves the folder as it was.
+  const targets = rendered.map(({ reporter, file }) => ({ target: targetPath(dir, reporter, file.relativePath), file }));
   const written: string[] = [];
-  for (const { reporter, file } of rendered) {
-    const target = targetPath(dir, reporter, file.relativePath);
+  for (const { target, file } of targets) {
     await mkdir(path.dirname(target), { recursive: true });
     await writeAtomically(target, file.contents);
     written.push(target);
