@@ -87,6 +87,22 @@ describe('formatTerminalSummary', () => {
     assert.deepEqual(long, []);
   });
 
+  it('stays within the width with very long names, units and reasons', () => {
+    const copy = structuredClone(results);
+    for (const c of copy.cases) {
+      c.variant = `${c.variant}-${'v'.repeat(80)}`;
+      c.workPerSample.unit = 'u'.repeat(40);
+      c.summary.noisy = true;
+      c.summary.cv = 1.5;
+      c.oversubscribed = true;
+    }
+    copy.title = 't'.repeat(200);
+    copy.correctness[0]!.comparator = 'c'.repeat(200);
+    const out = formatTerminalSummary(parseResults(copy));
+    assert.deepEqual(out.split('\n').filter((l) => [...l].length > TERMINAL_WIDTH), []);
+    assert.match(out, /…/);
+  });
+
   it('says "not implemented" with the reason for an exercise stub', () => {
     const copy = structuredClone(results);
     copy.correctness.push({

@@ -138,6 +138,7 @@ export function formatTerminalSummary(results: Results): string {
     out.push('Notes:');
     for (const note of results.notes) out.push(...wrapText(note, TERMINAL_WIDTH, '  - '));
   }
-  return `${out.join('\n')}\n`;
+  // Tables shrink one column to fit; this last cut covers rows whose other columns alone are too wide.
+  return `${out.map((l) => truncate(l, TERMINAL_WIDTH)).join('\n')}\n`;
 }
 
