@@ -78,7 +78,7 @@ export class PingProbe {
   /** Pause between pings in ms, so the probe is light next to the load it observes. */
   readonly intervalMs: number;
 
-  constructor(port: number, intervalMs = 2) {
+  constructor(port: number, intervalMs = 10) {
     this.port = port;
     this.intervalMs = intervalMs;
   }
