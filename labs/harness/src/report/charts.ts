@@ -9,14 +9,9 @@ import { REFERENCE_GREY, seriesColour, withAlpha } from './chart-spec.ts';
 import { caseLabel, formatPercent, formatSignificant } from './format.ts';
 import { WORKERS_PARAM, baselineVariants, speedupsByWorkers, speedupsWithoutWorkers } from './select.ts';
 
-/**
- * Amdahl's law: speedup on `workers` workers of a program whose fraction `serialFraction` (0..1) cannot run in
- * parallel, S(p) = 1 / (f + (1 - f) / p). Written here so reporters depend on nothing but Results; it is the same
- * formula as the statistics stage's `amdahlSpeedup`.
- */
-export function amdahlSpeedup(serialFraction: number, workers: number): number {
-  return 1 / (serialFraction + (1 - serialFraction) / workers);
-}
+/** Amdahl's law, from the statistics stage (a pure formula): the fit curve is drawn with the same code that fitted it. */
+export { amdahlSpeedup } from '../statistics.ts';
+import { amdahlSpeedup } from '../statistics.ts';
 
 /**
  * Deterministic jitter in [-width/2, width/2) for the `index`-th point of a strip: the fractional parts of
