@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -133,30 +134,34 @@ class ScratchPool {
   std::vector<double> Acquire(std::size_t size) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      for (auto it = free_.begin(); it != free_.end(); ++it) {
-        if (it->capacity() >= size) {
-          std::vector<double> buffer = std::move(*it);
-          free_.erase(it);
-          buffer.resize(size);
-          return buffer;
-        }
+      auto it = free_.find(size);
+      if (it != free_.end() && !it->second.empty()) {
+        std::vector<double> buffer = std::move(it->second.back());
+        it->second.pop_back();
+        kept_bytes_ -= Bytes(buffer);
+        return buffer;
       }
     }
     return std::vector<double>(size);
   }
 
+  // Buffers are kept by exact size, so a sweep over sizes cannot make small buffers crowd out large ones.
   void Release(std::vector<double>&& buffer) {
-    // Keep at most kMaxKept buffers of at most kMaxKeptBytes each, so an idle addon holds at most ~200 MiB.
-    if (buffer.capacity() * sizeof(double) > kMaxKeptBytes) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.size() < kMaxKept) free_.push_back(std::move(buffer));
+    auto& bucket = free_[buffer.size()];
+    if (bucket.size() >= kMaxPerSize || kept_bytes_ + Bytes(buffer) > kMaxKeptBytes) return;  // freed instead
+    kept_bytes_ += Bytes(buffer);
+    bucket.push_back(std::move(buffer));
   }
 
  private:
-  static constexpr std::size_t kMaxKept = 6;
-  static constexpr std::size_t kMaxKeptBytes = std::size_t{32} << 20;
+  static std::size_t Bytes(const std::vector<double>& b) { return b.capacity() * sizeof(double); }
+  // Three buffers per call, two calls in flight per size; at most 256 MiB kept in all.
+  static constexpr std::size_t kMaxPerSize = 6;
+  static constexpr std::size_t kMaxKeptBytes = std::size_t{256} << 20;
   std::mutex mutex_;
-  std::vector<std::vector<double>> free_;
+  std::map<std::size_t, std::vector<std::vector<double>>> free_;
+  std::size_t kept_bytes_ = 0;
 };
 
 ScratchPool& Scratch() {

@@ -34,6 +34,19 @@ function tail(text, lines = 25) {
 }
 
 /**
+ * The one line of a failed build that says what went wrong (a compiler error, a missing program), ahead of
+ * node-gyp's boilerplate ("gyp ERR! stack ..."); exported for the tests.
+ */
+export function failureHeadline(output) {
+  const telling = /(error:|fatal error|FileNotFoundError|not found|No such file|command not found|cannot find|could not find)/i;
+  const all = output.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const own = all.filter((l) => !/^gyp (ERR!|info|http)/.test(l));
+  // A compiler's or a program's own complaint first; else node-gyp's summary ("gyp ERR! stack Error: ...").
+  const found = own.find((l) => telling.test(l)) ?? all.map((l) => l.replace(/^gyp ERR! (stack )?/, '')).find((l) => telling.test(l));
+  return found ?? own[own.length - 1] ?? 'no output';
+}
+
+/**
  * Directory with include/node/node_api.h for node-gyp's --nodedir: the pinned runtime package first (its headers
  * match the Node the course runs on), else the running Node's own prefix. Without a nodedir, node-gyp downloads
  * headers, which fails offline.
@@ -81,7 +94,7 @@ function main() {
   const targets = {};
   let reason = null;
   if (!configure.ok) {
-    reason = `node-gyp configure failed:\n${tail(configure.output)}`;
+    reason = `node-gyp configure failed: ${failureHeadline(configure.output)}\n${tail(configure.output)}`;
   } else {
     // Remove stale modules first so a failed rebuild cannot leave an old, different build looking current.
     for (const group of Object.values(GROUPS)) for (const t of group) rmModule(t);
@@ -91,7 +104,7 @@ function main() {
         const file = path.join(buildDir, 'Release', `${t}.node`);
         targets[t] = existsSync(file)
           ? { available: true, file: path.relative(packageDir, file) }
-          : { available: false, reason: `building the ${impl} rungs failed:\n${tail(build.output)}` };
+          : { available: false, reason: `building the ${impl} rungs failed: ${failureHeadline(build.output)}\n${tail(build.output)}` };
       }
     }
   }
@@ -103,7 +116,7 @@ function main() {
   } else {
     const why = reason ?? Object.values(targets).find((t) => !t.available)?.reason ?? 'unknown';
     console.warn(`native-kernel: could not build ${missing.join(', ')} (the TypeScript rungs still run).`);
-    console.warn(`  why: ${why.split('\n').slice(-6).join('\n       ')}`);
+    console.warn(`  why: ${why.split('\n')[0]}`);
     console.warn(`  fix: ${FIX}`);
     console.warn(`  details: ${path.relative(process.cwd(), statusFile)}`);
   }
@@ -114,15 +127,18 @@ function rmModule(target) {
   rmSync(file, { force: true });
 }
 
-try {
-  main();
-} catch (error) {
-  // Anything unexpected still must not fail `npm install`: record it and carry on.
+// Run only as a script, not when the tests import failureHeadline.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    writeStatus({ schema: 1, builtAt: new Date().toISOString(), node: process.version, fix: FIX, targets: {},
-      reason: `the build script failed: ${error instanceof Error ? error.stack : String(error)}` });
-  } catch {
-    // even the status file could not be written; the lab then reports "not built yet"
+    main();
+  } catch (error) {
+    // Anything unexpected still must not fail `npm install`: record it and carry on.
+    try {
+      writeStatus({ schema: 1, builtAt: new Date().toISOString(), node: process.version, fix: FIX, targets: {},
+        reason: `the build script failed: ${error instanceof Error ? error.stack : String(error)}` });
+    } catch {
+      // even the status file could not be written; the lab then reports "not built yet"
+    }
+    console.warn(`native-kernel: build script failed (${error instanceof Error ? error.message : error}); the native rungs will be unavailable`);
   }
-  console.warn(`native-kernel: build script failed (${error instanceof Error ? error.message : error}); the native rungs will be unavailable`);
 }

@@ -5,6 +5,7 @@
  */
 import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, type Rung } from './addon.ts';
+import { measurePeaks } from './peaks.ts';
 import { makeInput, matmulFlop, type MatmulInput } from './matrices.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
 import { matmulComparator } from './tolerance.ts';
@@ -72,14 +73,15 @@ function tsTypedCase(size: number): CaseDefinition<MatmulInput, Float64Array> {
   };
 }
 
-function nativeCase(rung: Rung, size: number): CaseDefinition<MatmulInput, Float64Array> {
+/** A synchronous native rung. `probePeaks`: also measure the machine's peaks after the measured samples (headline case). */
+function nativeCase(rung: Rung, size: number, probePeaks = false): CaseDefinition<MatmulInput, Float64Array> {
   return {
     variant: `native-${rung}`,
     params: { size },
     async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
       const addon = loadRung(ctx.impl, rung);
       const outputs = new WeakMap<MatmulInput, Float64Array>();
-      return {
+      const instance: CaseInstance<MatmulInput, Float64Array> = {
         run(input) {
           const c = outputFor(outputs, input);
           for (let r = 0; r < input.repeats; r++) addon.matmul(input.a, input.b, c, input.n);
@@ -87,6 +89,11 @@ function nativeCase(rung: Rung, size: number): CaseDefinition<MatmulInput, Float
         },
         teardown() {},
       };
+      if (probePeaks) {
+        // The harness calls this after every case's samples are taken: the probes cannot disturb a timed sample.
+        instance.collectObservations = () => measurePeaks(addon, ctx.availableParallelism, ctx.quick ? 2 : 5);
+      }
+      return instance;
     },
   };
 }
@@ -188,7 +195,9 @@ const lab: NativeKernelLab = {
     const cases: CaseDefinition<MatmulInput, Float64Array>[] = [];
     for (const size of sizes) {
       cases.push(tsNaiveCase(size), tsTypedCase(size));
-      for (const rung of RUNGS) if (available.has(rung)) cases.push(nativeCase(rung, size));
+      for (const rung of RUNGS) {
+        if (available.has(rung)) cases.push(nativeCase(rung, size, rung === 'march' && size === LARGEST_SIZE));
+      }
     }
     if (available.has('march')) {
       for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeThreadsCase(size, t));

@@ -1,0 +1,197 @@
+/**
+ * What the native-kernel lab derives from a run's results.json beyond the harness's speedups: per-call time and
+ * throughput of every rung at every size, where native starts to beat TypeScript (the crossover), the per-call
+ * overhead of crossing into the addon, the parallel efficiency of the native threads, and how close each rung
+ * comes to this machine's measured peaks (the roofline). Pure functions of validated results.
+ */
+import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
+import { bootstrapRatioCi, createRng } from '@parallel-course/harness/statistics.ts';
+import { matmulFlop } from './matrices.ts';
+import { PEAK_OBSERVATIONS } from './peaks.ts';
+
+export interface RungPoint {
+  variant: string;
+  size: number;
+  threads: number | null;
+  /** Median time of one product (one call), in ns, and its bootstrap 95% interval. */
+  perCallNs: number;
+  perCallNsCi: [number, number];
+  /** Achieved Gflop/s at the median time, and the interval that follows from the time's interval. */
+  gflops: number;
+  gflopsCi: [number, number];
+}
+
+/** One case's point: times scaled from a sample (repeats products) to one product. */
+export function rungPoint(c: CaseResult): RungPoint {
+  const size = Number(c.params.size);
+  const repeats = c.workPerSample.amount / matmulFlop(size);
+  const toNs = (ms: number) => (ms * 1e6) / repeats;
+  // Gflop/s = flop / (ms * 1e6); a longer time gives fewer Gflop/s, so the interval's ends swap.
+  const toGflops = (ms: number) => c.workPerSample.amount / (ms * 1e6);
+  return {
+    variant: c.variant,
+    size,
+    threads: c.params.threads === undefined ? null : Number(c.params.threads),
+    perCallNs: toNs(c.summary.median),
+    perCallNsCi: [toNs(c.summary.ci95[0]), toNs(c.summary.ci95[1])],
+    gflops: toGflops(c.summary.median),
+    gflopsCi: [toGflops(c.summary.ci95[1]), toGflops(c.summary.ci95[0])],
+  };
+}
+
+export interface Crossover {
+  variant: string;
+  /**
+   * The smallest size from which this rung's median is faster than ts-typed's at that size and every larger size
+   * in the sweep; null if it never is. Below it, calling into the addon costs more than it saves.
+   */
+  fromSize: number | null;
+  /** The largest swept size at which ts-typed was still faster (null if none). */
+  tsFasterUpTo: number | null;
+}
+
+/** Where each single-threaded native rung starts beating the typed-array TypeScript rung. */
+export function crossovers(points: RungPoint[], baseline = 'ts-typed'): Crossover[] {
+  const base = new Map(points.filter((p) => p.variant === baseline).map((p) => [p.size, p.perCallNs]));
+  const variants = [...new Set(points.filter((p) => p.variant.startsWith('native-') && p.threads === null).map((p) => p.variant))];
+  return variants.map((variant) => {
+    const mine = points.filter((p) => p.variant === variant && base.has(p.size)).sort((x, y) => x.size - y.size);
+    let fromSize: number | null = null;
+    let tsFasterUpTo: number | null = null;
+    for (const p of mine) {
+      const faster = p.perCallNs < (base.get(p.size) as number);
+      if (faster && fromSize === null) fromSize = p.size;
+      if (!faster) {
+        fromSize = null;
+        tsFasterUpTo = p.size;
+      }
+    }
+    return { variant, fromSize, tsFasterUpTo };
+  });
+}
+
+export interface CallOverhead {
+  variant: string;
+  size: number;
+  /** Median ns per call at the smallest size, where the arithmetic (2 n^3 flop) is a few ns: nearly all overhead. */
+  perCallNs: number;
+  perCallNsCi: [number, number];
+  /** The same for ts-typed, a plain JavaScript call the JIT can inline: the floor to compare with. */
+  tsPerCallNs: number | null;
+}
+
+/** The per-call overhead of each single-threaded native rung, read at the smallest size swept. */
+export function callOverheads(points: RungPoint[], baseline = 'ts-typed'): CallOverhead[] {
+  const native = points.filter((p) => p.variant.startsWith('native-') && p.threads === null);
+  const smallest = Math.min(...native.map((p) => p.size));
+  return native
+    .filter((p) => p.size === smallest)
+    .map((p) => ({
+      variant: p.variant,
+      size: p.size,
+      perCallNs: p.perCallNs,
+      perCallNsCi: p.perCallNsCi,
+      tsPerCallNs: points.find((q) => q.variant === baseline && q.size === smallest)?.perCallNs ?? null,
+    }));
+}
+
+export interface ThreadScaling {
+  size: number;
+  threads: number;
+  /** median(threads = 1) / median(threads = t), with its bootstrap interval. */
+  speedup: number;
+  speedupCi: [number, number];
+  /** speedup / threads: 1 is perfect use of every thread. */
+  efficiency: number;
+  efficiencyCi: [number, number];
+}
+
+/** Parallel efficiency of native-threads against itself at 1 thread (the same call path, copies included). */
+export function threadScaling(cases: CaseResult[], seed: number, resamples: number): ThreadScaling[] {
+  const threaded = cases.filter((c) => c.variant === 'native-threads');
+  const out: ThreadScaling[] = [];
+  for (const c of threaded) {
+    const threads = Number(c.params.threads);
+    const one = threaded.find((d) => d.params.size === c.params.size && Number(d.params.threads) === 1);
+    if (!one || threads === 1) continue;
+    const speedup = one.summary.median / c.summary.median;
+    const ci = bootstrapRatioCi(one.samplesMs, c.samplesMs, createRng(seed + threads * 7919 + Number(c.params.size)), resamples);
+    out.push({
+      size: Number(c.params.size),
+      threads,
+      speedup,
+      speedupCi: ci,
+      efficiency: speedup / threads,
+      efficiencyCi: [ci[0] / threads, ci[1] / threads],
+    });
+  }
+  return out.sort((x, y) => x.size - y.size || x.threads - y.threads);
+}
+
+export interface Peaks {
+  /** Medians of the probes' samples: Gflop/s and GB/s (10^9 bytes/s). */
+  gflops1: number;
+  gbps1: number;
+  gflopsAll: number;
+  gbpsAll: number;
+}
+
+/** The measured peaks, from the observations the headline case recorded; null if the run has none. */
+export function peaksFrom(results: Results): Peaks | null {
+  for (const c of results.cases) {
+    const o = c.observations;
+    const f1 = o[PEAK_OBSERVATIONS.flops1]?.p50;
+    const b1 = o[PEAK_OBSERVATIONS.bandwidth1]?.p50;
+    const fa = o[PEAK_OBSERVATIONS.flopsAll]?.p50;
+    const ba = o[PEAK_OBSERVATIONS.bandwidthAll]?.p50;
+    if (f1 != null && b1 != null && fa != null && ba != null) return { gflops1: f1, gbps1: b1, gflopsAll: fa, gbpsAll: ba };
+  }
+  return null;
+}
+
+/**
+ * Arithmetic intensity of an n x n product in flop per byte of compulsory memory traffic: 2 n^3 flop over
+ * 3 n^2 doubles (read A and B, write C once) = n / 12. Real traffic is higher when B does not fit in cache.
+ */
+export function intensity(n: number): number {
+  return matmulFlop(n) / (3 * n * n * 8);
+}
+
+export interface RooflinePoint extends RungPoint {
+  intensity: number;
+  /** min(peak flop/s, intensity * peak bandwidth) for the threads this point used. */
+  attainableGflops: number;
+  fractionOfPeak: number;
+}
+
+/** Places every point under the roofline of the threads it used (1 thread, or all of them). */
+export function roofline(points: RungPoint[], peaks: Peaks): RooflinePoint[] {
+  return points.map((p) => {
+    const all = p.threads !== null && p.threads > 1;
+    const ai = intensity(p.size);
+    const attainable = Math.min(all ? peaks.gflopsAll : peaks.gflops1, ai * (all ? peaks.gbpsAll : peaks.gbps1));
+    return { ...p, intensity: ai, attainableGflops: attainable, fractionOfPeak: p.gflops / attainable };
+  });
+}
+
+export interface NativeKernelAnalysis {
+  points: RungPoint[];
+  crossovers: Crossover[];
+  overheads: CallOverhead[];
+  threads: ThreadScaling[];
+  peaks: Peaks | null;
+  roofline: RooflinePoint[];
+}
+
+export function analyseNativeKernel(results: Results): NativeKernelAnalysis {
+  const points = results.cases.map(rungPoint);
+  const peaks = peaksFrom(results);
+  return {
+    points,
+    crossovers: crossovers(points),
+    overheads: callOverheads(points),
+    threads: threadScaling(results.cases, results.seed, results.bootstrapResamples),
+    peaks,
+    roofline: peaks ? roofline(points, peaks) : [],
+  };
+}

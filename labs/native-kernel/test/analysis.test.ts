@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { CaseResult } from '@parallel-course/harness/results-schema.ts';
+import { crossovers, intensity, roofline, rungPoint, threadScaling, type RungPoint } from '../src/analysis.ts';
+import { decades, rooflineSvg } from '../src/roofline-svg.ts';
+
+/** A case with constant samples: its median and interval are exactly `ms`. */
+function fakeCase(variant: string, params: Record<string, number>, ms: number, flop: number): CaseResult {
+  const samples = [ms, ms, ms, ms];
+  return {
+    variant,
+    params,
+    samplesMs: samples,
+    workPerSample: { amount: flop, unit: 'flop' },
+    summary: {
+      n: 4, median: ms, ci95: [ms, ms], mean: ms, sd: 0, mad: 0, iqr: 0, min: ms, max: ms, cv: 0, noisy: false,
+      outliers: { lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 0 },
+    },
+    observations: {},
+    oversubscribed: false,
+  };
+}
+
+test('rungPoint: n = 4, 1000 repeats (128 000 flop) in 0.5 ms -> 500 ns per call, 0.256 Gflop/s', () => {
+  const p = rungPoint(fakeCase('native-O3', { size: 4 }, 0.5, 1000 * 128));
+  assert.equal(p.perCallNs, 500);
+  assert.equal(p.gflops, 0.256);
+  assert.deepEqual(p.gflopsCi, [0.256, 0.256]);
+  assert.equal(p.threads, null);
+});
+
+function point(variant: string, size: number, perCallNs: number): RungPoint {
+  return { variant, size, threads: null, perCallNs, perCallNsCi: [perCallNs, perCallNs], gflops: 1, gflopsCi: [1, 1] };
+}
+
+test('crossovers: the start of the last run of sizes where native is faster', () => {
+  const points = [
+    point('ts-typed', 2, 20), point('ts-typed', 4, 100), point('ts-typed', 8, 600), point('ts-typed', 16, 4700),
+    point('native-O3', 2, 400), point('native-O3', 4, 550), point('native-O3', 8, 550), point('native-O3', 16, 1100),
+    point('native-O0', 2, 600), point('native-O0', 4, 90), point('native-O0', 8, 800), point('native-O0', 16, 5000),
+  ];
+  assert.deepEqual(crossovers(points), [
+    { variant: 'native-O3', fromSize: 8, tsFasterUpTo: 4 },
+    // faster at n = 4 only, slower again after: never a crossover
+    { variant: 'native-O0', fromSize: null, tsFasterUpTo: 16 },
+  ]);
+});
+
+test('threadScaling: 10 ms at 1 thread, 5.5 ms at 2 -> speedup 1.818.., efficiency 0.909..', () => {
+  const cases = [
+    fakeCase('native-threads', { size: 256, threads: 1 }, 10, 1),
+    fakeCase('native-threads', { size: 256, threads: 2 }, 5.5, 1),
+  ];
+  const [s] = threadScaling(cases, 1, 200);
+  assert.ok(s);
+  assert.equal(s.threads, 2);
+  assert.ok(Math.abs(s.speedup - 10 / 5.5) < 1e-12);
+  assert.ok(Math.abs(s.efficiency - 10 / 11) < 1e-12);
+  assert.ok(Math.abs(s.efficiencyCi[0] - 10 / 11) < 1e-12 && Math.abs(s.efficiencyCi[1] - 10 / 11) < 1e-12);
+});
+
+test('intensity(n) = n / 12 flop per byte; the roofline takes min(peak, intensity * bandwidth)', () => {
+  assert.equal(intensity(12), 1);
+  assert.equal(intensity(256), 256 / 12);
+  const peaks = { gflops1: 100, gbps1: 20, gflopsAll: 200, gbpsAll: 30 };
+  // n = 12: intensity 1, memory roof 20 Gflop/s < 100: a point at 5 Gflop/s reaches 25% of its roof.
+  const [low] = roofline([{ ...point('native-march', 12, 1), gflops: 5 }], peaks);
+  assert.equal(low?.attainableGflops, 20);
+  assert.equal(low?.fractionOfPeak, 0.25);
+  // n = 256, 2 threads: intensity 21.3 x 30 = 640 > 200, so the compute roof of all threads applies.
+  const [high] = roofline([{ ...point('native-threads', 256, 1), threads: 2, gflops: 50 }], peaks);
+  assert.equal(high?.attainableGflops, 200);
+  assert.equal(high?.fractionOfPeak, 0.25);
+});
+
+test('rooflineSvg draws both roofs and one marker per point; decades covers the range', () => {
+  assert.deepEqual(decades(0.5, 20), [0.1, 1, 10, 100]);
+  const peaks = { gflops1: 100, gbps1: 20, gflopsAll: 200, gbpsAll: 30 };
+  const pts = roofline([{ ...point('native-march', 256, 1), gflops: 20 }, { ...point('ts-typed', 256, 1), gflops: 2 }], peaks);
+  const svg = rooflineSvg(pts, peaks, 'a <test> title');
+  assert.match(svg, /^<svg /);
+  assert.equal(svg.match(/<polyline /g)?.length, 2);
+  assert.equal(svg.match(/<circle cx="[\d.]+" cy="[\d.]+" r="4" fill="[^"]+"><title>/g)?.length, 2);
+  assert.match(svg, /a &lt;test&gt; title/);
+});
