@@ -142,7 +142,8 @@ export function unavailableNotes(impl: Impl): string[] {
   }
   return [...byReason].map(
     ([reason, { rungs, fix }]) =>
-      `Unavailable, not measured: ${rungs.join(', ')} (${impl}). Why: ${reason.split('\n').slice(-3).join(' / ')}. Fix: ${fix}`,
+      `Unavailable, not measured: ${rungs.join(', ')} (${impl}). Why: ${reason.split('\n')[0]} ` +
+      `(details: labs/native-kernel/build/native-kernel-build.json). Fix: ${fix}`,
   );
 }
 

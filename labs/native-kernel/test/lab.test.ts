@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isNotImplemented, type LabContext } from '@parallel-course/harness/lab-definition.ts';
+import { rungStatus } from '../src/addon.ts';
+import lab, { LARGEST_SIZE, QUICK_SIZES, threadCounts, unavailableNotes } from '../src/lab.ts';
+
+const ctx = (impl: 'exercise' | 'solution', quick = true): LabContext => ({
+  impl,
+  implDir: `/unused/${impl}`,
+  rootDir: '/unused',
+  quick,
+  availableParallelism: 2,
+  seed: 20261202,
+});
+const built = rungStatus('solution', 'march').available && rungStatus('exercise', 'march').available;
+const skip = built ? false : 'the addon is not built here (npm run build -w labs/native-kernel)';
+
+test('threadCounts: 1..p (at least 2) on small machines, powers of two and p beyond 4 CPUs', () => {
+  assert.deepEqual(threadCounts(1), [1, 2]);
+  assert.deepEqual(threadCounts(2), [1, 2]);
+  assert.deepEqual(threadCounts(4), [1, 2, 3, 4]);
+  assert.deepEqual(threadCounts(12), [1, 2, 4, 8, 12]);
+});
+
+test('the sweep: every rung at every size, the headline case among them, in quick and full runs', { skip }, () => {
+  for (const quick of [true, false]) {
+    const cases = lab.cases(ctx('solution', quick));
+    const labels = new Set(cases.map((c) => `${c.variant}:${c.params.size}`));
+    for (const v of ['ts-naive', 'ts-typed', 'native-O0', 'native-O3', 'native-march']) assert.ok(labels.has(`${v}:${LARGEST_SIZE}`), v);
+    assert.ok(cases.some((c) => c.variant === lab.headline.variant && c.params.size === lab.headline.params.size));
+    assert.ok(cases.some((c) => c.variant === 'native-threads' && c.params.threads === 2));
+    // No case declares `workers`: the harness's efficiency (speedup over ts-typed / workers) would be meaningless here.
+    assert.ok(cases.every((c) => c.workers === undefined));
+  }
+  assert.deepEqual([...new Set(lab.cases(ctx('solution')).map((c) => Number(c.params.size)))], QUICK_SIZES);
+});
+
+test('every solution case matches the reference on its check inputs; the work per sample is counted in flop', { skip }, async () => {
+  for (const definition of lab.cases(ctx('solution'))) {
+    const inputs = await lab.inputs(definition.params, ctx('solution'));
+    const instance = await definition.setup(ctx('solution'));
+    try {
+      for (const input of inputs.check) {
+        const comparison = lab.comparator.compare(await lab.reference(input), await instance.run(input));
+        assert.equal(comparison.equal, true, `${definition.variant} ${JSON.stringify(definition.params)} n=${input.n}: ${JSON.stringify(comparison.firstMismatch)}`);
+      }
+    } finally {
+      await instance.teardown();
+    }
+    assert.equal(lab.workPerSample(inputs.measure).amount, inputs.measure.repeats * 2 * inputs.measure.n ** 3);
+  }
+});
+
+test('the exercise: TypeScript rungs pass, every native rung fails kindly with "not implemented: ..."', { skip }, async () => {
+  for (const definition of lab.cases(ctx('exercise')).filter((c) => c.params.size === 4 || c.variant === 'native-threads')) {
+    const inputs = await lab.inputs(definition.params, ctx('exercise'));
+    const instance = await definition.setup(ctx('exercise'));
+    const input = inputs.check[0]!;
+    if (definition.variant.startsWith('native-')) {
+      await assert.rejects(async () => instance.run(input), (error: Error) => {
+        assert.ok(isNotImplemented(error), error.message);
+        assert.match(error.message, /exercises\/native-kernel\/kernel\.cc/);
+        return true;
+      });
+    } else {
+      assert.equal(lab.comparator.compare(await lab.reference(input), await instance.run(input)).equal, true);
+    }
+    await instance.teardown();
+  }
+});
+
+test('a missing build record reads as "not built" with the command that builds it', () => {
+  const status = rungStatus('solution', 'O3', null);
+  assert.deepEqual(status, {
+    available: false,
+    reason: 'the native addon has not been built (no build/native-kernel-build.json)',
+    fix: 'run `npm run build -w labs/native-kernel`',
+  });
+  const failed = rungStatus('exercise', 'march', {
+    fix: 'install g++',
+    targets: { exercise_march: { available: false, reason: 'building the exercise rungs failed: kernel.cc:3: error: x' } },
+  });
+  assert.deepEqual(failed, { available: false, reason: 'building the exercise rungs failed: kernel.cc:3: error: x', fix: 'install g++' });
+  if (built) assert.deepEqual(unavailableNotes('solution'), []);
+});

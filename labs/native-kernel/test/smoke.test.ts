@@ -1,0 +1,35 @@
+/** A tiny-budget run of the whole lab through the harness: solution passes and writes results, exercise fails kindly. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runLab } from '@parallel-course/harness';
+import { rungStatus } from '../src/addon.ts';
+import { analyseNativeKernel } from '../src/analysis.ts';
+
+const sampling = { warmupIterations: 1, rounds: 1, iterationsPerRound: 2 };
+const skip = rungStatus('solution', 'march').available ? false : 'the addon is not built here';
+
+test('runLab --quick on the solution: every case passes, the headline and the peaks are recorded', { skip }, async (t) => {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-smoke-'));
+  t.after(() => rmSync(outDir, { recursive: true, force: true }));
+  const outcome = await runLab({ lab: 'native-kernel', impl: 'solution', quick: true, outDir, sampling, silent: true });
+  assert.equal(outcome.exitCode, 0, JSON.stringify(outcome.correctness.filter((e) => !e.passed)));
+  assert.ok(outcome.results);
+  assert.equal(outcome.results.headline?.variant, 'native-march');
+  const analysis = analyseNativeKernel(outcome.results);
+  assert.ok(analysis.peaks && analysis.peaks.gflops1 > 0 && analysis.peaks.gbps1 > 0, 'the peak probes ran');
+  assert.equal(analysis.threads.length, 1, 'one thread-scaling point (2 threads vs 1) at the quick size');
+  assert.ok(analysis.roofline.every((r) => r.fractionOfPeak > 0));
+});
+
+test('runLab on the shipped exercise: exit 1, every native rung "not implemented", TypeScript rungs measured', { skip }, async (t) => {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-smoke-'));
+  t.after(() => rmSync(outDir, { recursive: true, force: true }));
+  const outcome = await runLab({ lab: 'native-kernel', impl: 'exercise', quick: true, outDir, sampling, silent: true });
+  assert.equal(outcome.exitCode, 1);
+  const native = outcome.correctness.filter((e) => e.variant.startsWith('native-'));
+  assert.ok(native.length > 0 && native.every((e) => e.notImplemented && !e.passed), JSON.stringify(native[0]));
+  assert.ok(outcome.correctness.filter((e) => e.variant.startsWith('ts-')).every((e) => e.passed));
+});
