@@ -22,7 +22,7 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis): strin
   for (const v of variants) {
     const cells = sizes.map((s) => {
       const p = a.points.find((q) => q.variant + (q.threads ? ` x${q.threads}` : '') === v && q.size === s);
-      return p ? `${fmtNs(p.perCallNs)} ${ci(p.perCallNsCi.map((x) => x / unitOf(p.perCallNs)) as [number, number], 2)}, ${p.gflops.toFixed(2)} GF/s` : '';
+      return p ? `${fmtNs(p.perCallNs)} [${fmtNs(p.perCallNsCi[0])}, ${fmtNs(p.perCallNsCi[1])}], ${p.gflops.toFixed(2)} GF/s` : '';
     });
     lines.push(`| ${v} | ${cells.join(' | ')} |`);
   }
@@ -60,10 +60,6 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis): strin
   }
   lines.push('');
   return lines.join('\n');
-}
-
-function unitOf(ns: number): number {
-  return ns >= 1e6 ? 1e6 : ns >= 1e3 ? 1e3 : 1;
 }
 
 /** "812 ns", "4.56 us", "1.53 ms": three significant digits in the unit that fits. */
