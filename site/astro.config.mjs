@@ -1,7 +1,9 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import starlight from '@astrojs/starlight';
+import { fileURLToPath } from 'node:url';
 import { resolveBase } from './src/lib/base-path.ts';
+import { sidebarFromEpisodes } from './src/lib/sidebar.ts';
 
 /**
  * The course site. Episodes live in the repository's top-level episodes/ folder (see src/content.config.ts).
@@ -10,6 +12,8 @@ import { resolveBase } from './src/lib/base-path.ts';
 const base = resolveBase(process.env.SITE_BASE);
 
 export default defineConfig({
+  // The public address (e.g. https://example.org), when known: enables canonical links and the sitemap.
+  site: process.env.SITE_URL || undefined,
   base,
   // Keeps the built URLs "folder/" style so they work on any static host, including plain file servers.
   trailingSlash: 'always',
@@ -18,6 +22,16 @@ export default defineConfig({
   vite: {
     // The episodes folder and the harness package are outside site/: let the dev server read them.
     server: { fs: { allow: ['..'] } },
+    build: {
+      rolldownOptions: {
+        // Astro's MDX pipeline marks episodes with a "use astro:head-inject" directive that the bundler warns about
+        // for every file outside src/ (upstream noise, harmless): drop that one message so real warnings stand out.
+        onLog(level, log, handler) {
+          if (log.code === 'MODULE_LEVEL_DIRECTIVE' && log.message.includes('astro:head-inject')) return;
+          handler(level, log);
+        },
+      },
+    },
   },
   integrations: [
     starlight({
@@ -32,8 +46,11 @@ export default defineConfig({
             "try{var q=new URLSearchParams(location.search).get('instructor');if(q==='1')localStorage.setItem('course-instructor','1');if(q==='0')localStorage.removeItem('course-instructor');if(localStorage.getItem('course-instructor')==='1')document.documentElement.classList.add('instructor-view')}catch(e){}",
         },
       ],
-      // Teaching order is file order (episodes/NN-slug.mdx); the landing page sets sidebar.order 0 to come first.
-      sidebar: [{ label: 'Episodes', items: [{ autogenerate: { directory: '.' } }] }],
+      // Teaching order is file order (episodes/NN-slug.mdx).
+      sidebar: [
+        { label: 'About the course', link: '/' },
+        ...sidebarFromEpisodes(fileURLToPath(new URL('../episodes/', import.meta.url))),
+      ],
       customCss: ['./src/styles/course.css'],
       components: {
         // Questions, objectives and timings above every episode; keypoints below it.

@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
-import { docsSchema } from '@astrojs/starlight/schema';
+import { docsSchema, i18nSchema } from '@astrojs/starlight/schema';
+import { i18nLoader } from '@astrojs/starlight/loaders';
 import { lessonFields } from './lib/lesson-schema.ts';
 
 /** The repository's top-level episodes/ folder is Starlight's docs collection; file order is teaching order. */
@@ -9,4 +10,6 @@ export const collections = {
     loader: glob({ pattern: '**/*.mdx', base: '../episodes' }),
     schema: docsSchema({ extend: lessonFields }),
   }),
+  // The course's own wording of a few interface strings (src/content/i18n/en.json).
+  i18n: defineCollection({ loader: i18nLoader(), schema: i18nSchema() }),
 };

@@ -1,6 +1,9 @@
 /** Every page renders without errors, offline, under the base path; Pagefind search finds an episode's term. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { builtPages, openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
 
 describe('every page of the built course', () => {
@@ -40,16 +43,46 @@ describe('every page of the built course', () => {
     await context.close();
   });
 
-  it('links every sidebar entry inside the base path', async () => {
+  it('lists every episode file in the sidebar, in file order, with links inside the base path', async () => {
+    const episodeDir = fileURLToPath(new URL('../../episodes/', import.meta.url));
+    const slugs = readdirSync(episodeDir)
+      .filter((name) => /^\d\d-.+\.mdx$/.test(name))
+      .sort()
+      .map((name) => name.slice(0, -'.mdx'.length));
     const page = await site.browser.newPage();
     await page.goto(site.url + '01-measure-first/');
-    const hrefs = await page.locator('nav a[href]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
-    assert.ok(hrefs.length >= 3, `expected sidebar links, got ${hrefs.length}`);
-    for (const href of hrefs) {
-      if (href.includes('#')) continue;
-      assert.ok(href.startsWith(site.url), `link ${href} leaves the base path ${site.url}`);
-    }
+    const hrefs = await page
+      .locator('#starlight__sidebar a[href]')
+      .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+    for (const href of hrefs) assert.ok(href.startsWith(site.url), `sidebar link ${href} leaves the base path ${site.url}`);
+    const linked = hrefs.map((href) => href.slice(site.url.length).replace(/\/$/, ''));
+    const episodesInSidebar = linked.filter((slug) => slugs.includes(slug));
+    assert.deepEqual(episodesInSidebar, slugs, 'the sidebar must list every episode in file order');
+    assert.ok(linked.includes(''), 'the sidebar links the landing page');
     await page.close();
+  });
+
+  it('ships well under 100 KB of gzipped JavaScript on a page without charts', async (t) => {
+    // Bytes of JavaScript a page loads before any interaction, gzipped at level 9 (what a static host would send).
+    const shipped = async (path: string): Promise<number> => {
+      const page = await site.browser.newPage();
+      const bodies: Promise<Buffer>[] = [];
+      page.on('response', (response) => {
+        if (response.request().resourceType() === 'script') bodies.push(response.body());
+      });
+      await page.goto(site.url + path, { waitUntil: 'networkidle' });
+      const sizes = (await Promise.all(bodies)).map((body) => gzipSync(body, { level: 9 }).length);
+      await page.close();
+      return sizes.reduce((sum, size) => sum + size, 0);
+    };
+    const landing = await shipped('');
+    const withCharts = await shipped('01-measure-first/');
+    t.diagnostic(`gzipped JS: landing page ${(landing / 1024).toFixed(1)} KiB, episode with charts ${(withCharts / 1024).toFixed(1)} KiB`);
+    if (builtPages().includes('02-event-loop/')) {
+      t.diagnostic(`gzipped JS: 02-event-loop (no charts) ${((await shipped('02-event-loop/')) / 1024).toFixed(1)} KiB`);
+    }
+    assert.ok(landing < 100 * 1024, `the landing page loads ${landing} bytes of gzipped JS`);
+    assert.ok(withCharts > landing, 'the chart page should load chart.js on top of the common scripts');
   });
 
   it('search (Pagefind, offline) finds a term that only an episode contains', async () => {

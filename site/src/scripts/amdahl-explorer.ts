@@ -4,7 +4,6 @@ import { Chart } from '../lib/chart-setup.ts';
 import { amdahlLimit, amdahlSpeedup, gustafsonSpeedup, speedupCurves } from '../lib/amdahl.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { textTable } from '../lib/dom.ts';
-import { describeLoadError, readResultsFile } from '../lib/results-file.ts';
 import { formatNumber, workerSeries, type WorkerPoint } from '../lib/results-view.ts';
 
 type Point = { x: number; y: number };
@@ -101,7 +100,9 @@ export function mountAmdahlExplorer(root: HTMLElement): void {
   fileInput.addEventListener('change', () => {
     const file = fileInput.files?.[0];
     if (!file) return;
-    readResultsFile(file)
+    // The schema (zod) loads only when a file is opened, keeping it out of the page's first download.
+    import('../lib/results-file.ts')
+      .then(({ readResultsFile }) => readResultsFile(file))
       .then((results) => {
         measured = workerSeries(results);
         if (measured.size === 0) {
@@ -117,8 +118,12 @@ export function mountAmdahlExplorer(root: HTMLElement): void {
         }
         render();
       })
-      .catch((error: unknown) => {
-        loadStatus.textContent = describeLoadError(error);
+      .catch(async (error: unknown) => {
+        const message = await import('../lib/results-file.ts').then(
+          ({ describeLoadError }) => describeLoadError(error),
+          () => `Could not load the results reader: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        loadStatus.textContent = message;
       });
   });
   render();

@@ -5,7 +5,6 @@ import { Chart } from '../lib/chart-setup.ts';
 import { amdahlSpeedup } from '../lib/amdahl.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
-import { describeLoadError, readResultsFile } from '../lib/results-file.ts';
 import { formatNumber, maxWorkers, otherSpeedups, paramsLabel, workerSeries } from '../lib/results-view.ts';
 
 type Point = { x: number; y: number };
@@ -195,11 +194,17 @@ export function mountResultsViewer(root: HTMLElement): void {
   fileInput.addEventListener('change', () => {
     const file = fileInput.files?.[0];
     if (!file) return;
-    readResultsFile(file)
+    // The schema (zod) loads only when a file is opened, keeping it out of the page's first download.
+    import('../lib/results-file.ts')
+      .then(({ readResultsFile }) => readResultsFile(file))
       .then(show)
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
+        const message = await import('../lib/results-file.ts').then(
+          ({ describeLoadError }) => describeLoadError(error),
+          () => `Could not load the results reader: ${error instanceof Error ? error.message : String(error)}`,
+        );
         output.hidden = true;
-        errorBox.replaceChildren(element('pre', describeLoadError(error)));
+        errorBox.replaceChildren(element('pre', message));
         errorBox.hidden = false;
       });
   });
