@@ -43,7 +43,18 @@ export function failureHeadline(output) {
   const own = all.filter((l) => !/^gyp (ERR!|info|http)/.test(l));
   // A compiler's or a program's own complaint first; else node-gyp's summary ("gyp ERR! stack Error: ...").
   const found = own.find((l) => telling.test(l)) ?? all.map((l) => l.replace(/^gyp ERR! (stack )?/, '')).find((l) => telling.test(l));
-  return found ?? own[own.length - 1] ?? 'no output';
+  const headline = found ?? own[own.length - 1] ?? 'no output';
+  // "../native/../../../exercises/native-kernel/kernel.cc:17:12" -> "exercises/native-kernel/kernel.cc:17:12"
+  return headline.replace(/(?:\.\.\/)*native\/(?:\.\.\/)+(exercises|solutions)\//g, '$1/');
+}
+
+/** What to do about a failure: fix the code for a compile error in a kernel, install the toolchain otherwise. */
+export function fixFor(headline) {
+  const source = /((?:exercises|solutions)\/native-kernel\/[\w.-]+):\d+/.exec(headline);
+  if (source && /error:/.test(headline)) {
+    return `fix the compile error in ${source[1]} (the first error is shown above), then run \`npm run build -w labs/native-kernel\``;
+  }
+  return FIX;
 }
 
 /**
@@ -104,7 +115,8 @@ function main() {
         const file = path.join(buildDir, 'Release', `${t}.node`);
         targets[t] = existsSync(file)
           ? { available: true, file: path.relative(packageDir, file) }
-          : { available: false, reason: `building the ${impl} rungs failed: ${failureHeadline(build.output)}\n${tail(build.output)}` };
+          : { available: false, reason: `building the ${impl} rungs failed: ${failureHeadline(build.output)}\n${tail(build.output)}`,
+              fix: fixFor(failureHeadline(build.output)) };
       }
     }
   }
@@ -114,10 +126,11 @@ function main() {
   if (missing.length === 0) {
     console.log(`native-kernel: built ${built.join(', ')}`);
   } else {
-    const why = reason ?? Object.values(targets).find((t) => !t.available)?.reason ?? 'unknown';
+    const failedTarget = Object.values(targets).find((t) => !t.available);
+    const why = reason ?? failedTarget?.reason ?? 'unknown';
     console.warn(`native-kernel: could not build ${missing.join(', ')} (the TypeScript rungs still run).`);
     console.warn(`  why: ${why.split('\n')[0]}`);
-    console.warn(`  fix: ${FIX}`);
+    console.warn(`  fix: ${failedTarget?.fix ?? FIX}`);
     console.warn(`  details: ${path.relative(process.cwd(), statusFile)}`);
   }
 }

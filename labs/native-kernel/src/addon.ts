@@ -39,7 +39,7 @@ export type RungStatus = { available: true; file: string } | { available: false;
 interface BuildRecord {
   fix?: string;
   reason?: string | null;
-  targets?: Record<string, { available: boolean; file?: string; reason?: string }>;
+  targets?: Record<string, { available: boolean; file?: string; reason?: string; fix?: string }>;
 }
 
 const DEFAULT_FIX = `install a C++ toolchain (Debian/Ubuntu: apt-get install -y g++ make python3), then run \`${BUILD_COMMAND}\``;
@@ -63,7 +63,7 @@ export function rungStatus(impl: Impl, rung: Rung, record = readBuildRecord(), p
   const fix = record.fix ?? DEFAULT_FIX;
   const entry = record.targets?.[target];
   if (!entry) return { available: false, reason: record.reason ?? `${target} was not built`, fix };
-  if (!entry.available || !entry.file) return { available: false, reason: entry.reason ?? `${target} failed to build`, fix };
+  if (!entry.available || !entry.file) return { available: false, reason: entry.reason ?? `${target} failed to build`, fix: entry.fix ?? fix };
   const file = path.resolve(packageDir, entry.file);
   if (!existsSync(file)) {
     return { available: false, reason: `${entry.file} is missing (deleted after the build?)`, fix: `run \`${BUILD_COMMAND}\`` };

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+// A plain-JavaScript install script (it must run on whichever node npm starts); types in build-addon.d.mts.
+import { failureHeadline, fixFor } from '../scripts/build-addon.mjs';
+
+test('failureHeadline picks the compiler error out of make and node-gyp noise, with a repository-relative path', () => {
+  const output = [
+    'make: Entering directory \'/repo/labs/native-kernel/build\'',
+    '  CXX(target) Release/obj.target/exercise_O0/native/kernel-exercise.o',
+    "../native/../../../exercises/native-kernel/kernel.cc:17:12: error: 'oops' was not declared in this scope",
+    'make: *** [exercise_O0.target.mk:120: Release/obj.target/exercise_O0/native/kernel-exercise.o] Error 1',
+    'gyp ERR! build error',
+    'gyp ERR! stack Error: `make` failed with exit code: 2',
+  ].join('\n');
+  assert.equal(failureHeadline(output), "exercises/native-kernel/kernel.cc:17:12: error: 'oops' was not declared in this scope");
+  assert.match(fixFor(failureHeadline(output)), /^fix the compile error in exercises\/native-kernel\/kernel\.cc \(the first error is shown above\)/);
+});
+
+test('failureHeadline names a missing compiler or Python; the fix is then to install the toolchain', () => {
+  assert.equal(failureHeadline('gyp info it worked\nmake: g++: No such file or directory\ngyp ERR! not ok'), 'make: g++: No such file or directory');
+  assert.equal(
+    failureHeadline('gyp ERR! find Python checking\ngyp ERR! stack Error: Could not find any Python installation to use\ngyp ERR! not ok'),
+    'Error: Could not find any Python installation to use',
+  );
+  assert.match(fixFor('make: g++: No such file or directory'), /^install a C\+\+ toolchain \(Debian\/Ubuntu: apt-get install -y g\+\+ make python3/);
+  assert.equal(failureHeadline(''), 'no output');
+});
