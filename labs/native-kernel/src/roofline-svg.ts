@@ -53,10 +53,10 @@ export function rooflineSvg(points: RooflinePoint[], peaks: Peaks, title: string
     parts.push(
       `<polyline fill="none" stroke="black" stroke-width="2" stroke-dasharray="${dash}" points="${sx(left)},${sy(left * gbps)} ${sx(ridge)},${sy(gflops)} ${sx(x1)},${sy(gflops)}"/>`,
     );
-    parts.push(`<text x="${sx(x1) + 4}" y="${sy(gflops) + 4}">${escapeXml(label)}</text>`);
+    parts.push(`<text x="${sx(x1) - 4}" y="${sy(gflops) - 6}" text-anchor="end">${escapeXml(label)}</text>`);
   };
   roof(peaks.gflops1, peaks.gbps1, '', `1 thread: ${peaks.gflops1.toFixed(0)} Gflop/s, ${peaks.gbps1.toFixed(0)} GB/s`);
-  roof(peaks.gflopsAll, peaks.gbpsAll, '6 4', `all threads: ${peaks.gflopsAll.toFixed(0)} Gflop/s`);
+  roof(peaks.gflopsAll, peaks.gbpsAll, '6 4', `all threads: ${peaks.gflopsAll.toFixed(0)} Gflop/s, ${peaks.gbpsAll.toFixed(0)} GB/s`);
   const variants = [...new Set(points.map((p) => `${p.variant}${p.threads ? ` x${p.threads}` : ''}`))];
   points.forEach((p) => {
     const key = `${p.variant}${p.threads ? ` x${p.threads}` : ''}`;
