@@ -1,0 +1,235 @@
+/**
+ * The cases of the lab: how each variant is set up (sessions and device processes, never timed), what one sample
+ * runs (a pass over the whole data set) and what it records besides time (per-call latency, read and compute time,
+ * per-device busy time). One sample of every case turns the same data set into the same logits, in order.
+ */
+import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@parallel-course/harness/lab-definition.ts';
+import { createFileSource, type Dataset } from './dataset.ts';
+import { startDevicePool, type DeviceStats } from './device-pool.ts';
+import { loadImpl } from './impl.ts';
+import { ensureModelFile } from './model-file.ts';
+import { outputFeatures } from './model-spec.ts';
+import { openModel, type Model } from './session.ts';
+import { deviceSpecs, type Target } from './target.ts';
+
+/** One sample's input: the data set on disk and the same samples already decoded in memory. */
+export interface InferenceInput {
+  dataset: Dataset;
+  samples: Float32Array;
+}
+
+/**
+ * ONNX Runtime intra-op threads per session (and per CPU "device" process): one, so a session is one CPU's worth
+ * of work and the sessions and devices variants show what more sessions or processes add.
+ */
+export const THREADS_PER_SESSION = 1;
+/** Chunks per device in the multi-device queue: enough to balance and to retry a small piece, few enough to be cheap. */
+export const CHUNKS_PER_DEVICE = 4;
+
+type Case = CaseDefinition<InferenceInput, Float32Array>;
+type Instance = CaseInstance<InferenceInput, Float32Array>;
+
+function latency(samples: number[], what: string): RawObservation {
+  return { unit: 'ms', description: `latency of one inference call (${what})`, samples: [...samples] };
+}
+
+async function openSessions(target: Target, count: number): Promise<Model[]> {
+  if (target.error) throw new Error(target.error);
+  const model = ensureModelFile();
+  const models: Model[] = [];
+  try {
+    for (let i = 0; i < count; i++) models.push(await openModel({ modelPath: model.path, ep: target.ep, threads: THREADS_PER_SESSION }));
+  } catch (error) {
+    for (const m of models) await m.release();
+    throw error;
+  }
+  return models;
+}
+
+/** Calls `model.infer` once per sample: the baseline every speedup is relative to. Lab code, not the learner's. */
+export function oneAtATimeCase(target: Target): Case {
+  return {
+    variant: 'one-at-a-time',
+    params: { ep: target.ep },
+    async setup(): Promise<Instance> {
+      const [model] = (await openSessions(target, 1)) as [Model];
+      return {
+        async run({ dataset, samples }) {
+          const out = new Float32Array(dataset.count * model.outputs);
+          for (let i = 0; i < dataset.count; i++) {
+            out.set(await model.infer(samples.subarray(i * model.features, (i + 1) * model.features), 1), i * model.outputs);
+          }
+          return out;
+        },
+        resetObservations: () => model.resetStats(),
+        collectObservations: () => ({ 'call latency': latency(model.latenciesMs, 'batch of 1') }),
+        teardown: () => model.release(),
+      };
+    },
+  };
+}
+
+export function batchedCase(target: Target, batch: number): Case {
+  return {
+    variant: 'batched',
+    params: { ep: target.ep, batch },
+    async setup(ctx: LabContext): Promise<Instance> {
+      const impl = await loadImpl(ctx.implDir);
+      const [model] = (await openSessions(target, 1)) as [Model];
+      return {
+        run: ({ dataset, samples }) => impl.inferInBatches(model, samples, dataset.count, batch),
+        resetObservations: () => model.resetStats(),
+        collectObservations: () => ({ 'call latency': latency(model.latenciesMs, `batch of ${batch}`) }),
+        teardown: () => model.release(),
+      };
+    },
+  };
+}
+
+/**
+ * Read a batch from disk, then infer it, then read the next: no overlap. Its read and compute times are the
+ * "pure I/O" and "pure compute" times the pipeline is judged against. Lab code, not the learner's.
+ */
+export function sequentialCase(target: Target, batch: number): Case {
+  return {
+    variant: 'read-then-infer',
+    params: { ep: target.ep, batch },
+    async setup(): Promise<Instance> {
+      const [model] = (await openSessions(target, 1)) as [Model];
+      const readMs: number[] = [];
+      const computeMs: number[] = [];
+      return {
+        async run({ dataset }) {
+          const source = createFileSource(dataset);
+          model.busyMs = 0;
+          const out = new Float32Array(dataset.count * model.outputs);
+          for (let start = 0; start < dataset.count; start += batch) {
+            const n = Math.min(batch, dataset.count - start);
+            out.set(await model.infer(await source.readBatch(start, n), n), start * model.outputs);
+          }
+          readMs.push(source.readMs);
+          computeMs.push(model.busyMs);
+          return out;
+        },
+        resetObservations() {
+          model.resetStats();
+          readMs.length = 0;
+          computeMs.length = 0;
+        },
+        collectObservations: () => ({
+          'read ms': { unit: 'ms', description: 'time reading and decoding the files of one pass, no inference running (pure I/O)', samples: [...readMs] },
+          'compute ms': { unit: 'ms', description: 'time inside inference calls in one pass, no reads running (pure compute)', samples: [...computeMs] },
+          'call latency': latency(model.latenciesMs, `batch of ${batch}`),
+        }),
+        teardown: () => model.release(),
+      };
+    },
+  };
+}
+
+export function pipelineCase(target: Target, batch: number, prefetch: number): Case {
+  return {
+    variant: 'pipeline',
+    params: { ep: target.ep, batch, prefetch },
+    async setup(ctx: LabContext): Promise<Instance> {
+      const impl = await loadImpl(ctx.implDir);
+      const [model] = (await openSessions(target, 1)) as [Model];
+      const computeMs: number[] = [];
+      return {
+        async run({ dataset }) {
+          model.busyMs = 0;
+          const out = await impl.inferPipelined(model, createFileSource(dataset), batch, prefetch);
+          computeMs.push(model.busyMs);
+          return out;
+        },
+        resetObservations() {
+          model.resetStats();
+          computeMs.length = 0;
+        },
+        collectObservations: () => ({
+          'compute ms': { unit: 'ms', description: 'time inside inference calls in one pass, while reads run alongside', samples: [...computeMs] },
+          'call latency': latency(model.latenciesMs, `batch of ${batch}`),
+        }),
+        teardown: () => model.release(),
+      };
+    },
+  };
+}
+
+export function sessionsCase(target: Target, batch: number, sessions: number): Case {
+  return {
+    variant: 'sessions',
+    params: { ep: target.ep, batch, sessions },
+    async setup(ctx: LabContext): Promise<Instance> {
+      const impl = await loadImpl(ctx.implDir);
+      const models = await openSessions(target, sessions);
+      return {
+        run: ({ dataset, samples }) => impl.inferWithSessions(models, samples, dataset.count, batch),
+        resetObservations: () => models.forEach((m) => m.resetStats()),
+        collectObservations: () => ({ 'call latency': latency(models.flatMap((m) => m.latenciesMs), `batch of ${batch}, ${sessions} sessions at once`) }),
+        async teardown() {
+          for (const m of models) await m.release();
+        },
+      };
+    },
+  };
+}
+
+/** Busy fraction of each device in one pass: its inference time over the pass's wall time. */
+function busyFractions(devices: DeviceStats[], wallMs: number): number[] {
+  return devices.map((d) => d.busyMs / wallMs);
+}
+
+export function devicesCase(target: Target, batch: number, devices: number, prefetch: number): Case {
+  return {
+    variant: 'devices',
+    params: { ep: target.ep, batch, devices },
+    async setup(ctx: LabContext): Promise<Instance> {
+      if (target.error) throw new Error(target.error);
+      const impl = await loadImpl(ctx.implDir);
+      const model = ensureModelFile();
+      const pool = await startDevicePool({ devices: deviceSpecs(target, devices, THREADS_PER_SESSION), modelPath: model.path, implDir: ctx.implDir });
+      const perDevice: Record<number, { samples: number[]; busy: number[] }> = {};
+      const latencies: number[] = [];
+      let retries = 0;
+      return {
+        async run({ dataset }) {
+          const ranges = impl.chunkRanges(dataset.count, devices * CHUNKS_PER_DEVICE);
+          const result = await pool.run({ dir: dataset.dir, datasetCount: dataset.count, ranges, outputs: outputFeatures(), batch, prefetch });
+          const busy = busyFractions(result.devices, result.wallMs);
+          for (const [i, d] of result.devices.entries()) {
+            const slot = (perDevice[d.device] ??= { samples: [], busy: [] });
+            slot.samples.push(d.samples);
+            slot.busy.push(busy[i] as number);
+            latencies.push(...d.latenciesMs);
+          }
+          retries += result.retries;
+          return result.logits;
+        },
+        resetObservations() {
+          for (const key of Object.keys(perDevice)) delete perDevice[Number(key)];
+          latencies.length = 0;
+          retries = 0;
+        },
+        collectObservations() {
+          const observations: Record<string, RawObservation> = { 'call latency': latency(latencies, `batch of ${batch}, in the device processes`) };
+          for (const [device, slot] of Object.entries(perDevice)) {
+            observations[`device ${device} busy fraction`] = {
+              unit: 'ratio',
+              description: `device ${device} (${target.ep}): time inside inference / wall time of the pass (1 = never idle)`,
+              samples: slot.busy,
+            };
+            observations[`device ${device} samples`] = {
+              unit: 'samples',
+              description: `samples device ${device} (${target.ep}) processed per pass (the shared queue balances them)`,
+              samples: slot.samples,
+            };
+          }
+          observations['chunk retries'] = { unit: 'chunks', description: 'chunks retried during the measured passes (should be 0)', samples: [retries] };
+          return observations;
+        },
+        teardown: () => pool.close(),
+      };
+    },
+  };
+}

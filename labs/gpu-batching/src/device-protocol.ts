@@ -1,0 +1,47 @@
+/**
+ * Messages between the parent (device-pool.ts) and one device process (device-main.ts), over the fork IPC channel
+ * with `serialization: 'advanced'` (structured clone), so Float32Array outputs arrive as typed arrays.
+ */
+import type { ExecutionProvider } from './session.ts';
+
+/** Failures a test can inject into a device process; the lab itself never sets them. */
+export interface Faults {
+  /** Chunk ids whose first attempt reports an error (the process survives). */
+  failChunks?: number[];
+  /** Chunk ids whose first attempt kills the process (exit code 70) before it answers. */
+  crashChunks?: number[];
+  /** Every inference call with more samples than this fails with an out-of-memory error. */
+  oomAbove?: number;
+}
+
+/** Passed as the child's only argument (JSON). */
+export interface DeviceConfig {
+  device: number;
+  ep: ExecutionProvider;
+  threads: number;
+  modelPath: string;
+  implDir: string;
+  faults?: Faults;
+}
+
+export interface ChunkRequest {
+  type: 'chunk';
+  id: number;
+  attempt: number;
+  dir: string;
+  /** Samples in the whole data set (the chunk reads [start, start + count) of it). */
+  datasetCount: number;
+  start: number;
+  count: number;
+  batch: number;
+  prefetch: number;
+}
+
+export type ParentMessage = ChunkRequest | { type: 'close' };
+
+export type DeviceMessage =
+  | { type: 'ready'; ep: ExecutionProvider; pid: number; visibleDevices: string | null; loadMs: number }
+  | { type: 'failed'; message: string }
+  | { type: 'done'; id: number; logits: Float32Array; busyMs: number; readMs: number; latenciesMs: number[] }
+  | { type: 'chunk-failed'; id: number; message: string }
+  | { type: 'halved'; from: number; to: number; message: string };
