@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
+#include <functional>
 #include <vector>
+
+#include "threads.h"
 
 namespace probe {
 namespace {
@@ -26,14 +28,10 @@ double fma_block(std::size_t iterations) {
   return sum;
 }
 
-template <typename Fn>
-double seconds_on_threads(unsigned threads, Fn fn) {
-  if (threads < 1) threads = 1;
+// Wall time of running fn(0) .. fn(threads - 1) at once, in seconds.
+double seconds_on_threads(unsigned threads, const std::function<void(unsigned)>& fn) {
   auto start = std::chrono::steady_clock::now();
-  std::vector<std::thread> workers;
-  for (unsigned t = 1; t < threads; ++t) workers.emplace_back(fn, t);
-  fn(0);
-  for (auto& w : workers) w.join();
+  kernel::run_on_threads(threads, fn);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
