@@ -1,0 +1,143 @@
+/**
+ * The cases of the Monte Carlo sweep: serial on the main thread (the baseline), the learner's scheduler on a pool
+ * of threads and on a pool of processes, and the shared-histogram tally (the race).
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@parallel-course/harness/lab-definition.ts';
+import type { LabInput } from './inputs.ts';
+import { lease } from './lease.ts';
+import { BINS, histogramSync, type MonteCarloSpec } from './monte-carlo.ts';
+import { ProcessPool } from './process-pool.ts';
+import type { TaskRunner } from './task-runner.ts';
+import { leaseThreadPool } from './thread-pool.ts';
+
+/** What the harness runs: a histogram (16 bins) or, for payloads, [checksum]. */
+export type LabOutput = number[];
+type Case = CaseDefinition<LabInput, LabOutput>;
+type Instance = CaseInstance<LabInput, LabOutput>;
+
+interface ScheduleModule {
+  runInChunks(runner: TaskRunner, spec: MonteCarloSpec, chunk: number): Promise<number[]>;
+}
+
+/** Imports a file of the implementation under test (exercises/<lab> or solutions/<lab>). */
+export async function importImpl<T>(ctx: LabContext, file: string): Promise<T> {
+  return (await import(pathToFileURL(path.join(ctx.implDir, file)).href)) as T;
+}
+
+export function monteCarloOf(input: LabInput): MonteCarloSpec {
+  if (input.kind !== 'monte-carlo') throw new TypeError(`this case runs on a Monte Carlo input, got a ${input.kind} input`);
+  return input.spec;
+}
+
+const CHUNK_WORKER = new URL('./chunk-worker.ts', import.meta.url).href;
+const EMPTY_TASK = { seed: 0, start: 0, end: 0 };
+
+function startupObservations(kind: string, startupMs: number[], memoryMiB: number[]): Record<string, RawObservation> {
+  return {
+    'start-up': {
+      unit: 'ms',
+      description:
+        kind === 'threads'
+          ? 'time to start the pool of threads until each has answered a first task (set-up, never in a sample)'
+          : 'per child: time from fork() to its first message (set-up, never in a sample)',
+      samples: startupMs,
+    },
+    'memory per worker': {
+      unit: 'MiB',
+      description: kind === 'threads' ? 'growth of the process RSS per thread started' : 'resident memory (VmRSS) of each child process',
+      samples: memoryMiB,
+    },
+  };
+}
+
+/** The baseline: the whole run in one loop on the main thread. */
+export function serialCase(): Case {
+  return {
+    variant: 'serial',
+    params: {},
+    async setup(): Promise<Instance> {
+      return { run: (input) => histogramSync(monteCarloOf(input)), teardown() {} };
+    },
+  };
+}
+
+/** The learner's runInChunks on a piscina pool of `workers` threads, tasks of `chunk` points. */
+export function poolCase(chunk: number, workers: number, reportStartupAt: number): Case {
+  return {
+    variant: 'pool',
+    params: { chunk },
+    workers,
+    async setup(ctx): Promise<Instance> {
+      const impl = await importImpl<ScheduleModule>(ctx, 'schedule.ts');
+      const pool = await leaseThreadPool(CHUNK_WORKER, workers, EMPTY_TASK);
+      const threads = pool.value;
+      return {
+        run: (input) => impl.runInChunks(threads.pool, monteCarloOf(input), chunk),
+        // Start-up and memory belong to the pool, not to a chunk size: recorded once, on the headline's case.
+        collectObservations: () =>
+          chunk === reportStartupAt ? startupObservations('threads', [threads.startupMs], [threads.memoryPerWorkerMiB]) : {},
+        teardown: () => pool.release(),
+      };
+    },
+  };
+}
+
+/** The learner's runInChunks on the lab's pool of `workers` child processes. */
+export function processCase(chunk: number, workers: number, reportStartupAt: number): Case {
+  return {
+    variant: 'process',
+    params: { chunk },
+    workers,
+    async setup(ctx): Promise<Instance> {
+      const impl = await importImpl<ScheduleModule>(ctx, 'schedule.ts');
+      const leased = await lease(`processes:${workers}`, () => ProcessPool.start({ workers }), (p) => p.close());
+      const pool = leased.value;
+      const memory = pool.memoryMiB();
+      return {
+        run: (input) => impl.runInChunks(pool, monteCarloOf(input), chunk),
+        collectObservations: () => (chunk === reportStartupAt ? startupObservations('processes', [...pool.startupMs], memory) : {}),
+        teardown: () => leased.release(),
+      };
+    },
+  };
+}
+
+interface TallyModule {
+  default: unknown;
+}
+
+/**
+ * The race: `workers` threads add their share of the points into one histogram in a SharedArrayBuffer, with the
+ * learner's tally-worker.ts. Without Atomics, increments are lost and the totals do not match.
+ */
+export function tallyCase(workers: number): Case {
+  return {
+    variant: 'tally',
+    params: {},
+    workers,
+    async setup(ctx): Promise<Instance> {
+      await importImpl<TallyModule>(ctx, 'tally-worker.ts'); // fails early, with its own message, if it does not load
+      const filename = pathToFileURL(path.join(ctx.implDir, 'tally-worker.ts')).href;
+      const warm = { ...EMPTY_TASK, counts: new Int32Array(new SharedArrayBuffer(BINS * 4)) };
+      const pool = await leaseThreadPool(filename, workers, warm);
+      return {
+        async run(input) {
+          const spec = monteCarloOf(input);
+          const counts = new Int32Array(new SharedArrayBuffer(BINS * Int32Array.BYTES_PER_ELEMENT));
+          const share = Math.ceil(spec.points / workers);
+          const slices = Array.from({ length: workers }, (_, w) => ({
+            seed: spec.seed,
+            start: Math.min(spec.points, w * share),
+            end: Math.min(spec.points, (w + 1) * share),
+            counts,
+          }));
+          await Promise.all(slices.map((slice) => pool.value.pool.run(slice)));
+          return Array.from(counts);
+        },
+        teardown: () => pool.release(),
+      };
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Numbers the harness does not compute, derived from a results.json of this lab: the best and worst chunk sizes,
+ * the wall time each extra task adds (the slope of time against task count on the overhead-bound side of the
+ * curve), and the rule of thumb that follows (how long a task must be for the overhead to cost at most 10%).
+ *
+ *   node labs/task-granularity/src/derive.ts results/task-granularity/<run>/results.json
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseResultsJson, type Results } from '@parallel-course/harness/results-schema.ts';
+
+/** Least-squares line y = intercept + slope * x. Needs two distinct x values. */
+export function linearFit(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number } {
+  if (xs.length !== ys.length || xs.length < 2) throw new RangeError('linearFit needs two or more (x, y) pairs of equal count');
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
+    sxx += ((xs[i] as number) - mx) ** 2;
+  }
+  if (sxx === 0) throw new RangeError('linearFit needs two distinct x values');
+  const slope = sxy / sxx;
+  return { slope, intercept: my - slope * mx };
+}
+
+/** Tasks at or above this count are on the overhead-bound side of the curve, where time grows with the task count. */
+export const OVERHEAD_SIDE_MIN_TASKS = 64;
+
+export interface ChunkPoint {
+  chunk: number;
+  tasks: number;
+  medianMs: number;
+  efficiency: number | null;
+}
+
+export interface Granularity {
+  points: number;
+  workers: number;
+  serialMedianMs: number;
+  /** ns of work per point on one core: serial median / points. */
+  nsPerPoint: number;
+  curves: Record<string, ChunkPoint[]>;
+  best: Record<string, ChunkPoint>;
+  worst: Record<string, ChunkPoint>;
+  /** Wall-time µs each extra task adds with `workers` workers; null with fewer than two overhead-bound sizes. */
+  overheadPerTaskUs: Record<string, number | null>;
+  /** The shortest task (µs) for which that overhead costs at most 10% efficiency: t >= 9 * workers * overhead. */
+  minTaskUs: Record<string, number | null>;
+}
+
+/** Reads the chunk-size curves of `pool` and `process` from results and derives the granularity numbers. */
+export function deriveGranularity(results: Results, points: number, workers: number): Granularity {
+  const serial = results.cases.find((c) => c.variant === 'serial' && Object.keys(c.params).length === 0);
+  if (!serial) throw new Error('the results have no serial {} case: was this a task-granularity run that passed its check?');
+  const g: Granularity = {
+    points,
+    workers,
+    serialMedianMs: serial.summary.median,
+    nsPerPoint: (serial.summary.median * 1e6) / points,
+    curves: {},
+    best: {},
+    worst: {},
+    overheadPerTaskUs: {},
+    minTaskUs: {},
+  };
+  for (const variant of ['pool', 'process']) {
+    const curve = results.cases
+      .filter((c) => c.variant === variant && typeof c.params['chunk'] === 'number')
+      .map((c) => {
+        const chunk = c.params['chunk'] as number;
+        const s = results.speedups.find((e) => e.variant === variant && e.params['chunk'] === chunk);
+        return { chunk, tasks: Math.ceil(points / chunk), medianMs: c.summary.median, efficiency: s?.efficiency ?? null };
+      })
+      .sort((a, b) => a.chunk - b.chunk);
+    if (curve.length === 0) continue;
+    g.curves[variant] = curve;
+    g.best[variant] = curve.reduce((a, b) => (b.medianMs < a.medianMs ? b : a));
+    g.worst[variant] = curve.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
+    const left = curve.filter((p) => p.tasks >= OVERHEAD_SIDE_MIN_TASKS);
+    const overhead = left.length >= 2 ? linearFit(left.map((p) => p.tasks), left.map((p) => p.medianMs)).slope * 1000 : null;
+    g.overheadPerTaskUs[variant] = overhead;
+    g.minTaskUs[variant] = overhead === null ? null : 9 * workers * Math.max(0, overhead);
+  }
+  return g;
+}
+
+function fmt(x: number | null | undefined, digits = 3): string {
+  return x === null || x === undefined ? 'n/a' : Number(x.toPrecision(digits)).toString();
+}
+
+export function formatGranularity(g: Granularity): string {
+  const lines = [
+    `serial: ${fmt(g.serialMedianMs)} ms for ${g.points} points = ${fmt(g.nsPerPoint)} ns per point on one core`,
+  ];
+  for (const variant of Object.keys(g.curves)) {
+    const best = g.best[variant]!;
+    const worst = g.worst[variant]!;
+    const o = g.overheadPerTaskUs[variant];
+    const t = g.minTaskUs[variant];
+    lines.push(
+      `${variant}: best chunk ${best.chunk} (${best.tasks} tasks, ${fmt(best.medianMs)} ms, efficiency ${fmt(best.efficiency, 2)}); ` +
+        `worst chunk ${worst.chunk} (${worst.tasks} tasks, ${fmt(worst.medianMs)} ms, efficiency ${fmt(worst.efficiency, 2)})`,
+      `${variant}: each extra task adds ${fmt(o)} µs of wall time with ${g.workers} workers; for at most 10% overhead a task ` +
+        `should take >= ${fmt(t)} µs, i.e. >= ${t === null || t === undefined ? 'n/a' : Math.ceil((t * 1000) / g.nsPerPoint)} points`,
+    );
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const file = process.argv[2];
+  if (!file) {
+    console.error('usage: node labs/task-granularity/src/derive.ts <results.json of a task-granularity run>');
+    process.exit(2);
+  }
+  const { POINTS, WORKERS } = await import('./lab.ts');
+  const results = parseResultsJson(readFileSync(file, 'utf8'), file);
+  console.log(formatGranularity(deriveGranularity(results, POINTS, WORKERS)));
+}

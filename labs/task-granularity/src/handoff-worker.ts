@@ -1,0 +1,22 @@
+/**
+ * The worker thread of the hand-off cases: receives a payload, checksums it, answers. A transferred payload is
+ * transferred back, so both sides reuse one buffer (no fresh pages per sample).
+ */
+import { parentPort } from 'node:worker_threads';
+import type { HandoffReply, HandoffRequest } from './handoff-protocol.ts';
+import { checksum, warmChecksum } from './payload.ts';
+
+if (!parentPort) throw new Error('handoff-worker.ts runs in a worker thread (new Worker), not on its own');
+const port = parentPort;
+warmChecksum();
+
+port.on('message', (request: HandoffRequest) => {
+  const receivedAtNs = process.hrtime.bigint();
+  const reply: HandoffReply = { checksum: checksum(request.bytes), receivedAtNs };
+  if (request.transport === 'transfer') {
+    reply.bytes = request.bytes;
+    port.postMessage(reply, [request.bytes.buffer as ArrayBuffer]);
+  } else {
+    port.postMessage(reply);
+  }
+});

@@ -1,0 +1,109 @@
+/**
+ * The task-granularity lab: how big must a task be before a pool pays, how should data travel to a worker, and
+ * threads or processes? One Monte Carlo run (2^22 points, an exact histogram) split into tasks of 1 Ki to 4 Mi
+ * points on a piscina pool of 2 threads and on 2 child processes; a payload of 1, 16 and 64 MiB handed to a worker
+ * by structured clone, by transfer and through shared memory; and a shared histogram that races without Atomics.
+ */
+import type { CaseDefinition, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import { poolCase, processCase, serialCase, tallyCase, type LabOutput } from './cases.ts';
+import { exactIntegers } from './comparator.ts';
+import { handoffCase, serialPayloadCase } from './handoff-cases.ts';
+import type { LabInput } from './inputs.ts';
+import { histogramSync } from './monte-carlo.ts';
+import { checksum, makePayload, MIB } from './payload.ts';
+
+/** Points per measured run: 2^22, about 60 ms on one core of the reference machine. */
+export const POINTS = 1 << 22;
+/** Points of each extra check run for the race: 2^21, about 30 ms on one core. */
+export const RACE_CHECK_POINTS = 1 << 21;
+/** The pool size of the sweep: the headline claim is about 2 workers. */
+export const WORKERS = 2;
+/**
+ * The chunk size of the headline, chosen from a full run of the sweep on the reference machine (the fastest
+ * median, see the episode): 64 tasks of about 1 ms each.
+ */
+export const BEST_CHUNK = 65_536;
+
+/**
+ * Chunk sizes of the sweep, in points: from tasks of ~15 us (4096 of them, overhead-bound) to one task (one worker
+ * idle). ceil(POINTS / 3) makes 3 tasks for 2 workers: the load-imbalance case.
+ */
+export function chunkSizes(quick: boolean, points = POINTS): number[] {
+  const full = [1024, 4096, 16_384, 65_536, 262_144, 1_048_576, Math.ceil(points / 3), points / 2, points];
+  const sizes = quick ? [1024, 16_384, BEST_CHUNK, Math.ceil(points / 3), points] : full;
+  return [...new Set([...sizes, BEST_CHUNK])].sort((a, b) => a - b);
+}
+
+/** Chunk sizes run on child processes: one overhead-bound size and the best one. */
+export function processChunkSizes(quick: boolean): number[] {
+  return quick ? [16_384, BEST_CHUNK] : [16_384, BEST_CHUNK, 262_144];
+}
+
+/** Payload sizes of the data-movement cases, in MiB (binary megabytes). */
+export function payloadSizes(quick: boolean): number[] {
+  return quick ? [1, 16] : [1, 16, 64];
+}
+
+const lab: LabDefinition<LabInput, LabOutput> = {
+  name: 'task-granularity',
+  title: 'Task granularity: chunk size, hand-off cost, threads and processes',
+  summary: 'a Monte Carlo run in chunks of 1 Ki..4 Mi points on 2 threads and 2 processes; clone vs transfer vs shared',
+  episode: 'episodes/03-task-granularity.mdx',
+  variants: [
+    { name: 'serial', description: 'the work on the main thread, no hand-off (baseline)', source: 'labs/task-granularity/src/monte-carlo.ts, payload.ts' },
+    { name: 'pool', description: `a piscina pool of ${WORKERS} threads, tasks of \`chunk\` points`, source: '<impl>/schedule.ts: runInChunks' },
+    { name: 'process', description: `${WORKERS} child processes (fork + IPC), tasks of \`chunk\` points`, source: '<impl>/schedule.ts, labs/task-granularity/src/process-pool.ts' },
+    { name: 'tally', description: `${WORKERS} threads adding into one shared histogram`, source: '<impl>/tally-worker.ts' },
+    { name: 'clone', description: 'payload to a worker by structured clone (postMessage copies)', source: '<impl>/transport.ts' },
+    { name: 'transfer', description: 'payload to a worker by transferring its ArrayBuffer, and back', source: '<impl>/transport.ts' },
+    { name: 'shared', description: 'payload in a SharedArrayBuffer: only a reference travels', source: '<impl>/transport.ts' },
+  ],
+  baseline: 'serial',
+  headline: { variant: 'pool', params: { chunk: BEST_CHUNK } },
+  inputParams: ['payloadMiB'],
+  inputs(params, ctx) {
+    const mib = params['payloadMiB'];
+    if (typeof mib === 'number') {
+      // Check on small payloads with awkward lengths (a tail shorter than a word); measure on the real size.
+      return {
+        check: [{ kind: 'payload', bytes: makePayload(ctx.seed + 1, 5) }, { kind: 'payload', bytes: makePayload(ctx.seed + 2, 65_543) }],
+        measure: { kind: 'payload', bytes: makePayload(ctx.seed, mib * MIB) },
+      };
+    }
+    // Edge cases, then runs big enough for the race to show: two threads lose updates in most runs of this size,
+    // but not all (on a loaded machine the threads may not overlap), so the check gives the race several chances
+    // (and the measured run is checked too: the harness checks every input).
+    return {
+      check: [
+        { kind: 'monte-carlo', spec: { seed: ctx.seed + 1, points: 0 } },
+        { kind: 'monte-carlo', spec: { seed: ctx.seed + 2, points: 1_003 } },
+        ...[3, 4, 5].map((k) => ({ kind: 'monte-carlo' as const, spec: { seed: ctx.seed + k, points: RACE_CHECK_POINTS } })),
+      ],
+      measure: { kind: 'monte-carlo', spec: { seed: ctx.seed, points: POINTS } },
+    };
+  },
+  reference(input) {
+    return input.kind === 'payload' ? [checksum(input.bytes)] : histogramSync(input.spec);
+  },
+  comparator: exactIntegers(),
+  workPerSample(input) {
+    return input.kind === 'payload' ? { amount: input.bytes.length / MIB, unit: 'MiB' } : { amount: input.spec.points, unit: 'points' };
+  },
+  cases(ctx) {
+    const cases: CaseDefinition<LabInput, LabOutput>[] = [serialCase()];
+    for (const chunk of chunkSizes(ctx.quick)) cases.push(poolCase(chunk, WORKERS, BEST_CHUNK));
+    for (const chunk of processChunkSizes(ctx.quick)) cases.push(processCase(chunk, WORKERS, BEST_CHUNK));
+    cases.push(tallyCase(WORKERS));
+    for (const mib of payloadSizes(ctx.quick)) {
+      cases.push(serialPayloadCase(mib));
+      for (const transport of ['clone', 'transfer', 'shared'] as const) cases.push(handoffCase(transport, mib));
+    }
+    return cases;
+  },
+  sampling: {
+    quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
+    full: { warmupIterations: 2, rounds: 6, iterationsPerRound: 3 },
+  },
+};
+
+export default lab;

@@ -1,0 +1,171 @@
+/**
+ * A small pool of child processes for the same chunk tasks piscina runs on threads: the "processes" side of
+ * Dask's threads-vs-processes choice. Each child is a whole Node process (its own heap, its own event loop, its own
+ * copy of the code); tasks and results travel as JSON over a pipe.
+ *
+ * Faults: a task that throws is rejected with the child's message; a child that dies rejects the task it was
+ * running with a TaskCrashedError naming the task, and is replaced, so the pool carries on. close() kills every child
+ * and waits for each to exit: no process is left behind.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FromChild, ToChild } from './process-protocol.ts';
+import { describeTask, type FaultyChunkTask, type TaskRunner } from './task-runner.ts';
+
+const WORKER_SCRIPT = fileURLToPath(new URL('./process-worker.ts', import.meta.url));
+
+/** How long a child may take to start and say 'ready', in ms: a cold Node start with type stripping is ~100 ms here. */
+const START_TIMEOUT_MS = 30_000;
+/** Replacements a pool forks over its life before it gives up (a worker script that crashes on start-up). */
+const MAX_RESPAWNS = 20;
+
+export interface ProcessPoolOptions {
+  workers: number;
+}
+
+/** A child process exited (crashed, was killed, or called process.exit) while it was running a task. */
+export class TaskCrashedError extends Error {
+  readonly code = 'TASK_CRASHED';
+  readonly task: FaultyChunkTask;
+  constructor(task: FaultyChunkTask, pid: number | undefined, how: string) {
+    super(`process worker (pid ${pid}) ${how} while running the task for ${describeTask(task)}`);
+    this.name = 'TaskCrashedError';
+    this.task = task;
+  }
+}
+
+interface Pending {
+  id: number;
+  task: FaultyChunkTask;
+  resolve: (counts: number[]) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  child: ChildProcess;
+  ready: boolean;
+  busy: Pending | null;
+  exited: Promise<void>;
+}
+
+/** Resident set size of a process in MiB, from /proc (Linux); null elsewhere. */
+export function residentMiB(pid: number | undefined): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export class ProcessPool implements TaskRunner {
+  readonly workers: number;
+  /** Per child: ms from fork() to its 'ready' message (a cold Node start plus loading the worker's modules). */
+  readonly startupMs: number[] = [];
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 0;
+  private respawns = 0;
+  private closing = false;
+
+  private constructor(options: ProcessPoolOptions) {
+    if (!Number.isInteger(options.workers) || options.workers < 1) {
+      throw new RangeError(`options.workers must be a positive integer, got ${options.workers}`);
+    }
+    this.workers = options.workers;
+  }
+
+  /** Starts the pool and resolves once every child is ready. */
+  static async start(options: ProcessPoolOptions): Promise<ProcessPool> {
+    const pool = new ProcessPool(options);
+    try {
+      await Promise.all(Array.from({ length: pool.workers }, () => pool.spawn()));
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  /** Resident memory of each child, in MiB (Linux only; empty elsewhere). */
+  memoryMiB(): number[] {
+    return this.slots.map((s) => residentMiB(s.child.pid)).filter((m): m is number => m !== null);
+  }
+
+  /** Process ids of the children, for tests that check nothing is left behind. */
+  pids(): number[] {
+    return this.slots.map((s) => s.child.pid).filter((p): p is number => p !== undefined);
+  }
+
+  run(task: FaultyChunkTask): Promise<number[]> {
+    if (this.closing) return Promise.reject(new Error('the process pool is closed: start a new one with ProcessPool.start()'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Kills every child and waits until each has exited. Queued tasks are rejected. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new Error('the process pool was closed before this task ran'));
+    for (const slot of this.slots) slot.child.kill('SIGTERM');
+    await Promise.all(this.slots.map((s) => s.exited));
+  }
+
+  private spawn(): Promise<void> {
+    const started = performance.now();
+    // execArgv [] : the children must not inherit the parent's flags (e.g. the test runner's).
+    const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let markExited: () => void = () => {};
+    const slot: Slot = { child, ready: false, busy: null, exited: new Promise<void>((r) => (markExited = r)) };
+    this.slots.push(slot);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`a process worker did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      child.on('message', (message: FromChild) => {
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          slot.ready = true;
+          this.startupMs.push(performance.now() - started);
+          resolve();
+          this.dispatch();
+          return;
+        }
+        const pending = slot.busy;
+        if (!pending || pending.id !== message.id) return;
+        slot.busy = null;
+        if (message.type === 'result') pending.resolve(message.counts);
+        else pending.reject(new Error(message.message));
+        this.dispatch();
+      });
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        markExited();
+        this.slots.splice(this.slots.indexOf(slot), 1);
+        const pending = slot.busy;
+        slot.busy = null;
+        if (pending) pending.reject(new TaskCrashedError(pending.task, child.pid, signal ? `was killed by ${signal}` : `exited with code ${code}`));
+        reject(new Error(`a process worker exited (code ${code}, signal ${signal}) before it was ready`));
+        // Isolation: one child's death costs only its task; a replacement takes its place and the queue goes on.
+        // A child that cannot even start would be replaced forever: after MAX_RESPAWNS the queue is rejected instead.
+        if (this.closing) return;
+        if (this.respawns++ < MAX_RESPAWNS) {
+          this.spawn().catch(() => {});
+        } else if (this.slots.length === 0) {
+          for (const queued of this.queue.splice(0)) queued.reject(new Error('every process worker died and the pool stopped replacing them'));
+        }
+      });
+    });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.busy || !slot.ready || !slot.child.connected) continue;
+      const pending = this.queue.shift() as Pending;
+      slot.busy = pending;
+      slot.child.send({ type: 'task', id: pending.id, task: pending.task } satisfies ToChild);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The race and the hand-offs, through the lab's own cases: the shipped exercise's shared histogram loses updates
+ * (the exact totals catch it), the solution's does not; the three transports return the reference checksum, and the
+ * rules of a hand-off are enforced with messages that name the fix.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { CaseDefinition, LabContext } from '@parallel-course/harness/lab-definition.ts';
+import { tallyCase, type LabOutput } from '../src/cases.ts';
+import { exactIntegers } from '../src/comparator.ts';
+import { handoffCase } from '../src/handoff-cases.ts';
+import type { LabInput } from '../src/inputs.ts';
+import { liveLeases } from '../src/lease.ts';
+import { histogramSync } from '../src/monte-carlo.ts';
+import { checksum, makePayload } from '../src/payload.ts';
+import * as solution from '../../../solutions/task-granularity/transport.ts';
+import * as exercise from '../../../exercises/task-granularity/transport.ts';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+function ctx(implDir: string): LabContext {
+  return { impl: 'solution', implDir, rootDir: ROOT, quick: true, availableParallelism: 2, seed: 1 };
+}
+const EXERCISE = path.join(ROOT, 'exercises/task-granularity');
+const SOLUTION = path.join(ROOT, 'solutions/task-granularity');
+
+/** Sets up a case, runs it on each input, tears it down; returns the outputs. */
+async function runCase(definition: CaseDefinition<LabInput, LabOutput>, implDir: string, inputs: LabInput[]): Promise<LabOutput[]> {
+  const instance = await definition.setup(ctx(implDir));
+  try {
+    const outputs: LabOutput[] = [];
+    for (const input of inputs) outputs.push(await instance.run(input));
+    return outputs;
+  } finally {
+    await instance.teardown();
+  }
+}
+
+// 2 threads x 2^21 increments each on 16 shared counters: on the 2-CPU reference machine every attempt so far lost
+// thousands of updates. The test allows a few attempts, because a loaded machine can keep the two threads from
+// ever running at the same time during one attempt.
+const RACE_INPUT: LabInput = { kind: 'monte-carlo', spec: { seed: 5, points: 1 << 22 } };
+const RACE_ATTEMPTS = 5;
+
+test("the shipped exercise's shared histogram loses updates, and the exact totals catch it", async () => {
+  const expected = histogramSync((RACE_INPUT as { spec: { seed: number; points: number } }).spec);
+  const outputs = await runCase(tallyCase(2), EXERCISE, Array.from({ length: RACE_ATTEMPTS }, () => RACE_INPUT));
+  const comparisons = outputs.map((o) => exactIntegers().compare(expected, o));
+  const caught = comparisons.find((c) => !c.equal);
+  assert.ok(caught, `the race lost no update in ${RACE_ATTEMPTS} runs of 2^22 increments by 2 threads`);
+  assert.equal(caught.firstMismatch?.index, 'total');
+  assert.match(caught.firstMismatch!.actual, /^\d+ \(\d+ missing: lost updates or a lost task\?\)$/);
+  // A race only ever loses increments here: never more points than there are.
+  for (const o of outputs) assert.ok(o.reduce((a, b) => a + b, 0) <= 1 << 22);
+  assert.equal(liveLeases(), 0);
+});
+
+test("the solution's shared histogram is exact, every time", async () => {
+  const spec = (RACE_INPUT as { spec: { seed: number; points: number } }).spec;
+  const small: LabInput = { kind: 'monte-carlo', spec: { seed: 6, points: 1_003 } };
+  const outputs = await runCase(tallyCase(2), SOLUTION, [RACE_INPUT, small, RACE_INPUT]);
+  assert.deepEqual(outputs, [histogramSync(spec), histogramSync({ seed: 6, points: 1_003 }), histogramSync(spec)]);
+  assert.equal(liveLeases(), 0);
+});
+
+test('the solution stages each transport as it should: a copy to detach, a SharedArrayBuffer to share', () => {
+  const bytes = makePayload(1, 1024);
+  assert.equal(solution.stage('clone', bytes), bytes);
+  const own = solution.stage('transfer', bytes);
+  assert.notEqual(own.buffer, bytes.buffer);
+  assert.deepEqual(own, bytes);
+  assert.deepEqual(solution.transferList('transfer', own), [own.buffer]);
+  const shared = solution.stage('shared', bytes);
+  assert.ok(shared.buffer instanceof SharedArrayBuffer);
+  assert.equal(checksum(shared), checksum(bytes));
+  assert.deepEqual(solution.transferList('shared', shared), []);
+  assert.deepEqual(solution.transferList('clone', bytes), []);
+});
+
+test('each transport returns the reference checksum, and a transferred buffer comes back for the next hand-off', async () => {
+  const inputs: LabInput[] = [5, 65_543, 1 << 20].map((n, i) => ({ kind: 'payload', bytes: makePayload(i, n) }));
+  const expected = inputs.map((input) => [checksum((input as { bytes: Uint8Array }).bytes)]);
+  for (const transport of ['clone', 'transfer', 'shared'] as const) {
+    // Each input twice: the second hand-off of 'transfer' reuses the buffer the worker sent back.
+    const outputs = await runCase(handoffCase(transport, 1), SOLUTION, [...inputs, ...inputs]);
+    assert.deepEqual(outputs, [...expected, ...expected], transport);
+  }
+  // The caller's bytes are never detached.
+  for (const input of inputs) assert.ok((input as { bytes: Uint8Array }).bytes.byteLength > 0);
+});
+
+test('the exercise: clone works, transfer and shared say what to write; a forgotten transfer list is named', async () => {
+  const bytes = makePayload(1, 64);
+  assert.equal(exercise.stage('clone', bytes), bytes);
+  assert.throws(() => exercise.stage('transfer', bytes), /^NotImplementedError: not implemented: stage\('transfer'\) in exercises\/task-granularity\/transport\.ts/);
+  assert.throws(() => exercise.stage('shared', bytes), /not implemented: stage\('shared'\)/);
+  assert.throws(() => exercise.transferList('transfer', bytes), /not implemented: transferList\('transfer'\)/);
+  const fixture = fileURLToPath(new URL('./fixtures/copy-not-transfer', import.meta.url));
+  await assert.rejects(
+    runCase(handoffCase('transfer', 1), fixture, [{ kind: 'payload', bytes }]),
+    /the payload was copied, not transferred: transferList\('transfer'\) must list its ArrayBuffer/,
+  );
+  await assert.rejects(
+    runCase(handoffCase('shared', 1), fixture, [{ kind: 'payload', bytes }]),
+    /stage\('shared'\) must return a Uint8Array over a SharedArrayBuffer/,
+  );
+});
