@@ -114,6 +114,12 @@ export interface LabDefinition<Input, Output> {
   /** The sweep, expanded into cases. */
   cases(ctx: LabContext): CaseDefinition<Input, Output>[];
   sampling: { quick: SamplingPlan; full: SamplingPlan };
+  /**
+   * Optional lines for the results' `notes` and the terminal: what a reader must know about this run that the
+   * numbers do not say, e.g. "native rungs unavailable here: no C++ compiler (install g++, then npm run build -w ...)"
+   * or "devices are CPU processes: no GPU was found". Called once per run, after the cases are listed.
+   */
+  notes?(ctx: LabContext): string[];
 }
 
 /**

@@ -110,6 +110,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
 
   // Inputs and reference outputs, shared by the cases that agree on the lab's input params.
   const definitions = lab.cases(ctx);
+  const labNotes = lab.notes?.(ctx) ?? [];
+  for (const note of labNotes) print(`note: ${note}`);
   const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown }>();
   const prepared: Prepared<unknown, unknown>[] = [];
   for (const definition of definitions) {
@@ -203,7 +205,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     availableParallelism: ctx.availableParallelism,
   });
   const environment = collectEnvironment(rootDir);
-  const notes: string[] = [];
+  const notes: string[] = [...labNotes];
   if (analysis.cases.some((c) => c.oversubscribed)) {
     notes.push(`Cases with more workers than available CPUs (${ctx.availableParallelism}) are flagged oversubscribed: their speedup is limited by time-slicing.`);
   }
