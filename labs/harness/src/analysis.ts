@@ -91,6 +91,7 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
   const cases: CaseResult[] = inputs.map((input) => ({
     variant: input.variant,
     params: input.params,
+    ...(input.workers !== undefined ? { workers: input.workers } : {}),
     samplesMs: input.samplesMs,
     workPerSample: input.workPerSample,
     summary: summarize(input.samplesMs, {

@@ -71,6 +71,8 @@ export const observationSchema = z.object({
 export const caseResultSchema = z.object({
   variant: z.string().min(1).max(100),
   params: paramsSchema,
+  /** The case's worker (thread or process) count, where it has one: efficiency and the Amdahl fit use it. */
+  workers: z.number().int().positive().optional(),
   /** Time per sample (one call of the measured function), in ms, in the order collected. */
   samplesMs: z.array(nonNegative).min(1).max(1_000_000),
   /** How many units of work one sample does (requests, elements...), to turn times into throughput. */
