@@ -13,6 +13,10 @@
     'include_dirs': ['native'],
     'dependencies': ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
     'defines': ['NAPI_VERSION=8'],
+    # Hidden symbols: each module's calls to kernel::matmul_rows bind to its own copy, even if a host process
+    # loaded several rungs with RTLD_GLOBAL (Node-API's registration symbol stays exported).
+    'cflags': ['-fvisibility=hidden'],
+    'xcode_settings': {'GCC_SYMBOLS_PRIVATE_EXTERN': 'YES'},
   },
   'targets': [
     {'target_name': 'solution_O0', 'sources': ['<@(common_sources)', 'native/kernel-solution.cc'],
