@@ -4,7 +4,7 @@
  * per-device busy time). One sample of every case turns the same data set into the same logits, in order.
  */
 import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@parallel-course/harness/lab-definition.ts';
-import { createFileSource, type Dataset } from './dataset.ts';
+import { createFileSource, startReaderThread, type Dataset, type ReaderKind, type TimedSource } from './dataset.ts';
 import { startDevicePool, type DeviceStats } from './device-pool.ts';
 import { loadImpl } from './impl.ts';
 import { ensureModelFile } from './model-file.ts';
@@ -90,17 +90,18 @@ export function batchedCase(target: Target, batch: number): Case {
  * Read a batch from disk, then infer it, then read the next: no overlap. Its read and compute times are the
  * "pure I/O" and "pure compute" times the pipeline is judged against. Lab code, not the learner's.
  */
-export function sequentialCase(target: Target, batch: number): Case {
+export function sequentialCase(target: Target, batch: number, reader: ReaderKind): Case {
   return {
     variant: 'read-then-infer',
-    params: { ep: target.ep, batch },
+    params: { ep: target.ep, batch, reader },
     async setup(): Promise<Instance> {
       const [model] = (await openSessions(target, 1)) as [Model];
+      const readers = openReader(reader);
       const readMs: number[] = [];
       const computeMs: number[] = [];
       return {
         async run({ dataset }) {
-          const source = createFileSource(dataset);
+          const source = readers.source(dataset);
           model.busyMs = 0;
           const out = new Float32Array(dataset.count * model.outputs);
           for (let start = 0; start < dataset.count; start += batch) {
@@ -121,24 +122,33 @@ export function sequentialCase(target: Target, batch: number): Case {
           'compute ms': { unit: 'ms', description: 'time inside inference calls in one pass, no reads running (pure compute)', samples: [...computeMs] },
           'call latency': latency(model.latenciesMs, `batch of ${batch}`),
         }),
-        teardown: () => model.release(),
+        async teardown() {
+          await model.release();
+          await readers.close();
+        },
       };
     },
   };
 }
 
-export function pipelineCase(target: Target, batch: number, prefetch: number): Case {
+/** Sources for one case: a reader thread started in setup, or fs.promises on the threadpool (nothing to start). */
+function openReader(kind: ReaderKind): { source(dataset: Dataset): TimedSource; close(): Promise<void> } {
+  return kind === 'worker' ? startReaderThread() : { source: createFileSource, close: async () => {} };
+}
+
+export function pipelineCase(target: Target, batch: number, prefetch: number, reader: ReaderKind): Case {
   return {
     variant: 'pipeline',
-    params: { ep: target.ep, batch, prefetch },
+    params: { ep: target.ep, batch, prefetch, reader },
     async setup(ctx: LabContext): Promise<Instance> {
       const impl = await loadImpl(ctx.implDir);
       const [model] = (await openSessions(target, 1)) as [Model];
+      const readers = openReader(reader);
       const computeMs: number[] = [];
       return {
         async run({ dataset }) {
           model.busyMs = 0;
-          const out = await impl.inferPipelined(model, createFileSource(dataset), batch, prefetch);
+          const out = await impl.inferPipelined(model, readers.source(dataset), batch, prefetch);
           computeMs.push(model.busyMs);
           return out;
         },
@@ -150,7 +160,10 @@ export function pipelineCase(target: Target, batch: number, prefetch: number): C
           'compute ms': { unit: 'ms', description: 'time inside inference calls in one pass, while reads run alongside', samples: [...computeMs] },
           'call latency': latency(model.latenciesMs, `batch of ${batch}`),
         }),
-        teardown: () => model.release(),
+        async teardown() {
+          await model.release();
+          await readers.close();
+        },
       };
     },
   };

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { createRng } from '@parallel-course/harness/statistics/rng.ts';
 
 /** Bump when the file format changes, so an old cache is never read as the new one. */
@@ -85,16 +86,26 @@ export interface SampleSource {
   readBatch(start: number, count: number): Promise<Float32Array>;
 }
 
-/** A SampleSource over `dataset` that also adds up the wall time of its reads (ms), for the I/O observations. */
-export function createFileSource(dataset: Dataset): SampleSource & { readMs: number } {
+/** How a source reads: on libuv's threadpool with fs.promises, or on a reader thread of its own (reader-worker.ts). */
+export type ReaderKind = 'threadpool' | 'worker';
+
+/** A source that also adds up the wall time of its batch reads (ms), for the I/O observations. */
+export type TimedSource = SampleSource & { readMs: number };
+
+function checkRange(dataset: Dataset, start: number, count: number): void {
+  if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 1 || start + count > dataset.count) {
+    throw new RangeError(`readBatch(${start}, ${count}) is outside the data set of ${dataset.count} samples`);
+  }
+}
+
+/** Reads with fs.promises.readFile: every file's open/stat/read/close on libuv's threadpool, driven by the main thread. */
+export function createFileSource(dataset: Dataset): TimedSource {
   const source = {
     count: dataset.count,
     features: PIXELS,
     readMs: 0,
     async readBatch(start: number, count: number): Promise<Float32Array> {
-      if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 1 || start + count > dataset.count) {
-        throw new RangeError(`readBatch(${start}, ${count}) is outside the data set of ${dataset.count} samples`);
-      }
+      checkRange(dataset, start, count);
       const t0 = performance.now();
       const out = new Float32Array(count * PIXELS);
       // All files of the batch in flight at once: libuv's threadpool (4 threads by default) bounds the real concurrency.
@@ -106,4 +117,63 @@ export function createFileSource(dataset: Dataset): SampleSource & { readMs: num
     },
   };
   return source;
+}
+
+/** A reader thread shared by the sources of one case (started in setup, closed in teardown). */
+export interface ReaderThread {
+  source(dataset: Dataset): TimedSource;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a reader thread (reader-worker.ts): batches are read with synchronous fs calls off the main thread, so reads
+ * keep going while inference holds the main thread. Requests are answered in order, one batch at a time.
+ */
+export function startReaderThread(): ReaderThread {
+  const worker = new Worker(new URL('./reader-worker.ts', import.meta.url));
+  worker.unref();
+  const pending = new Map<number, { resolve: (samples: Float32Array) => void; reject: (error: Error) => void; onTime: (ms: number) => void }>();
+  let nextId = 0;
+  let failure: Error | null = null;
+  const failAll = (error: Error) => {
+    failure = error;
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+  };
+  worker.on('message', (reply: { id: number; samples?: Float32Array; readMs?: number; error?: string }) => {
+    const p = pending.get(reply.id);
+    if (!p) return;
+    pending.delete(reply.id);
+    if (pending.size === 0) worker.unref();
+    if (reply.error !== undefined || !reply.samples) p.reject(new Error(`reader thread: ${reply.error}`));
+    else {
+      p.onTime(reply.readMs ?? 0);
+      p.resolve(reply.samples);
+    }
+  });
+  worker.on('error', (error) => failAll(new Error(`reader thread failed: ${error.message}`)));
+  worker.on('exit', (code) => failAll(new Error(`reader thread exited (code ${code})`)));
+  return {
+    source(dataset) {
+      const source: TimedSource = {
+        count: dataset.count,
+        features: PIXELS,
+        readMs: 0,
+        readBatch(start, count) {
+          checkRange(dataset, start, count);
+          if (failure) return Promise.reject(failure);
+          const id = nextId++;
+          return new Promise<Float32Array>((resolve, reject) => {
+            pending.set(id, { resolve, reject, onTime: (ms) => (source.readMs += ms) });
+            worker.ref(); // keep the process alive while a read is outstanding; unref'd when idle
+            worker.postMessage({ id, dir: dataset.dir, start, count });
+          });
+        },
+      };
+      return source;
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
 }

@@ -7,7 +7,7 @@
  * The model is loaded once per process; each chunk of the data set is then read from disk and run through the
  * implementation's pipeline (inferPipelined), and its outputs are sent back with the chunk id.
  */
-import { createFileSource, type SampleSource } from './dataset.ts';
+import { startReaderThread, type SampleSource } from './dataset.ts';
 import type { DeviceConfig, DeviceMessage, ParentMessage } from './device-protocol.ts';
 import { loadImpl } from './impl.ts';
 import { openModel } from './session.ts';
@@ -36,11 +36,13 @@ async function main(): Promise<void> {
         }
       : {}),
   });
+  const reader = startReaderThread();
   send({ type: 'ready', ep: model.ep, pid: process.pid, visibleDevices: process.env.CUDA_VISIBLE_DEVICES ?? null, loadMs: performance.now() - t0 });
 
   process.on('message', async (message: ParentMessage) => {
     if (message.type === 'close') {
       await model.release();
+      await reader.close();
       process.disconnect?.();
       return;
     }
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
     if (firstTry && config.faults?.crashChunks?.includes(message.id)) process.exit(70);
     try {
       if (firstTry && config.faults?.failChunks?.includes(message.id)) throw new Error(`injected failure of chunk ${message.id}`);
-      const file = createFileSource({ dir: message.dir, count: message.datasetCount, seed: 0 });
+      const file = reader.source({ dir: message.dir, count: message.datasetCount, seed: 0 });
       // The chunk as a source of its own: sample 0 of the chunk is sample `start` of the data set.
       const chunk: SampleSource = {
         count: message.count,

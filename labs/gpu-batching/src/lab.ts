@@ -54,7 +54,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     { name: 'one-at-a-time', description: 'one inference call per sample (baseline)', source: 'labs/gpu-batching/src/cases.ts: oneAtATimeCase' },
     { name: 'batched', description: 'batches of 1..512 samples per call', source: '<impl>/batching.ts: inferInBatches' },
     { name: 'read-then-infer', description: 'read a batch from disk, then infer it: I/O and compute one after the other', source: 'labs/gpu-batching/src/cases.ts: sequentialCase' },
-    { name: 'pipeline', description: 'reads prefetched on the threadpool while the model computes', source: '<impl>/pipeline.ts: inferPipelined' },
+    { name: 'pipeline', description: 'reads prefetched (on a reader thread, or fs.promises) while the model computes', source: '<impl>/pipeline.ts: inferPipelined' },
     { name: 'sessions', description: 'several sessions on one device at once (the counterpart of CUDA streams)', source: '<impl>/batching.ts: inferWithSessions' },
     { name: 'devices', description: `one process per device (${TARGET.ep === 'cuda' ? 'GPU, CUDA_VISIBLE_DEVICES' : 'CPU process, 1 thread'}), shared chunk queue`, source: 'labs/gpu-batching/src/device-pool.ts, <impl>/chunks.ts, <impl>/pipeline.ts' },
   ],
@@ -83,8 +83,10 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     return [
       oneAtATimeCase(TARGET),
       ...batchSizes(ctx.quick).map((batch) => batchedCase(TARGET, batch)),
-      sequentialCase(TARGET, WORK_BATCH),
-      ...(ctx.quick ? [4] : PREFETCH).map((prefetch) => pipelineCase(TARGET, WORK_BATCH, prefetch)),
+      sequentialCase(TARGET, WORK_BATCH, 'worker'),
+      ...(ctx.quick ? [4] : PREFETCH).map((prefetch) => pipelineCase(TARGET, WORK_BATCH, prefetch, 'worker')),
+      // The same pipeline with fs.promises reads, to show why the reads moved to a thread (full run only).
+      ...(ctx.quick ? [] : [sequentialCase(TARGET, WORK_BATCH, 'threadpool'), pipelineCase(TARGET, WORK_BATCH, 4, 'threadpool')]),
       ...(ctx.quick ? [1, 2] : SESSIONS).map((sessions) => sessionsCase(TARGET, WORK_BATCH, sessions)),
       ...deviceCounts(TARGET, ctx.availableParallelism).map((devices) => devicesCase(TARGET, WORK_BATCH, devices, 4)),
     ];

@@ -46,7 +46,15 @@ export function processBytes(footprint: Footprint, batch: number): number {
 export function planDevice(freeBytes: number, footprint: Footprint, options: MemoryPlanOptions): DevicePlan {
   const headroom = options.headroomBytes ?? DEFAULT_HEADROOM_BYTES;
   const maxBatch = options.maxBatch ?? MAX_BATCH;
-  for (const [name, value] of Object.entries({ freeBytes, headroom, maxBatch, maxProcesses: options.maxProcesses, ...footprint })) {
+  for (const [name, value] of Object.entries({
+    freeBytes,
+    headroom,
+    maxBatch,
+    maxProcesses: options.maxProcesses,
+    processBytes: footprint.processBytes,
+    modelBytes: footprint.modelBytes,
+    perSampleBytes: footprint.perSampleBytes,
+  })) {
     if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`memory plan: ${name} must be a non-negative number, got ${value}`);
   }
   const usable = Math.max(0, freeBytes - headroom);

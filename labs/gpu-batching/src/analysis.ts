@@ -1,0 +1,140 @@
+/**
+ * The lab's own reading of a results.json, beyond the harness's speedups: throughput and latency p50/p95/p99 per
+ * batch size, the stability verdict per case, the pipeline's wall time against max(pure I/O, pure compute), the
+ * per-device efficiency of the multi-device cases, and what the sessions add. Pure functions of the results file.
+ */
+import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
+import { median, quantile, sorted } from '@parallel-course/harness/statistics.ts';
+import { DEFAULT_STABILITY, firstStableWindow, windowThroughputs, type StabilityOptions } from './stability.ts';
+
+export interface CaseLine {
+  label: string;
+  medianMs: number;
+  /** Work units (samples) per second at the median time. */
+  throughput: number;
+  /** Latency of one inference call, ms (from the 'call latency' observation). */
+  latency: { p50: number; p95: number; p99: number } | null;
+  /** Index of the window that ends the first stable run, or null when the case never settled. */
+  stableAtWindow: number | null;
+  windows: number;
+}
+
+export interface DeviceLine {
+  devices: number;
+  throughput: number;
+  /** throughput(D) / (D x throughput(1)): 1 means every device added a whole device's worth. */
+  efficiency: number | null;
+  /** Median busy fraction of each device (inference time / wall time of a pass). */
+  busy: number[];
+}
+
+export interface LabAnalysis {
+  ep: string;
+  baseline: CaseLine | null;
+  batches: (CaseLine & { batch: number; speedup: number | null })[];
+  best: { batch: number; speedup: number } | null;
+  pipeline: { label: string; wallMs: number; ioMs: number; computeMs: number; ratio: number }[];
+  sessions: (CaseLine & { sessions: number; vsOne: number | null })[];
+  devices: DeviceLine[];
+  notes: string[];
+}
+
+const label = (c: CaseResult) => `${c.variant} (${Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(', ')})`;
+
+function caseLine(c: CaseResult, stability: StabilityOptions, samplesPerWindow: number): CaseLine {
+  const medianMs = median(c.samplesMs);
+  const calls = c.observations['call latency']?.samples ?? [];
+  const xs = sorted(calls);
+  const windows = windowThroughputs(c.samplesMs, samplesPerWindow, c.workPerSample.amount);
+  return {
+    label: label(c),
+    medianMs,
+    throughput: c.workPerSample.amount / (medianMs / 1000),
+    latency: xs.length ? { p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), p99: quantile(xs, 0.99) } : null,
+    stableAtWindow: firstStableWindow(windows, stability),
+    windows: windows.length,
+  };
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+
+export function analyseResults(results: Results, stability: StabilityOptions = DEFAULT_STABILITY, samplesPerWindow = 2): LabAnalysis {
+  const line = (c: CaseResult) => caseLine(c, stability, samplesPerWindow);
+  const baselineCase = results.cases.find((c) => c.variant === 'one-at-a-time') ?? null;
+  const baseline = baselineCase ? line(baselineCase) : null;
+  const ep = String(baselineCase?.params.ep ?? results.cases[0]?.params.ep ?? 'unknown');
+  const notes: string[] = [];
+
+  const batches = results.cases
+    .filter((c) => c.variant === 'batched')
+    .map((c) => {
+      const l = line(c);
+      return { ...l, batch: num(c.params.batch) ?? 0, speedup: baseline ? baseline.medianMs / l.medianMs : null };
+    })
+    .sort((a, b) => a.batch - b.batch);
+  const bestLine = batches.reduce<(typeof batches)[number] | null>((best, b) => (!best || b.throughput > best.throughput ? b : best), null);
+  const best = bestLine && bestLine.speedup !== null ? { batch: bestLine.batch, speedup: bestLine.speedup } : null;
+
+  const pipeline = results.cases
+    .filter((c) => c.variant === 'pipeline')
+    .flatMap((c) => {
+      const sequential = results.cases.find((s) => s.variant === 'read-then-infer' && s.params.batch === c.params.batch && s.params.reader === c.params.reader);
+      const io = sequential?.observations['read ms']?.samples ?? [];
+      const compute = sequential?.observations['compute ms']?.samples ?? [];
+      if (!io.length || !compute.length) {
+        notes.push(`${label(c)}: no read-then-infer case with the same batch and reader to compare with`);
+        return [];
+      }
+      const wallMs = median(c.samplesMs);
+      const ioMs = median(io);
+      const computeMs = median(compute);
+      return [{ label: label(c), wallMs, ioMs, computeMs, ratio: wallMs / Math.max(ioMs, computeMs) }];
+    });
+
+  const sessionCases = results.cases.filter((c) => c.variant === 'sessions');
+  const oneSession = sessionCases.find((c) => c.params.sessions === 1);
+  const sessions = sessionCases
+    .map((c) => ({ ...line(c), sessions: num(c.params.sessions) ?? 0, vsOne: oneSession ? median(oneSession.samplesMs) / median(c.samplesMs) : null }))
+    .sort((a, b) => a.sessions - b.sessions);
+
+  const deviceCases = results.cases.filter((c) => c.variant === 'devices').sort((a, b) => (num(a.params.devices) ?? 0) - (num(b.params.devices) ?? 0));
+  const single = deviceCases.find((c) => c.params.devices === 1);
+  const singleThroughput = single ? single.workPerSample.amount / (median(single.samplesMs) / 1000) : null;
+  const devices = deviceCases.map((c) => {
+    const d = num(c.params.devices) ?? 1;
+    const throughput = c.workPerSample.amount / (median(c.samplesMs) / 1000);
+    const busy = Object.entries(c.observations)
+      .filter(([name]) => /^device \d+ busy fraction$/.test(name))
+      .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+      .map(([, o]) => median(o.samples));
+    return { devices: d, throughput, efficiency: singleThroughput ? throughput / (d * singleThroughput) : null, busy };
+  });
+  if (ep === 'cpu') notes.push('Execution provider: CPU. The "devices" are CPU processes with one ONNX Runtime thread each; no GPU was used.');
+  return { ep, baseline, batches, best, pipeline, sessions, devices, notes };
+}
+
+const fmt = (v: number, digits = 3) => (v >= 100 ? v.toFixed(0) : v.toPrecision(digits));
+
+/** The analysis as plain text for the terminal. */
+export function formatAnalysis(a: LabAnalysis, stability: StabilityOptions = DEFAULT_STABILITY): string {
+  const stable = (l: CaseLine) => (l.stableAtWindow === null ? `no (${l.windows} windows)` : `yes, at window ${l.stableAtWindow + 1} of ${l.windows}`);
+  const lat = (l: CaseLine) => (l.latency ? `${fmt(l.latency.p50)} / ${fmt(l.latency.p95)} / ${fmt(l.latency.p99)}` : '-');
+  const out = [`Execution provider that ran: ${a.ep.toUpperCase()}`, ''];
+  out.push(`Batch sweep (throughput at the median; call latency p50 / p95 / p99 in ms; stable = ${stability.windows} consecutive windows within ${stability.tolerance * 100}%)`);
+  out.push(`  ${'batch'.padEnd(16)}${'samples/s'.padStart(11)}${'speedup'.padStart(9)}  ${'latency p50/p95/p99'.padEnd(26)}stable`);
+  if (a.baseline) out.push(`  ${'one-at-a-time'.padEnd(16)}${fmt(a.baseline.throughput).padStart(11)}${'1.00x'.padStart(9)}  ${lat(a.baseline).padEnd(26)}${stable(a.baseline)}`);
+  for (const b of a.batches) {
+    out.push(`  ${String(b.batch).padEnd(16)}${fmt(b.throughput).padStart(11)}${(b.speedup === null ? '-' : `${b.speedup.toFixed(2)}x`).padStart(9)}  ${lat(b).padEnd(26)}${stable(b)}`);
+  }
+  if (a.best) out.push(`  best: batch ${a.best.batch}, ${a.best.speedup.toFixed(2)}x the one-at-a-time throughput (medians; intervals in the harness report)`);
+  out.push('', 'Pipeline: wall time / max(pure I/O, pure compute) from read-then-infer (1.00 = perfect overlap; the goal is <= 1.15)');
+  for (const p of a.pipeline) out.push(`  ${p.label}: ${fmt(p.wallMs)} ms vs I/O ${fmt(p.ioMs)} ms, compute ${fmt(p.computeMs)} ms: ratio ${p.ratio.toFixed(2)}`);
+  out.push('', 'Sessions on one device (throughput relative to one session)');
+  for (const s of a.sessions) out.push(`  ${String(s.sessions).padEnd(3)} session(s): ${fmt(s.throughput)} samples/s, ${s.vsOne === null ? '-' : `${s.vsOne.toFixed(2)}x`}, ${stable(s)}`);
+  out.push('', 'Devices (efficiency = throughput(D) / (D x throughput(1)); busy = inference time / wall time per device)');
+  for (const d of a.devices) {
+    out.push(`  ${String(d.devices).padEnd(3)} device(s): ${fmt(d.throughput)} samples/s, efficiency ${d.efficiency === null ? '-' : d.efficiency.toFixed(2)}, busy ${d.busy.map((b) => b.toFixed(2)).join(' / ')}`);
+  }
+  if (a.notes.length) out.push('', ...a.notes);
+  return out.join('\n');
+}
