@@ -3,7 +3,7 @@
  * build/native-kernel-build.json which rungs were built and, when not, why: this module reads that record, so a
  * machine without a C++ compiler gets "unavailable: <why>; fix: <how>" instead of a missing-module crash.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,4 +85,21 @@ export function loadRung(impl: Impl, rung: Rung): NativeKernel {
         `It may have been built on another machine or for another Node: run \`${BUILD_COMMAND}\``,
     );
   }
+}
+
+/**
+ * A warning when the implementation's kernel.cc is newer than a built module of it: the learner edited the loop
+ * but the lab would still run the previous build. Null when every built module is up to date.
+ */
+export function staleBuildWarning(impl: Impl, implDir: string, record = readBuildRecord()): string | null {
+  const source = path.join(implDir, 'kernel.cc');
+  if (!existsSync(source)) return null;
+  const sourceTime = statSync(source).mtimeMs;
+  const stale = RUNGS.filter((rung) => {
+    const status = rungStatus(impl, rung, record);
+    return status.available && statSync(status.file).mtimeMs < sourceTime;
+  });
+  if (stale.length === 0) return null;
+  return `${path.basename(path.dirname(source))}/kernel.cc (${impl}) changed after the native rungs ${stale.join(', ')} were built: ` +
+    `they still run the previous code. Rebuild with \`${BUILD_COMMAND}\``;
 }

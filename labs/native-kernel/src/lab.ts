@@ -4,7 +4,7 @@
  * stops costing more than it saves. Episode: episodes/04-native-kernel.mdx.
  */
 import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
-import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, type Rung } from './addon.ts';
+import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
 import { measurePeaks } from './peaks.ts';
 import { makeInput, matmulFlop, type MatmulInput } from './matrices.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
@@ -193,6 +193,8 @@ const lab: NativeKernelLab = {
     const threadSizes = ctx.quick ? QUICK_THREAD_SIZES : FULL_THREAD_SIZES;
     const available = new Set(RUNGS.filter((rung) => rungStatus(ctx.impl, rung).available));
     for (const note of unavailableNotes(ctx.impl)) console.warn(`native-kernel: ${note}`);
+    const stale = staleBuildWarning(ctx.impl, ctx.implDir);
+    if (stale) console.warn(`native-kernel: ${stale}`);
     const cases: CaseDefinition<MatmulInput, Float64Array>[] = [];
     for (const size of sizes) {
       cases.push(tsNaiveCase(size), tsTypedCase(size));
@@ -206,7 +208,8 @@ const lab: NativeKernelLab = {
     return cases;
   },
   notes(ctx) {
-    return unavailableNotes(ctx.impl);
+    const stale = staleBuildWarning(ctx.impl, ctx.implDir);
+    return [...unavailableNotes(ctx.impl), ...(stale ? [stale] : [])];
   },
   sampling: {
     quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { isNotImplemented, type LabContext } from '@parallel-course/harness/lab-definition.ts';
-import { rungStatus } from '../src/addon.ts';
+import { rungStatus, staleBuildWarning } from '../src/addon.ts';
 import lab, { LARGEST_SIZE, QUICK_SIZES, threadCounts, unavailableNotes } from '../src/lab.ts';
 
 const ctx = (impl: 'exercise' | 'solution', quick = true): LabContext => ({
@@ -82,4 +85,19 @@ test('a missing build record reads as "not built" with the command that builds i
   });
   assert.deepEqual(failed, { available: false, reason: 'building the exercise rungs failed: kernel.cc:3: error: x', fix: 'install g++' });
   if (built) assert.deepEqual(unavailableNotes('solution'), []);
+});
+
+test('a kernel.cc newer than its built modules gives a rebuild warning; an older one none', { skip }, (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-stale-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const implDir = path.join(dir, 'native-kernel');
+  mkdirSync(implDir);
+  const source = path.join(implDir, 'kernel.cc');
+  writeFileSync(source, '// edited\n');
+  const future = new Date(Date.now() + 3_600_000);
+  utimesSync(source, future, future);
+  assert.match(staleBuildWarning('solution', implDir) ?? '', /^native-kernel\/kernel\.cc \(solution\) changed after the native rungs O0, O3, march were built: they still run the previous code\. Rebuild with `npm run build -w labs\/native-kernel`$/);
+  const past = new Date(0);
+  utimesSync(source, past, past);
+  assert.equal(staleBuildWarning('solution', implDir), null);
 });
