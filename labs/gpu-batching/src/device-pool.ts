@@ -83,6 +83,8 @@ interface DeviceProcess {
   child: ChildProcess;
   pid: number;
   ep: ExecutionProvider;
+  /** CUDA_VISIBLE_DEVICES as the device process itself reported it. */
+  visibleDevices: string | null;
   restarts: number;
   stderr: () => string;
   busy: ChunkRequest | null;
@@ -141,7 +143,7 @@ function startDevice(spec: DeviceSpec, options: DevicePoolOptions, restarts: num
         reject(new DevicePoolError(`device ${spec.device} asked for ${spec.ep} but its session runs on ${message.ep}: refusing a silent fallback`));
         return;
       }
-      resolve({ spec, child, pid: message.pid, ep: message.ep, restarts, stderr: () => stderr, busy: null, exited, closing: false });
+      resolve({ spec, child, pid: message.pid, ep: message.ep, visibleDevices: message.visibleDevices, restarts, stderr: () => stderr, busy: null, exited, closing: false });
     };
     const onExit = (code: number | null, signal: string | null) => fail(`it exited during start-up (code ${code}, signal ${signal})`);
     child.on('message', onMessage);
@@ -150,7 +152,7 @@ function startDevice(spec: DeviceSpec, options: DevicePoolOptions, restarts: num
 }
 
 export interface DevicePool {
-  readonly devices: readonly { device: number; ep: ExecutionProvider; pid: number }[];
+  readonly devices: readonly { device: number; ep: ExecutionProvider; pid: number; visibleDevices: string | null }[];
   run(options: PoolRunOptions): Promise<PoolRunResult>;
   close(): Promise<void>;
 }
@@ -323,7 +325,7 @@ export async function startDevicePool(options: DevicePoolOptions): Promise<Devic
 
   return {
     get devices() {
-      return procs.map((p) => ({ device: p.spec.device, ep: p.ep, pid: p.pid }));
+      return procs.map((p) => ({ device: p.spec.device, ep: p.ep, pid: p.pid, visibleDevices: p.visibleDevices }));
     },
     run,
     async close() {
