@@ -47,7 +47,10 @@ export interface Granularity {
   worst: Record<string, ChunkPoint>;
   /** Wall-time µs each extra task adds with `workers` workers; null with fewer than two overhead-bound sizes. */
   overheadPerTaskUs: Record<string, number | null>;
-  /** The shortest task (µs) for which that overhead costs at most 10% efficiency: t >= 9 * workers * overhead. */
+  /**
+   * The shortest task (µs) for which that overhead costs at most 10% efficiency: t >= 9 * workers * overhead.
+   * Null when the overhead could not be measured (a slope <= 0 means noise swamped it: re-run on a quieter machine).
+   */
   minTaskUs: Record<string, number | null>;
 }
 
@@ -82,7 +85,7 @@ export function deriveGranularity(results: Results, points: number, workers: num
     const left = curve.filter((p) => p.tasks >= OVERHEAD_SIDE_MIN_TASKS);
     const overhead = left.length >= 2 ? linearFit(left.map((p) => p.tasks), left.map((p) => p.medianMs)).slope * 1000 : null;
     g.overheadPerTaskUs[variant] = overhead;
-    g.minTaskUs[variant] = overhead === null ? null : 9 * workers * Math.max(0, overhead);
+    g.minTaskUs[variant] = overhead === null || overhead <= 0 ? null : 9 * workers * overhead;
   }
   return g;
 }
@@ -100,11 +103,50 @@ export function formatGranularity(g: Granularity): string {
     const worst = g.worst[variant]!;
     const o = g.overheadPerTaskUs[variant];
     const t = g.minTaskUs[variant];
+    const rule =
+      t === null || t === undefined
+        ? 'not measurable in this run (fewer than two sizes with >= 64 tasks, or noise made the slope <= 0: re-run)'
+        : `should take >= ${fmt(t)} µs, i.e. >= ${Math.ceil((t * 1000) / g.nsPerPoint)} points`;
     lines.push(
       `${variant}: best chunk ${best.chunk} (${best.tasks} tasks, ${fmt(best.medianMs)} ms, efficiency ${fmt(best.efficiency, 2)}); ` +
         `worst chunk ${worst.chunk} (${worst.tasks} tasks, ${fmt(worst.medianMs)} ms, efficiency ${fmt(worst.efficiency, 2)})`,
-      `${variant}: each extra task adds ${fmt(o)} µs of wall time with ${g.workers} workers; for at most 10% overhead a task ` +
-        `should take >= ${fmt(t)} µs, i.e. >= ${t === null || t === undefined ? 'n/a' : Math.ceil((t * 1000) / g.nsPerPoint)} points`,
+      `${variant}: each extra task adds ${fmt(o)} µs of wall time with ${g.workers} workers; for at most 10% overhead a task ${rule}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The hand-off table: per payload and transport, the round trip (median [95% CI]) and the one-way hand-off p50. */
+export function formatHandoffs(results: Results): string {
+  const lines = ['payload  transport  round trip median [95% CI]  hand-off p50  vs checksum on the main thread'];
+  const sizes = [...new Set(results.cases.map((c) => c.params['payloadMiB']).filter((v): v is number => typeof v === 'number'))].sort((a, b) => a - b);
+  for (const mib of sizes) {
+    for (const variant of ['serial', 'clone', 'transfer', 'shared']) {
+      const c = results.cases.find((x) => x.variant === variant && x.params['payloadMiB'] === mib);
+      if (!c) continue;
+      const s = results.speedups.find((x) => x.variant === variant && x.params['payloadMiB'] === mib);
+      const [lo, hi] = c.summary.ci95;
+      lines.push(
+        `${`${mib} MiB`.padEnd(9)}${variant.padEnd(11)}${`${fmt(c.summary.median)} ms [${fmt(lo)}, ${fmt(hi)}]`.padEnd(28)}` +
+          `${(c.observations['hand-off']?.p50 === undefined ? '-' : `${fmt(c.observations['hand-off'].p50)} ms`).padEnd(14)}` +
+          (s ? `${fmt(s.speedup, 2)}x [${fmt(s.ci95[0], 2)}, ${fmt(s.ci95[1], 2)}]` : 'baseline'),
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Start-up and memory of the two kinds of worker, from the observations of the headline-size cases. */
+export function formatWorkers(results: Results): string {
+  const lines: string[] = [];
+  for (const variant of ['pool', 'process']) {
+    const c = results.cases.find((x) => x.variant === variant && x.observations['start-up']);
+    if (!c) continue;
+    const up = c.observations['start-up']!;
+    const mem = c.observations['memory per worker'];
+    lines.push(
+      `${variant === 'pool' ? 'threads  ' : 'processes'}: start-up ${up.samples.map((x) => `${fmt(x)} ms`).join(', ')}` +
+        `${variant === 'pool' ? ' (whole pool)' : ' (per child)'}; memory per worker ${mem ? mem.samples.map((x) => `${fmt(x)} MiB`).join(', ') : 'n/a'}`,
     );
   }
   return lines.join('\n');
@@ -119,4 +161,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { POINTS, WORKERS } = await import('./lab.ts');
   const results = parseResultsJson(readFileSync(file, 'utf8'), file);
   console.log(formatGranularity(deriveGranularity(results, POINTS, WORKERS)));
+  console.log(`\n${formatWorkers(results)}\n\n${formatHandoffs(results)}`);
+  const h = results.headline;
+  if (h) {
+    console.log(
+      `\nheadline: ${h.variant} ${JSON.stringify(h.params)}: speedup ${fmt(h.speedup)} [${fmt(h.ci95[0])}, ${fmt(h.ci95[1])}], ` +
+        `efficiency ${fmt(h.efficiency, 2)} [${fmt(h.ci95[0] / WORKERS, 2)}, ${fmt(h.ci95[1] / WORKERS, 2)}], serial ${fmt(h.baselineMedianMs)} ms`,
+    );
+  }
+  const env = results.environment;
+  console.log(`machine: ${env.cpuModel}, ${env.availableParallelism} CPUs available, Node ${env.node}, ${results.startedAt}`);
 }

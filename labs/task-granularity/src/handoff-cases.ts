@@ -52,6 +52,10 @@ export function handoffCase(transport: Transport, payloadMiB: number): Case {
     async setup(ctx): Promise<Instance> {
       const impl = await importImpl<TransportModule>(ctx, 'transport.ts');
       const worker = new Worker(new URL('./handoff-worker.ts', import.meta.url));
+      await new Promise<void>((resolve, reject) => {
+        worker.once('message', () => resolve()); // 'ready': the first message the worker sends
+        worker.once('error', reject);
+      });
       // Each input is staged once, outside the samples that use it: a real program would produce its data in the
       // staged buffer. A transferred buffer comes back with the reply and replaces the staged one.
       const staged = new WeakMap<Uint8Array, Uint8Array>();

@@ -159,3 +159,26 @@ test('linearFit: a line through hand-picked points', async () => {
   assert.throws(() => linearFit([1, 1], [2, 3]), /two distinct x values/);
   assert.throws(() => linearFit([1], [2]), /two or more/);
 });
+
+test('derived granularity: the overhead is the slope of time against task count, by hand', async () => {
+  const { deriveGranularity, formatGranularity } = await import('../src/derive.ts');
+  const caseOf = (variant: string, params: Record<string, number>, median: number) => ({ variant, params, summary: { median } });
+  // 8192 points; chunk 64 -> 128 tasks in 12 ms, chunk 128 -> 64 tasks in 10 ms, chunk 4096 -> 2 tasks in 6 ms.
+  // Slope on the >= 64-task side: (12 - 10) ms / (128 - 64) tasks = 31.25 µs per task; rule: 9 * 2 * 31.25 = 562.5 µs.
+  const results = {
+    cases: [caseOf('serial', {}, 8), caseOf('pool', { chunk: 64 }, 12), caseOf('pool', { chunk: 128 }, 10), caseOf('pool', { chunk: 4096 }, 6)],
+    speedups: [{ variant: 'pool', params: { chunk: 4096 }, efficiency: 8 / 6 / 2 }],
+  } as unknown as import('@parallel-course/harness/results-schema.ts').Results;
+  const g = deriveGranularity(results, 8192, 2);
+  assert.equal(g.nsPerPoint, (8 * 1e6) / 8192);
+  assert.equal(g.best['pool']!.chunk, 4096);
+  assert.equal(g.worst['pool']!.chunk, 64);
+  assert.ok(Math.abs(g.overheadPerTaskUs['pool']! - 31.25) < 1e-9);
+  assert.ok(Math.abs(g.minTaskUs['pool']! - 562.5) < 1e-9);
+  assert.equal(g.overheadPerTaskUs['process'], undefined); // no process curve in this file
+  assert.match(formatGranularity(g), /pool: each extra task adds 31.3 µs of wall time with 2 workers; for at most 10% overhead a task should take >= 563 µs/);
+  // A slope swamped by noise (more tasks, less time) gives no rule rather than a nonsense one.
+  const noisy = { ...results, cases: [caseOf('serial', {}, 8), caseOf('pool', { chunk: 64 }, 9), caseOf('pool', { chunk: 128 }, 10)] } as typeof results;
+  assert.equal(deriveGranularity(noisy, 8192, 2).minTaskUs['pool'], null);
+  assert.match(formatGranularity(deriveGranularity(noisy, 8192, 2)), /not measurable in this run/);
+});
