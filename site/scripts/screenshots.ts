@@ -6,7 +6,10 @@
 import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { builtPages, openSite } from '../test/support/site.ts';
+
+const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
 
 const out = process.argv[2] ?? mkdtempSync(join(tmpdir(), 'course-screens-'));
 mkdirSync(out, { recursive: true });
@@ -19,6 +22,12 @@ try {
       const page = await context.newPage();
       for (const path of builtPages()) {
         await page.goto(site.url + path, { waitUntil: 'load' });
+        // Show the results viewer with data: the harness's fixture results file.
+        const viewerInput = page.locator('[data-rv-file]');
+        if ((await viewerInput.count()) > 0) {
+          await viewerInput.setInputFiles(FIXTURE);
+          await page.locator('[data-rv-output]').waitFor({ state: 'visible' });
+        }
         await page.waitForTimeout(200);
         const name = `${label}-${theme}-${path.replaceAll('/', '') || 'index'}.png`;
         await page.screenshot({ path: join(out, name), fullPage: true });

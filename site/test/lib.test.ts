@@ -6,7 +6,7 @@ import { parseResults } from '@parallel-course/harness/results-schema.ts';
 import { amdahlLimit, amdahlSpeedup, gustafsonSpeedup, speedupCurves } from '../src/lib/amdahl.ts';
 import { droppedFrames, longestGap } from '../src/lib/frame-gaps.ts';
 import { countPrimesBelow } from '../src/lib/busy-work.ts';
-import { formatNumber, maxWorkers, otherSpeedups, paramsLabel, workerSeries } from '../src/lib/results-view.ts';
+import { caseLabel, formatInterval, formatNumber, maxWorkers, otherSpeedups, paramsLabel, workerSeries } from '../src/lib/results-view.ts';
 import { resolveBase } from '../src/lib/base-path.ts';
 import { resolveRequestPath } from '../scripts/static-server.ts';
 
@@ -77,7 +77,10 @@ describe('results view', () => {
 
   it('labels parameters with sorted keys', () => {
     assert.equal(paramsLabel({ workers: 2, size: 'large' }), 'size=large, workers=2');
-    assert.equal(paramsLabel({}), '(no parameters)');
+    assert.equal(paramsLabel({}), '');
+    assert.equal(caseLabel('pool', { workers: 2 }), 'pool (workers=2)');
+    assert.equal(caseLabel('inline', {}), 'inline');
+    assert.equal(formatInterval([1.234, 5.678]), '1.23–5.68');
   });
 
   it('groups speedups by variant against workers, sorted by workers', () => {

@@ -39,7 +39,7 @@ export function seriesColour(theme: ChartTheme, index: number): string {
 export function followTheme(chart: Chart, restyle: (chart: Chart, theme: ChartTheme) => void): void {
   const observer = new MutationObserver(() => {
     restyle(chart, currentTheme());
-    chart.update('none');
+    chart.update();
   });
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
 }

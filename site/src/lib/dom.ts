@@ -14,8 +14,16 @@ export function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** A table with a caption, a header row and body rows of plain text cells. */
-export function textTable(caption: string, headers: readonly string[], rows: readonly (readonly string[])[]): HTMLTableElement {
+/**
+ * A table with a short caption, a header row and body rows of plain text cells, inside a box that scrolls sideways
+ * on narrow screens. An optional note is shown under the box (a long caption could not wrap inside a scrolling table).
+ */
+export function textTable(
+  caption: string,
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  note?: string,
+): HTMLElement {
   const table = element('table', undefined, 'data-table');
   table.append(element('caption', caption));
   const head = element('thead');
@@ -33,5 +41,10 @@ export function textTable(caption: string, headers: readonly string[], rows: rea
     body.append(tr);
   }
   table.append(head, body);
-  return table;
+  const wrapper = element('div', undefined, 'table-block');
+  const scroller = element('div', undefined, 'table-scroll');
+  scroller.append(table);
+  wrapper.append(scroller);
+  if (note !== undefined) wrapper.append(element('p', note, 'table-note'));
+  return wrapper;
 }

@@ -12,10 +12,10 @@ export interface WorkerPoint {
   oversubscribed: boolean;
 }
 
-/** "workers=2, size=4096": a stable, readable label for a case's parameters (keys sorted). */
+/** "size=4096, workers=2": a stable, readable label for a case's parameters (keys sorted); "" when there are none. */
 export function paramsLabel(params: Params): string {
   const keys = Object.keys(params).sort();
-  if (keys.length === 0) return '(no parameters)';
+  if (keys.length === 0) return '';
   return keys.map((key) => `${key}=${String(params[key])}`).join(', ');
 }
 
@@ -72,4 +72,15 @@ export function formatNumber(value: number): string {
   const magnitude = Math.abs(value);
   if (magnitude >= 1e6 || magnitude < 1e-3) return value.toExponential(2);
   return Number(value.toPrecision(3)).toString();
+}
+
+/** "variant" or "variant (workers=2)": how one case is named in charts. */
+export function caseLabel(variant: string, params: Params): string {
+  const label = paramsLabel(params);
+  return label === '' ? variant : `${variant} (${label})`;
+}
+
+/** A 95% interval as "low–high" with an en dash, compact enough for narrow tables. */
+export function formatInterval([low, high]: readonly [number, number]): string {
+  return `${formatNumber(low)}–${formatNumber(high)}`;
 }

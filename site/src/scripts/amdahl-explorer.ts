@@ -4,7 +4,7 @@ import { Chart } from '../lib/chart-setup.ts';
 import { amdahlLimit, amdahlSpeedup, gustafsonSpeedup, speedupCurves } from '../lib/amdahl.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { textTable } from '../lib/dom.ts';
-import { formatNumber, workerSeries, type WorkerPoint } from '../lib/results-view.ts';
+import { formatInterval, formatNumber, workerSeries, type WorkerPoint } from '../lib/results-view.ts';
 
 type Point = { x: number; y: number };
 
@@ -78,14 +78,14 @@ export function mountAmdahlExplorer(root: HTMLElement): void {
     const scales = chart.options.scales;
     if (scales?.['x']) scales['x'].max = p;
     styleDatasets(chart, currentTheme());
-    chart.update('none');
+    chart.update();
 
     const rows = curves.map((c) => [String(c.workers), formatNumber(c.amdahl), formatNumber(c.gustafson), String(c.ideal)]);
     const table = textTable(`Speedup for f = ${Math.round(f * 100)}%`, ['workers', 'Amdahl', 'Gustafson', 'ideal'], rows);
     const measuredRows: string[][] = [];
     for (const [variant, points] of measured) {
       for (const pt of points) {
-        measuredRows.push([variant, String(pt.workers), formatNumber(pt.speedup), `${formatNumber(pt.ci95[0])} to ${formatNumber(pt.ci95[1])}`]);
+        measuredRows.push([variant, String(pt.workers), formatNumber(pt.speedup), formatInterval(pt.ci95)]);
       }
     }
     const parts: HTMLElement[] = [table];

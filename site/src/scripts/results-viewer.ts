@@ -5,13 +5,10 @@ import { Chart } from '../lib/chart-setup.ts';
 import { amdahlSpeedup } from '../lib/amdahl.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
-import { formatNumber, maxWorkers, otherSpeedups, paramsLabel, workerSeries } from '../lib/results-view.ts';
+import { caseLabel, formatInterval, formatNumber, maxWorkers, otherSpeedups, paramsLabel, workerSeries } from '../lib/results-view.ts';
 
 type Point = { x: number; y: number };
 
-function interval([low, high]: readonly [number, number]): string {
-  return `${formatNumber(low)} to ${formatNumber(high)}`;
-}
 
 function describeRun(results: Results): string {
   const env = results.environment;
@@ -26,24 +23,25 @@ function describeHeadline(results: Results): string {
   const h = results.headline;
   if (!h) return 'This run has no headline result (for example because a variant failed its check).';
   return (
-    `Headline: ${h.variant} (${paramsLabel(h.params)}) is ${formatNumber(h.speedup)}x ${h.baseline} ` +
-    `(95% interval ${interval(h.ci95)})${h.efficiency !== undefined ? `, efficiency ${formatNumber(h.efficiency)}` : ''}.`
+    `Headline: ${caseLabel(h.variant, h.params)} is ${formatNumber(h.speedup)}x ${h.baseline} ` +
+    `(95% interval ${formatInterval(h.ci95)})${h.efficiency !== undefined ? `, efficiency ${formatNumber(h.efficiency)}` : ''}.`
   );
 }
 
 function tables(results: Results): HTMLElement[] {
   const speedups = textTable(
-    'Speedups (median baseline time / median variant time; above 1 is faster)',
+    'Speedups',
     ['variant', 'parameters', 'speedup', '95% interval', 'efficiency', 'Karp-Flatt f', 'note'],
     results.speedups.map((s) => [
       s.variant,
       paramsLabel(s.params),
       formatNumber(s.speedup),
-      interval(s.ci95),
+      formatInterval(s.ci95),
       s.efficiency === undefined ? '' : formatNumber(s.efficiency),
       s.karpFlatt === undefined ? '' : formatNumber(s.karpFlatt),
-      s.oversubscribed ? 'more workers than CPUs' : '',
+      s.oversubscribed ? 'oversubscribed' : '',
     ]),
+    'Speedup = median baseline time / median variant time: above 1 is faster. Oversubscribed: more workers than CPUs.',
   );
   const cases = textTable(
     'Time per sample (ms)',
@@ -53,16 +51,17 @@ function tables(results: Results): HTMLElement[] {
       paramsLabel(c.params),
       String(c.summary.n),
       formatNumber(c.summary.median),
-      interval(c.summary.ci95),
+      formatInterval(c.summary.ci95),
       formatNumber(c.summary.cv),
       String(c.summary.outliers.highMild + c.summary.outliers.highSevere),
       [c.summary.noisy ? 'noisy' : '', c.oversubscribed ? 'oversubscribed' : ''].filter(Boolean).join(', '),
     ]),
   );
   const correctness = textTable(
-    'Correctness check (only variants that passed are timed)',
+    'Correctness check',
     ['variant', 'parameters', 'passed', 'comparator', 'reason'],
     results.correctness.map((c) => [c.variant, paramsLabel(c.params), c.passed ? 'yes' : 'NO', c.comparator, c.reason ?? '']),
+    'Only variants that passed the check were timed.',
   );
   const env = results.environment;
   const environment = textTable('Environment', ['property', 'value'], [
@@ -153,25 +152,27 @@ export function mountResultsViewer(root: HTMLElement): void {
           maintainAspectRatio: false,
           parsing: false,
           scales: {
-            x: { type: 'linear', min: 1, max: top, title: { display: true, text: 'workers' } },
+            x: { type: 'linear', min: 1, max: top, ticks: { stepSize: 1 }, title: { display: true, text: 'workers' } },
             y: { type: 'linear', min: 0, title: { display: true, text: 'speedup' } },
           },
           plugins: { legend: { position: 'bottom' } },
         },
       });
       restyleLines(chart, currentTheme());
-      chart.update('none');
+      chart.update();
       followTheme(chart, restyleLines);
       charts.push(chart);
     }
 
     const others = otherSpeedups(results);
     otherBox.hidden = others.length === 0;
+    // About 3 rem per bar plus room for the axis, so two bars do not fill a whole chart.
+    otherBox.style.height = `${4 + 3 * others.length}rem`;
     if (others.length > 0) {
       const chart = new Chart(otherCanvas, {
         type: 'bar',
         data: {
-          labels: others.map((s) => `${s.variant} (${paramsLabel(s.params)})`),
+          labels: others.map((s) => caseLabel(s.variant, s.params)),
           datasets: [{ label: 'speedup', data: others.map((s) => s.speedup) }],
         },
         options: {
@@ -183,7 +184,7 @@ export function mountResultsViewer(root: HTMLElement): void {
         },
       });
       restyleLines(chart, currentTheme());
-      chart.update('none');
+      chart.update();
       followTheme(chart, restyleLines);
       charts.push(chart);
     }
