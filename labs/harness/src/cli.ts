@@ -4,10 +4,17 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkLabInChild } from './check-process.ts';
+import { compareRuns, formatComparison } from './compare.ts';
 import { exitCodeFor, EXIT_OK, UsageError } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
+import { listRuns, readResults } from './results-reader.ts';
 import { runLab } from './run-lab.ts';
+import { formatStatus, labStatus } from './status.ts';
+import { ensureNotes } from './tools/notes.ts';
+import { parsePrediction, savePrediction, type Prediction } from './tools/prediction.ts';
+import { watchLab } from './watch.ts';
 
 const OPTIONS = {
   impl: { type: 'string', default: 'exercise', help: 'exercise (your code, the default) or solution (the reference)' },
@@ -15,6 +22,12 @@ const OPTIONS = {
   out: { type: 'string', help: 'folder for results (default: results/); each run gets <out>/<lab>/<timestamp>/' },
   seed: { type: 'string', help: 'seed of the inputs and of the bootstrap (an integer)' },
   list: { type: 'boolean', default: false, help: 'list the labs' },
+  watch: { type: 'boolean', default: false, help: 're-run the correctness check on every save of your code (no timing)' },
+  measure: { type: 'boolean', default: false, help: 'with --watch: also measure (--quick) after each passing check' },
+  compare: { type: 'string', help: 'an earlier run folder: a faster / slower / within-noise verdict per case' },
+  predict: { type: 'string', help: 'the headline speedup you expect (e.g. 1.8), kept with the run for the report' },
+  why: { type: 'string', help: 'with --predict: why you expect it, in one sentence' },
+  status: { type: 'boolean', default: false, help: "each lab's state: not started, failing, passing, measured" },
   help: { type: 'boolean', short: 'h', default: false, help: 'show this help' },
 } as const;
 
@@ -25,6 +38,9 @@ export function helpText(): string {
   });
   return [
     'Usage: npm run lab -- <lab> [--impl exercise|solution] [--quick] [--out DIR] [--seed N]',
+    '                           [--compare RUN_FOLDER] [--predict SPEEDUP --why TEXT]',
+    '       npm run lab -- <lab> --watch [--measure]',
+    '       npm run lab -- --status',
     '       npm run lab -- --list',
     '',
     ...rows,
@@ -32,12 +48,18 @@ export function helpText(): string {
 }
 
 export interface ParsedCommand {
-  kind: 'help' | 'list' | 'run';
+  kind: 'help' | 'list' | 'run' | 'watch' | 'status';
   lab?: string;
   impl: Impl;
   quick: boolean;
   out?: string;
   seed?: number;
+  /** --watch --measure: measure after each passing check. */
+  measure?: boolean;
+  /** --compare: the earlier run folder (or results.json), as given. */
+  compare?: string;
+  /** --predict / --why, validated. */
+  prediction?: Prediction;
 }
 
 /** Parses and validates argv; throws UsageError with the fix for anything wrong. */
@@ -68,13 +90,66 @@ export function parseCommand(argv: string[]): ParsedCommand {
   const base = { impl: impl as Impl, quick: values.quick === true, ...(values.out ? { out: values.out as string } : {}), ...(seed !== undefined ? { seed } : {}) };
   if (values.help) return { kind: 'help', ...base };
   if (values.list) return { kind: 'list', ...base };
+  if (values.measure && !values.watch) {
+    throw new UsageError('--measure goes with --watch (a normal run always measures): npm run lab -- <lab> --watch --measure');
+  }
+  if (values.why !== undefined && values.predict === undefined) {
+    throw new UsageError('--why goes with --predict: npm run lab -- <lab> --predict 1.8 --why "..."');
+  }
+  if (values.status) {
+    if (parsed.positionals.length > 0) throw new UsageError('--status shows every lab: npm run lab -- --status (no lab name)');
+    return { kind: 'status', ...base };
+  }
+  if (values.watch && (values.compare !== undefined || values.predict !== undefined)) {
+    throw new UsageError('--watch only checks your code; use --compare and --predict with a normal run: npm run lab -- <lab> --compare DIR');
+  }
+  const extra = {
+    ...(values.compare !== undefined ? { compare: values.compare as string } : {}),
+    ...(values.predict !== undefined ? { prediction: parsePrediction(values.predict as string, values.why as string | undefined) } : {}),
+  };
   if (parsed.positionals.length === 0) {
     throw new UsageError(`which lab? The labs are: ${labNames().join(', ')}\n\n${helpText()}`);
   }
   if (parsed.positionals.length > 1) {
     throw new UsageError(`one lab at a time, got: ${parsed.positionals.join(' ')}`);
   }
-  return { kind: 'run', lab: parsed.positionals[0], ...base };
+  if (values.watch) return { kind: 'watch', lab: parsed.positionals[0], ...base, ...(values.measure ? { measure: true } : {}) };
+  return { kind: 'run', lab: parsed.positionals[0], ...base, ...extra };
+}
+
+/** Paths on the command line are relative to where the learner typed `npm run` (npm changes into the root). */
+function fromUser(target: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), target);
+}
+
+async function showStatus(command: ParsedCommand): Promise<number> {
+  const outRoot = command.out ? fromUser(command.out) : path.join(ROOT_DIR, 'results');
+  const statuses = [];
+  for (const lab of labNames()) {
+    process.stderr.write(`checking ${lab}...\n`);
+    const check = await checkLabInChild({ lab, impl: 'exercise', rootDir: ROOT_DIR });
+    statuses.push(labStatus(lab, 'error' in check ? check : check.correctness, listRuns(outRoot, lab)));
+  }
+  process.stdout.write(`${formatStatus(statuses)}\n`);
+  return EXIT_OK;
+}
+
+/** Runs until Ctrl+C; each save of the learner's files starts a check. */
+async function watch(command: ParsedCommand): Promise<number> {
+  await loadLab(command.lab as string); // an unknown lab is a usage error now, not in the child
+  const handle = watchLab({
+    lab: command.lab as string,
+    impl: command.impl,
+    rootDir: ROOT_DIR,
+    ...(command.seed !== undefined ? { seed: command.seed } : {}),
+    ...(command.measure ? { measure: true, measureArgs: command.out ? ['--out', fromUser(command.out)] : [] } : {}),
+  });
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await handle.close();
+  return EXIT_OK;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -90,6 +165,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     return EXIT_OK;
   }
+  if (command.kind === 'status') return showStatus(command);
+  if (command.kind === 'watch') return watch(command);
+  // Read the earlier run before this one starts, so a wrong folder fails in a second, not after the run.
+  const earlier = command.compare !== undefined ? readResults(fromUser(command.compare)) : null;
+  if (earlier && earlier.results.lab !== command.lab) {
+    throw new UsageError(`--compare ${command.compare} is a run of '${earlier.results.lab}', not '${command.lab}': give a run folder under results/${command.lab}/`);
+  }
   const outcome = await runLab({
     lab: command.lab as string,
     impl: command.impl,
@@ -99,6 +181,17 @@ export async function main(argv: string[]): Promise<number> {
     command: `npm run lab -- ${argv.join(' ')}`,
     rootDir: ROOT_DIR,
   });
+  if (outcome.runDir !== null && outcome.results !== null) {
+    if (command.prediction) {
+      savePrediction(outcome.runDir, command.prediction);
+      process.stdout.write(`Prediction: ${command.prediction.speedup}x, kept in ${path.join(outcome.runDir, 'prediction.json')}\n`);
+    }
+    const notes = ensureNotes(outcome.runDir, outcome.results.lab, outcome.results.startedAt);
+    process.stdout.write(`Notes:   ${notes.file} (your hypothesis and interpretation; then npm run report -- ${outcome.runDir})\n`);
+    if (earlier) process.stdout.write(`\n${formatComparison(compareRuns(earlier.results, outcome.results))}\n`);
+  } else if (command.prediction || earlier) {
+    process.stdout.write('No run folder was written (the check failed), so there is nothing to compare and the prediction was not kept.\n');
+  }
   return outcome.exitCode;
 }
 

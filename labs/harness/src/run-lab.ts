@@ -82,6 +82,30 @@ export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl
   return lines.join('\n');
 }
 
+/** Inputs and reference outputs for every case; cases that agree on the lab's input params share them. */
+async function prepareCases(
+  lab: LabDefinition<unknown, unknown>,
+  definitions: CaseDefinition<unknown, unknown>[],
+  ctx: LabContext,
+): Promise<Prepared<unknown, unknown>[]> {
+  const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown }>();
+  const prepared: Prepared<unknown, unknown>[] = [];
+  for (const definition of definitions) {
+    const key = paramsKey(definition.params, lab.inputParams);
+    let entry = sets.get(key);
+    if (!entry) {
+      const inputs = await lab.inputs(definition.params, ctx);
+      const all = [...inputs.check, inputs.measure];
+      const expected = [];
+      for (const input of all) expected.push(await lab.reference(input));
+      entry = { set: { inputs: all, expected }, measureInput: inputs.measure };
+      sets.set(key, entry);
+    }
+    prepared.push({ definition, set: entry.set, measureInput: entry.measureInput });
+  }
+  return prepared;
+}
+
 export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const rootDir = options.rootDir ?? ROOT_DIR;
   const outRoot = path.resolve(options.outDir ?? path.join(rootDir, 'results'));
@@ -112,21 +136,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const definitions = lab.cases(ctx);
   const labNotes = lab.notes?.(ctx) ?? [];
   for (const note of labNotes) print(`note: ${note}`);
-  const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown }>();
-  const prepared: Prepared<unknown, unknown>[] = [];
-  for (const definition of definitions) {
-    const key = paramsKey(definition.params, lab.inputParams);
-    let entry = sets.get(key);
-    if (!entry) {
-      const inputs = await lab.inputs(definition.params, ctx);
-      const all = [...inputs.check, inputs.measure];
-      const expected = [];
-      for (const input of all) expected.push(await lab.reference(input));
-      entry = { set: { inputs: all, expected }, measureInput: inputs.measure };
-      sets.set(key, entry);
-    }
-    prepared.push({ definition, set: entry.set, measureInput: entry.measureInput });
-  }
+  const prepared = await prepareCases(lab, definitions, ctx);
 
   // Stage 1: check. Passing cases stay set up for measuring; failing ones are torn down and never timed.
   progress.stage(`Checking ${prepared.length} cases against the reference...`);
@@ -242,4 +252,60 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   print(summary);
   const anyFailed = correctness.some((e) => !e.passed);
   return { exitCode: anyFailed ? EXIT_CHECK_FAILED : EXIT_OK, results, runDir, correctness, summary };
+}
+
+export interface CheckLabOptions {
+  lab: string;
+  impl: Impl;
+  seed?: number;
+  rootDir?: string;
+}
+
+export interface CheckLabOutcome {
+  /** EXIT_OK when every case passed, EXIT_CHECK_FAILED otherwise. */
+  exitCode: number;
+  lab: string;
+  impl: Impl;
+  correctness: CorrectnessEntry[];
+  /** The check report as runLab prints it, with the fix for each failure. */
+  report: string;
+  /** Wall time of inputs + check + teardown, in ms. */
+  elapsedMs: number;
+}
+
+/**
+ * Stage 1 alone, for `--watch` and `--status`: inputs, reference outputs and the correctness check of every case,
+ * then teardown. Nothing is measured and nothing is written. Uses the quick sweep, which is the fast one.
+ */
+export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcome> {
+  const started = performance.now();
+  const rootDir = options.rootDir ?? ROOT_DIR;
+  const lab = (await loadLab(options.lab, rootDir)) as LabDefinition<unknown, unknown>;
+  const implDir = path.join(rootDir, options.impl === 'exercise' ? 'exercises' : 'solutions', lab.name);
+  if (!existsSync(implDir)) {
+    throw new LabLoadError(`${path.relative(rootDir, implDir)} is missing: restore it with 'git checkout -- ${path.relative(rootDir, implDir)}'`);
+  }
+  const ctx: LabContext = {
+    impl: options.impl,
+    implDir,
+    rootDir,
+    quick: true,
+    availableParallelism: os.availableParallelism(),
+    seed: options.seed ?? DEFAULT_SEED,
+  };
+  const prepared = await prepareCases(lab, lab.cases(ctx), ctx);
+  const correctness: CorrectnessEntry[] = [];
+  for (const p of prepared) {
+    const checked = await checkCase(p.definition, lab.comparator, p.set, ctx);
+    correctness.push(checked.entry);
+    if (checked.instance) await Promise.resolve(checked.instance.teardown()).catch(() => {});
+  }
+  return {
+    exitCode: correctness.every((e) => e.passed) ? EXIT_OK : EXIT_CHECK_FAILED,
+    lab: lab.name,
+    impl: options.impl,
+    correctness,
+    report: formatCheckReport(correctness, lab.name, options.impl),
+    elapsedMs: performance.now() - started,
+  };
 }

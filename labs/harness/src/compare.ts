@@ -1,0 +1,124 @@
+/**
+ * `npm run lab -- <lab> --compare <run folder>`: this run against an earlier one (the learner's last attempt, or the
+ * reference solution's run), case by case, with a statistical verdict: faster, slower or within noise
+ * (`compareSamples`: the 95% bootstrap interval of the ratio of medians against a +-2% noise band).
+ */
+import type { Params, Results } from './results-schema.ts';
+import { compareSamples, createRng } from './statistics.ts';
+import { caseLabel, formatRatio, formatTime, sameParams } from './report/format.ts';
+import { renderTextTable, terminalSafe } from './report/text-table.ts';
+
+export type Verdict = 'faster' | 'slower' | 'within-noise' | 'only-in-this-run' | 'only-in-earlier-run';
+
+export interface CaseComparison {
+  variant: string;
+  params: Params;
+  verdict: Verdict;
+  /** median(earlier) / median(this run): above 1 means this run is faster. Null when a side is missing. */
+  ratio: number | null;
+  ci95: [number, number] | null;
+  earlierMedianMs: number | null;
+  currentMedianMs: number | null;
+}
+
+export interface RunComparison {
+  lab: string;
+  earlier: { impl: string; startedAt: string; commit: string | null };
+  current: { impl: string; startedAt: string; commit: string | null };
+  /** The noise band used, as a fraction (0.02 = +-2%). */
+  threshold: number;
+  cases: CaseComparison[];
+  /** Why the two runs may not be comparable (another machine, another Node...), for the reader to weigh. */
+  caveats: string[];
+}
+
+export interface CompareRunsOptions {
+  /** Noise band (fraction); default compareSamples' 0.02. */
+  threshold?: number;
+  /** Bootstrap resamples; default the current run's bootstrapResamples. */
+  resamples?: number;
+}
+
+/** The same machine facts must hold for a timing comparison to mean what it says; each difference is a caveat. */
+export function comparisonCaveats(earlier: Results, current: Results): string[] {
+  const a = earlier.environment;
+  const b = current.environment;
+  const caveats: string[] = [];
+  if (a.hostname !== b.hostname || a.cpuModel !== b.cpuModel) {
+    caveats.push(`the runs were on different machines (${a.hostname}, ${a.cpuModel} vs ${b.hostname}, ${b.cpuModel}): a verdict may reflect the machine, not the code`);
+  }
+  if (a.availableParallelism !== b.availableParallelism) {
+    caveats.push(`available CPUs differ (${a.availableParallelism} vs ${b.availableParallelism})`);
+  }
+  if (a.node !== b.node) caveats.push(`Node versions differ (${a.node} vs ${b.node})`);
+  if (earlier.quick !== current.quick) caveats.push('one run is --quick and the other is not: the inputs may differ in size');
+  if (earlier.seed !== current.seed) caveats.push(`the seeds differ (${earlier.seed} vs ${current.seed}): the inputs differ`);
+  return caveats;
+}
+
+/** Compares every case the two runs share, plus the cases only one of them has. Pure: same inputs, same verdicts. */
+export function compareRuns(earlier: Results, current: Results, options: CompareRunsOptions = {}): RunComparison {
+  const resamples = options.resamples ?? current.bootstrapResamples;
+  const cases: CaseComparison[] = [];
+  for (const [i, now] of current.cases.entries()) {
+    const before = earlier.cases.find((c) => c.variant === now.variant && sameParams(c.params, now.params));
+    if (!before) {
+      cases.push({ variant: now.variant, params: now.params, verdict: 'only-in-this-run', ratio: null, ci95: null, earlierMedianMs: null, currentMedianMs: now.summary.median });
+      continue;
+    }
+    // One seed per case, derived from the current run's seed, so a repeated comparison gives the same interval.
+    const result = compareSamples(before.samplesMs, now.samplesMs, createRng((current.seed ^ (i * 0x9e3779b1)) >>> 0), resamples, {
+      ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+    });
+    cases.push({
+      variant: now.variant,
+      params: now.params,
+      verdict: result.verdict,
+      ratio: result.ratio,
+      ci95: result.ci95,
+      earlierMedianMs: before.summary.median,
+      currentMedianMs: now.summary.median,
+    });
+  }
+  for (const before of earlier.cases) {
+    if (!current.cases.some((c) => c.variant === before.variant && sameParams(c.params, before.params))) {
+      cases.push({ variant: before.variant, params: before.params, verdict: 'only-in-earlier-run', ratio: null, ci95: null, earlierMedianMs: before.summary.median, currentMedianMs: null });
+    }
+  }
+  return {
+    lab: current.lab,
+    earlier: { impl: earlier.impl, startedAt: earlier.startedAt, commit: earlier.environment.git.commit },
+    current: { impl: current.impl, startedAt: current.startedAt, commit: current.environment.git.commit },
+    threshold: options.threshold ?? 0.02,
+    cases,
+    caveats: comparisonCaveats(earlier, current),
+  };
+}
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  faster: 'faster',
+  slower: 'SLOWER',
+  'within-noise': 'within noise',
+  'only-in-this-run': 'new in this run',
+  'only-in-earlier-run': 'not in this run',
+};
+
+/** The comparison as a terminal table with one verdict per case, then the caveats. */
+export function formatComparison(comparison: RunComparison): string {
+  const band = `${Math.round(comparison.threshold * 100)}%`;
+  const rows = comparison.cases.map((c) => [
+    caseLabel(c),
+    c.earlierMedianMs === null ? '-' : formatTime(c.earlierMedianMs),
+    c.currentMedianMs === null ? '-' : formatTime(c.currentMedianMs),
+    c.ratio === null ? '-' : formatRatio(c.ratio),
+    c.ci95 === null ? '-' : `[${c.ci95[0].toFixed(2)}, ${c.ci95[1].toFixed(2)}]`,
+    VERDICT_TEXT[c.verdict],
+  ]);
+  const lines = [
+    `Compared with the ${comparison.earlier.impl} run of ${comparison.earlier.startedAt} ` +
+      `(ratio = earlier median / this median; above 1 = this run is faster; within noise = the 95% interval touches 1 +- ${band}):`,
+    ...renderTextTable(['case', 'earlier', 'this run', 'ratio', '95% CI', 'verdict'], rows, { maxWidth: 110, flexibleColumn: 0 }),
+  ];
+  for (const caveat of comparison.caveats) lines.push(`caveat: ${terminalSafe(caveat)}`);
+  return lines.join('\n');
+}

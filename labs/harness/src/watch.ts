@@ -1,0 +1,218 @@
+/**
+ * `npm run lab -- <lab> --watch`: re-runs the correctness check of the learner's code on every save, with the first
+ * mismatch explained. Timing only on request (`--measure`: a --quick run after each passing check).
+ *
+ * Each check runs in a fresh child process (watch-child.ts) so the edited file is imported anew; a save during a
+ * check stops that check and starts another. Saves are debounced: editors write a file in several steps.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LabLoadError } from './errors.ts';
+import type { Impl } from './lab-definition.ts';
+import { caseLabel, correctnessDetail } from './report/format.ts';
+import type { CorrectnessEntry } from './results-schema.ts';
+import type { CheckLabOutcome } from './run-lab.ts';
+import type { WatchChildMessage } from './watch-child.ts';
+
+/** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */
+export const DEBOUNCE_MS = 200;
+
+const CHILD = fileURLToPath(new URL('./watch-child.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+
+export interface WatchOptions {
+  lab: string;
+  impl: Impl;
+  rootDir: string;
+  seed?: number;
+  /** After a passing check, also run `--quick` measurements (results are written as by any run). */
+  measure?: boolean;
+  /** Extra arguments for the measuring run, e.g. ['--out', DIR]. */
+  measureArgs?: string[];
+  debounceMs?: number;
+  /** Where the watcher's text goes (default stdout). */
+  write?: (text: string) => void;
+  /** Called after every finished check, for tests and for the CLI. */
+  onCheck?: (result: WatchCheckResult) => void;
+}
+
+export type WatchCheckResult =
+  | { kind: 'checked'; outcome: CheckLabOutcome; trigger: string | null }
+  | { kind: 'error'; message: string; trigger: string | null };
+
+export interface WatchHandle {
+  /** The folder being watched. */
+  dir: string;
+  /** Stops watching and stops a running check. */
+  close(): Promise<void>;
+}
+
+/** Files whose change should start a check: sources, not editor swap files or build output. */
+export function isWatchedFile(name: string): boolean {
+  const base = path.basename(name);
+  if (base.startsWith('.') || base.endsWith('~') || base.startsWith('#')) return false;
+  return /\.(ts|mts|js|mjs|cjs|json|cc|cpp|h|hpp)$/.test(base);
+}
+
+/**
+ * Explains the first failing case in a few lines: which case, why, and where to look. Null when every case passed.
+ * The check report above it lists every case; this is the one to fix first.
+ */
+export function explainFirstFailure(entries: CorrectnessEntry[], implDirLabel: string): string | null {
+  const first = entries.find((e) => !e.passed);
+  if (!first) return null;
+  const lines = [`First problem: ${caseLabel(first)}`];
+  if (first.notImplemented) {
+    lines.push(`  ${first.reason ?? 'not implemented'}`, `  Write it in ${implDirLabel} (look for TODO(learner)); the check runs again when you save.`);
+    return lines.join('\n');
+  }
+  lines.push(`  ${correctnessDetail(first)}`);
+  if (first.firstMismatch) {
+    const m = first.firstMismatch;
+    lines.push(
+      `  At ${typeof m.index === 'number' ? `element ${m.index}` : m.index} the reference gives ${m.expected} and your code gives ${m.actual}.`,
+      first.maxAbsError !== null && first.maxAbsError > 0 && first.maxRelError !== null && first.maxRelError < 1e-3
+        ? '  The error is small: a different order of floating-point additions? The comparator says how close is close enough.'
+        : '  Check the boundaries first (the first and last element of each chunk, an off-by-one in a loop).',
+    );
+  } else if (first.reason?.startsWith('threw')) {
+    lines.push('  Your code threw: the message above is the error; the stack is in the terminal of a normal run.');
+  }
+  return lines.join('\n');
+}
+
+function timeOfDay(): string {
+  return new Date().toTimeString().slice(0, 8);
+}
+
+/** Starts watching `exercises/<lab>` (or `solutions/<lab>`); runs a first check at once. */
+export function watchLab(options: WatchOptions): WatchHandle {
+  const write = options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
+  const implRel = path.join(options.impl === 'exercise' ? 'exercises' : 'solutions', options.lab);
+  const dir = path.join(options.rootDir, implRel);
+  if (!existsSync(dir)) {
+    throw new LabLoadError(`${implRel} is missing: restore it with 'git checkout -- ${implRel}'`);
+  }
+  const debounceMs = options.debounceMs ?? DEBOUNCE_MS;
+  // A check or measuring run is never killed on a save (a lab's servers and pools must get their teardown):
+  // the save is remembered in `pending` and checked as soon as the running child exits.
+  let child: ChildProcess | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+  let pending: string | null = null;
+  let lastPassed = false;
+
+  const idle = () => write(`[${timeOfDay()}] watching ${implRel} (Ctrl+C to stop)`);
+
+  /** What to do when a child exits: a check of the newest save, or measuring, or waiting. */
+  const next = (afterCheck: boolean) => {
+    child = null;
+    if (closed) return;
+    if (pending !== null) {
+      const trigger = pending;
+      pending = null;
+      runCheck(trigger);
+    } else if (afterCheck && options.measure && lastPassed) {
+      measure();
+    } else {
+      idle();
+    }
+  };
+
+  const measure = () => {
+    write(`[${timeOfDay()}] all cases pass: measuring (--quick)...`);
+    const args = [CLI, options.lab, '--impl', options.impl, '--quick', ...(options.measureArgs ?? [])];
+    const current = spawn(process.execPath, args, { stdio: 'inherit', cwd: options.rootDir });
+    child = current;
+    current.on('exit', () => next(false));
+  };
+
+  const report = (result: WatchCheckResult) => {
+    lastPassed = result.kind === 'checked' && result.outcome.exitCode === 0;
+    options.onCheck?.(result);
+  };
+
+  const runCheck = (trigger: string | null) => {
+    write(`[${timeOfDay()}] ${trigger ? `${trigger} changed: ` : ''}checking ${options.lab} (${options.impl})...`);
+    const payload = JSON.stringify({
+      lab: options.lab,
+      impl: options.impl,
+      rootDir: options.rootDir,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    });
+    const current = fork(CHILD, [payload], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], cwd: options.rootDir });
+    child = current;
+    let stderr = '';
+    current.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    let answered = false;
+    current.on('message', (message: WatchChildMessage) => {
+      answered = true;
+      if (closed) return;
+      if (pending !== null) {
+        write('(the files changed during this check: checking again)');
+        return;
+      }
+      if ('error' in message) {
+        write(`error: ${message.error}`);
+        report({ kind: 'error', message: message.error, trigger });
+        return;
+      }
+      const outcome = message.outcome;
+      write(outcome.report);
+      const explained = explainFirstFailure(outcome.correctness, implRel);
+      const passed = outcome.correctness.filter((e) => e.passed).length;
+      const seconds = (outcome.elapsedMs / 1000).toFixed(1);
+      write(
+        explained === null
+          ? `All ${outcome.correctness.length} cases pass (${seconds} s).`
+          : `${explained}\n${passed} of ${outcome.correctness.length} cases pass (${seconds} s).`,
+      );
+      report({ kind: 'checked', outcome, trigger });
+    });
+    current.on('exit', (code, signal) => {
+      if (!answered && !closed && pending === null) {
+        const last = stderr.trim().split('\n').slice(-5).join(' / ') || 'no output';
+        const message = `the check stopped without an answer (exit ${code ?? signal}): ${last}`;
+        write(`error: ${message}`);
+        report({ kind: 'error', message, trigger });
+      }
+      next(true);
+    });
+  };
+
+  let watcher: FSWatcher;
+  try {
+    watcher = watch(dir, { recursive: true }, (_event, filename) => {
+      if (closed || filename === null || !isWatchedFile(filename)) return;
+      if (timer) clearTimeout(timer);
+      const changed = path.join(implRel, filename);
+      timer = setTimeout(() => {
+        timer = null;
+        if (child !== null) pending = changed; // checked when the running child exits
+        else runCheck(changed);
+      }, debounceMs);
+    });
+  } catch (error) {
+    throw new LabLoadError(`cannot watch ${implRel}: ${(error as Error).message}`);
+  }
+  runCheck(null);
+
+  return {
+    dir,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      watcher.close();
+      const running = child;
+      if (running && running.exitCode === null && running.signalCode === null) {
+        const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+        running.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
