@@ -218,6 +218,7 @@ describe('keyboard only', () => {
       'workers slider': '[data-ae-p]',
       'results file for the explorer': '[data-ae-file]',
       'solution disclosure': '.solution summary',
+      'copy button of the lab commands': '.run-lab button',
       'quiz answer': '[data-kc-question] input[type="radio"]',
       'quiz check button': '[data-kc-question] button',
     };
