@@ -31,7 +31,7 @@ export function parseProbeOutput(status: number | null, stdout: string, stderr: 
 /** Creates a CUDA session on GPU `gpuIndex` in a child process and reports whether that worked. */
 export function probeCuda(modelPath: string, gpuIndex = 0, env: NodeJS.ProcessEnv = process.env): CudaProbe {
   const run = spawnSync(process.execPath, [SELF, modelPath], {
-    env: { ...env, CUDA_VISIBLE_DEVICES: String(gpuIndex) },
+    env: { ...env, CUDA_DEVICE_ORDER: 'PCI_BUS_ID', CUDA_VISIBLE_DEVICES: String(gpuIndex) },
     encoding: 'utf8',
     timeout: PROBE_TIMEOUT_MS,
   });
