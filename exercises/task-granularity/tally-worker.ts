@@ -15,7 +15,8 @@ export interface TallyTask {
 export default function tallyShared({ seed, start, end, counts }: TallyTask): number {
   // TODO(learner): this update races. `counts[bin] += 1` is three steps (read, add, write); when two threads
   // read the same counter before either writes, one increment is lost. Fix it: count into a local
-  // new Int32Array(BINS) here, then add each bin into the shared counts once with Atomics.add(counts, bin, local[bin]).
+  // new Int32Array(BINS) here (import BINS and addChunk from monte-carlo.ts), then add each bin into the shared
+  // counts once with Atomics.add(counts, bin, local[bin]).
   // (Atomics.add on every point is also correct: measure how slow it is, and why.)
   for (let i = start; i < end; i++) counts[binOf(seed, i)]! += 1;
   return end - start;
