@@ -109,6 +109,23 @@ describe('results viewer', () => {
     await page.close();
   });
 
+  it('redraws its charts for the other theme, also after a second file replaced the first', async () => {
+    const { page, errors } = await openPage('results-viewer/');
+    await load(page, FIXTURE);
+    await page.locator('[data-rv-output]').waitFor({ state: 'visible' });
+    await load(page, { name: 'again.json', mimeType: 'application/json', buffer: readFileSync(FIXTURE) });
+    const chart = page.locator('[data-rv-workers-chart]');
+    const before = await chart.evaluate((c) => (c as HTMLCanvasElement).toDataURL());
+    const next = (await page.evaluate(() => document.documentElement.dataset['theme'])) === 'light' ? 'dark' : 'light';
+    await page.locator('starlight-theme-select select').first().selectOption(next);
+    await page.waitForFunction((t) => document.documentElement.dataset['theme'] === t, next);
+    await page.waitForTimeout(100);
+    const after = await chart.evaluate((c) => (c as HTMLCanvasElement).toDataURL());
+    assert.notEqual(after, before, 'the chart kept the colours of the previous theme');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it('rejects a file that is not JSON, naming the problem', async () => {
     const { page } = await openPage('results-viewer/');
     await load(page, { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"schemaVersion": 1,') });

@@ -35,13 +35,17 @@ export function seriesColour(theme: ChartTheme, index: number): string {
   return theme.series[index % theme.series.length] as string;
 }
 
-/** Calls `restyle` on the chart whenever the site theme changes, then redraws without animation. */
-export function followTheme(chart: Chart, restyle: (chart: Chart, theme: ChartTheme) => void): void {
+/**
+ * Calls `restyle` on the chart whenever the site theme changes, then redraws it.
+ * Returns the function that stops following: call it before `chart.destroy()`.
+ */
+export function followTheme(chart: Chart, restyle: (chart: Chart, theme: ChartTheme) => void): () => void {
   const observer = new MutationObserver(() => {
     restyle(chart, currentTheme());
     chart.update();
   });
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  return () => observer.disconnect();
 }
 
 /** Axis and legend colours for a chart with linear x and y scales. */

@@ -103,7 +103,8 @@ export function mountResultsViewer(root: HTMLElement): void {
   if (!fileInput || !errorBox || !output || !title || !summary || !headline || !workersBox || !workersCanvas) return;
   if (!otherBox || !otherCanvas || !tableHolder) return;
 
-  let charts: Chart[] = [];
+  // Charts of the file on show, each with the function that stops it following the theme.
+  let charts: { chart: Chart; unfollow: () => void }[] = [];
 
   const restyleLines = (chart: Chart, theme: ChartTheme): void => {
     styleAxes(chart, theme);
@@ -116,7 +117,10 @@ export function mountResultsViewer(root: HTMLElement): void {
   };
 
   const show = (results: Results): void => {
-    for (const chart of charts) chart.destroy();
+    for (const { chart, unfollow } of charts) {
+      unfollow();
+      chart.destroy();
+    }
     charts = [];
     // Visible before the charts are made, so chart.js measures a real box.
     errorBox.hidden = true;
@@ -160,8 +164,7 @@ export function mountResultsViewer(root: HTMLElement): void {
       });
       restyleLines(chart, currentTheme());
       chart.update();
-      followTheme(chart, restyleLines);
-      charts.push(chart);
+      charts.push({ chart, unfollow: followTheme(chart, restyleLines) });
     }
 
     const others = otherSpeedups(results);
@@ -185,8 +188,7 @@ export function mountResultsViewer(root: HTMLElement): void {
       });
       restyleLines(chart, currentTheme());
       chart.update();
-      followTheme(chart, restyleLines);
-      charts.push(chart);
+      charts.push({ chart, unfollow: followTheme(chart, restyleLines) });
     }
 
     tableHolder.replaceChildren(...tables(results));
