@@ -1,0 +1,94 @@
+/**
+ * `npm run report -- <run folder>...`: the learner's optimisation report from one or more lab runs.
+ * `npm run report -- validate <results.json>...`: an instructor's check of submissions.
+ * Exit codes (errors.ts): 0 ok, 1 a run failed its check or a submission is invalid, 2 bad input, 3 internal error.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeFor, UsageError } from '../errors.ts';
+import { ROOT_DIR } from '../lab-registry.ts';
+import { ReportRefusedError } from './learner-report.ts';
+import { validateFile } from './validate.ts';
+import { writeLearnerReport } from './write-learner-report.ts';
+
+const OPTIONS = {
+  out: { type: 'string', help: 'parent folder of the report (default: results/); the report goes to <out>/reports/<timestamp>/' },
+  help: { type: 'boolean', short: 'h', default: false, help: 'show this help' },
+} as const;
+
+export function helpText(): string {
+  return [
+    'Usage: npm run report -- <run folder>... [--out DIR]   the optimisation report of your runs (oldest first)',
+    '       npm run report -- validate <results.json>...    check submissions: schema, correctness, every number',
+    '',
+    ...Object.entries(OPTIONS).map(([name, o]) => `  ${`--${name}${o.type === 'string' ? ' <value>' : ''}`.padEnd(20)} ${o.help}`),
+  ].join('\n');
+}
+
+function fromUser(target: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), target);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${helpText()}`);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${helpText()}\n`);
+    return EXIT_OK;
+  }
+  const [first, ...rest] = parsed.positionals;
+  if (first === undefined) throw new UsageError(`which runs? Give one or more run folders, e.g. results/event-loop/<timestamp>\n\n${helpText()}`);
+
+  if (first === 'validate') {
+    if (rest.length === 0) throw new UsageError('validate needs a file: npm run report -- validate path/to/results.json');
+    let invalid = 0;
+    for (const target of rest) {
+      const result = validateFile(fromUser(target));
+      if (result.valid) {
+        process.stdout.write(`valid    ${target}: schema, correctness and every recomputed number agree\n`);
+      } else {
+        invalid++;
+        process.stdout.write(`INVALID  ${target}:\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+      }
+    }
+    return invalid === 0 ? EXIT_OK : EXIT_CHECK_FAILED;
+  }
+
+  const outRoot = parsed.values.out ? fromUser(parsed.values.out) : path.join(ROOT_DIR, 'results');
+  try {
+    const written = await writeLearnerReport(parsed.positionals.map(fromUser), outRoot);
+    const lines = [
+      `Report:  ${written.markdown}`,
+      `         ${written.html}`,
+      `         ${written.json} (machine-readable)`,
+    ];
+    for (const notes of written.notesCreated) lines.push(`Notes:   ${notes} was created: write your hypothesis and interpretation there, then run this again.`);
+    const missing = written.report.runs.filter((r) => Object.values(r.notes).every((v) => v === null));
+    if (missing.length > 0 && written.notesCreated.length === 0) lines.push(`Your own words are missing in ${missing.map((r) => path.join(r.runDir, 'notes.md')).join(', ')}.`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof ReportRefusedError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return EXIT_CHECK_FAILED;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const code = exitCodeFor(error);
+      process.stderr.write(`error: ${error instanceof Error ? (code === 3 ? (error.stack ?? error.message) : error.message) : String(error)}\n`);
+      process.exitCode = code;
+    },
+  );
+}
