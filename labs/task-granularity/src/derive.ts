@@ -3,9 +3,11 @@
  * the wall time each extra task adds (the slope of time against task count on the overhead-bound side of the
  * curve), and the rule of thumb that follows (how long a task must be for the overhead to cost at most 10%).
  *
- *   node labs/task-granularity/src/derive.ts results/task-granularity/<run>/results.json
+ *   npm run derive -w labs/task-granularity                      # the newest run in results/task-granularity
+ *   npm run derive -w labs/task-granularity -- <path to results.json>
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseResultsJson, type Results } from '@parallel-course/harness/results-schema.ts';
 
@@ -152,14 +154,31 @@ export function formatWorkers(results: Results): string {
   return lines.join('\n');
 }
 
+/** The newest run's results.json under <root>/results/task-granularity, or null when there is none. */
+export function newestResults(rootDir: string): string | null {
+  const dir = path.join(rootDir, 'results', 'task-granularity');
+  if (!existsSync(dir)) return null;
+  const runs = readdirSync(dir).filter((name) => existsSync(path.join(dir, name, 'results.json'))).sort();
+  const newest = runs.at(-1);
+  return newest ? path.join(dir, newest, 'results.json') : null;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = process.argv[2];
-  if (!file) {
-    console.error('usage: node labs/task-granularity/src/derive.ts <results.json of a task-granularity run>');
+  const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
+  // npm runs scripts in the package's folder; INIT_CWD is where the command was typed, so relative paths work from there.
+  const given = process.argv[2];
+  const file = given ? path.resolve(process.env['INIT_CWD'] ?? process.cwd(), given) : newestResults(rootDir);
+  if (!file || !existsSync(file)) {
+    console.error(
+      given
+        ? `${file} does not exist: pass the results.json of a task-granularity run`
+        : 'no run found in results/task-granularity: run `npm run lab -- task-granularity --impl solution` first',
+    );
     process.exit(2);
   }
   const { POINTS, WORKERS } = await import('./lab.ts');
   const results = parseResultsJson(readFileSync(file, 'utf8'), file);
+  console.log(`${path.relative(process.env['INIT_CWD'] ?? process.cwd(), file)}\n`);
   console.log(formatGranularity(deriveGranularity(results, POINTS, WORKERS)));
   console.log(`\n${formatWorkers(results)}\n\n${formatHandoffs(results)}`);
   const h = results.headline;
