@@ -5,7 +5,7 @@
  */
 import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@parallel-course/harness/lab-definition.ts';
 import { createFileSource, startReaderThread, type Dataset, type ReaderKind, type TimedSource } from './dataset.ts';
-import { startDevicePool, type DeviceStats } from './device-pool.ts';
+import { describeEvent, startDevicePool, type DeviceStats } from './device-pool.ts';
 import { loadImpl } from './impl.ts';
 import { ensureModelFile } from './model-file.ts';
 import { outputFeatures } from './model-spec.ts';
@@ -201,7 +201,15 @@ export function devicesCase(target: Target, batch: number, devices: number, pref
       if (target.error) throw new Error(target.error);
       const impl = await loadImpl(ctx.implDir);
       const model = ensureModelFile();
-      const pool = await startDevicePool({ devices: deviceSpecs(target, devices, THREADS_PER_SESSION), modelPath: model.path, implDir: ctx.implDir });
+      const pool = await startDevicePool({
+        devices: deviceSpecs(target, devices, THREADS_PER_SESSION),
+        modelPath: model.path,
+        implDir: ctx.implDir,
+        // Failures are said as they happen (progress per device is left to the harness's bar and to devices-cli.ts).
+        onEvent: (event) => {
+          if (event.type !== 'progress') process.stderr.write(`devices=${devices} (${target.ep}): ${describeEvent(event)}\n`);
+        },
+      });
       const perDevice: Record<number, { samples: number[]; busy: number[] }> = {};
       const latencies: number[] = [];
       let retries = 0;

@@ -49,6 +49,21 @@ export type PoolEvent =
   | { type: 'restart'; device: number; reason: string }
   | { type: 'halved'; device: number; from: number; to: number; reason: string };
 
+/** One line for a person: what happened and what the pool does about it. */
+export function describeEvent(event: PoolEvent): string {
+  switch (event.type) {
+    case 'progress':
+      return `device ${event.device}: ${event.samplesDone}/${event.samplesAssigned} samples, total ${event.totalDone}/${event.total}`;
+    case 'retry':
+      return `chunk ${event.chunk} (samples ${event.range.start}..${event.range.start + event.range.count - 1}) failed on device ${event.device}: ` +
+        `${event.reason}; retrying (attempt ${event.attempt} of ${event.maxAttempts})`;
+    case 'restart':
+      return `${event.reason}: restarting device ${event.device}`;
+    case 'halved':
+      return `device ${event.device}: allocation failed for a batch of ${event.from} (${event.reason}): halving to ${event.to} and retrying`;
+  }
+}
+
 export interface DeviceStats {
   device: number;
   ep: ExecutionProvider;

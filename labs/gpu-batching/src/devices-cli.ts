@@ -11,7 +11,7 @@ import { withinTolerance } from '@parallel-course/harness/comparators.ts';
 import { ROOT_DIR } from '@parallel-course/harness/lab-registry.ts';
 import { CHUNKS_PER_DEVICE, THREADS_PER_SESSION } from './cases.ts';
 import { ensureDataset, loadAllSync } from './dataset.ts';
-import { startDevicePool, type PoolEvent } from './device-pool.ts';
+import { describeEvent, startDevicePool, type PoolEvent } from './device-pool.ts';
 import { detectGpus } from './gpus.ts';
 import { loadImpl } from './impl.ts';
 import { TOLERANCE, WORK_BATCH } from './lab.ts';
@@ -65,12 +65,8 @@ function onEvent(event: PoolEvent): void {
     if (tty) process.stdout.write(`\r${line}`);
     else say(line);
     if (tty && event.totalDone === event.total) process.stdout.write('\n');
-  } else if (event.type === 'retry') {
-    say(`\n  chunk ${event.chunk} (samples ${event.range.start}..${event.range.start + event.range.count - 1}) failed on device ${event.device}: ${event.reason}; retrying (attempt ${event.attempt} of ${event.maxAttempts})`);
-  } else if (event.type === 'restart') {
-    say(`\n  ${event.reason}: restarting device ${event.device}`);
   } else {
-    say(`\n  device ${event.device}: allocation failed for a batch of ${event.from} (${event.reason}): halving to ${event.to} and retrying`);
+    say(`${tty ? '\n' : ''}  ${describeEvent(event)}`);
   }
 }
 

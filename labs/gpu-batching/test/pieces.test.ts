@@ -7,7 +7,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import type { Results } from '@parallel-course/harness/results-schema.ts';
 import { AllocationError, isAllocationError, withHalving } from '../src/allocation.ts';
+import { analyseResults, formatAnalysis } from '../src/analysis.ts';
+import { describeEvent } from '../src/device-pool.ts';
 import { decodeInto, ensureDataset, loadAllSync, PIXELS, samplePixels } from '../src/dataset.ts';
 import { parseGpuQuery } from '../src/gpus.ts';
 import { formatBytes, GiB, MiB, planDevice } from '../src/memory-plan.ts';
@@ -156,4 +159,63 @@ test('the data set is deterministic, one file per sample, decoded to [0, 1]', ()
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+/** A case as results.json holds it, with only the fields the analysis reads filled in meaningfully. */
+function fakeCase(variant: string, params: Record<string, number | string>, samplesMs: number[], observations: Record<string, number[]> = {}) {
+  return {
+    variant,
+    params,
+    samplesMs,
+    workPerSample: { amount: 1000, unit: 'samples' },
+    observations: Object.fromEntries(Object.entries(observations).map(([k, samples]) => [k, { unit: 'ms', description: k, samples, p50: null, p99: null, max: null }])),
+  };
+}
+
+test('the lab analysis on hand-computed values: best batch, percentiles, pipeline ratio, device efficiency', () => {
+  const results = {
+    cases: [
+      fakeCase('one-at-a-time', { ep: 'cpu' }, [1000, 1000, 1000, 1000, 1000, 1000]),
+      // 1000 samples in 100 ms = 10,000 samples/s: 10x the baseline's 1,000/s.
+      fakeCase('batched', { ep: 'cpu', batch: 64 }, [100, 100, 100, 100, 100, 100], { 'call latency': [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }),
+      // 125 ms median: 8x. Windows of 2 samples: 200 ms / 2000 samples, then 400 ms, then 200 ms: never stable.
+      fakeCase('batched', { ep: 'cpu', batch: 512 }, [100, 100, 200, 200, 100, 150]),
+      fakeCase('read-then-infer', { ep: 'cpu', batch: 64, reader: 'worker' }, [300, 300], { 'read ms': [100, 100], 'compute ms': [200, 200] }),
+      // 230 ms / max(100, 200) ms = 1.15.
+      fakeCase('pipeline', { ep: 'cpu', batch: 64, prefetch: 4, reader: 'worker' }, [230, 230]),
+      fakeCase('pipeline', { ep: 'cpu', batch: 64, prefetch: 4, reader: 'threadpool' }, [400]),
+      fakeCase('devices', { ep: 'cpu', batch: 64, devices: 2 }, [125, 125], { 'device 1 busy fraction': [0.5, 0.7], 'device 0 busy fraction': [0.8, 0.8] }),
+      fakeCase('devices', { ep: 'cpu', batch: 64, devices: 1 }, [200, 200]),
+    ],
+  } as unknown as Results;
+  const a = analyseResults(results);
+  assert.equal(a.ep, 'cpu');
+  assert.deepEqual(a.best, { batch: 64, speedup: 10 });
+  const b64 = a.batches.find((b) => b.batch === 64)!;
+  assert.equal(b64.throughput, 10_000);
+  // R-7 quantiles of 1..11: p50 = 6, p95 = 1 + 0.95 x 10 = 10.5, p99 = 1 + 0.99 x 10 = 10.9.
+  assert.deepEqual(b64.latency, { p50: 6, p95: 10.5, p99: 10.9 });
+  assert.equal(b64.stableAtWindow, 2);
+  assert.equal(a.batches.find((b) => b.batch === 512)!.stableAtWindow, null);
+  assert.equal(a.pipeline.length, 1);
+  assert.equal(a.pipeline[0]!.ratio, 1.15);
+  assert.match(a.notes.join('\n'), /reader=threadpool.*no read-then-infer case with the same batch and reader/);
+  // 1 device: 5,000/s; 2 devices: 8,000/s = 0.8 x 2 x 5,000.
+  assert.deepEqual(a.devices.map((d) => [d.devices, d.throughput, d.efficiency]), [[1, 5000, 1], [2, 8000, 0.8]]);
+  assert.deepEqual(a.devices[1]!.busy, [0.8, 0.6]); // medians, device 0 first
+  assert.match(a.notes.join('\n'), /Execution provider: CPU\. The "devices" are CPU processes/);
+  assert.match(formatAnalysis(a), /best: batch 64, 10\.00x the one-at-a-time throughput/);
+});
+
+test('pool events are said in one line with what happens next', () => {
+  assert.equal(
+    describeEvent({ type: 'retry', device: 1, chunk: 3, range: { start: 60, count: 20 }, attempt: 2, maxAttempts: 3, reason: 'boom' }),
+    'chunk 3 (samples 60..79) failed on device 1: boom; retrying (attempt 2 of 3)',
+  );
+  assert.equal(describeEvent({ type: 'restart', device: 0, reason: 'device 0 process 42 exited (code 70, signal null)' }), 'device 0 process 42 exited (code 70, signal null): restarting device 0');
+  assert.equal(
+    describeEvent({ type: 'halved', device: 2, from: 512, to: 256, reason: 'out of memory' }),
+    'device 2: allocation failed for a batch of 512 (out of memory): halving to 256 and retrying',
+  );
+  assert.equal(describeEvent({ type: 'progress', device: 0, samplesDone: 64, samplesAssigned: 128, totalDone: 100, total: 400 }), 'device 0: 64/128 samples, total 100/400');
 });
