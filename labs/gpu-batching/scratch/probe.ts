@@ -1,3 +1,0 @@
-import { probeCuda } from '../src/cuda-probe.ts';
-import { ensureModelFile } from '../src/model-file.ts';
-console.log(probeCuda(ensureModelFile().path));
