@@ -77,8 +77,10 @@ describe('results viewer', () => {
     });
   }
 
-  it('charts a results.json written by a real harness run, with the speedup table and the environment', async () => {
-    const file = realResultsFile();
+  it('charts a results.json written by a real harness run, with the speedup table and the environment', async (t) => {
+    const run = realResultsFile();
+    t.after(() => run.cleanup());
+    const file = run.file;
     const results = JSON.parse(readFileSync(file, 'utf8')) as { title: string; speedups: { variant: string }[] };
     const { page, errors } = await openPage('results-viewer/');
     await load(page, file);
