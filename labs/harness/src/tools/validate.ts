@@ -118,7 +118,7 @@ export function validateSubmission(data: unknown, source = 'submission'): Valida
   const problems: string[] = [];
   for (const entry of results.correctness) {
     if (!entry.passed) {
-      problems.push(`correctness: ${caseLabel(entry)} did not pass its check (${entry.reason ?? 'no reason given'}): no report is made from a failed run`);
+      problems.push(`correctness: ${caseLabel(entry)} did not pass its check (${entry.reason ?? 'no reason given'})`);
     }
   }
   if (results.speedups.some((s) => s.baseline !== results.speedups[0]?.baseline)) {

@@ -1,0 +1,61 @@
+/**
+ * `npm run class -- <folder of submissions> [--out DIR]`: the class page, written to <out>/class/<timestamp>/class.html
+ * (default out: results/). Exit codes (errors.ts): 0 page written (also with invalid submissions), 2 bad input.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { EXIT_OK, exitCodeFor, UsageError } from '../errors.ts';
+import { ROOT_DIR } from '../lab-registry.ts';
+import { createRunDir, writeFileAtomic } from '../results-writer.ts';
+import { isFolder, loadSubmissions, renderClassPage } from './class-page.ts';
+
+const HELP = [
+  'Usage: npm run class -- <folder of submissions> [--out DIR]',
+  '  Every *.json under the folder is validated; the page shows a table and the scaling curves of the valid ones',
+  '  and lists every invalid one with its reasons. The learner is named by the file path (alice/results.json -> alice).',
+  '',
+  '  --out <value>        parent folder of the page (default: results/); the page goes to <out>/class/<timestamp>/',
+  '  --help               show this help',
+].join('\n');
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT_OK;
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError(`give one folder of submissions\n\n${HELP}`);
+  const base = process.env.INIT_CWD ?? process.cwd();
+  const dir = path.resolve(base, parsed.positionals[0] as string);
+  if (!isFolder(dir)) throw new UsageError(`${parsed.positionals[0]} is not a folder: give the folder that holds the learners' results.json files`);
+  const submissions = loadSubmissions(dir);
+  if (submissions.length === 0) throw new UsageError(`no .json files under ${dir}: collect the learners' results.json files there (one folder or file name per learner)`);
+  const outRoot = parsed.values.out ? path.resolve(base, parsed.values.out) : path.join(ROOT_DIR, 'results');
+  const now = new Date();
+  const runDir = createRunDir(outRoot, 'class', now);
+  const file = path.join(runDir, 'class.html');
+  writeFileAtomic(file, renderClassPage(dir, submissions, now));
+  const invalid = submissions.filter((s) => s.results === null);
+  process.stdout.write(`${submissions.length - invalid.length} valid, ${invalid.length} invalid submissions\n`);
+  for (const s of invalid) process.stdout.write(`  invalid: ${s.name}: ${s.problems[0]}${s.problems.length > 1 ? ` (+${s.problems.length - 1} more)` : ''}\n`);
+  process.stdout.write(`Class page: ${file}\n`);
+  return EXIT_OK;
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const code = exitCodeFor(error);
+      process.stderr.write(`error: ${error instanceof Error ? (code === 3 ? (error.stack ?? error.message) : error.message) : String(error)}\n`);
+      process.exitCode = code;
+    },
+  );
+}
