@@ -134,17 +134,25 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     speedups.push(entry);
   }
 
-  // The Amdahl fit uses only points with no more workers than CPUs: beyond that, time-slicing, not the serial
-  // fraction, limits the speedup, and those points would bias the fit.
+  // One Amdahl fit per variant and setting of its other params, over the worker counts swept there: a fit needs
+  // at least two worker counts. It uses only points with no more workers than CPUs: beyond that, time-slicing,
+  // not the serial fraction, limits the speedup, and those points would bias the fit.
   const amdahl: AmdahlFit[] = [];
-  const workerVariants = new Set(inputs.filter((c) => c.workers !== undefined).map((c) => c.variant));
-  for (const variant of workerVariants) {
-    const points = inputs
-      .map((input, i) => ({ input, entry: speedups.find((s) => s.variant === input.variant && paramsKey(s.params) === paramsKey(input.params)) }))
-      .filter(({ input, entry }) => input.variant === variant && entry && input.workers! <= options.availableParallelism)
-      .map(({ input, entry }) => ({ workers: input.workers as number, speedup: (entry as SpeedupEntry).speedup }));
-    const fit = amdahlFit(points);
-    if (fit) amdahl.push({ variant, param: 'workers', ...fit });
+  const groups = new Map<string, { variant: string; params: Params; points: { workers: number; speedup: number }[] }>();
+  for (const input of inputs) {
+    if (input.workers === undefined) continue;
+    const entry = speedups.find((s) => s.variant === input.variant && paramsKey(s.params) === paramsKey(input.params));
+    if (!entry || input.workers > options.availableParallelism) continue;
+    const others = Object.fromEntries(Object.entries(input.params).filter(([k]) => k !== 'workers'));
+    const key = `${input.variant}|${paramsKey(others)}`;
+    const group = groups.get(key) ?? { variant: input.variant, params: others, points: [] };
+    group.points.push({ workers: input.workers, speedup: entry.speedup });
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    if (new Set(group.points.map((p) => p.workers)).size < 2) continue;
+    const fit = amdahlFit(group.points);
+    if (fit) amdahl.push({ variant: group.variant, param: 'workers', params: group.params, ...fit });
   }
 
   const headlineKey = paramsKey(options.headline.params);

@@ -118,6 +118,8 @@ export const speedupSchema = z.object({
 export const amdahlFitSchema = z.object({
   variant: z.string(),
   param: z.string(),
+  /** The variant's other params the fit holds fixed (e.g. a chunk size), when it has any. */
+  params: paramsSchema.optional(),
   serialFraction: z.number().min(0).max(1),
   /** The largest speedup the fit allows with infinitely many workers: 1 / serialFraction. */
   maxSpeedup: z.number().positive().nullable(),

@@ -186,7 +186,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     const comparison = lab.comparator.compare(expected, m.lastOutput);
     if (!comparison.equal) {
       // The answer changed while it was measured (a race, state carried between calls): it is not charted.
-      const entry = correctness.find((e) => e.variant === definition.variant && e.params === definition.params)!;
+      const entry = correctness.find((e) => e.variant === definition.variant && paramsKey(e.params) === paramsKey(definition.params))!;
       Object.assign(entry, {
         passed: false,
         reason: 'its output changed while it was measured (a race, or state kept between calls?): ' +

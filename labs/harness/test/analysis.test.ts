@@ -24,6 +24,7 @@ test('speedup, efficiency, Karp-Flatt and oversubscription from constant samples
   const analysis = analyze(
     [
       { variant: 'inline', params: {}, samplesMs: [120, 120, 120], workPerSample: work, observations: {} },
+      { variant: 'pool', params: { workers: 1 }, workers: 1, samplesMs: [150, 150, 150], workPerSample: work, observations: {} },
       { variant: 'pool', params: { workers: 2 }, workers: 2, samplesMs: [75, 75, 75], workPerSample: work, observations: {} },
       { variant: 'pool', params: { workers: 4 }, workers: 4, samplesMs: [80, 80, 80], workPerSample: work, observations: {} },
     ],
@@ -38,8 +39,10 @@ test('speedup, efficiency, Karp-Flatt and oversubscription from constant samples
   assert.equal(two.oversubscribed, false);
   assert.equal(analysis.speedups.find((s) => s.params.workers === 4)!.oversubscribed, true);
   assert.equal(analysis.headline, two);
-  // The Amdahl fit uses only the 2-worker point (4 > 2 CPUs): f = 0.25 solves 1/(f + (1-f)/2) = 1.6.
+  // The Amdahl fit uses the 1- and 2-worker points (4 > 2 CPUs); the 1-worker point carries no weight in the
+  // linearised fit, so f = 0.25, which solves 1/(f + (1-f)/2) = 1.6.
   assert.equal(analysis.amdahl.length, 1);
+  assert.deepEqual(analysis.amdahl[0]!.params, {});
   assert.ok(Math.abs(analysis.amdahl[0]!.serialFraction - 0.25) < 1e-12);
   assert.equal(analysis.cases.find((c) => c.variant === 'inline')!.summary.median, 120);
 });
@@ -64,4 +67,17 @@ test('observation summaries: p50, p99 and max; nulls when empty', () => {
     [summarizeObservation({ unit: 'ms', description: 'd', samples: [] }).p50, summarizeObservation({ unit: 'ms', description: 'd', samples: [] }).max],
     [null, null],
   );
+});
+
+test('no Amdahl fit where the worker count does not vary (a chunk-size sweep at 2 workers)', () => {
+  const analysis = analyze(
+    [
+      { variant: 'serial', params: {}, samplesMs: [100, 100], workPerSample: work, observations: {} },
+      { variant: 'pool', params: { chunk: 1 }, workers: 2, samplesMs: [80, 80], workPerSample: work, observations: {} },
+      { variant: 'pool', params: { chunk: 2 }, workers: 2, samplesMs: [60, 60], workPerSample: work, observations: {} },
+    ],
+    { ...options, baseline: 'serial', headline: { variant: 'pool', params: { chunk: 2 } } },
+  );
+  assert.deepEqual(analysis.amdahl, []);
+  assert.equal(analysis.speedups.length, 2);
 });
