@@ -1,0 +1,81 @@
+/**
+ * --compare: a verdict per case. Two runs of the same code are "within noise"; a clearly faster variant is "faster".
+ * The real runs use the workflow fixture: its exercise is given a sumSquares that does 40 times the work.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { compareRuns, comparisonCaveats, formatComparison } from '../src/compare.ts';
+import { runLab } from '../src/run-lab.ts';
+import type { Results } from '../src/results-schema.ts';
+import { slowImpl, tempRoot, TINY_SAMPLING } from './support/temp-root.ts';
+
+async function sumsRun(root: string, impl: 'exercise' | 'solution'): Promise<Results> {
+  const outcome = await runLab({ lab: 'sums', impl, quick: true, rootDir: root, outDir: path.join(root, 'results'), sampling: TINY_SAMPLING, silent: true });
+  assert.equal(outcome.exitCode, 0, outcome.summary);
+  return outcome.results!;
+}
+
+test('a run compared with itself is within noise for every case, with ratio 1', async () => {
+  const root = tempRoot('workflow-root', 'harness-compare-');
+  const run = await sumsRun(root, 'solution');
+  const comparison = compareRuns(run, run);
+  assert.equal(comparison.cases.length, run.cases.length);
+  for (const c of comparison.cases) {
+    assert.equal(c.verdict, 'within-noise', `${c.variant}`);
+    assert.equal(c.ratio, 1);
+    assert.ok(c.ci95![0] <= 1 && c.ci95![1] >= 1);
+  }
+  assert.deepEqual(comparison.caveats, []);
+});
+
+test('the same samples in another order are within noise; halved samples are faster, doubled ones slower', async () => {
+  const root = tempRoot('workflow-root', 'harness-compare-');
+  const measured = await sumsRun(root, 'solution');
+  // Tight, known samples (10.00..10.20 ms), so the verdicts depend on the factor alone, not on this machine's noise.
+  const run: Results = { ...measured, cases: measured.cases.map((c) => ({ ...c, samplesMs: Array.from({ length: 20 }, (_, i) => 10 + (i % 5) * 0.05) })) };
+  const reversed: Results = { ...run, cases: run.cases.map((c) => ({ ...c, samplesMs: [...c.samplesMs].reverse() })) };
+  assert.ok(compareRuns(run, reversed).cases.every((c) => c.verdict === 'within-noise'));
+  const scaled = (factor: number): Results => ({
+    ...run,
+    cases: run.cases.map((c) => ({ ...c, samplesMs: c.samplesMs.map((x) => x * factor), summary: { ...c.summary, median: c.summary.median * factor } })),
+  });
+  const faster = compareRuns(run, scaled(0.5));
+  assert.ok(faster.cases.every((c) => c.verdict === 'faster' && Math.abs((c.ratio ?? 0) - 2) < 1e-9));
+  assert.ok(compareRuns(run, scaled(2)).cases.every((c) => c.verdict === 'slower'));
+});
+
+test('a clearly faster implementation gets "faster" against the earlier, slower attempt', async () => {
+  const root = tempRoot('workflow-root', 'harness-compare-');
+  // The earlier attempt: correct, but 40 times the work. Then the fast solution (another path, so another module).
+  writeFileSync(path.join(root, 'exercises', 'sums', 'impl.ts'), slowImpl(40));
+  const slow = await sumsRun(root, 'exercise');
+  const fast = await sumsRun(root, 'solution');
+  const comparison = compareRuns(slow, fast);
+  const mine = comparison.cases.find((c) => c.variant === 'mine')!;
+  assert.equal(mine.verdict, 'faster');
+  assert.ok(comparison.cases.filter((c) => c.variant === 'split').every((c) => c.verdict === 'faster'));
+  const text = formatComparison(comparison);
+  assert.match(text, /^Compared with the exercise run of .* \(ratio = earlier median \/ this median; above 1 = this run is faster; within noise = the 95% interval touches 1 \+- 2%\):$/m);
+  assert.match(text, /^ {2}mine\s+.*faster$/m);
+});
+
+test('caveats name what differs between the runs', () => {
+  const base = JSON.parse(JSON.stringify(FAKE)) as Results;
+  const other = JSON.parse(JSON.stringify(FAKE)) as Results;
+  other.environment.hostname = 'laptop';
+  other.environment.node = '24.0.0';
+  other.quick = true;
+  assert.deepEqual(comparisonCaveats(base, other), [
+    'the runs were on different machines (vm, cpu vs laptop, cpu): a verdict may reflect the machine, not the code',
+    'Node versions differ (24.21.0 vs 24.0.0)',
+    'one run is --quick and the other is not: the inputs may differ in size',
+  ]);
+});
+
+const FAKE = {
+  quick: false,
+  seed: 1,
+  environment: { hostname: 'vm', cpuModel: 'cpu', availableParallelism: 2, node: '24.21.0' },
+};

@@ -1,0 +1,38 @@
+/**
+ * A throw-away copy of a fixture repository root in the OS temp folder, so tests can edit a lab's exercise files
+ * without touching the repository. node_modules is a symlink to the repository's, so the copied lab resolves
+ * `@parallel-course/harness` (Node follows the link to the real files; the harness modules stay the same instances).
+ */
+import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export function tempRoot(fixture: 'root' | 'workflow-root', prefix = 'harness-workflow-'): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  cpSync(fileURLToPath(new URL(`../fixtures/${fixture}/`, import.meta.url)), dir, { recursive: true });
+  symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** A correct sumSquares that does `repeat` times the work: a clearly slower variant of the same answer. */
+export function slowImpl(repeat: number): string {
+  return `export function sumSquares(xs: Float64Array): number {
+  let s = 0;
+  for (let r = 0; r < ${repeat}; r++) { s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!; }
+  return s;
+}
+`;
+}
+
+export const WRONG_IMPL = `export function sumSquares(xs: Float64Array): number {
+  let s = 0;
+  for (let i = 1; i < xs.length; i++) s += xs[i]! * xs[i]!; // skips element 0
+  return s;
+}
+`;
+
+/** Enough warm-up for the JIT to settle on these small loops, and few samples: a run takes well under a second. */
+export const TINY_SAMPLING = { warmupIterations: 5, rounds: 2, iterationsPerRound: 5 };
