@@ -71,6 +71,8 @@ describe('every page of the built course', () => {
         if (response.request().resourceType() === 'script') bodies.push(response.body());
       });
       await page.goto(site.url + path, { waitUntil: 'networkidle' });
+      // Starlight fetches some scripts (the search UI) when the browser is idle: give them time to arrive too.
+      await page.waitForTimeout(1500);
       const sizes = (await Promise.all(bodies)).map((body) => gzipSync(body, { level: 9 }).length);
       await page.close();
       return sizes.reduce((sum, size) => sum + size, 0);
