@@ -15,9 +15,6 @@ export async function inferInBatches(model: Model, samples: Float32Array, count:
   //   logits = await model.infer(samples.subarray(start * model.features, (start + n) * model.features), n),
   //   out.set(logits, start * model.outputs).
   // Then return out.
-  void out;
-  void samples;
-  void batchSize;
   return notImplemented(`inferInBatches in exercises/gpu-batching/batching.ts (run ${count} samples in batches)`);
 }
 
@@ -28,7 +25,5 @@ export async function inferWithSessions(models: readonly Model[], samples: Float
   // TODO(learner): keep one shared counter `next` of the first sample not yet taken. Start one async loop per model
   // (models.map(async (model) => { ... })) that, while next < count, claims a batch (start = next; next += n) BEFORE
   // awaiting model.infer on it, and writes the logits at start * model.outputs. Await all loops with Promise.all.
-  void samples;
-  void batchSize;
   return notImplemented(`inferWithSessions in exercises/gpu-batching/batching.ts (share ${count} samples among ${models.length} sessions)`);
 }

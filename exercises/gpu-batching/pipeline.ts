@@ -13,7 +13,5 @@ export async function inferPipelined(model: Model, source: SampleSource, batchSi
   //     and attach `.catch(() => {})` to each so a failure while you are busy is not an unhandled rejection;
   //  3. for each batch in order: await the oldest read, start the next read (if any) so `prefetch` stay in flight,
   //     then `await model.infer(samples, n)` and write the logits at start * model.outputs.
-  void model;
-  void batchSize;
   return notImplemented(`inferPipelined in exercises/gpu-batching/pipeline.ts (read ahead ${prefetch} batches of ${source.count} samples while inferring)`);
 }
