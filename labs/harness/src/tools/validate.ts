@@ -49,7 +49,8 @@ export function diffRecomputed(path: string, claimed: unknown, recomputed: unkno
   if (problems.length >= 50) return;
   if (typeof recomputed === 'number' || typeof claimed === 'number') {
     if (typeof recomputed !== 'number' || typeof claimed !== 'number' || !sameNumber(claimed, recomputed)) {
-      problems.push(`${path} is ${formatNumber(claimed, recomputed)} but the samples give ${formatNumber(recomputed, claimed)}`);
+      const said = claimed === undefined ? 'missing' : formatNumber(claimed, recomputed);
+      problems.push(`${path} is ${said} but the samples give ${formatNumber(recomputed, claimed)}`);
     }
     return;
   }

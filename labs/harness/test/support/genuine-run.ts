@@ -1,0 +1,12 @@
+/** One genuine run of the workflow fixture lab (solution, all cases pass), made once per test file. */
+import path from 'node:path';
+import { runLab } from '../../src/run-lab.ts';
+import type { Results } from '../../src/results-schema.ts';
+import { tempRoot, TINY_SAMPLING } from './temp-root.ts';
+
+export async function genuineRun(): Promise<{ root: string; runDir: string; results: Results }> {
+  const root = tempRoot('workflow-root', 'harness-genuine-');
+  const outcome = await runLab({ lab: 'sums', impl: 'solution', quick: true, rootDir: root, outDir: path.join(root, 'results'), sampling: TINY_SAMPLING, silent: true });
+  if (outcome.exitCode !== 0 || outcome.runDir === null || outcome.results === null) throw new Error(`the fixture run failed:\n${outcome.summary}`);
+  return { root, runDir: outcome.runDir, results: outcome.results };
+}
