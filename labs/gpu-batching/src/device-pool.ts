@@ -264,6 +264,7 @@ export async function startDevicePool(options: DevicePoolOptions): Promise<Devic
           if (settled) return;
           if (remaining === 0) return finish(null);
           for (const p of procs) {
+            if (!p.child.connected) p.closing = true; // died between runs: never send to it
             if (p.busy || p.closing || queue.length === 0) continue;
             const chunk = queue.shift() as ChunkRequest;
             p.busy = chunk;
