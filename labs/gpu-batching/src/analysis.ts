@@ -20,6 +20,8 @@ export interface CaseLine {
 }
 
 export interface DeviceLine {
+  /** Where the device processes read their samples: `disk` or `memory`. */
+  source: string;
   devices: number;
   throughput: number;
   /** throughput(D) / (D x throughput(1)): 1 means every device added a whole device's worth. */
@@ -97,17 +99,21 @@ export function analyseResults(results: Results, stability: StabilityOptions = D
     .map((c) => ({ ...line(c), sessions: num(c.params.sessions) ?? 0, vsOne: oneSession ? median(oneSession.samplesMs) / median(c.samplesMs) : null }))
     .sort((a, b) => a.sessions - b.sessions);
 
-  const deviceCases = results.cases.filter((c) => c.variant === 'devices').sort((a, b) => (num(a.params.devices) ?? 0) - (num(b.params.devices) ?? 0));
-  const single = deviceCases.find((c) => c.params.devices === 1);
-  const singleThroughput = single ? single.workPerSample.amount / (median(single.samplesMs) / 1000) : null;
+  const deviceCases = results.cases
+    .filter((c) => c.variant === 'devices')
+    .sort((a, b) => String(a.params.source ?? 'disk').localeCompare(String(b.params.source ?? 'disk')) || (num(a.params.devices) ?? 0) - (num(b.params.devices) ?? 0));
+  const throughputOf = (c: CaseResult) => c.workPerSample.amount / (median(c.samplesMs) / 1000);
   const devices = deviceCases.map((c) => {
     const d = num(c.params.devices) ?? 1;
-    const throughput = c.workPerSample.amount / (median(c.samplesMs) / 1000);
+    const source = String(c.params.source ?? 'disk');
+    // Efficiency against one device reading the same way.
+    const single = deviceCases.find((o) => o.params.devices === 1 && String(o.params.source ?? 'disk') === source);
+    const throughput = throughputOf(c);
     const busy = Object.entries(c.observations)
       .filter(([name]) => /^device \d+ busy fraction$/.test(name))
       .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
       .map(([, o]) => median(o.samples));
-    return { devices: d, throughput, efficiency: singleThroughput ? throughput / (d * singleThroughput) : null, busy };
+    return { source, devices: d, throughput, efficiency: single ? throughput / (d * throughputOf(single)) : null, busy };
   });
   if (ep === 'cpu') notes.push('Execution provider: CPU. The "devices" are CPU processes with one ONNX Runtime thread each; no GPU was used.');
   return { ep, baseline, batches, best, pipeline, sessions, devices, notes };
@@ -133,7 +139,7 @@ export function formatAnalysis(a: LabAnalysis, stability: StabilityOptions = DEF
   for (const s of a.sessions) out.push(`  ${String(s.sessions).padEnd(3)} session(s): ${fmt(s.throughput)} samples/s, ${s.vsOne === null ? '-' : `${s.vsOne.toFixed(2)}x`}, ${stable(s)}`);
   out.push('', 'Devices (efficiency = throughput(D) / (D x throughput(1)); busy = inference time / wall time per device)');
   for (const d of a.devices) {
-    out.push(`  ${String(d.devices).padEnd(3)} device(s): ${fmt(d.throughput)} samples/s, efficiency ${d.efficiency === null ? '-' : d.efficiency.toFixed(2)}, busy ${d.busy.map((b) => b.toFixed(2)).join(' / ')}`);
+    out.push(`  ${String(d.devices).padEnd(3)} device(s), data from ${d.source.padEnd(6)}: ${fmt(d.throughput)} samples/s, efficiency ${d.efficiency === null ? '-' : d.efficiency.toFixed(2)}, busy ${d.busy.map((b) => b.toFixed(2)).join(' / ')}`);
   }
   if (a.notes.length) out.push('', ...a.notes);
   return out.join('\n');

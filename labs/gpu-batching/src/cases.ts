@@ -7,6 +7,7 @@ import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@
 import { createFileSource, startReaderThread, type Dataset, type ReaderKind, type TimedSource } from './dataset.ts';
 import { describeEvent, startDevicePool, type DeviceStats } from './device-pool.ts';
 import { loadImpl } from './impl.ts';
+import type { DeviceDataSource } from './device-protocol.ts';
 import { ensureModelFile } from './model-file.ts';
 import { outputFeatures } from './model-spec.ts';
 import { openModel, type Model } from './session.ts';
@@ -193,10 +194,10 @@ function busyFractions(devices: DeviceStats[], wallMs: number): number[] {
   return devices.map((d) => d.busyMs / wallMs);
 }
 
-export function devicesCase(target: Target, batch: number, devices: number, prefetch: number): Case {
+export function devicesCase(target: Target, batch: number, devices: number, prefetch: number, source: DeviceDataSource): Case {
   return {
     variant: 'devices',
-    params: { ep: target.ep, batch, devices },
+    params: { ep: target.ep, batch, devices, source },
     async setup(ctx: LabContext): Promise<Instance> {
       if (target.error) throw new Error(target.error);
       const impl = await loadImpl(ctx.implDir);
@@ -216,7 +217,7 @@ export function devicesCase(target: Target, batch: number, devices: number, pref
       return {
         async run({ dataset }) {
           const ranges = impl.chunkRanges(dataset.count, devices * CHUNKS_PER_DEVICE);
-          const result = await pool.run({ dir: dataset.dir, datasetCount: dataset.count, ranges, outputs: outputFeatures(), batch, prefetch });
+          const result = await pool.run({ source, dir: dataset.dir, datasetCount: dataset.count, ranges, outputs: outputFeatures(), batch, prefetch });
           const busy = busyFractions(result.devices, result.wallMs);
           for (const [i, d] of result.devices.entries()) {
             const slot = (perDevice[d.device] ??= { samples: [], busy: [] });

@@ -7,7 +7,7 @@
  * The model is loaded once per process; each chunk of the data set is then read from disk and run through the
  * implementation's pipeline (inferPipelined), and its outputs are sent back with the chunk id.
  */
-import { startReaderThread, type SampleSource } from './dataset.ts';
+import { loadAllSync, startReaderThread, type SampleSource } from './dataset.ts';
 import type { DeviceConfig, DeviceMessage, ParentMessage } from './device-protocol.ts';
 import { loadImpl } from './impl.ts';
 import { openModel } from './session.ts';
@@ -37,6 +37,8 @@ async function main(): Promise<void> {
       : {}),
   });
   const reader = startReaderThread();
+  /** Data sets kept in memory for `source: 'memory'` chunks, by folder: read once, on the first chunk that needs it. */
+  const cached = new Map<string, Float32Array>();
   send({ type: 'ready', ep: model.ep, pid: process.pid, visibleDevices: process.env.CUDA_VISIBLE_DEVICES ?? null, loadMs: performance.now() - t0 });
 
   process.on('message', async (message: ParentMessage) => {
@@ -50,7 +52,16 @@ async function main(): Promise<void> {
     if (firstTry && config.faults?.crashChunks?.includes(message.id)) process.exit(70);
     try {
       if (firstTry && config.faults?.failChunks?.includes(message.id)) throw new Error(`injected failure of chunk ${message.id}`);
-      const file = reader.source({ dir: message.dir, count: message.datasetCount, seed: 0 });
+      const dataset = { dir: message.dir, count: message.datasetCount, seed: 0 };
+      let file: SampleSource & { readMs: number };
+      if (message.source === 'memory') {
+        let samples = cached.get(dataset.dir);
+        if (!samples) cached.set(dataset.dir, (samples = loadAllSync(dataset)));
+        const all = samples;
+        file = { count: dataset.count, features: model.features, readMs: 0, readBatch: async (start, count) => all.subarray(start * model.features, (start + count) * model.features) };
+      } else {
+        file = reader.source(dataset);
+      }
       // The chunk as a source of its own: sample 0 of the chunk is sample `start` of the data set.
       const chunk: SampleSource = {
         count: message.count,

@@ -11,7 +11,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isNotImplemented } from '@parallel-course/harness/lab-definition.ts';
-import type { ChunkRequest, DeviceConfig, DeviceMessage, Faults, ParentMessage } from './device-protocol.ts';
+import type { ChunkRequest, DeviceConfig, DeviceDataSource, DeviceMessage, Faults, ParentMessage } from './device-protocol.ts';
 import type { SampleRange } from './impl.ts';
 import type { ExecutionProvider } from './session.ts';
 
@@ -85,6 +85,8 @@ export interface PoolRunResult {
 }
 
 export interface PoolRunOptions {
+  /** Where the device processes read samples (default `disk`). */
+  source?: DeviceDataSource;
   dir: string;
   datasetCount: number;
   ranges: SampleRange[];
@@ -222,6 +224,7 @@ export async function startDevicePool(options: DevicePoolOptions): Promise<Devic
     const assigned = new Map<number, number>();
     const queue: ChunkRequest[] = run.ranges.map((range, id) => ({
       type: 'chunk',
+      source: run.source ?? 'disk',
       id,
       attempt: 1,
       dir: run.dir,

@@ -24,8 +24,16 @@ export interface DeviceConfig {
   faults?: Faults;
 }
 
+/**
+ * Where a device process gets its samples: `disk` reads each chunk's files on its own reader thread (every device
+ * does its own I/O, as a real multi-GPU job does); `memory` reads the data set once per process and keeps it, so
+ * later passes measure the devices' compute alone.
+ */
+export type DeviceDataSource = 'disk' | 'memory';
+
 export interface ChunkRequest {
   type: 'chunk';
+  source: DeviceDataSource;
   id: number;
   attempt: number;
   dir: string;

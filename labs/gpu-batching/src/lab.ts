@@ -56,7 +56,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     { name: 'read-then-infer', description: 'read a batch from disk, then infer it: I/O and compute one after the other', source: 'labs/gpu-batching/src/cases.ts: sequentialCase' },
     { name: 'pipeline', description: 'reads prefetched (on a reader thread, or fs.promises) while the model computes', source: '<impl>/pipeline.ts: inferPipelined' },
     { name: 'sessions', description: 'several sessions on one device at once (the counterpart of CUDA streams)', source: '<impl>/batching.ts: inferWithSessions' },
-    { name: 'devices', description: `one process per device (${TARGET.ep === 'cuda' ? 'GPU, CUDA_VISIBLE_DEVICES' : 'CPU process, 1 thread'}), shared chunk queue`, source: 'labs/gpu-batching/src/device-pool.ts, <impl>/chunks.ts, <impl>/pipeline.ts' },
+    { name: 'devices', description: `one process per device (${TARGET.ep === 'cuda' ? 'GPU, CUDA_VISIBLE_DEVICES' : 'CPU process, 1 thread'}), shared chunk queue, data from disk or kept in memory`, source: 'labs/gpu-batching/src/device-pool.ts, <impl>/chunks.ts, <impl>/pipeline.ts' },
   ],
   baseline: 'one-at-a-time',
   headline: { variant: 'batched', params: { ep: TARGET.ep, batch: HEADLINE_BATCH } },
@@ -88,12 +88,14 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       // The same pipeline with fs.promises reads, to show why the reads moved to a thread (full run only).
       ...(ctx.quick ? [] : [sequentialCase(TARGET, WORK_BATCH, 'threadpool'), pipelineCase(TARGET, WORK_BATCH, 4, 'threadpool')]),
       ...(ctx.quick ? [1, 2] : SESSIONS).map((sessions) => sessionsCase(TARGET, WORK_BATCH, sessions)),
-      ...deviceCounts(TARGET, ctx.availableParallelism).map((devices) => devicesCase(TARGET, WORK_BATCH, devices, 4)),
+      ...deviceCounts(TARGET, ctx.availableParallelism).map((devices) => devicesCase(TARGET, WORK_BATCH, devices, 4, 'disk')),
+      // Devices on data each process already holds: their compute alone, which is what per-device efficiency is about.
+      ...(ctx.quick ? [] : deviceCounts(TARGET, ctx.availableParallelism).map((devices) => devicesCase(TARGET, WORK_BATCH, devices, 4, 'memory'))),
     ];
   },
   sampling: {
     quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
-    // 21 cases x 17 passes of 1024 samples: about 3 minutes on a busy 2-CPU machine.
+    // 23 cases x 17 passes of 1024 samples: about 3 minutes on a busy 2-CPU machine.
     full: { warmupIterations: 1, rounds: 8, iterationsPerRound: 2 },
   },
 };

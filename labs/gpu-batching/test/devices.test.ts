@@ -66,16 +66,24 @@ async function runPool(devices: number, extra: Partial<DevicePoolOptions> = {}, 
   }
 }
 
-test('two CPU devices give the single-process output, in order, and each sees no GPU', async () => {
-  const { result, events, info } = await runPool(2);
-  assert.equal(compare(single, result.logits).equal, true);
-  assert.deepEqual(info.map((d) => [d.device, d.ep, d.visibleDevices]), [[0, 'cpu', ''], [1, 'cpu', '']]);
-  assert.equal(result.retries, 0);
-  assert.equal(result.devices.reduce((n, d) => n + d.samples, 0), COUNT);
-  // Progress is reported per device and ends with every sample done.
-  const progress = events.filter((e) => e.type === 'progress');
-  assert.equal(progress.at(-1)?.type === 'progress' && progress.at(-1)?.totalDone, COUNT);
-  assert.ok(new Set(progress.map((e) => e.type === 'progress' && e.device)).size >= 1);
+test('two CPU devices give the single-process output, in order, from disk and from memory, and each sees no GPU', async () => {
+  const events: PoolEvent[] = [];
+  const pool = await startDevicePool({ devices: deviceSpecs(cpu, 2, 1), modelPath: ensureModelFile().path, implDir: SOLUTION, onEvent: (e) => events.push(e) });
+  pids.push(...pool.devices.map((d) => d.pid));
+  try {
+    assert.deepEqual(pool.devices.map((d) => [d.device, d.ep, d.visibleDevices]), [[0, 'cpu', ''], [1, 'cpu', '']]);
+    for (const source of ['disk', 'memory'] as const) {
+      const result = await pool.run({ source, dir: dataset.dir, datasetCount: COUNT, ranges: chunkRanges(COUNT, 8), outputs: 10, batch: 32, prefetch: 2 });
+      assert.equal(compare(single, result.logits).equal, true, source);
+      assert.equal(result.retries, 0);
+      assert.equal(result.devices.reduce((n, d) => n + d.samples, 0), COUNT);
+    }
+  } finally {
+    await pool.close();
+  }
+  // Progress is reported per device, and each run ends with every sample done.
+  const totals = events.filter((e) => e.type === 'progress').map((e) => e.type === 'progress' && e.totalDone);
+  assert.equal(totals.filter((t) => t === COUNT).length, 2);
 });
 
 test('a chunk that fails is reported and retried, not dropped; an out-of-memory batch is halved and said', async () => {

@@ -186,6 +186,9 @@ test('the lab analysis on hand-computed values: best batch, percentiles, pipelin
       fakeCase('pipeline', { ep: 'cpu', batch: 64, prefetch: 4, reader: 'threadpool' }, [400]),
       fakeCase('devices', { ep: 'cpu', batch: 64, devices: 2 }, [125, 125], { 'device 1 busy fraction': [0.5, 0.7], 'device 0 busy fraction': [0.8, 0.8] }),
       fakeCase('devices', { ep: 'cpu', batch: 64, devices: 1 }, [200, 200]),
+      // From memory: 1 device 10,000/s; 2 devices 1000 / 0.0625 s = 16,000/s = 0.8 x 2 x 10,000.
+      fakeCase('devices', { ep: 'cpu', batch: 64, devices: 2, source: 'memory' }, [62.5]),
+      fakeCase('devices', { ep: 'cpu', batch: 64, devices: 1, source: 'memory' }, [100]),
     ],
   } as unknown as Results;
   const a = analyseResults(results);
@@ -200,8 +203,13 @@ test('the lab analysis on hand-computed values: best batch, percentiles, pipelin
   assert.equal(a.pipeline.length, 1);
   assert.equal(a.pipeline[0]!.ratio, 1.15);
   assert.match(a.notes.join('\n'), /reader=threadpool.*no read-then-infer case with the same batch and reader/);
-  // 1 device: 5,000/s; 2 devices: 8,000/s = 0.8 x 2 x 5,000.
-  assert.deepEqual(a.devices.map((d) => [d.devices, d.throughput, d.efficiency]), [[1, 5000, 1], [2, 8000, 0.8]]);
+  // From disk (no source param means disk): 1 device 5,000/s; 2 devices 8,000/s = 0.8 x 2 x 5,000.
+  assert.deepEqual(a.devices.map((d) => [d.source, d.devices, d.throughput, d.efficiency]), [
+    ['disk', 1, 5000, 1],
+    ['disk', 2, 8000, 0.8],
+    ['memory', 1, 10_000, 1],
+    ['memory', 2, 16_000, 0.8],
+  ]);
   assert.deepEqual(a.devices[1]!.busy, [0.8, 0.6]); // medians, device 0 first
   assert.match(a.notes.join('\n'), /Execution provider: CPU\. The "devices" are CPU processes/);
   assert.match(formatAnalysis(a), /best: batch 64, 10\.00x the one-at-a-time throughput/);
