@@ -102,7 +102,6 @@ test('a report from two real runs: every section, the notes, the prediction, cha
   assert.match(md, /Against the solution run of .* verdicts from the 95% bootstrap interval/);
   assert.match(md, /!\[Speedup vs workers\]\(charts\/run2-speedup-vs-workers\.png\)/);
   // The fixture root is a temp folder outside git, so the commit is unknown and the report says so.
-  // The fixture root is a temp folder outside git: the commit is unknown and the report says so.
   assert.match(md, /```sh\n# commit unknown: the run was not made in a git checkout\nnpm ci\nnpm run lab -- sums --impl solution --quick --seed 20261202\n```/);
 
   // Every chart the Markdown links exists as a PNG.

