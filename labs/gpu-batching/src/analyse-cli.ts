@@ -28,7 +28,9 @@ try {
 } catch (error) {
   fail((error as Error).message);
 }
-let file = args.positionals[0] ? path.resolve(args.positionals[0]) : newestRun();
+// `npm run -w` runs in the package folder; INIT_CWD is where the user typed the command.
+const cwd = process.env.INIT_CWD ?? process.cwd();
+let file = args.positionals[0] ? path.resolve(cwd, args.positionals[0]) : newestRun();
 if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, 'results.json');
 if (!existsSync(file)) fail(`${file} does not exist`);
 let results;
@@ -39,4 +41,4 @@ try {
 }
 if (results.lab !== 'gpu-batching') fail(`${file} is a run of the ${results.lab} lab, not gpu-batching`);
 const analysis = analyseResults(results);
-process.stdout.write(args.values.json ? `${JSON.stringify(analysis, null, 2)}\n` : `${path.relative(process.cwd(), file)}\n\n${formatAnalysis(analysis)}\n`);
+process.stdout.write(args.values.json ? `${JSON.stringify(analysis, null, 2)}\n` : `${path.relative(cwd, file)}\n\n${formatAnalysis(analysis)}\n`);
