@@ -71,7 +71,13 @@ function onEvent(event: PoolEvent): void {
 }
 
 const t0 = performance.now();
-const pool = await startDevicePool({ devices: deviceSpecs(target, devices, THREADS_PER_SESSION), modelPath: model.path, implDir, onEvent });
+let pool;
+try {
+  pool = await startDevicePool({ devices: deviceSpecs(target, devices, THREADS_PER_SESSION), modelPath: model.path, implDir, onEvent });
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
 say(`Started ${devices} ${label} device process(es) in ${((performance.now() - t0) / 1000).toFixed(1)} s: ` +
   pool.devices.map((d) => `device ${d.device} pid ${d.pid} CUDA_VISIBLE_DEVICES='${d.visibleDevices ?? ''}'`).join(', '));
 let failed = false;

@@ -82,3 +82,11 @@ test('the lab labels its execution provider from detection: CUDA with GPUs liste
   assert.match(probe(withDouble())[1], /CUDA execution provider/);
   assert.equal(probe(withDouble({ GPU_BATCHING_EP: 'cpu' }))[0], 'cpu');
 });
+
+test('with a GPU listed but no CUDA provider, the device processes refuse to start: no silent CPU fallback', { skip: detectGpus().gpus.length > 0 && 'this machine has a real GPU' }, () => {
+  const run = node([path.join(SRC, 'devices-cli.ts'), '--samples', '8', '--devices', '1'], withDouble());
+  assert.equal(run.status, 1, run.stdout + run.stderr);
+  assert.match(run.stdout, /^Execution provider: CUDA \(CUDA: 2 GPU\(s\) listed by nvidia-smi/m);
+  assert.match(run.stderr, /device 0 \(cuda\) did not start: the CUDA execution provider is not usable in this process/);
+  assert.doesNotMatch(run.stdout, /samples\/s/);
+});
