@@ -67,6 +67,8 @@ test('npm run doctor on this machine exits 0 and reports every check', () => {
   for (const check of ['Node.js', 'packages', 'C++ compiler', 'CPUs', 'CPU affinity', 'cgroup CPU quota', 'UV_THREADPOOL_SIZE', 'GPUs', 'ONNX Runtime cpu', 'ONNX Runtime cuda']) {
     assert.match(result.stdout, new RegExp(`^(ok  |WARN)  ${check.replace(/[+]/g, '\\+')}`, 'm'), check);
   }
+  // The hand-encoded one-node model (tiny-onnx.ts) really runs on ONNX Runtime's CPU provider.
+  assert.match(result.stdout, /^ok {4}ONNX Runtime cpu {3}session created \(providers built in: cpu/m);
   assert.match(result.stdout, new RegExp(`^ok {4}CPUs {15}${os.cpus().length} seen by the OS, ${os.availableParallelism()} available to this process$`, 'm'));
 });
 

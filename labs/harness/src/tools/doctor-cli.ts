@@ -3,7 +3,7 @@
  * Exit codes (errors.ts): 0 the course can run (warnings allowed), 1 it cannot, 3 internal error.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,20 +34,6 @@ function firstLine(command: string, args: string[]): string | null {
   }
 }
 
-/** An .onnx model shipped with a lab, to try sessions with; the smallest one. */
-function findModel(rootDir: string): string {
-  const candidates: Array<{ file: string; size: number }> = [];
-  const labs = path.join(rootDir, 'labs');
-  for (const lab of existsSync(labs) ? readdirSync(labs) : []) {
-    const dir = path.join(labs, lab, 'models');
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir)) {
-      if (name.endsWith('.onnx')) candidates.push({ file: path.join(dir, name), size: statSync(path.join(dir, name)).size });
-    }
-  }
-  return candidates.sort((a, b) => a.size - b.size)[0]?.file ?? '';
-}
-
 export function probeMachine(rootDir = ROOT_DIR): DoctorProbe {
   const require = createRequire(path.join(rootDir, 'labs', 'harness', 'package.json'));
   const packages: Record<string, string | null> = {};
@@ -61,7 +47,7 @@ export function probeMachine(rootDir = ROOT_DIR): DoctorProbe {
   }
   let ort: OrtProbe | null = null;
   try {
-    const output = execFileSync(process.execPath, [ORT_PROBE, findModel(rootDir)], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'], cwd: rootDir });
+    const output = execFileSync(process.execPath, [ORT_PROBE], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'], cwd: rootDir });
     ort = JSON.parse(output.trim().split('\n').pop() ?? 'null') as OrtProbe;
   } catch (error) {
     ort = { loaded: false, error: `the probe process failed: ${(error as Error).message.split('\n')[0]}`, backends: [], sessions: null };

@@ -121,7 +121,7 @@ function ortFindings(p: DoctorProbe): Finding[] {
   const listed = o.backends.map((b) => b.name).join(', ');
   const out: Finding[] = [];
   if (o.sessions === null) {
-    out.push({ check: 'ONNX Runtime', level: 'ok', value: `providers built in: ${listed}`, advice: 'no model found to try a session with (labs/*/models/*.onnx)' });
+    out.push({ check: 'ONNX Runtime', level: 'ok', value: `providers built in: ${listed}`, advice: 'no session was tried' });
     return out;
   }
   const cpu = o.sessions['cpu'];
