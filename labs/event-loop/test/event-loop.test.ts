@@ -3,12 +3,13 @@
  * a real --quick run of the solution through the CLI, and the shipped exercise reported as not implemented.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { fileURLToPath } from 'node:url';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
 import { requestsPerBurst, workerCounts } from '../src/lab.ts';
@@ -89,11 +90,7 @@ test('the server answers bad requests with a status, never a crash', async () =>
 });
 
 function serverProcesses(): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', 'event-loop/src/server-main.ts'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
+  return runningProcesses(fileURLToPath(new URL('../src/server-main.ts', import.meta.url)));
 }
 
 test('a --quick run of the solution writes valid results and both reports, and leaves no server behind', { timeout: 240_000 }, () => {

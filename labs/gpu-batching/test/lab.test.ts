@@ -4,11 +4,12 @@
  * node script checked without a GPU (syntax, and shellcheck where it is installed).
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
@@ -25,11 +26,7 @@ const DOUBLE = fileURLToPath(new URL('./fixtures/bin/nvidia-smi', import.meta.ur
 const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
 
 function deviceProcesses(): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', 'gpu-batching/src/device-main.ts'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
+  return runningProcesses(fileURLToPath(new URL('../src/device-main.ts', import.meta.url)));
 }
 
 test('the shipped exercise says what to write and where', async () => {

@@ -4,8 +4,9 @@
  * closing leaves no process behind.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { Piscina } from 'piscina';
 import { histogramSync, type MonteCarloSpec } from '../src/monte-carlo.ts';
 import { ProcessPool, TaskCrashedError } from '../src/process-pool.ts';
@@ -27,11 +28,7 @@ function withFaults(runner: TaskRunner, faults: Record<number, InjectedFault>): 
 }
 
 function processWorkers(): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', 'task-granularity/src/process-worker.ts'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
+  return runningProcesses(fileURLToPath(new URL('../src/process-worker.ts', import.meta.url)));
 }
 
 test('threads: a task that throws and a thread that dies are reported with their tasks; the pool carries on', async () => {

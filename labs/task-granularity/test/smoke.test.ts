@@ -4,11 +4,12 @@
  * updates); neither leaves a thread pool, a child process or a shared resource behind.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
 import { deriveGranularity, formatGranularity } from '../src/derive.ts';
@@ -18,11 +19,7 @@ import { liveLeases } from '../src/lease.ts';
 const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
 
 function processWorkers(): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', 'task-granularity/src/process-worker.ts'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
+  return runningProcesses(fileURLToPath(new URL('../src/process-worker.ts', import.meta.url)));
 }
 
 test('a tiny run of the solution passes the check and writes valid results with the headline', { timeout: 120_000 }, async () => {
