@@ -93,6 +93,13 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       ...(ctx.quick ? [] : deviceCounts(TARGET, ctx.availableParallelism).map((devices) => devicesCase(TARGET, WORK_BATCH, devices, 4, 'memory'))),
     ];
   },
+  notes() {
+    // Which execution provider ran, and why: a CPU run must say so in the terminal, the results and the report.
+    return [
+      `Execution provider: ${TARGET.reason}.`,
+      ...(TARGET.ep === 'cpu' ? ['Nothing in this run used a GPU: every case ran on the CPU execution provider (ep=cpu), and "devices" are CPU processes.'] : []),
+    ];
+  },
   sampling: {
     quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
     // 23 cases x 17 passes of 1024 samples: about 3 minutes on a busy 2-CPU machine.
