@@ -187,7 +187,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`Prediction: ${command.prediction.speedup}x, kept in ${path.join(outcome.runDir, 'prediction.json')}\n`);
     }
     const notes = ensureNotes(outcome.runDir, outcome.results.lab, outcome.results.startedAt);
-    process.stdout.write(`Notes:   ${notes.file} (your hypothesis and interpretation; then npm run report -- ${outcome.runDir})\n`);
+    process.stdout.write(`Your notes: ${notes.file} (your hypothesis and interpretation; then npm run report -- ${outcome.runDir})\n`);
     if (earlier) process.stdout.write(`\n${formatComparison(compareRuns(earlier.results, outcome.results))}\n`);
   } else if (command.prediction || earlier) {
     process.stdout.write('No run folder was written (the check failed), so there is nothing to compare and the prediction was not kept.\n');
