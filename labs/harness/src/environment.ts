@@ -94,5 +94,6 @@ export function collectEnvironment(rootDir: string): Environment {
     git: { commit, dirty: status === null ? null : status.trim().length > 0 },
     gpus: parseNvidiaSmi(run('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'])),
     hostname: os.hostname(),
+    loadAverage: os.loadavg() as [number, number, number],
   };
 }

@@ -36,6 +36,8 @@ export const environmentSchema = z.object({
   git: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }),
   gpus: z.array(z.object({ name: z.string(), memoryMiB: z.number().nullable() })),
   hostname: z.string(),
+  /** 1, 5 and 15 minute load averages when the run started: above the CPU count, others were using the machine. */
+  loadAverage: z.tuple([nonNegative, nonNegative, nonNegative]).optional(),
 });
 
 export const sampleSummarySchema = z.object({

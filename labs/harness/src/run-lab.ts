@@ -130,6 +130,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   };
   const plan = options.sampling ?? (options.quick ? lab.sampling.quick : lab.sampling.full);
   const startedAt = new Date();
+  // The machine as it was when the run started (its load average then says whether others were using it).
+  const environment = collectEnvironment(rootDir);
   print(`${lab.title}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run)`);
 
   // Inputs and reference outputs, shared by the cases that agree on the lab's input params.
@@ -214,7 +216,6 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     resamples: BOOTSTRAP_RESAMPLES,
     availableParallelism: ctx.availableParallelism,
   });
-  const environment = collectEnvironment(rootDir);
   const notes: string[] = [...labNotes];
   if (analysis.cases.some((c) => c.oversubscribed)) {
     notes.push(`Cases with more workers than available CPUs (${ctx.availableParallelism}) are flagged oversubscribed: their speedup is limited by time-slicing.`);

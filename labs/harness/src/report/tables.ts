@@ -118,6 +118,7 @@ export function environmentTable(results: Results): DataTable {
     ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize ?? 'unset (libuv default 4)'],
     ['OS', `${env.platform} ${env.arch} ${env.osRelease}`],
     ['host', env.hostname],
+    ['load average at start (1 / 5 / 15 min)', env.loadAverage ? env.loadAverage.map((l) => l.toFixed(2)).join(' / ') : 'not recorded'],
     ['git commit', env.git.commit === null ? 'unknown' : `${env.git.commit}${env.git.dirty ? ' (uncommitted changes)' : ''}`],
     ...Object.entries(env.slurm).map(([key, value]) => [key, value]),
     ['implementation', results.impl],

@@ -12,7 +12,7 @@ export const DRIFT_THRESHOLD = 0.05;
 
 export interface Threat {
   /** A stable key, for the machine-readable report and for tests. */
-  id: 'noise' | 'drift' | 'frequency-scaling' | 'smt' | 'shared-node' | 'oversubscribed' | 'cgroup-quota' | 'quick-run' | 'uncommitted-code' | 'harness-floor';
+  id: 'noise' | 'drift' | 'frequency-scaling' | 'smt' | 'shared-node' | 'busy-machine' | 'oversubscribed' | 'cgroup-quota' | 'quick-run' | 'uncommitted-code' | 'harness-floor';
   /** What applies to this run, with the numbers. */
   text: string;
 }
@@ -74,6 +74,13 @@ export function threatsToValidity(results: Results): Threat[] {
     threats.push({
       id: 'cgroup-quota',
       text: `the cgroup CPU quota allows ${formatSignificant(env.cgroupCpuQuota)} CPUs but ${env.availableParallelism} were visible: workers beyond the quota are throttled, which the oversubscription flag does not catch.`,
+    });
+  }
+  const load = env.loadAverage?.[0];
+  if (load !== undefined && load > 0.5 * env.availableParallelism) {
+    threats.push({
+      id: 'busy-machine',
+      text: `the 1-minute load average was ${load.toFixed(2)} on ${env.availableParallelism} CPUs when the run started: other work was running, and parallel cases lose the most from it. Re-run on a quiet machine before trusting a small difference.`,
     });
   }
   const slurm = env.slurm;
