@@ -28,11 +28,13 @@ export function workerCounts(availableParallelism: number): number[] {
 }
 
 /**
- * Requests per sample: a multiple of every worker count up to 4 (12) scaled to the largest count, so each worker
- * gets a whole number of requests and the burst does not end with one straggler.
+ * Requests per sample: a multiple of every worker count up to 4 (24 = 2 x 12) scaled to the largest count, so each
+ * worker gets a whole number of requests and the burst does not end with one straggler. Two rounds of 12 rather
+ * than one: the load generator's fixed cost per burst (about 20 ms of CPU for autocannon's set-up and wind-down
+ * here) competes with the workers for the same CPUs, and a longer burst halves its share.
  */
 export function requestsPerBurst(maxWorkers: number): number {
-  return 12 * Math.max(1, Math.ceil(maxWorkers / 4));
+  return 24 * Math.max(1, Math.ceil(maxWorkers / 4));
 }
 
 function serverCase(variant: VariantName, workers: number | undefined): CaseDefinition<BurstInput, string[]> {

@@ -25,8 +25,8 @@ test('the sweep: every worker count up to 2 x CPUs on small machines, powers of 
   assert.deepEqual(workerCounts(2), [1, 2, 3, 4]);
   assert.deepEqual(workerCounts(8), [1, 2, 4, 8, 16]);
   assert.deepEqual(workerCounts(12), [1, 2, 4, 8, 12, 24]);
-  assert.equal(requestsPerBurst(4), 12);
-  assert.equal(requestsPerBurst(16), 48);
+  assert.equal(requestsPerBurst(4), 24);
+  assert.equal(requestsPerBurst(16), 96);
 });
 
 test('accounts are parsed strictly', () => {
