@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkLabInChild } from './check-process.ts';
 import { compareRuns, formatComparison } from './compare.ts';
-import { exitCodeFor, EXIT_OK, UsageError } from './errors.ts';
+import { EXIT_OK, UsageError, runCli } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { listRuns, readResults } from './results-reader.ts';
@@ -195,16 +195,4 @@ export async function main(argv: string[]): Promise<number> {
   return outcome.exitCode;
 }
 
-if (import.meta.main) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      const code = exitCodeFor(error);
-      const message = error instanceof Error ? (code === 3 ? (error.stack ?? error.message) : error.message) : String(error);
-      process.stderr.write(`error: ${message}\n`);
-      process.exitCode = code;
-    },
-  );
-}
+if (import.meta.main) runCli(() => main(process.argv.slice(2)));

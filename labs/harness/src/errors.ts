@@ -34,3 +34,21 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof Error && error.name === 'ResultsFileError') return EXIT_USAGE;
   return EXIT_INTERNAL;
 }
+
+/**
+ * Runs a command-line entry point: its return value is the exit code, and an error that reaches the top is printed
+ * as one line (with the stack only for internal errors, which are bugs) and mapped to its exit code here.
+ */
+export function runCli(main: () => Promise<number>): void {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const code = exitCodeFor(error);
+      const message = error instanceof Error ? (code === EXIT_INTERNAL ? (error.stack ?? error.message) : error.message) : String(error);
+      process.stderr.write(`error: ${message}\n`);
+      process.exitCode = code;
+    },
+  );
+}

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT_OK, exitCodeFor, UsageError } from '../errors.ts';
+import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { createRunDir, writeFileAtomic } from '../results-writer.ts';
 import { isFolder, loadSubmissions, renderClassPage } from './class-page.ts';
@@ -47,15 +47,4 @@ export async function main(argv: string[]): Promise<number> {
   return EXIT_OK;
 }
 
-if (import.meta.main) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      const code = exitCodeFor(error);
-      process.stderr.write(`error: ${error instanceof Error ? (code === 3 ? (error.stack ?? error.message) : error.message) : String(error)}\n`);
-      process.exitCode = code;
-    },
-  );
-}
+if (import.meta.main) runCli(() => main(process.argv.slice(2)));

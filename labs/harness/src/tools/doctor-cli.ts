@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCgroupQuota, parseCpuAffinity, parseNvidiaSmi } from '../environment.ts';
-import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeFor } from '../errors.ts';
+import { EXIT_CHECK_FAILED, EXIT_OK, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { diagnose, doctorFailed, formatFindings, type DoctorProbe } from './doctor.ts';
 import type { OrtProbe } from './ort-probe.ts';
@@ -82,14 +82,4 @@ export async function main(): Promise<number> {
   return doctorFailed(findings) ? EXIT_CHECK_FAILED : EXIT_OK;
 }
 
-if (import.meta.main) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = exitCodeFor(error);
-    },
-  );
-}
+if (import.meta.main) runCli(() => main());

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeFor, UsageError } from '../errors.ts';
+import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { ReportRefusedError } from './learner-report.ts';
 import { validateFile } from './validate.ts';
@@ -80,15 +80,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      const code = exitCodeFor(error);
-      process.stderr.write(`error: ${error instanceof Error ? (code === 3 ? (error.stack ?? error.message) : error.message) : String(error)}\n`);
-      process.exitCode = code;
-    },
-  );
-}
+if (import.meta.main) runCli(() => main(process.argv.slice(2)));
