@@ -19,7 +19,7 @@ export const RACE_CHECK_POINTS = 1 << 21;
 /** The pool size of the sweep: the headline claim is about 2 workers. */
 export const WORKERS = 2;
 /**
- * The chunk size of the headline: 16 tasks of about 4 ms each. It had the fastest median of the full run of
+ * The chunk size of the headline: 16 tasks of about 3.5 ms each (on the reference VM). It had the fastest median of the full run of
  * 2026-12-02 13:49 UTC on the reference machine and lay inside the flat bottom of the curve in every run we made;
  * the rule of thumb from those runs (tasks >= 9 x workers x per-task overhead, about 1 ms here) puts 65,536 points
  * (about 1 ms) at the edge and this size comfortably past it.
@@ -107,7 +107,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   },
   sampling: {
     quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
-    // 13 samples per case: the 64 MiB clone alone takes 0.3 to 1.5 s per sample on the reference VM.
+    // 12 samples per case (6 rounds of 2): the 64 MiB clone alone takes 0.3 to 1.5 s per sample on the reference VM.
     full: { warmupIterations: 1, rounds: 6, iterationsPerRound: 2 },
   },
 };
