@@ -147,12 +147,7 @@ export function unavailableNotes(impl: Impl): string[] {
   );
 }
 
-/** The native-kernel lab, plus `notes(ctx)`: lines for results.json about rungs that could not run here. */
-export interface NativeKernelLab extends LabDefinition<MatmulInput, Float64Array> {
-  notes(ctx: LabContext): string[];
-}
-
-const lab: NativeKernelLab = {
+const lab: LabDefinition<MatmulInput, Float64Array> = {
   name: 'native-kernel',
   title: 'Native kernel: a C++ addon against the pure-TypeScript kernel',
   summary: 'matrix product from naive TypeScript to C++ at -O0/-O3/-march=native and native threads, across sizes',
@@ -192,9 +187,7 @@ const lab: NativeKernelLab = {
     const sizes = ctx.quick ? QUICK_SIZES : FULL_SIZES;
     const threadSizes = ctx.quick ? QUICK_THREAD_SIZES : FULL_THREAD_SIZES;
     const available = new Set(RUNGS.filter((rung) => rungStatus(ctx.impl, rung).available));
-    for (const note of unavailableNotes(ctx.impl)) console.warn(`native-kernel: ${note}`);
-    const stale = staleBuildWarning(ctx.impl, ctx.implDir);
-    if (stale) console.warn(`native-kernel: ${stale}`);
+    // Unavailable rungs and a stale build are reported through notes(), which the harness prints and records.
     const cases: CaseDefinition<MatmulInput, Float64Array>[] = [];
     for (const size of sizes) {
       cases.push(tsNaiveCase(size), tsTypedCase(size));
