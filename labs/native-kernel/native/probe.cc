@@ -31,7 +31,7 @@ double fma_block(std::size_t iterations) {
 // Wall time of running fn(0) .. fn(threads - 1) at once, in seconds.
 double seconds_on_threads(unsigned threads, const std::function<void(unsigned)>& fn) {
   auto start = std::chrono::steady_clock::now();
-  kernel::run_on_threads(threads, fn);
+  kernel::run_on_threads(threads, threads, fn);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -1,6 +1,8 @@
 #include "threads.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -19,19 +21,21 @@ namespace {
 // woken runs within microseconds. Long-lived threads are what OpenMP runtimes and BLAS libraries keep, too.
 class HelperPool {
  public:
-  // Runs block(0) .. block(blocks - 1): the caller and the helpers take block indices from a shared counter until
-  // none are left, so any number of blocks works with any number of helpers. One job at a time: concurrent callers
-  // queue on run_mutex_.
-  void Run(unsigned blocks, const std::function<void(unsigned)>& block) {
+  // Runs block(0) .. block(blocks - 1) on the caller and at most `helpers` helpers: each takes block indices from a
+  // shared counter until none are left, so a helper that wakes late still takes a share instead of leaving the
+  // caller to do everything. One job at a time: concurrent callers queue on run_mutex_.
+  void Run(unsigned helpers, unsigned blocks, const std::function<void(unsigned)>& block) {
     std::lock_guard<std::mutex> run_lock(run_mutex_);
     std::unique_lock<std::mutex> lock(mutex_);
-    Grow(blocks - 1);
+    Grow(helpers);
     job_ = &block;
     next_ = 0;
     end_ = blocks;
     finished_ = 0;
+    joined_ = 0;
+    helper_limit_ = helpers;
     first_error_ = nullptr;
-    ++generation_;
+    generation_.fetch_add(1, std::memory_order_release);
     work_ready_.notify_all();
     TakeBlocks(lock);  // the caller works too
     all_done_.wait(lock, [&] { return finished_ == end_; });
@@ -42,6 +46,12 @@ class HelperPool {
   }
 
  private:
+  // How long a helper keeps polling for the next job before it sleeps. Waking a sleeping thread took 0.1 ms to
+  // several ms on this course's 2-vCPU VM, as long as a whole small product; a helper that is still polling starts
+  // at once. OpenMP runtimes do the same (KMP_BLOCKTIME, OMP_WAIT_POLICY): the cost is a core kept busy for this
+  // long after the last call.
+  static constexpr std::chrono::microseconds kSpin{2000};
+
   // Starts helpers until there are `wanted` (at most one per CPU beyond the caller). Called with mutex_ held.
   void Grow(unsigned wanted) {
     const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
@@ -76,11 +86,18 @@ class HelperPool {
   }
 
   void HelperLoop() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    unsigned long long seen = generation_;
+    unsigned long long seen = generation_.load(std::memory_order_acquire);
     for (;;) {
-      work_ready_.wait(lock, [&] { return generation_ != seen; });
-      seen = generation_;
+      const auto until = std::chrono::steady_clock::now() + kSpin;
+      while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until) {
+        std::this_thread::yield();
+      }
+      std::unique_lock<std::mutex> lock(mutex_);
+      work_ready_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+      seen = generation_.load(std::memory_order_acquire);
+      // A job asks for at most helper_limit_ helpers: a pool grown by an earlier, wider call does not widen this one.
+      if (joined_ >= helper_limit_) continue;
+      ++joined_;
       TakeBlocks(lock);
     }
   }
@@ -90,8 +107,8 @@ class HelperPool {
   std::condition_variable work_ready_;
   std::condition_variable all_done_;
   const std::function<void(unsigned)>* job_ = nullptr;
-  unsigned next_ = 0, end_ = 0, finished_ = 0, helpers_ = 0;
-  unsigned long long generation_ = 0;
+  unsigned next_ = 0, end_ = 0, finished_ = 0, helpers_ = 0, joined_ = 0, helper_limit_ = 0;
+  std::atomic<unsigned long long> generation_{0};
   std::exception_ptr first_error_;
 };
 
@@ -103,18 +120,23 @@ HelperPool& Pool() {
 
 }  // namespace
 
-void run_on_threads(unsigned threads, const std::function<void(unsigned)>& block) {
+void run_on_threads(unsigned threads, unsigned blocks, const std::function<void(unsigned)>& block) {
   if (threads <= 1) {
-    block(0);  // no handoff at all for one thread
+    for (unsigned i = 0; i < blocks; i++) block(i);  // no handoff at all for one thread
     return;
   }
-  Pool().Run(threads, block);
+  Pool().Run(threads - 1, blocks, block);
 }
+
+// Blocks per thread: more blocks than threads, so a helper that starts late still takes its share (the caller
+// does not wait for it), at the cost of a lock per block.
+constexpr unsigned kBlocksPerThread = 8;
 
 void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads) {
   if (threads < 1) threads = 1;
   if (threads > n) threads = static_cast<unsigned>(n);
-  run_on_threads(threads, [=](unsigned t) { matmul_rows(a, b, c, n, n * t / threads, n * (t + 1) / threads); });
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(threads) * kBlocksPerThread));
+  run_on_threads(threads, blocks, [=](unsigned t) { matmul_rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
 }
 
 }  // namespace kernel
