@@ -80,6 +80,21 @@ export function findBaseline<T extends { variant: string; params: Params }>(case
   return best;
 }
 
+/**
+ * The same variant's case on one worker, whose params differ from `target`'s only in the worker-count param
+ * (the key whose value is 1 there and `target.workers` here, e.g. `workers` or `threads`); null if there is none.
+ */
+export function findOneWorkerCase<T extends { variant: string; params: Params; workers?: number }>(cases: T[], target: T): T | null {
+  if (target.workers === undefined || target.workers === 1) return null;
+  for (const candidate of cases) {
+    if (candidate.variant !== target.variant || candidate.workers !== 1) continue;
+    const keys = new Set([...Object.keys(candidate.params), ...Object.keys(target.params)]);
+    const differing = [...keys].filter((k) => candidate.params[k] !== target.params[k]);
+    if (differing.length === 1 && candidate.params[differing[0]!] === 1 && target.params[differing[0]!] === target.workers) return candidate;
+  }
+  return null;
+}
+
 /** Derives the bootstrap seed of one comparison from the run's seed and the case's identity, so it is reproducible. */
 function seedFor(seed: number, key: string): number {
   let h = seed >>> 0;
@@ -127,8 +142,13 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
       oversubscribed: (cases[i] as CaseResult).oversubscribed,
     };
     if (input.workers !== undefined) {
-      entry.efficiency = efficiency(s, input.workers);
-      const kf = karpFlatt(s, input.workers);
+      // Parallel efficiency compares the variant with itself on one worker where that case was measured (a
+      // 2-thread addon against the 1-thread addon, not against a slower TypeScript baseline); otherwise with the baseline.
+      const one = findOneWorkerCase(inputs, input);
+      const scaling = one ? speedup(median(one.samplesMs), variantMedianMs) : s;
+      entry.efficiency = efficiency(scaling, input.workers);
+      entry.efficiencyBasis = one ? 'one-worker' : 'baseline';
+      const kf = karpFlatt(scaling, input.workers);
       if (kf !== null) entry.karpFlatt = kf;
     }
     speedups.push(entry);
@@ -146,7 +166,8 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     const others = Object.fromEntries(Object.entries(input.params).filter(([k]) => k !== 'workers'));
     const key = `${input.variant}|${paramsKey(others)}`;
     const group = groups.get(key) ?? { variant: input.variant, params: others, points: [] };
-    group.points.push({ workers: input.workers, speedup: entry.speedup });
+    // The speedup the efficiency is based on (over one worker where measured), so fit and efficiency agree.
+    group.points.push({ workers: input.workers, speedup: (entry.efficiency as number) * input.workers });
     groups.set(key, group);
   }
   for (const group of groups.values()) {

@@ -110,8 +110,12 @@ export const speedupSchema = z.object({
   ci95: interval,
   baselineMedianMs: nonNegative,
   variantMedianMs: nonNegative,
-  /** speedup / workers, where the case has a worker count. */
+  /**
+   * Parallel efficiency, where the case has a worker count: speedup / workers, where the speedup is over the same
+   * variant on one worker when that case was measured (`efficiencyBasis: 'one-worker'`), else over the baseline.
+   */
   efficiency: z.number().positive().optional(),
+  efficiencyBasis: z.enum(['one-worker', 'baseline']).optional(),
   /** Karp-Flatt experimentally determined serial fraction, where the case has more than one worker. */
   karpFlatt: z.number().optional(),
   oversubscribed: z.boolean(),

@@ -1,7 +1,7 @@
 /** The statistics stage as assembled for results.json, on samples whose answers are known by hand. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze, findBaseline, summarizeObservation, type AnalysisInput } from '../src/analysis.ts';
+import { analyze, findBaseline, findOneWorkerCase, summarizeObservation, type AnalysisInput } from '../src/analysis.ts';
 import type { Params } from '../src/results-schema.ts';
 
 const options = { baseline: 'inline', headline: { variant: 'pool', params: { workers: 2 } }, seed: 1, resamples: 200, availableParallelism: 2 };
@@ -24,7 +24,7 @@ test('speedup, efficiency, Karp-Flatt and oversubscription from constant samples
   const analysis = analyze(
     [
       { variant: 'inline', params: {}, samplesMs: [120, 120, 120], workPerSample: work, observations: {} },
-      { variant: 'pool', params: { workers: 1 }, workers: 1, samplesMs: [150, 150, 150], workPerSample: work, observations: {} },
+      { variant: 'pool', params: { workers: 1 }, workers: 1, samplesMs: [120, 120, 120], workPerSample: work, observations: {} },
       { variant: 'pool', params: { workers: 2 }, workers: 2, samplesMs: [75, 75, 75], workPerSample: work, observations: {} },
       { variant: 'pool', params: { workers: 4 }, workers: 4, samplesMs: [80, 80, 80], workPerSample: work, observations: {} },
     ],
@@ -33,7 +33,9 @@ test('speedup, efficiency, Karp-Flatt and oversubscription from constant samples
   const two = analysis.speedups.find((s) => s.params.workers === 2)!;
   assert.equal(two.speedup, 1.6);
   assert.deepEqual(two.ci95, [1.6, 1.6]);
+  // Efficiency is over the pool's own 1-worker case (120 ms here too): 1.6 / 2.
   assert.equal(two.efficiency, 0.8);
+  assert.equal(two.efficiencyBasis, 'one-worker');
   assert.ok(Math.abs(two.karpFlatt! - 0.25) < 1e-12);
   assert.equal(two.baselineMedianMs, 120);
   assert.equal(two.oversubscribed, false);
@@ -80,4 +82,20 @@ test('no Amdahl fit where the worker count does not vary (a chunk-size sweep at 
   );
   assert.deepEqual(analysis.amdahl, []);
   assert.equal(analysis.speedups.length, 2);
+  // No 1-worker pool case: efficiency falls back to the baseline. Reference: 100 / 60 / 2 = 0.8333.
+  const best = analysis.speedups.find((s) => s.params.chunk === 2)!;
+  assert.equal(best.efficiencyBasis, 'baseline');
+  assert.ok(Math.abs(best.efficiency! - 100 / 60 / 2) < 1e-12);
+});
+
+test('findOneWorkerCase: the same variant, differing only in the worker-count param', () => {
+  const cases = [
+    { variant: 'threads', params: { size: 256, threads: 1 }, workers: 1 },
+    { variant: 'threads', params: { size: 64, threads: 1 }, workers: 1 },
+    { variant: 'threads', params: { size: 256, threads: 2 }, workers: 2 },
+    { variant: 'other', params: { size: 256, threads: 1 }, workers: 1 },
+  ];
+  assert.equal(findOneWorkerCase(cases, cases[2]!), cases[0]);
+  assert.equal(findOneWorkerCase(cases, cases[0]!), null);
+  assert.equal(findOneWorkerCase(cases, { variant: 'threads', params: { size: 128, threads: 2 }, workers: 2 }), null);
 });

@@ -102,8 +102,8 @@ function nativeThreadsCase(size: number, threads: number): CaseDefinition<Matmul
   return {
     variant: 'native-threads',
     params: { size, threads },
-    // No `workers` on purpose: the harness would divide the speedup over ts-typed by the thread count, which is not
-    // a parallel efficiency. The lab's own analysis (analysis.ts) compares threads = t with threads = 1 instead.
+    // The harness computes efficiency against this variant's threads = 1 case of the same size (not against ts-typed).
+    workers: threads,
     async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
       const addon = loadRung(ctx.impl, 'march');
       const outputs = new WeakMap<MatmulInput, Float64Array>();

@@ -157,7 +157,7 @@ export function renderHtmlReport(results: Results): string {
     section(
       'speedups',
       'Speedups',
-      `<p class="muted">median baseline time / median variant time, with a 95% bootstrap interval (${results.bootstrapResamples} resamples); efficiency = speedup / workers.</p>\n` +
+      `<p class="muted">median baseline time / median variant time, with a 95% bootstrap interval (${results.bootstrapResamples} resamples); efficiency = speedup over one worker (else over the baseline) / workers.</p>\n` +
         (results.speedups.length === 0 ? '<p>No speedups: no variant was both correct and measured.</p>' : renderTable(speedupsTable(results))) +
         (results.amdahl.length === 0 ? '' : `\n${renderTable(amdahlTable(results), "Amdahl's law fits: speedup(p) = 1 / (f + (1 - f) / p)")}`) +
         `\n${legend}`,

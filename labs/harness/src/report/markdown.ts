@@ -65,7 +65,7 @@ export function renderMarkdownReport(results: Results, chartFiles: Readonly<Reco
 
   out.push('## Speedups', '');
   out.push(
-    `Median baseline time / median variant time, with a 95% bootstrap interval (${results.bootstrapResamples} resamples); efficiency = speedup / workers.`,
+    `Median baseline time / median variant time, with a 95% bootstrap interval (${results.bootstrapResamples} resamples); efficiency = speedup over one worker (else over the baseline) / workers.`,
     '',
   );
   out.push(results.speedups.length === 0 ? 'No speedups: no variant was both correct and measured.' : renderTable(speedupsTable(results)), '');

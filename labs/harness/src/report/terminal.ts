@@ -92,7 +92,7 @@ export function formatTerminalSummary(results: Results): string {
   }
 
   if (results.speedups.length > 0) {
-    out.push('', 'Speedups (median baseline time / median variant time [95% interval]; efficiency = speedup / workers)');
+    out.push('', 'Speedups (median baseline / median variant time [95% interval]; efficiency vs 1 worker, else baseline)');
     out.push(
       ...renderTextTable(
         ['case', 'vs', 'speedup [95% CI]', 'efficiency', 'flags'],
