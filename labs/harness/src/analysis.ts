@@ -82,10 +82,12 @@ export function findBaseline<T extends { variant: string; params: Params }>(case
 
 /**
  * The same variant's case on one worker, whose params differ from `target`'s only in the worker-count param
- * (the key whose value is 1 there and `target.workers` here, e.g. `workers` or `threads`); null if there is none.
+ * (the key whose value is 1 there and `target.workers` here, e.g. `workers` or `threads`); the target itself when
+ * it has one worker; null if there is none.
  */
 export function findOneWorkerCase<T extends { variant: string; params: Params; workers?: number }>(cases: T[], target: T): T | null {
-  if (target.workers === undefined || target.workers === 1) return null;
+  if (target.workers === undefined) return null;
+  if (target.workers === 1) return target; // the reference itself: its efficiency is 1 by definition
   for (const candidate of cases) {
     if (candidate.variant !== target.variant || candidate.workers !== 1) continue;
     const keys = new Set([...Object.keys(candidate.params), ...Object.keys(target.params)]);
