@@ -13,19 +13,22 @@ function shorten(value: unknown): string {
 
 const EQUAL: Comparison = { equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null };
 
+/** Outputs of different lengths: the first mismatch is the length itself. */
+function lengthMismatch(expected: number, actual: number): Comparison {
+  return {
+    equal: false,
+    firstMismatch: { index: 'length', expected: String(expected), actual: String(actual) },
+    maxAbsError: null,
+    maxRelError: null,
+  };
+}
+
 /** Exact equality of two lists of strings (e.g. HTTP response bodies), element by element. */
 export function exactStrings(): Comparator<readonly string[]> {
   return {
     description: 'exact: every string equal, byte for byte',
     compare(expected, actual) {
-      if (expected.length !== actual.length) {
-        return {
-          equal: false,
-          firstMismatch: { index: 'length', expected: String(expected.length), actual: String(actual.length) },
-          maxAbsError: null,
-          maxRelError: null,
-        };
-      }
+      if (expected.length !== actual.length) return lengthMismatch(expected.length, actual.length);
       for (let i = 0; i < expected.length; i++) {
         if (expected[i] !== actual[i]) {
           return {
@@ -57,14 +60,7 @@ export function withinTolerance({ abs, rel }: ToleranceOptions): Comparator<Arra
   return {
     description: `|actual - expected| <= ${abs} + ${rel}·|expected|`,
     compare(expected, actual) {
-      if (expected.length !== actual.length) {
-        return {
-          equal: false,
-          firstMismatch: { index: 'length', expected: String(expected.length), actual: String(actual.length) },
-          maxAbsError: null,
-          maxRelError: null,
-        };
-      }
+      if (expected.length !== actual.length) return lengthMismatch(expected.length, actual.length);
       let firstMismatch: Comparison['firstMismatch'] = null;
       let maxAbsError = 0;
       let maxRelError = 0;
