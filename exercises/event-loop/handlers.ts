@@ -2,7 +2,7 @@
  * Your server's handlers for the event-loop lab. Each returns a RingHandler: `derive(account)` resolves to the
  * response body, exactly the bytes `deriveRingSync(account)` (labs/event-loop/src/work.ts) returns.
  * Check your work with:   npm run lab -- event-loop
- * The episode (episodes/02-event-loop.mdx) explains each technique; the harness tells you which ones pass.
+ * The episode (episodes/05-event-loop.mdx) explains each technique; the harness tells you which ones pass.
  */
 import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
 import {

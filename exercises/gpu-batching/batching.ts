@@ -2,7 +2,7 @@
  * Batching: many samples per call to the model. Each call pays a fixed cost (crossing into native code, scheduling,
  * reading every weight from memory); a batch pays it once for all its samples.
  * Check your work with:   npm run lab -- gpu-batching
- * The episode (episodes/05-gpu-batching.mdx) explains each technique; the harness tells you which ones pass.
+ * The episode (episodes/08-gpu-batching.mdx) explains each technique; the harness tells you which ones pass.
  */
 import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
 import type { Model } from '@parallel-course/gpu-batching/session.ts';

@@ -2,7 +2,7 @@
  * Your scheduler for the task-granularity lab: one run of the estimate as many tasks of `chunk` points.
  * The harness calls it with a piscina pool of threads and with a pool of child processes (both are TaskRunners).
  * Check your work with:   npm run lab -- task-granularity --quick
- * The episode (episodes/03-task-granularity.mdx) explains why the chunk size matters.
+ * The episode (episodes/06-task-granularity.mdx) explains why the chunk size matters.
  */
 import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
 import { splitIntoTasks } from '@parallel-course/task-granularity/chunks.ts';

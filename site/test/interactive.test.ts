@@ -11,7 +11,7 @@ import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
 import { realResultsFile } from './support/lab-run.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
-const EPISODE = '01-measure-first/';
+const EPISODE = '04-measure-first/';
 
 let site: SiteUnderTest;
 before(async () => {

@@ -17,7 +17,7 @@ describe('every page of the built course', () => {
 
   it('finds the landing page, the episodes and the results viewer in the build', () => {
     const pages = builtPages();
-    for (const expected of ['', '01-measure-first/', 'results-viewer/']) {
+    for (const expected of ['', '04-measure-first/', 'results-viewer/']) {
       assert.ok(pages.includes(expected), `the build has no page "${expected}"; pages: ${pages.join(', ')}`);
     }
   });
@@ -50,7 +50,7 @@ describe('every page of the built course', () => {
       .sort()
       .map((name) => name.slice(0, -'.mdx'.length));
     const page = await site.browser.newPage();
-    await page.goto(site.url + '01-measure-first/');
+    await page.goto(site.url + '04-measure-first/');
     const hrefs = await page
       .locator('#starlight__sidebar a[href]')
       .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
@@ -78,10 +78,10 @@ describe('every page of the built course', () => {
       return sizes.reduce((sum, size) => sum + size, 0);
     };
     const landing = await shipped('');
-    const withCharts = await shipped('01-measure-first/');
+    const withCharts = await shipped('04-measure-first/');
     t.diagnostic(`gzipped JS: landing page ${(landing / 1024).toFixed(1)} KiB, episode with charts ${(withCharts / 1024).toFixed(1)} KiB`);
-    if (builtPages().includes('02-event-loop/')) {
-      t.diagnostic(`gzipped JS: 02-event-loop (no charts) ${((await shipped('02-event-loop/')) / 1024).toFixed(1)} KiB`);
+    if (builtPages().includes('05-event-loop/')) {
+      t.diagnostic(`gzipped JS: 05-event-loop (no charts) ${((await shipped('05-event-loop/')) / 1024).toFixed(1)} KiB`);
     }
     assert.ok(landing < 100 * 1024, `the landing page loads ${landing} bytes of gzipped JS`);
     assert.ok(withCharts > landing, 'the chart page should load chart.js on top of the common scripts');
@@ -94,9 +94,9 @@ describe('every page of the built course', () => {
     await page.getByRole('button', { name: /search/i }).first().click();
     const input = page.locator('dialog[open] input[type="search"], dialog[open] input').first();
     await input.fill('Gustafson');
-    const result = page.locator('dialog[open] a[href*="01-measure-first"]').first();
+    const result = page.locator('dialog[open] a[href*="04-measure-first"]').first();
     await result.waitFor({ timeout: 10_000 });
-    assert.match((await result.getAttribute('href')) ?? '', /01-measure-first/);
+    assert.match((await result.getAttribute('href')) ?? '', /04-measure-first/);
     assert.deepEqual(errors, []);
     await page.close();
   });

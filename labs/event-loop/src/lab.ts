@@ -100,7 +100,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
   name: 'event-loop',
   title: 'The event loop and worker threads',
   summary: 'a CPU-bound HTTP endpoint: inline, chunked, libuv threadpool, piscina pool of 1..N workers',
-  episode: 'episodes/02-event-loop.mdx',
+  episode: 'episodes/05-event-loop.mdx',
   variants: [
     { name: 'inline', description: 'the work runs on the event loop (baseline)', source: 'labs/event-loop/src/inline-handler.ts' },
     { name: 'chunked', description: 'one key per turn of the event loop (setImmediate)', source: '<impl>/handlers.ts: createChunkedHandler' },

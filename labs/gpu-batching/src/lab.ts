@@ -49,7 +49,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
   name: 'gpu-batching',
   title: `Batched and multi-device inference (ONNX Runtime, ${TARGET.ep === 'cuda' ? 'CUDA' : 'CPU'} execution provider)`,
   summary: `onnxruntime-node: one at a time vs batches 1..512, I/O pipeline, sessions, one process per device (${TARGET.ep === 'cuda' ? 'CUDA' : 'CPU'} here)`,
-  episode: 'episodes/05-gpu-batching.mdx',
+  episode: 'episodes/08-gpu-batching.mdx',
   variants: [
     { name: 'one-at-a-time', description: 'one inference call per sample (baseline)', source: 'labs/gpu-batching/src/cases.ts: oneAtATimeCase' },
     { name: 'batched', description: 'batches of 1..512 samples per call', source: '<impl>/batching.ts: inferInBatches' },

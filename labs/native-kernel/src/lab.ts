@@ -1,7 +1,7 @@
 /**
  * The native-kernel lab: one compute-bound kernel (C = A * B, n x n doubles) climbing a ladder of implementations,
  * from naive TypeScript to C++ on every core, across a sweep of sizes that shows where crossing into native code
- * stops costing more than it saves. Episode: episodes/04-native-kernel.mdx.
+ * stops costing more than it saves. Episode: episodes/07-native-kernel.mdx.
  */
 import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
@@ -151,7 +151,7 @@ const lab: LabDefinition<MatmulInput, Float64Array> = {
   name: 'native-kernel',
   title: 'Native kernel: a C++ addon against the pure-TypeScript kernel',
   summary: 'matrix product from naive TypeScript to C++ at -O0/-O3/-march=native and native threads, across sizes',
-  episode: 'episodes/04-native-kernel.mdx',
+  episode: 'episodes/07-native-kernel.mdx',
   variants: [
     { name: 'ts-naive', description: 'TypeScript, arrays of rows, textbook i-j-k loop', source: 'labs/native-kernel/src/ts-kernels.ts: matmulNaive' },
     { name: 'ts-typed', description: 'TypeScript, flat Float64Array, i-k-j loop (the baseline)', source: 'labs/native-kernel/src/ts-kernels.ts: matmulTyped' },

@@ -53,7 +53,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   name: 'task-granularity',
   title: 'Task granularity: chunk size, hand-off cost, threads and processes',
   summary: 'a Monte Carlo run in chunks of 1 Ki..4 Mi points on 2 threads and 2 processes; clone vs transfer vs shared',
-  episode: 'episodes/03-task-granularity.mdx',
+  episode: 'episodes/06-task-granularity.mdx',
   variants: [
     { name: 'serial', description: 'the work on the main thread, no hand-off (baseline)', source: 'labs/task-granularity/src/monte-carlo.ts, payload.ts' },
     { name: 'pool', description: `a piscina pool of ${WORKERS} threads, tasks of \`chunk\` points`, source: '<impl>/schedule.ts: runInChunks' },

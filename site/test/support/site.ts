@@ -55,7 +55,7 @@ export async function openSite(): Promise<SiteUnderTest> {
   };
 }
 
-/** Every page of the build as a URL path relative to the base, e.g. "" and "01-measure-first/". */
+/** Every page of the build as a URL path relative to the base, e.g. "" and "04-measure-first/". */
 export function builtPages(): string[] {
   const pages: string[] = [];
   const walk = (dir: string): void => {
