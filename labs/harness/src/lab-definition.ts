@@ -64,6 +64,12 @@ export interface CaseDefinition<Input, Output> {
   params: Params;
   /** The worker (thread or process) count, where the case has one: enables efficiency, Karp-Flatt and the Amdahl fit. */
   workers?: number;
+  /**
+   * Cases with the same group are interleaved with each other; groups are measured one after another (in the order
+   * they first appear), with a full garbage collection between them. Give multi-core cases their own group when
+   * other cases leave garbage behind: V8 collects it on background threads that would take the cores being measured.
+   */
+  measureGroup?: string;
   setup(ctx: LabContext): Promise<CaseInstance<Input, Output>>;
 }
 

@@ -3,17 +3,22 @@
  * - a warm-up round per case first (JIT tiers, pool threads, connections), its samples discarded;
  * - then rounds that interleave the cases in a rotating order, so slow drift (frequency scaling, a neighbour on a
  *   shared node) hits every case alike instead of whichever ran last;
+ * - cases in different measure groups are measured group after group, with a full garbage collection between
+ *   groups (see CaseDefinition.measureGroup);
  * - every output is kept in a sink and compared again afterwards, so the work cannot be optimised away and a case
  *   whose answer changes under load (a race) is caught;
  * - the harness's own cost per sample is calibrated with an empty task under the same settings.
  */
 import { Bench } from 'tinybench';
 import type { CaseInstance, RawObservation, SamplingPlan } from './lab-definition.ts';
+import { collectGarbage } from './heap.ts';
 
 export interface MeasureTarget<Input, Output> {
   label: string;
   instance: CaseInstance<Input, Output>;
   input: Input;
+  /** Cases of one group are interleaved; groups are measured in turn (undefined is the default group). */
+  group?: string;
 }
 
 export interface MeasuredCase<Output> {
@@ -62,6 +67,18 @@ export function roundOrder(caseCount: number, round: number): number[] {
   return Array.from({ length: caseCount }, (_, i) => (i + round) % caseCount);
 }
 
+/** Indices of the targets by measure group, groups in order of first appearance. */
+export function measureGroups(groups: (string | undefined)[]): number[][] {
+  const byGroup = new Map<string, number[]>();
+  for (const [i, group] of groups.entries()) {
+    const key = group ?? '';
+    const members = byGroup.get(key) ?? [];
+    members.push(i);
+    byGroup.set(key, members);
+  }
+  return [...byGroup.values()];
+}
+
 export async function measureCases<Input, Output>(
   targets: MeasureTarget<Input, Output>[],
   plan: SamplingPlan,
@@ -72,26 +89,33 @@ export async function measureCases<Input, Output>(
   const sinks: Output[] = new Array(targets.length);
   const samples: number[][] = targets.map(() => []);
 
-  if (plan.warmupIterations > 0) {
-    for (const [i, target] of targets.entries()) {
-      onProgress({ done, total, label: target.label, phase: 'warm-up' });
-      await sample(target.label, plan.warmupIterations, async () => {
-        sinks[i] = await target.instance.run(target.input);
-      }, target.instance.afterSample?.bind(target.instance));
-      done++;
+  const groups = measureGroups(targets.map((t) => t.group));
+  for (const [g, members] of groups.entries()) {
+    if (g > 0) collectGarbage();
+    // Warm-up just before the group's rounds: JIT tiers, pool threads and caches are warm when its samples start.
+    if (plan.warmupIterations > 0) {
+      for (const i of members) {
+        const target = targets[i] as MeasureTarget<Input, Output>;
+        onProgress({ done, total, label: target.label, phase: 'warm-up' });
+        await sample(target.label, plan.warmupIterations, async () => {
+          sinks[i] = await target.instance.run(target.input);
+        }, target.instance.afterSample?.bind(target.instance));
+        done++;
+      }
     }
-  }
-  for (const target of targets) target.instance.resetObservations?.();
+    for (const i of members) targets[i]?.instance.resetObservations?.();
 
-  for (let round = 0; round < plan.rounds; round++) {
-    for (const i of roundOrder(targets.length, round)) {
-      const target = targets[i] as MeasureTarget<Input, Output>;
-      onProgress({ done, total, label: target.label, phase: 'measure' });
-      const roundSamples = await sample(target.label, plan.iterationsPerRound, async () => {
-        sinks[i] = await target.instance.run(target.input);
-      }, target.instance.afterSample?.bind(target.instance));
-      (samples[i] as number[]).push(...roundSamples);
-      done++;
+    for (let round = 0; round < plan.rounds; round++) {
+      for (const k of roundOrder(members.length, round)) {
+        const i = members[k] as number;
+        const target = targets[i] as MeasureTarget<Input, Output>;
+        onProgress({ done, total, label: target.label, phase: 'measure' });
+        const roundSamples = await sample(target.label, plan.iterationsPerRound, async () => {
+          sinks[i] = await target.instance.run(target.input);
+        }, target.instance.afterSample?.bind(target.instance));
+        (samples[i] as number[]).push(...roundSamples);
+        done++;
+      }
     }
   }
   onProgress({ done, total, label: '', phase: 'measure' });

@@ -20,7 +20,7 @@ import {
   type SamplingPlan,
 } from './lab-definition.ts';
 import { loadLab, ROOT_DIR } from './lab-registry.ts';
-import { measureCases, calibrateOverhead, type MeasureTarget } from './measure.ts';
+import { measureCases, measureGroups, calibrateOverhead, type MeasureTarget } from './measure.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
 import { SCHEMA_VERSION, type CorrectnessEntry, type Results } from './results-schema.ts';
@@ -174,6 +174,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
       label: caseLabel(p.prepared.definition.variant, p.prepared.definition.params),
       instance: p.instance,
       input: p.prepared.measureInput,
+      ...(p.prepared.definition.measureGroup ? { group: p.prepared.definition.measureGroup } : {}),
     }));
     measured = await measureCases(targets, plan, (m) => progress.update(m.done, m.total, m.label));
   } finally {
@@ -219,6 +220,15 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const notes: string[] = [...labNotes];
   if (analysis.cases.some((c) => c.oversubscribed)) {
     notes.push(`Cases with more workers than available CPUs (${ctx.availableParallelism}) are flagged oversubscribed: their speedup is limited by time-slicing.`);
+  }
+  const groupNames = measureGroups(passing.map((p) => p.prepared.definition.measureGroup)).map(
+    (members) => passing[members[0] as number]?.prepared.definition.measureGroup ?? 'the other cases',
+  );
+  if (groupNames.length > 1) {
+    notes.push(
+      `Measured in ${groupNames.length} groups, one after another (${groupNames.join(', then ')}), with a full garbage ` +
+        'collection between them; cases are interleaved within a group only.',
+    );
   }
   const results: Results = {
     schemaVersion: SCHEMA_VERSION,

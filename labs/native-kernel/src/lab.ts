@@ -15,9 +15,16 @@ export const FULL_SIZES = [2, 4, 8, 16, 32, 64, 128, 256];
 export const QUICK_SIZES = [4, 32, 256];
 /** The largest size: the headline is measured here. 256 keeps B (512 KiB) in a core's L2 cache on most CPUs. */
 export const LARGEST_SIZE = 256;
-/** Sizes at which the native-threads rung runs (it pays only when each call has milliseconds of work). */
-export const FULL_THREAD_SIZES = [64, 256];
-export const QUICK_THREAD_SIZES = [256];
+/**
+ * Sizes at which the native-threads rung runs. Threads pay only when each call has far more work than the fixed
+ * cost of copying the inputs, waking the threads and resolving the Promise: at 64 they cannot, at 256 (about 2 ms per
+ * call on one thread here) the fixed part still shows, at 512 (about 20 ms) it is small. 512 is measured for this
+ * rung only; the sequential rungs stop at LARGEST_SIZE.
+ */
+export const FULL_THREAD_SIZES = [64, 256, 512];
+export const QUICK_THREAD_SIZES = [512];
+/** The largest n any case multiplies: the check's tolerance must hold up to here. */
+export const MAX_SIZE = Math.max(LARGEST_SIZE, ...FULL_THREAD_SIZES, ...QUICK_THREAD_SIZES);
 
 /** Thread counts for the native-threads rung: 1..p on small machines, powers of two and p beyond 4 CPUs. */
 export function threadCounts(availableParallelism: number): number[] {
@@ -104,6 +111,9 @@ function nativeThreadsCase(size: number, threads: number): CaseDefinition<Matmul
     params: { size, threads },
     // The harness computes efficiency against this variant's threads = 1 case of the same size (not against ts-typed).
     workers: threads,
+    // Measured after the single-threaded rungs, with a full garbage collection first: the naive rung's garbage is
+    // otherwise collected by V8's background threads on the very cores these cases are timed on.
+    measureGroup: 'native-threads',
     async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
       const addon = loadRung(ctx.impl, 'march');
       const outputs = new WeakMap<MatmulInput, Float64Array>();
@@ -179,7 +189,7 @@ const lab: LabDefinition<MatmulInput, Float64Array> = {
     // The definition of correct: the textbook loop, once, in plain JavaScript.
     return Float64Array.from(matmulNaive(input.aRows, input.bRows, input.n).flat());
   },
-  comparator: matmulComparator(LARGEST_SIZE),
+  comparator: matmulComparator(MAX_SIZE),
   workPerSample(input) {
     return { amount: input.repeats * matmulFlop(input.n), unit: 'flop' };
   },
@@ -196,6 +206,8 @@ const lab: LabDefinition<MatmulInput, Float64Array> = {
       }
     }
     if (available.has('march')) {
+      // The baseline at every threads size too, so each threads case has a speedup (and the harness an efficiency).
+      for (const size of threadSizes) if (!sizes.includes(size)) cases.push(tsTypedCase(size));
       for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeThreadsCase(size, t));
     }
     return cases;

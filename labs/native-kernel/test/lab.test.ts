@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { isNotImplemented, type LabContext } from '@parallel-course/harness/lab-definition.ts';
 import { rungStatus, staleBuildWarning } from '../src/addon.ts';
-import lab, { LARGEST_SIZE, QUICK_SIZES, threadCounts, unavailableNotes } from '../src/lab.ts';
+import lab, { LARGEST_SIZE, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, unavailableNotes } from '../src/lab.ts';
 
 const ctx = (impl: 'exercise' | 'solution', quick = true): LabContext => ({
   impl,
@@ -35,8 +35,16 @@ test('the sweep: every rung at every size, the headline case among them, in quic
     // Only the threads rung declares `workers` (its thread count), so the harness's efficiency compares it with
     // itself on one thread; the single-threaded rungs have none.
     assert.ok(cases.every((c) => (c.variant === 'native-threads' ? c.workers === c.params.threads : c.workers === undefined)));
+    // The threads rung is measured in its own group, after the single-threaded rungs' garbage is collected.
+    assert.ok(cases.every((c) => (c.variant === 'native-threads') === (c.measureGroup === 'native-threads')));
   }
-  assert.deepEqual([...new Set(lab.cases(ctx('solution')).map((c) => Number(c.params.size)))], QUICK_SIZES);
+  const quickCases = lab.cases(ctx('solution'));
+  const ladder = quickCases.filter((c) => c.variant !== 'native-threads' && c.variant !== 'ts-typed');
+  assert.deepEqual([...new Set(ladder.map((c) => Number(c.params.size)))], QUICK_SIZES);
+  // The baseline runs at the ladder's sizes and at each threads size, so every threads case has a speedup.
+  const baselineSizes = quickCases.filter((c) => c.variant === 'ts-typed').map((c) => Number(c.params.size));
+  assert.deepEqual(baselineSizes, [...new Set([...QUICK_SIZES, ...QUICK_THREAD_SIZES])]);
+  assert.deepEqual([...new Set(quickCases.filter((c) => c.variant === 'native-threads').map((c) => Number(c.params.size)))], QUICK_THREAD_SIZES);
 });
 
 test('every solution case matches the reference on its check inputs; the work per sample is counted in flop', { skip }, async () => {
