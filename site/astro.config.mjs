@@ -10,10 +10,21 @@ import { sidebarFromEpisodes } from './src/lib/sidebar.ts';
  * SITE_BASE sets the path the static build is served under (e.g. "/course/" on a shared host); default "/".
  */
 const base = resolveBase(process.env.SITE_BASE);
+const siteUrl = process.env.SITE_URL || undefined;
+
+/**
+ * Starlight 0.42 adds @astrojs/sitemap itself unless an integration of that name is already registered
+ * (node_modules/@astrojs/starlight/dist/index.js), and the sitemap integration can only be built with a public
+ * address (`site`); without one it skips and prints a warning on every build. A course built for offline use or a
+ * not-yet-known host has no address, so in that case this empty stand-in takes the name and no sitemap is made.
+ * With SITE_URL set it is left out and Starlight's own sitemap is built.
+ * @type {import('astro').AstroIntegration}
+ */
+const noSitemapWithoutSite = { name: '@astrojs/sitemap', hooks: {} };
 
 export default defineConfig({
   // The public address (e.g. https://example.org), when known: enables canonical links and the sitemap.
-  site: process.env.SITE_URL || undefined,
+  site: siteUrl,
   base,
   // Keeps the built URLs "folder/" style so they work on any static host, including plain file servers.
   trailingSlash: 'always',
@@ -34,6 +45,7 @@ export default defineConfig({
     },
   },
   integrations: [
+    ...(siteUrl === undefined ? [noSitemapWithoutSite] : []),
     starlight({
       title: 'Parallel Node.js',
       description:
@@ -58,6 +70,8 @@ export default defineConfig({
         // The instructor-view switch sits next to the theme switch (header on desktop, menu footer on phones).
         ThemeSelect: './src/components/ThemeSelectWithInstructor.astro',
       },
+      // Starlight's 404 route would look for a "404" entry among the episodes; src/pages/404.astro is the course's own.
+      disable404Route: true,
       lastUpdated: false,
       pagination: true,
     }),

@@ -58,6 +58,12 @@ describe('every page of the built course', () => {
     const linked = hrefs.map((href) => href.slice(site.url.length).replace(/\/$/, ''));
     const episodesInSidebar = linked.filter((slug) => slugs.includes(slug));
     assert.deepEqual(episodesInSidebar, slugs, 'the sidebar must list every episode in file order');
+    // The reference pages (kind: page) come after the last episode.
+    const lastEpisode = linked.indexOf(slugs.at(-1) ?? '');
+    for (const pageSlug of ['cheat-sheet', 'glossary', 'knowledge-check', 'results-viewer']) {
+      const at = linked.indexOf(pageSlug);
+      assert.ok(at > lastEpisode, `the sidebar lists "${pageSlug}" at ${at}, before the last episode (at ${lastEpisode})`);
+    }
     assert.ok(linked.includes(''), 'the sidebar links the landing page');
     await page.close();
   });

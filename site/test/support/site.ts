@@ -11,7 +11,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { resolveBase } from '../../src/lib/base-path.ts';
 import { startStaticServer } from '../../scripts/static-server.ts';
 
-export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+/** The built site: site/dist, or SITE_TEST_DIST for a build made elsewhere (e.g. `astro build --outDir /tmp/x`). */
+export const DIST = process.env['SITE_TEST_DIST'] ?? fileURLToPath(new URL('../../dist/', import.meta.url));
 export const BASE = resolveBase(process.env['SITE_BASE']);
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 

@@ -1,0 +1,170 @@
+/**
+ * The landing page in a real browser on a phone: the learning outcomes with their ids, the schedule computed from
+ * the episodes, the start button, and no sideways scrolling at 390 px. Also the knowledge check's outcome tags.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BrowserContext } from 'playwright-core';
+import { LEARNING_OUTCOMES, outcomeAnchor } from '../src/lib/learning-outcomes.ts';
+import { buildSchedule, formatClock } from '../src/lib/schedule.ts';
+import { minutesField, readEpisodeFiles } from './support/episode-files.ts';
+import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
+
+/** An iPhone-sized viewport (CSS pixels), the narrowest the course is written for. */
+const PHONE = { width: 390, height: 844 };
+
+const episodes = readEpisodeFiles().filter((file) => !file.isPage);
+const expected = buildSchedule(
+  episodes.map((file) => ({
+    id: file.slug,
+    title: file.slug,
+    teaching: minutesField(file.frontmatter, 'teaching') ?? Number.NaN,
+    exercises: minutesField(file.frontmatter, 'exercises') ?? Number.NaN,
+  })),
+);
+
+describe('the landing page on a phone', () => {
+  let site: SiteUnderTest;
+  let phone: BrowserContext;
+  before(async () => {
+    site = await openSite();
+    phone = await site.browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  });
+  after(async () => {
+    await phone?.close();
+    await site?.close();
+  });
+
+  it('shows every learning outcome with its id', async () => {
+    const page = await phone.newPage();
+    const errors = watchErrors(page);
+    await page.goto(site.url);
+    const items = page.locator('[data-learning-outcomes] li');
+    assert.equal(await items.count(), LEARNING_OUTCOMES.length);
+    for (const outcome of LEARNING_OUTCOMES) {
+      const item = page.locator(`#${outcomeAnchor(outcome.id)}`);
+      assert.ok(await item.isVisible(), `${outcome.id} is not visible`);
+      const text = (await item.innerText()).replace(/\s+/g, ' ');
+      assert.ok(text.startsWith(outcome.id), `${outcome.id} does not show its id: "${text}"`);
+      assert.ok(text.includes(outcome.text), `${outcome.id} does not show its text: "${text}"`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('shows the schedule from the episodes: minutes, running clock and total, linked in teaching order', async () => {
+    const page = await phone.newPage();
+    await page.goto(site.url);
+    const rows = await page.locator('[data-schedule] tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        href: (tr.querySelector('a') as HTMLAnchorElement).href,
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? ''),
+      })),
+    );
+    assert.deepEqual(
+      rows.map((row) => row.href),
+      expected.rows.map((row) => `${site.url}${row.id}/`),
+    );
+    assert.deepEqual(
+      rows.map((row) => row.cells),
+      expected.rows.map((row) => [String(row.teaching), String(row.exercises), String(row.total), formatClock(row.endsAt)]),
+    );
+    const total = await page.locator('[data-schedule-total] td').allInnerTexts();
+    assert.deepEqual(
+      total.map((cell) => cell.trim()),
+      [String(expected.teaching), String(expected.exercises), String(expected.total), formatClock(expected.total)],
+    );
+    await page.close();
+  });
+
+  it('starts with the first episode', async () => {
+    const page = await phone.newPage();
+    await page.goto(site.url);
+    const start = page.getByRole('link', { name: /start with the first episode/i });
+    assert.equal(await start.evaluate((a) => (a as HTMLAnchorElement).href), `${site.url}01-setup/`);
+    await page.close();
+  });
+
+  it('reads at 390 px without sideways scrolling (page, schedule and outcomes fit the screen)', async () => {
+    const page = await phone.newPage();
+    await page.goto(site.url, { waitUntil: 'load' });
+    const widths = await page.evaluate(() => {
+      const box = (selector: string) => {
+        const element = document.querySelector(selector) as HTMLElement;
+        const rect = element.getBoundingClientRect();
+        return { left: rect.left, right: rect.right, scroll: element.scrollWidth, client: element.clientWidth };
+      };
+      return {
+        viewport: window.innerWidth,
+        document: document.documentElement.scrollWidth,
+        body: document.body.scrollWidth,
+        schedule: box('[data-schedule]'),
+        outcomes: box('[data-learning-outcomes]'),
+      };
+    });
+    assert.equal(widths.viewport, PHONE.width);
+    assert.ok(widths.document <= widths.viewport, `the page is ${widths.document} px wide on a ${widths.viewport} px screen`);
+    assert.ok(widths.body <= widths.viewport, `the body is ${widths.body} px wide on a ${widths.viewport} px screen`);
+    for (const name of ['schedule', 'outcomes'] as const) {
+      const { left, right, scroll, client } = widths[name];
+      assert.ok(left >= 0 && right <= widths.viewport, `the ${name} spans ${left}-${right} px on a ${widths.viewport} px screen`);
+      assert.ok(scroll <= client, `the ${name} scrolls sideways (${scroll} px of content in ${client} px)`);
+    }
+    await page.close();
+  });
+});
+
+describe('an unknown address', () => {
+  it("answers 404 with the course's own page, linking to the landing page under the base path", async () => {
+    const site = await openSite();
+    try {
+      const page = await site.browser.newPage();
+      const response = await page.goto(`${site.url}no-such-episode/`);
+      assert.equal(response?.status(), 404);
+      assert.equal((await page.locator('h1').first().textContent())?.trim(), 'Page not found');
+      const home = page.getByRole('link', { name: "Go to the course's first page" });
+      assert.equal(await home.evaluate((a) => (a as HTMLAnchorElement).href), site.url);
+      await page.close();
+    } finally {
+      await site.close();
+    }
+  });
+});
+
+describe('the knowledge check names the outcomes', () => {
+  let site: SiteUnderTest;
+  before(async () => {
+    site = await openSite();
+  });
+  after(async () => {
+    await site?.close();
+  });
+
+  it('shows under every question the outcomes it checks, linked to them on the landing page', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(`${site.url}knowledge-check/`);
+    const questions = await page.locator('[data-kc-question]').evaluateAll((forms) =>
+      forms.map((form) => {
+        const tags = form.querySelector('[data-kc-outcomes]');
+        return {
+          ids: tags?.getAttribute('data-kc-outcomes')?.split(' ') ?? [],
+          text: tags?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
+          links: [...(tags?.querySelectorAll('a') ?? [])].map((a) => (a as HTMLAnchorElement).href),
+        };
+      }),
+    );
+    assert.ok(questions.length >= 31, `${questions.length} questions on the page`);
+    const known = new Set(LEARNING_OUTCOMES.map((outcome) => outcome.id));
+    questions.forEach((question, i) => {
+      assert.ok(question.ids.length > 0, `question ${i + 1} shows no outcome`);
+      for (const id of question.ids) {
+        assert.ok(known.has(id), `question ${i + 1} names unknown outcome ${id}`);
+        assert.ok(question.text.includes(id), `question ${i + 1} does not show ${id}: "${question.text}"`);
+        assert.ok(question.links.includes(`${site.url}#${outcomeAnchor(id)}`), `question ${i + 1} does not link ${id}`);
+      }
+    });
+    const covered = new Set(questions.flatMap((question) => question.ids));
+    assert.deepEqual([...known].filter((id) => !covered.has(id)), [], 'outcomes no question on the page checks');
+    await page.close();
+  });
+});
