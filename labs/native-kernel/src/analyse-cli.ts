@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
-import { analyseNativeKernel } from './analysis.ts';
+import { analyseNativeKernel, rooflineSummary } from './analysis.ts';
 import { formatAnalysis } from './analysis-report.ts';
 import { PACKAGE_DIR } from './addon.ts';
 import { rooflineSvg } from './roofline-svg.ts';
@@ -43,8 +43,8 @@ function main(argv: string[]): number {
   const dir = path.dirname(file);
   writeFileSync(path.join(dir, 'native-kernel-analysis.md'), text);
   if (analysis.peaks) {
-    const largest = Math.max(...analysis.roofline.map((r) => r.size));
-    const svg = rooflineSvg(analysis.roofline.filter((r) => r.size === largest || r.variant === 'native-march'), analysis.peaks,
+    const shown = new Set([...rooflineSummary(analysis.roofline), ...analysis.roofline.filter((r) => r.variant === 'native-march')]);
+    const svg = rooflineSvg([...shown], analysis.peaks,
       `Matrix product on ${results.environment.cpuModel} (${results.environment.availableParallelism} CPUs)`);
     writeFileSync(path.join(dir, 'roofline.svg'), svg);
   }

@@ -2,7 +2,7 @@
  * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json.
  */
 import type { Results } from '@parallel-course/harness/results-schema.ts';
-import type { NativeKernelAnalysis } from './analysis.ts';
+import { rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
 
 const ci = ([lo, hi]: [number, number], digits: number) => `[${lo.toFixed(digits)}, ${hi.toFixed(digits)}]`;
 
@@ -51,11 +51,10 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis): strin
     const p = a.peaks;
     lines.push(`Measured peaks (median of probe runs): 1 thread ${p.gflops1.toFixed(1)} Gflop/s and ${p.gbps1.toFixed(1)} GB/s; all threads ${p.gflopsAll.toFixed(1)} Gflop/s and ${p.gbpsAll.toFixed(1)} GB/s.`);
     lines.push('');
-    const largest = Math.max(...a.roofline.map((r) => r.size));
-    lines.push(`| rung at n=${largest} | Gflop/s | GB/s (compulsory) | attainable Gflop/s | fraction of roof |`);
-    lines.push('|---|---|---|---|---|');
-    for (const r of a.roofline.filter((q) => q.size === largest)) {
-      lines.push(`| ${r.variant}${r.threads ? ` x${r.threads}` : ''} | ${r.gflops.toFixed(2)} | ${(r.gflops / r.intensity).toFixed(2)} | ${r.attainableGflops.toFixed(1)} | ${(100 * r.fractionOfPeak).toFixed(1)}% |`);
+    lines.push('| rung | n | Gflop/s | GB/s (compulsory) | attainable Gflop/s | fraction of roof |');
+    lines.push('|---|---|---|---|---|---|');
+    for (const r of rooflineSummary(a.roofline)) {
+      lines.push(`| ${r.variant}${r.threads ? ` x${r.threads}` : ''} | ${r.size} | ${r.gflops.toFixed(2)} | ${(r.gflops / r.intensity).toFixed(2)} | ${r.attainableGflops.toFixed(1)} | ${(100 * r.fractionOfPeak).toFixed(1)}% |`);
     }
   }
   lines.push('');

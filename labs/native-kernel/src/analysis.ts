@@ -174,6 +174,16 @@ export function roofline(points: RungPoint[], peaks: Peaks): RooflinePoint[] {
   });
 }
 
+/**
+ * The points a roofline summary shows: every rung at the top of the single-threaded ladder (the largest size a
+ * sequential native rung ran at), plus the native threads at each size they ran at beyond it.
+ */
+export function rooflineSummary(points: RooflinePoint[]): RooflinePoint[] {
+  const sequentialNative = points.filter((p) => p.variant.startsWith('native-') && p.threads === null);
+  const ladderTop = Math.max(...(sequentialNative.length > 0 ? sequentialNative : points).map((p) => p.size));
+  return points.filter((p) => p.size === ladderTop || (p.threads !== null && p.size > ladderTop));
+}
+
 export interface NativeKernelAnalysis {
   points: RungPoint[];
   crossovers: Crossover[];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CaseResult } from '@parallel-course/harness/results-schema.ts';
-import { crossovers, intensity, roofline, rungPoint, threadScaling, type RungPoint } from '../src/analysis.ts';
+import { crossovers, intensity, roofline, rooflineSummary, rungPoint, threadScaling, type RungPoint } from '../src/analysis.ts';
 import { decades, rooflineSvg } from '../src/roofline-svg.ts';
 
 /** A case with constant samples: its median and interval are exactly `ms`. */
@@ -82,4 +82,25 @@ test('rooflineSvg draws both roofs and one marker per point; decades covers the 
   assert.equal(svg.match(/<polyline /g)?.length, 2);
   assert.equal(svg.match(/<circle cx="[\d.]+" cy="[\d.]+" r="4" fill="[^"]+"><title>/g)?.length, 2);
   assert.match(svg, /a &lt;test&gt; title/);
+});
+
+test('rooflineSummary: every rung at the top of the sequential ladder, plus the threads beyond it', () => {
+  const peaks = { gflops1: 100, gbps1: 30, gflopsAll: 200, gbpsAll: 60 };
+  const pts = roofline(
+    [
+      point('ts-typed', 128, 1),
+      point('native-march', 128, 1),
+      point('ts-typed', 256, 1),
+      point('native-march', 256, 1),
+      { ...point('native-threads', 256, 1), threads: 2 },
+      point('ts-typed', 512, 1),
+      { ...point('native-threads', 512, 1), threads: 1 },
+      { ...point('native-threads', 512, 1), threads: 2 },
+    ],
+    peaks,
+  );
+  assert.deepEqual(
+    rooflineSummary(pts).map((p) => `${p.variant}:${p.size}:${p.threads ?? '-'}`),
+    ['ts-typed:256:-', 'native-march:256:-', 'native-threads:256:2', 'native-threads:512:1', 'native-threads:512:2'],
+  );
 });
