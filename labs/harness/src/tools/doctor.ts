@@ -140,7 +140,7 @@ function ortFindings(p: DoctorProbe): Finding[] {
           value: `not usable: ${cuda?.error ?? 'not tried'}`,
           advice:
             p.gpus !== null && p.gpus.length > 0
-              ? "a GPU is here but ONNX Runtime has no CUDA provider libraries: onnxruntime-node's install script downloads them (ONNXRUNTIME_NODE_INSTALL_CUDA=v12 npm rebuild onnxruntime-node on a connected machine), and CUDA 12 + cuDNN 9 must be installed"
+              ? "a GPU is here but ONNX Runtime has no CUDA provider libraries: onnxruntime-node's install script downloads them (ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node on a connected machine), and CUDA 12 + cuDNN 9 must be installed"
               : 'expected without a GPU: the lab uses CPU devices',
         },
   );
