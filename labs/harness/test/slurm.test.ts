@@ -3,7 +3,7 @@
  * variables are stood in for (a test double `srun` on PATH that runs its command; no Slurm here).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,4 +74,19 @@ test('lab.sbatch runs the doctor, then the lab, and records the Slurm variables'
   const results = JSON.parse(readFileSync(path.join(course, 'out', 'sums', run!, 'results.json'), 'utf8'));
   assert.equal(results.environment.slurm.SLURM_JOB_ID, '78');
   assert.equal(results.environment.uvThreadpoolSize, '2');
+});
+
+test('lab.sbatch jobs from one course folder take turns (the addon is built inside it)', async () => {
+  const { course, bin } = fakeCluster();
+  mkdirSync(path.join(course, 'out'));
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, COURSE_DIR: course, OUT_DIR: path.join(course, 'out'), SLURM_JOB_ID: '79' };
+  // Another job holds the folder's lock for a second.
+  const holder = spawn('flock', [path.join(course, '.lab-sbatch.lock'), 'sleep', '1'], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const started = Date.now();
+  const result = spawnSync('bash', [path.join(SLURM_DIR, 'lab.sbatch'), 'sums', 'solution', '--quick'], { encoding: 'utf8', env, timeout: 90_000 });
+  holder.kill();
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stderr, /another lab\.sbatch job is using .*; waiting for it to finish/);
+  assert.ok(Date.now() - started >= 700, 'the job waited for the lock');
 });
