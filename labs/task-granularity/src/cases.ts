@@ -63,24 +63,21 @@ export function serialCase(): Case {
   };
 }
 
-/**
- * The learner's runInChunks on a piscina pool of `workers` threads, tasks of `chunk` points. `queued`: each thread
- * may hold one more task than it is running (variant `pool-queued`), so it never idles waiting for the main thread.
- */
-export function poolCase(chunk: number, workers: number, reportStartupAt: number, queued = false): Case {
+/** The learner's runInChunks on a piscina pool of `workers` threads, tasks of `chunk` points. */
+export function poolCase(chunk: number, workers: number, reportStartupAt: number): Case {
   return {
-    variant: queued ? 'pool-queued' : 'pool',
+    variant: 'pool',
     params: { chunk },
     workers,
     async setup(ctx): Promise<Instance> {
       const impl = await importImpl<ScheduleModule>(ctx, 'schedule.ts');
-      const pool = await leaseThreadPool(CHUNK_WORKER, workers, EMPTY_TASK, queued ? 2 : 1);
+      const pool = await leaseThreadPool(CHUNK_WORKER, workers, EMPTY_TASK);
       const threads = pool.value;
       return {
         run: (input) => impl.runInChunks(threads.pool, monteCarloOf(input), chunk),
         // Start-up and memory belong to the pool, not to a chunk size: recorded once, on the headline's case.
         collectObservations: () =>
-          !queued && chunk === reportStartupAt ? startupObservations('threads', [threads.startupMs], [threads.memoryPerWorkerMiB]) : {},
+          chunk === reportStartupAt ? startupObservations('threads', [threads.startupMs], [threads.memoryPerWorkerMiB]) : {},
         teardown: () => pool.release(),
       };
     },

@@ -71,7 +71,7 @@ export function deriveGranularity(results: Results, points: number, workers: num
     overheadPerTaskUs: {},
     minTaskUs: {},
   };
-  for (const variant of ['pool', 'pool-queued', 'process']) {
+  for (const variant of ['pool', 'process']) {
     const curve = results.cases
       .filter((c) => c.variant === variant && typeof c.params['chunk'] === 'number')
       .map((c) => {

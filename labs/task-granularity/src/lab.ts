@@ -46,14 +46,6 @@ export function processChunkSizes(quick: boolean): number[] {
   return quick ? [16_384, BEST_CHUNK] : [4096, 16_384, 65_536, BEST_CHUNK];
 }
 
-/**
- * Chunk sizes run on the pool whose threads hold one task in reserve: where tasks are short enough for the round
- * trip between tasks to matter, and the headline's size.
- */
-export function queuedChunkSizes(quick: boolean): number[] {
-  return quick ? [65_536, BEST_CHUNK] : [16_384, 65_536, 262_144, BEST_CHUNK];
-}
-
 /** Payload sizes of the data-movement cases, in MiB (binary megabytes). */
 export function payloadSizes(quick: boolean): number[] {
   return quick ? [1, 16] : [1, 16, 64];
@@ -67,11 +59,6 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   variants: [
     { name: 'serial', description: 'the work on the main thread, no hand-off (baseline)', source: 'labs/task-granularity/src/monte-carlo.ts, payload.ts' },
     { name: 'pool', description: `a piscina pool of ${WORKERS} threads, tasks of \`chunk\` points`, source: '<impl>/schedule.ts: runInChunks' },
-    {
-      name: 'pool-queued',
-      description: 'the same pool, each thread holding its next task in reserve (piscina concurrentTasksPerWorker: 2)',
-      source: '<impl>/schedule.ts: runInChunks, labs/task-granularity/src/thread-pool.ts',
-    },
     { name: 'process', description: `${WORKERS} child processes (fork + IPC), tasks of \`chunk\` points`, source: '<impl>/schedule.ts, labs/task-granularity/src/process-pool.ts' },
     { name: 'tally', description: `${WORKERS} threads adding into one shared histogram`, source: '<impl>/tally-worker.ts' },
     { name: 'clone', description: 'payload to a worker by structured clone (postMessage copies)', source: '<impl>/transport.ts' },
@@ -79,7 +66,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     { name: 'shared', description: 'payload in a SharedArrayBuffer: only a reference travels', source: '<impl>/transport.ts' },
   ],
   baseline: 'serial',
-  headline: { variant: 'pool-queued', params: { chunk: BEST_CHUNK } },
+  headline: { variant: 'pool', params: { chunk: BEST_CHUNK } },
   inputParams: ['payloadMiB'],
   inputs(params, ctx) {
     const mib = params['payloadMiB'];
@@ -112,7 +99,6 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   cases(ctx) {
     const cases: CaseDefinition<LabInput, LabOutput>[] = [serialCase()];
     for (const chunk of chunkSizes(ctx.quick)) cases.push(poolCase(chunk, WORKERS, BEST_CHUNK));
-    for (const chunk of queuedChunkSizes(ctx.quick)) cases.push(poolCase(chunk, WORKERS, BEST_CHUNK, true));
     for (const chunk of processChunkSizes(ctx.quick)) cases.push(processCase(chunk, WORKERS, BEST_CHUNK));
     cases.push(tallyCase(WORKERS));
     for (const mib of payloadSizes(ctx.quick)) {

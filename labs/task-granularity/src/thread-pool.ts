@@ -16,13 +16,11 @@ export interface ThreadPool {
   memoryPerWorkerMiB: number;
 }
 
-async function startPool(filename: string, workers: number, warmTask: unknown, tasksPerWorker: number): Promise<ThreadPool> {
+async function startPool(filename: string, workers: number, warmTask: unknown): Promise<ThreadPool> {
   const rssBefore = process.memoryUsage().rss;
   const started = performance.now();
   // minThreads = maxThreads: every thread starts now and stays; idleTimeout keeps them alive between samples.
-  // concurrentTasksPerWorker > 1 hands a busy thread its next task early: the task waits in the thread's message
-  // queue and starts the moment the current one ends, instead of after a round trip through the main thread.
-  const pool = new Piscina({ filename, minThreads: workers, maxThreads: workers, idleTimeout: 60_000, concurrentTasksPerWorker: tasksPerWorker });
+  const pool = new Piscina({ filename, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
   try {
     // One task per thread, all at once: each thread loads the worker module before it answers.
     await Promise.all(Array.from({ length: workers }, () => pool.run(warmTask)));
@@ -35,15 +33,7 @@ async function startPool(filename: string, workers: number, warmTask: unknown, t
   return { pool, workers, startupMs, memoryPerWorkerMiB };
 }
 
-/**
- * A pool of `workers` threads running `filename` (a file URL), shared with other cases that ask for the same.
- * `tasksPerWorker`: how many tasks piscina may give one thread at a time (1: the next task is sent only when the
- * thread's result has reached the main thread).
- */
-export function leaseThreadPool(filename: string, workers: number, warmTask: unknown, tasksPerWorker = 1): Promise<Lease<ThreadPool>> {
-  return lease(
-    `threads:${workers}:${tasksPerWorker}:${filename}`,
-    () => startPool(filename, workers, warmTask, tasksPerWorker),
-    (p) => p.pool.destroy(),
-  );
+/** A pool of `workers` threads running `filename` (a file URL), shared with other cases that ask for the same. */
+export function leaseThreadPool(filename: string, workers: number, warmTask: unknown): Promise<Lease<ThreadPool>> {
+  return lease(`threads:${workers}:${filename}`, () => startPool(filename, workers, warmTask), (p) => p.pool.destroy());
 }

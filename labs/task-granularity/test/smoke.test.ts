@@ -28,11 +28,11 @@ test('a tiny run of the solution passes the check and writes valid results with 
   assert.equal(outcome.exitCode, 0, outcome.summary);
   for (const entry of outcome.correctness) assert.ok(entry.passed, `${entry.variant} ${JSON.stringify(entry.params)}: ${entry.reason}`);
   const results = parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json');
-  assert.equal(results.headline?.variant, 'pool-queued');
+  assert.equal(results.headline?.variant, 'pool');
   assert.deepEqual(results.headline?.params, { chunk: BEST_CHUNK });
   assert.ok(results.headline?.efficiency !== undefined, 'the headline has an efficiency (2 workers)');
   const variants = new Set(results.cases.map((c) => c.variant));
-  for (const v of ['serial', 'pool', 'pool-queued', 'process', 'tally', 'clone', 'transfer', 'shared']) assert.ok(variants.has(v), v);
+  for (const v of ['serial', 'pool', 'process', 'tally', 'clone', 'transfer', 'shared']) assert.ok(variants.has(v), v);
   // Hand-offs are compared with the checksum on the main thread for the same payload, not with the Monte Carlo run.
   const clone = results.speedups.find((s) => s.variant === 'clone' && s.params['payloadMiB'] === 1)!;
   const serialPayload = results.cases.find((c) => c.variant === 'serial' && c.params['payloadMiB'] === 1)!;
@@ -42,7 +42,7 @@ test('a tiny run of the solution passes the check and writes valid results with 
   assert.ok(results.cases.find((c) => c.variant === 'shared')!.observations['hand-off']!.samples.length > 0);
   // The derived numbers read the same file: both curves, a best and a worst size, and a printable summary.
   const g = deriveGranularity(results, POINTS, WORKERS);
-  assert.deepEqual(Object.keys(g.curves).sort(), ['pool', 'pool-queued', 'process']);
+  assert.deepEqual(Object.keys(g.curves).sort(), ['pool', 'process']);
   assert.ok(g.curves['pool']!.some((p) => p.chunk === g.best['pool']!.chunk));
   assert.match(formatGranularity(g), /^serial: .* ns per point on one core\npool: best chunk \d+/);
   assert.deepEqual(processWorkers(), []);
@@ -54,7 +54,7 @@ test('a tiny run of the shipped exercise says what is missing, catches the race,
   const outcome = await runLab({ lab: 'task-granularity', impl: 'exercise', quick: true, outDir, sampling: TINY, silent: true });
   assert.equal(outcome.exitCode, 1);
   const byCase = (variant: string) => outcome.correctness.filter((e) => e.variant === variant);
-  for (const e of [...byCase('pool'), ...byCase('pool-queued')]) assert.match(e.reason ?? '', /^not implemented: runInChunks in exercises\/task-granularity\/schedule\.ts/);
+  for (const e of byCase('pool')) assert.match(e.reason ?? '', /^not implemented: runInChunks in exercises\/task-granularity\/schedule\.ts/);
   for (const e of byCase('transfer')) assert.match(e.reason ?? '', /^not implemented: stage\('transfer'\)/);
   const [tally] = byCase('tally');
   assert.equal(tally?.passed, false);
