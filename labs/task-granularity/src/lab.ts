@@ -1,6 +1,6 @@
 /**
  * The task-granularity lab: how big must a task be before a pool pays, how should data travel to a worker, and
- * threads or processes? One Monte Carlo run (2^24 points, an exact histogram) split into tasks of 4 Ki to 16 Mi
+ * threads or processes? One Monte Carlo run (2^22 points, an exact histogram) split into tasks of 1 Ki to 4 Mi
  * points on a piscina pool of 2 threads and on 2 child processes; a payload of 1, 16 and 64 MiB handed to a worker
  * by structured clone, by transfer and through shared memory; and a shared histogram that races without Atomics.
  */
@@ -12,29 +12,27 @@ import type { LabInput } from './inputs.ts';
 import { histogramSync } from './monte-carlo.ts';
 import { checksum, makePayload, MIB } from './payload.ts';
 
-/**
- * Points per measured run: 2^24, about a quarter of a second on one core of the reference machine. The whole run
- * must dwarf what a pool costs per task and per wake-up of the main thread: with 2^22 points (60 ms) the wake-ups
- * between tasks of a few ms alone cost this 2-vCPU VM 10 to 25% of the best time.
- */
-export const POINTS = 1 << 24;
+/** Points per measured run: 2^22, about 60 ms on one core of the reference machine. */
+export const POINTS = 1 << 22;
 /** Points of each extra check run for the race: 2^21, about 30 ms on one core. */
 export const RACE_CHECK_POINTS = 1 << 21;
 /** The pool size of the sweep: the headline claim is about 2 workers. */
 export const WORKERS = 2;
 /**
- * The chunk size of the headline: 16 tasks of about 15 ms each (on the reference VM), 8 per worker.
- * PROVISIONAL: confirm with `npm run derive` on a full run.
+ * The chunk size of the headline: 16 tasks of about 3.5 ms each (on the reference VM). It had the fastest median of the full run of
+ * 2026-12-02 13:49 UTC on the reference machine and lay inside the flat bottom of the curve in every run we made;
+ * the rule of thumb from those runs (tasks >= 9 x workers x per-task overhead, about 1 ms here) puts 65,536 points
+ * (about 1 ms) at the edge and this size comfortably past it.
  */
-export const BEST_CHUNK = 1_048_576;
+export const BEST_CHUNK = 262_144;
 
 /**
- * Chunk sizes of the sweep, in points: from tasks of ~60 us (4096 of them, overhead-bound) to one task (one worker
+ * Chunk sizes of the sweep, in points: from tasks of ~15 us (4096 of them, overhead-bound) to one task (one worker
  * idle). ceil(POINTS / 3) makes 3 tasks for 2 workers: the load-imbalance case.
  */
 export function chunkSizes(quick: boolean, points = POINTS): number[] {
-  const full = [4096, 16_384, 65_536, 262_144, 1_048_576, points / 4, Math.ceil(points / 3), points / 2, points];
-  const sizes = quick ? [4096, 65_536, BEST_CHUNK, Math.ceil(points / 3), points] : full;
+  const full = [1024, 4096, 16_384, 65_536, 262_144, 1_048_576, Math.ceil(points / 3), points / 2, points];
+  const sizes = quick ? [1024, 16_384, BEST_CHUNK, Math.ceil(points / 3), points] : full;
   return [...new Set([...sizes, BEST_CHUNK])].sort((a, b) => a - b);
 }
 
@@ -54,7 +52,7 @@ export function payloadSizes(quick: boolean): number[] {
 const lab: LabDefinition<LabInput, LabOutput> = {
   name: 'task-granularity',
   title: 'Task granularity: chunk size, hand-off cost, threads and processes',
-  summary: 'a Monte Carlo run in chunks of 4 Ki..16 Mi points on 2 threads and 2 processes; clone vs transfer vs shared',
+  summary: 'a Monte Carlo run in chunks of 1 Ki..4 Mi points on 2 threads and 2 processes; clone vs transfer vs shared',
   episode: 'episodes/06-task-granularity.mdx',
   variants: [
     { name: 'serial', description: 'the work on the main thread, no hand-off (baseline)', source: 'labs/task-granularity/src/monte-carlo.ts, payload.ts' },

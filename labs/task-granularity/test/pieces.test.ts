@@ -122,7 +122,7 @@ test('the comparator: equal, a wrong bin, a missing total, a wrong length', () =
 test('the sweep: sorted, from overhead-bound to one task, always with the headline chunk', () => {
   const full = chunkSizes(false);
   assert.deepEqual(full, [...full].sort((a, b) => a - b));
-  assert.equal(full[0], 4096);
+  assert.equal(full[0], 1024);
   assert.equal(full.at(-1), POINTS);
   assert.ok(full.includes(Math.ceil(POINTS / 3)));
   assert.ok(full.includes(BEST_CHUNK) && chunkSizes(true).includes(BEST_CHUNK));
