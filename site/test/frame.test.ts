@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { questionProblems } from '../src/lib/knowledge-check.ts';
 import { LEARNING_OUTCOMES, uncoveredOutcomes } from '../src/lib/learning-outcomes.ts';
-import { buildSchedule } from '../src/lib/schedule.ts';
 import { sidebarFromEpisodes } from '../src/lib/sidebar.ts';
 import {
   EPISODES_DIR,
@@ -18,6 +17,7 @@ import {
   knowledgeCheckQuestions,
   listLength,
   minutesField,
+  scheduleOfFiles,
   readEpisodeFiles,
 } from './support/episode-files.ts';
 
@@ -60,14 +60,7 @@ describe('every episode is a complete lesson', () => {
 
 describe('the schedule', () => {
   it(`adds up to about four hours (${COURSE_MINUTES.min}-${COURSE_MINUTES.max} minutes)`, () => {
-    const schedule = buildSchedule(
-      episodes.map((file) => ({
-        id: file.slug,
-        title: file.slug,
-        teaching: minutesField(file.frontmatter, 'teaching') ?? Number.NaN,
-        exercises: minutesField(file.frontmatter, 'exercises') ?? Number.NaN,
-      })),
-    );
+    const schedule = scheduleOfFiles(episodes);
     const table = schedule.rows.map((row) => `${row.id} ${row.teaching}+${row.exercises}`).join(', ');
     assert.ok(
       schedule.total >= COURSE_MINUTES.min && schedule.total <= COURSE_MINUTES.max,

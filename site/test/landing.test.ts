@@ -6,22 +6,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext } from 'playwright-core';
 import { LEARNING_OUTCOMES, outcomeAnchor } from '../src/lib/learning-outcomes.ts';
-import { buildSchedule, formatClock } from '../src/lib/schedule.ts';
-import { minutesField, readEpisodeFiles } from './support/episode-files.ts';
+import { formatClock } from '../src/lib/schedule.ts';
+import { readEpisodeFiles, scheduleOfFiles } from './support/episode-files.ts';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
 
 /** An iPhone-sized viewport (CSS pixels), the narrowest the course is written for. */
 const PHONE = { width: 390, height: 844 };
 
 const episodes = readEpisodeFiles().filter((file) => !file.isPage);
-const expected = buildSchedule(
-  episodes.map((file) => ({
-    id: file.slug,
-    title: file.slug,
-    teaching: minutesField(file.frontmatter, 'teaching') ?? Number.NaN,
-    exercises: minutesField(file.frontmatter, 'exercises') ?? Number.NaN,
-  })),
-);
+const expected = scheduleOfFiles(episodes);
 
 describe('the landing page on a phone', () => {
   let site: SiteUnderTest;

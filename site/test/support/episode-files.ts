@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import type { KnowledgeQuestion } from '../../src/lib/knowledge-check.ts';
+import { buildSchedule, type Schedule } from '../../src/lib/schedule.ts';
 import { isPage } from '../../src/lib/sidebar.ts';
 
 export const EPISODES_DIR = fileURLToPath(new URL('../../../episodes/', import.meta.url));
@@ -42,6 +43,18 @@ export function readEpisodeFiles(dir = EPISODES_DIR): EpisodeFile[] {
 export function minutesField(frontmatter: string, field: string): number | undefined {
   const match = new RegExp(`^${field}:\\s*(\\d+)\\s*$`, 'm').exec(frontmatter);
   return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+/** The schedule the site should show, computed from the files' frontmatter (a missing minutes field gives NaN). */
+export function scheduleOfFiles(files: readonly EpisodeFile[]): Schedule {
+  return buildSchedule(
+    files.map((file) => ({
+      id: file.slug,
+      title: file.slug,
+      teaching: minutesField(file.frontmatter, 'teaching') ?? Number.NaN,
+      exercises: minutesField(file.frontmatter, 'exercises') ?? Number.NaN,
+    })),
+  );
 }
 
 /** The number of entries of a top-level YAML list (block "- item" lines or an inline [a, b]); 0 when missing. */
