@@ -48,7 +48,37 @@ export interface GpuDetection {
   problems: string[];
 }
 
-/** Runs nvidia-smi (as found on PATH) and parses its answer; never throws. */
+/**
+ * The GPUs this job may use. nvidia-smi lists every GPU of the node, but a scheduler (Slurm's --gpus, a container)
+ * may have given this job only some of them, through CUDA_VISIBLE_DEVICES: then only those are kept, so the lab never
+ * starts a device process on a GPU that belongs to another job. Unset: all. Empty or "-1": none. Indices: those.
+ * UUIDs or MIG names: none, with the reason (the lab maps devices by index only).
+ */
+export function restrictToVisible(gpus: GpuInfo[], visible: string | undefined): GpuDetection {
+  if (visible === undefined) return { gpus, problems: [] };
+  const entries = visible.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  if (entries.length === 0 || entries[0] === '-1') {
+    return { gpus: [], problems: [`CUDA_VISIBLE_DEVICES is "${visible}": no GPU is visible to this job`] };
+  }
+  if (!entries.every((e) => /^\d+$/.test(e))) {
+    return {
+      gpus: [],
+      problems: [
+        `CUDA_VISIBLE_DEVICES="${visible}" names GPUs by UUID or MIG instance; this lab maps devices by index only: ` +
+          'set it to indices (e.g. 0,1) or unset it to use the GPUs nvidia-smi lists',
+      ],
+    };
+  }
+  const allowed = new Set(entries.map(Number));
+  const kept = gpus.filter((g) => allowed.has(g.index));
+  const missing = [...allowed].filter((i) => !gpus.some((g) => g.index === i));
+  return {
+    gpus: kept,
+    problems: missing.length ? [`CUDA_VISIBLE_DEVICES lists GPU ${missing.join(', ')}, which nvidia-smi does not show`] : [],
+  };
+}
+
+/** Runs nvidia-smi (as found on PATH) and parses its answer, keeping the GPUs this job may use; never throws. */
 export function detectGpus(env: NodeJS.ProcessEnv = process.env): GpuDetection {
   let output: string;
   try {
@@ -57,5 +87,7 @@ export function detectGpus(env: NodeJS.ProcessEnv = process.env): GpuDetection {
     const code = (error as NodeJS.ErrnoException).code;
     return { gpus: [], problems: [code === 'ENOENT' ? 'nvidia-smi not found: no NVIDIA driver on this machine' : `nvidia-smi failed: ${(error as Error).message.split('\n')[0]}`] };
   }
-  return parseGpuQuery(output);
+  const parsed = parseGpuQuery(output);
+  const visible = restrictToVisible(parsed.gpus, env['CUDA_VISIBLE_DEVICES']);
+  return { gpus: visible.gpus, problems: [...parsed.problems, ...visible.problems] };
 }

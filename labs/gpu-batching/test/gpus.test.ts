@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { detectGpus } from '../src/gpus.ts';
+import { detectGpus, restrictToVisible, type GpuInfo } from '../src/gpus.ts';
 
 const FAKE_BIN = fileURLToPath(new URL('./fixtures/bin', import.meta.url));
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
@@ -89,4 +89,24 @@ test('with a GPU listed but no CUDA provider, the device processes refuse to sta
   assert.match(run.stdout, /^Execution provider: CUDA \(CUDA: 2 GPU\(s\) listed by nvidia-smi/m);
   assert.match(run.stderr, /device 0 \(cuda\) did not start: the CUDA execution provider is not usable in this process/);
   assert.doesNotMatch(run.stdout, /samples\/s/);
+});
+
+test('restrictToVisible keeps only the GPUs a scheduler gave this job (CUDA_VISIBLE_DEVICES)', () => {
+  const gpu = (index: number): GpuInfo => ({ index, name: 'g', totalMiB: 1, usedMiB: 0, freeMiB: 1 });
+  const four = [0, 1, 2, 3].map(gpu);
+  assert.deepEqual(restrictToVisible(four, undefined), { gpus: four, problems: [] });
+  assert.deepEqual(restrictToVisible(four, '2,3'), { gpus: [gpu(2), gpu(3)], problems: [] });
+  assert.deepEqual(restrictToVisible(four, ' 1 '), { gpus: [gpu(1)], problems: [] });
+  assert.deepEqual(restrictToVisible(four, '1,7'), { gpus: [gpu(1)], problems: ['CUDA_VISIBLE_DEVICES lists GPU 7, which nvidia-smi does not show'] });
+  for (const none of ['', '-1']) {
+    assert.deepEqual(restrictToVisible(four, none), { gpus: [], problems: [`CUDA_VISIBLE_DEVICES is "${none}": no GPU is visible to this job`] });
+  }
+  const uuid = restrictToVisible(four, 'GPU-8d1c0a3e-1234');
+  assert.equal(uuid.gpus.length, 0);
+  assert.match(uuid.problems[0] ?? '', /by UUID or MIG instance; this lab maps devices by index only/);
+});
+
+test('detectGpus applies CUDA_VISIBLE_DEVICES to what nvidia-smi lists', () => {
+  assert.deepEqual(detectGpus(withDouble({ CUDA_VISIBLE_DEVICES: '1' })).gpus.map((g) => g.index), [1]);
+  assert.deepEqual(detectGpus(withDouble({ CUDA_VISIBLE_DEVICES: '' })).gpus, []);
 });
