@@ -4,12 +4,10 @@
  * exact command. Every string from the results file is HTML-escaped; chart data travels as JSON in a
  * <script type="application/json"> block with `<`, `>` and `&` escaped, so lab data cannot close the script.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { Results } from '../results-schema.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
+import { chartScripts, escapeHtml, htmlPage } from './html-page.ts';
 import { headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
 import {
   amdahlTable,
@@ -20,52 +18,7 @@ import {
   timesTable,
 } from './tables.ts';
 
-/** Escapes text for HTML element content and double- or single-quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-/**
- * JSON that is safe inside a <script> element: `<`, `>` and `&` become \u escapes (so no `</script>` or `<!--`
- * can appear), and U+2028/U+2029 too (line terminators in older JavaScript parsers). JSON.parse reads it unchanged.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
-let chartJsSource: string | undefined;
-
-/**
- * chart.js's UMD bundle, read once. It is not in the package's exports, so it is found next to the file that
- * `require.resolve('chart.js')` returns (dist/chart.cjs).
- */
-export function loadChartJsSource(): string {
-  if (chartJsSource !== undefined) return chartJsSource;
-  const require = createRequire(import.meta.url);
-  const file = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
-  let source: string;
-  try {
-    source = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new Error(
-      `cannot read chart.js for the HTML report at ${file} (${(error as Error).message}); run \`npm install\` in the repository root`,
-      { cause: error },
-    );
-  }
-  // Inlined code must not contain "</script" (it would end the element); in JavaScript "<\/" means the same.
-  chartJsSource = source.replace(/<\/script/gi, '<\\/script');
-  return chartJsSource;
-}
+export { escapeHtml, jsonForScript, loadChartJsSource } from './html-page.ts';
 
 function renderTable(table: DataTable, caption?: string): string {
   const head = table.headers.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('');
@@ -176,17 +129,10 @@ export function renderHtmlReport(results: Results): string {
       : section('notes', 'Notes', `<ul>\n${results.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('\n')}\n</ul>`),
   ].filter((s) => s !== '');
 
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(pageTitle)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<header>
+  return htmlPage({
+    title: pageTitle,
+    style: STYLE,
+    body: `<header>
 <h1>${escapeHtml(pageTitle)}</h1>
 <p class="muted">${escapeHtml(`${results.impl} · ${results.startedAt}${results.quick ? ' · quick run' : ''} · ${machineOneLiner(env)}`)}</p>
 ${headline}
@@ -194,11 +140,7 @@ ${failureLine}
 </header>
 <main>
 ${sections.join('\n')}
-</main>
-<script type="application/json" id="chart-data">${jsonForScript(charts.map((c) => ({ id: c.id, config: c.config })))}</script>
-<script>${loadChartJsSource()}</script>
-<script>${RENDER_SCRIPT}</script>
-</body>
-</html>
-`;
+</main>`,
+    scripts: chartScripts(charts.map((c) => ({ id: c.id, config: c.config })), RENDER_SCRIPT),
+  });
 }

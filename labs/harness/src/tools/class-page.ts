@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Results } from '../results-schema.ts';
-import { escapeHtml, jsonForScript, loadChartJsSource } from '../report/html.ts';
+import { chartScripts, escapeHtml, htmlPage } from '../report/html-page.ts';
 import { caseLabel, formatPercent, formatSignificant, formatSpeedup, formatTimeWithInterval } from '../report/format.ts';
 import { seriesColour, REFERENCE_GREY } from '../report/chart-spec.ts';
 import { speedupsByWorkers } from '../report/select.ts';
@@ -154,36 +154,28 @@ ${config ? `<div class="chart-box"><canvas id="chart-${i}" role="img" aria-label
   const invalidHtml = invalid.length === 0
     ? '<p>None.</p>'
     : invalid.map((s) => `<div class="invalid"><h3>${escapeHtml(s.name)}</h3><ul>${s.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`).join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Class results</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>Class results</h1>
+  return htmlPage({
+    title: 'Class results',
+    style: STYLE,
+    body: `<h1>Class results</h1>
 <p class="muted">${escapeHtml(`${submissions.length} files in ${dir}, ${valid.length} valid, ${invalid.length} invalid · made ${now.toISOString()} · every number recomputed from the raw samples of each file`)}</p>
 ${sections.join('\n')}
 <section><h2>Invalid submissions (${invalid.length})</h2>
 ${invalidHtml}
-</section>
-<script type="application/json" id="chart-data">${jsonForScript(charts)}</script>
-<script>${loadChartJsSource()}</script>
-<script>
+</section>`,
+    scripts: chartScripts(charts, RENDER_SCRIPT),
+  });
+}
+
+/** Draws each chart of the class page into the canvas its id names. */
+const RENDER_SCRIPT = `
 (function () {
   JSON.parse(document.getElementById('chart-data').textContent).forEach(function (c) {
     var canvas = document.getElementById(c.id);
     if (canvas) new Chart(canvas, c.config);
   });
 })();
-</script>
-</body>
-</html>
 `;
-}
 
 /** True when `dir` is a folder; the CLI turns false into a usage error. */
 export function isFolder(dir: string): boolean {

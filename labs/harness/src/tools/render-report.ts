@@ -3,7 +3,7 @@
  * (charts as PNG data: URLs, so it needs no script and no network). Text from results files and notes is escaped.
  */
 import { codeBlock, escapeMarkdown } from '../report/markdown.ts';
-import { escapeHtml } from '../report/html.ts';
+import { escapeHtml, htmlPage } from '../report/html-page.ts';
 import type { DataTable } from '../report/chart-spec.ts';
 import type { Block } from './report-document.ts';
 
@@ -94,18 +94,9 @@ export function renderHtml(blocks: Block[], pngs: ReadonlyMap<string, Uint8Array
         return `<pre class="code"><code>${escapeHtml(b.text)}</code></pre>`;
     }
   });
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title && title.kind === 'heading' ? title.text : 'Optimisation report')}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-${body.filter((s) => s !== '').join('\n')}
-</body>
-</html>
-`;
+  return htmlPage({
+    title: title && title.kind === 'heading' ? title.text : 'Optimisation report',
+    style: STYLE,
+    body: body.filter((s) => s !== '').join('\n'),
+  });
 }
