@@ -20,7 +20,8 @@ export interface Target {
 export function resolveTarget(env: NodeJS.ProcessEnv, detection: GpuDetection): Target {
   const wanted = (env.GPU_BATCHING_EP ?? 'auto').trim().toLowerCase();
   const gpus = detection.gpus;
-  const why = detection.problems.length ? detection.problems.join('; ') : `${gpus.length} GPU(s) listed by nvidia-smi`;
+  const allowed = env.CUDA_VISIBLE_DEVICES === undefined ? '' : ` and given to this job (CUDA_VISIBLE_DEVICES=${env.CUDA_VISIBLE_DEVICES})`;
+  const why = detection.problems.length ? detection.problems.join('; ') : `${gpus.length} GPU(s) listed by nvidia-smi${allowed}`;
   if (wanted === 'cpu') return { ep: 'cpu', gpus, reason: 'CPU: GPU_BATCHING_EP=cpu', error: null };
   if (wanted === 'cuda') {
     return gpus.length
