@@ -8,7 +8,7 @@ import { balanceLimit, splitIntoTasks, taskCount } from '../src/chunks.ts';
 import { exactIntegers } from '../src/comparator.ts';
 import { BEST_CHUNK, chunkSizes, POINTS, processChunkSizes } from '../src/lab.ts';
 import { lease, liveLeases } from '../src/lease.ts';
-import { BINS, binOf, countChunk, estimatePi, histogramSync, lowbias32, mergeInto } from '../src/monte-carlo.ts';
+import { addChunk, BINS, binOf, countChunk, estimatePi, histogramSync, lowbias32, mergeInto } from '../src/monte-carlo.ts';
 import { checksum, makePayload } from '../src/payload.ts';
 
 /** lowbias32 again, in BigInt arithmetic, as an independent reference. */
@@ -39,6 +39,17 @@ test('a point falls into one of 16 bins, and the bins give pi to about 3 digits 
   // By hand: 3 of 4 points inside -> 4 * 3 / 4 = 3.
   assert.equal(estimatePi([1, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]), 3);
   assert.ok(Number.isNaN(estimatePi(new Array(BINS).fill(0))));
+});
+
+test('addChunk (the hand-written hot loop) counts exactly the bins binOf gives, point by point', () => {
+  // Seeds and index ranges chosen to cross the int32 / uint32 boundaries where `| 0` and `>>> 0` could differ.
+  for (const seed of [0, 7, 0x7fffffff, 0x80000000, 0xffffffff]) {
+    for (const start of [0, 0x7fffff00, 0xffffff00]) {
+      const expected = new Int32Array(BINS);
+      for (let i = start; i < start + 4096; i++) expected[binOf(seed, i)]! += 1;
+      assert.deepEqual(addChunk(new Int32Array(BINS), seed, start, start + 4096), expected, `seed ${seed}, start ${start}`);
+    }
+  }
 });
 
 test('splitting into tasks: consecutive, the last one shorter, none when there are no points', () => {
