@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@parallel-course/harness/lab-definition.ts';
 import type { LabInput } from './inputs.ts';
+import { readBusyNs, resetBusyClock } from './busy-clock.ts';
 import { lease } from './lease.ts';
 import { BINS, histogramSync, type MonteCarloSpec } from './monte-carlo.ts';
 import { ProcessPool } from './process-pool.ts';
@@ -31,6 +32,10 @@ export function monteCarloOf(input: LabInput): MonteCarloSpec {
   return input.spec;
 }
 
+/** Names of the pool cases' observations, read by derive.ts. */
+export const UTILISATION = 'worker utilisation';
+export const WORKER_NS_PER_POINT = 'worker ns per point';
+
 const CHUNK_WORKER = new URL('./chunk-worker.ts', import.meta.url).href;
 const EMPTY_TASK = { seed: 0, start: 0, end: 0 };
 
@@ -48,6 +53,22 @@ function startupObservations(kind: string, startupMs: number[], memoryMiB: numbe
       unit: 'MiB',
       description: kind === 'threads' ? 'growth of the process RSS per thread started' : 'resident memory (VmRSS) of each child process',
       samples: memoryMiB,
+    },
+  };
+}
+
+/** The two factors of a pool's efficiency, per sample (busy-clock.ts). */
+function efficiencyObservations(utilisation: number[], workerNsPerPoint: number[]): Record<string, RawObservation> {
+  return {
+    [UTILISATION]: {
+      unit: '%',
+      description: 'compute time summed over the workers / (workers x wall time): 100% = no scheduling, hand-off or idle time',
+      samples: utilisation,
+    },
+    [WORKER_NS_PER_POINT]: {
+      unit: 'ns',
+      description: "the workers' compute time per point while the pool ran (compare the serial run's ns per point)",
+      samples: workerNsPerPoint,
     },
   };
 }
@@ -73,11 +94,31 @@ export function poolCase(chunk: number, workers: number, reportStartupAt: number
       const impl = await importImpl<ScheduleModule>(ctx, 'schedule.ts');
       const pool = await leaseThreadPool(CHUNK_WORKER, workers, EMPTY_TASK);
       const threads = pool.value;
+      const split = { utilisation: [] as number[], workerNsPerPoint: [] as number[] };
       return {
-        run: (input) => impl.runInChunks(threads.pool, monteCarloOf(input), chunk),
-        // Start-up and memory belong to the pool, not to a chunk size: recorded once, on the headline's case.
-        collectObservations: () =>
-          chunk === reportStartupAt ? startupObservations('threads', [threads.startupMs], [threads.memoryPerWorkerMiB]) : {},
+        async run(input) {
+          const spec = monteCarloOf(input);
+          // Samples never overlap, so the pool's one clock holds this sample's compute time alone.
+          resetBusyClock(threads.busyClock);
+          const started = performance.now();
+          const histogram = await impl.runInChunks(threads.pool, spec, chunk);
+          const wallNs = (performance.now() - started) * 1e6;
+          const busyNs = readBusyNs(threads.busyClock);
+          if (spec.points > 0) {
+            split.utilisation.push((100 * busyNs) / (workers * wallNs));
+            split.workerNsPerPoint.push(busyNs / spec.points);
+          }
+          return histogram;
+        },
+        resetObservations() {
+          split.utilisation.length = 0;
+          split.workerNsPerPoint.length = 0;
+        },
+        collectObservations: () => ({
+          ...efficiencyObservations(split.utilisation, split.workerNsPerPoint),
+          // Start-up and memory belong to the pool, not to a chunk size: recorded once, on the headline's case.
+          ...(chunk === reportStartupAt ? startupObservations('threads', [threads.startupMs], [threads.memoryPerWorkerMiB]) : {}),
+        }),
         teardown: () => pool.release(),
       };
     },

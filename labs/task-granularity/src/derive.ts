@@ -1,7 +1,8 @@
 /**
  * Numbers the harness does not compute, derived from a results.json of this lab: the best and worst chunk sizes,
  * the wall time each extra task adds (the slope of time against task count on the overhead-bound side of the
- * curve), and the rule of thumb that follows (how long a task must be for the overhead to cost at most 10%).
+ * curve), the rule of thumb that follows (how long a task must be for the overhead to cost at most 10%), and, for
+ * each pool size, its efficiency split into utilisation x speed ratio (busy-clock.ts).
  *
  *   npm run derive -w labs/task-granularity                      # the newest run in results/task-granularity
  *   npm run derive -w labs/task-granularity -- <path to results.json>
@@ -10,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseResultsJson, type Results } from '@parallel-course/harness/results-schema.ts';
+import { UTILISATION, WORKER_NS_PER_POINT } from './cases.ts';
 
 /** Least-squares line y = intercept + slope * x. Needs two distinct x values. */
 export function linearFit(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number } {
@@ -36,6 +38,10 @@ export interface ChunkPoint {
   tasks: number;
   medianMs: number;
   efficiency: number | null;
+  /** Median share of the workers' time spent computing (0..1); null where the workers do not report it (processes). */
+  utilisation: number | null;
+  /** Serial ns per point / the workers' median ns per point: below 1, the cores ran the code slower than serial did. */
+  speedRatio: number | null;
 }
 
 export interface Granularity {
@@ -77,7 +83,16 @@ export function deriveGranularity(results: Results, points: number, workers: num
       .map((c) => {
         const chunk = c.params['chunk'] as number;
         const s = results.speedups.find((e) => e.variant === variant && e.params['chunk'] === chunk);
-        return { chunk, tasks: Math.ceil(points / chunk), medianMs: c.summary.median, efficiency: s?.efficiency ?? null };
+        const busy = c.observations?.[UTILISATION]?.p50 ?? null;
+        const workerNs = c.observations?.[WORKER_NS_PER_POINT]?.p50 ?? null;
+        return {
+          chunk,
+          tasks: Math.ceil(points / chunk),
+          medianMs: c.summary.median,
+          efficiency: s?.efficiency ?? null,
+          utilisation: busy === null ? null : busy / 100,
+          speedRatio: workerNs === null || workerNs <= 0 ? null : g.nsPerPoint / workerNs,
+        };
       })
       .sort((a, b) => a.chunk - b.chunk);
     if (curve.length === 0) continue;
@@ -115,6 +130,27 @@ export function formatGranularity(g: Granularity): string {
       `${variant}: each extra task adds ${fmt(o)} µs of wall time with ${g.workers} workers; for at most 10% overhead a task ${rule}`,
     );
   }
+  return lines.join('\n');
+}
+
+/**
+ * Where each pool size's efficiency went: efficiency ~= utilisation x speed ratio (medians of per-sample values, so
+ * the product is close to, not exactly, the efficiency of the medians).
+ */
+export function formatEfficiencySplit(g: Granularity): string {
+  const curve = g.curves['pool'];
+  if (!curve || curve.every((p) => p.utilisation === null)) return '';
+  const lines = ['pool chunk  tasks  median ms  efficiency  = utilisation x speed ratio'];
+  for (const p of curve) {
+    lines.push(
+      `${String(p.chunk).padStart(10)}  ${String(p.tasks).padStart(5)}  ${fmt(p.medianMs).padStart(9)}  ${fmt(p.efficiency, 2).padStart(10)}` +
+        `    ${fmt(p.utilisation, 2).padStart(11)}   ${fmt(p.speedRatio, 2).padStart(11)}`,
+    );
+  }
+  lines.push(
+    'utilisation: share of the workers\' time spent computing (what scheduling, hand-offs and idle workers cost); ' +
+      'speed ratio: serial ns per point / the workers\' (below 1: the cores ran slower while all were busy)',
+  );
   return lines.join('\n');
 }
 
@@ -179,7 +215,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { POINTS, WORKERS } = await import('./lab.ts');
   const results = parseResultsJson(readFileSync(file, 'utf8'), file);
   console.log(`${path.relative(process.env['INIT_CWD'] ?? process.cwd(), file)}\n`);
-  console.log(formatGranularity(deriveGranularity(results, POINTS, WORKERS)));
+  const granularity = deriveGranularity(results, POINTS, WORKERS);
+  console.log(formatGranularity(granularity));
+  const split = formatEfficiencySplit(granularity);
+  if (split) console.log(`\n${split}`);
   console.log(`\n${formatWorkers(results)}\n\n${formatHandoffs(results)}`);
   const h = results.headline;
   if (h) {

@@ -1,6 +1,6 @@
 /**
  * The task-granularity lab: how big must a task be before a pool pays, how should data travel to a worker, and
- * threads or processes? One Monte Carlo run (2^22 points, an exact histogram) split into tasks of 1 Ki to 4 Mi
+ * threads or processes? One Monte Carlo run (2^23 points, an exact histogram) split into tasks of 1 Ki to 8 Mi
  * points on a piscina pool of 2 threads and on 2 child processes; a payload of 1, 16 and 64 MiB handed to a worker
  * by structured clone, by transfer and through shared memory; and a shared histogram that races without Atomics.
  */
@@ -12,26 +12,27 @@ import type { LabInput } from './inputs.ts';
 import { histogramSync } from './monte-carlo.ts';
 import { checksum, makePayload, MIB } from './payload.ts';
 
-/** Points per measured run: 2^22, about 60 ms on one core of the reference machine. */
-export const POINTS = 1 << 22;
-/** Points of each extra check run for the race: 2^21, about 30 ms on one core. */
+/** Points per measured run: 2^23, about 63 ms on one core of the reference machine (7.5 ns per point). */
+export const POINTS = 1 << 23;
+/** Points of each extra check run for the race: 2^21, about 16 ms on one core. */
 export const RACE_CHECK_POINTS = 1 << 21;
 /** The pool size of the sweep: the headline claim is about 2 workers. */
 export const WORKERS = 2;
 /**
- * The chunk size of the headline: 16 tasks of about 3.5 ms each (on the reference VM). It had the fastest median of the full run of
- * 2026-12-02 13:49 UTC on the reference machine and lay inside the flat bottom of the curve in every run we made;
- * the rule of thumb from those runs (tasks >= 9 x workers x per-task overhead, about 1 ms here) puts 65,536 points
- * (about 1 ms) at the edge and this size comfortably past it.
+ * The chunk size of the headline: 8 tasks of about 8 ms each (4 per worker) on the reference VM. In three full runs
+ * of 2026-12-02 (17:19-17:25 UTC, reference machine) its median was the fastest pool size in two and within 2% of the
+ * fastest in the third, with the workers busy 92-93% of the time in all three. The rule of thumb from those runs
+ * (tasks >= 9 x workers x per-task overhead, about 1 ms here) puts 131,072 points at the edge and this size well
+ * past it, while 8 tasks still let two cores of unequal speed share the work (a 2-task split cannot).
  */
-export const BEST_CHUNK = 262_144;
+export const BEST_CHUNK = 1_048_576;
 
 /**
- * Chunk sizes of the sweep, in points: from tasks of ~15 us (4096 of them, overhead-bound) to one task (one worker
+ * Chunk sizes of the sweep, in points: from tasks of ~8 us (8192 of them, overhead-bound) to one task (one worker
  * idle). ceil(POINTS / 3) makes 3 tasks for 2 workers: the load-imbalance case.
  */
 export function chunkSizes(quick: boolean, points = POINTS): number[] {
-  const full = [1024, 4096, 16_384, 65_536, 262_144, 1_048_576, Math.ceil(points / 3), points / 2, points];
+  const full = [1024, 4096, 16_384, 65_536, 262_144, 524_288, BEST_CHUNK, Math.ceil(points / 3), points / 2, points];
   const sizes = quick ? [1024, 16_384, BEST_CHUNK, Math.ceil(points / 3), points] : full;
   return [...new Set([...sizes, BEST_CHUNK])].sort((a, b) => a - b);
 }
@@ -52,7 +53,7 @@ export function payloadSizes(quick: boolean): number[] {
 const lab: LabDefinition<LabInput, LabOutput> = {
   name: 'task-granularity',
   title: 'Task granularity: chunk size, hand-off cost, threads and processes',
-  summary: 'a Monte Carlo run in chunks of 1 Ki..4 Mi points on 2 threads and 2 processes; clone vs transfer vs shared',
+  summary: 'a Monte Carlo run in chunks of 1 Ki..8 Mi points on 2 threads and 2 processes; clone vs transfer vs shared',
   episode: 'episodes/06-task-granularity.mdx',
   variants: [
     { name: 'serial', description: 'the work on the main thread, no hand-off (baseline)', source: 'labs/task-granularity/src/monte-carlo.ts, payload.ts' },

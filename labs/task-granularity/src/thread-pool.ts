@@ -3,6 +3,7 @@
  * their start-up time and memory recorded so the threads-vs-processes comparison has numbers on both sides.
  */
 import { Piscina } from 'piscina';
+import { createBusyClock, type BusyClock } from './busy-clock.ts';
 import { lease, type Lease } from './lease.ts';
 
 const MIB = 1024 * 1024;
@@ -14,13 +15,16 @@ export interface ThreadPool {
   startupMs: number;
   /** Growth of this process's resident memory over that start-up, per thread, in MiB: a rough cost of one thread. */
   memoryPerWorkerMiB: number;
+  /** Compute time the workers report (chunk-worker.ts adds to it; other workers ignore it): see busy-clock.ts. */
+  busyClock: BusyClock;
 }
 
 async function startPool(filename: string, workers: number, warmTask: unknown): Promise<ThreadPool> {
   const rssBefore = process.memoryUsage().rss;
   const started = performance.now();
   // minThreads = maxThreads: every thread starts now and stays; idleTimeout keeps them alive between samples.
-  const pool = new Piscina({ filename, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+  const busyClock = createBusyClock();
+  const pool = new Piscina({ filename, minThreads: workers, maxThreads: workers, idleTimeout: 60_000, workerData: { busyClock } });
   try {
     // One task per thread, all at once: each thread loads the worker module before it answers.
     await Promise.all(Array.from({ length: workers }, () => pool.run(warmTask)));
@@ -30,7 +34,7 @@ async function startPool(filename: string, workers: number, warmTask: unknown): 
   }
   const startupMs = performance.now() - started;
   const memoryPerWorkerMiB = Math.max(0, process.memoryUsage().rss - rssBefore) / MIB / workers;
-  return { pool, workers, startupMs, memoryPerWorkerMiB };
+  return { pool, workers, startupMs, memoryPerWorkerMiB, busyClock };
 }
 
 /** A pool of `workers` threads running `filename` (a file URL), shared with other cases that ask for the same. */

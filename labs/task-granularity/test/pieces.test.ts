@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { addBusyNs, createBusyClock, readBusyNs, resetBusyClock } from '../src/busy-clock.ts';
 import { balanceLimit, splitIntoTasks, taskCount } from '../src/chunks.ts';
 import { exactIntegers } from '../src/comparator.ts';
 import { BEST_CHUNK, chunkSizes, POINTS, processChunkSizes } from '../src/lab.ts';
@@ -160,6 +161,44 @@ test('leases: the first creates, the last release destroys, a failed creation is
   assert.deepEqual(log, ['create', 'destroy thing']);
   await assert.rejects(lease('test:b', async () => Promise.reject(new Error('no')), destroy), /no/);
   assert.equal(liveLeases(), 0);
+});
+
+test('the busy clock: tasks add their compute time, the main thread reads and resets it', () => {
+  const clock = createBusyClock();
+  assert.equal(readBusyNs(clock), 0);
+  addBusyNs(clock, 5n);
+  addBusyNs(clock, 7n);
+  assert.equal(readBusyNs(clock), 12);
+  resetBusyClock(clock);
+  assert.equal(readBusyNs(clock), 0);
+});
+
+test('efficiency split: utilisation and speed ratio from the observations, by hand', async () => {
+  const { deriveGranularity, formatEfficiencySplit } = await import('../src/derive.ts');
+  const { UTILISATION, WORKER_NS_PER_POINT } = await import('../src/cases.ts');
+  // 1000 points, serial 10 ms -> 10,000 ns per point. Chunk 250 (4 tasks): 6.25 ms, efficiency 10 / 6.25 / 2 = 0.8;
+  // workers busy 90% at 11,250 ns per point -> speed ratio 10,000 / 11,250 = 0.888..., and 0.9 x 0.888... = 0.8.
+  const observed = (p50: number) => ({ p50 });
+  const results = {
+    cases: [
+      { variant: 'serial', params: {}, summary: { median: 10 }, observations: {} },
+      {
+        variant: 'pool',
+        params: { chunk: 250 },
+        summary: { median: 6.25 },
+        observations: { [UTILISATION]: observed(90), [WORKER_NS_PER_POINT]: observed(11_250) },
+      },
+      { variant: 'process', params: { chunk: 250 }, summary: { median: 7 }, observations: {} },
+    ],
+    speedups: [{ variant: 'pool', params: { chunk: 250 }, efficiency: 0.8 }],
+  } as unknown as import('@parallel-course/harness/results-schema.ts').Results;
+  const g = deriveGranularity(results, 1000, 2);
+  const [point] = g.curves['pool']!;
+  assert.equal(point!.utilisation, 0.9);
+  assert.ok(Math.abs(point!.speedRatio! - 10_000 / 11_250) < 1e-12);
+  assert.ok(Math.abs(point!.utilisation! * point!.speedRatio! - point!.efficiency!) < 1e-12);
+  assert.equal(g.curves['process']![0]!.utilisation, null); // child processes do not report busy time
+  assert.match(formatEfficiencySplit(g), /\n +250 +4 +6\.25 +0\.8 +0\.9 +0\.89\n/);
 });
 
 test('linearFit: a line through hand-picked points', async () => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
+import { UTILISATION, WORKER_NS_PER_POINT } from '../src/cases.ts';
 import { deriveGranularity, formatGranularity } from '../src/derive.ts';
 import { BEST_CHUNK, POINTS, WORKERS } from '../src/lab.ts';
 import { liveLeases } from '../src/lease.ts';
@@ -40,6 +41,10 @@ test('a tiny run of the solution passes the check and writes valid results with 
   const best = results.cases.find((c) => c.variant === 'process' && c.params['chunk'] === BEST_CHUNK)!;
   assert.equal(best.observations['start-up']!.samples.length, 2);
   assert.ok(results.cases.find((c) => c.variant === 'shared')!.observations['hand-off']!.samples.length > 0);
+  // The workers report their compute time: the headline's utilisation is a share of the wall time, never zero.
+  const headline = results.cases.find((c) => c.variant === 'pool' && c.params['chunk'] === BEST_CHUNK)!;
+  for (const busy of headline.observations[UTILISATION]!.samples) assert.ok(busy > 0 && busy <= 100.5, `utilisation ${busy}%`);
+  for (const ns of headline.observations[WORKER_NS_PER_POINT]!.samples) assert.ok(ns > 0, `worker ns per point ${ns}`);
   // The derived numbers read the same file: both curves, a best and a worst size, and a printable summary.
   const g = deriveGranularity(results, POINTS, WORKERS);
   assert.deepEqual(Object.keys(g.curves).sort(), ['pool', 'process']);
