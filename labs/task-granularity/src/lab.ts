@@ -20,7 +20,7 @@ export const RACE_CHECK_POINTS = 1 << 21;
 export const WORKERS = 2;
 /**
  * The chunk size of the headline: 8 tasks of about 8 ms each (4 per worker) on the reference VM. In three full runs
- * of 2026-12-02 (17:19-17:25 UTC, reference machine) its median was the fastest pool size in two and within 2% of the
+ * of 2026-12-02 (17:19-17:21 UTC, reference machine) its median was the fastest pool size in two and within 2% of the
  * fastest in the third, with the workers busy 92-93% of the time in all three. The rule of thumb from those runs
  * (tasks >= 9 x workers x per-task overhead, about 1 ms here) puts 131,072 points at the edge and this size well
  * past it, while 8 tasks still let two cores of unequal speed share the work (a 2-task split cannot).

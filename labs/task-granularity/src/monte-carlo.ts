@@ -62,7 +62,7 @@ export function binOf(seed: number, index: number): number {
  *
  * Why by hand: written as `counts[binOf(seed, i)] += 1`, V8's optimised code for this loop ran 1.7x slower, and how
  * much slower depended on what the thread had run before (after a worker had run many small tasks, its long tasks
- * ran 25-40% slower than the same call on the main thread). That made the pool look less efficient than it is. This
+ * ran 20-45% slower than the same call on the main thread). That made the pool look less efficient than it is. This
  * form ran at the same speed on the main thread and in workers, whatever ran before (episode 06, "Cold and warm
  * code"). A test checks it against binOf point by point.
  */
