@@ -11,6 +11,10 @@
  * The product is exact when every point is computed once: serial time = points x serial ns per point.
  */
 
+/** Names of the two observations each pool case records per sample (cases.ts), read by derive.ts. */
+export const UTILISATION = 'worker utilisation';
+export const WORKER_NS_PER_POINT = 'worker ns per point';
+
 /** A counter of compute nanoseconds, shared by the main thread and a pool's workers. */
 export type BusyClock = SharedArrayBuffer;
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@parallel-course/harness/lab-definition.ts';
 import type { LabInput } from './inputs.ts';
-import { readBusyNs, resetBusyClock } from './busy-clock.ts';
+import { readBusyNs, resetBusyClock, UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { lease } from './lease.ts';
 import { BINS, histogramSync, type MonteCarloSpec } from './monte-carlo.ts';
 import { ProcessPool } from './process-pool.ts';
@@ -31,10 +31,6 @@ export function monteCarloOf(input: LabInput): MonteCarloSpec {
   if (input.kind !== 'monte-carlo') throw new TypeError(`this case runs on a Monte Carlo input, got a ${input.kind} input`);
   return input.spec;
 }
-
-/** Names of the pool cases' observations, read by derive.ts. */
-export const UTILISATION = 'worker utilisation';
-export const WORKER_NS_PER_POINT = 'worker ns per point';
 
 const CHUNK_WORKER = new URL('./chunk-worker.ts', import.meta.url).href;
 const EMPTY_TASK = { seed: 0, start: 0, end: 0 };

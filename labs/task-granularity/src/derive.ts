@@ -6,12 +6,15 @@
  *
  *   npm run derive -w labs/task-granularity                      # the newest run in results/task-granularity
  *   npm run derive -w labs/task-granularity -- <path to results.json>
+ *   npm run derive -w labs/task-granularity -- [results.json] --chart split.png   # also draw the efficiency split
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { parseResultsJson, type Results } from '@parallel-course/harness/results-schema.ts';
-import { UTILISATION, WORKER_NS_PER_POINT } from './cases.ts';
+import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
+import { efficiencySplitChart } from './split-chart.ts';
 
 /** Least-squares line y = intercept + slope * x. Needs two distinct x values. */
 export function linearFit(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number } {
@@ -202,8 +205,16 @@ export function newestResults(rootDir: string): string | null {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
   // npm runs scripts in the package's folder; INIT_CWD is where the command was typed, so relative paths work from there.
-  const given = process.argv[2];
-  const file = given ? path.resolve(process.env['INIT_CWD'] ?? process.cwd(), given) : newestResults(rootDir);
+  const here = process.env['INIT_CWD'] ?? process.cwd();
+  let args: { values: { chart?: string | undefined }; positionals: string[] };
+  try {
+    args = parseArgs({ allowPositionals: true, options: { chart: { type: 'string' } } });
+  } catch (error) {
+    console.error(`${(error as Error).message}\nusage: npm run derive -w labs/task-granularity -- [results.json] [--chart file.png]`);
+    process.exit(2);
+  }
+  const given = args.positionals[0];
+  const file = given ? path.resolve(here, given) : newestResults(rootDir);
   if (!file || !existsSync(file)) {
     console.error(
       given
@@ -212,9 +223,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     );
     process.exit(2);
   }
+  const chartFile = args.values.chart === undefined ? null : path.resolve(here, args.values.chart);
+  if (chartFile && (!chartFile.endsWith('.png') || existsSync(chartFile))) {
+    console.error(`--chart ${chartFile}: ${existsSync(chartFile) ? 'exists; give a new file name (nothing is overwritten)' : 'must end in .png'}`);
+    process.exit(2);
+  }
   const { POINTS, WORKERS } = await import('./lab.ts');
   const results = parseResultsJson(readFileSync(file, 'utf8'), file);
-  console.log(`${path.relative(process.env['INIT_CWD'] ?? process.cwd(), file)}\n`);
+  console.log(`${path.relative(here, file)}\n`);
   const granularity = deriveGranularity(results, POINTS, WORKERS);
   console.log(formatGranularity(granularity));
   const split = formatEfficiencySplit(granularity);
@@ -229,4 +245,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const env = results.environment;
   console.log(`machine: ${env.cpuModel}, ${env.availableParallelism} CPUs available, Node ${env.node}, ${results.startedAt}`);
+  if (chartFile) {
+    const machine = `${env.cpuModel}, ${env.availableParallelism} CPUs, ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
+    const chart = efficiencySplitChart(granularity, machine);
+    if (!chart) {
+      console.error('--chart: this run has no pool curve to draw');
+      process.exit(1);
+    }
+    const { renderChartPng } = await import('@parallel-course/harness/report/png.ts');
+    writeFileSync(chartFile, await renderChartPng(chart.config, 1000, 560), { flag: 'wx' });
+    console.log(`chart: ${path.relative(here, chartFile)}`);
+  }
 }

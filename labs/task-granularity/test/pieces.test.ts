@@ -175,7 +175,7 @@ test('the busy clock: tasks add their compute time, the main thread reads and re
 
 test('efficiency split: utilisation and speed ratio from the observations, by hand', async () => {
   const { deriveGranularity, formatEfficiencySplit } = await import('../src/derive.ts');
-  const { UTILISATION, WORKER_NS_PER_POINT } = await import('../src/cases.ts');
+  const { UTILISATION, WORKER_NS_PER_POINT } = await import('../src/busy-clock.ts');
   // 1000 points, serial 10 ms -> 10,000 ns per point. Chunk 250 (4 tasks): 6.25 ms, efficiency 10 / 6.25 / 2 = 0.8;
   // workers busy 90% at 11,250 ns per point -> speed ratio 10,000 / 11,250 = 0.888..., and 0.9 x 0.888... = 0.8.
   const observed = (p50: number) => ({ p50 });
@@ -231,4 +231,28 @@ test('derived granularity: the overhead is the slope of time against task count,
   const noisy = { ...results, cases: [caseOf('serial', {}, 8), caseOf('pool', { chunk: 64 }, 9), caseOf('pool', { chunk: 128 }, 10)] } as typeof results;
   assert.equal(deriveGranularity(noisy, 8192, 2).minTaskUs['pool'], null);
   assert.match(formatGranularity(deriveGranularity(noisy, 8192, 2)), /not measurable in this run/);
+});
+
+test('the efficiency-split chart: one category per chunk size, the three factors, the target line; none without a pool', async () => {
+  const { efficiencySplitChart, TARGET_EFFICIENCY } = await import('../src/split-chart.ts');
+  const point = (chunk: number, tasks: number, efficiency: number | null, utilisation: number | null, speedRatio: number | null) => ({
+    chunk, tasks, medianMs: 1, efficiency, utilisation, speedRatio,
+  });
+  const g = {
+    points: 4096, workers: 2, serialMedianMs: 1, nsPerPoint: 1, best: {}, worst: {}, overheadPerTaskUs: {}, minTaskUs: {},
+    curves: { pool: [point(1024, 4, 0.8, 0.9, 0.8888), point(4096, 1, 0.5, 0.5, null)] },
+  };
+  const chart = efficiencySplitChart(g, 'test machine')!;
+  assert.deepEqual(chart.config.data.labels, ['1,024 (4)', '4,096 (1)']);
+  const [efficiency, busy, speed, target] = chart.config.data.datasets;
+  assert.deepEqual(efficiency!.data, [{ x: '1,024 (4)', y: 0.8 }, { x: '4,096 (1)', y: 0.5 }]);
+  assert.deepEqual(busy!.data.map((p) => (p as { y: number }).y), [0.9, 0.5]);
+  assert.deepEqual(speed!.data.map((p) => (p as { y: number | null }).y), [0.889, null]); // 3 digits; a gap where unknown
+  assert.ok(target!.data.every((p) => (p as { y: number }).y === TARGET_EFFICIENCY));
+  assert.match(JSON.stringify(chart.config.options), /test machine/);
+  assert.deepEqual(chart.table.rows[1], ['4096', '1', '0.50', '0.50', 'n/a']);
+  assert.equal(efficiencySplitChart({ ...g, curves: {} }, 'test machine'), null);
+  const { renderChartPng } = await import('@parallel-course/harness/report/png.ts');
+  const png = await renderChartPng(chart.config, 400, 300);
+  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]); // "\x89PNG"
 });

@@ -4,6 +4,7 @@
  * updates); neither leaves a thread pool, a child process or a shared resource behind.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
-import { UTILISATION, WORKER_NS_PER_POINT } from '../src/cases.ts';
+import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
 import { deriveGranularity, formatGranularity } from '../src/derive.ts';
 import { BEST_CHUNK, POINTS, WORKERS } from '../src/lab.ts';
 import { liveLeases } from '../src/lease.ts';
@@ -50,6 +51,17 @@ test('a tiny run of the solution passes the check and writes valid results with 
   assert.deepEqual(Object.keys(g.curves).sort(), ['pool', 'process']);
   assert.ok(g.curves['pool']!.some((p) => p.chunk === g.best['pool']!.chunk));
   assert.match(formatGranularity(g), /^serial: .* ns per point on one core\npool: best chunk \d+/);
+  // The command line draws the split chart once, and refuses to overwrite it.
+  const derive = (...args: string[]) =>
+    spawnSync(process.execPath, [fileURLToPath(new URL('../src/derive.ts', import.meta.url)), ...args], { encoding: 'utf8', cwd: outDir, env: { ...process.env, INIT_CWD: outDir } });
+  const resultsFile = path.join(outcome.runDir!, 'results.json');
+  const drawn = derive(resultsFile, '--chart', 'split.png');
+  assert.equal(drawn.status, 0, drawn.stderr);
+  assert.match(drawn.stdout, /pool chunk +tasks +median ms +efficiency += utilisation x speed ratio/);
+  assert.deepEqual([...readFileSync(path.join(outDir, 'split.png')).subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
+  const again = derive(resultsFile, '--chart', 'split.png');
+  assert.equal(again.status, 2);
+  assert.match(again.stderr, /split\.png: exists; give a new file name \(nothing is overwritten\)/);
   assert.deepEqual(processWorkers(), []);
   assert.equal(liveLeases(), 0);
 });
