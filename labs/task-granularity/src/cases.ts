@@ -53,18 +53,49 @@ function startupObservations(kind: string, startupMs: number[], memoryMiB: numbe
   };
 }
 
-/** The two factors of a pool's efficiency, per sample (busy-clock.ts). */
-function efficiencyObservations(utilisation: number[], workerNsPerPoint: number[]): Record<string, RawObservation> {
+/** Where a pool's compute time is read from: the threads' shared clock, or the child processes' replies. */
+interface BusySource {
+  reset(): void;
+  readNs(): number;
+}
+
+/**
+ * Records, for each sample of a pool case, the two factors of its efficiency (busy-clock.ts): the workers' busy
+ * share of the wall time and their ns per point. Samples never overlap, so the source holds one sample's time alone.
+ */
+function efficiencySplitRecorder(workers: number, busy: BusySource) {
+  const utilisation: number[] = [];
+  const workerNsPerPoint: number[] = [];
   return {
-    [UTILISATION]: {
-      unit: '%',
-      description: 'compute time summed over the workers / (workers x wall time): 100% = no scheduling, hand-off or idle time',
-      samples: utilisation,
+    async run(spec: MonteCarloSpec, runOnce: () => Promise<number[]>): Promise<number[]> {
+      busy.reset();
+      const started = performance.now();
+      const histogram = await runOnce();
+      const wallNs = (performance.now() - started) * 1e6;
+      const busyNs = busy.readNs();
+      if (spec.points > 0) {
+        utilisation.push((100 * busyNs) / (workers * wallNs));
+        workerNsPerPoint.push(busyNs / spec.points);
+      }
+      return histogram;
     },
-    [WORKER_NS_PER_POINT]: {
-      unit: 'ns',
-      description: "the workers' compute time per point while the pool ran (compare the serial run's ns per point)",
-      samples: workerNsPerPoint,
+    reset(): void {
+      utilisation.length = 0;
+      workerNsPerPoint.length = 0;
+    },
+    observations(): Record<string, RawObservation> {
+      return {
+        [UTILISATION]: {
+          unit: '%',
+          description: 'compute time summed over the workers / (workers x wall time): 100% = no scheduling, hand-off or idle time',
+          samples: [...utilisation],
+        },
+        [WORKER_NS_PER_POINT]: {
+          unit: 'ns',
+          description: "the workers' compute time per point while the pool ran (compare the serial run's ns per point)",
+          samples: [...workerNsPerPoint],
+        },
+      };
     },
   };
 }
@@ -90,28 +121,18 @@ export function poolCase(chunk: number, workers: number, reportStartupAt: number
       const impl = await importImpl<ScheduleModule>(ctx, 'schedule.ts');
       const pool = await leaseThreadPool(CHUNK_WORKER, workers, EMPTY_TASK);
       const threads = pool.value;
-      const split = { utilisation: [] as number[], workerNsPerPoint: [] as number[] };
+      const split = efficiencySplitRecorder(workers, {
+        reset: () => resetBusyClock(threads.busyClock),
+        readNs: () => readBusyNs(threads.busyClock),
+      });
       return {
-        async run(input) {
+        run: (input) => {
           const spec = monteCarloOf(input);
-          // Samples never overlap, so the pool's one clock holds this sample's compute time alone.
-          resetBusyClock(threads.busyClock);
-          const started = performance.now();
-          const histogram = await impl.runInChunks(threads.pool, spec, chunk);
-          const wallNs = (performance.now() - started) * 1e6;
-          const busyNs = readBusyNs(threads.busyClock);
-          if (spec.points > 0) {
-            split.utilisation.push((100 * busyNs) / (workers * wallNs));
-            split.workerNsPerPoint.push(busyNs / spec.points);
-          }
-          return histogram;
+          return split.run(spec, () => impl.runInChunks(threads.pool, spec, chunk));
         },
-        resetObservations() {
-          split.utilisation.length = 0;
-          split.workerNsPerPoint.length = 0;
-        },
+        resetObservations: () => split.reset(),
         collectObservations: () => ({
-          ...efficiencyObservations(split.utilisation, split.workerNsPerPoint),
+          ...split.observations(),
           // Start-up and memory belong to the pool, not to a chunk size: recorded once, on the headline's case.
           ...(chunk === reportStartupAt ? startupObservations('threads', [threads.startupMs], [threads.memoryPerWorkerMiB]) : {}),
         }),
@@ -132,9 +153,17 @@ export function processCase(chunk: number, workers: number, reportStartupAt: num
       const leased = await lease(`processes:${workers}`, () => ProcessPool.start({ workers }), (p) => p.close());
       const pool = leased.value;
       const memory = pool.memoryMiB();
+      const split = efficiencySplitRecorder(workers, { reset: () => pool.resetBusyNs(), readNs: () => pool.busyNs() });
       return {
-        run: (input) => impl.runInChunks(pool, monteCarloOf(input), chunk),
-        collectObservations: () => (chunk === reportStartupAt ? startupObservations('processes', [...pool.startupMs], memory) : {}),
+        run: (input) => {
+          const spec = monteCarloOf(input);
+          return split.run(spec, () => impl.runInChunks(pool, spec, chunk));
+        },
+        resetObservations: () => split.reset(),
+        collectObservations: () => ({
+          ...split.observations(),
+          ...(chunk === reportStartupAt ? startupObservations('processes', [...pool.startupMs], memory) : {}),
+        }),
         teardown: () => leased.release(),
       };
     },

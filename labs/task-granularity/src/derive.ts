@@ -41,7 +41,7 @@ export interface ChunkPoint {
   tasks: number;
   medianMs: number;
   efficiency: number | null;
-  /** Median share of the workers' time spent computing (0..1); null where the workers do not report it (processes). */
+  /** Median share of the workers' time spent computing (0..1); null for a run made before the lab recorded it. */
   utilisation: number | null;
   /** Serial ns per point / the workers' median ns per point: below 1, the cores ran the code slower than serial did. */
   speedRatio: number | null;
@@ -141,15 +141,18 @@ export function formatGranularity(g: Granularity): string {
  * the product is close to, not exactly, the efficiency of the medians).
  */
 export function formatEfficiencySplit(g: Granularity): string {
-  const curve = g.curves['pool'];
-  if (!curve || curve.every((p) => p.utilisation === null)) return '';
-  const lines = ['pool chunk  tasks  median ms  efficiency  = utilisation x speed ratio'];
-  for (const p of curve) {
-    lines.push(
-      `${String(p.chunk).padStart(10)}  ${String(p.tasks).padStart(5)}  ${fmt(p.medianMs).padStart(9)}  ${fmt(p.efficiency, 2).padStart(10)}` +
-        `    ${fmt(p.utilisation, 2).padStart(11)}   ${fmt(p.speedRatio, 2).padStart(11)}`,
-    );
+  const lines: string[] = [];
+  for (const [variant, curve] of Object.entries(g.curves)) {
+    if (curve.every((p) => p.utilisation === null)) continue;
+    lines.push(`${`${variant} chunk`.padStart(13)}  tasks  median ms  efficiency  = utilisation x speed ratio`);
+    for (const p of curve) {
+      lines.push(
+        `${String(p.chunk).padStart(13)}  ${String(p.tasks).padStart(5)}  ${fmt(p.medianMs).padStart(9)}  ${fmt(p.efficiency, 2).padStart(10)}` +
+          `    ${fmt(p.utilisation, 2).padStart(11)}   ${fmt(p.speedRatio, 2).padStart(11)}`,
+      );
+    }
   }
+  if (lines.length === 0) return '';
   lines.push(
     'utilisation: share of the workers\' time spent computing (what scheduling, hand-offs and idle workers cost); ' +
       'speed ratio: serial ns per point / the workers\' (below 1: the cores ran slower while all were busy)',

@@ -68,6 +68,7 @@ export class ProcessPool implements TaskRunner {
   private nextId = 0;
   private respawns = 0;
   private closing = false;
+  private computeNs = 0;
 
   private constructor(options: ProcessPoolOptions) {
     if (!Number.isInteger(options.workers) || options.workers < 1) {
@@ -91,6 +92,15 @@ export class ProcessPool implements TaskRunner {
   /** Resident memory of each child, in MiB (Linux only; empty elsewhere). */
   memoryMiB(): number[] {
     return this.slots.map((s) => residentMiB(s.child.pid)).filter((m): m is number => m !== null);
+  }
+
+  /** Compute time the children reported since the last reset, in ns (the process side of busy-clock.ts). */
+  busyNs(): number {
+    return this.computeNs;
+  }
+
+  resetBusyNs(): void {
+    this.computeNs = 0;
   }
 
   /** Process ids of the children, for tests that check nothing is left behind. */
@@ -135,7 +145,10 @@ export class ProcessPool implements TaskRunner {
         const pending = slot.busy;
         if (!pending || pending.id !== message.id) return;
         slot.busy = null;
-        if (message.type === 'result') pending.resolve(message.counts);
+        if (message.type === 'result') {
+          this.computeNs += message.computeNs;
+          pending.resolve(message.counts);
+        }
         else pending.reject(new Error(message.message));
         this.dispatch();
       });

@@ -5,5 +5,5 @@ export type ToChild = { type: 'task'; id: number; task: FaultyChunkTask };
 
 export type FromChild =
   | { type: 'ready' }
-  | { type: 'result'; id: number; counts: number[] }
+  | { type: 'result'; id: number; counts: number[]; computeNs: number }
   | { type: 'error'; id: number; message: string };

@@ -19,7 +19,9 @@ process.on('message', (message: ToChild) => {
   if (message.type !== 'task') return;
   try {
     applyFault(message.task);
-    send({ type: 'result', id: message.id, counts: countChunk(message.task) });
+    const started = process.hrtime.bigint();
+    const counts = countChunk(message.task);
+    send({ type: 'result', id: message.id, counts, computeNs: Number(process.hrtime.bigint() - started) });
   } catch (error) {
     send({ type: 'error', id: message.id, message: error instanceof Error ? error.message : String(error) });
   }

@@ -58,6 +58,7 @@ test('a tiny run of the solution passes the check and writes valid results with 
   const drawn = derive(resultsFile, '--chart', 'split.png');
   assert.equal(drawn.status, 0, drawn.stderr);
   assert.match(drawn.stdout, /pool chunk +tasks +median ms +efficiency += utilisation x speed ratio/);
+  assert.match(drawn.stdout, /process chunk +tasks +median ms/);
   assert.deepEqual([...readFileSync(path.join(outDir, 'split.png')).subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
   const again = derive(resultsFile, '--chart', 'split.png');
   assert.equal(again.status, 2);
