@@ -114,6 +114,11 @@ function fmt(x: number | null | undefined, digits = 3): string {
   return x === null || x === undefined ? 'n/a' : Number(x.toPrecision(digits)).toString();
 }
 
+/** Two decimals: the two factors are compared with each other and with the efficiency, so they share one format. */
+function fixed2(x: number | null): string {
+  return x === null ? 'n/a' : x.toFixed(2);
+}
+
 export function formatGranularity(g: Granularity): string {
   const lines = [
     `serial: ${fmt(g.serialMedianMs)} ms for ${g.points} points = ${fmt(g.nsPerPoint)} ns per point on one core`,
@@ -147,8 +152,8 @@ export function formatEfficiencySplit(g: Granularity): string {
     lines.push(`${`${variant} chunk`.padStart(13)}  tasks  median ms  efficiency  = utilisation x speed ratio`);
     for (const p of curve) {
       lines.push(
-        `${String(p.chunk).padStart(13)}  ${String(p.tasks).padStart(5)}  ${fmt(p.medianMs).padStart(9)}  ${fmt(p.efficiency, 2).padStart(10)}` +
-          `    ${fmt(p.utilisation, 2).padStart(11)}   ${fmt(p.speedRatio, 2).padStart(11)}`,
+        `${String(p.chunk).padStart(13)}  ${String(p.tasks).padStart(5)}  ${fmt(p.medianMs).padStart(9)}  ${fixed2(p.efficiency).padStart(10)}` +
+          `    ${fixed2(p.utilisation).padStart(11)}   ${fixed2(p.speedRatio).padStart(11)}`,
       );
     }
   }

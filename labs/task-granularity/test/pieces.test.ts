@@ -198,7 +198,7 @@ test('efficiency split: utilisation and speed ratio from the observations, by ha
   assert.ok(Math.abs(point!.speedRatio! - 10_000 / 11_250) < 1e-12);
   assert.ok(Math.abs(point!.utilisation! * point!.speedRatio! - point!.efficiency!) < 1e-12);
   assert.equal(g.curves['process']![0]!.utilisation, null); // no observations (a run from before they were recorded)
-  assert.match(formatEfficiencySplit(g), /^ +pool chunk +tasks.*\n +250 +4 +6\.25 +0\.8 +0\.9 +0\.89\nutilisation: /);
+  assert.match(formatEfficiencySplit(g), /^ +pool chunk +tasks.*\n +250 +4 +6\.25 +0\.80 +0\.90 +0\.89\nutilisation: /);
   assert.doesNotMatch(formatEfficiencySplit(g), /process chunk/); // nothing to split for a curve without observations
 });
 
