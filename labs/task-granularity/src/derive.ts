@@ -8,11 +8,12 @@
  *   npm run derive -w labs/task-granularity -- <path to results.json>
  *   npm run derive -w labs/task-granularity -- [results.json] --chart split.png   # also draw the efficiency split
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseResultsJson, type Results } from '@parallel-course/harness/results-schema.ts';
+import { writeFileAtomic } from '@parallel-course/harness/results-writer.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { efficiencySplitChart } from './split-chart.ts';
 
@@ -142,7 +143,7 @@ export function formatGranularity(g: Granularity): string {
 }
 
 /**
- * Where each pool size's efficiency went: efficiency ~= utilisation x speed ratio (medians of per-sample values, so
+ * Where the efficiency of each pool and process size went: efficiency ~= utilisation x speed ratio (medians of per-sample values, so
  * the product is close to, not exactly, the efficiency of the medians).
  */
 export function formatEfficiencySplit(g: Granularity): string {
@@ -261,7 +262,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       process.exit(1);
     }
     const { renderChartPng } = await import('@parallel-course/harness/report/png.ts');
-    writeFileSync(chartFile, await renderChartPng(chart.config, 1000, 560), { flag: 'wx' });
+    writeFileAtomic(chartFile, await renderChartPng(chart.config, 1000, 560)); // never replaces an existing file
     console.log(`chart: ${path.relative(here, chartFile)}`);
   }
 }

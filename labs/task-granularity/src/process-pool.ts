@@ -148,8 +148,9 @@ export class ProcessPool implements TaskRunner {
         if (message.type === 'result') {
           this.computeNs += message.computeNs;
           pending.resolve(message.counts);
+        } else {
+          pending.reject(new Error(message.message));
         }
-        else pending.reject(new Error(message.message));
         this.dispatch();
       });
       child.on('exit', (code, signal) => {

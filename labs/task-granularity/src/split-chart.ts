@@ -1,6 +1,6 @@
 /**
- * The chart of the pool's curve split in two: efficiency, workers busy (utilisation) and speed ratio against the
- * number of tasks, on a log axis. Built from derive.ts's numbers as a harness ChartSpec, so the PNG renderer and the
+ * The chart of the pool's curve split in two: efficiency, workers busy (utilisation) and speed ratio for each chunk
+ * size, one category per size. Built from derive.ts's numbers as a harness ChartSpec, so the PNG renderer and the
  * colours are the run report's.
  */
 import { PALETTE, REFERENCE_GREY, type ChartSpec } from '@parallel-course/harness/report/chart-spec.ts';
