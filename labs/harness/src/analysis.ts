@@ -28,6 +28,8 @@ export interface AnalysisInput {
   params: Params;
   workers?: number;
   samplesMs: number[];
+  /** The round each sample was taken in (measure.ts); without it every sample counts as its own round. */
+  sampleRounds?: number[];
   workPerSample: { amount: number; unit: string };
   observations: Record<string, RawObservation>;
 }
@@ -110,6 +112,7 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     params: input.params,
     ...(input.workers !== undefined ? { workers: input.workers } : {}),
     samplesMs: input.samplesMs,
+    sampleRounds: input.sampleRounds ?? input.samplesMs.map((_, i) => i),
     workPerSample: input.workPerSample,
     summary: summarize(input.samplesMs, {
       rng: createRng(seedFor(options.seed, `summary:${input.variant}:${paramsKey(input.params)}`)),

@@ -16,6 +16,19 @@ export interface CheckedCase<Input, Output> {
   entry: CorrectnessEntry;
   /** The set-up instance, kept for measuring; null when the case failed (it has been torn down). */
   instance: CaseInstance<Input, Output> | null;
+  /** Wall time of each check call that returned, in ms (run + afterSample), in input order. */
+  callMs: number[];
+}
+
+/**
+ * Called around every call into the case's code, so a supervisor in another process can bound it: a timer in this
+ * process cannot fire while learner code blocks its event loop.
+ */
+export interface CheckHooks {
+  beforeSetup?(): void;
+  beforeInput?(input: number): void;
+  afterCall?(): void;
+  beforeTeardown?(): void;
 }
 
 /** How long one call may take during the check before it counts as hung, in ms. */
@@ -55,6 +68,7 @@ function failure(
     maxAbsError: null,
     maxRelError: null,
     inputsChecked: 0,
+    failedAt: { stage: 'check', sample: null },
     ...partial,
   };
 }
@@ -66,16 +80,24 @@ export async function checkCase<Input, Output>(
   set: CheckSet<Input, Output>,
   ctx: LabContext,
   callTimeoutMs = CHECK_CALL_TIMEOUT_MS,
+  hooks: CheckHooks = {},
 ): Promise<CheckedCase<Input, Output>> {
   const def = definition as CaseDefinition<unknown, unknown>;
+  const callMs: number[] = [];
   let instance: CaseInstance<Input, Output>;
   try {
+    hooks.beforeSetup?.();
     instance = await withTimeout(definition.setup(ctx), callTimeoutMs, 'setup');
+    hooks.afterCall?.();
   } catch (error) {
+    hooks.afterCall?.();
     const message = errorText(error);
     return {
-      entry: failure(def, comparator.description, isNotImplemented(error) ? message : `setup failed: ${message}`, isNotImplemented(error)),
+      entry: failure(def, comparator.description, isNotImplemented(error) ? message : `setup failed: ${message}`, isNotImplemented(error), {
+        failedAt: { stage: 'setup', sample: null },
+      }),
       instance: null,
+      callMs,
     };
   }
 
@@ -84,8 +106,12 @@ export async function checkCase<Input, Output>(
   let maxRelError: number | null = null;
   for (let i = 0; i < set.inputs.length && entry === null; i++) {
     try {
-      const actual = await withTimeout(instance.run(set.inputs[i] as Input), callTimeoutMs, `input #${i}`);
+      hooks.beforeInput?.(i);
+      const started = performance.now();
+      const actual = await withTimeout(Promise.resolve().then(() => instance.run(set.inputs[i] as Input)), callTimeoutMs, `input #${i}`);
       await instance.afterSample?.();
+      callMs.push(performance.now() - started);
+      hooks.afterCall?.();
       const comparison = comparator.compare(set.expected[i] as Output, actual);
       if (comparison.maxAbsError !== null) maxAbsError = Math.max(maxAbsError ?? 0, comparison.maxAbsError);
       if (comparison.maxRelError !== null) maxRelError = Math.max(maxRelError ?? 0, comparison.maxRelError);
@@ -102,6 +128,7 @@ export async function checkCase<Input, Output>(
         );
       }
     } catch (error) {
+      hooks.afterCall?.();
       const message = errorText(error);
       entry = failure(
         def,
@@ -113,8 +140,12 @@ export async function checkCase<Input, Output>(
     }
   }
   if (entry !== null) {
-    await Promise.resolve(instance.teardown()).catch(() => {});
-    return { entry, instance: null };
+    hooks.beforeTeardown?.();
+    await Promise.resolve()
+      .then(() => instance.teardown())
+      .catch(() => {});
+    hooks.afterCall?.();
+    return { entry, instance: null, callMs };
   }
   return {
     entry: {
@@ -128,7 +159,9 @@ export async function checkCase<Input, Output>(
       maxAbsError,
       maxRelError,
       inputsChecked: set.inputs.length,
+      failedAt: null,
     },
     instance,
+    callMs,
   };
 }

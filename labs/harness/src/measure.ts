@@ -2,32 +2,45 @@
  * Stage 2, measure: tinybench takes the samples. Only cases that passed the check arrive here.
  * - a warm-up round per case first (JIT tiers, pool threads, connections), its samples discarded;
  * - then rounds that interleave the cases in a rotating order, so slow drift (frequency scaling, a neighbour on a
- *   shared node) hits every case alike instead of whichever ran last;
+ *   shared node) hits every case alike instead of whichever ran last; each sample keeps its round, so the statistics
+ *   can pair the cases round by round;
  * - cases in different measure groups are measured group after group, with a full garbage collection between
  *   groups (see CaseDefinition.measureGroup);
- * - every output is kept in a sink and compared again afterwards, so the work cannot be optimised away and a case
- *   whose answer changes under load (a race) is caught;
+ * - every sample's output, warm-up included, is compared with the reference right after the sample, outside the
+ *   timed region: a case that is wrong on any sample (a race, state kept between calls) fails, with the sample named;
+ * - a case that throws or rejects while it is measured fails alone: its samples are dropped and the others go on;
  * - the harness's own cost per sample is calibrated with an empty task under the same settings.
+ * Samples are taken one tinybench run per sample, so they stay in the order taken (tinybench sorts the samples of a
+ * run); the Bench set-up between samples is outside the timed region.
  */
 import { Bench } from 'tinybench';
-import type { CaseInstance, RawObservation, SamplingPlan } from './lab-definition.ts';
+import type { CaseInstance, Comparison, RawObservation, SamplingPlan } from './lab-definition.ts';
 import { collectGarbage } from './heap.ts';
+import type { Activity } from './run-protocol.ts';
 
 export interface MeasureTarget<Input, Output> {
+  /** The case's key (run-protocol's caseKeyOf). */
+  key: string;
   label: string;
   instance: CaseInstance<Input, Output>;
   input: Input;
+  /** Compares one sample's output with the reference output for `input`. */
+  check(output: Output): Comparison;
+  /** The longest one sample may take before the supervisor ends the run, in ms (stated when it does). */
+  sampleLimitMs: number;
   /** Cases of one group are interleaved; groups are measured in turn (undefined is the default group). */
   group?: string;
 }
 
-export interface MeasuredCase<Output> {
+export interface MeasuredCase {
   label: string;
-  /** Time per sample in ms, in the order collected (sorted within each round by tinybench). */
+  /** Time per sample in ms, in the order taken. */
   samplesMs: number[];
+  /** The round (0-based) each sample was taken in; rounds are numbered within the case's measure group. */
+  sampleRounds: number[];
   observations: Record<string, RawObservation>;
-  /** The output of the last measured sample: the sink that keeps the work observable. */
-  lastOutput: Output;
+  /** True when the case failed while it was measured (its samples are then not to be used). */
+  failed: boolean;
 }
 
 export interface MeasureProgress {
@@ -37,26 +50,68 @@ export interface MeasureProgress {
   phase: 'calibrate' | 'warm-up' | 'measure';
 }
 
-async function sample(
-  label: string,
-  iterations: number,
-  fn: () => Promise<unknown>,
-  afterSample?: () => Promise<void> | void,
-): Promise<number[]> {
-  const bench = new Bench({ iterations, time: 0, warmup: false, retainSamples: true, throws: true });
+export interface MeasureHooks {
+  onProgress?(progress: MeasureProgress): void;
+  /** Before a warm-up or a round of `target`, which will take `samples` samples. */
+  beforeCall?(target: number, activity: Activity, samples: number): void;
+  afterCall?(): void;
+  onRound?(target: number, round: number, samplesMs: number[]): void;
+  /** `sample` is the 0-based sample index within the stage (warm-up or measure) where it failed, when known. */
+  onCaseFailed?(target: number, stage: 'warm-up' | 'measure', reason: string, sample: number | null): void;
+}
+
+/** Times one call of `fn` with tinybench; throws what `fn` threw. */
+async function timeOne(label: string, fn: () => Promise<unknown>, afterSample?: () => Promise<void> | void): Promise<number> {
+  const bench = new Bench({ iterations: 1, time: 0, warmup: false, retainSamples: true, throws: true });
   bench.add(label, fn, { async: true, ...(afterSample ? { afterEach: async () => afterSample() } : {}) });
   const [task] = await bench.run();
   const result = task?.result;
-  if (!result || result.state !== 'completed' || !result.latency.samples) {
+  if (!result || result.state !== 'completed' || !result.latency.samples?.length) {
     const error = result && 'error' in result ? result.error : undefined;
-    throw new Error(`measuring ${label} failed${error ? `: ${error.message}` : ''}`, { cause: error });
+    throw error ?? new Error(`measuring ${label} failed`);
   }
-  return [...result.latency.samples];
+  return result.latency.samples[0] as number;
+}
+
+/** A sample whose output differs from the reference. */
+export class WrongSampleError extends Error {
+  readonly sample: number;
+  constructor(sample: number, stage: string, comparison: Comparison) {
+    const where = comparison.firstMismatch;
+    super(
+      `wrong output on ${stage} sample #${sample}` +
+        (where ? ` at [${where.index}]: expected ${where.expected}, got ${where.actual}` : '') +
+        ' (it passed the check: a race, or state kept between calls?)',
+    );
+    this.name = 'WrongSampleError';
+    this.sample = sample;
+  }
+}
+
+/** Takes `count` samples of `target`, checking each output; returns their times in the order taken. */
+async function takeSamples<Input, Output>(target: MeasureTarget<Input, Output>, count: number, stage: string, firstIndex: number): Promise<number[]> {
+  const times: number[] = [];
+  const afterSample = target.instance.afterSample?.bind(target.instance);
+  for (let s = 0; s < count; s++) {
+    let output: Output | undefined;
+    times.push(
+      await timeOne(target.label, async () => {
+        output = await target.instance.run(target.input);
+      }, afterSample),
+    );
+    const comparison = target.check(output as Output);
+    if (!comparison.equal) throw new WrongSampleError(firstIndex + s, stage, comparison);
+  }
+  return times;
 }
 
 /** Median time in ms of an empty async sample: what the harness itself adds to every sample. */
 export async function calibrateOverhead(iterations: number): Promise<number> {
-  const samples = await sample('harness overhead', iterations, async () => undefined);
+  const bench = new Bench({ iterations, time: 0, warmup: false, retainSamples: true, throws: true });
+  bench.add('harness overhead', async () => undefined, { async: true });
+  const [task] = await bench.run();
+  const samples = task?.result && task.result.state === 'completed' ? [...(task.result.latency.samples ?? [])] : [];
+  if (samples.length === 0) throw new Error('calibrating the harness overhead failed');
   samples.sort((a, b) => a - b);
   const mid = samples.length >> 1;
   return samples.length % 2 ? (samples[mid] as number) : ((samples[mid - 1] as number) + (samples[mid] as number)) / 2;
@@ -79,15 +134,29 @@ export function measureGroups(groups: (string | undefined)[]): number[][] {
   return [...byGroup.values()];
 }
 
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export async function measureCases<Input, Output>(
   targets: MeasureTarget<Input, Output>[],
   plan: SamplingPlan,
-  onProgress: (progress: MeasureProgress) => void = () => {},
-): Promise<MeasuredCase<Output>[]> {
+  hooks: MeasureHooks = {},
+): Promise<MeasuredCase[]> {
   const total = targets.length * (plan.rounds + (plan.warmupIterations > 0 ? 1 : 0));
   let done = 0;
-  const sinks: Output[] = new Array(targets.length);
   const samples: number[][] = targets.map(() => []);
+  const rounds: number[][] = targets.map(() => []);
+  const failed = targets.map(() => false);
+
+  const fail = (i: number, stage: 'warm-up' | 'measure', error: unknown) => {
+    failed[i] = true;
+    samples[i] = [];
+    rounds[i] = [];
+    const sample = error instanceof WrongSampleError ? error.sample : null;
+    const reason = error instanceof WrongSampleError ? error.message : `threw while it was measured (${stage}): ${errorText(error)}`;
+    hooks.onCaseFailed?.(i, stage, reason, sample);
+  };
 
   const groups = measureGroups(targets.map((t) => t.group));
   for (const [g, members] of groups.entries()) {
@@ -96,38 +165,52 @@ export async function measureCases<Input, Output>(
     if (plan.warmupIterations > 0) {
       for (const i of members) {
         const target = targets[i] as MeasureTarget<Input, Output>;
-        onProgress({ done, total, label: target.label, phase: 'warm-up' });
-        await sample(target.label, plan.warmupIterations, async () => {
-          sinks[i] = await target.instance.run(target.input);
-        }, target.instance.afterSample?.bind(target.instance));
+        hooks.onProgress?.({ done, total, label: target.label, phase: 'warm-up' });
+        hooks.beforeCall?.(i, { stage: 'warm-up', caseKey: target.key }, plan.warmupIterations);
+        try {
+          await takeSamples(target, plan.warmupIterations, 'warm-up', 0);
+        } catch (error) {
+          fail(i, 'warm-up', error);
+        }
+        hooks.afterCall?.();
         done++;
       }
     }
-    for (const i of members) targets[i]?.instance.resetObservations?.();
+    for (const i of members) if (!failed[i]) targets[i]?.instance.resetObservations?.();
 
     for (let round = 0; round < plan.rounds; round++) {
       for (const k of roundOrder(members.length, round)) {
         const i = members[k] as number;
         const target = targets[i] as MeasureTarget<Input, Output>;
-        onProgress({ done, total, label: target.label, phase: 'measure' });
-        const roundSamples = await sample(target.label, plan.iterationsPerRound, async () => {
-          sinks[i] = await target.instance.run(target.input);
-        }, target.instance.afterSample?.bind(target.instance));
-        (samples[i] as number[]).push(...roundSamples);
         done++;
+        if (failed[i]) continue;
+        hooks.onProgress?.({ done: done - 1, total, label: target.label, phase: 'measure' });
+        hooks.beforeCall?.(i, { stage: 'measure', caseKey: target.key, round }, plan.iterationsPerRound);
+        try {
+          const taken = await takeSamples(target, plan.iterationsPerRound, 'measured', (samples[i] as number[]).length);
+          (samples[i] as number[]).push(...taken);
+          (rounds[i] as number[]).push(...taken.map(() => round));
+          hooks.onRound?.(i, round, taken);
+        } catch (error) {
+          fail(i, 'measure', error);
+        }
+        hooks.afterCall?.();
       }
     }
   }
-  onProgress({ done, total, label: '', phase: 'measure' });
+  hooks.onProgress?.({ done, total, label: '', phase: 'measure' });
 
-  const measured: MeasuredCase<Output>[] = [];
+  const measured: MeasuredCase[] = [];
   for (const [i, target] of targets.entries()) {
-    measured.push({
-      label: target.label,
-      samplesMs: samples[i] as number[],
-      observations: (await target.instance.collectObservations?.()) ?? {},
-      lastOutput: sinks[i] as Output,
-    });
+    let observations: Record<string, RawObservation> = {};
+    if (!failed[i]) {
+      try {
+        observations = (await target.instance.collectObservations?.()) ?? {};
+      } catch (error) {
+        fail(i, 'measure', error);
+      }
+    }
+    measured.push({ label: target.label, samplesMs: samples[i] as number[], sampleRounds: rounds[i] as number[], observations, failed: failed[i] as boolean });
   }
   return measured;
 }

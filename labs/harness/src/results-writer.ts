@@ -2,7 +2,8 @@
  * Stage 5, results: one new folder per run, `results.json` validated against the schema and written atomically.
  * Nothing is ever overwritten: a learner's earlier runs are their evidence.
  */
-import { accessSync, constants, existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, linkSync, mkdirSync, mkdtempSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
 import { parseResults, type Results } from './results-schema.ts';
@@ -50,6 +51,69 @@ export function createRunDir(outRoot: string, lab: string, date: Date): string {
     }
   }
   throw new Error(`could not create a new run folder under ${labDir}`);
+}
+
+/**
+ * Creates this run's folder before anything is measured and proves a file can be written in it, so a run that could
+ * not keep its results fails in a second (exit 2), not after minutes of measuring. `--out /dev/null`, `--out` a plain
+ * file and a read-only `<out>/<lab>` all fail here.
+ */
+export function prepareRunDir(outRoot: string, lab: string, date: Date): string {
+  let runDir: string | null = null;
+  try {
+    makeDirs(path.resolve(outRoot));
+    runDir = createRunDir(outRoot, lab, date);
+    const probe = path.join(runDir, `.write-test-${process.pid}`);
+    writeFileSync(probe, 'ok', { flag: 'wx' });
+    unlinkSync(probe);
+    return runDir;
+  } catch (error) {
+    if (runDir) removeIfEmpty(runDir);
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(
+      `cannot write results under '${path.join(outRoot, lab)}': ${code}. Nothing was measured. ` +
+        `Choose a folder you can write to with --out DIR.`,
+    );
+  }
+}
+
+/**
+ * Removes a run folder that is still empty (the run wrote nothing), and its lab folder if that is now empty too;
+ * leaves anything else alone.
+ */
+export function removeIfEmpty(runDir: string): void {
+  for (const dir of [runDir, path.dirname(runDir)]) {
+    try {
+      rmdirSync(dir); // fails on a folder that holds anything: nothing of a learner's is ever removed
+    } catch {
+      return; // not empty, or already gone
+    }
+  }
+}
+
+export interface WrittenRun<T> {
+  /** The folder the results are in: the run folder, or a temporary one if writing there failed. */
+  dir: string;
+  fellBack: boolean;
+  /** Why the run folder could not be used, when it could not. */
+  problem: string | null;
+  reports: T;
+}
+
+/**
+ * Writes results.json and the reports into `runDir`; if that fails (a full disk, a folder removed during the run),
+ * into a new temporary folder instead, so a measured run is never lost. The caller names the folder it got.
+ */
+export async function writeRunFolder<T>(runDir: string, results: Results, writeReports: (dir: string) => Promise<T>): Promise<WrittenRun<T>> {
+  try {
+    writeResults(runDir, results);
+    return { dir: runDir, fellBack: false, problem: null, reports: await writeReports(runDir) };
+  } catch (error) {
+    const problem = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const dir = mkdtempSync(path.join(os.tmpdir(), `${results.lab}-run-`));
+    writeResults(dir, results);
+    return { dir, fellBack: true, problem, reports: await writeReports(dir) };
+  }
 }
 
 /**

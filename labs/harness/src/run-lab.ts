@@ -2,29 +2,19 @@
  * One lab run, the stages in one readable sequence (as Criterion.rs's analysis does):
  * inputs -> check -> measure -> statistics -> environment -> results -> reports. No stage reaches back.
  */
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { analyze, type AnalysisInput } from './analysis.ts';
-import { checkCase, type CheckSet } from './check.ts';
 import { collectEnvironment } from './environment.ts';
-import { EXIT_CHECK_FAILED, EXIT_OK, LabLoadError } from './errors.ts';
-import {
-  caseLabel,
-  paramsKey,
-  type CaseDefinition,
-  type CaseInstance,
-  type Impl,
-  type LabContext,
-  type LabDefinition,
-  type SamplingPlan,
-} from './lab-definition.ts';
-import { loadLab, ROOT_DIR } from './lab-registry.ts';
-import { measureCases, measureGroups, calibrateOverhead, type MeasureTarget } from './measure.ts';
+import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
+import { caseLabel, type Impl, type SamplingPlan } from './lab-definition.ts';
+import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
+import { measureGroups } from './measure.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
 import { SCHEMA_VERSION, type CorrectnessEntry, type Results } from './results-schema.ts';
-import { createRunDir, ensureWritable, writeResults } from './results-writer.ts';
+import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.ts';
+import { supervise } from './supervisor.ts';
 
 /** Bootstrap resamples per interval: 10,000 keeps the 2.5% and 97.5% percentiles stable to about 1%. */
 export const BOOTSTRAP_RESAMPLES = 10_000;
@@ -44,6 +34,8 @@ export interface RunLabOptions {
   /** The command line to record in the results, for "the exact commands to reproduce". */
   command?: string;
   rootDir?: string;
+  /** Multiplies every time limit of a call into lab code (tests shorten the limits; default 1). */
+  limitScale?: number;
 }
 
 export interface RunLabOutcome {
@@ -53,12 +45,6 @@ export interface RunLabOutcome {
   correctness: CorrectnessEntry[];
   /** What the run printed as its summary (also written to stdout unless silent). */
   summary: string;
-}
-
-interface Prepared<Input, Output> {
-  definition: CaseDefinition<Input, Output>;
-  set: CheckSet<Input, Output>;
-  measureInput: Input;
 }
 
 /** Formats the check stage's verdicts for the terminal, with the fix for each failure. */
@@ -82,131 +68,86 @@ export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl
   return lines.join('\n');
 }
 
-/** Inputs and reference outputs for every case; cases that agree on the lab's input params share them. */
-async function prepareCases(
-  lab: LabDefinition<unknown, unknown>,
-  definitions: CaseDefinition<unknown, unknown>[],
-  ctx: LabContext,
-): Promise<Prepared<unknown, unknown>[]> {
-  const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown }>();
-  const prepared: Prepared<unknown, unknown>[] = [];
-  for (const definition of definitions) {
-    const key = paramsKey(definition.params, lab.inputParams);
-    let entry = sets.get(key);
-    if (!entry) {
-      const inputs = await lab.inputs(definition.params, ctx);
-      const all = [...inputs.check, inputs.measure];
-      const expected = [];
-      for (const input of all) expected.push(await lab.reference(input));
-      entry = { set: { inputs: all, expected }, measureInput: inputs.measure };
-      sets.set(key, entry);
-    }
-    prepared.push({ definition, set: entry.set, measureInput: entry.measureInput });
-  }
-  return prepared;
+/** What to say, and how to exit, when a signal ended the run. */
+function interruptedOutcome(signal: NodeJS.Signals, lab: string, outRoot: string, command: string, correctness: CorrectnessEntry[]): RunLabOutcome {
+  const summary =
+    `Interrupted (${signal}): the lab's processes were stopped and no results were written for this run; ` +
+    `earlier runs under ${path.join(outRoot, lab)} are untouched. Rerun with: ${command}`;
+  return { exitCode: exitCodeForSignal(signal), results: null, runDir: null, correctness, summary };
 }
 
 export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const rootDir = options.rootDir ?? ROOT_DIR;
   const outRoot = path.resolve(options.outDir ?? path.join(rootDir, 'results'));
-  ensureWritable(outRoot);
-  const lab = (await loadLab(options.lab, rootDir)) as LabDefinition<unknown, unknown>;
-  const implDir = path.join(rootDir, options.impl === 'exercise' ? 'exercises' : 'solutions', lab.name);
-  if (!existsSync(implDir)) {
-    throw new LabLoadError(`${path.relative(rootDir, implDir)} is missing: restore it with 'git checkout -- ${path.relative(rootDir, implDir)}'`);
-  }
+  if (!labNames(rootDir).includes(options.lab)) await loadLab(options.lab, rootDir); // throws the usage message
+  // The run folder exists and takes a file before anything is measured; it is removed again if nothing is written.
+  const startedAt = new Date();
+  const runDir = prepareRunDir(outRoot, options.lab, startedAt);
   const progress = createProgress(!options.silent);
   const print = (text: string) => {
     if (!options.silent) process.stdout.write(`${text}\n`);
   };
   const seed = options.seed ?? DEFAULT_SEED;
-  const ctx: LabContext = {
-    impl: options.impl,
-    implDir,
-    rootDir,
-    quick: options.quick,
-    availableParallelism: os.availableParallelism(),
-    seed,
-  };
-  const plan = options.sampling ?? (options.quick ? lab.sampling.quick : lab.sampling.full);
-  const startedAt = new Date();
+  const command = options.command ?? `npm run lab -- ${options.lab} --impl ${options.impl}${options.quick ? ' --quick' : ''}`;
+  const availableParallelism = os.availableParallelism();
   // The machine as it was when the run started (its load average then says whether others were using it).
-  const environment = collectEnvironment(rootDir);
-  print(`${lab.title}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run)`);
+  const environment = await collectEnvironment(rootDir);
+  print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run)`);
 
-  // Inputs and reference outputs, shared by the cases that agree on the lab's input params.
-  const definitions = lab.cases(ctx);
-  const labNotes = lab.notes?.(ctx) ?? [];
-  for (const note of labNotes) print(`note: ${note}`);
-  const prepared = await prepareCases(lab, definitions, ctx);
-
-  // Stage 1: check. Passing cases stay set up for measuring; failing ones are torn down and never timed.
-  progress.stage(`Checking ${prepared.length} cases against the reference...`);
-  const correctness: CorrectnessEntry[] = [];
-  const passing: { prepared: Prepared<unknown, unknown>; instance: CaseInstance<unknown, unknown> }[] = [];
-  for (const [i, p] of prepared.entries()) {
-    progress.update(i, prepared.length, caseLabel(p.definition.variant, p.definition.params));
-    const checked = await checkCase(p.definition, lab.comparator, p.set, ctx);
-    correctness.push(checked.entry);
-    if (checked.instance) passing.push({ prepared: p, instance: checked.instance });
-  }
+  // Stages 1 and 2, check and measure, in a supervised child process: learner code cannot block this one.
+  let phase = '';
+  const run = await supervise({
+    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism, ...(options.sampling ? { sampling: options.sampling } : {}) },
+    forwardOutput: !options.silent,
+    onProgress: (p) => {
+      if (p.phase !== phase) {
+        phase = p.phase;
+        progress.stage(p.phase === 'check' ? `Checking ${p.total} cases against the reference...` : p.phase === 'warm-up' ? 'Measuring: warm-up, then interleaved rounds...' : '');
+      }
+      progress.update(p.done, p.total, p.label);
+    },
+    onEvent: (line) => {
+      progress.stop();
+      print(`stopped: ${line}`);
+    },
+    ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
+  });
   progress.stop();
+  if (run.fatal) {
+    removeIfEmpty(runDir);
+    if (run.fatal.kind === 'usage') throw new LabLoadError(run.fatal.message);
+    throw new Error(run.fatal.message);
+  }
+  const correctness = run.correctness;
+  if (run.interrupted) {
+    removeIfEmpty(runDir);
+    const outcome = interruptedOutcome(run.interrupted, options.lab, outRoot, command, correctness);
+    print(outcome.summary);
+    return outcome;
+  }
+  const lab = run.lab!;
+  for (const note of lab.notes) print(`note: ${note}`);
   print(formatCheckReport(correctness, lab.name, options.impl));
-  const failed = correctness.some((e) => !e.passed);
-  const teardownAll = async () => {
-    for (const p of passing) await Promise.resolve(p.instance.teardown()).catch(() => {});
-  };
 
-  if (!passing.some((p) => p.prepared.definition.variant !== lab.baseline) || !passing.some((p) => p.prepared.definition.variant === lab.baseline)) {
-    await teardownAll();
-    const summary = `Nothing to measure: no variant passed the check${failed ? '' : ''}. No results were written.`;
+  const measuredCases = lab.cases.filter((c) => run.measured.has(c.key));
+  if (!measuredCases.some((c) => c.variant === lab.baseline) || !measuredCases.some((c) => c.variant !== lab.baseline) || run.harnessOverheadMs === null) {
+    removeIfEmpty(runDir);
+    const summary = 'Nothing to measure: the baseline and at least one other variant must pass the check and be measured. No results were written.';
     print(summary);
     return { exitCode: EXIT_CHECK_FAILED, results: null, runDir: null, correctness, summary };
   }
-
-  // Stage 2: measure (only what passed), then the post-measure check of each case's last output.
-  progress.stage(`Measuring ${passing.length} cases: ${plan.rounds} interleaved rounds of ${plan.iterationsPerRound} samples each...`);
-  let harnessOverheadMs: number;
-  let measured;
-  try {
-    harnessOverheadMs = await calibrateOverhead(Math.max(50, plan.rounds * plan.iterationsPerRound));
-    const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => ({
-      label: caseLabel(p.prepared.definition.variant, p.prepared.definition.params),
-      instance: p.instance,
-      input: p.prepared.measureInput,
-      ...(p.prepared.definition.measureGroup ? { group: p.prepared.definition.measureGroup } : {}),
-    }));
-    measured = await measureCases(targets, plan, (m) => progress.update(m.done, m.total, m.label));
-  } finally {
-    progress.stop();
-    await teardownAll();
-  }
-  const analysisInputs: AnalysisInput[] = [];
-  for (const [i, p] of passing.entries()) {
-    const m = measured[i]!;
-    const { definition, set, measureInput } = p.prepared;
-    const expected = set.expected[set.inputs.indexOf(measureInput)];
-    const comparison = lab.comparator.compare(expected, m.lastOutput);
-    if (!comparison.equal) {
-      // The answer changed while it was measured (a race, state carried between calls): it is not charted.
-      const entry = correctness.find((e) => e.variant === definition.variant && paramsKey(e.params) === paramsKey(definition.params))!;
-      Object.assign(entry, {
-        passed: false,
-        reason: 'its output changed while it was measured (a race, or state kept between calls?): ' +
-          `first difference at [${comparison.firstMismatch?.index}]`,
-        firstMismatch: comparison.firstMismatch,
-      });
-      continue;
-    }
-    analysisInputs.push({
-      variant: definition.variant,
-      params: definition.params,
-      ...(definition.workers !== undefined ? { workers: definition.workers } : {}),
+  const analysisInputs: AnalysisInput[] = measuredCases.map((c) => {
+    const m = run.measured.get(c.key)!;
+    return {
+      variant: c.variant,
+      params: c.params,
+      ...(c.workers !== undefined ? { workers: c.workers } : {}),
       samplesMs: m.samplesMs,
-      workPerSample: lab.workPerSample(measureInput),
+      sampleRounds: m.sampleRounds,
+      workPerSample: m.workPerSample,
       observations: m.observations,
-    });
-  }
+    };
+  });
 
   // Stage 3: statistics. Stage 4: environment. Stage 5: results.
   progress.stage('Computing statistics (bootstrap intervals)...');
@@ -215,20 +156,24 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     headline: lab.headline,
     seed,
     resamples: BOOTSTRAP_RESAMPLES,
-    availableParallelism: ctx.availableParallelism,
+    availableParallelism,
   });
-  const notes: string[] = [...labNotes];
+  const notes: string[] = [...lab.notes, ...run.notes];
   if (analysis.cases.some((c) => c.oversubscribed)) {
-    notes.push(`Cases with more workers than available CPUs (${ctx.availableParallelism}) are flagged oversubscribed: their speedup is limited by time-slicing.`);
+    notes.push(`Cases with more workers than available CPUs (${availableParallelism}) are flagged oversubscribed: their speedup is limited by time-slicing.`);
   }
-  const groupNames = measureGroups(passing.map((p) => p.prepared.definition.measureGroup)).map(
-    (members) => passing[members[0] as number]?.prepared.definition.measureGroup ?? 'the other cases',
+  const groupNames = measureGroups(measuredCases.map((c) => c.measureGroup)).map(
+    (members) => measuredCases[members[0] as number]?.measureGroup ?? 'the other cases',
   );
   if (groupNames.length > 1) {
     notes.push(
       `Measured in ${groupNames.length} groups, one after another (${groupNames.join(', then ')}), with a full garbage ` +
         'collection between them; cases are interleaved within a group only.',
     );
+  }
+  const failedWhileMeasured = correctness.filter((e) => e.failedAt && e.failedAt.stage !== 'check' && e.failedAt.stage !== 'setup');
+  if (failedWhileMeasured.length > 0) {
+    notes.push(`${failedWhileMeasured.length} case(s) failed after passing the check and are not charted: ${failedWhileMeasured.map((e) => caseLabel(e.variant, e.params)).join(', ')}.`);
   }
   const results: Results = {
     schemaVersion: SCHEMA_VERSION,
@@ -238,31 +183,29 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     quick: options.quick,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    command: options.command ?? `npm run lab -- ${lab.name} --impl ${options.impl}${options.quick ? ' --quick' : ''}`,
+    command,
     seed,
     bootstrapResamples: BOOTSTRAP_RESAMPLES,
-    harnessOverheadMs,
+    harnessOverheadMs: run.harnessOverheadMs,
     environment,
     correctness,
     ...analysis,
     notes,
   };
-  const runDir = createRunDir(outRoot, lab.name, startedAt);
-  writeResults(runDir, results);
-
-  // Stage 6: reports, fed the same validated results.
+  // Stage 6: results and reports, fed the same validated results; if the folder failed us after all, a temporary one.
   progress.stage('Writing reports...');
-  const written = await writeReports(results, runDir);
+  const written = await writeRunFolder(runDir, results, (dir) => writeReports(results, dir));
+  if (written.fellBack) print(`warning: could not write to ${runDir} (${written.problem}); the results are in ${written.dir} instead.`);
   const summary = [
     formatTerminalSummary(results),
     '',
-    `Results: ${path.join(runDir, 'results.json')}`,
-    `Report:  ${written.html}`,
-    `         ${written.markdown}`,
+    `Results: ${path.join(written.dir, 'results.json')}`,
+    `Report:  ${written.reports.html}`,
+    `         ${written.reports.markdown}`,
   ].join('\n');
   print(summary);
   const anyFailed = correctness.some((e) => !e.passed);
-  return { exitCode: anyFailed ? EXIT_CHECK_FAILED : EXIT_OK, results, runDir, correctness, summary };
+  return { exitCode: anyFailed ? EXIT_CHECK_FAILED : EXIT_OK, results, runDir: written.dir, correctness, summary };
 }
 
 export interface CheckLabOptions {
@@ -286,37 +229,34 @@ export interface CheckLabOutcome {
 
 /**
  * Stage 1 alone, for `--watch` and `--status`: inputs, reference outputs and the correctness check of every case,
- * then teardown. Nothing is measured and nothing is written. Uses the quick sweep, which is the fast one.
+ * then teardown, supervised like a run. Nothing is measured and nothing is written. Uses the quick sweep.
  */
 export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcome> {
   const started = performance.now();
   const rootDir = options.rootDir ?? ROOT_DIR;
-  const lab = (await loadLab(options.lab, rootDir)) as LabDefinition<unknown, unknown>;
-  const implDir = path.join(rootDir, options.impl === 'exercise' ? 'exercises' : 'solutions', lab.name);
-  if (!existsSync(implDir)) {
-    throw new LabLoadError(`${path.relative(rootDir, implDir)} is missing: restore it with 'git checkout -- ${path.relative(rootDir, implDir)}'`);
+  if (!labNames(rootDir).includes(options.lab)) await loadLab(options.lab, rootDir); // throws the usage message
+  const run = await supervise({
+    job: {
+      lab: options.lab,
+      impl: options.impl,
+      quick: true,
+      seed: options.seed ?? DEFAULT_SEED,
+      rootDir,
+      checkOnly: true,
+      availableParallelism: os.availableParallelism(),
+    },
+  });
+  if (run.fatal) {
+    if (run.fatal.kind === 'usage') throw new LabLoadError(run.fatal.message);
+    throw new Error(run.fatal.message);
   }
-  const ctx: LabContext = {
-    impl: options.impl,
-    implDir,
-    rootDir,
-    quick: true,
-    availableParallelism: os.availableParallelism(),
-    seed: options.seed ?? DEFAULT_SEED,
-  };
-  const prepared = await prepareCases(lab, lab.cases(ctx), ctx);
-  const correctness: CorrectnessEntry[] = [];
-  for (const p of prepared) {
-    const checked = await checkCase(p.definition, lab.comparator, p.set, ctx);
-    correctness.push(checked.entry);
-    if (checked.instance) await Promise.resolve(checked.instance.teardown()).catch(() => {});
-  }
+  const correctness = run.correctness;
   return {
-    exitCode: correctness.every((e) => e.passed) ? EXIT_OK : EXIT_CHECK_FAILED,
-    lab: lab.name,
+    exitCode: correctness.length > 0 && correctness.every((e) => e.passed) && !run.interrupted ? EXIT_OK : EXIT_CHECK_FAILED,
+    lab: options.lab,
     impl: options.impl,
     correctness,
-    report: formatCheckReport(correctness, lab.name, options.impl),
+    report: formatCheckReport(correctness, options.lab, options.impl),
     elapsedMs: performance.now() - started,
   };
 }

@@ -24,8 +24,11 @@ describe('measureCases with groups', () => {
   it('measures every round of one group before the next group starts, interleaving within a group', async () => {
     const calls: string[] = [];
     const target = (label: string, group?: string): MeasureTarget<null, string> => ({
+      key: label,
       label,
       input: null,
+      check: (output) => ({ equal: output === label, firstMismatch: null, maxAbsError: null, maxRelError: null }),
+      sampleLimitMs: 10_000,
       ...(group ? { group } : {}),
       instance: {
         run: () => {
@@ -41,9 +44,57 @@ describe('measureCases with groups', () => {
     );
     // Warm-up a, b; rounds [a, b] then [b, a]; then warm-up t1, t2; rounds [t1, t2], [t2, t1].
     assert.deepEqual(calls, ['a', 'b', 'a', 'b', 'b', 'a', 't1', 't2', 't1', 't2', 't2', 't1']);
-    assert.deepEqual(measured.map((m) => [m.label, m.samplesMs.length, m.lastOutput]), [
-      ['a', 2, 'a'], ['t1', 2, 't1'], ['b', 2, 'b'], ['t2', 2, 't2'],
+    assert.deepEqual(measured.map((m) => [m.label, m.samplesMs.length, m.sampleRounds, m.failed]), [
+      ['a', 2, [0, 1], false], ['t1', 2, [0, 1], false], ['b', 2, [0, 1], false], ['t2', 2, [0, 1], false],
     ]);
+  });
+});
+
+describe('measureCases checks every sample', () => {
+  it('fails a case whose output is wrong on one sample in the middle, names that sample, and keeps the others', async () => {
+    let calls = 0;
+    const failures: [number, string, string, number | null][] = [];
+    const right = (label: string): MeasureTarget<null, string> => ({
+      key: label,
+      label,
+      input: null,
+      check: (output) => ({ equal: output === 'ok', firstMismatch: output === 'ok' ? null : { index: 0, expected: 'ok', actual: output }, maxAbsError: null, maxRelError: null }),
+      sampleLimitMs: 10_000,
+      instance: { run: () => 'ok', teardown() {} },
+    });
+    const flaky: MeasureTarget<null, string> = {
+      ...right('flaky'),
+      // Sample order: warm-up (call 1), then rounds of 2: calls 2-3, 4-5, 6-7. Wrong on call 5 only: measured sample #3.
+      instance: { run: () => (++calls === 5 ? 'bad' : 'ok'), teardown() {} },
+    };
+    const measured = await measureCases([right('steady'), flaky], { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 }, {
+      onCaseFailed: (i, stage, reason, sample) => failures.push([i, stage, reason, sample]),
+    });
+    assert.equal(measured[1]?.failed, true);
+    assert.deepEqual(measured[1]?.samplesMs, []);
+    assert.equal(measured[0]?.failed, false);
+    assert.equal(measured[0]?.samplesMs.length, 6);
+    assert.deepEqual(measured[0]?.sampleRounds, [0, 0, 1, 1, 2, 2]);
+    assert.equal(failures.length, 1);
+    assert.equal(failures[0]?.[3], 3);
+    assert.match(failures[0]?.[2] ?? '', /^wrong output on measured sample #3 at \[0\]: expected ok, got bad/);
+    assert.equal(calls, 5, 'not run again after it failed');
+  });
+
+  it('a throw fails that case alone', async () => {
+    const failures: string[] = [];
+    const target = (label: string, run: () => string): MeasureTarget<null, string> => ({
+      key: label, label, input: null, sampleLimitMs: 10_000,
+      check: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }),
+      instance: { run, teardown() {} },
+    });
+    const measured = await measureCases(
+      [target('ok', () => 'x'), target('throws', () => { throw new Error('boom'); })],
+      { warmupIterations: 0, rounds: 2, iterationsPerRound: 1 },
+      { onCaseFailed: (_i, _stage, reason) => failures.push(reason) },
+    );
+    assert.deepEqual(failures, ['threw while it was measured (measure): boom']);
+    assert.deepEqual(measured.map((m) => [m.samplesMs.length, m.failed]), [[2, false], [0, true]]);
   });
 });
 

@@ -3,22 +3,35 @@
  * never timed, a not-implemented one is reported as such, and a run writes valid results and both reports.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '../src/run-lab.ts';
 import { parseResultsJson } from '../src/results-schema.ts';
-import { calls } from './fixtures/root/labs/toy/src/lab.ts';
 
 const rootDir = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
 const tiny = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
 
-test('a wrong variant fails the check, is never timed, and the run exits 1', async () => {
-  for (const key of Object.keys(calls)) delete calls[key];
+/** Counts of calls per variant, from the lines the toy lab appends to TOY_CALLS_FILE in the harness's child process. */
+function readCalls(file: string): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const name of readFileSync(file, 'utf8').split('\n').filter(Boolean)) calls[name] = (calls[name] ?? 0) + 1;
+  return calls;
+}
+
+test('a wrong variant fails the check, is never timed, and the run exits 1', async (t) => {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-gate-'));
-  const outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
+  t.after(() => rmSync(outDir, { recursive: true, force: true }));
+  process.env.TOY_CALLS_FILE = path.join(outDir, 'calls.txt');
+  let outcome;
+  try {
+    outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
+  } finally {
+    delete process.env.TOY_CALLS_FILE;
+  }
+  const calls = readCalls(path.join(outDir, 'calls.txt'));
 
   assert.equal(outcome.exitCode, 1);
   const wrong = outcome.correctness.find((e) => e.variant === 'wrong');
@@ -40,8 +53,9 @@ test('a wrong variant fails the check, is never timed, and the run exits 1', asy
   assert.ok(results.harnessOverheadMs >= 0);
 });
 
-test('a run writes a valid results.json and both reports into a new folder per run', async () => {
+test('a run writes a valid results.json and both reports into a new folder per run', async (t) => {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-run-'));
+  t.after(() => rmSync(outDir, { recursive: true, force: true }));
   const first = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
   const second = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
   assert.notEqual(first.runDir, second.runDir);
@@ -56,8 +70,9 @@ test('a run writes a valid results.json and both reports into a new folder per r
   }
 });
 
-test('the shipped exercise is reported as not implemented, nothing is measured and nothing is written', async () => {
+test('the shipped exercise is reported as not implemented, nothing is measured and nothing is written', async (t) => {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-todo-'));
+  t.after(() => rmSync(outDir, { recursive: true, force: true }));
   const outcome = await runLab({ lab: 'toy', impl: 'exercise', quick: true, outDir, sampling: tiny, silent: true, rootDir });
   assert.equal(outcome.exitCode, 1);
   assert.equal(outcome.results, null);

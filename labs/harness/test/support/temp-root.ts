@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 
-export function tempRoot(fixture: 'root' | 'workflow-root', prefix = 'harness-workflow-'): string {
+export function tempRoot(fixture: 'root' | 'workflow-root' | 'faults-root', prefix = 'harness-workflow-'): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   cpSync(fileURLToPath(new URL(`../fixtures/${fixture}/`, import.meta.url)), dir, { recursive: true });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');

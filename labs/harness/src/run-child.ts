@@ -1,0 +1,44 @@
+/**
+ * The runner process: the supervisor forks it for each lab run (and each --watch/--status check) and ends it when
+ * a call into learner code overruns. Input: argv[2] is a JSON RunJob. Output: RunnerMessages over IPC.
+ * It ends by itself when the supervisor goes away, even while learner code blocks its main thread.
+ */
+import { exitWithParent } from './child-process.ts';
+import { LabLoadError, UsageError } from './errors.ts';
+import type { RunJob, RunnerMessage } from './run-protocol.ts';
+import { runJob } from './runner.ts';
+
+exitWithParent({ evenIfBlocked: true });
+
+/** Sends one message and waits until it has left, so a crash right after it cannot lose it. */
+function send(message: RunnerMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected) return resolve();
+    process.send!(message, undefined, {}, () => resolve());
+  });
+}
+
+// An error thrown from a callback (a timer, a stream, a worker's 'error' event with no listener) belongs to whatever
+// the runner was doing: the supervisor knows what that was and fails that case.
+const crash = (error: unknown) => {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  process.stderr.write(`uncaught in the lab process: ${text}\n`);
+  process.exit(70); // EX_SOFTWARE
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+
+const job = JSON.parse(process.argv[2] ?? '{}') as RunJob;
+try {
+  await runJob(job, (message) => void send(message));
+  await send({ type: 'done' });
+} catch (error) {
+  const usage = error instanceof UsageError || error instanceof LabLoadError;
+  await send({
+    type: 'fatal',
+    kind: usage ? 'usage' : 'internal',
+    message: error instanceof Error ? (usage ? error.message : (error.stack ?? error.message)) : String(error),
+  });
+}
+// Exit once the messages are out: a lab's pool or server left open must not keep this process alive.
+process.exit(0);

@@ -1,0 +1,82 @@
+/**
+ * The messages between the supervisor (the harness's own process, never running learner code) and the runner (a
+ * child process that loads the lab and runs the learner's code). The runner announces every call into learner code
+ * with a time limit before it makes it; the supervisor ends the runner when a limit passes without an answer.
+ */
+import type { Impl, SamplingPlan } from './lab-definition.ts';
+import type { CorrectnessEntry, Params } from './results-schema.ts';
+import type { RawObservation } from './lab-definition.ts';
+
+/** What the supervisor asks the runner to do. */
+export interface RunJob {
+  lab: string;
+  impl: Impl;
+  quick: boolean;
+  seed: number;
+  rootDir: string;
+  /** Overrides the lab's sampling plan (tests use a tiny one). */
+  sampling?: SamplingPlan;
+  /** Check only: nothing is measured (for --watch and --status). */
+  checkOnly: boolean;
+  /** Keys (`variant|paramsKey`) of cases that failed in an earlier attempt of this run: not set up again. */
+  exclude: string[];
+  /** The CPU count the lab plans for (os.availableParallelism() unless forced). */
+  availableParallelism: number;
+}
+
+/** One case of the lab's sweep as the supervisor needs to know it (no functions). */
+export interface CaseInfo {
+  key: string;
+  variant: string;
+  params: Params;
+  workers?: number;
+  measureGroup?: string;
+  /** The learner's (or solution's) file this variant's code is in, relative to the repository root, when it has one. */
+  learnerFile: string | null;
+}
+
+/** What a call into lab or learner code is doing, for progress and for the message when it overruns. */
+export type Activity =
+  | { stage: 'setup'; caseKey: string }
+  | { stage: 'check'; caseKey: string; input: number }
+  | { stage: 'warm-up'; caseKey: string }
+  | { stage: 'measure'; caseKey: string; round: number }
+  | { stage: 'teardown'; caseKey: string };
+
+export type RunnerMessage =
+  | {
+      type: 'lab';
+      name: string;
+      title: string;
+      baseline: string;
+      headline: { variant: string; params: Params };
+      notes: string[];
+      cases: CaseInfo[];
+      plan: SamplingPlan;
+    }
+  /** A call into lab or learner code starts; it must end within `limitMs` (`why` explains the limit). */
+  | { type: 'call'; activity: Activity; limitMs: number; why: string }
+  /** The call announced last has returned (or thrown: then a `checked` or `case-failed` follows). */
+  | { type: 'called' }
+  | { type: 'checked'; entry: CorrectnessEntry; caseKey: string; measureCallMs: number | null }
+  | { type: 'progress'; done: number; total: number; label: string; phase: 'check' | 'warm-up' | 'measure' }
+  | { type: 'round'; caseKey: string; round: number; samplesMs: number[] }
+  /** A case failed while it was measured: its samples are dropped, the other cases go on. */
+  | { type: 'case-failed'; caseKey: string; reason: string; sample: number | null; stage: 'warm-up' | 'measure' }
+  | {
+      type: 'measured';
+      caseKey: string;
+      observations: Record<string, RawObservation>;
+      workPerSample: { amount: number; unit: string };
+    }
+  | { type: 'overhead'; harnessOverheadMs: number }
+  | { type: 'done' }
+  /** The run cannot go on for a reason that is not one case's (a lab that does not load, bad input). */
+  | { type: 'fatal'; kind: 'usage' | 'internal'; message: string };
+
+/** The key of a case: its variant and params, the same in every process. */
+export function caseKeyOf(variant: string, paramsKeyText: string): string {
+  return `${variant}|${paramsKeyText}`;
+}
+
+export type CorrectnessMessage = Extract<RunnerMessage, { type: 'checked' }>;

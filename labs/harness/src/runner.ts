@@ -1,0 +1,178 @@
+/**
+ * The runner: stages 1 and 2 (check and measure), in the child process the supervisor watches (run-child.ts).
+ * It is the only place the lab's and the learner's code run during a lab run. Before every call into that code it
+ * tells the supervisor what it is about to do and how long that may take, so a synchronous infinite loop, a promise
+ * that never settles, `process.exit` or a native crash ends that case within a stated bound.
+ *
+ * What it sends is raw: verdicts, samples per round in the order taken, observations. Statistics, results and
+ * reports happen in the supervisor's process, which never imports learner code.
+ */
+import path from 'node:path';
+import { checkCase, CHECK_CALL_TIMEOUT_MS, type CheckSet } from './check.ts';
+import { caseLabel, paramsKey, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
+import { loadLab } from './lab-registry.ts';
+import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
+import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessage } from './run-protocol.ts';
+import { LabLoadError } from './errors.ts';
+import { existsSync } from 'node:fs';
+
+/** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */
+export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;
+/** Tearing a case down may take this long, in ms. */
+export const TEARDOWN_TIMEOUT_MS = 30_000;
+/**
+ * A measured sample may take this many times as long as the same call took in the check (its first, cold call on
+ * the measured input), and never less than MIN_SAMPLE_LIMIT_MS: generous for a warm call, short for a hang.
+ */
+export const SAMPLE_LIMIT_FACTOR = 20;
+export const MIN_SAMPLE_LIMIT_MS = 10_000;
+
+/** The limit for one sample of a case whose check call on the measured input took `checkMs`. */
+export function sampleLimitMs(checkMs: number | null): number {
+  return Math.max(MIN_SAMPLE_LIMIT_MS, Math.ceil(SAMPLE_LIMIT_FACTOR * (checkMs ?? MIN_SAMPLE_LIMIT_MS)));
+}
+
+/** The learner's file behind a variant, from its `source` line: `<impl>/schedule.ts: runInChunks` -> `exercises/<lab>/schedule.ts`. */
+export function learnerFileOf(info: VariantInfo | undefined, lab: string, impl: RunJob['impl']): string | null {
+  if (!info) return null;
+  const implDir = `${impl === 'exercise' ? 'exercises' : 'solutions'}/${lab}`;
+  const files = info.source.split(/[,+]/).map((part) => part.trim().split(':')[0]?.trim() ?? '').filter(Boolean);
+  const learner = files.find((f) => f.startsWith('<impl>/'));
+  return (learner ?? files[0] ?? null)?.replace('<impl>', implDir) ?? null;
+}
+
+interface Prepared {
+  key: string;
+  definition: CaseDefinition<unknown, unknown>;
+  set: CheckSet<unknown, unknown>;
+  measureInput: unknown;
+}
+
+/** Inputs and reference outputs for every case; cases that agree on the lab's input params share them. */
+async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: CaseDefinition<unknown, unknown>[], ctx: LabContext): Promise<Prepared[]> {
+  const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown }>();
+  const prepared: Prepared[] = [];
+  for (const definition of definitions) {
+    const inputKey = paramsKey(definition.params, lab.inputParams);
+    let entry = sets.get(inputKey);
+    if (!entry) {
+      const inputs = await lab.inputs(definition.params, ctx);
+      const all = [...inputs.check, inputs.measure];
+      const expected = [];
+      for (const input of all) expected.push(await lab.reference(input));
+      entry = { set: { inputs: all, expected }, measureInput: inputs.measure };
+      sets.set(inputKey, entry);
+    }
+    prepared.push({ key: caseKeyOf(definition.variant, paramsKey(definition.params)), definition, set: entry.set, measureInput: entry.measureInput });
+  }
+  return prepared;
+}
+
+/** Runs the job, sending every step to `send`. Throws LabLoadError/UsageError for problems that are not one case's. */
+export async function runJob(job: RunJob, send: (message: RunnerMessage) => void): Promise<void> {
+  const lab = (await loadLab(job.lab, job.rootDir)) as LabDefinition<unknown, unknown>;
+  const implRel = path.join(job.impl === 'exercise' ? 'exercises' : 'solutions', lab.name);
+  const implDir = path.join(job.rootDir, implRel);
+  if (!existsSync(implDir)) throw new LabLoadError(`${implRel} is missing: restore it with 'git checkout -- ${implRel}'`);
+  const ctx: LabContext = {
+    impl: job.impl,
+    implDir,
+    rootDir: job.rootDir,
+    quick: job.quick,
+    availableParallelism: job.availableParallelism,
+    seed: job.seed,
+  };
+  const plan = job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full);
+  const allDefinitions = lab.cases(ctx);
+  const variants = new Map(lab.variants.map((v) => [v.name, v]));
+  const infos: CaseInfo[] = allDefinitions.map((d) => ({
+    key: caseKeyOf(d.variant, paramsKey(d.params)),
+    variant: d.variant,
+    params: d.params,
+    ...(d.workers !== undefined ? { workers: d.workers } : {}),
+    ...(d.measureGroup !== undefined ? { measureGroup: d.measureGroup } : {}),
+    learnerFile: learnerFileOf(variants.get(d.variant), lab.name, job.impl),
+  }));
+  send({
+    type: 'lab',
+    name: lab.name,
+    title: lab.title,
+    baseline: lab.baseline,
+    headline: lab.headline,
+    notes: lab.notes?.(ctx) ?? [],
+    cases: infos,
+    plan,
+  });
+  const excluded = new Set(job.exclude);
+  const definitions = allDefinitions.filter((d) => !excluded.has(caseKeyOf(d.variant, paramsKey(d.params))));
+  const prepared = await prepareCases(lab, definitions, ctx);
+  const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
+  const called = () => send({ type: 'called' });
+
+  // Stage 1: check. Passing cases stay set up for measuring; failing ones are torn down and never timed.
+  const passing: { prepared: Prepared; instance: CaseInstance<unknown, unknown>; checkMs: number | null }[] = [];
+  for (const [i, p] of prepared.entries()) {
+    send({ type: 'progress', done: i, total: prepared.length, label: caseLabel(p.definition.variant, p.definition.params), phase: 'check' });
+    const checked = await checkCase(p.definition, lab.comparator, p.set, ctx, CHECK_CALL_TIMEOUT_MS, {
+      beforeSetup: () => announce({ stage: 'setup', caseKey: p.key }, SETUP_TIMEOUT_MS, `a case's set-up may take ${SETUP_TIMEOUT_MS / 1000} s`),
+      beforeInput: (input) =>
+        announce({ stage: 'check', caseKey: p.key, input }, CHECK_CALL_TIMEOUT_MS, `one call of the check may take ${CHECK_CALL_TIMEOUT_MS / 1000} s`),
+      afterCall: called,
+      beforeTeardown: () => announce({ stage: 'teardown', caseKey: p.key }, TEARDOWN_TIMEOUT_MS, `teardown may take ${TEARDOWN_TIMEOUT_MS / 1000} s`),
+    });
+    // The last check input is the measured input: its (cold) time sets the case's limit per measured sample.
+    const checkMs = checked.callMs.length === p.set.inputs.length ? (checked.callMs.at(-1) ?? null) : null;
+    send({ type: 'checked', entry: checked.entry, caseKey: p.key, measureCallMs: checkMs });
+    if (checked.instance) passing.push({ prepared: p, instance: checked.instance, checkMs });
+  }
+  send({ type: 'progress', done: prepared.length, total: prepared.length, label: '', phase: 'check' });
+
+  const teardownAll = async () => {
+    for (const p of passing) {
+      announce({ stage: 'teardown', caseKey: p.prepared.key }, TEARDOWN_TIMEOUT_MS, `teardown may take ${TEARDOWN_TIMEOUT_MS / 1000} s`);
+      await Promise.resolve(p.instance.teardown()).catch(() => {});
+      called();
+    }
+  };
+  const baselinePassed = passing.some((p) => p.prepared.definition.variant === lab.baseline);
+  const otherPassed = passing.some((p) => p.prepared.definition.variant !== lab.baseline);
+  if (job.checkOnly || !baselinePassed || !otherPassed) {
+    await teardownAll();
+    return;
+  }
+
+  // Stage 2: measure what passed; every sample's output is compared with the reference outside the timed region.
+  send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.iterationsPerRound)) });
+  const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => {
+    const { definition, set, measureInput } = p.prepared;
+    const expected = set.expected[set.inputs.indexOf(measureInput)];
+    return {
+      key: p.prepared.key,
+      label: caseLabel(definition.variant, definition.params),
+      instance: p.instance,
+      input: measureInput,
+      check: (output: unknown) => lab.comparator.compare(expected, output),
+      sampleLimitMs: sampleLimitMs(p.checkMs),
+      ...(definition.measureGroup ? { group: definition.measureGroup } : {}),
+    };
+  });
+  const limitWhy = (t: MeasureTarget<unknown, unknown>, count: number, p: (typeof passing)[number]) =>
+    `${count} sample${count === 1 ? '' : 's'} of at most ${(t.sampleLimitMs / 1000).toFixed(1)} s each ` +
+    `(${SAMPLE_LIMIT_FACTOR} x its check time of ${p.checkMs === null ? '?' : (p.checkMs / 1000).toFixed(2)} s, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s)`;
+  const measured = await measureCases(targets, plan, {
+    onProgress: (m) => send({ type: 'progress', done: m.done, total: m.total, label: m.label, phase: m.phase === 'warm-up' ? 'warm-up' : 'measure' }),
+    beforeCall: (index, activity, samples) => {
+      const target = targets[index]!;
+      announce(activity, target.sampleLimitMs * samples, limitWhy(target, samples, passing[index]!));
+    },
+    afterCall: called,
+    onRound: (index, round, samplesMs) => send({ type: 'round', caseKey: targets[index]!.key, round, samplesMs }),
+    onCaseFailed: (index, stage, reason, sample) => send({ type: 'case-failed', caseKey: targets[index]!.key, reason, sample, stage }),
+  });
+  for (const [i, m] of measured.entries()) {
+    if (m.failed) continue;
+    const p = passing[i]!;
+    send({ type: 'measured', caseKey: p.prepared.key, observations: m.observations, workPerSample: lab.workPerSample(p.prepared.measureInput) });
+  }
+  await teardownAll();
+}

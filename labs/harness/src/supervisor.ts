@@ -1,0 +1,290 @@
+/**
+ * The supervisor: runs the runner (run-child.ts) in a child process of its own process group and bounds every call
+ * the runner announces. The harness's own event loop is never the one learner code can block.
+ *
+ * When a call overruns its limit, or the runner ends without finishing (`process.exit` in learner code, a native
+ * crash, an uncaught error), the whole process group is killed (the lab's servers and pools with it), the case that
+ * was running fails with the reason and the learner file named, and the run starts again without that case, as
+ * JMH forks a fresh JVM: no state of the failed attempt colours the next. Each attempt drops at least one more case,
+ * so a run ends after at most MAX_ATTEMPTS attempts.
+ *
+ * SIGINT, SIGTERM and SIGHUP end the runner's process group and the run; nothing is written (run-lab.ts says so).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { caseLabel } from './lab-definition.ts';
+import type { RawObservation } from './lab-definition.ts';
+import type { CorrectnessEntry } from './results-schema.ts';
+import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
+
+const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
+
+/** Extra time the supervisor allows past a call's limit, in ms: the runner's own timeouts answer first when they can. */
+export const LIMIT_GRACE_MS = 5_000;
+/** Attempts of one run at most; each attempt after the first runs without the cases that failed before it. */
+export const MAX_ATTEMPTS = 4;
+/** How long SIGTERM'd processes get before SIGKILL when the run is interrupted, in ms. */
+export const INTERRUPT_GRACE_MS = 1_500;
+/** Bytes of the runner's stderr kept for the message when it dies. */
+const STDERR_TAIL_BYTES = 4096;
+
+export type LabInfo = Extract<RunnerMessage, { type: 'lab' }>;
+
+export interface MeasuredData {
+  samplesMs: number[];
+  sampleRounds: number[];
+  observations: Record<string, RawObservation>;
+  workPerSample: { amount: number; unit: string };
+}
+
+export interface SupervisedRun {
+  lab: LabInfo | null;
+  /** One entry per case that was checked, in the lab's case order. */
+  correctness: CorrectnessEntry[];
+  /** Cases measured without failing, by case key. */
+  measured: Map<string, MeasuredData>;
+  harnessOverheadMs: number | null;
+  /** A failure that is not one case's (the lab does not load): the run has no results. */
+  fatal: { kind: 'usage' | 'internal'; message: string } | null;
+  /** The signal that interrupted the run, if one did. */
+  interrupted: NodeJS.Signals | null;
+  /** What the supervisor did that a reader should know (restarts, a teardown that was cut short). */
+  notes: string[];
+}
+
+export interface SuperviseOptions {
+  job: Omit<RunJob, 'exclude'>;
+  /** Forward the runner's stdout and stderr to this process's (off in tests). */
+  forwardOutput?: boolean;
+  onProgress?(progress: Extract<RunnerMessage, { type: 'progress' }>): void;
+  /** Told when something is stopped or restarted, as one line (for the terminal). */
+  onEvent?(line: string): void;
+  /** Multiplies every announced limit, grace included (tests shorten limits; default 1). */
+  limitScale?: number;
+}
+
+/** The time a call may take before the supervisor ends the runner, in ms. */
+export function effectiveLimitMs(limitMs: number, scale = 1): number {
+  return Math.max(1, Math.round((limitMs + LIMIT_GRACE_MS) * scale));
+}
+
+function describeActivity(activity: Activity, info: CaseInfo | undefined): string {
+  const label = info ? caseLabel(info.variant, info.params) : activity.caseKey;
+  switch (activity.stage) {
+    case 'setup':
+      return `setting up ${label}`;
+    case 'check':
+      return `checking ${label} on input #${activity.input}`;
+    case 'warm-up':
+      return `warming up ${label}`;
+    case 'measure':
+      return `measuring ${label} (round ${activity.round + 1})`;
+    case 'teardown':
+      return `tearing down ${label}`;
+  }
+}
+
+function failedEntry(info: CaseInfo, reason: string, previous: CorrectnessEntry | undefined, stage: NonNullable<CorrectnessEntry['failedAt']>['stage'], sample: number | null): CorrectnessEntry {
+  return {
+    variant: info.variant,
+    params: info.params,
+    passed: false,
+    comparator: previous?.comparator ?? 'not compared',
+    reason: reason.slice(0, 2000),
+    notImplemented: false,
+    firstMismatch: previous?.firstMismatch ?? null,
+    maxAbsError: previous?.maxAbsError ?? null,
+    maxRelError: previous?.maxRelError ?? null,
+    inputsChecked: previous?.inputsChecked ?? 0,
+    failedAt: { stage, sample },
+  };
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** Runs a job under supervision; never throws for anything learner code does. */
+export async function supervise(options: SuperviseOptions): Promise<SupervisedRun> {
+  const run: SupervisedRun = { lab: null, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [] };
+  const entries = new Map<string, CorrectnessEntry>();
+  const failedKeys = new Set<string>();
+  let current: ChildProcess | null = null;
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    run.interrupted ??= signal;
+    if (current) {
+      const child = current;
+      killGroup(child, 'SIGTERM');
+      setTimeout(() => killGroup(child, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
+    }
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
+
+  try {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !run.interrupted; attempt++) {
+      const job: RunJob = { ...options.job, exclude: [...failedKeys] };
+      const outcome = await runAttempt(job, options, run, entries, (child) => (current = child));
+      current = null;
+      if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
+      // One case failed in a way that ended the process: record it and start again without it.
+      failedKeys.add(outcome.caseKey);
+      for (const [key, entry] of entries) if (!entry.passed) failedKeys.add(key);
+      run.measured.clear();
+      run.harnessOverheadMs = null;
+      if (attempt === MAX_ATTEMPTS) {
+        const left = (run.lab?.cases ?? []).filter((c) => !failedKeys.has(c.key));
+        for (const info of left) {
+          entries.set(info.key, failedEntry(info, `not measured: the lab process had to be ended ${MAX_ATTEMPTS} times in this run; fix the cases above first`, entries.get(info.key), 'check', null));
+        }
+        run.notes.push(`The run stopped after ${MAX_ATTEMPTS} attempts: each ended a lab process that overran or crashed.`);
+      } else {
+        const line = `restarting the lab process without ${outcome.label} (attempt ${attempt + 1} of at most ${MAX_ATTEMPTS})`;
+        options.onEvent?.(line);
+        run.notes.push(`The lab process was restarted without ${outcome.label}, which ended it; every other case was checked and measured again from the start.`);
+      }
+    }
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+  }
+  const order = (run.lab?.cases ?? []).map((c) => c.key);
+  run.correctness = order.filter((k) => entries.has(k)).map((k) => entries.get(k) as CorrectnessEntry);
+  return run;
+}
+
+type AttemptOutcome = { kind: 'finished' } | { kind: 'case-ended'; caseKey: string; label: string };
+
+function runAttempt(
+  job: RunJob,
+  options: SuperviseOptions,
+  run: SupervisedRun,
+  entries: Map<string, CorrectnessEntry>,
+  started: (child: ChildProcess) => void,
+): Promise<AttemptOutcome> {
+  return new Promise((resolve) => {
+    const child = fork(RUN_CHILD, [JSON.stringify(job)], {
+      cwd: job.rootDir,
+      detached: true, // its own process group: one kill ends the runner and every process it started
+      stdio: ['ignore', options.forwardOutput ? 'inherit' : 'ignore', 'pipe', 'ipc'],
+    });
+    started(child);
+    let stderrTail = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      if (options.forwardOutput) process.stderr.write(chunk);
+      stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_BYTES);
+    });
+    const infoOf = (key: string) => run.lab?.cases.find((c) => c.key === key);
+    const samples = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
+    let activity: { activity: Activity; limitMs: number; why: string } | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    let overran: { activity: Activity; limitMs: number; why: string } | null = null;
+    let done = false;
+    let measuringFinished = false;
+
+    const clearTimer = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    };
+
+    child.on('message', (message: RunnerMessage) => {
+      switch (message.type) {
+        case 'lab':
+          run.lab = message;
+          break;
+        case 'call':
+          clearTimer();
+          activity = { activity: message.activity, limitMs: message.limitMs, why: message.why };
+          timer = setTimeout(() => {
+            overran = activity;
+            killGroup(child, 'SIGKILL');
+          }, effectiveLimitMs(message.limitMs, options.limitScale));
+          break;
+        case 'called':
+          clearTimer();
+          activity = null;
+          break;
+        case 'checked':
+          entries.set(message.caseKey, { ...message.entry, failedAt: message.entry.passed ? null : { stage: 'check', sample: null } });
+          break;
+        case 'progress':
+          options.onProgress?.(message);
+          break;
+        case 'round': {
+          const s = samples.get(message.caseKey) ?? { samplesMs: [], sampleRounds: [] };
+          s.samplesMs.push(...message.samplesMs);
+          s.sampleRounds.push(...message.samplesMs.map(() => message.round));
+          samples.set(message.caseKey, s);
+          break;
+        }
+        case 'case-failed': {
+          samples.delete(message.caseKey);
+          const info = infoOf(message.caseKey);
+          if (info) entries.set(message.caseKey, failedEntry(info, message.reason, entries.get(message.caseKey), message.stage, message.sample));
+          break;
+        }
+        case 'measured': {
+          const s = samples.get(message.caseKey);
+          if (s) run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample });
+          measuringFinished = true;
+          break;
+        }
+        case 'overhead':
+          run.harnessOverheadMs = message.harnessOverheadMs;
+          break;
+        case 'done':
+          done = true;
+          break;
+        case 'fatal':
+          run.fatal = { kind: message.kind, message: message.message };
+          break;
+      }
+    });
+
+    child.on('exit', (code, signal) => {
+      clearTimer();
+      killGroup(child, 'SIGKILL'); // anything the runner started and left behind
+      if (done || run.fatal || run.interrupted) return resolve({ kind: 'finished' });
+      const ended = overran ?? activity;
+      if (ended === null) {
+        const tail = stderrTail.trim().split('\n').slice(-3).join(' / ');
+        run.fatal = {
+          kind: 'internal',
+          message: `the lab process ended unexpectedly (${signal ?? `exit code ${code}`}) outside any case${tail ? `: ${tail}` : ''}`,
+        };
+        return resolve({ kind: 'finished' });
+      }
+      const info = infoOf(ended.activity.caseKey);
+      const label = info ? caseLabel(info.variant, info.params) : ended.activity.caseKey;
+      const where = info?.learnerFile ? ` Look at ${info.learnerFile}.` : '';
+      const what = describeActivity(ended.activity, info);
+      let reason: string;
+      if (overran) {
+        reason =
+          `${what} did not finish within ${(effectiveLimitMs(ended.limitMs, options.limitScale) / 1000).toFixed(1)} s ` +
+          `(${ended.why}, plus ${LIMIT_GRACE_MS / 1000} s${options.limitScale !== undefined && options.limitScale !== 1 ? `, all x ${options.limitScale}` : ''}): ` +
+          `the lab process was ended. Does the code loop forever, or wait on a promise that never settles?${where}`;
+      } else {
+        const last = stderrTail.trim().split('\n').slice(-2).join(' / ');
+        reason =
+          `the lab process ended while ${what} (${signal ? `killed by ${signal}` : `exit code ${code}`}): ` +
+          `${signal ? 'a crash in native code?' : code === 0 ? 'does the code call process.exit()?' : 'an uncaught error, or process.exit()?'}` +
+          `${where}${last ? ` Last output: ${last}` : ''}`;
+      }
+      options.onEvent?.(`${label}: ${reason}`);
+      if (ended.activity.stage === 'teardown' && measuringFinished) {
+        // Measuring was over: keep what was measured, and say the teardown was cut short.
+        run.notes.push(`Teardown of ${label} was cut short: ${reason}`);
+        return resolve({ kind: 'finished' });
+      }
+      const stage = ended.activity.stage;
+      if (info) entries.set(info.key, failedEntry(info, reason, entries.get(info.key), stage, null));
+      resolve({ kind: 'case-ended', caseKey: ended.activity.caseKey, label });
+    });
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Learner code cannot hang, fool or silently end a run: faults planted in a temporary copy of the `faulty` fixture
+ * lab's learner file (solutions/faulty/faulty.ts), each ending within a bound with that case failed, the file named,
+ * and the other cases measured and written.
+ */
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runLab } from '../src/run-lab.ts';
+import { parseResultsJson } from '../src/results-schema.ts';
+import { readFileSync } from 'node:fs';
+import { tempRoot } from './support/temp-root.ts';
+
+// Limits x 0.02: a check call may take 1.3 s instead of 65 s, a measured round of 3 samples 0.7 s instead of 35 s.
+const LIMIT_SCALE = 0.02;
+const SAMPLING = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
+
+/** Calls 1-3 are the check (two check inputs and the measured input), call 4 the warm-up, calls 5-10 measured. */
+const COUNTER = `let calls = 0;\nconst next = () => ++calls;\n`;
+const RIGHT = `let s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;`;
+
+function fault(body: string): string {
+  return `${COUNTER}export async function sumSquares(xs: Float64Array): Promise<number> {\n  const n = next();\n  ${RIGHT}\n  ${body}\n  return s;\n}\n`;
+}
+
+async function runWith(t: { after(fn: () => void): void }, source: string) {
+  const root = tempRoot('faults-root', 'harness-faults-');
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  writeFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), source);
+  const started = performance.now();
+  const outcome = await runLab({
+    lab: 'faulty',
+    impl: 'solution',
+    quick: true,
+    outDir: path.join(root, 'results'),
+    sampling: SAMPLING,
+    silent: true,
+    rootDir: root,
+    limitScale: LIMIT_SCALE,
+  });
+  const learner = outcome.correctness.find((e) => e.variant === 'learner');
+  return { outcome, learner, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The run still measured and wrote the two correct cases, and left the learner's out of every number. */
+function assertOthersKept(outcome: Awaited<ReturnType<typeof runLab>>): void {
+  assert.equal(outcome.exitCode, 1);
+  assert.ok(outcome.runDir, 'the other cases are written');
+  const results = parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json');
+  assert.deepEqual(results.cases.map((c) => c.variant).sort(), ['loop', 'steady']);
+  assert.ok(results.speedups.every((s) => s.variant !== 'learner'));
+  assert.equal(results.headline?.variant, 'steady');
+  const learner = results.correctness.find((e) => e.variant === 'learner');
+  assert.equal(learner?.passed, false);
+}
+
+test('a case that is right in the check and on its last sample but wrong in between fails, naming the sample', async (t) => {
+  // Wrong on calls 6-9 (measured samples #1-#4), right on the last measured sample (call 10) and everywhere else.
+  const { outcome, learner } = await runWith(t, fault('if (n >= 6 && n <= 9) return s + 1;'));
+  assertOthersKept(outcome);
+  assert.deepEqual(learner?.failedAt, { stage: 'measure', sample: 1 });
+  assert.match(learner?.reason ?? '', /^wrong output on measured sample #1 at \[0\]: expected \d+, got \d+/);
+});
+
+test('a wrong warm-up sample fails the case too', async (t) => {
+  const { outcome, learner } = await runWith(t, fault('if (n === 4) return s + 1;'));
+  assertOthersKept(outcome);
+  assert.deepEqual(learner?.failedAt, { stage: 'warm-up', sample: 0 });
+});
+
+test('a synchronous infinite loop in the check ends within the per-input limit, naming the file', async (t) => {
+  const { outcome, learner, seconds } = await runWith(t, fault('if (n === 1) for (;;) {}'));
+  assertOthersKept(outcome);
+  assert.equal(learner?.failedAt?.stage, 'check');
+  assert.match(learner?.reason ?? '', /^checking learner on input #0 did not finish within 1\.3 s .*loop forever.* Look at solutions\/faulty\/faulty\.ts\./);
+  assert.ok(seconds < 20, `took ${seconds} s`);
+});
+
+test('a synchronous infinite loop while measuring ends within a limit derived from the check', async (t) => {
+  const { outcome, learner, seconds } = await runWith(t, fault('if (n === 7) for (;;) {}'));
+  assertOthersKept(outcome);
+  assert.equal(learner?.failedAt?.stage, 'measure');
+  assert.match(learner?.reason ?? '', /^measuring learner \(round 1\) did not finish within [\d.]+ s \(3 samples of at most 10\.0 s each \(20 x its check time/);
+  assert.ok(seconds < 20, `took ${seconds} s`);
+});
+
+test('a promise that never settles while measuring ends the same way', async (t) => {
+  const { outcome, learner } = await runWith(t, fault('if (n === 8) await new Promise(() => {});'));
+  assertOthersKept(outcome);
+  assert.match(learner?.reason ?? '', /did not finish within .*never settles/);
+});
+
+test('process.exit(0) in learner code fails that case and never ends the run with exit 0', async (t) => {
+  const { outcome, learner } = await runWith(t, fault('if (n === 6) process.exit(0);'));
+  assertOthersKept(outcome);
+  assert.match(learner?.reason ?? '', /^the lab process ended while measuring learner \(round 1\) \(exit code 0\): does the code call process\.exit\(\)\?/);
+});
+
+test('a throw while measuring fails that case alone, without restarting the others', async (t) => {
+  const { outcome, learner } = await runWith(t, fault("if (n === 9) throw new Error('boom');"));
+  assertOthersKept(outcome);
+  assert.equal(learner?.reason, 'threw while it was measured (measure): boom');
+  assert.ok(!outcome.results?.notes.some((n) => n.includes('restarted')), 'no restart for an ordinary throw');
+});
+
+test('an uncaught error thrown from a callback fails the case that was running', async (t) => {
+  const { outcome, learner } = await runWith(t, fault("if (n === 6) { setImmediate(() => { throw new Error('late boom'); }); await new Promise((r) => setTimeout(r, 50)); }"));
+  assertOthersKept(outcome);
+  assert.match(learner?.reason ?? '', /exit code 70.*late boom/);
+  assert.ok(outcome.results?.notes.some((n) => n.includes('restarted without learner')));
+});
+
+test('a native crash (SIGSEGV) fails the case and names the signal', async (t) => {
+  const { outcome, learner } = await runWith(t, fault("if (n === 5) process.kill(process.pid, 'SIGSEGV');"));
+  assertOthersKept(outcome);
+  assert.match(learner?.reason ?? '', /killed by SIGSEGV\): a crash in native code\?/);
+});
