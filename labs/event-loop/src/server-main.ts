@@ -5,6 +5,7 @@
  * with event-loop delay from perf_hooks.monitorEventLoopDelay, and closes on 'close'.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { exitWithParent, leaveParent } from '@parallel-course/harness/child-process.ts';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -30,6 +31,9 @@ async function createHandler(variant: VariantName, workers: number, implDir: str
   if (variant === 'threadpool') return impl.createThreadpoolHandler();
   return impl.createPoolHandler(workers);
 }
+
+// The learner's handlers run here: end with the harness even if they block this process's event loop.
+exitWithParent({ evenIfBlocked: true });
 
 async function main(): Promise<void> {
   const [variant, workersText, implDir] = process.argv.slice(2) as [VariantName, string, string];
@@ -68,7 +72,7 @@ async function main(): Promise<void> {
       server.closeAllConnections();
       server.close();
       await handler.close();
-      process.disconnect?.();
+      leaveParent();
     }
   });
   send({ type: 'ready', port: address.port });
@@ -78,5 +82,5 @@ main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   send({ type: 'failed', message });
   process.exitCode = 1;
-  process.disconnect?.();
+  leaveParent();
 });

@@ -7,6 +7,7 @@
  * The model is loaded once per process; each chunk of the data set is then read from disk and run through the
  * implementation's pipeline (inferPipelined), and its outputs are sent back with the chunk id.
  */
+import { exitWithParent, leaveParent } from '@parallel-course/harness/child-process.ts';
 import { loadAllSync, startReaderThread, type SampleSource } from './dataset.ts';
 import type { DeviceConfig, DeviceMessage, ParentMessage } from './device-protocol.ts';
 import { loadImpl } from './impl.ts';
@@ -15,6 +16,9 @@ import { openModel } from './session.ts';
 function send(message: DeviceMessage): void {
   process.send?.(message);
 }
+
+// The learner's pipeline runs here: end with the harness even if it blocks this process's event loop.
+exitWithParent({ evenIfBlocked: true });
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as DeviceConfig;
@@ -45,7 +49,7 @@ async function main(): Promise<void> {
     if (message.type === 'close') {
       await model.release();
       await reader.close();
-      process.disconnect?.();
+      leaveParent();
       return;
     }
     const firstTry = message.attempt === 1;
@@ -83,5 +87,5 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
   process.exitCode = 1;
-  process.disconnect?.();
+  leaveParent();
 });

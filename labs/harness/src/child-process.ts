@@ -34,12 +34,22 @@ export interface ExitWithParentOptions {
 }
 
 let installed = false;
+let leaving = false;
+
+/**
+ * Closes the IPC channel on purpose (after a clean shutdown): the process then exits with its own exit code once
+ * queued messages are out, instead of EXIT_PARENT_GONE.
+ */
+export function leaveParent(): void {
+  leaving = true;
+  process.disconnect?.();
+}
 
 /** Makes this process exit when its parent goes away. Idempotent; a no-op in a process that was not forked. */
 export function exitWithParent(options: ExitWithParentOptions = {}): void {
   if (installed || !process.send) return;
   installed = true;
-  process.on('disconnect', () => process.exit(EXIT_PARENT_GONE));
+  process.on('disconnect', () => process.exit(leaving ? Number(process.exitCode ?? 0) : EXIT_PARENT_GONE));
   if (options.evenIfBlocked) {
     const watchdog = new Worker(WATCHDOG_SOURCE, {
       eval: true,

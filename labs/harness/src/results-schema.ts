@@ -7,7 +7,11 @@
  */
 import { z } from 'zod';
 
-export const SCHEMA_VERSION = 1;
+/**
+ * 2: samples keep their round (`sampleRounds`) and the order they were taken in; a failed case says where it failed
+ * (`failedAt`), also after the check.
+ */
+export const SCHEMA_VERSION = 2;
 
 /** Parameters of one case of a lab's sweep, e.g. `{ workers: 2 }` or `{ size: 4096 }`. */
 export const paramsSchema = z.record(z.string().min(1).max(64), z.union([z.number(), z.string().max(200)]));
@@ -75,8 +79,13 @@ export const caseResultSchema = z.object({
   params: paramsSchema,
   /** The case's worker (thread or process) count, where it has one: efficiency and the Amdahl fit use it. */
   workers: z.number().int().positive().optional(),
-  /** Time per sample (one call of the measured function), in ms, in the order collected. */
+  /** Time per sample (one call of the measured function), in ms, in the order taken. */
   samplesMs: z.array(nonNegative).min(1).max(1_000_000),
+  /**
+   * The round (0-based) each sample was taken in, same length as samplesMs. A round measures every case of the
+   * case's measure group back to back, so two cases of one group are paired round by round.
+   */
+  sampleRounds: z.array(z.number().int().nonnegative()).min(1).max(1_000_000),
   /** How many units of work one sample does (requests, elements...), to turn times into throughput. */
   workPerSample: z.object({ amount: z.number().positive(), unit: z.string().max(40) }),
   summary: sampleSummarySchema,
@@ -99,6 +108,16 @@ export const correctnessSchema = z.object({
   maxAbsError: nonNegative.nullable(),
   maxRelError: nonNegative.nullable(),
   inputsChecked: z.number().int().nonnegative(),
+  /**
+   * Where a failed case failed: its set-up, the check, warm-up, measuring (then `sample` is the 0-based measured
+   * sample whose output was wrong, when that was the reason) or teardown. Null when it passed.
+   */
+  failedAt: z
+    .object({
+      stage: z.enum(['setup', 'check', 'warm-up', 'measure', 'teardown']),
+      sample: z.number().int().nonnegative().nullable(),
+    })
+    .nullable(),
 });
 
 export const speedupSchema = z.object({
@@ -181,8 +200,13 @@ export class ResultsFileError extends Error {
 /** Validates parsed JSON as results; throws ResultsFileError naming every problem. */
 export function parseResults(data: unknown, source = 'results'): Results {
   if (typeof data === 'object' && data !== null && 'schemaVersion' in data && data.schemaVersion !== SCHEMA_VERSION) {
+    const older = typeof data.schemaVersion === 'number' && data.schemaVersion < SCHEMA_VERSION;
     throw new ResultsFileError(source, [
-      `schemaVersion is ${JSON.stringify(data.schemaVersion)}, this tool reads version ${SCHEMA_VERSION}: re-run the lab with this version of the course`,
+      older
+        ? `recorded with an older harness (schema version ${data.schemaVersion}; this one reads version ${SCHEMA_VERSION}): ` +
+          'its numbers cannot be checked with the current methods. Rerun the lab with this version of the course'
+        : `schemaVersion is ${JSON.stringify(data.schemaVersion)}, this tool reads version ${SCHEMA_VERSION}: ` +
+          're-run the lab with this version of the course, or update the course to read it',
     ]);
   }
   const parsed = resultsSchema.safeParse(data);

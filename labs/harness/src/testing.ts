@@ -1,15 +1,37 @@
 /** Helpers for the labs' tests. */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
  * PIDs of the processes whose command line names this script file (an absolute path), for "no process is left
  * behind" checks. The absolute path keeps another checkout's runs on the same machine out of the answer.
+ * Reads /proc on Linux and `ps` elsewhere; when neither can be read it throws, so a "nothing is left" test can
+ * never pass because the tool that looks was missing.
  */
 export function runningProcesses(scriptFile: string): string[] {
-  const pattern = scriptFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  try {
-    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
+  if (existsSync('/proc/self/cmdline')) {
+    const pids: string[] = [];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || entry === String(process.pid)) continue;
+      let cmdline: string;
+      try {
+        cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      } catch {
+        continue; // ended while we looked
+      }
+      if (cmdline.split('\0').includes(scriptFile)) pids.push(entry);
+    }
+    return pids;
   }
+  let listing: string;
+  try {
+    listing = execFileSync('ps', ['-axo', 'pid=,command='], { encoding: 'utf8' });
+  } catch (error) {
+    throw new Error(`runningProcesses: cannot list processes (no /proc, and 'ps' failed: ${(error as Error).message})`);
+  }
+  return listing
+    .split('\n')
+    .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null && m[1] !== String(process.pid) && m[2]!.split(/\s+/).includes(scriptFile))
+    .map((m) => m[1]!);
 }

@@ -3,7 +3,10 @@
  * effect: Node caches every imported module (and a loaded native addon) for the life of a process.
  * Input: argv[2] is JSON CheckLabOptions. Output: one IPC message, { outcome } or { error }.
  */
+import { exitWithParent } from './child-process.ts';
 import { checkLab, type CheckLabOptions } from './run-lab.ts';
+
+exitWithParent();
 
 export type WatchChildMessage = { outcome: Awaited<ReturnType<typeof checkLab>> } | { error: string };
 

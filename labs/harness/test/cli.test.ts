@@ -1,6 +1,9 @@
 /** The command line: bad input gets a clear message and exit code 2; --list and --help work. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseCommand } from '../src/cli.ts';
@@ -44,7 +47,32 @@ test('a bad flag exits 2 with the help text', () => {
 test('an unwritable results folder exits 2 before anything runs', () => {
   const { code, stderr } = runCli('event-loop', '--out', '/proc/no-results-here');
   assert.equal(code, 2);
-  assert.match(stderr, /cannot write results under '\/proc\/no-results-here'.*--out DIR/);
+  assert.match(stderr, /cannot write results under '\/proc\/no-results-here\/event-loop'.*--out DIR/);
+});
+
+test('--out /dev/null, --out a plain file and a read-only <out>/<lab> exit 2 at once, before anything is measured', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'harness-out-'));
+  const plainFile = path.join(dir, 'a-file');
+  writeFileSync(plainFile, 'not a folder');
+  const readOnly = path.join(dir, 'ro');
+  mkdirSync(path.join(readOnly, 'event-loop'), { recursive: true });
+  // root ignores permission bits: make the folder immutable instead (ext4, xfs, btrfs); others get chmod 555.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync('chattr', ['+i', path.join(readOnly, 'event-loop')]);
+  else chmodSync(path.join(readOnly, 'event-loop'), 0o555);
+  t.after(() => {
+    if (asRoot) execFileSync('chattr', ['-i', path.join(readOnly, 'event-loop')]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  for (const [out, problem] of [['/dev/null', 'ENOTDIR'], [plainFile, 'ENOTDIR'], [readOnly, asRoot ? 'EPERM' : 'EACCES']] as const) {
+    const started = performance.now();
+    const { code, stderr, stdout } = runCli('event-loop', '--impl', 'solution', '--quick', '--out', out);
+    assert.equal(code, 2, `--out ${out}: ${stderr}`);
+    assert.equal(stderr, `error: cannot write results under '${path.join(out, 'event-loop')}': ${problem}. Nothing was measured. Choose a folder you can write to with --out DIR.\n`);
+    assert.doesNotMatch(stdout, /checking/);
+    assert.ok(performance.now() - started < 15_000);
+  }
+  assert.deepEqual(readdirSync(path.join(readOnly, 'event-loop')), []);
 });
 
 test('--list names every lab with its summary, --help shows the options', () => {

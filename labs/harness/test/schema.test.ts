@@ -23,7 +23,10 @@ function rejects(mutate: (data: Record<string, unknown>) => void, problem: RegEx
 test('malformed results files are rejected, naming the problem', () => {
   assert.throws(() => parseResultsJson('{"schemaVersion": 1,', 'broken.json'), /broken\.json is not a valid results file:\n {2}- not JSON/);
   rejects((d) => delete d.environment, /^environment: /);
-  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 2, this tool reads version 1/);
+  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 3, this tool reads version 2: re-run the lab with this version of the course, or update the course/);
+  rejects((d) => (d.schemaVersion = 1), /^recorded with an older harness \(schema version 1; this one reads version 2\): .* Rerun the lab/);
+  rejects((d) => delete (((d.cases as Record<string, unknown>[])[0] as Record<string, unknown>).sampleRounds), /^cases\.0\.sampleRounds: /);
+  rejects((d) => delete ((d.correctness as Record<string, unknown>[])[0] as Record<string, unknown>).failedAt, /^correctness\.0\.failedAt: /);
   rejects((d) => (d.lab = '../../etc'), /^lab: /);
   rejects((d) => ((d.correctness as unknown[]).length = 0), /^correctness: /);
   rejects((d) => (((d.speedups as Record<string, unknown>[])[0] as Record<string, unknown>).ci95 = [2, 1]), /^speedups\.0\.ci95: interval low must be <= high/);

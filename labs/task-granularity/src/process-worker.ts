@@ -2,6 +2,7 @@
  * One child process of the process pool: counts chunks sent over IPC and answers with their histograms.
  * It exits when its parent goes away (the IPC channel closes), so a crashed parent leaves no process behind.
  */
+import { exitWithParent } from '@parallel-course/harness/child-process.ts';
 import { countChunk } from './monte-carlo.ts';
 import type { FromChild, ToChild } from './process-protocol.ts';
 import { applyFault } from './task-runner.ts';
@@ -26,5 +27,6 @@ process.on('message', (message: ToChild) => {
     send({ type: 'error', id: message.id, message: error instanceof Error ? error.message : String(error) });
   }
 });
-process.on('disconnect', () => process.exit(0));
+// No watchdog thread here: its memory would count in the per-child memory this lab measures.
+exitWithParent();
 send({ type: 'ready' });

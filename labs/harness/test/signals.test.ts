@@ -1,0 +1,64 @@
+/**
+ * Signals and a killed harness: the event-loop lab's servers (learner code in their own processes) never outlive
+ * the harness, and a run stopped by a signal says so, exits 128 + the signal and writes nothing.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runningProcesses } from '../src/testing.ts';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = path.join(REPO, 'labs/harness/src/cli.ts');
+const SERVER_MAIN = path.join(REPO, 'labs/event-loop/src/server-main.ts');
+const RUN_CHILD = path.join(REPO, 'labs/harness/src/run-child.ts');
+
+async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Starts a quick event-loop run of the solution and waits until its servers are up. */
+async function startRun(t: { after(fn: () => void): void }): Promise<{ child: ChildProcess; outDir: string; output: () => string }> {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-signals-'));
+  let output = '';
+  const child = spawn(process.execPath, [CLI, 'event-loop', '--impl', 'solution', '--quick', '--out', outDir], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  t.after(() => {
+    child.kill('SIGKILL');
+    for (const pid of [...runningProcesses(SERVER_MAIN), ...runningProcesses(RUN_CHILD)]) process.kill(Number(pid), 'SIGKILL');
+    rmSync(outDir, { recursive: true, force: true });
+  });
+  await waitFor('the event-loop servers to start', () => runningProcesses(SERVER_MAIN).length > 0, 120_000);
+  return { child, outDir, output: () => output };
+}
+
+test('a SIGKILLed harness leaves no server and no lab process behind', async (t) => {
+  const { child } = await startRun(t);
+  child.kill('SIGKILL');
+  // The runner's watchdog thread polls its parent every 250 ms; its servers follow when their IPC channel closes.
+  await waitFor('every lab process to end', () => runningProcesses(SERVER_MAIN).length === 0 && runningProcesses(RUN_CHILD).length === 0, 10_000);
+});
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  test(`${signal} tears down every server, writes nothing and exits ${code}`, async (t) => {
+    const { child, outDir, output } = await startRun(t);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    child.kill(signal);
+    assert.equal(await exited, code);
+    assert.match(output(), new RegExp(`Interrupted \\(${signal}\\): the lab's processes were stopped and no results were written for this run; earlier runs under .* are untouched\\. Rerun with: npm run lab -- event-loop`));
+    await waitFor('every lab process to end', () => runningProcesses(SERVER_MAIN).length === 0 && runningProcesses(RUN_CHILD).length === 0, 5_000);
+    const labDir = path.join(outDir, 'event-loop');
+    assert.deepEqual(existsSync(labDir) ? readdirSync(labDir) : [], [], 'no run folder is left');
+  });
+}
