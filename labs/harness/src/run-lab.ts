@@ -213,6 +213,8 @@ export interface CheckLabOptions {
   impl: Impl;
   seed?: number;
   rootDir?: string;
+  /** Multiplies every time limit of a call into lab code (tests shorten the limits; default 1). */
+  limitScale?: number;
 }
 
 export interface CheckLabOutcome {
@@ -245,6 +247,7 @@ export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcom
       checkOnly: true,
       availableParallelism: os.availableParallelism(),
     },
+    ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
   });
   if (run.fatal) {
     if (run.fatal.kind === 'usage') throw new LabLoadError(run.fatal.message);

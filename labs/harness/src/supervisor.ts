@@ -5,8 +5,8 @@
  * When a call overruns its limit, or the runner ends without finishing (`process.exit` in learner code, a native
  * crash, an uncaught error), the whole process group is killed (the lab's servers and pools with it), the case that
  * was running fails with the reason and the learner file named, and the run starts again without that case, as
- * JMH forks a fresh JVM: no state of the failed attempt colours the next. Each attempt drops at least one more case,
- * so a run ends after at most MAX_ATTEMPTS attempts.
+ * JMH forks a fresh JVM: no state of the failed attempt colours the next. Each attempt drops at least one more
+ * variant, so a run ends after at most MAX_ATTEMPTS attempts.
  *
  * SIGINT, SIGTERM and SIGHUP end the runner's process group and the run; nothing is written (run-lab.ts says so).
  */
@@ -21,8 +21,11 @@ const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
 
 /** Extra time the supervisor allows past a call's limit, in ms: the runner's own timeouts answer first when they can. */
 export const LIMIT_GRACE_MS = 5_000;
-/** Attempts of one run at most; each attempt after the first runs without the cases that failed before it. */
-export const MAX_ATTEMPTS = 4;
+/**
+ * Attempts of one run at most. Each attempt after the first runs without the variant whose case ended the process
+ * before it, so a lab with V variants needs at most V + 1; this caps the time a badly broken exercise costs.
+ */
+export const MAX_ATTEMPTS = 5;
 /** How long SIGTERM'd processes get before SIGKILL when the run is interrupted, in ms. */
 export const INTERRUPT_GRACE_MS = 1_500;
 /** Bytes of the runner's stderr kept for the message when it dies. */
@@ -128,27 +131,33 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   for (const s of signals) process.on(s, onSignal);
 
   try {
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !run.interrupted; attempt++) {
+    for (let attempt = 1; !run.interrupted; attempt++) {
       const job: RunJob = { ...options.job, exclude: [...failedKeys] };
       const outcome = await runAttempt(job, options, run, entries, (child) => (current = child));
       current = null;
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
-      // One case failed in a way that ended the process: record it and start again without it.
+      // A case ended the process: start again without it and without the rest of its variant (the same code would
+      // most likely end it again, one restart per chunk size), and without the cases that failed their check.
       failedKeys.add(outcome.caseKey);
+      for (const info of run.lab?.cases ?? []) {
+        if (info.variant !== outcome.variant || info.key === outcome.caseKey || failedKeys.has(info.key)) continue;
+        failedKeys.add(info.key);
+        entries.set(info.key, failedEntry(info, `skipped: ${outcome.label} of the same variant ended the lab process; fix that first`, undefined, 'check', null));
+      }
       for (const [key, entry] of entries) if (!entry.passed) failedKeys.add(key);
       run.measured.clear();
       run.harnessOverheadMs = null;
-      if (attempt === MAX_ATTEMPTS) {
+      if (attempt >= MAX_ATTEMPTS) {
         const left = (run.lab?.cases ?? []).filter((c) => !failedKeys.has(c.key));
         for (const info of left) {
-          entries.set(info.key, failedEntry(info, `not measured: the lab process had to be ended ${MAX_ATTEMPTS} times in this run; fix the cases above first`, entries.get(info.key), 'check', null));
+          entries.set(info.key, failedEntry(info, `not measured: the lab process had to be ended ${attempt} times in this run; fix the cases above first`, entries.get(info.key), 'check', null));
         }
-        run.notes.push(`The run stopped after ${MAX_ATTEMPTS} attempts: each ended a lab process that overran or crashed.`);
-      } else {
-        const line = `restarting the lab process without ${outcome.label} (attempt ${attempt + 1} of at most ${MAX_ATTEMPTS})`;
-        options.onEvent?.(line);
-        run.notes.push(`The lab process was restarted without ${outcome.label}, which ended it; every other case was checked and measured again from the start.`);
+        run.notes.push(`The run stopped after ${attempt} attempts: each ended a lab process that overran or crashed.`);
+        break;
       }
+      const line = `restarting the lab process without ${outcome.variant} (attempt ${attempt + 1} of at most ${MAX_ATTEMPTS})`;
+      options.onEvent?.(line);
+      run.notes.push(`The lab process was restarted without ${outcome.variant}, after ${outcome.label} ended it; every other case was checked and measured again from the start.`);
     }
   } finally {
     for (const s of signals) process.off(s, onSignal);
@@ -158,7 +167,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   return run;
 }
 
-type AttemptOutcome = { kind: 'finished' } | { kind: 'case-ended'; caseKey: string; label: string };
+type AttemptOutcome = { kind: 'finished' } | { kind: 'case-ended'; caseKey: string; label: string; variant: string };
 
 function runAttempt(
   job: RunJob,
@@ -284,7 +293,7 @@ function runAttempt(
       }
       const stage = ended.activity.stage;
       if (info) entries.set(info.key, failedEntry(info, reason, entries.get(info.key), stage, null));
-      resolve({ kind: 'case-ended', caseKey: ended.activity.caseKey, label });
+      resolve({ kind: 'case-ended', caseKey: ended.activity.caseKey, label, variant: info?.variant ?? ended.activity.caseKey });
     });
   });
 }

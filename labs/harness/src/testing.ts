@@ -1,6 +1,9 @@
 /** Helpers for the labs' tests. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * PIDs of the processes whose command line names this script file (an absolute path), for "no process is left
@@ -34,4 +37,19 @@ export function runningProcesses(scriptFile: string): string[] {
     .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
     .filter((m): m is RegExpMatchArray => m !== null && m[1] !== String(process.pid) && m[2]!.split(/\s+/).includes(scriptFile))
     .map((m) => m[1]!);
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * A throw-away repository root for planting faults in a real lab's learner code: `labs`, `node_modules` and
+ * `package.json` are links to this checkout's, and `exercises/<lab>` is a copy of `solutions/<lab>` (a passing
+ * exercise) that the test may edit. Remove it with `rmSync(root, { recursive: true, force: true })`.
+ */
+export function labCopyRoot(lab: string): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), `${lab}-faults-`));
+  for (const name of ['labs', 'node_modules', 'package.json']) symlinkSync(path.join(REPO_ROOT, name), path.join(root, name));
+  mkdirSync(path.join(root, 'exercises'));
+  cpSync(path.join(REPO_ROOT, 'solutions', lab), path.join(root, 'exercises', lab), { recursive: true });
+  return root;
 }

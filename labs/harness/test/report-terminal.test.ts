@@ -116,6 +116,7 @@ describe('formatTerminalSummary', () => {
       maxAbsError: null,
       maxRelError: null,
       inputsChecked: 0,
+      failedAt: { stage: 'check', sample: null },
     });
     const out = formatTerminalSummary(parseResults(copy));
     lineWith(out, 'pool (workers=8)', 'not implemented', 'same response bodies');

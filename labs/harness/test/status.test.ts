@@ -12,7 +12,7 @@ import { genuineRun } from './support/genuine-run.ts';
 import { tempRoot, WRONG_IMPL } from './support/temp-root.ts';
 
 function entry(variant: string, passed: boolean, notImplemented = false, reason: string | null = null): CorrectnessEntry {
-  return { variant, params: {}, passed, comparator: 'exact', reason, notImplemented, firstMismatch: null, maxAbsError: null, maxRelError: null, inputsChecked: 1 };
+  return { variant, params: {}, passed, comparator: 'exact', reason, notImplemented, firstMismatch: null, maxAbsError: null, maxRelError: null, inputsChecked: 1, failedAt: passed ? null : { stage: 'check', sample: null } };
 }
 
 test('labStatus: not started, failing, passing, measured, error', async () => {

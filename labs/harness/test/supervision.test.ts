@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '../src/run-lab.ts';
+import { checkLab, runLab } from '../src/run-lab.ts';
 import { parseResultsJson } from '../src/results-schema.ts';
 import { readFileSync } from 'node:fs';
 import { tempRoot } from './support/temp-root.ts';
@@ -115,4 +115,17 @@ test('a native crash (SIGSEGV) fails the case and names the signal', async (t) =
   const { outcome, learner } = await runWith(t, fault("if (n === 5) process.kill(process.pid, 'SIGSEGV');"));
   assertOthersKept(outcome);
   assert.match(learner?.reason ?? '', /killed by SIGSEGV\): a crash in native code\?/);
+});
+
+test('--watch and --status checks are supervised too: a synchronous loop ends within the per-input limit', async (t) => {
+  const root = tempRoot('faults-root', 'harness-faults-');
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), fault('if (n === 2) for (;;) {}'));
+  const started = performance.now();
+  const outcome = await checkLab({ lab: 'faulty', impl: 'exercise', rootDir: root, limitScale: LIMIT_SCALE });
+  assert.equal(outcome.exitCode, 1);
+  const learner = outcome.correctness.find((e) => e.variant === 'learner');
+  assert.match(learner?.reason ?? '', /^checking learner on input #1 did not finish within 1\.3 s .* Look at exercises\/faulty\/faulty\.ts\./);
+  assert.deepEqual(outcome.correctness.map((e) => [e.variant, e.passed]), [['loop', true], ['learner', false], ['steady', true]]);
+  assert.ok(performance.now() - started < 20_000);
 });

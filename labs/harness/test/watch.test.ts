@@ -13,7 +13,7 @@ import { tempRoot, WRONG_IMPL } from './support/temp-root.ts';
 function entry(partial: Partial<CorrectnessEntry>): CorrectnessEntry {
   return {
     variant: 'mine', params: {}, passed: false, comparator: 'exact', reason: null, notImplemented: false,
-    firstMismatch: null, maxAbsError: null, maxRelError: null, inputsChecked: 1, ...partial,
+    firstMismatch: null, maxAbsError: null, maxRelError: null, inputsChecked: 1, failedAt: null, ...partial,
   };
 }
 
