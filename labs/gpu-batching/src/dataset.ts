@@ -5,7 +5,8 @@
  * cache, so what is measured is the system-call and threadpool cost, not the disk: say so when you quote it.)
  * Decoding turns bytes into float32 in [0, 1]: pixel / 255.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '@parallel-course/harness/results-writer.ts';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,8 +67,7 @@ export function ensureDataset(seed: number, count: number, root: string = defaul
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < count; i++) writeFileSync(sampleFile(dir, i), samplePixels(seed, i));
-  writeFileSync(`${manifest}.tmp`, expected);
-  renameSync(`${manifest}.tmp`, manifest);
+  writeFileAtomic(manifest, expected, { replace: true });
   return { dir, count, seed };
 }
 

@@ -6,7 +6,8 @@
  * `npm run generate-model -w labs/gpu-batching` writes it ahead of time (the GPU node script does).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '@parallel-course/harness/results-writer.ts';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateModelBytes } from './model-onnx.ts';
@@ -46,10 +47,8 @@ export function ensureModelFile(spec: ModelSpec = MODEL_SPEC, dir: string = MODE
   mkdirSync(dir, { recursive: true });
   const bytes = generateModelBytes(spec);
   const digest = sha256(bytes);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, file);
-  writeFileSync(`${stamp}.${process.pid}.tmp`, `${digest}\n`);
-  renameSync(`${stamp}.${process.pid}.tmp`, stamp);
+  // Replaced, not kept: this is a cache the lab regenerates whenever its digest does not match.
+  writeFileAtomic(file, bytes, { replace: true });
+  writeFileAtomic(stamp, `${digest}\n`, { replace: true });
   return { path: file, sha256: digest, bytes: bytes.length, generated: true };
 }

@@ -160,8 +160,19 @@ export function paramsKey(params: Params, only?: string[]): string {
   return keys.map((k) => `${k}=${params[k]}`).join(',');
 }
 
-/** "pool (workers=2)", or just "inline" for a case without params. */
+/**
+ * A case's params as people read them, "size=512, threads=2" (keys sorted); "" when there are none. With caseLabel,
+ * the one way a case is named everywhere: the terminal, the reports, the results viewer and error messages.
+ */
+export function paramsLabel(params: Params): string {
+  return Object.keys(params)
+    .sort()
+    .map((key) => `${key}=${String(params[key])}`)
+    .join(', ');
+}
+
+/** "native (size=512, threads=2)", or just "inline" for a case without params. */
 export function caseLabel(variant: string, params: Params): string {
-  const key = paramsKey(params);
-  return key ? `${variant} (${key})` : variant;
+  const label = paramsLabel(params);
+  return label ? `${variant} (${label})` : variant;
 }

@@ -2,24 +2,12 @@
  * Stage 5, results: one new folder per run, `results.json` validated against the schema and written atomically.
  * Nothing is ever overwritten: a learner's earlier runs are their evidence.
  */
-import { accessSync, constants, existsSync, linkSync, mkdirSync, mkdtempSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
 import { parseResults, type Results } from './results-schema.ts';
-
-/** Checks before a run that results can be written under `outRoot`, so a long run does not fail at the end. */
-export function ensureWritable(outRoot: string): void {
-  try {
-    makeDirs(path.resolve(outRoot));
-    accessSync(outRoot, constants.W_OK);
-  } catch (error) {
-    throw new UsageError(
-      `cannot write results under '${outRoot}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. ` +
-        `Choose a folder you can write to with --out DIR.`,
-    );
-  }
-}
 
 /**
  * `mkdir -p`, one level at a time. Node's own `mkdirSync(..., { recursive: true })` never returns for a path
@@ -117,13 +105,24 @@ export async function writeRunFolder<T>(runDir: string, results: Results, writeR
 }
 
 /**
- * Writes `file` atomically and never replaces an existing file: the text goes to a temporary file in the same
- * folder, which is then hard-linked to its final name (link fails with EEXIST where rename would overwrite).
- * A reader sees either no file or the whole file.
+ * The harness's one atomic writer. The text goes to a temporary file in the same folder, then:
+ * - by default it is hard-linked to its final name, which fails with EEXIST where a rename would overwrite: results,
+ *   reports and notes never replace a file (a learner's earlier runs are their evidence);
+ * - with `{ replace: true }` it is renamed over the final name: for caches the project regenerates (a model file).
+ * A reader sees either no file (or the old one) or the whole new file, never half of one.
  */
-export function writeFileAtomic(file: string, text: string | Uint8Array): void {
-  const temp = `${file}.tmp-${process.pid}`;
+export function writeFileAtomic(file: string, text: string | Uint8Array, options: { replace?: boolean } = {}): void {
+  const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   writeFileSync(temp, text, { flag: 'wx' });
+  if (options.replace) {
+    try {
+      renameSync(temp, file);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+    return;
+  }
   try {
     linkSync(temp, file);
   } finally {

@@ -1,3 +1,4 @@
+import { caseLabel as labCaseLabel } from '../src/lab-definition.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { amdahlSpeedup, jitter, thinSamples } from '../src/report/charts.ts';
@@ -45,7 +46,9 @@ describe('report number formatting', () => {
 
   it('names cases by variant and parameters', () => {
     assert.equal(caseLabel({ variant: 'inline', params: {} }), 'inline');
-    assert.equal(caseLabel({ variant: 'pool', params: { workers: 2, size: 'large' } }), 'pool (workers=2, size=large)');
+    assert.equal(caseLabel({ variant: 'pool', params: { workers: 2, size: 'large' } }), 'pool (size=large, workers=2)');
+    // The same label as the check stage's and the viewer's: one function, lab-definition.ts's caseLabel.
+    assert.equal(caseLabel({ variant: 'pool', params: { workers: 2, size: 'large' } }), labCaseLabel('pool', { size: 'large', workers: 2 }));
     assert.equal(sameParams({ a: 1, b: 'x' }, { b: 'x', a: 1 }), true);
     assert.equal(sameParams({ a: 1 }, { a: 2 }), false);
     assert.equal(sameParams({ a: 1 }, { a: 1, b: 2 }), false);

@@ -92,11 +92,12 @@ describe('writeReports', () => {
     assert.match(await readFile(written.html, 'utf8'), /^<!doctype html>/);
   });
 
-  it('replaces reports from an earlier call', async () => {
+  it('never replaces a report that is already in the run folder', async () => {
+    const before = await readFile(path.join(runDir, 'report.md'), 'utf8');
     const copy = structuredClone(loadFixture());
     copy.title = 'second rendering';
-    const written = await writeReports(parseResults(copy), runDir);
-    assert.match(await readFile(written.markdown, 'utf8'), /^# event-loop: second rendering$/m);
+    await assert.rejects(writeReports(parseResults(copy), runDir), (error: unknown) => error instanceof ReportWriteError && /EEXIST/.test(error.message));
+    assert.equal(await readFile(path.join(runDir, 'report.md'), 'utf8'), before);
   });
 
   it('refuses a run folder that does not exist, saying who creates it', async () => {

@@ -3,6 +3,7 @@
  * in the same words. Pure functions; no reporter-specific escaping here (each output format escapes its own way).
  */
 import type { CaseResult, CorrectnessEntry, Params, SpeedupEntry } from '../results-schema.ts';
+import { caseLabel as caseLabelOf, paramsLabel } from '../lab-definition.ts';
 
 /** What the flags mean, printed under every table that shows them. */
 export const OVERSUBSCRIBED_TEXT = 'oversubscribed: more workers than available CPUs';
@@ -68,17 +69,14 @@ export function formatThroughput(work: CaseResult['workPerSample'], medianMs: nu
   return `${formatSignificant(perSecond)} ${work.unit}/s`;
 }
 
-/** Parameters as "workers=2, size=4096" in key order; "" when there are none. */
+/** Parameters as "size=4096, workers=2" (keys sorted; lab-definition.ts's paramsLabel); "" when there are none. */
 export function formatParams(params: Params): string {
-  return Object.entries(params)
-    .map(([key, value]) => `${key}=${value}`)
-    .join(', ');
+  return paramsLabel(params);
 }
 
-/** How a case is named everywhere: "pool (workers=2)", or just "inline" when it has no parameters. */
+/** How a case is named everywhere: "pool (workers=2)", or just "inline" (lab-definition.ts's caseLabel). */
 export function caseLabel(entry: { variant: string; params: Params }): string {
-  const params = formatParams(entry.params);
-  return params === '' ? entry.variant : `${entry.variant} (${params})`;
+  return caseLabelOf(entry.variant, entry.params);
 }
 
 /** True when two parameter records hold the same keys with the same values (key order does not matter). */

@@ -1,11 +1,11 @@
 /**
  * Entry point of the reporting stage: runs every file reporter on the same Results and writes their files into
- * the run folder, each atomically (temp name, then rename). results.json is never written here.
+ * the run folder, each with the harness's one atomic writer (never replacing a file). results.json is never written here.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Results } from '../results-schema.ts';
+import { writeFileAtomic } from '../results-writer.ts';
 import { buildCharts } from './charts.ts';
 import { renderHtmlReport } from './html.ts';
 import { renderMarkdownReport } from './markdown.ts';
@@ -65,14 +65,11 @@ export const htmlReporter: Reporter = {
 /** The file reporters writeReports runs, in order. The terminal summary is separate: it goes to stdout. */
 export const fileReporters: readonly Reporter[] = [htmlReporter, pngReporter, markdownReporter];
 
-/** Writes `contents` to a temporary name beside `target`, then renames it over `target` (atomic on one filesystem). */
-async function writeAtomically(target: string, contents: string | Uint8Array): Promise<void> {
-  const temp = `${target}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+/** Writes one report file with the harness's atomic writer; it never replaces a file that is there. */
+function writeReportFile(target: string, contents: string | Uint8Array): void {
   try {
-    await writeFile(temp, contents);
-    await rename(temp, target);
+    writeFileAtomic(target, contents);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
     throw new ReportWriteError(`could not write ${target}: ${(error as Error).message}`, { cause: error });
   }
 }
@@ -118,7 +115,7 @@ export async function writeReports(
   const written: string[] = [];
   for (const { target, file } of targets) {
     await mkdir(path.dirname(target), { recursive: true });
-    await writeAtomically(target, file.contents);
+    writeReportFile(target, file.contents);
     written.push(target);
   }
   return {
