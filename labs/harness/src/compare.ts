@@ -6,7 +6,8 @@
 import type { Params, Results } from './results-schema.ts';
 import { compareSamples, createRng } from './statistics.ts';
 import { caseLabel, formatRatio, formatTime, sameParams } from './report/format.ts';
-import { renderTextTable, terminalSafe } from './report/text-table.ts';
+import { renderTextTable } from './report/text-table.ts';
+import { sanitizeForTerminal } from './safe-read.ts';
 
 export type Verdict = 'faster' | 'slower' | 'within-noise' | 'only-in-this-run' | 'only-in-earlier-run';
 
@@ -103,7 +104,8 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   'only-in-earlier-run': 'not in this run',
 };
 
-/** The comparison as a terminal table with one verdict per case, then the caveats. */
+/** The comparison as a terminal table with one verdict per case, then the caveats; text from the files is sanitised
+ * (renderTextTable does the cells, sanitizeForTerminal the rest). */
 export function formatComparison(comparison: RunComparison): string {
   const band = `${Math.round(comparison.threshold * 100)}%`;
   const rows = comparison.cases.map((c) => [
@@ -115,10 +117,10 @@ export function formatComparison(comparison: RunComparison): string {
     VERDICT_TEXT[c.verdict],
   ]);
   const lines = [
-    `Compared with the ${comparison.earlier.impl} run of ${comparison.earlier.startedAt} ` +
+    `Compared with the ${sanitizeForTerminal(comparison.earlier.impl)} run of ${sanitizeForTerminal(comparison.earlier.startedAt)} ` +
       `(ratio = earlier median / this median; above 1 = this run is faster; within noise = the 95% interval touches 1 +- ${band}):`,
     ...renderTextTable(['case', 'earlier', 'this run', 'ratio', '95% CI', 'verdict'], rows, { maxWidth: 110, flexibleColumn: 0 }),
   ];
-  for (const caveat of comparison.caveats) lines.push(`caveat: ${terminalSafe(caveat)}`);
+  for (const caveat of comparison.caveats) lines.push(`caveat: ${sanitizeForTerminal(caveat)}`);
   return lines.join('\n');
 }

@@ -3,19 +3,32 @@
  * invalid one is listed with its reason.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import type { Results } from '../src/results-schema.ts';
 import { main as classMain } from '../src/tools/class-cli.ts';
 import { classScalingChart, loadSubmissions, renderClassPage, submissionName } from '../src/tools/class-page.ts';
 import { genuineRun } from './support/genuine-run.ts';
 
+/** Temp folders of this file (class folders, genuine runs, pages), removed at the end. */
+const temps: string[] = [];
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
 async function classFolder(): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'harness-class-'));
+  const dir = tempDir('harness-class-');
   const alice = await genuineRun();
   const bob = await genuineRun();
+  temps.push(alice.root, bob.root);
   // Two learners on "different machines" (the environment is description, not input to any recomputed number).
   const bobResults: Results = { ...bob.results, environment: { ...bob.results.environment, hostname: 'hpc-node-12', cpuModel: 'Intel Xeon Gold 6230' } };
   mkdirSync(path.join(dir, 'alice'));
@@ -64,7 +77,7 @@ test('the class page: valid submissions in a table and a chart, every invalid on
 
 test('npm run class writes the page into a new folder and names the invalid submissions', async () => {
   const dir = await classFolder();
-  const out = mkdtempSync(path.join(os.tmpdir(), 'harness-class-out-'));
+  const out = tempDir('harness-class-out-');
   const lines: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string) => {

@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '../src/run-lab.ts';
 import type { Results } from '../src/results-schema.ts';
@@ -18,12 +18,24 @@ const REPORT_CLI = fileURLToPath(new URL('../src/tools/report-cli.ts', import.me
 const TOY_ROOT = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
 let genuine: Results;
 let genuineFile: string;
+/** Temp folders of this file, removed at the end. */
+const temps: string[] = [];
 
 before(async () => {
   const run = await genuineRun();
+  temps.push(run.root);
   genuine = run.results;
   genuineFile = path.join(run.runDir, 'results.json');
 });
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
 
 const copy = (): Results => structuredClone(genuine);
 
@@ -82,7 +94,7 @@ test('malformed files are rejected with the schema problem', () => {
 });
 
 test('a run whose check failed is rejected, naming each failed case and why', async () => {
-  const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-failed-'));
+  const outDir = tempDir('harness-failed-');
   const outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, rootDir: TOY_ROOT, silent: true, sampling: { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 } });
   const problems = validateSubmission(outcome.results).problems;
   assert.match(problems[0] ?? '', /^correctness: wrong did not pass its check \(wrong output on check input #0 at \[0\]: expected \d+, got \d+\)$/);
@@ -97,7 +109,7 @@ test('diffRecomputed: missing and extra values are named', () => {
 });
 
 test('npm run report -- validate: exit 0 for a genuine file, 1 with the reasons for a tampered one', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'harness-validate-cli-'));
+  const dir = tempDir('harness-validate-cli-');
   const tampered = copy();
   tampered.speedups[0]!.speedup = 3;
   const bad = path.join(dir, 'tampered.json');
@@ -111,4 +123,17 @@ test('npm run report -- validate: exit 0 for a genuine file, 1 with the reasons 
   const none = spawnSync(process.execPath, [REPORT_CLI, 'validate'], { encoding: 'utf8' });
   assert.equal(none.status, 2);
   assert.match(none.stderr, /^error: validate needs a file: npm run report -- validate path\/to\/results\.json$/m);
+});
+
+test('validateFile: a folder or a missing file is refused with its reason, never read', () => {
+  const dir = tempDir('harness-validate-refused-');
+  const folder = validateFile(dir);
+  assert.equal(folder.valid, false);
+  assert.equal(folder.refused?.code, 'FILE_NOT_REGULAR');
+  assert.deepEqual(folder.problems, [
+    `file: ${dir} is a folder, not a regular file, so it was not read: give the results.json that "npm run lab" wrote into results/<lab>/<time>/ (a plain file)`,
+  ]);
+  const missing = validateFile(path.join(dir, 'nope.json'));
+  assert.equal(missing.refused?.code, 'FILE_NOT_FOUND');
+  assert.equal(missing.problems[0], `file: ${dir}/nope.json does not exist: give the results.json that "npm run lab" wrote into results/<lab>/<time>/ (a plain file)`);
 });

@@ -3,6 +3,7 @@
  * Only reads fields of the harness schema (labs/harness/src/results-schema.ts); it never trusts strings as markup.
  */
 import type { Params, Results, SpeedupEntry } from '@parallel-course/harness/results-schema.ts';
+import type { ResultsWarning } from './results-file.ts';
 
 export interface WorkerPoint {
   workers: number;
@@ -83,4 +84,37 @@ export function caseLabel(variant: string, params: Params): string {
 /** A 95% interval as "low–high" with an en dash, compact enough for narrow tables. */
 export function formatInterval([low, high]: readonly [number, number]): string {
   return `${formatNumber(low)}–${formatNumber(high)}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export interface WarningText {
+  title: string;
+  /** One sentence per kind of problem: failed checks, then numbers that do not recompute. */
+  sentences: string[];
+  /** The first problems themselves, each naming the case or the field. */
+  items: string[];
+  /** How many problems were left out of `items`. */
+  more: number;
+}
+
+/** The words of the viewer's warning for a file that failed a check or whose numbers do not follow from its samples. */
+export function warningText(warning: ResultsWarning, limit = 10): WarningText {
+  const sentences: string[] = [];
+  if (warning.failedChecks.length > 0) {
+    sentences.push(
+      `${plural(warning.failedChecks.length, 'case', 'cases')} failed the correctness check: ` +
+        'a variant that computes a wrong answer has no meaningful time or speedup.',
+    );
+  }
+  if (warning.mismatches.length > 0) {
+    sentences.push(
+      `${plural(warning.mismatches.length, 'number does', 'numbers do')} not follow from the raw samples in the file ` +
+        '(recomputed as "npm run report -- validate" does): the file was edited, or was not written by this version of the harness.',
+    );
+  }
+  const all = [...warning.failedChecks.map((p) => `failed check: ${p}`), ...warning.mismatches];
+  return { title: 'Warning: do not trust the numbers in this file.', sentences, items: all.slice(0, limit), more: Math.max(0, all.length - limit) };
 }

@@ -1,14 +1,27 @@
-/** Behaviour of <ResultsViewer />: file -> schema validation -> charts and tables (text only, never HTML). */
+/**
+ * Behaviour of <ResultsViewer />: file -> schema validation -> the validator's checks -> charts and tables (text only,
+ * never HTML). A file with a failed check, or whose numbers do not recompute from its samples, is still shown, under
+ * a warning that says so in words (role="alert").
+ */
 import type { ChartDataset } from 'chart.js';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { ResultsWarning } from '../lib/results-file.ts';
 import { Chart } from '../lib/chart-setup.ts';
 import { amdahlSpeedup } from '../lib/amdahl.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
-import { caseLabel, formatInterval, formatNumber, maxWorkers, otherSpeedups, paramsLabel, workerSeries } from '../lib/results-view.ts';
+import {
+  caseLabel,
+  formatInterval,
+  formatNumber,
+  maxWorkers,
+  otherSpeedups,
+  paramsLabel,
+  warningText,
+  workerSeries,
+} from '../lib/results-view.ts';
 
 type Point = { x: number; y: number };
-
 
 function describeRun(results: Results): string {
   const env = results.environment;
@@ -91,6 +104,7 @@ function tables(results: Results): HTMLElement[] {
 export function mountResultsViewer(root: HTMLElement): void {
   const fileInput = root.querySelector<HTMLInputElement>('[data-rv-file]');
   const errorBox = root.querySelector<HTMLElement>('[data-rv-error]');
+  const warningBox = root.querySelector<HTMLElement>('[data-rv-warning]');
   const output = root.querySelector<HTMLElement>('[data-rv-output]');
   const title = root.querySelector<HTMLElement>('[data-rv-title]');
   const summary = root.querySelector<HTMLElement>('[data-rv-summary]');
@@ -101,7 +115,7 @@ export function mountResultsViewer(root: HTMLElement): void {
   const otherCanvas = root.querySelector<HTMLCanvasElement>('[data-rv-other-chart]');
   const tableHolder = root.querySelector<HTMLElement>('[data-rv-tables]');
   if (!fileInput || !errorBox || !output || !title || !summary || !headline || !workersBox || !workersCanvas) return;
-  if (!otherBox || !otherCanvas || !tableHolder) return;
+  if (!otherBox || !otherCanvas || !tableHolder || !warningBox) return;
 
   // Charts of the file on show, each with the function that stops it following the theme.
   let charts: { chart: Chart; unfollow: () => void }[] = [];
@@ -116,7 +130,25 @@ export function mountResultsViewer(root: HTMLElement): void {
     }
   };
 
-  const show = (results: Results): void => {
+  /** The warning above the results, or none for a file that passed every check. */
+  const showWarning = (warning: ResultsWarning | null): void => {
+    if (warning === null) {
+      warningBox.replaceChildren();
+      warningBox.hidden = true;
+      return;
+    }
+    const text = warningText(warning);
+    const parts: HTMLElement[] = [element('p', text.title, 'rv-warning-title')];
+    for (const sentence of text.sentences) parts.push(element('p', sentence));
+    const list = element('ul');
+    for (const item of text.items) list.append(element('li', item));
+    parts.push(list);
+    if (text.more > 0) parts.push(element('p', `… and ${text.more} more: "npm run report -- validate <file>" lists them all.`));
+    warningBox.replaceChildren(...parts);
+    warningBox.hidden = false;
+  };
+
+  const show = (results: Results, warning: ResultsWarning | null): void => {
     for (const { chart, unfollow } of charts) {
       unfollow();
       chart.destroy();
@@ -125,6 +157,7 @@ export function mountResultsViewer(root: HTMLElement): void {
     // Visible before the charts are made, so chart.js measures a real box.
     errorBox.hidden = true;
     output.hidden = false;
+    showWarning(warning);
     title.textContent = results.title;
     summary.textContent = describeRun(results);
     headline.textContent = describeHeadline(results);
@@ -199,8 +232,10 @@ export function mountResultsViewer(root: HTMLElement): void {
     if (!file) return;
     // The schema (zod) loads only when a file is opened, keeping it out of the page's first download.
     import('../lib/results-file.ts')
-      .then(({ readResultsFile }) => readResultsFile(file))
-      .then(show)
+      .then(async ({ readResultsFile, checkResultsFile }) => {
+        const results = await readResultsFile(file);
+        show(results, checkResultsFile(results));
+      })
       .catch(async (error: unknown) => {
         const message = await import('../lib/results-file.ts').then(
           ({ describeLoadError }) => describeLoadError(error),

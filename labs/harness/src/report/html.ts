@@ -5,6 +5,7 @@
  * <script type="application/json"> block with `<`, `>` and `&` escaped, so lab data cannot close the script.
  */
 import type { Results } from '../results-schema.ts';
+import { shellCommandLine } from '../safe-read.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { chartScripts, escapeHtml, htmlPage } from './html-page.ts';
@@ -122,7 +123,7 @@ export function renderHtmlReport(results: Results): string {
     section(
       'command',
       'Command',
-      `<p class="muted">Run from the repository root to repeat this measurement:</p>\n<pre><code>${escapeHtml(results.command)}</code></pre>`,
+      `<p class="muted">Run from the repository root to repeat this measurement:</p>\n<pre><code>${escapeHtml(shellCommandLine(results.command))}</code></pre>`,
     ),
     results.notes.length === 0
       ? ''

@@ -4,6 +4,7 @@
  * escaped so it cannot become markup, links or raw HTML.
  */
 import type { Results } from '../results-schema.ts';
+import { shellCommandLine } from '../safe-read.ts';
 import type { DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
@@ -94,7 +95,7 @@ export function renderMarkdownReport(results: Results, chartFiles: Readonly<Reco
   if (observations.rows.length > 0) out.push('## Observations', '', renderTable(observations), '');
 
   out.push('## Environment', '', renderTable(environmentTable(results)), '');
-  out.push('## Command', '', 'Run from the repository root to repeat this measurement:', '', codeBlock(results.command, 'sh'), '');
+  out.push('## Command', '', 'Run from the repository root to repeat this measurement:', '', codeBlock(shellCommandLine(results.command), 'sh'), '');
   if (results.notes.length > 0) {
     out.push('## Notes', '', ...results.notes.map((n) => `- ${escapeMarkdown(n)}`), '');
   }

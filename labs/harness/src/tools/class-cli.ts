@@ -7,12 +7,14 @@ import { parseArgs } from 'node:util';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { createRunDir, writeFileAtomic } from '../results-writer.ts';
+import { formatBytes, MAX_RESULTS_BYTES, sanitizeForTerminal } from '../safe-read.ts';
 import { isFolder, loadSubmissions, renderClassPage } from './class-page.ts';
 
 const HELP = [
   'Usage: npm run class -- <folder of submissions> [--out DIR]',
   '  Every *.json under the folder is validated; the page shows a table and the scaling curves of the valid ones',
   '  and lists every invalid one with its reasons. The learner is named by the file path (alice/results.json -> alice).',
+  `  A *.json that is not a regular file (a FIFO, a link to a device) or is over ${formatBytes(MAX_RESULTS_BYTES)} is refused unread and listed.`,
   '',
   '  --out <value>        parent folder of the page (default: results/); the page goes to <out>/class/<timestamp>/',
   '  --help               show this help',
@@ -40,9 +42,14 @@ export async function main(argv: string[]): Promise<number> {
   const runDir = createRunDir(outRoot, 'class', now);
   const file = path.join(runDir, 'class.html');
   writeFileAtomic(file, renderClassPage(dir, submissions, now));
-  const invalid = submissions.filter((s) => s.results === null);
-  process.stdout.write(`${submissions.length - invalid.length} valid, ${invalid.length} invalid submissions\n`);
-  for (const s of invalid) process.stdout.write(`  invalid: ${s.name}: ${s.problems[0]}${s.problems.length > 1 ? ` (+${s.problems.length - 1} more)` : ''}\n`);
+  const refused = submissions.filter((s) => s.refused !== null);
+  const invalid = submissions.filter((s) => s.results === null && s.refused === null);
+  const valid = submissions.length - invalid.length - refused.length;
+  // Names and problems quote the files (variant names, reasons): sanitised so no escape sequence reaches the terminal.
+  const lines = [`${valid} valid, ${invalid.length} invalid submissions${refused.length > 0 ? `, ${refused.length} file${refused.length === 1 ? '' : 's'} refused unread` : ''}`];
+  for (const s of invalid) lines.push(`  invalid: ${sanitizeForTerminal(s.name)}: ${sanitizeForTerminal(s.problems[0] ?? '')}${s.problems.length > 1 ? ` (+${s.problems.length - 1} more)` : ''}`);
+  for (const s of refused) lines.push(`  refused: ${sanitizeForTerminal(s.name)}: ${sanitizeForTerminal(s.refused ?? '')}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
   process.stdout.write(`Class page: ${file}\n`);
   return EXIT_OK;
 }

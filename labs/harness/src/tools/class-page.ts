@@ -2,7 +2,8 @@
  * `npm run class -- <folder of submissions>`: one self-contained HTML page comparing a class. Every *.json under the
  * folder is validated (validate.ts); valid ones go into a table and into the scaling chart of their lab (the
  * headline variant's speedup against workers, one line per learner, across their machines); every invalid one is
- * listed with its reasons. A bad file never stops the rest.
+ * listed with its reasons. A bad file never stops the rest: a FIFO, a link to a device or a file over the cap is
+ * refused unread (safe-read.ts) and listed with its reason.
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -19,9 +20,15 @@ export interface Submission {
   file: string;
   results: Results | null;
   problems: string[];
+  /** Why the file was refused unread (not a regular file, over the cap), or null when it was read. */
+  refused: string | null;
 }
 
-/** Every *.json under `dir` (hidden folders and node_modules skipped), sorted; unreadable folders are skipped. */
+/**
+ * Every *.json under `dir` (hidden folders and node_modules skipped), sorted; unreadable folders are skipped.
+ * Symbolic links are never followed into folders; a *.json that is not a regular file (a FIFO, a socket, a link to
+ * a device) is listed too, so that loadSubmissions reports it as refused instead of leaving it out silently.
+ */
 export function findSubmissionFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
@@ -46,15 +53,15 @@ export function submissionName(dir: string, file: string): string {
   return path.relative(dir, file).replace(/\\/g, '/').replace(/\/results\.json$/, '').replace(/\.json$/, '');
 }
 
-/** Validates every submission; an exception in one file becomes that file's problem. */
+/** Validates every submission, each file read safely (validate.ts); an exception in one file becomes its problem. */
 export function loadSubmissions(dir: string): Submission[] {
   return findSubmissionFiles(dir).map((file) => {
     const name = submissionName(dir, file);
     try {
       const result = validateFile(file);
-      return { name, file, results: result.valid ? result.results : null, problems: result.problems };
+      return { name, file, results: result.valid ? result.results : null, problems: result.problems, refused: result.refused?.message ?? null };
     } catch (error) {
-      return { name, file, results: null, problems: [`could not be checked: ${(error as Error).message}`] };
+      return { name, file, results: null, problems: [`could not be checked: ${(error as Error).message}`], refused: null };
     }
   });
 }

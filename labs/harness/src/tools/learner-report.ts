@@ -7,6 +7,7 @@
  */
 import type { Results } from '../results-schema.ts';
 import { compareRuns, type RunComparison } from '../compare.ts';
+import { sanitizeForTerminal, shellCommandLine, shellQuote } from '../safe-read.ts';
 import { baselineEvidence, scalingEvidence } from './evidence.ts';
 import type { Notes } from './notes.ts';
 import { judgePrediction, type Prediction, type PredictionVerdict } from './prediction.ts';
@@ -52,14 +53,18 @@ export class ReportRefusedError extends Error {
   }
 }
 
-/** The commands that repeat a run: the commit, a locked install, the same command with the same seed. */
+/**
+ * The commands that repeat a run: the commit, a locked install, the same command with the same seed. Every field
+ * from the results file is shell-quoted (safe-read.ts), so an edited command with a newline or ";" stays one
+ * quoted word of its own line and cannot add a command to the block a reader copies.
+ */
 export function reproduceCommands(results: Results): string[] {
   const commit = results.environment.git.commit;
-  const command = /--seed\b/.test(results.command) ? results.command : `${results.command} --seed ${results.seed}`;
+  const command = /(^| )--seed( |$)/.test(results.command) ? results.command : `${results.command} --seed ${results.seed}`;
   return [
-    commit === null ? '# commit unknown: the run was not made in a git checkout' : `git checkout ${commit}${results.environment.git.dirty ? '   # plus the uncommitted changes of that run' : ''}`,
+    commit === null ? '# commit unknown: the run was not made in a git checkout' : `git checkout ${shellQuote(commit)}${results.environment.git.dirty ? '   # plus the uncommitted changes of that run' : ''}`,
     'npm ci',
-    command,
+    shellCommandLine(command),
   ];
 }
 
@@ -75,7 +80,7 @@ export function buildLearnerReport(inputs: RunInput[], now = new Date()): Learne
   if (refused.length > 0) {
     throw new ReportRefusedError(
       refused
-        .map(({ input, reasons }) => `no report from ${input.runDir}:\n${reasons.slice(0, 8).map((r) => `  - ${r}`).join('\n')}`)
+        .map(({ input, reasons }) => `no report from ${input.runDir}:\n${reasons.slice(0, 8).map((r) => `  - ${sanitizeForTerminal(r)}`).join('\n')}`)
         .join('\n') +
         '\nFix the code until the check passes (npm run lab -- <lab> --watch), run the lab again and report that run.',
     );

@@ -2,11 +2,16 @@
  * The learner's own words, kept with the run: `notes.md` in the run folder, written once from a template with
  * prompts and never overwritten. The report reads the sections back; prompts (HTML comments) are left out.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { UnsafeFileError } from '../errors.ts';
 import { writeFileAtomic } from '../results-writer.ts';
+import { readTextFileSafely } from '../safe-read.ts';
 
 export const NOTES_FILE = 'notes.md';
+
+/** notes.md is prose: 1 MiB is hundreds of pages, and a bigger file is refused before it is read. */
+export const MAX_NOTES_BYTES = 1024 * 1024;
 
 /** The sections of notes.md, in order, with the prompt under each heading. */
 export const NOTE_SECTIONS = [
@@ -61,8 +66,16 @@ export function parseNotes(text: string): Notes {
   return notes;
 }
 
-/** The notes of a run folder, or all-null notes when it has no notes.md. */
+/**
+ * The notes of a run folder, or all-null notes when it has no notes.md. A notes.md that is not a regular file or is
+ * over MAX_NOTES_BYTES throws UnsafeFileError (safe-read.ts) rather than hang or exhaust memory.
+ */
 export function readNotes(runDir: string): Notes {
   const file = path.join(runDir, NOTES_FILE);
-  return parseNotes(existsSync(file) ? readFileSync(file, 'utf8') : '');
+  try {
+    return parseNotes(readTextFileSafely(file, { capBytes: MAX_NOTES_BYTES, what: 'notes.md', fix: 'make it a plain text file of your notes, or delete it to get a fresh template' }));
+  } catch (error) {
+    if (error instanceof UnsafeFileError && error.code === 'FILE_NOT_FOUND') return parseNotes('');
+    throw error;
+  }
 }

@@ -3,14 +3,17 @@
  * (`npm run lab -- <lab> --predict 1.8 --why "..."`). It is kept in the run folder as prediction.json, with the
  * time it was recorded (before the run started), and the report sets it against the measurement.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../errors.ts';
+import { UnsafeFileError, UsageError } from '../errors.ts';
 import type { SpeedupEntry } from '../results-schema.ts';
 import { writeFileAtomic } from '../results-writer.ts';
+import { readTextFileSafely } from '../safe-read.ts';
 
 export const PREDICTION_FILE = 'prediction.json';
+
+/** A prediction is a number, a sentence of at most 2000 characters and a time: 64 KiB is ample. */
+export const MAX_PREDICTION_BYTES = 64 * 1024;
 
 export const predictionSchema = z.object({
   /** The predicted headline speedup (unitless, > 0). */
@@ -41,13 +44,19 @@ export function savePrediction(runDir: string, prediction: Prediction): string {
   return file;
 }
 
-/** The run's prediction, null when there is none; a broken file is reported, not ignored. */
+/** The run's prediction, null when there is none; a broken or refused file (safe-read.ts) is reported, not ignored. */
 export function readPrediction(runDir: string): Prediction | null {
   const file = path.join(runDir, PREDICTION_FILE);
-  if (!existsSync(file)) return null;
+  let text: string;
+  try {
+    text = readTextFileSafely(file, { capBytes: MAX_PREDICTION_BYTES, what: 'prediction.json', fix: 'delete it, or record a prediction with npm run lab -- <lab> --predict 1.8 --why "..."' });
+  } catch (error) {
+    if (error instanceof UnsafeFileError && error.code === 'FILE_NOT_FOUND') return null;
+    throw error;
+  }
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${file} is not JSON (${(error as Error).message}): fix it or delete it`);
   }

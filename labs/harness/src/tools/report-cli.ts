@@ -1,12 +1,15 @@
 /**
  * `npm run report -- <run folder>...`: the learner's optimisation report from one or more lab runs.
  * `npm run report -- validate <results.json>...`: an instructor's check of submissions.
- * Exit codes (errors.ts): 0 ok, 1 a run failed its check or a submission is invalid, 2 bad input, 3 internal error.
+ * Exit codes (errors.ts): 0 ok, 1 a run failed its check or a submission is invalid, 2 bad input (also a file refused
+ * unread: a FIFO, a link to a device, a file over the cap; safe-read.ts), 3 internal error.
+ * Text quoted from files (problems, reasons) is passed through sanitizeForTerminal before it is printed.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
+import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
+import { sanitizeForTerminal } from '../safe-read.ts';
 import { ReportRefusedError } from './learner-report.ts';
 import { validateFile } from './validate.ts';
 import { writeLearnerReport } from './write-learner-report.ts';
@@ -46,16 +49,22 @@ export async function main(argv: string[]): Promise<number> {
   if (first === 'validate') {
     if (rest.length === 0) throw new UsageError('validate needs a file: npm run report -- validate path/to/results.json');
     let invalid = 0;
+    let refused = 0;
     for (const target of rest) {
       const result = validateFile(fromUser(target));
+      const name = sanitizeForTerminal(target);
       if (result.valid) {
-        process.stdout.write(`valid    ${target}: schema, correctness and every recomputed number agree\n`);
+        process.stdout.write(`valid    ${name}: schema, correctness and every recomputed number agree\n`);
+      } else if (result.refused) {
+        refused++;
+        process.stdout.write(`REFUSED  ${name}: ${sanitizeForTerminal(result.refused.message)}\n`);
       } else {
         invalid++;
-        process.stdout.write(`INVALID  ${target}:\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+        process.stdout.write(`INVALID  ${name}:\n${result.problems.map((p) => `  - ${sanitizeForTerminal(p)}`).join('\n')}\n`);
       }
     }
-    return invalid === 0 ? EXIT_OK : EXIT_CHECK_FAILED;
+    // A refused file is bad input (exit 2) and outranks an invalid one (exit 1); the other files are still checked.
+    return refused > 0 ? EXIT_USAGE : invalid > 0 ? EXIT_CHECK_FAILED : EXIT_OK;
   }
 
   const outRoot = parsed.values.out ? fromUser(parsed.values.out) : path.join(ROOT_DIR, 'results');
@@ -69,13 +78,15 @@ export async function main(argv: string[]): Promise<number> {
     for (const notes of written.notesCreated) lines.push(`Notes:   ${notes} was created: write your hypothesis and interpretation there, then run this again.`);
     const missing = written.report.runs.filter((r) => Object.values(r.notes).every((v) => v === null));
     if (missing.length > 0 && written.notesCreated.length === 0) lines.push(`Your own words are missing in ${missing.map((r) => path.join(r.runDir, 'notes.md')).join(', ')}.`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${sanitizeForTerminal(lines.join('\n'), { multiline: true })}\n`);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ReportRefusedError) {
-      process.stderr.write(`error: ${error.message}\n`);
+      process.stderr.write(`error: ${sanitizeForTerminal(error.message, { multiline: true })}\n`);
       return EXIT_CHECK_FAILED;
     }
+    // Schema problems and refusals quote the file too; runCli prints the message as it is.
+    if (error instanceof Error) error.message = sanitizeForTerminal(error.message, { multiline: true });
     throw error;
   }
 }

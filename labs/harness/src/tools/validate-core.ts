@@ -1,0 +1,164 @@
+/**
+ * The pure part of the instructor's check of a results file (validate.ts), shared with the site's results viewer:
+ * no node: imports, so a browser bundle can run the same recomputation the command line runs.
+ *   1. the schema (parseResults: every problem with its path);
+ *   2. correctness: every case passed its check (a failed case is named with its reason);
+ *   3. every summary number recomputed from the raw samples with the file's own seed and resample count
+ *      (`analyze` is a pure function of them), so a hand-edited number is caught and named.
+ */
+import { analyze, type AnalysisInput } from '../analysis.ts';
+import { caseLabel } from '../report/format.ts';
+import { parseResultsJson, ResultsFileError, type Results } from '../results-schema.ts';
+
+/** The largest results file any reader accepts, in bytes: far above any file a lab writes (raw samples included),
+ * small enough that reading it cannot exhaust a laptop's or a phone's memory. The harness (safe-read.ts) and the
+ * site's viewer (site/src/lib/results-file.ts) both refuse bigger files before reading them. */
+export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
+
+/** Two recomputed numbers agree when they differ by at most this, relatively: JSON keeps doubles exactly, so any
+ * real difference is an edit; the margin only forgives a different last digit from another platform's Math. */
+export const RELATIVE_TOLERANCE = 1e-9;
+
+export interface ValidationResult {
+  valid: boolean;
+  /** Each problem in one line, naming the field: "speedups[3].speedup is 2.5 but the samples give 1.74". */
+  problems: string[];
+  /** The parsed results when the schema held (also when other checks failed). */
+  results: Results | null;
+}
+
+function formatNumber(value: unknown, other?: unknown): string {
+  if (value === undefined) return 'no value';
+  if (typeof value !== 'number') return JSON.stringify(value);
+  if (Number.isInteger(value)) return String(value);
+  // Four significant digits, more when needed to show that the two numbers differ.
+  for (let digits = 4; digits < 17; digits++) {
+    const a = Number(value.toPrecision(digits));
+    if (typeof other !== 'number' || a !== Number(other.toPrecision(digits))) return String(a);
+  }
+  return String(value);
+}
+
+function sameNumber(a: number, b: number): boolean {
+  if (a === b) return true;
+  return Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** Fields `analyze` copies from its input: the raw data itself, so there is nothing to recompute. */
+const RAW_INPUT_KEYS = new Set(['samplesMs', 'sampleRounds', 'samples', 'params', 'workPerSample', 'description', 'unit']);
+
+/**
+ * Compares what the file says with what the samples give, field by field, and names each difference by its path.
+ * Raw data that `analyze` only copies (RAW_INPUT_KEYS: samples, rounds, params, work, descriptions) is not compared.
+ */
+export function diffRecomputed(path: string, claimed: unknown, recomputed: unknown, problems: string[]): void {
+  if (problems.length >= 50) return;
+  if (typeof recomputed === 'number' || typeof claimed === 'number') {
+    if (typeof recomputed !== 'number' || typeof claimed !== 'number' || !sameNumber(claimed, recomputed)) {
+      const said = claimed === undefined ? 'missing' : formatNumber(claimed, recomputed);
+      problems.push(`${path} is ${said} but the samples give ${formatNumber(recomputed, claimed)}`);
+    }
+    return;
+  }
+  if (Array.isArray(recomputed) || Array.isArray(claimed)) {
+    if (!Array.isArray(recomputed) || !Array.isArray(claimed)) {
+      problems.push(`${path} is ${JSON.stringify(claimed)} but the samples give ${JSON.stringify(recomputed)}`);
+      return;
+    }
+    if (claimed.length !== recomputed.length) {
+      problems.push(`${path} has ${claimed.length} entries but the samples give ${recomputed.length}`);
+      return;
+    }
+    claimed.forEach((item, i) => diffRecomputed(`${path}[${i}]`, item, recomputed[i], problems));
+    return;
+  }
+  if (recomputed !== null && typeof recomputed === 'object') {
+    if (claimed === null || typeof claimed !== 'object') {
+      problems.push(`${path} is ${JSON.stringify(claimed)} but the samples give an entry`);
+      return;
+    }
+    const keys = new Set([...Object.keys(recomputed), ...Object.keys(claimed)]);
+    for (const key of keys) {
+      if (RAW_INPUT_KEYS.has(key)) continue;
+      diffRecomputed(`${path}.${key}`, (claimed as Record<string, unknown>)[key], (recomputed as Record<string, unknown>)[key], problems);
+    }
+    return;
+  }
+  if (claimed !== recomputed) {
+    problems.push(`${path} is ${JSON.stringify(claimed)} but the samples give ${JSON.stringify(recomputed)}`);
+  }
+}
+
+/** Recomputes cases, speedups, Amdahl fits and the headline from the raw samples, as the harness did. */
+export function recompute(results: Results): ReturnType<typeof analyze> {
+  const inputs: AnalysisInput[] = results.cases.map((c) => ({
+    variant: c.variant,
+    params: c.params,
+    ...(c.workers !== undefined ? { workers: c.workers } : {}),
+    samplesMs: c.samplesMs,
+    sampleRounds: c.sampleRounds,
+    workPerSample: c.workPerSample,
+    observations: Object.fromEntries(
+      Object.entries(c.observations).map(([name, o]) => [name, { unit: o.unit, description: o.description, samples: o.samples }]),
+    ),
+  }));
+  // The lab's baseline and headline are declarations, not measurements: the file records them in its speedups.
+  const baseline = results.speedups[0]?.baseline ?? results.headline?.baseline ?? results.cases[0]?.variant ?? '';
+  const headline = results.headline ?? { variant: '', params: {} };
+  return analyze(inputs, {
+    baseline,
+    headline: { variant: headline.variant, params: headline.params },
+    seed: results.seed,
+    resamples: results.bootstrapResamples,
+    availableParallelism: results.environment.availableParallelism,
+  });
+}
+
+/**
+ * Checks 2 and 3 on results whose schema already held: each failed correctness case, then each number that does not
+ * recompute from the samples. Empty when the file can be trusted. The site's viewer shows these as its warning.
+ */
+export function checkResults(results: Results): string[] {
+  const problems: string[] = [];
+  for (const entry of results.correctness) {
+    if (!entry.passed) {
+      problems.push(`correctness: ${caseLabel(entry)} did not pass its check (${entry.reason ?? 'no reason given'})`);
+    }
+  }
+  if (results.speedups.some((s) => s.baseline !== results.speedups[0]?.baseline)) {
+    problems.push('speedups: entries name different baselines; the harness uses one baseline per lab');
+  }
+  let recomputed: ReturnType<typeof analyze> | null = null;
+  try {
+    recomputed = recompute(results);
+  } catch (error) {
+    problems.push(`samples: the summaries cannot be recomputed from them: ${(error as Error).message}`);
+  }
+  if (recomputed) {
+    diffRecomputed('cases', results.cases, recomputed.cases, problems);
+    diffRecomputed('speedups', results.speedups, recomputed.speedups, problems);
+    diffRecomputed('amdahl', results.amdahl, recomputed.amdahl, problems);
+    diffRecomputed('headline', results.headline, recomputed.headline, problems);
+    const unnamed = results.cases.findIndex((c) => c.workers === undefined && typeof c.params['workers'] === 'number');
+    if (problems.length > 0 && unnamed >= 0) {
+      problems.push(
+        `cases[${unnamed}] has params.workers but no "workers" field: files written before the harness recorded worker ` +
+          'counts cannot be recomputed in full; re-run the lab with this version of the course',
+      );
+    }
+  }
+  return problems;
+}
+
+/** Validates parsed JSON (or raw text) as a submission. Never throws for a bad submission: it reports. */
+export function validateSubmission(data: unknown, source = 'submission'): ValidationResult {
+  let results: Results;
+  try {
+    results = typeof data === 'string' ? parseResultsJson(data, source) : parseResultsJson(JSON.stringify(data), source);
+  } catch (error) {
+    if (error instanceof ResultsFileError) return { valid: false, problems: error.problems.map((p) => `schema: ${p}`), results: null };
+    throw error;
+  }
+  const problems = checkResults(results);
+  return { valid: problems.length === 0, problems, results };
+}
