@@ -2,7 +2,7 @@
  * The harness's side of a server process: fork it, wait until it listens, ask it for event-loop delay, close it.
  * A server that fails to start reports why (its error, or its last stderr lines); none is ever left running.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { ChildCrashedError, startChild } from '@parallel-course/harness/child-process.ts';
 import { fileURLToPath } from 'node:url';
 import type { ServerMessage, ServerRequest, VariantName } from './protocol.ts';
 
@@ -19,45 +19,19 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(variant: VariantName, workers: number, implDir: string): Promise<ServerProcess> {
-  const child: ChildProcess = fork(SERVER_MAIN, [variant, String(workers), implDir], {
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  const server = await startChild<ServerMessage, Extract<ServerMessage, { type: 'ready' }>>({
+    script: SERVER_MAIN,
+    args: [variant, String(workers), implDir],
+    name: `the ${variant} server`,
+    startTimeoutMs: START_TIMEOUT_MS,
+    isReady: (m): m is Extract<ServerMessage, { type: 'ready' }> => m.type === 'ready',
+    startFailure: (m) => (m.type === 'failed' ? m.message : null),
     // The server's own libuv threadpool size is whatever the learner's environment says (default 4).
     env: process.env,
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the ${variant} server did not start within ${START_TIMEOUT_MS / 1000} s`));
-    }, START_TIMEOUT_MS);
-    child.on('message', (message: ServerMessage) => {
-      if (message.type === 'ready') {
-        clearTimeout(timer);
-        resolve(message.port);
-      } else if (message.type === 'failed') {
-        clearTimeout(timer);
-        child.kill('SIGKILL');
-        reject(new Error(message.message));
-      }
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      const tail = stderr.trim().split('\n').slice(-6).join('\n');
-      reject(new Error(`the ${variant} server exited during start-up (code ${code}, signal ${signal})${tail ? `:\n${tail}` : ''}`));
-    });
-  });
-
-  let closed = false;
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
+  const { child } = server;
   return {
-    port,
+    port: server.ready.port,
     pid: child.pid ?? -1,
     request(message, reply) {
       return new Promise((resolve, reject) => {
@@ -67,19 +41,15 @@ export async function startServerProcess(variant: VariantName, workers: number, 
           child.off('exit', onExit);
           resolve(m as never);
         };
-        const onExit = () => reject(new Error(`the ${variant} server exited (code ${child.exitCode})`));
+        const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+          reject(new ChildCrashedError(`the ${variant} server`, code, signal, server.stderrTail()));
         child.on('message', onMessage);
         child.once('exit', onExit);
         child.send(message);
       });
     },
-    async close() {
-      if (closed) return exited;
-      closed = true;
-      if (child.connected) child.send({ type: 'close' } satisfies ServerRequest);
-      const timer = setTimeout(() => child.kill('SIGKILL'), CLOSE_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
+    close() {
+      return server.close({ type: 'close' } satisfies ServerRequest, CLOSE_TIMEOUT_MS);
     },
   };
 }

@@ -8,7 +8,8 @@
  * all see the same GPUs; and ONNX Runtime sessions in several threads of one process have crashed in the wild
  * (see /work/shared/TOOLCHAIN.md). A process per device isolates both.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startChild } from '@parallel-course/harness/child-process.ts';
 import { fileURLToPath } from 'node:url';
 import { isNotImplemented } from '@parallel-course/harness/lab-definition.ts';
 import type { ChunkRequest, DeviceConfig, DeviceDataSource, DeviceMessage, Faults, ParentMessage } from './device-protocol.ts';
@@ -125,7 +126,7 @@ export function deviceEnv(base: NodeJS.ProcessEnv, spec: DeviceSpec): NodeJS.Pro
   return { ...base, CUDA_DEVICE_ORDER: 'PCI_BUS_ID', CUDA_VISIBLE_DEVICES: spec.visibleDevices };
 }
 
-function startDevice(spec: DeviceSpec, options: DevicePoolOptions, restarts: number): Promise<DeviceProcess> {
+async function startDevice(spec: DeviceSpec, options: DevicePoolOptions, restarts: number): Promise<DeviceProcess> {
   const config: DeviceConfig = {
     device: spec.device,
     ep: spec.ep,
@@ -134,41 +135,31 @@ function startDevice(spec: DeviceSpec, options: DevicePoolOptions, restarts: num
     implDir: options.implDir,
     ...(options.faults ? { faults: options.faults } : {}),
   };
-  const child = fork(DEVICE_MAIN, [JSON.stringify(config)], {
-    env: deviceEnv(process.env, spec),
-    serialization: 'advanced',
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      const tail = stderr.trim().split('\n').slice(-6).join('\n');
-      reject(new DevicePoolError(`device ${spec.device} (${spec.ep}) did not start: ${why}${tail ? `\n${tail}` : ''}`));
-    };
-    const timer = setTimeout(() => fail(`no answer within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-    const onMessage = (message: DeviceMessage) => {
-      if (message.type === 'failed') fail(message.message);
-      if (message.type !== 'ready') return;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (message.ep !== spec.ep) {
-        child.kill('SIGKILL');
-        reject(new DevicePoolError(`device ${spec.device} asked for ${spec.ep} but its session runs on ${message.ep}: refusing a silent fallback`));
-        return;
-      }
-      resolve({ spec, child, pid: message.pid, ep: message.ep, visibleDevices: message.visibleDevices, restarts, stderr: () => stderr, busy: null, exited, closing: false });
-    };
-    const onExit = (code: number | null, signal: string | null) => fail(`it exited during start-up (code ${code}, signal ${signal})`);
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
+  type Ready = Extract<DeviceMessage, { type: 'ready' }>;
+  let handle;
+  try {
+    handle = await startChild<DeviceMessage, Ready>({
+      script: DEVICE_MAIN,
+      args: [JSON.stringify(config)],
+      env: deviceEnv(process.env, spec),
+      serialization: 'advanced',
+      name: `device ${spec.device} (${spec.ep})`,
+      startTimeoutMs: START_TIMEOUT_MS,
+      isReady: (m): m is Ready => m.type === 'ready',
+      startFailure: (m) => (m.type === 'failed' ? m.message : null),
+    });
+  } catch (error) {
+    // The child's own "not implemented: ..." passes through unchanged, so the check reports it as a TODO.
+    const message = (error as Error).message;
+    throw new DevicePoolError(isNotImplemented(error) ? message : message.startsWith(`device ${spec.device}`) ? message : `device ${spec.device} (${spec.ep}) did not start: ${message}`);
+  }
+  const { child, ready } = handle;
+  if (ready.ep !== spec.ep) {
+    child.kill('SIGKILL');
+    throw new DevicePoolError(`device ${spec.device} asked for ${spec.ep} but its session runs on ${ready.ep}: refusing a silent fallback`);
+  }
+  const exited = handle.exited.then(() => undefined);
+  return { spec, child, pid: ready.pid, ep: ready.ep, visibleDevices: ready.visibleDevices, restarts, stderr: handle.stderrTail, busy: null, exited, closing: false };
 }
 
 export interface DevicePool {

@@ -9,6 +9,7 @@
  *   whose own event loop keeps running while learner code blocks the child's main thread in a synchronous loop.
  *   Node has no prctl(PR_SET_PDEATHSIG); a worker thread polling `process.ppid` is the portable stand-in.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 
 /** How often the watchdog thread looks at the parent PID, in ms. A killed harness's children are gone within it. */
@@ -61,4 +62,120 @@ export function exitWithParent(options: ExitWithParentOptions = {}): void {
     });
     watchdog.unref();
   }
+}
+
+/** A child process did not start: it exited, reported a failure, or did not say it was ready in time. */
+export class ChildStartError extends Error {
+  readonly code = 'CHILD_START_FAILED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChildStartError';
+  }
+}
+
+/** A started child process ended when it was not asked to (a crash, a kill, process.exit). */
+export class ChildCrashedError extends Error {
+  readonly code = 'CHILD_CRASHED';
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  constructor(name: string, exitCode: number | null, signal: NodeJS.Signals | null, stderrTail: string) {
+    super(`${name} ${signal ? `was killed by ${signal}` : `exited with code ${exitCode}`}${stderrTail ? `:\n${stderrTail}` : ''}`);
+    this.name = 'ChildCrashedError';
+    this.exitCode = exitCode;
+    this.signal = signal;
+  }
+}
+
+export interface StartChildOptions<Message, Ready extends Message> {
+  /** Absolute path of the child's entry point (it calls exitWithParent()). */
+  script: string;
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  /** Default [] : a child must not inherit the parent's flags (the test runner's, --cpu-prof...). */
+  execArgv?: string[];
+  serialization?: 'json' | 'advanced';
+  /** What the child is, for messages: "the pool server", "device 0 (cpu)". */
+  name: string;
+  startTimeoutMs: number;
+  /** The child's "I am ready" message. */
+  isReady(message: Message): message is Ready;
+  /** The reason in the child's "I could not start" message, or null for any other message. */
+  startFailure?(message: Message): string | null;
+  /** Where the child's stdout goes (its stderr is captured for messages, and forwarded when `forwardStderr`). */
+  stdout?: 'inherit' | 'ignore';
+  forwardStderr?: boolean;
+  /** Called right after fork(), before the child is ready (a pool that counts its processes while they start). */
+  onSpawn?(child: ChildProcess): void;
+}
+
+export interface ChildHandle<Ready> {
+  child: ChildProcess;
+  ready: Ready;
+  /** ms from fork() to the ready message. */
+  startupMs: number;
+  /** The last lines the child wrote to stderr (at most 4,000 characters). */
+  stderrTail(): string;
+  /** Resolves when the child has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends `closeMessage` (if any), waits up to `timeoutMs` for the child to exit, then kills it. */
+  close(closeMessage?: unknown, timeoutMs?: number): Promise<void>;
+}
+
+const STDERR_TAIL_CHARS = 4000;
+
+/**
+ * Forks a child and waits for its ready message: the one way the labs start processes (event-loop servers,
+ * task-granularity's process pool, gpu-batching's devices). Rejects with a ChildStartError naming the child, the
+ * reason and its last stderr lines; a child that did not start is never left running.
+ */
+export function startChild<Message, Ready extends Message>(options: StartChildOptions<Message, Ready>): Promise<ChildHandle<Ready>> {
+  const started = performance.now();
+  const child = fork(options.script, options.args ?? [], {
+    execArgv: options.execArgv ?? [],
+    env: options.env ?? process.env,
+    ...(options.serialization ? { serialization: options.serialization } : {}),
+    stdio: ['ignore', options.stdout ?? 'ignore', 'pipe', 'ipc'],
+  });
+  options.onSpawn?.(child);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (options.forwardStderr) process.stderr.write(chunk);
+    stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+  });
+  const tail = () => stderr.trim().split('\n').slice(-6).join('\n');
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const close = async (closeMessage?: unknown, timeoutMs = 10_000) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (closeMessage !== undefined && child.connected) child.send(closeMessage as never);
+    else child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return new Promise((resolve, reject) => {
+    // `own`: the child's own failure message, passed on as it is (it names the problem, e.g. "not implemented: ...").
+    const fail = (why: string, own = false) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      child.kill('SIGKILL');
+      const lines = tail();
+      reject(new ChildStartError(own ? why : `${options.name} did not start: ${why}${lines ? `\n${lines}` : ''}`));
+    };
+    const timer = setTimeout(() => fail(`no ready message within ${options.startTimeoutMs / 1000} s`), options.startTimeoutMs);
+    const onMessage = (message: Message) => {
+      const failure = options.startFailure?.(message) ?? null;
+      if (failure !== null) return fail(failure, true);
+      if (!options.isReady(message)) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve({ child, ready: message, startupMs: performance.now() - started, stderrTail: tail, exited, close });
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(`it exited during start-up (${signal ? `killed by ${signal}` : `exit code ${code}`})`);
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
 }

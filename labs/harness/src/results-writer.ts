@@ -97,7 +97,9 @@ export async function writeRunFolder<T>(runDir: string, results: Results, writeR
     writeResults(runDir, results);
     return { dir: runDir, fellBack: false, problem: null, reports: await writeReports(runDir) };
   } catch (error) {
-    const problem = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    // Only the file system failing us calls for another folder; invalid results are a bug, and stay an error.
+    const problem = (error as NodeJS.ErrnoException).code;
+    if (typeof problem !== 'string') throw error;
     const dir = mkdtempSync(path.join(os.tmpdir(), `${results.lab}-run-`));
     writeResults(dir, results);
     return { dir, fellBack: true, problem, reports: await writeReports(dir) };

@@ -7,7 +7,8 @@
  * running with a TaskCrashedError naming the task, and is replaced, so the pool carries on. close() kills every child
  * and waits for each to exit: no process is left behind.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startChild } from '@parallel-course/harness/child-process.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FromChild, ToChild } from './process-protocol.ts';
@@ -68,6 +69,7 @@ export class ProcessPool implements TaskRunner {
   private nextId = 0;
   private respawns = 0;
   private closing = false;
+  private readonly starting = new Set<Promise<void>>();
   private computeNs = 0;
 
   private constructor(options: ProcessPoolOptions) {
@@ -120,57 +122,81 @@ export class ProcessPool implements TaskRunner {
   async close(): Promise<void> {
     this.closing = true;
     for (const pending of this.queue.splice(0)) pending.reject(new Error('the process pool was closed before this task ran'));
+    await Promise.allSettled([...this.starting]);
     for (const slot of this.slots) slot.child.kill('SIGTERM');
     await Promise.all(this.slots.map((s) => s.exited));
   }
 
+  /** Starts one child; close() waits for starts in progress, so no child is left behind. */
   private spawn(): Promise<void> {
-    const started = performance.now();
-    // execArgv [] : the children must not inherit the parent's flags (e.g. the test runner's).
-    const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let markExited: () => void = () => {};
-    const slot: Slot = { child, ready: false, busy: null, exited: new Promise<void>((r) => (markExited = r)) };
-    this.slots.push(slot);
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`a process worker did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-      child.on('message', (message: FromChild) => {
-        if (message.type === 'ready') {
-          clearTimeout(timer);
-          slot.ready = true;
-          this.startupMs.push(performance.now() - started);
-          resolve();
-          this.dispatch();
-          return;
-        }
-        const pending = slot.busy;
-        if (!pending || pending.id !== message.id) return;
-        slot.busy = null;
-        if (message.type === 'result') {
-          this.computeNs += message.computeNs;
-          pending.resolve(message.counts);
-        } else {
-          pending.reject(new Error(message.message));
-        }
-        this.dispatch();
+    const start = this.startOne();
+    this.starting.add(start);
+    const forget = () => this.starting.delete(start);
+    start.then(forget, forget);
+    return start;
+  }
+
+  private async startOne(): Promise<void> {
+    // The slot is counted from fork() on, so pids() and close() see a child that is still starting.
+    let starting: Slot | null = null;
+    let handle;
+    try {
+      handle = await startChild<FromChild, Extract<FromChild, { type: 'ready' }>>({
+        script: WORKER_SCRIPT,
+        name: 'a process worker',
+        startTimeoutMs: START_TIMEOUT_MS,
+        isReady: (m): m is Extract<FromChild, { type: 'ready' }> => m.type === 'ready',
+        stdout: 'inherit',
+        forwardStderr: true,
+        onSpawn: (spawned) => {
+          starting = { child: spawned, ready: false, busy: null, exited: new Promise<void>((resolve) => spawned.once('exit', () => resolve())) };
+          this.slots.push(starting);
+        },
       });
-      child.on('exit', (code, signal) => {
-        clearTimeout(timer);
-        markExited();
-        this.slots.splice(this.slots.indexOf(slot), 1);
-        const pending = slot.busy;
-        slot.busy = null;
-        if (pending) pending.reject(new TaskCrashedError(pending.task, child.pid, signal ? `was killed by ${signal}` : `exited with code ${code}`));
-        reject(new Error(`a process worker exited (code ${code}, signal ${signal}) before it was ready`));
-        // Isolation: one child's death costs only its task; a replacement takes its place and the queue goes on.
-        // A child that cannot even start would be replaced forever: after MAX_RESPAWNS the queue is rejected instead.
-        if (this.closing) return;
-        if (this.respawns++ < MAX_RESPAWNS) {
-          this.spawn().catch(() => {});
-        } else if (this.slots.length === 0) {
-          for (const queued of this.queue.splice(0)) queued.reject(new Error('every process worker died and the pool stopped replacing them'));
-        }
-      });
+    } catch (error) {
+      const failed = starting as Slot | null;
+      if (failed) this.slots.splice(this.slots.indexOf(failed), 1);
+      throw error;
+    }
+    const { child } = handle;
+    const slot = starting as unknown as Slot;
+    slot.ready = true;
+    this.startupMs.push(handle.startupMs);
+    if (this.closing) {
+      child.kill('SIGTERM');
+      await handle.exited;
+      return;
+    }
+    child.on('message', (message: FromChild) => {
+      if (message.type === 'ready') return;
+      const pending = slot.busy;
+      if (!pending || pending.id !== message.id) return;
+      slot.busy = null;
+      if (message.type === 'result') {
+        this.computeNs += message.computeNs;
+        pending.resolve(message.counts);
+      } else {
+        pending.reject(new Error(message.message));
+      }
+      this.dispatch();
     });
+    child.on('exit', (code, signal) => {
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      const pending = slot.busy;
+      slot.busy = null;
+      if (pending) pending.reject(new TaskCrashedError(pending.task, child.pid, signal ? `was killed by ${signal}` : `exited with code ${code}`));
+      // Isolation: one child's death costs only its task; a replacement takes its place and the queue goes on.
+      // A child that cannot even start would be replaced forever: after MAX_RESPAWNS the queue is rejected instead.
+      if (this.closing) return;
+      if (this.respawns++ < MAX_RESPAWNS) {
+        this.spawn().catch(() => {
+          if (this.slots.length === 0) for (const queued of this.queue.splice(0)) queued.reject(new Error('every process worker died and no replacement started'));
+        });
+      } else if (this.slots.length === 0) {
+        for (const queued of this.queue.splice(0)) queued.reject(new Error('every process worker died and the pool stopped replacing them'));
+      }
+    });
+    this.dispatch();
   }
 
   private dispatch(): void {
