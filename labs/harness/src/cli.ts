@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkLabInChild } from './check-process.ts';
 import { compareRuns, formatComparison } from './compare.ts';
+import { parseForcedCpus } from './cpus.ts';
 import { EXIT_OK, UsageError, runCli } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
@@ -21,6 +22,7 @@ const OPTIONS = {
   quick: { type: 'boolean', default: false, help: 'fewer samples and a smaller sweep: about a minute' },
   out: { type: 'string', help: 'folder for results (default: results/); each run gets <out>/<lab>/<timestamp>/' },
   seed: { type: 'string', help: 'seed of the inputs and of the bootstrap (an integer)' },
+  cpus: { type: 'string', help: 'plan the sweep for N CPUs instead of the CPUs this job may use (flagged as forced)' },
   list: { type: 'boolean', default: false, help: 'list the labs' },
   watch: { type: 'boolean', default: false, help: 're-run the correctness check on every save of your code (no timing)' },
   measure: { type: 'boolean', default: false, help: 'with --watch: also measure (--quick) after each passing check' },
@@ -37,7 +39,7 @@ export function helpText(): string {
     return `  ${flag.padEnd(20)} ${o.help}`;
   });
   return [
-    'Usage: npm run lab -- <lab> [--impl exercise|solution] [--quick] [--out DIR] [--seed N]',
+    'Usage: npm run lab -- <lab> [--impl exercise|solution] [--quick] [--out DIR] [--seed N] [--cpus N]',
     '                           [--compare RUN_FOLDER] [--predict SPEEDUP --why TEXT]',
     '       npm run lab -- <lab> --watch [--measure]',
     '       npm run lab -- --status',
@@ -54,6 +56,8 @@ export interface ParsedCommand {
   quick: boolean;
   out?: string;
   seed?: number;
+  /** --cpus: the CPU count to plan the sweep for. */
+  cpus?: number;
   /** --watch --measure: measure after each passing check. */
   measure?: boolean;
   /** --compare: the earlier run folder (or results.json), as given. */
@@ -87,7 +91,21 @@ export function parseCommand(argv: string[]): ParsedCommand {
     seed = Number(values.seed);
     if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not '${values.seed}'`);
   }
-  const base = { impl: impl as Impl, quick: values.quick === true, ...(values.out ? { out: values.out as string } : {}), ...(seed !== undefined ? { seed } : {}) };
+  let cpus: number | undefined;
+  if (values.cpus !== undefined) {
+    try {
+      cpus = parseForcedCpus(values.cpus as string, '--cpus');
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message}: e.g. --cpus 8 (see episode 05 on oversubscription)`);
+    }
+  }
+  const base = {
+    impl: impl as Impl,
+    quick: values.quick === true,
+    ...(values.out ? { out: values.out as string } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(cpus !== undefined ? { cpus } : {}),
+  };
   if (values.help) return { kind: 'help', ...base };
   if (values.list) return { kind: 'list', ...base };
   if (values.measure && !values.watch) {
@@ -178,6 +196,7 @@ export async function main(argv: string[]): Promise<number> {
     quick: command.quick,
     ...(command.out ? { outDir: path.resolve(process.env.INIT_CWD ?? process.cwd(), command.out) } : {}),
     ...(command.seed !== undefined ? { seed: command.seed } : {}),
+    ...(command.cpus !== undefined ? { cpus: command.cpus } : {}),
     command: `npm run lab -- ${argv.join(' ')}`,
     rootDir: ROOT_DIR,
   });

@@ -2,9 +2,9 @@
  * One lab run, the stages in one readable sequence (as Criterion.rs's analysis does):
  * inputs -> check -> measure -> statistics -> environment -> results -> reports. No stage reaches back.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { analyze, type AnalysisInput } from './analysis.ts';
+import { cpuBudget, describeBudget } from './cpus.ts';
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
 import { caseLabel, type Impl, type SamplingPlan } from './lab-definition.ts';
@@ -36,6 +36,8 @@ export interface RunLabOptions {
   rootDir?: string;
   /** Multiplies every time limit of a call into lab code (tests shorten the limits; default 1). */
   limitScale?: number;
+  /** Plan the sweep for this many CPUs (--cpus): see cpus.ts. Default: COURSE_CPUS, else the CPUs the job may use. */
+  cpus?: number;
 }
 
 export interface RunLabOutcome {
@@ -89,15 +91,15 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   };
   const seed = options.seed ?? DEFAULT_SEED;
   const command = options.command ?? `npm run lab -- ${options.lab} --impl ${options.impl}${options.quick ? ' --quick' : ''}`;
-  const availableParallelism = os.availableParallelism();
+  const cpus = cpuBudget(options.cpus);
   // The machine as it was when the run started (its load average then says whether others were using it).
   const environment = await collectEnvironment(rootDir);
-  print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run)`);
+  print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run; ${describeBudget(cpus)})`);
 
   // Stages 1 and 2, check and measure, in a supervised child process: learner code cannot block this one.
   let phase = '';
   const run = await supervise({
-    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism, ...(options.sampling ? { sampling: options.sampling } : {}) },
+    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.sampling ? { sampling: options.sampling } : {}) },
     forwardOutput: !options.silent,
     onProgress: (p) => {
       if (p.phase !== phase) {
@@ -156,11 +158,12 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     headline: lab.headline,
     seed,
     resamples: BOOTSTRAP_RESAMPLES,
-    availableParallelism,
+    // Oversubscription is judged against the CPUs the job may really use, also when P was forced higher.
+    availableParallelism: cpus.available,
   });
-  const notes: string[] = [...lab.notes, ...run.notes];
+  const notes: string[] = [describeBudget(cpus), ...lab.notes, ...run.notes];
   if (analysis.cases.some((c) => c.oversubscribed)) {
-    notes.push(`Cases with more workers than available CPUs (${availableParallelism}) are flagged oversubscribed: their speedup is limited by time-slicing.`);
+    notes.push(`Cases with more workers than available CPUs (${cpus.available}) are flagged oversubscribed: their speedup is limited by time-slicing.`);
   }
   const groupNames = measureGroups(measuredCases.map((c) => c.measureGroup)).map(
     (members) => measuredCases[members[0] as number]?.measureGroup ?? 'the other cases',
@@ -188,6 +191,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     bootstrapResamples: BOOTSTRAP_RESAMPLES,
     harnessOverheadMs: run.harnessOverheadMs,
     environment,
+    cpus,
     correctness,
     ...analysis,
     notes,
@@ -245,7 +249,7 @@ export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcom
       seed: options.seed ?? DEFAULT_SEED,
       rootDir,
       checkOnly: true,
-      availableParallelism: os.availableParallelism(),
+      availableParallelism: cpuBudget().p,
     },
     ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
   });
