@@ -4,8 +4,8 @@
  * separate process (a broken driver may crash it), with CUDA_VISIBLE_DEVICES showing one GPU.
  * Run as a script, it prints one JSON line: {"usable": true} or {"usable": false, "reason": "..."}.
  */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { describeProbeFailure, oneLine, runProbe } from '@parallel-course/harness/probe.ts';
 
 export interface CudaProbe {
   usable: boolean;
@@ -15,27 +15,33 @@ export interface CudaProbe {
 const SELF = fileURLToPath(import.meta.url);
 const PROBE_TIMEOUT_MS = 60_000;
 
-/** Parses the probe's stdout; anything else is "not usable" with what the process said. */
+/**
+ * Parses the probe's stdout; anything else is "not usable" with what the process said. stdout and stderr come
+ * sanitised from runProbe; the reason is kept to one line either way (ONNX Runtime's messages can be long).
+ */
 export function parseProbeOutput(status: number | null, stdout: string, stderr: string): CudaProbe {
   const line = stdout.trim().split('\n').pop() ?? '';
   try {
     const parsed = JSON.parse(line) as Partial<CudaProbe>;
-    if (typeof parsed.usable === 'boolean') return { usable: parsed.usable, reason: parsed.reason ?? null };
+    if (typeof parsed.usable === 'boolean') return { usable: parsed.usable, reason: parsed.reason == null ? null : oneLine(String(parsed.reason), 400) };
   } catch {
     // fall through: the probe crashed before printing
   }
-  const tail = stderr.trim().split('\n').slice(-3).join(' / ');
+  const tail = oneLine(stderr.trim().split('\n').slice(-3).join(' / '), 400);
   return { usable: false, reason: `the probe process exited with status ${status}${tail ? `: ${tail}` : ''}` };
 }
 
-/** Creates a CUDA session on GPU `gpuIndex` in a child process and reports whether that worked. */
-export function probeCuda(modelPath: string, gpuIndex = 0, env: NodeJS.ProcessEnv = process.env): CudaProbe {
-  const run = spawnSync(process.execPath, [SELF, modelPath], {
+/** Creates a CUDA session on GPU `gpuIndex` in a child process and reports whether that worked; never throws. */
+export async function probeCuda(modelPath: string, gpuIndex = 0, env: NodeJS.ProcessEnv = process.env): Promise<CudaProbe> {
+  const run = await runProbe(process.execPath, [SELF, modelPath], {
     env: { ...env, CUDA_DEVICE_ORDER: 'PCI_BUS_ID', CUDA_VISIBLE_DEVICES: String(gpuIndex) },
-    encoding: 'utf8',
-    timeout: PROBE_TIMEOUT_MS,
+    timeoutMs: PROBE_TIMEOUT_MS,
   });
-  return parseProbeOutput(run.status, run.stdout ?? '', run.stderr ?? '');
+  // Killed (timeout, a crash by signal) or never started: say which, in one line.
+  if (run.code === null) {
+    return { usable: false, reason: describeProbeFailure('the CUDA probe process', run) };
+  }
+  return parseProbeOutput(run.code, run.stdout, run.stderr);
 }
 
 if (process.argv[1] === SELF) {

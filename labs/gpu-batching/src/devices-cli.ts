@@ -38,7 +38,7 @@ try {
 } catch (error) {
   usage((error as Error).message);
 }
-const target = resolveTarget(process.env, detectGpus());
+const target = resolveTarget(process.env, await detectGpus());
 if (target.error) usage(target.error);
 const implName = args.values.impl ?? 'solution';
 if (implName !== 'solution' && implName !== 'exercise') usage(`--impl must be solution or exercise, got '${implName}'`);

@@ -2,8 +2,17 @@
  * GPU detection with nvidia-smi: which GPUs this node has and how much of their memory is free. nvidia-smi lists
  * GPUs whether or not ONNX Runtime can use them; whether the CUDA execution provider actually works is a separate
  * question (cuda-probe.ts). Tests put a stand-in `nvidia-smi` first on PATH (test/fixtures/bin/nvidia-smi).
+ * nvidia-smi runs through the harness's probe (probe.ts): a hung driver costs at most NVIDIA_SMI_TIMEOUT_MS plus two
+ * grace periods and one line in `problems`, and what it prints is sanitised before anyone sees it.
  */
-import { execFileSync } from 'node:child_process';
+import {
+  describeProbeFailure,
+  oneLine,
+  runProbe,
+  runProbeSync,
+  type ProbeOptions,
+  type ProbeResult,
+} from '@parallel-course/harness/probe.ts';
 
 export interface GpuInfo {
   /** The index nvidia-smi reports: the value CUDA_VISIBLE_DEVICES takes to show this GPU alone. */
@@ -15,6 +24,10 @@ export interface GpuInfo {
 }
 
 export const NVIDIA_SMI_ARGS = ['--query-gpu=index,name,memory.total,memory.used,memory.free', '--format=csv,noheader,nounits'];
+/** nvidia-smi may take several seconds on a node without persistence mode; past 10 s the driver is taken as hung. */
+export const NVIDIA_SMI_TIMEOUT_MS = 10_000;
+/** At most this many unreadable lines are quoted in `problems`; a flood of garbage is counted, not printed. */
+const MAX_QUOTED_LINES = 3;
 
 /**
  * Parses `nvidia-smi --query-gpu=index,name,memory.total,memory.used,memory.free --format=csv,noheader,nounits`,
@@ -24,21 +37,27 @@ export const NVIDIA_SMI_ARGS = ['--query-gpu=index,name,memory.total,memory.used
 export function parseGpuQuery(output: string): { gpus: GpuInfo[]; problems: string[] } {
   const gpus: GpuInfo[] = [];
   const problems: string[] = [];
+  let unquoted = 0;
+  const problem = (line: string, why: string) => {
+    if (problems.length < MAX_QUOTED_LINES) problems.push(`cannot read nvidia-smi line "${oneLine(line, 120)}": ${why}`);
+    else unquoted++;
+  };
   for (const line of output.split('\n').map((l) => l.trim()).filter(Boolean)) {
     const fields = line.split(',').map((f) => f.trim());
     if (fields.length < 5) {
-      problems.push(`cannot read nvidia-smi line "${line}": expected index, name, total, used, free`);
+      problem(line, 'expected index, name, total, used, free');
       continue;
     }
     const index = Number(fields[0]);
     const [total, used, free] = fields.slice(-3).map(Number) as [number, number, number];
-    const name = fields.slice(1, -3).join(', ');
+    const name = oneLine(fields.slice(1, -3).join(', '), 120);
     if (!Number.isInteger(index) || ![total, used, free].every(Number.isFinite)) {
-      problems.push(`cannot read nvidia-smi line "${line}": index and memory (MiB) must be numbers`);
+      problem(line, 'index and memory (MiB) must be numbers');
       continue;
     }
     gpus.push({ index, name, totalMiB: total, usedMiB: used, freeMiB: free });
   }
+  if (unquoted > 0) problems.push(`and ${unquoted} more nvidia-smi line(s) that cannot be read`);
   return { gpus, problems };
 }
 
@@ -78,16 +97,34 @@ export function restrictToVisible(gpus: GpuInfo[], visible: string | undefined):
   };
 }
 
-/** Runs nvidia-smi (as found on PATH) and parses its answer, keeping the GPUs this job may use; never throws. */
-export function detectGpus(env: NodeJS.ProcessEnv = process.env): GpuDetection {
-  let output: string;
-  try {
-    output = execFileSync('nvidia-smi', NVIDIA_SMI_ARGS, { encoding: 'utf8', timeout: 10_000, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { gpus: [], problems: [code === 'ENOENT' ? 'nvidia-smi not found: no NVIDIA driver on this machine' : `nvidia-smi failed: ${(error as Error).message.split('\n')[0]}`] };
+/** The detection from nvidia-smi's probe result: its GPUs, or one line saying why there are none. */
+export function detectionFrom(result: ProbeResult, env: NodeJS.ProcessEnv): GpuDetection {
+  if (!result.ok) {
+    if (result.error === 'ENOENT') return { gpus: [], problems: ['nvidia-smi not found: no NVIDIA driver on this machine'] };
+    const hint = result.timedOut ? ': is the driver hung? Run nvidia-smi by hand to see' : '';
+    return { gpus: [], problems: [`${describeProbeFailure('nvidia-smi', result)}${hint}`] };
   }
-  const parsed = parseGpuQuery(output);
+  const parsed = parseGpuQuery(result.stdout);
   const visible = restrictToVisible(parsed.gpus, env['CUDA_VISIBLE_DEVICES']);
   return { gpus: visible.gpus, problems: [...parsed.problems, ...visible.problems] };
+}
+
+function probeOptions(env: NodeJS.ProcessEnv, probe: ProbeOptions): ProbeOptions {
+  return { timeoutMs: NVIDIA_SMI_TIMEOUT_MS, ...probe, env };
+}
+
+/**
+ * Runs nvidia-smi (as found on env's PATH) and parses its answer, keeping the GPUs this job may use; never throws.
+ * `probe` overrides the time limits (tests use short ones).
+ */
+export async function detectGpus(env: NodeJS.ProcessEnv = process.env, probe: ProbeOptions = {}): Promise<GpuDetection> {
+  return detectionFrom(await runProbe('nvidia-smi', NVIDIA_SMI_ARGS, probeOptions(env, probe)), env);
+}
+
+/**
+ * detectGpus for a caller that must answer synchronously, with the same bounds (runProbeSync): the lab's choice of
+ * execution provider, which LabDefinition.cases() needs. Everything else uses detectGpus.
+ */
+export function detectGpusSync(env: NodeJS.ProcessEnv = process.env, probe: ProbeOptions = {}): GpuDetection {
+  return detectionFrom(runProbeSync('nvidia-smi', NVIDIA_SMI_ARGS, probeOptions(env, probe)), env);
 }

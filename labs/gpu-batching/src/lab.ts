@@ -16,12 +16,23 @@ import {
   type InferenceInput,
 } from './cases.ts';
 import { ensureDataset, loadAllSync } from './dataset.ts';
-import { detectGpus } from './gpus.ts';
+import { detectGpusSync } from './gpus.ts';
 import { buildLayers, forwardReference, type DenseLayer } from './model-spec.ts';
-import { deviceCounts, resolveTarget } from './target.ts';
+import { deviceCounts, resolveTarget, type Target } from './target.ts';
 
-/** Decided once, when the lab is loaded: every case's params carry it as `ep`. */
-export const TARGET = resolveTarget(process.env, detectGpus());
+let target: Target | null = null;
+
+/**
+ * The execution provider of this run, decided on first use and then fixed for the process: every case's params
+ * carry it as `ep`. Not at import, so `npm run lab -- --list` and the tools that import this module run no
+ * nvidia-smi. Synchronous because LabDefinition.cases() is; detectGpusSync is bounded like every probe.
+ */
+export function labTarget(): Target {
+  target ??= resolveTarget(process.env, detectGpusSync());
+  return target;
+}
+
+const providerName = (): string => (labTarget().ep === 'cuda' ? 'CUDA' : 'CPU');
 
 /** Samples per pass (one measured sample = one pass over the data set). */
 export const DATASET_SIZE = { quick: 512, full: 1024 };
@@ -47,19 +58,26 @@ let layers: DenseLayer[] | null = null;
 
 const lab: LabDefinition<InferenceInput, Float32Array> = {
   name: 'gpu-batching',
-  title: `Batched and multi-device inference (ONNX Runtime, ${TARGET.ep === 'cuda' ? 'CUDA' : 'CPU'} execution provider)`,
-  summary: `onnxruntime-node: one at a time vs batches 1..512, I/O pipeline, sessions, one process per device (${TARGET.ep === 'cuda' ? 'CUDA' : 'CPU'} here)`,
+  // title, variants and headline name the execution provider: getters, so detection waits until a run reads them.
+  get title() {
+    return `Batched and multi-device inference (ONNX Runtime, ${providerName()} execution provider)`;
+  },
+  summary: 'onnxruntime-node: one at a time vs batches 1..512, I/O pipeline, sessions, one process per device (CUDA on a GPU node, else CPU)',
   episode: 'episodes/08-gpu-batching.mdx',
-  variants: [
-    { name: 'one-at-a-time', description: 'one inference call per sample (baseline)', source: 'labs/gpu-batching/src/cases.ts: oneAtATimeCase' },
-    { name: 'batched', description: 'batches of 1..512 samples per call', source: '<impl>/batching.ts: inferInBatches' },
-    { name: 'read-then-infer', description: 'read a batch from disk, then infer it: I/O and compute one after the other', source: 'labs/gpu-batching/src/cases.ts: sequentialCase' },
-    { name: 'pipeline', description: 'reads prefetched (on a reader thread, or fs.promises) while the model computes', source: '<impl>/pipeline.ts: inferPipelined' },
-    { name: 'sessions', description: 'several sessions on one device at once (the counterpart of CUDA streams)', source: '<impl>/batching.ts: inferWithSessions' },
-    { name: 'devices', description: `one process per device (${TARGET.ep === 'cuda' ? 'GPU, CUDA_VISIBLE_DEVICES' : 'CPU process, 1 thread'}), shared chunk queue, data from disk or kept in memory`, source: 'labs/gpu-batching/src/device-pool.ts, <impl>/chunks.ts, <impl>/pipeline.ts' },
-  ],
+  get variants() {
+    return [
+      { name: 'one-at-a-time', description: 'one inference call per sample (baseline)', source: 'labs/gpu-batching/src/cases.ts: oneAtATimeCase' },
+      { name: 'batched', description: 'batches of 1..512 samples per call', source: '<impl>/batching.ts: inferInBatches' },
+      { name: 'read-then-infer', description: 'read a batch from disk, then infer it: I/O and compute one after the other', source: 'labs/gpu-batching/src/cases.ts: sequentialCase' },
+      { name: 'pipeline', description: 'reads prefetched (on a reader thread, or fs.promises) while the model computes', source: '<impl>/pipeline.ts: inferPipelined' },
+      { name: 'sessions', description: 'several sessions on one device at once (the counterpart of CUDA streams)', source: '<impl>/batching.ts: inferWithSessions' },
+      { name: 'devices', description: `one process per device (${labTarget().ep === 'cuda' ? 'GPU, CUDA_VISIBLE_DEVICES' : 'CPU process, 1 thread'}), shared chunk queue, data from disk or kept in memory`, source: 'labs/gpu-batching/src/device-pool.ts, <impl>/chunks.ts, <impl>/pipeline.ts' },
+    ];
+  },
   baseline: 'one-at-a-time',
-  headline: { variant: 'batched', params: { ep: TARGET.ep, batch: HEADLINE_BATCH } },
+  get headline() {
+    return { variant: 'batched', params: { ep: labTarget().ep, batch: HEADLINE_BATCH } };
+  },
   inputParams: [],
   inputs(_params, ctx) {
     const input = (seed: number, count: number): InferenceInput => {
@@ -80,24 +98,26 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     return { amount: input.dataset.count, unit: 'samples' };
   },
   cases(ctx) {
+    const current = labTarget();
     return [
-      oneAtATimeCase(TARGET),
-      ...batchSizes(ctx.quick).map((batch) => batchedCase(TARGET, batch)),
-      sequentialCase(TARGET, WORK_BATCH, 'worker'),
-      ...(ctx.quick ? [4] : PREFETCH).map((prefetch) => pipelineCase(TARGET, WORK_BATCH, prefetch, 'worker')),
+      oneAtATimeCase(current),
+      ...batchSizes(ctx.quick).map((batch) => batchedCase(current, batch)),
+      sequentialCase(current, WORK_BATCH, 'worker'),
+      ...(ctx.quick ? [4] : PREFETCH).map((prefetch) => pipelineCase(current, WORK_BATCH, prefetch, 'worker')),
       // The same pipeline with fs.promises reads, to show why the reads moved to a thread (full run only).
-      ...(ctx.quick ? [] : [sequentialCase(TARGET, WORK_BATCH, 'threadpool'), pipelineCase(TARGET, WORK_BATCH, 4, 'threadpool')]),
-      ...(ctx.quick ? [1, 2] : SESSIONS).map((sessions) => sessionsCase(TARGET, WORK_BATCH, sessions)),
-      ...deviceCounts(TARGET, ctx.availableParallelism).map((devices) => devicesCase(TARGET, WORK_BATCH, devices, 4, 'disk')),
+      ...(ctx.quick ? [] : [sequentialCase(current, WORK_BATCH, 'threadpool'), pipelineCase(current, WORK_BATCH, 4, 'threadpool')]),
+      ...(ctx.quick ? [1, 2] : SESSIONS).map((sessions) => sessionsCase(current, WORK_BATCH, sessions)),
+      ...deviceCounts(current, ctx.availableParallelism).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'disk')),
       // Devices on data each process already holds: their compute alone, which is what per-device efficiency is about.
-      ...(ctx.quick ? [] : deviceCounts(TARGET, ctx.availableParallelism).map((devices) => devicesCase(TARGET, WORK_BATCH, devices, 4, 'memory'))),
+      ...(ctx.quick ? [] : deviceCounts(current, ctx.availableParallelism).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'memory'))),
     ];
   },
   notes() {
     // Which execution provider ran, and why: a CPU run must say so in the terminal, the results and the report.
+    const current = labTarget();
     return [
-      `Execution provider: ${TARGET.reason}.`,
-      ...(TARGET.ep === 'cpu' ? ['Nothing in this run used a GPU: every case ran on the CPU execution provider (ep=cpu), and "devices" are CPU processes.'] : []),
+      `Execution provider: ${current.reason}.`,
+      ...(current.ep === 'cpu' ? ['Nothing in this run used a GPU: every case ran on the CPU execution provider (ep=cpu), and "devices" are CPU processes.'] : []),
     ];
   },
   sampling: {

@@ -66,12 +66,12 @@ async function main(): Promise<void> {
   const headroomBytes = headroomGb * GiB;
 
   const model = ensureModelFile();
-  const detection = detectGpus();
+  const detection = await detectGpus();
   const footprint = await measureFootprint(model.path);
   const rows: DeviceRow[] = [];
   let cuda: CudaProbe | null = null;
   if (detection.gpus.length > 0) {
-    cuda = parsed.values['no-probe'] ? null : probeCuda(model.path, detection.gpus[0]?.index ?? 0);
+    cuda = parsed.values['no-probe'] ? null : await probeCuda(model.path, detection.gpus[0]?.index ?? 0);
     const gpuFootprint: Footprint = { ...footprint, processBytes: ASSUMED_CUDA_CONTEXT_BYTES };
     for (const gpu of detection.gpus) {
       rows.push({

@@ -1,11 +1,16 @@
 /**
  * The environment manifest: what a reader needs to judge a number measured on this machine.
- * Every probe is best-effort: a fact that cannot be read is recorded as null, never guessed.
+ * Every probe is best-effort: a fact that cannot be read is recorded as null, never guessed. The commands (git,
+ * nvidia-smi) run through probe.ts: bounded in time, their output sanitised, so a hung driver delays a run by at
+ * most PROBE_TIMEOUT_MS plus two grace periods, and says so in one line.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { describeProbeFailure, oneLine, runProbe } from './probe.ts';
 import type { Environment } from './results-schema.ts';
+
+/** Time each command of the manifest may take, in ms: git and nvidia-smi answer in well under a second when healthy. */
+export const PROBE_TIMEOUT_MS = 5000;
 
 function readText(path: string): string | null {
   try {
@@ -15,12 +20,11 @@ function readText(path: string): string | null {
   }
 }
 
-function run(command: string, args: string[], cwd?: string): string | null {
-  try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch {
-    return null;
-  }
+/** A command's stdout, or null when it is missing, fails or overruns; an overrun is also reported (one line). */
+async function run(command: string, args: string[], report: (line: string) => void, cwd?: string): Promise<string | null> {
+  const result = await runProbe(command, args, { cwd, timeoutMs: PROBE_TIMEOUT_MS });
+  if (result.timedOut) report(`note: ${describeProbeFailure(command, result)}; the results record it as unknown`);
+  return result.ok ? result.stdout : null;
 }
 
 /**
@@ -49,29 +53,49 @@ export function parseCpuAffinity(status: string | null): string | null {
   return match?.[1] ?? null;
 }
 
-/** Parses `nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits`. */
+/** More GPUs than any node has: past this, nvidia-smi's output is garbage, not a list. */
+const MAX_GPUS = 64;
+
+/**
+ * Parses `nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits`: "name, MiB" per GPU, the
+ * memory a number or a bracketed "[N/A]" (recorded as null). Other lines are not GPUs and are dropped.
+ */
 export function parseNvidiaSmi(output: string | null): Environment['gpus'] {
   if (!output) return [];
-  return output
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const comma = line.lastIndexOf(',');
-      const name = (comma >= 0 ? line.slice(0, comma) : line).trim();
-      const memory = comma >= 0 ? Number(line.slice(comma + 1).trim()) : Number.NaN;
-      return { name, memoryMiB: Number.isFinite(memory) ? memory : null };
-    });
+  const gpus: Environment['gpus'] = [];
+  for (const line of output.split('\n').map((l) => oneLine(l, 200)).filter(Boolean)) {
+    const comma = line.lastIndexOf(',');
+    if (comma <= 0) continue;
+    const name = line.slice(0, comma).trim();
+    const field = line.slice(comma + 1).trim();
+    const memory = field === '' ? Number.NaN : Number(field);
+    if (!Number.isFinite(memory) && !/^\[[^\]]*\]$/.test(field)) continue;
+    gpus.push({ name, memoryMiB: Number.isFinite(memory) ? memory : null });
+    if (gpus.length === MAX_GPUS) break;
+  }
+  return gpus;
 }
 
-export function collectEnvironment(rootDir: string): Environment {
+/**
+ * The manifest of this machine now. The commands run concurrently (git, then git status; nvidia-smi).
+ * `report` receives one line per command that overran its time limit (default: stderr).
+ */
+export async function collectEnvironment(
+  rootDir: string,
+  report: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<Environment> {
   const cpus = os.cpus();
   const slurm: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('SLURM_') && value !== undefined) slurm[key] = value;
   }
-  const commit = run('git', ['rev-parse', 'HEAD'], rootDir)?.trim() ?? null;
-  const status = commit === null ? null : run('git', ['status', '--porcelain', '--untracked-files=no'], rootDir);
+  const git = (async () => {
+    const commit = (await run('git', ['rev-parse', 'HEAD'], report, rootDir))?.trim() || null;
+    const status = commit === null ? null : await run('git', ['status', '--porcelain', '--untracked-files=no'], report, rootDir);
+    return { commit, dirty: status === null ? null : status.trim().length > 0 };
+  })();
+  const smi = run('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'], report);
+  const [gitState, smiOutput] = await Promise.all([git, smi]);
   return {
     node: process.versions.node,
     v8: process.versions.v8,
@@ -91,8 +115,8 @@ export function collectEnvironment(rootDir: string): Environment {
     cpuAffinity: parseCpuAffinity(readText('/proc/self/status')),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
     slurm,
-    git: { commit, dirty: status === null ? null : status.trim().length > 0 },
-    gpus: parseNvidiaSmi(run('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'])),
+    git: gitState,
+    gpus: parseNvidiaSmi(smiOutput),
     hostname: os.hostname(),
     loadAverage: os.loadavg() as [number, number, number],
   };

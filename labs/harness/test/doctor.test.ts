@@ -4,12 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { diagnose, doctorFailed, formatFindings, type DoctorProbe } from '../src/tools/doctor.ts';
+import { fakeNvidiaSmi, garbage, HUNG } from './support/fake-nvidia-smi.ts';
 
 const DOCTOR = fileURLToPath(new URL('../src/tools/doctor-cli.ts', import.meta.url));
 
@@ -23,6 +22,7 @@ const HEALTHY: DoctorProbe = {
   cgroupCpuQuota: null,
   uvThreadpoolSize: null,
   gpus: null,
+  gpuProblem: null,
   ort: { loaded: true, error: null, backends: [{ name: 'cpu', bundled: true }, { name: 'cuda', bundled: false }], sessions: { cpu: { ok: true, error: null }, cuda: { ok: false, error: 'Failed to load shared library' } } },
   packages: { zod: null, tinybench: null },
   slurm: {},
@@ -61,6 +61,14 @@ test('warnings with advice: no compiler, one CPU, a quota below the CPUs, a bad 
   assert.equal(find({ ort: { loaded: false, error: 'Cannot find module', backends: [], sessions: null } }, 'ONNX Runtime').level, 'warn');
 });
 
+test('nvidia-smi on PATH but without a GPU list: the reason, and advice to run it by hand', () => {
+  const hung = find({ gpus: [], gpuProblem: 'nvidia-smi did not finish within 10 s and was killed' }, 'GPUs');
+  assert.equal(hung.level, 'warn');
+  assert.equal(hung.value, 'nvidia-smi did not finish within 10 s and was killed');
+  assert.match(hung.advice, /^nvidia-smi is installed but gave no GPU list: run it by hand to see why/);
+  assert.equal(find({ gpus: [] }, 'GPUs').value, 'nvidia-smi found no GPU');
+});
+
 test('npm run doctor on this machine exits 0 and reports every check', () => {
   const result = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: 90_000 });
   assert.equal(result.status, 0, result.stdout + result.stderr);
@@ -72,13 +80,39 @@ test('npm run doctor on this machine exits 0 and reports every check', () => {
   assert.match(result.stdout, new RegExp(`^ok {4}CPUs {15}${os.cpus().length} seen by the OS, ${os.availableParallelism()} available to this process$`, 'm'));
 });
 
-test('a stand-in nvidia-smi on PATH: the GPU is listed', () => {
-  const bin = mkdtempSync(path.join(os.tmpdir(), 'harness-fake-gpu-'));
+test('a stand-in nvidia-smi on PATH: the GPU is listed', (t) => {
   // Test double: prints what `nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits` prints.
-  writeFileSync(path.join(bin, 'nvidia-smi'), '#!/bin/sh\necho "Tesla T4, 15360"\n');
-  chmodSync(path.join(bin, 'nvidia-smi'), 0o755);
-  const result = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: 90_000, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+  const { env } = fakeNvidiaSmi(t, 'echo "Tesla T4, 15360"');
+  const result = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: 90_000, env });
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /^ok {4}GPUs {15}Tesla T4 15360 MiB$/m);
   assert.match(result.stdout, /^WARN {2}ONNX Runtime cuda {2}not usable: /m);
+});
+
+test('a hung nvidia-smi (ignores SIGTERM, its child holds the pipe): the doctor still finishes, with one clear line', (t) => {
+  const { env } = fakeNvidiaSmi(t, HUNG);
+  const started = performance.now();
+  // Bound: nvidia-smi's limit (10 s, pinned in the message below) + 2 grace periods of 1 s, the other probes running
+  // meanwhile, plus slack for a busy machine.
+  const bound = 10_000 + 2000 + 8000;
+  const result = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: bound + 10_000, env });
+  const ms = performance.now() - started;
+  assert.equal(result.signal, null, `the doctor hung and was killed after ${ms.toFixed(0)} ms`);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.ok(ms < bound, `took ${ms.toFixed(0)} ms, bound ${bound} ms`);
+  assert.match(result.stdout, /^WARN {2}GPUs {15}nvidia-smi did not finish within 10 s and was killed$/m);
+  assert.match(result.stdout, /^ {25}nvidia-smi is installed but gave no GPU list: run it by hand to see why/m);
+});
+
+test('garbage from nvidia-smi is not printed raw: escape sequences and control characters are removed', (t) => {
+  const { env } = fakeNvidiaSmi(t, garbage('Evil GPU, 1024'));
+  const result = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: 90_000, env });
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^ok {4}GPUs {15}Evil GPU 1024 MiB$/m);
+  assert.doesNotMatch(result.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'no control character reaches the terminal');
+  const junk = fakeNvidiaSmi(t, `${garbage('no GPU here')}`);
+  const unreadable = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: 90_000, env: junk.env });
+  assert.equal(unreadable.status, 0, unreadable.stderr);
+  assert.match(unreadable.stdout, /^WARN {2}GPUs {15}nvidia-smi answered with no GPU line that can be read: "no GPU here"$/m);
+  assert.doesNotMatch(unreadable.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
 });

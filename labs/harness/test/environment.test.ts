@@ -1,8 +1,27 @@
-/** The environment probes' parsers, on the formats the kernel and nvidia-smi print. */
+/**
+ * The environment probes' parsers, on the formats the kernel and nvidia-smi print; the manifest of this machine; and
+ * the manifest with a stand-in nvidia-smi that hangs or prints garbage (in a child process: a regression would hang).
+ */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { collectEnvironment, parseCgroupQuota, parseCpuAffinity, parseNvidiaSmi } from '../src/environment.ts';
 import { environmentSchema } from '../src/results-schema.ts';
+import { fakeNvidiaSmi, garbage, HUNG } from './support/fake-nvidia-smi.ts';
+
+const ENVIRONMENT = fileURLToPath(new URL('../src/environment.ts', import.meta.url));
+
+/** collectEnvironment in a child Node: what it returned, the lines it reported, and how long it took (ms). */
+function collectInChild(env: NodeJS.ProcessEnv, timeout: number) {
+  const code = `const m = await import(${JSON.stringify(ENVIRONMENT)}); const lines = []; const t = performance.now();
+    const e = await m.collectEnvironment(process.cwd(), (l) => lines.push(l));
+    console.log(JSON.stringify({ gpus: e.gpus, lines, ms: performance.now() - t }));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', env, timeout });
+  assert.equal(run.signal, null, `collectEnvironment hung and was killed: ${run.stderr}`);
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as { gpus: unknown[]; lines: string[]; ms: number };
+}
 
 test('cgroup CPU quota: v2 cpu.max and v1 files', () => {
   assert.equal(parseCgroupQuota('max 100000\n', null, null), null);
@@ -25,16 +44,34 @@ test('GPUs from nvidia-smi csv output', () => {
   ]);
   assert.deepEqual(parseNvidiaSmi('Tesla T4, [N/A]'), [{ name: 'Tesla T4', memoryMiB: null }]);
   assert.deepEqual(parseNvidiaSmi(null), []);
+  // Lines that are not "name, MiB" are not GPUs.
+  assert.deepEqual(parseNvidiaSmi('No devices were found\nTesla T4, lots\n, 1024\nA10, 24576'), [{ name: 'A10', memoryMiB: 24576 }]);
+  assert.equal(parseNvidiaSmi('GPU, 1\n'.repeat(100)).length, 64);
 });
 
-test('the manifest of this machine fits the schema and picks up Slurm variables', () => {
+test('the manifest of this machine fits the schema and picks up Slurm variables', async () => {
   process.env.SLURM_JOB_ID = '4242';
   try {
-    const env = environmentSchema.parse(collectEnvironment(process.cwd()));
+    const env = environmentSchema.parse(await collectEnvironment(process.cwd()));
     assert.equal(env.slurm.SLURM_JOB_ID, '4242');
     assert.ok(env.availableParallelism >= 1);
     assert.equal(env.node, process.versions.node);
   } finally {
     delete process.env.SLURM_JOB_ID;
   }
+});
+
+test('a hung nvidia-smi delays the manifest by at most 5 s + 2 grace periods, and says so in one line', (t) => {
+  const { env } = fakeNvidiaSmi(t, HUNG);
+  const result = collectInChild(env, 30_000);
+  assert.deepEqual(result.gpus, []);
+  assert.deepEqual(result.lines, ['note: nvidia-smi did not finish within 5 s and was killed; the results record it as unknown']);
+  assert.ok(result.ms < 5000 + 2000 + 3000, `took ${result.ms.toFixed(0)} ms`);
+});
+
+test('garbage from nvidia-smi is recorded without escape sequences', (t) => {
+  const { env } = fakeNvidiaSmi(t, garbage('Evil GPU, 1024'));
+  const result = collectInChild(env, 30_000);
+  assert.deepEqual(result.gpus, [{ name: 'Evil GPU', memoryMiB: 1024 }]);
+  assert.deepEqual(result.lines, []);
 });

@@ -165,19 +165,32 @@ class ScratchPool {
 };
 
 ScratchPool& Scratch() {
-  static ScratchPool pool;  // shared by every thread and every Node worker that loads this addon
-  return pool;
+  // Shared by every thread and every Node worker that loads this addon. Never destroyed: a worker thread may still
+  // return buffers while the process exits, after static destructors have run.
+  static ScratchPool* pool = new ScratchPool();
+  return *pool;
+}
+
+// A JavaScript error of the given kind (napi_create_error, napi_create_type_error) with this message, or nullptr
+// when it cannot be created. Never throws.
+napi_value NewError(napi_env env,
+                    napi_status (*create)(napi_env, napi_value, napi_value, napi_value*),
+                    const std::string& message) {
+  napi_value text = nullptr;
+  napi_value error = nullptr;
+  if (napi_create_string_utf8(env, message.c_str(), message.size(), &text) != napi_ok) return nullptr;
+  if (create(env, nullptr, text, &error) != napi_ok) return nullptr;
+  return error;
 }
 
 // matmulAsync's work. The constructor runs on the JavaScript thread and copies a and b; Execute runs on a libuv
-// pool thread and starts the native threads; OnOK runs on the JavaScript thread again and copies the result into c.
-// Copies, not pointers into the JavaScript buffers: while the threads work, JavaScript keeps running and could
-// change a or b, or detach (transfer) any of them, which would leave the threads writing freed memory.
+// pool thread and starts the native threads; OnWorkComplete runs on the JavaScript thread again and copies the
+// result into c. Copies, not pointers into the JavaScript buffers: while the threads work, JavaScript keeps running
+// and could change a or b, or detach (transfer) any of them, which would leave the threads writing freed memory.
 class MatmulWorker : public Napi::AsyncWorker {
  public:
   MatmulWorker(Napi::Env env, const Matrix& a, const Matrix& b, const Napi::Value& c, uint32_t n, uint32_t threads)
       : Napi::AsyncWorker(env, "matmulAsync"),
-        deferred_(Napi::Promise::Deferred::New(env)),
         c_ref_(Napi::Persistent(c.As<Napi::Object>())),
         a_(Scratch().Acquire(a.length)),
         b_(Scratch().Acquire(b.length)),
@@ -186,6 +199,8 @@ class MatmulWorker : public Napi::AsyncWorker {
         threads_(threads) {
     std::memcpy(a_.data(), a.data, a.length * sizeof(double));
     std::memcpy(b_.data(), b.data, b.length * sizeof(double));
+    napi_status status = napi_create_promise(env, &deferred_, &promise_);
+    NAPI_THROW_IF_FAILED_VOID(env, status);
   }
 
   ~MatmulWorker() override {
@@ -194,7 +209,19 @@ class MatmulWorker : public Napi::AsyncWorker {
     Scratch().Release(std::move(c_));
   }
 
-  Napi::Promise Promise() const { return deferred_.Promise(); }
+  // Valid in the handle scope of the matmulAsync call that created this worker.
+  napi_value Promise() const { return promise_; }
+
+  // Replaces AsyncWorker's OnOK/OnError path. This also runs while the environment is being torn down (a Worker
+  // that is terminated or calls process.exit with a call pending): then Node-API calls that would run JavaScript
+  // fail, node-addon-api turns the failure into a C++ exception, rethrows it while trying to throw it into
+  // JavaScript, and nothing catches it: std::terminate, SIGABRT, the whole process gone. So the promise is settled
+  // through Node-API's C functions with every status checked, the result is dropped when the environment can no
+  // longer take it (nobody is left to await it), and nothing here throws.
+  void OnWorkComplete(Napi::Env env, napi_status status) override {
+    if (status != napi_cancelled) Settle(env);
+    Destroy();  // deletes this
+  }
 
  protected:
   // On a libuv thread pool thread: no JavaScript values may be touched here.
@@ -202,32 +229,59 @@ class MatmulWorker : public Napi::AsyncWorker {
     try {
       kernel::matmul_parallel(a_.data(), b_.data(), c_.data(), n_, threads_);
     } catch (const std::exception& e) {
-      SetError(e.what());
+      error_ = e.what();
+    } catch (...) {
+      error_ = "the kernel threw a non-standard exception";
     }
   }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    Napi::Value c = c_ref_.Value();
-    // c may have been detached or swapped while the threads ran: check it again before writing into it.
-    auto out = c.As<Napi::Float64Array>();
-    if (out.ArrayBuffer().IsDetached() || out.ElementLength() != c_.size()) {
-      deferred_.Reject(Napi::TypeError::New(env, "c was detached while matmulAsync ran; keep the output array "
-                                                 "attached (do not transfer it) until the promise settles")
-                           .Value());
-      return;
-    }
-    std::memcpy(out.Data(), c_.data(), c_.size() * sizeof(double));
-    deferred_.Resolve(c);
-  }
-
-  void OnError(const Napi::Error& error) override { deferred_.Reject(error.Value()); }
 
  private:
-  Napi::Promise::Deferred deferred_;
-  Napi::ObjectReference c_ref_;  // keeps c alive until OnOK
+  void Settle(napi_env env) noexcept {
+    napi_handle_scope scope = nullptr;
+    if (napi_open_handle_scope(env, &scope) != napi_ok) return;
+    napi_value outcome = nullptr;
+    bool resolve = false;
+    if (!error_.empty()) {
+      outcome = NewError(env, napi_create_error, error_);
+    } else {
+      // c may have been detached or swapped while the threads ran: check it again before writing into it.
+      napi_value c = nullptr;
+      napi_typedarray_type type = napi_int8_array;
+      std::size_t length = 0;
+      void* data = nullptr;
+      napi_value buffer = nullptr;
+      bool detached = true;
+      if (napi_get_reference_value(env, c_ref_, &c) == napi_ok && c != nullptr &&
+          napi_get_typedarray_info(env, c, &type, &length, &data, &buffer, nullptr) == napi_ok &&
+          napi_is_detached_arraybuffer(env, buffer, &detached) == napi_ok) {
+        if (!detached && type == napi_float64_array && length == c_.size() && data != nullptr) {
+          std::memcpy(data, c_.data(), c_.size() * sizeof(double));
+          outcome = c;
+          resolve = true;
+        } else {
+          outcome = NewError(env, napi_create_type_error,
+                             "c was detached while matmulAsync ran; keep the output array attached (do not "
+                             "transfer it) until the promise settles");
+        }
+      }
+    }
+    // Settling fails (napi_pending_exception) while the environment is torn down: the result is dropped.
+    if (outcome != nullptr) {
+      if (resolve) {
+        napi_resolve_deferred(env, deferred_, outcome);
+      } else {
+        napi_reject_deferred(env, deferred_, outcome);
+      }
+    }
+    napi_close_handle_scope(env, scope);
+  }
+
+  napi_deferred deferred_ = nullptr;
+  napi_value promise_ = nullptr;
+  Napi::ObjectReference c_ref_;  // keeps c alive until the call settles
   std::vector<double> a_, b_, c_;
   uint32_t n_, threads_;
+  std::string error_;  // set by Execute when the kernel throws
 };
 
 }  // namespace
@@ -270,8 +324,9 @@ Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
     throw Napi::RangeError::New(env, "out of memory copying the " + std::to_string(n) + "x" + std::to_string(n) +
                                          " inputs: use a smaller n");
   }
-  worker->Queue();  // the worker deletes itself after OnOK/OnError
-  return worker->Promise();
+  napi_value promise = worker->Promise();
+  worker->Queue();  // the worker deletes itself in OnWorkComplete
+  return Napi::Value(env, promise);
 }
 
 Napi::Value FmaPeak(const Napi::CallbackInfo& info) {

@@ -1,5 +1,9 @@
 #include "threads.h"
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <dlfcn.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,6 +18,23 @@
 
 namespace kernel {
 namespace {
+
+// The helper threads below live until the process exits, running code of this shared library. Node unloads an addon
+// (dlclose) when the last environment that loaded it goes away, e.g. when the only Worker thread that loaded it
+// exits; a helper still polling would then execute unmapped memory and crash the process (SIGSEGV). So, before the
+// first helper starts, the library pins itself: dlopen of its own file with RTLD_NODELETE (and a handle that is
+// never closed) keeps it mapped for the life of the process.
+void KeepLibraryLoaded() {
+#if defined(__unix__) || defined(__APPLE__)
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void*>(&KeepLibraryLoaded), &info) != 0 && info.dli_fname != nullptr) {
+      dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    }
+  });
+#endif
+}
 
 // A pool of helper threads, started when first needed and kept asleep between calls. Starting a std::thread per
 // call was measured at 0.1 to 3 ms before the new thread ran, inside a Node process on this course's 2-vCPU VM
@@ -56,6 +77,7 @@ class HelperPool {
   void Grow(unsigned wanted) {
     const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
     wanted = std::min(wanted, cpus - 1);
+    if (helpers_ < wanted) KeepLibraryLoaded();
     while (helpers_ < wanted) {
       try {
         std::thread(&HelperPool::HelperLoop, this).detach();

@@ -28,6 +28,25 @@ const FIX =
   'install a C++ toolchain (Debian/Ubuntu: apt-get install -y g++ make python3; macOS: xcode-select --install), ' +
   'then run `npm run build -w labs/native-kernel`';
 
+/**
+ * How long one node-gyp step may run, in ms: the six rungs built in about 40 s on this course's 2-vCPU VMs; a step
+ * still running after 15 minutes is a hung compiler or make, and the install goes on without the native rungs.
+ */
+const BUILD_TIMEOUT_MS = 15 * 60_000;
+/** Output kept from one step, in bytes: a long cascade of compiler errors must not fail the build script itself (ENOBUFS). */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A compiler's output made safe to store and print: terminal escape sequences (colours) and control characters
+ * other than tab and newline removed. The harness's probe.ts does the same; this script cannot import TypeScript.
+ */
+function sanitise(text) {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]*[0-~]?)/g, '')
+    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
+}
+
 /** Last lines of a process's output, for the status file: enough to see the compiler's first complaint. */
 function tail(text, lines = 25) {
   return text.split('\n').filter((l) => l.trim() !== '').slice(-lines).join('\n');
@@ -82,8 +101,20 @@ function writeStatus(status) {
 
 function run(args) {
   const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js');
-  const result = spawnSync(process.execPath, [nodeGyp, ...args], { cwd: packageDir, encoding: 'utf8' });
-  const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}`;
+  // SIGKILL on timeout: a hung step must not hang `npm install`. spawnSync then closes the pipes, so a compiler
+  // that node-gyp started cannot keep it waiting either (that compiler may run on until it ends by itself).
+  const result = spawnSync(process.execPath, [nodeGyp, ...args], {
+    cwd: packageDir,
+    encoding: 'utf8',
+    timeout: BUILD_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: MAX_OUTPUT_BYTES,
+  });
+  const timedOut = result.error?.code === 'ETIMEDOUT';
+  const why = timedOut
+    ? `\nnode-gyp ${args[0]} did not finish within ${BUILD_TIMEOUT_MS / 60_000} minutes and was killed (a hung compiler?)`
+    : result.error ? `\n${result.error.message}` : '';
+  const output = sanitise(`${result.stdout ?? ''}\n${result.stderr ?? ''}${why}`);
   return { ok: result.status === 0, output };
 }
 

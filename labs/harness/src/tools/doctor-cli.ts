@@ -1,8 +1,10 @@
 /**
  * `npm run doctor`: collects the probe for doctor.ts on this machine and prints the findings.
  * Exit codes (errors.ts): 0 the course can run (warnings allowed), 1 it cannot, 3 internal error.
+ * Every command (compilers, nvidia-smi, the ONNX Runtime probe) runs through probe.ts, all at once: a hung driver or
+ * compiler costs at most its time limit plus two grace periods and one line of findings, and nothing it prints
+ * reaches the terminal unsanitised.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -11,12 +13,17 @@ import { fileURLToPath } from 'node:url';
 import { parseCgroupQuota, parseCpuAffinity, parseNvidiaSmi } from '../environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
+import { describeProbeFailure, oneLine, runProbe } from '../probe.ts';
 import { diagnose, doctorFailed, formatFindings, type DoctorProbe } from './doctor.ts';
 import type { OrtProbe } from './ort-probe.ts';
 
 const ORT_PROBE = fileURLToPath(new URL('./ort-probe.ts', import.meta.url));
 /** Packages the harness needs to run a lab and write its reports, and piscina, which the labs' pools use. */
 const HARNESS_PACKAGES = ['zod', 'tinybench', 'chart.js', '@napi-rs/canvas', 'cli-progress', 'piscina'];
+/** Time limits, in ms: `--version` and nvidia-smi answer within seconds when healthy; loading ONNX Runtime and creating two sessions takes a few. */
+export const COMMAND_TIMEOUT_MS = 10_000;
+export const ORT_PROBE_TIMEOUT_MS = 60_000;
+const NVIDIA_SMI_QUERY = ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'];
 
 function readText(file: string): string | null {
   try {
@@ -26,15 +33,53 @@ function readText(file: string): string | null {
   }
 }
 
-function firstLine(command: string, args: string[]): string | null {
+/** The first line a command prints, or null when it is missing, fails or overruns. */
+async function firstLine(command: string, args: string[]): Promise<string | null> {
+  const result = await runProbe(command, args, { timeoutMs: COMMAND_TIMEOUT_MS });
+  return result.ok ? oneLine(result.stdout.split('\n')[0] ?? '') || null : null;
+}
+
+/** The first C++ compiler that answers `--version`. */
+async function findCompiler(): Promise<string | null> {
+  for (const command of ['c++', 'g++', 'clang++']) {
+    const line = await firstLine(command, ['--version']);
+    if (line !== null) return line;
+  }
+  return null;
+}
+
+/** The GPUs nvidia-smi lists; null when it is not on PATH; a problem line when it fails, overruns or prints no GPU. */
+async function probeGpus(): Promise<Pick<DoctorProbe, 'gpus' | 'gpuProblem'>> {
+  const result = await runProbe('nvidia-smi', NVIDIA_SMI_QUERY, { timeoutMs: COMMAND_TIMEOUT_MS });
+  if (result.error === 'ENOENT') return { gpus: null, gpuProblem: null };
+  if (!result.ok) return { gpus: [], gpuProblem: describeProbeFailure('nvidia-smi', result) };
+  const gpus = parseNvidiaSmi(result.stdout);
+  const unreadable = gpus.length === 0 && result.stdout.trim() !== '';
+  return { gpus, gpuProblem: unreadable ? `nvidia-smi answered with no GPU line that can be read: "${oneLine(result.stdout, 80)}"` : null };
+}
+
+/** Runs ort-probe.ts in a child process; its strings are made safe to print (they can quote native error text). */
+async function probeOrt(rootDir: string): Promise<OrtProbe> {
+  const result = await runProbe(process.execPath, [ORT_PROBE], { timeoutMs: ORT_PROBE_TIMEOUT_MS, cwd: rootDir });
   try {
-    return execFileSync(command, args, { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0]?.trim() || null;
+    if (result.timedOut) throw new Error('timed out');
+    const probe = JSON.parse(result.stdout.trim().split('\n').pop() ?? 'null') as OrtProbe;
+    const safe = (text: string | null) => (text === null ? null : oneLine(text, 300));
+    return {
+      loaded: probe.loaded === true,
+      error: safe(probe.error ?? null),
+      backends: (probe.backends ?? []).map((b) => ({ name: oneLine(String(b.name), 40), bundled: b.bundled === true })),
+      sessions: probe.sessions === null || probe.sessions === undefined
+        ? null
+        : Object.fromEntries(Object.entries(probe.sessions).map(([k, v]) => [oneLine(k, 40), { ok: v.ok === true, error: safe(v.error ?? null) }])),
+    };
   } catch {
-    return null;
+    const why = result.ok ? 'it printed no result' : describeProbeFailure('it', result);
+    return { loaded: false, error: `the probe process failed: ${why}`, backends: [], sessions: null };
   }
 }
 
-export function probeMachine(rootDir = ROOT_DIR): DoctorProbe {
+export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
   const require = createRequire(path.join(rootDir, 'labs', 'harness', 'package.json'));
   const packages: Record<string, string | null> = {};
   for (const name of HARNESS_PACKAGES) {
@@ -45,31 +90,19 @@ export function probeMachine(rootDir = ROOT_DIR): DoctorProbe {
       packages[name] = (error as NodeJS.ErrnoException).code ?? 'not found';
     }
   }
-  let ort: OrtProbe | null = null;
-  try {
-    const output = execFileSync(process.execPath, [ORT_PROBE], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'], cwd: rootDir });
-    ort = JSON.parse(output.trim().split('\n').pop() ?? 'null') as OrtProbe;
-  } catch (error) {
-    ort = { loaded: false, error: `the probe process failed: ${(error as Error).message.split('\n')[0]}`, backends: [], sessions: null };
-  }
   const slurm = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith('SLURM_') && v !== undefined)) as Record<string, string>;
-  // null: no nvidia-smi on PATH; '' : it is there but failed (no driver, no device).
-  let smi: string | null;
-  try {
-    smi = execFileSync('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch (error) {
-    smi = (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : '';
-  }
+  // All at once: the doctor takes as long as the slowest probe, not their sum.
+  const [ort, gpus, cxx] = await Promise.all([probeOrt(rootDir), probeGpus(), findCompiler()]);
   return {
     nodeVersion: process.version,
     execPath: process.execPath,
-    cxx: firstLine('c++', ['--version']) ?? firstLine('g++', ['--version']) ?? firstLine('clang++', ['--version']),
+    cxx,
     cpuCount: os.cpus().length,
     availableParallelism: os.availableParallelism(),
     cpuAffinity: parseCpuAffinity(readText('/proc/self/status')),
     cgroupCpuQuota: parseCgroupQuota(readText('/sys/fs/cgroup/cpu.max'), readText('/sys/fs/cgroup/cpu/cpu.cfs_quota_us'), readText('/sys/fs/cgroup/cpu/cpu.cfs_period_us')),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
-    gpus: smi === null ? null : parseNvidiaSmi(smi),
+    ...gpus,
     ort,
     packages,
     slurm,
@@ -77,7 +110,7 @@ export function probeMachine(rootDir = ROOT_DIR): DoctorProbe {
 }
 
 export async function main(): Promise<number> {
-  const findings = diagnose(probeMachine());
+  const findings = diagnose(await probeMachine());
   process.stdout.write(`${formatFindings(findings)}\n`);
   return doctorFailed(findings) ? EXIT_CHECK_FAILED : EXIT_OK;
 }

@@ -22,6 +22,8 @@ export interface DoctorProbe {
   uvThreadpoolSize: string | null;
   /** GPUs from nvidia-smi; null when nvidia-smi is not on PATH. */
   gpus: Environment['gpus'] | null;
+  /** Why nvidia-smi, though on PATH, gave no GPU list (it failed, overran its time limit, printed garbage), in one line; null otherwise. */
+  gpuProblem: string | null;
   ort: OrtProbe | null;
   /** Packages the harness needs, each with the error of loading it (null = loaded). */
   packages: Record<string, string | null>;
@@ -102,9 +104,11 @@ export function diagnose(p: DoctorProbe): Finding[] {
   out.push(
     p.gpus === null
       ? { check: 'GPUs', level: 'ok', value: 'nvidia-smi not found', advice: "no NVIDIA GPU here: the gpu-batching lab runs its device cases on CPU 'devices' and says so" }
-      : p.gpus.length === 0
-        ? { check: 'GPUs', level: 'warn', value: 'nvidia-smi found no GPU', advice: 'the driver answers but lists no device: on a cluster, ask for one (Slurm: --gpus=1)' }
-        : { check: 'GPUs', level: 'ok', value: p.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` ${g.memoryMiB} MiB`}`).join(', '), advice: 'visible to this process (CUDA_VISIBLE_DEVICES applies)' },
+      : p.gpuProblem !== null
+        ? { check: 'GPUs', level: 'warn', value: p.gpuProblem, advice: "nvidia-smi is installed but gave no GPU list: run it by hand to see why (a driver that is not loaded, or hung); meanwhile the gpu-batching lab runs on CPU 'devices'" }
+        : p.gpus.length === 0
+          ? { check: 'GPUs', level: 'warn', value: 'nvidia-smi found no GPU', advice: 'the driver answers but lists no device: on a cluster, ask for one (Slurm: --gpus=1)' }
+          : { check: 'GPUs', level: 'ok', value: p.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` ${g.memoryMiB} MiB`}`).join(', '), advice: 'visible to this process (CUDA_VISIBLE_DEVICES applies)' },
   );
   out.push(...ortFindings(p));
   if (Object.keys(p.slurm).length > 0) {
