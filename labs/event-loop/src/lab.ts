@@ -3,6 +3,7 @@
  * with cooperative chunking, on Node's own libuv threadpool, and through a piscina pool of 1..N workers.
  * Each variant runs in its own server process; the harness drives it with real HTTP load on loopback.
  */
+import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { exactStrings } from '@parallel-course/harness/comparators.ts';
 import { burst, PingProbe } from './load.ts';
@@ -101,6 +102,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
   title: 'The event loop and worker threads',
   summary: 'a CPU-bound HTTP endpoint: inline, chunked, libuv threadpool, piscina pool of 1..N workers',
   episode: 'episodes/05-event-loop.mdx',
+  learnerFiles: LEARNER_FILES,
   variants: [
     { name: 'inline', description: 'the work runs on the event loop (baseline)', source: 'labs/event-loop/src/inline-handler.ts' },
     { name: 'chunked', description: 'one key per turn of the event loop (setImmediate)', source: '<impl>/handlers.ts: createChunkedHandler' },

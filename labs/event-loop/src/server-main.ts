@@ -4,6 +4,8 @@
  * Talks to the harness over the IPC channel: sends {type:'ready', port}, answers 'loop-delay' and 'reset-loop-delay'
  * with event-loop delay from perf_hooks.monitorEventLoopDelay, and closes on 'close'.
  */
+import { importLearnerModule } from '@parallel-course/harness/learner-module.ts';
+import { HANDLERS } from './learner-files.ts';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { exitWithParent, leaveParent } from '@parallel-course/harness/child-process.ts';
 import { pathToFileURL } from 'node:url';
@@ -26,7 +28,7 @@ function send(message: ServerMessage): void {
 
 async function createHandler(variant: VariantName, workers: number, implDir: string): Promise<RingHandler> {
   if (variant === 'inline') return createInlineHandler();
-  const impl = (await import(pathToFileURL(path.join(implDir, 'handlers.ts')).href)) as ImplModule;
+  const impl = await importLearnerModule<ImplModule>(implDir, HANDLERS);
   if (variant === 'chunked') return impl.createChunkedHandler();
   if (variant === 'threadpool') return impl.createThreadpoolHandler();
   return impl.createPoolHandler(workers);

@@ -2,8 +2,8 @@
  * What the learner writes (exercises/gpu-batching) and the reference solution (solutions/gpu-batching) provides:
  * the same four functions in three files. The lab loads them from the implementation folder of the run.
  */
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importLearnerModule } from '@parallel-course/harness/learner-module.ts';
+import { LEARNER_FILES } from './learner-files.ts';
 import type { SampleSource } from './dataset.ts';
 import type { Model } from './session.ts';
 
@@ -24,16 +24,8 @@ export interface GpuBatchingImpl {
   chunkRanges(total: number, parts: number): SampleRange[];
 }
 
-export const IMPL_FILES = ['batching.ts', 'pipeline.ts', 'chunks.ts'] as const;
-
-/** Imports the implementation from `implDir` (exercises/gpu-batching or solutions/gpu-batching). */
+/** Imports the implementation from `implDir` (exercises/gpu-batching or solutions/gpu-batching), checking its exports. */
 export async function loadImpl(implDir: string): Promise<GpuBatchingImpl> {
-  const modules = await Promise.all(IMPL_FILES.map((file) => import(pathToFileURL(path.join(implDir, file)).href)));
-  const impl = Object.assign({}, ...modules) as Partial<GpuBatchingImpl>;
-  for (const name of ['inferInBatches', 'inferWithSessions', 'inferPipelined', 'chunkRanges'] as const) {
-    if (typeof impl[name] !== 'function') {
-      throw new Error(`${path.basename(implDir)} must export a function ${name} (see labs/gpu-batching/src/impl.ts)`);
-    }
-  }
-  return impl as GpuBatchingImpl;
+  const modules = await Promise.all(LEARNER_FILES.map((learner) => importLearnerModule<Partial<GpuBatchingImpl>>(implDir, learner)));
+  return Object.assign({}, ...modules) as GpuBatchingImpl;
 }

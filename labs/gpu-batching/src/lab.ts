@@ -4,6 +4,7 @@
  * files, as several sessions at once, and as one process per device. Here every case runs on the CPU execution
  * provider and is labelled so (`ep=cpu`); on a GPU node the same cases run on CUDA (`ep=cuda`), one GPU per process.
  */
+import { LEARNER_FILES } from './learner-files.ts';
 import type { LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { withinTolerance } from '@parallel-course/harness/comparators.ts';
 import {
@@ -58,6 +59,7 @@ let layers: DenseLayer[] | null = null;
 
 const lab: LabDefinition<InferenceInput, Float32Array> = {
   name: 'gpu-batching',
+  learnerFiles: LEARNER_FILES,
   // title, variants and headline name the execution provider: getters, so detection waits until a run reads them.
   get title() {
     return `Batched and multi-device inference (ONNX Runtime, ${providerName()} execution provider)`;

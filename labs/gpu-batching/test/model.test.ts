@@ -107,7 +107,7 @@ test('a read that fails while an earlier batch computes surfaces as an error, no
   await assert.rejects(inferPipelined(models[0]!, failing, 8, 4), /disk error at sample 16/);
 });
 
-test('a CUDA session that cannot load fails loudly with the fix, never falling back to CPU', { skip: detectGpus().gpus.length > 0 && 'this machine has a GPU' }, async () => {
+test('a CUDA session that cannot load fails loudly with the fix, never falling back to CPU', { skip: (await detectGpus()).gpus.length > 0 && 'this machine has a GPU' }, async () => {
   await assert.rejects(openModel({ modelPath: ensureModelFile().path, ep: 'cuda', threads: 1 }), (error: unknown) => {
     assert.ok(error instanceof SessionError);
     assert.ok(error.message.startsWith('the CUDA execution provider is not usable in this process ('), error.message);

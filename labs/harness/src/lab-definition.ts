@@ -5,6 +5,7 @@
  * A lab module (`labs/<lab>/src/lab.ts`) default-exports a `LabDefinition`. Its cases are the sweep, already
  * expanded: one case per (variant, params), e.g. `pool` with `{ workers: 1 }`, `{ workers: 2 }`...
  */
+import type { LearnerFile } from './learner-module.ts';
 import type { Params } from './results-schema.ts';
 
 export type Impl = 'exercise' | 'solution';
@@ -104,6 +105,11 @@ export interface LabDefinition<Input, Output> {
   /** The episode file that teaches this lab, relative to the repository root. */
   episode: string;
   variants: VariantInfo[];
+  /**
+   * The files the learner writes (the same in exercises/<lab> and solutions/<lab>) and the functions each exports;
+   * the lab loads them with importLearnerModule, and lab-shape.test.ts checks both folders against this list.
+   */
+  learnerFiles: LearnerFile[];
   /** The variant every speedup is relative to. */
   baseline: string;
   /** The lab's main claim: the case whose speedup over the baseline is the headline. */

@@ -7,6 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { labNames, loadLab, ROOT_DIR } from '../src/lab-registry.ts';
+import { checkExports, exportedFunctions } from '../src/learner-module.ts';
+import { pathToFileURL } from 'node:url';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -35,6 +37,24 @@ for (const name of labNames()) {
     assert.doesNotMatch(solutionText, /TODO/, 'the solution has no TODO left');
 
     const lab = await loadLab(name);
+    // The learner's files: declared once in the lab, the same in both folders, each exporting what the lab calls.
+    assert.ok(lab.learnerFiles.length > 0, 'the lab declares its learner files');
+    assert.deepEqual(lab.learnerFiles.map((f) => f.file).sort(), filesUnder(exercise), 'exercises/<lab> holds exactly the declared learner files');
+    for (const learner of lab.learnerFiles) {
+      if (!learner.file.endsWith('.ts')) continue; // kernel.cc is compiled, not imported
+      const exported = [];
+      for (const folder of [exercise, solution]) {
+        const module = (await import(pathToFileURL(path.join(folder, learner.file)).href)) as Record<string, unknown>;
+        checkExports(module, learner, path.relative(ROOT_DIR, path.join(folder, learner.file)));
+        exported.push(exportedFunctions(module));
+      }
+      assert.deepEqual(exported[0], exported[1], `${learner.file}: the exercise and the solution export the same functions`);
+    }
+    for (const variant of lab.variants) {
+      for (const file of variant.source.match(/<impl>\/[\w.-]+/g) ?? []) {
+        assert.ok(lab.learnerFiles.some((f) => `<impl>/${f.file}` === file), `variant ${variant.name} names ${file}, which is not a declared learner file`);
+      }
+    }
     assert.ok(existsSync(path.join(ROOT_DIR, lab.episode)), `its episode ${lab.episode} exists`);
     assert.ok(readFileSync(path.join(ROOT_DIR, lab.episode), 'utf8').includes(`lab: ${name}`), 'the episode names the lab in its frontmatter');
     assert.ok(lab.variants.some((v) => v.name === lab.baseline), 'the baseline is one of the variants');

@@ -3,6 +3,7 @@
  * from naive TypeScript to C++ on every core, across a sweep of sizes that shows where crossing into native code
  * stops costing more than it saves. Episode: episodes/07-native-kernel.mdx.
  */
+import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
 import { measurePeaks } from './peaks.ts';
@@ -162,6 +163,7 @@ const lab: LabDefinition<MatmulInput, Float64Array> = {
   title: 'Native kernel: a C++ addon against the pure-TypeScript kernel',
   summary: 'matrix product from naive TypeScript to C++ at -O0/-O3/-march=native and native threads, across sizes',
   episode: 'episodes/07-native-kernel.mdx',
+  learnerFiles: LEARNER_FILES,
   variants: [
     { name: 'ts-naive', description: 'TypeScript, arrays of rows, textbook i-j-k loop', source: 'labs/native-kernel/src/ts-kernels.ts: matmulNaive' },
     { name: 'ts-typed', description: 'TypeScript, flat Float64Array, i-k-j loop (the baseline)', source: 'labs/native-kernel/src/ts-kernels.ts: matmulTyped' },

@@ -2,6 +2,8 @@
  * The cases of the Monte Carlo sweep: serial on the main thread (the baseline), the learner's scheduler on a pool
  * of threads and on a pool of processes, and the shared-histogram tally (the race).
  */
+import { importLearnerModule, type LearnerFile } from '@parallel-course/harness/learner-module.ts';
+import { SCHEDULE, TALLY_WORKER } from './learner-files.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@parallel-course/harness/lab-definition.ts';
@@ -22,9 +24,9 @@ interface ScheduleModule {
   runInChunks(runner: TaskRunner, spec: MonteCarloSpec, chunk: number): Promise<number[]>;
 }
 
-/** Imports a file of the implementation under test (exercises/<lab> or solutions/<lab>). */
-export async function importImpl<T>(ctx: LabContext, file: string): Promise<T> {
-  return (await import(pathToFileURL(path.join(ctx.implDir, file)).href)) as T;
+/** Imports a learner file of the implementation under test (exercises/<lab> or solutions/<lab>), checking its exports. */
+export async function importImpl<T>(ctx: LabContext, learner: LearnerFile): Promise<T> {
+  return importLearnerModule<T>(ctx.implDir, learner);
 }
 
 export function monteCarloOf(input: LabInput): MonteCarloSpec {
@@ -118,7 +120,7 @@ export function poolCase(chunk: number, workers: number, reportStartupAt: number
     params: { chunk },
     workers,
     async setup(ctx): Promise<Instance> {
-      const impl = await importImpl<ScheduleModule>(ctx, 'schedule.ts');
+      const impl = await importImpl<ScheduleModule>(ctx, SCHEDULE);
       const pool = await leaseThreadPool(CHUNK_WORKER, workers, EMPTY_TASK);
       const threads = pool.value;
       const split = efficiencySplitRecorder(workers, {
@@ -149,7 +151,7 @@ export function processCase(chunk: number, workers: number, reportStartupAt: num
     params: { chunk },
     workers,
     async setup(ctx): Promise<Instance> {
-      const impl = await importImpl<ScheduleModule>(ctx, 'schedule.ts');
+      const impl = await importImpl<ScheduleModule>(ctx, SCHEDULE);
       const leased = await lease(`processes:${workers}`, () => ProcessPool.start({ workers }), (p) => p.close());
       const pool = leased.value;
       const memory = pool.memoryMiB();
@@ -184,7 +186,7 @@ export function tallyCase(workers: number): Case {
     params: {},
     workers,
     async setup(ctx): Promise<Instance> {
-      await importImpl<TallyModule>(ctx, 'tally-worker.ts'); // fails early, with its own message, if it does not load
+      await importImpl<TallyModule>(ctx, TALLY_WORKER); // fails early, with its own message, if it does not load
       const filename = pathToFileURL(path.join(ctx.implDir, 'tally-worker.ts')).href;
       const warm = { ...EMPTY_TASK, counts: new Int32Array(new SharedArrayBuffer(BINS * 4)) };
       const pool = await leaseThreadPool(filename, workers, warm);

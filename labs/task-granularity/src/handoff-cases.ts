@@ -3,6 +3,7 @@
  * ArrayBuffer, and through a SharedArrayBuffer, against checksumming it on the main thread (the baseline with the
  * same payloadMiB). One sample is one round trip: hand the payload over, the worker checksums it, the answer comes back.
  */
+import { TRANSPORT } from './learner-files.ts';
 import { Worker } from 'node:worker_threads';
 import type { CaseDefinition, CaseInstance } from '@parallel-course/harness/lab-definition.ts';
 import { importImpl, type LabOutput } from './cases.ts';
@@ -50,7 +51,7 @@ export function handoffCase(transport: Transport, payloadMiB: number): Case {
     variant: transport,
     params: { payloadMiB },
     async setup(ctx): Promise<Instance> {
-      const impl = await importImpl<TransportModule>(ctx, 'transport.ts');
+      const impl = await importImpl<TransportModule>(ctx, TRANSPORT);
       const worker = new Worker(new URL('./handoff-worker.ts', import.meta.url));
       await new Promise<void>((resolve, reject) => {
         worker.once('message', () => resolve()); // 'ready': the first message the worker sends

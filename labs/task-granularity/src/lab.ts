@@ -4,6 +4,7 @@
  * points on a piscina pool of 2 threads and on 2 child processes; a payload of 1, 16 and 64 MiB handed to a worker
  * by structured clone, by transfer and through shared memory; and a shared histogram that races without Atomics.
  */
+import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { poolCase, processCase, serialCase, tallyCase, type LabOutput } from './cases.ts';
 import { exactIntegers } from './comparator.ts';
@@ -55,6 +56,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   title: 'Task granularity: chunk size, hand-off cost, threads and processes',
   summary: 'a Monte Carlo run in chunks of 1 Ki..8 Mi points on 2 threads and 2 processes; clone vs transfer vs shared',
   episode: 'episodes/06-task-granularity.mdx',
+  learnerFiles: LEARNER_FILES,
   variants: [
     { name: 'serial', description: 'the work on the main thread, no hand-off (baseline)', source: 'labs/task-granularity/src/monte-carlo.ts, payload.ts' },
     { name: 'pool', description: `a piscina pool of ${WORKERS} threads, tasks of \`chunk\` points`, source: '<impl>/schedule.ts: runInChunks' },
