@@ -10,11 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { resolveBase } from '../../src/lib/base-path.ts';
 import { startStaticServer } from '../../scripts/static-server.ts';
+import { findBrowser } from './browser.ts';
 
 /** The built site: site/dist, or SITE_TEST_DIST for a build made elsewhere (e.g. `astro build --outDir /tmp/x`). */
 export const DIST = process.env['SITE_TEST_DIST'] ?? fileURLToPath(new URL('../../dist/', import.meta.url));
 export const BASE = resolveBase(process.env['SITE_BASE']);
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const BROWSER = findBrowser();
+/** The browser the tests drive (support/browser.ts), or '' when none was found. */
+export const CHROMIUM = typeof BROWSER === 'string' ? BROWSER : '';
 
 /** Flags from TOOLCHAIN.md: headless as root, and nothing that reaches the network on its own. */
 const CHROMIUM_ARGS = [
@@ -38,11 +41,7 @@ export async function openSite(): Promise<SiteUnderTest> {
   if (!existsSync(join(DIST, 'index.html'))) {
     throw new Error(`no built site in ${DIST}: run "npm test -w site" (it builds first) or "npm run build -w site"`);
   }
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `no chromium at ${CHROMIUM}: install it with "apt-get install -y --no-install-recommends chromium" or set CHROMIUM_PATH`,
-    );
-  }
+  if (typeof BROWSER !== 'string') throw BROWSER;
   const { server, url } = await startStaticServer({ root: DIST, base: BASE, port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   return {
