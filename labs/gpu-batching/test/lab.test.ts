@@ -24,6 +24,21 @@ const SCRIPT = fileURLToPath(new URL('../scripts/gpu-node.sh', import.meta.url))
 const ANALYSE = fileURLToPath(new URL('../src/analyse-cli.ts', import.meta.url));
 const DOUBLE = fileURLToPath(new URL('./fixtures/bin/nvidia-smi', import.meta.url));
 const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
+/**
+ * The same case list on any machine: the sweep planned for 2 CPUs (forced, as --cpus 2 does), and no GPU visible
+ * (an empty CUDA_VISIBLE_DEVICES hides every GPU from the lab, as a scheduler's empty allocation would).
+ */
+const MACHINE = { cpus: 2 } as const;
+async function withoutGpus<T>(run: () => Promise<T>): Promise<T> {
+  const saved = process.env.CUDA_VISIBLE_DEVICES;
+  process.env.CUDA_VISIBLE_DEVICES = '';
+  try {
+    return await run();
+  } finally {
+    if (saved === undefined) delete process.env.CUDA_VISIBLE_DEVICES;
+    else process.env.CUDA_VISIBLE_DEVICES = saved;
+  }
+}
 
 function deviceProcesses(): string[] {
   return runningProcesses(fileURLToPath(new URL('../src/device-main.ts', import.meta.url)));
@@ -41,7 +56,7 @@ test('the shipped exercise says what to write and where', async () => {
 test('a tiny-sampling run of the solution through runLab: valid results, every case correct, CPU labelled', { timeout: 180_000 }, async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'gpu-batching-smoke-'));
   try {
-    const outcome = await runLab({ lab: 'gpu-batching', impl: 'solution', quick: true, outDir: out, sampling: TINY, silent: true });
+    const outcome = await withoutGpus(() => runLab({ lab: 'gpu-batching', impl: 'solution', quick: true, outDir: out, sampling: TINY, silent: true, ...MACHINE }));
     assert.equal(outcome.exitCode, 0, outcome.summary + JSON.stringify(outcome.correctness.filter((c) => !c.passed)));
     const results = parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json');
     assert.ok(results.correctness.every((c) => c.passed));
@@ -75,7 +90,7 @@ test('a tiny-sampling run of the solution through runLab: valid results, every c
 test('the shipped exercise is reported as not implemented and never timed; the lab-side variants still run', { timeout: 120_000 }, async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'gpu-batching-exercise-'));
   try {
-    const outcome = await runLab({ lab: 'gpu-batching', impl: 'exercise', quick: true, outDir: out, sampling: TINY, silent: true });
+    const outcome = await withoutGpus(() => runLab({ lab: 'gpu-batching', impl: 'exercise', quick: true, outDir: out, sampling: TINY, silent: true, ...MACHINE }));
     assert.equal(outcome.exitCode, 1);
     // What passed (the baseline and read-then-infer, which are lab code) is measured; nothing unfinished is timed.
     assert.deepEqual([...new Set(outcome.results?.cases.map((c) => c.variant))].sort(), ['one-at-a-time', 'read-then-infer']);

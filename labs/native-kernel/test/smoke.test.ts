@@ -9,12 +9,14 @@ import { rungStatus } from '../src/addon.ts';
 import { analyseNativeKernel } from '../src/analysis.ts';
 
 const sampling = { warmupIterations: 1, rounds: 1, iterationsPerRound: 2 };
+// The sweep planned for 2 CPUs whatever this machine has (forced, as --cpus 2 does), so the case list is known.
+const cpus = 2;
 const skip = rungStatus('solution', 'march').available ? false : 'the addon is not built here';
 
 test('runLab --quick on the solution: every case passes, the headline and the peaks are recorded', { skip }, async (t) => {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-smoke-'));
   t.after(() => rmSync(outDir, { recursive: true, force: true }));
-  const outcome = await runLab({ lab: 'native-kernel', impl: 'solution', quick: true, outDir, sampling, silent: true });
+  const outcome = await runLab({ lab: 'native-kernel', impl: 'solution', quick: true, outDir, sampling, silent: true, cpus });
   assert.equal(outcome.exitCode, 0, JSON.stringify(outcome.correctness.filter((e) => !e.passed)));
   assert.ok(outcome.results);
   assert.equal(outcome.results.headline?.variant, 'native-march');
@@ -27,7 +29,7 @@ test('runLab --quick on the solution: every case passes, the headline and the pe
 test('runLab on the shipped exercise: exit 1, every native rung "not implemented", TypeScript rungs measured', { skip }, async (t) => {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-smoke-'));
   t.after(() => rmSync(outDir, { recursive: true, force: true }));
-  const outcome = await runLab({ lab: 'native-kernel', impl: 'exercise', quick: true, outDir, sampling, silent: true });
+  const outcome = await runLab({ lab: 'native-kernel', impl: 'exercise', quick: true, outDir, sampling, silent: true, cpus });
   assert.equal(outcome.exitCode, 1);
   const native = outcome.correctness.filter((e) => e.variant.startsWith('native-'));
   assert.ok(native.length > 0 && native.every((e) => e.notImplemented && !e.passed), JSON.stringify(native[0]));
