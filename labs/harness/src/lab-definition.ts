@@ -6,7 +6,7 @@
  * expanded: one case per (variant, params), e.g. `pool` with `{ workers: 1 }`, `{ workers: 2 }`...
  */
 import type { LearnerFile } from './learner-module.ts';
-import type { Params } from './results-schema.ts';
+import type { Params, Results } from './results-schema.ts';
 
 export type Impl = 'exercise' | 'solution';
 
@@ -96,6 +96,14 @@ export interface LabInputs<Input> {
   measure: Input;
 }
 
+/** A lab's reading of a run: text for the terminal and analysis.md, and files (charts, SVG) beside it. */
+export interface LabAnalysis {
+  /** Markdown: the derived figures with their units, the machine and the run they come from. */
+  text: string;
+  /** Extra files, by plain file name (no folders): e.g. `roofline.svg`, `efficiency-split.png`. */
+  files: { name: string; contents: string | Uint8Array }[];
+}
+
 export interface LabDefinition<Input, Output> {
   /** Lower-case, dash-separated, the same as the folder names: `labs/<name>`, `exercises/<name>`, `solutions/<name>`. */
   name: string;
@@ -126,6 +134,13 @@ export interface LabDefinition<Input, Output> {
   /** The sweep, expanded into cases. */
   cases(ctx: LabContext): CaseDefinition<Input, Output>[];
   sampling: { quick: SamplingPlan; full: SamplingPlan };
+  /**
+   * The lab's own reading of a finished run (derived figures such as a per-task overhead or a roofline, extra tables
+   * and charts): a pure function of the validated results. The harness runs it at the end of every `npm run lab` and
+   * on demand with `npm run analyse -- <run folder>`, prints `text` and writes `text` and `files` into a new folder of
+   * the run (analysis/, analysis-2/...), never replacing a file.
+   */
+  analyse?(results: Results): LabAnalysis | Promise<LabAnalysis>;
   /**
    * Optional lines for the results' `notes` and the terminal: what a reader must know about this run that the
    * numbers do not say, e.g. "native rungs unavailable here: no C++ compiler (install g++, then npm run build -w ...)"

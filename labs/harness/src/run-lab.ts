@@ -3,6 +3,7 @@
  * inputs -> check -> measure -> statistics -> environment -> results -> reports. No stage reaches back.
  */
 import path from 'node:path';
+import { analyseResults, ANALYSIS_FILE, writeAnalysis } from './analyse.ts';
 import { analyze, type AnalysisInput } from './analysis.ts';
 import { cpuBudget, describeBudget } from './cpus.ts';
 import { collectEnvironment } from './environment.ts';
@@ -200,12 +201,22 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   progress.stage('Writing reports...');
   const written = await writeRunFolder(runDir, results, (dir) => writeReports(results, dir));
   if (written.fellBack) print(`warning: could not write to ${runDir} (${written.problem}); the results are in ${written.dir} instead.`);
+
+  // Stage 7: the lab's own analysis, from the results alone (the same as `npm run analyse -- <run folder>`).
+  let analysisLine: string | null = null;
+  try {
+    const analysis = await analyseResults(results, rootDir);
+    if (analysis) analysisLine = `Analysis: ${path.join(writeAnalysis(written.dir, analysis).dir, ANALYSIS_FILE)}`;
+  } catch (error) {
+    analysisLine = `Analysis: the lab's analysis failed (${(error as Error).message}); the results are kept. Retry with: npm run analyse -- ${written.dir}`;
+  }
   const summary = [
     formatTerminalSummary(results),
     '',
     `Results: ${path.join(written.dir, 'results.json')}`,
     `Report:  ${written.reports.html}`,
     `         ${written.reports.markdown}`,
+    ...(analysisLine ? [analysisLine] : []),
   ].join('\n');
   print(summary);
   const anyFailed = correctness.some((e) => !e.passed);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { analyseResults, writeAnalysis } from '../src/analyse.ts';
 import { runLab } from '../src/run-lab.ts';
 import { parseResultsJson } from '../src/results-schema.ts';
 
@@ -67,6 +68,9 @@ test('a run writes a valid results.json and both reports into a new folder per r
     assert.equal(results.cases.find((c) => c.variant === 'loop')?.samplesMs.length, 6);
     assert.ok(existsSync(path.join(runDir, 'report.html')));
     assert.ok(existsSync(path.join(runDir, 'report.md')));
+    // The lab's own analysis, run by the harness at the end of every run, in a folder of its own.
+    assert.equal(readFileSync(path.join(runDir, 'analysis', 'analysis.md'), 'utf8'), '# Toy analysis\n\nMeasured: good, loop.\n');
+    assert.equal(readFileSync(path.join(runDir, 'analysis', 'cases.txt'), 'utf8'), 'good, loop\n');
   }
 });
 
@@ -81,4 +85,16 @@ test('the shipped exercise is reported as not implemented, nothing is measured a
   assert.equal(good?.notImplemented, true);
   assert.equal(good?.reason, 'not implemented: sumSquares in exercises/toy/impl.ts');
   assert.equal(existsSync(path.join(outDir, 'toy')), false);
+});
+
+test('analysing a run again writes a new folder and never replaces a file; a lab may not write outside it', async (t) => {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-analyse-'));
+  t.after(() => rmSync(outDir, { recursive: true, force: true }));
+  const run = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
+  const again = await analyseResults(run.results!, rootDir);
+  const written = writeAnalysis(run.runDir!, again!);
+  assert.equal(path.basename(written.dir), 'analysis-2');
+  assert.deepEqual(readdirSync(written.dir).sort(), ['analysis.md', 'cases.txt']);
+  assert.throws(() => writeAnalysis(run.runDir!, { text: 'x', files: [{ name: '../results.json', contents: '{}' }] }), /may not write '\.\.\/results\.json'/);
+  assert.ok(!existsSync(path.join(run.runDir!, 'analysis-3')), 'a refused analysis creates no folder');
 });
