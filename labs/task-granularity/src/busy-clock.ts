@@ -1,6 +1,6 @@
 /**
  * Where a pool's time goes. Each worker adds the time it spent computing to one shared counter; the pool case reads
- * it around each sample. A pool's efficiency then splits into two factors (src/derive.ts):
+ * it around each sample. A pool's efficiency then splits into two factors (src/analysis.ts):
  *
  *   efficiency  = utilisation x speed ratio
  *   utilisation = compute time summed over the workers / (workers x wall time of the sample)
@@ -11,7 +11,7 @@
  * The product is exact when every point is computed once: serial time = points x serial ns per point.
  */
 
-/** Names of the two observations each pool case records per sample (cases.ts), read by derive.ts. */
+/** Names of the two observations each pool case records per sample (cases.ts), read by analysis.ts. */
 export const UTILISATION = 'worker utilisation';
 export const WORKER_NS_PER_POINT = 'worker ns per point';
 

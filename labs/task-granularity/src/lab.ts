@@ -39,7 +39,7 @@ export function chunkSizes(quick: boolean, points = POINTS): number[] {
 }
 
 /**
- * Chunk sizes run on child processes: overhead-bound sizes (for the per-task cost, src/derive.ts fits a line
+ * Chunk sizes run on child processes: overhead-bound sizes (for the per-task cost, src/analysis.ts fits a line
  * through those with >= 64 tasks), the headline's size and one beyond it.
  */
 export function processChunkSizes(quick: boolean): number[] {
@@ -107,6 +107,11 @@ const lab: LabDefinition<LabInput, LabOutput> = {
       for (const transport of ['clone', 'transfer', 'shared'] as const) cases.push(handoffCase(transport, mib));
     }
     return cases;
+  },
+  // Loaded when a run is analysed, not when the lab is imported (the chart renderer is a native module).
+  async analyse(results) {
+    const { analyseGranularity } = await import('./analysis.ts');
+    return analyseGranularity(results, POINTS, WORKERS);
   },
   sampling: {
     quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },

@@ -1,11 +1,11 @@
 /**
  * The chart of the pool's curve split in two: efficiency, workers busy (utilisation) and speed ratio for each chunk
- * size, one category per size. Built from derive.ts's numbers as a harness ChartSpec, so the PNG renderer and the
+ * size, one category per size. Built from analysis.ts's numbers as a harness ChartSpec, so the PNG renderer and the
  * colours are the run report's.
  */
 import { PALETTE, REFERENCE_GREY, type ChartSpec } from '@parallel-course/harness/report/chart-spec.ts';
 import { formatSignificant } from '@parallel-course/harness/report/format.ts';
-import type { Granularity } from './derive.ts';
+import type { Granularity } from './analysis.ts';
 
 /** The efficiency the course aims for at the headline size with 2 workers: a dashed reference line. */
 export const TARGET_EFFICIENCY = 0.85;
@@ -26,7 +26,7 @@ export function efficiencySplitChart(g: Granularity, machine: string): ChartSpec
     { label: 'workers busy (utilisation)', values: curve.map((p) => p.utilisation), colour: PALETTE[0], width: 2 },
     { label: 'speed ratio (serial ns/point ÷ workers’)', values: curve.map((p) => p.speedRatio), colour: PALETTE[2], width: 2 },
   ];
-  // Categories in chunk order, small tasks on the left, as in derive's table: the "too small" side of the U first.
+  // Categories in chunk order, small tasks on the left, as in the analysis's table: the "too small" side of the U first.
   const labels = curve.map((p) => `${p.chunk.toLocaleString('en-US')} (${p.tasks.toLocaleString('en-US')})`);
   return {
     id: 'efficiency-split',

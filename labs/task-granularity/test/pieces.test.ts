@@ -174,7 +174,7 @@ test('the busy clock: tasks add their compute time, the main thread reads and re
 });
 
 test('efficiency split: utilisation and speed ratio from the observations, by hand', async () => {
-  const { deriveGranularity, formatEfficiencySplit } = await import('../src/derive.ts');
+  const { deriveGranularity, formatEfficiencySplit } = await import('../src/analysis.ts');
   const { UTILISATION, WORKER_NS_PER_POINT } = await import('../src/busy-clock.ts');
   // 1000 points, serial 10 ms -> 10,000 ns per point. Chunk 250 (4 tasks): 6.25 ms, efficiency 10 / 6.25 / 2 = 0.8;
   // workers busy 90% at 11,250 ns per point -> speed ratio 10,000 / 11,250 = 0.888..., and 0.9 x 0.888... = 0.8.
@@ -203,7 +203,7 @@ test('efficiency split: utilisation and speed ratio from the observations, by ha
 });
 
 test('linearFit: a line through hand-picked points', async () => {
-  const { linearFit } = await import('../src/derive.ts');
+  const { linearFit } = await import('../src/analysis.ts');
   assert.deepEqual(linearFit([1, 2, 3], [5, 7, 9]), { slope: 2, intercept: 3 }); // y = 3 + 2x exactly
   const fit = linearFit([0, 1, 2, 3], [1, 2, 2, 3]); // slope = sxy / sxx = 3 / 5, intercept = 2 - 0.6 * 1.5
   assert.ok(Math.abs(fit.slope - 0.6) < 1e-12 && Math.abs(fit.intercept - 1.1) < 1e-12);
@@ -212,7 +212,7 @@ test('linearFit: a line through hand-picked points', async () => {
 });
 
 test('derived granularity: the overhead is the slope of time against task count, by hand', async () => {
-  const { deriveGranularity, formatGranularity } = await import('../src/derive.ts');
+  const { deriveGranularity, formatGranularity } = await import('../src/analysis.ts');
   const caseOf = (variant: string, params: Record<string, number>, median: number) => ({ variant, params, summary: { median } });
   // 8192 points; chunk 64 -> 128 tasks in 12 ms, chunk 128 -> 64 tasks in 10 ms, chunk 4096 -> 2 tasks in 6 ms.
   // Slope on the >= 64-task side: (12 - 10) ms / (128 - 64) tasks = 31.25 µs per task; rule: 9 * 2 * 31.25 = 562.5 µs.

@@ -14,10 +14,11 @@ import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
-import { deriveGranularity, formatGranularity } from '../src/derive.ts';
+import { deriveGranularity, formatGranularity } from '../src/analysis.ts';
 import { BEST_CHUNK, POINTS, WORKERS } from '../src/lab.ts';
 import { liveLeases } from '../src/lease.ts';
 
+const ANALYSE_CLI = fileURLToPath(new URL('../../harness/src/tools/analyse-cli.ts', import.meta.url));
 const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
 
 function processWorkers(): string[] {
@@ -51,18 +52,17 @@ test('a tiny run of the solution passes the check and writes valid results with 
   assert.deepEqual(Object.keys(g.curves).sort(), ['pool', 'process']);
   assert.ok(g.curves['pool']!.some((p) => p.chunk === g.best['pool']!.chunk));
   assert.match(formatGranularity(g), /^serial: .* ns per point on one core\npool: best chunk \d+/);
-  // The command line draws the split chart once, and refuses to overwrite it.
-  const derive = (...args: string[]) =>
-    spawnSync(process.execPath, [fileURLToPath(new URL('../src/derive.ts', import.meta.url)), ...args], { encoding: 'utf8', cwd: outDir, env: { ...process.env, INIT_CWD: outDir } });
-  const resultsFile = path.join(outcome.runDir!, 'results.json');
-  const drawn = derive(resultsFile, '--chart', 'split.png');
-  assert.equal(drawn.status, 0, drawn.stderr);
-  assert.match(drawn.stdout, /pool chunk +tasks +median ms +efficiency += utilisation x speed ratio/);
-  assert.match(drawn.stdout, /process chunk +tasks +median ms/);
-  assert.deepEqual([...readFileSync(path.join(outDir, 'split.png')).subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
-  const again = derive(resultsFile, '--chart', 'split.png');
-  assert.equal(again.status, 2);
-  assert.match(again.stderr, /split\.png: exists; give a new file name \(nothing is overwritten\)/);
+  // The harness ran the lab's analysis after the run: the tables, and the split chart beside them.
+  const analysisDir = path.join(outcome.runDir!, 'analysis');
+  const text = readFileSync(path.join(analysisDir, 'analysis.md'), 'utf8');
+  assert.match(text, /pool chunk +tasks +median ms +efficiency += utilisation x speed ratio/);
+  assert.match(text, /process chunk +tasks +median ms/);
+  assert.match(text, /!\[Efficiency split .*\]\(efficiency-split\.png\)/);
+  assert.deepEqual([...readFileSync(path.join(analysisDir, 'efficiency-split.png')).subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
+  // The one harness command analyses it again, into a new folder: nothing is overwritten.
+  const again = spawnSync(process.execPath, [ANALYSE_CLI, outcome.runDir!], { encoding: 'utf8' });
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /Written: .*analysis-2\/analysis\.md/);
   assert.deepEqual(processWorkers(), []);
   assert.equal(liveLeases(), 0);
 });

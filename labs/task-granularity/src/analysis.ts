@@ -2,18 +2,15 @@
  * Numbers the harness does not compute, derived from a results.json of this lab: the best and worst chunk sizes,
  * the wall time each extra task adds (the slope of time against task count on the overhead-bound side of the
  * curve), the rule of thumb that follows (how long a task must be for the overhead to cost at most 10%), and, for
- * each pool size, its efficiency split into utilisation x speed ratio (busy-clock.ts).
+ * each pool size, its efficiency split into utilisation x speed ratio (busy-clock.ts), with a chart of the split.
  *
- *   npm run derive -w labs/task-granularity                      # the newest run in results/task-granularity
- *   npm run derive -w labs/task-granularity -- <path to results.json>
- *   npm run derive -w labs/task-granularity -- [results.json] --chart split.png   # also draw the efficiency split
+ * The lab's `analyse` (LabDefinition): the harness runs it after every run and with
+ *   npm run analyse -- results/task-granularity/<run>      (or: npm run analyse -- --lab task-granularity)
+ * and writes analysis.md and efficiency-split.png into a new folder of the run.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { parseResultsJson, type Results } from '@parallel-course/harness/results-schema.ts';
-import { writeFileAtomic } from '@parallel-course/harness/results-writer.ts';
+import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
+import { renderChartPng } from '@parallel-course/harness/report/png.ts';
+import type { Results } from '@parallel-course/harness/results-schema.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { efficiencySplitChart } from './split-chart.ts';
 
@@ -202,67 +199,26 @@ export function formatWorkers(results: Results): string {
   return lines.join('\n');
 }
 
-/** The newest run's results.json under <root>/results/task-granularity, or null when there is none. */
-export function newestResults(rootDir: string): string | null {
-  const dir = path.join(rootDir, 'results', 'task-granularity');
-  if (!existsSync(dir)) return null;
-  const runs = readdirSync(dir).filter((name) => existsSync(path.join(dir, name, 'results.json'))).sort();
-  const newest = runs.at(-1);
-  return newest ? path.join(dir, newest, 'results.json') : null;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
-  // npm runs scripts in the package's folder; INIT_CWD is where the command was typed, so relative paths work from there.
-  const here = process.env['INIT_CWD'] ?? process.cwd();
-  let args: { values: { chart?: string | undefined }; positionals: string[] };
-  try {
-    args = parseArgs({ allowPositionals: true, options: { chart: { type: 'string' } } });
-  } catch (error) {
-    console.error(`${(error as Error).message}\nusage: npm run derive -w labs/task-granularity -- [results.json] [--chart file.png]`);
-    process.exit(2);
-  }
-  const given = args.positionals[0];
-  const file = given ? path.resolve(here, given) : newestResults(rootDir);
-  if (!file || !existsSync(file)) {
-    console.error(
-      given
-        ? `${file} does not exist: pass the results.json of a task-granularity run`
-        : 'no run found in results/task-granularity: run `npm run lab -- task-granularity --impl solution` first',
-    );
-    process.exit(2);
-  }
-  const chartFile = args.values.chart === undefined ? null : path.resolve(here, args.values.chart);
-  if (chartFile && (!chartFile.endsWith('.png') || existsSync(chartFile))) {
-    console.error(`--chart ${chartFile}: ${existsSync(chartFile) ? 'exists; give a new file name (nothing is overwritten)' : 'must end in .png'}`);
-    process.exit(2);
-  }
-  const { POINTS, WORKERS } = await import('./lab.ts');
-  const results = parseResultsJson(readFileSync(file, 'utf8'), file);
-  console.log(`${path.relative(here, file)}\n`);
-  const granularity = deriveGranularity(results, POINTS, WORKERS);
-  console.log(formatGranularity(granularity));
+/** The analysis of a run of this lab, for `points` points per run on `workers` workers (lab.ts's POINTS, WORKERS). */
+export async function analyseGranularity(results: Results, points: number, workers: number): Promise<LabAnalysis> {
+  const granularity = deriveGranularity(results, points, workers);
+  const sections = [`# Task granularity: what the run shows\n`, '```', formatGranularity(granularity)];
   const split = formatEfficiencySplit(granularity);
-  if (split) console.log(`\n${split}`);
-  console.log(`\n${formatWorkers(results)}\n\n${formatHandoffs(results)}`);
+  if (split) sections.push('', split);
+  sections.push('', formatWorkers(results), '', formatHandoffs(results));
   const h = results.headline;
   if (h) {
-    console.log(
-      `\nheadline: ${h.variant} ${JSON.stringify(h.params)}: speedup ${fmt(h.speedup)} [${fmt(h.ci95[0])}, ${fmt(h.ci95[1])}], ` +
-        `efficiency ${fmt(h.efficiency, 2)} [${fmt(h.ci95[0] / WORKERS, 2)}, ${fmt(h.ci95[1] / WORKERS, 2)}], serial ${fmt(h.baselineMedianMs)} ms`,
-    );
+    const eff = h.efficiency === undefined ? '' : `, efficiency ${fmt(h.efficiency, 2)}${h.efficiencyCi95 ? ` [${fmt(h.efficiencyCi95[0], 2)}, ${fmt(h.efficiencyCi95[1], 2)}]` : ''}`;
+    sections.push('', `headline: ${h.variant} ${JSON.stringify(h.params)}: speedup ${fmt(h.speedup)} [${fmt(h.ci95[0])}, ${fmt(h.ci95[1])}]${eff}, serial ${fmt(h.baselineMedianMs)} ms`);
   }
   const env = results.environment;
-  console.log(`machine: ${env.cpuModel}, ${env.availableParallelism} CPUs available, Node ${env.node}, ${results.startedAt}`);
-  if (chartFile) {
-    const machine = `${env.cpuModel}, ${env.availableParallelism} CPUs, ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
-    const chart = efficiencySplitChart(granularity, machine);
-    if (!chart) {
-      console.error('--chart: this run has no pool curve to draw');
-      process.exit(1);
-    }
-    const { renderChartPng } = await import('@parallel-course/harness/report/png.ts');
-    writeFileAtomic(chartFile, await renderChartPng(chart.config, 1000, 560)); // never replaces an existing file
-    console.log(`chart: ${path.relative(here, chartFile)}`);
+  sections.push(`machine: ${env.cpuModel}, P = ${results.cpus.p}${results.cpus.forced ? ' (forced)' : ''}, Node ${env.node}, run started ${results.startedAt}`, '```');
+  const files: LabAnalysis['files'] = [];
+  const machine = `${env.cpuModel}, P = ${results.cpus.p}, ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const chart = efficiencySplitChart(granularity, machine);
+  if (chart) {
+    files.push({ name: 'efficiency-split.png', contents: await renderChartPng(chart.config, 1000, 560) });
+    sections.push('', '![Efficiency split into workers busy x speed ratio, per chunk size](efficiency-split.png)');
   }
+  return { text: sections.join('\n'), files };
 }
