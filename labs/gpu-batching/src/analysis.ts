@@ -1,9 +1,11 @@
 /**
  * The lab's own reading of a results.json, beyond the harness's speedups: throughput and latency p50/p95/p99 per
  * batch size, the stability verdict per case, the pipeline's wall time against max(pure I/O, pure compute), the
- * per-device efficiency of the multi-device cases, and what the sessions add. Pure functions of the results file.
+ * per-device efficiency of the multi-device cases (the harness's, read from the speedups), and what the sessions add.
+ * Pure functions of the results file.
  */
 import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
+import { sameParams } from '@parallel-course/harness/report/format.ts';
 import { median, quantile, sorted } from '@parallel-course/harness/statistics.ts';
 import { DEFAULT_STABILITY, firstStableWindow, windowThroughputs, type StabilityOptions } from './stability.ts';
 
@@ -24,8 +26,14 @@ export interface DeviceLine {
   source: string;
   devices: number;
   throughput: number;
-  /** throughput(D) / (D x throughput(1)): 1 means every device added a whole device's worth. */
+  /**
+   * The harness's parallel efficiency of this case over one device reading the same way (the case declares
+   * `workers: devices`): median(1 device) / (D x median(D devices)), the same as throughput(D) / (D x throughput(1)) for
+   * the same work per sample; 1 means every device added a whole device's worth. Null without a one-device case.
+   */
   efficiency: number | null;
+  /** Its 95% interval, from the harness (paired by round where both cases were measured in the same rounds). */
+  efficiencyCi: [number, number] | null;
   /** Median busy fraction of each device (inference time / wall time of a pass). */
   busy: number[];
 }
@@ -106,14 +114,14 @@ export function analyseResults(results: Results, stability: StabilityOptions = D
   const devices = deviceCases.map((c) => {
     const d = num(c.params.devices) ?? 1;
     const source = String(c.params.source ?? 'disk');
-    // Efficiency against one device reading the same way.
-    const single = deviceCases.find((o) => o.params.devices === 1 && String(o.params.source ?? 'disk') === source);
+    // Efficiency against one device reading the same way, as the harness computed it (not recomputed here).
+    const entry = results.speedups.find((s) => s.variant === c.variant && sameParams(s.params, c.params) && s.efficiencyBasis === 'one-worker');
     const throughput = throughputOf(c);
     const busy = Object.entries(c.observations)
       .filter(([name]) => /^device \d+ busy fraction$/.test(name))
       .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
       .map(([, o]) => median(o.samples));
-    return { source, devices: d, throughput, efficiency: single ? throughput / (d * throughputOf(single)) : null, busy };
+    return { source, devices: d, throughput, efficiency: entry?.efficiency ?? null, efficiencyCi: entry?.efficiencyCi95 ?? null, busy };
   });
   if (ep === 'cpu') notes.push('Execution provider: CPU. The "devices" are CPU processes with one ONNX Runtime thread each; no GPU was used.');
   return { ep, baseline, batches, best, pipeline, sessions, devices, notes };
@@ -137,9 +145,10 @@ export function formatAnalysis(a: LabAnalysis, stability: StabilityOptions = DEF
   for (const p of a.pipeline) out.push(`  ${p.label}: ${fmt(p.wallMs)} ms vs I/O ${fmt(p.ioMs)} ms, compute ${fmt(p.computeMs)} ms: ratio ${p.ratio.toFixed(2)}`);
   out.push('', 'Sessions on one device (throughput relative to one session)');
   for (const s of a.sessions) out.push(`  ${String(s.sessions).padEnd(3)} session(s): ${fmt(s.throughput)} samples/s, ${s.vsOne === null ? '-' : `${s.vsOne.toFixed(2)}x`}, ${stable(s)}`);
-  out.push('', 'Devices (efficiency = throughput(D) / (D x throughput(1)); busy = inference time / wall time per device)');
+  out.push('', 'Devices (efficiency = throughput(D) / (D x throughput(1)) [95% interval]; busy = inference time / wall time per device)');
   for (const d of a.devices) {
-    out.push(`  ${String(d.devices).padEnd(3)} device(s), data from ${d.source.padEnd(6)}: ${fmt(d.throughput)} samples/s, efficiency ${d.efficiency === null ? '-' : d.efficiency.toFixed(2)}, busy ${d.busy.map((b) => b.toFixed(2)).join(' / ')}`);
+    const efficiency = d.efficiency === null ? '-' : `${d.efficiency.toFixed(2)}${d.efficiencyCi ? ` [${d.efficiencyCi[0].toFixed(2)}, ${d.efficiencyCi[1].toFixed(2)}]` : ''}`;
+    out.push(`  ${String(d.devices).padEnd(3)} device(s), data from ${d.source.padEnd(6)}: ${fmt(d.throughput)} samples/s, efficiency ${efficiency}, busy ${d.busy.map((b) => b.toFixed(2)).join(' / ')}`);
   }
   if (a.notes.length) out.push('', ...a.notes);
   return out.join('\n');

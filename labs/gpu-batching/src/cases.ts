@@ -198,6 +198,8 @@ export function devicesCase(target: Target, batch: number, devices: number, pref
   return {
     variant: 'devices',
     params: { ep: target.ep, batch, devices, source },
+    // The harness computes efficiency (with its interval) against the one-device case reading the same way.
+    workers: devices,
     async setup(ctx: LabContext): Promise<Instance> {
       if (target.error) throw new Error(target.error);
       const impl = await loadImpl(ctx.implDir);

@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { analyze } from '@parallel-course/harness/analysis.ts';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
 import { AllocationError, isAllocationError, withHalving } from '../src/allocation.ts';
 import { analyseResults, formatAnalysis } from '../src/analysis.ts';
@@ -166,6 +167,8 @@ function fakeCase(variant: string, params: Record<string, number | string>, samp
   return {
     variant,
     params,
+    // The devices case declares its device count as workers, so the harness computes its efficiency.
+    ...(variant === 'devices' ? { workers: Number(params.devices) } : {}),
     samplesMs,
     workPerSample: { amount: 1000, unit: 'samples' },
     observations: Object.fromEntries(Object.entries(observations).map(([k, samples]) => [k, { unit: 'ms', description: k, samples, p50: null, p99: null, max: null }])),
@@ -191,6 +194,14 @@ test('the lab analysis on hand-computed values: best batch, percentiles, pipelin
       fakeCase('devices', { ep: 'cpu', batch: 64, devices: 1, source: 'memory' }, [100]),
     ],
   } as unknown as Results;
+  // Efficiency is the harness's (computed once, for every case that declares workers); the lab only reads it.
+  results.speedups = analyze(results.cases, {
+    baseline: 'one-at-a-time',
+    headline: { variant: 'batched', params: { ep: 'cpu', batch: 64 } },
+    seed: 1,
+    resamples: 100,
+    availableParallelism: 4,
+  }).speedups;
   const a = analyseResults(results);
   assert.equal(a.ep, 'cpu');
   assert.deepEqual(a.best, { batch: 64, speedup: 10 });

@@ -1,7 +1,12 @@
 /**
  * Stage 3, statistics: turns measured samples into the summaries, speedups and scaling fits of results.json.
- * Everything here is a pure function of the samples, the seed and the lab's declarations, so an instructor's
- * validator can recompute every number from the raw samples in the file.
+ * Everything here is a pure function of the samples, their round indices, the seed and the lab's declarations, so an
+ * instructor's validator can recompute every number from the raw samples in the file.
+ *
+ * Intervals: a case's median gets the distribution-free order-statistic interval (no random numbers); a speedup gets
+ * the paired two-stage bootstrap over rounds when the baseline was measured in the same rounds of the same group, else
+ * the independent percentile bootstrap, each from createRng(seedFor(seed, 'speedup:<variant>:<params>')); an
+ * efficiency over a one-worker case gets its own from seedFor(seed, 'efficiency:<variant>:<params>').
  */
 import type { Params } from './results-schema.ts';
 import type { AmdahlFit, CaseResult, Observation, SpeedupEntry } from './results-schema.ts';
@@ -14,22 +19,37 @@ import {
   efficiency,
   karpFlatt,
   median,
+  NOISY_ROBUST_CV,
   quantile,
+  roundBootstrapRatioCi,
+  roundSet,
+  sameRoundSet,
   sorted,
   speedup,
   summarize,
 } from './statistics.ts';
 
-/** Coefficient of variation above which a case is flagged noisy (10%, as many benchmarking guides suggest). */
-export const NOISY_CV = 0.1;
+/** The `noisy` threshold on the robust coefficient of variation (1.4826 * MAD / median): 0.1 = 10 %. */
+export { NOISY_ROBUST_CV };
 
 export interface AnalysisInput {
   variant: string;
   params: Params;
+  /** The case's worker count (CaseDefinition.workers): efficiency, Karp-Flatt and the Amdahl fit use it. */
   workers?: number;
+  /** Time per sample in ms, in the order taken. */
   samplesMs: number[];
-  /** The round each sample was taken in (measure.ts); without it every sample counts as its own round. */
+  /**
+   * The round (0-based) each sample was taken in, one per sample. With it, a speedup over a baseline measured in the
+   * same rounds of the same group gets the paired interval (`pairing: 'rounds'`); without it (older callers), every
+   * interval resamples the two cases independently.
+   */
   sampleRounds?: number[];
+  /**
+   * The case's measure group (CaseDefinition.measureGroup; undefined is the default group). Rounds are numbered per
+   * group, so round r of one group has nothing to do with round r of another: cases are paired only within a group.
+   */
+  measureGroup?: string;
   workPerSample: { amount: number; unit: string };
   observations: Record<string, RawObservation>;
 }
@@ -106,24 +126,71 @@ function seedFor(seed: number, key: string): number {
   return h;
 }
 
+type Pairing = SpeedupEntry['pairing'];
+
+/**
+ * How two cases' interval is resampled: by round when both carry round indices, were measured in the same group and
+ * in the same set of at least two rounds (each round then holds both cases' samples taken back to back), else
+ * independently. One common round has nothing to pair: the paired method would resample within it, which is the
+ * independent method, so that case is 'independent' too (and a file written without rounds, recorded as round 0,
+ * recomputes the same).
+ */
+export function pairingOf(a: AnalysisInput, b: AnalysisInput): Pairing {
+  if (a.sampleRounds === undefined || b.sampleRounds === undefined) return 'independent';
+  if (a.measureGroup !== b.measureGroup) return 'independent';
+  return sameRoundSet(a.sampleRounds, b.sampleRounds) && roundSet(a.sampleRounds).length >= 2 ? 'rounds' : 'independent';
+}
+
+/**
+ * The 95 % interval of median(reference) / median(target) and how it was resampled: the paired two-stage bootstrap
+ * over rounds where `pairingOf` allows it (statistics/rounds.ts), else the independent percentile bootstrap
+ * (statistics/bootstrap.ts); either from a fresh createRng(seed).
+ */
+function ratioInterval(reference: AnalysisInput, target: AnalysisInput, seed: number, resamples: number): { ci95: [number, number]; pairing: Pairing } {
+  const pairing = pairingOf(reference, target);
+  const rng = createRng(seed);
+  const ci95 =
+    pairing === 'rounds'
+      ? roundBootstrapRatioCi(reference.samplesMs, reference.sampleRounds as number[], target.samplesMs, target.sampleRounds as number[], rng, resamples)
+      : bootstrapRatioCi(reference.samplesMs, target.samplesMs, rng, resamples);
+  return { ci95, pairing };
+}
+
+/**
+ * The param that carries a variant's worker count: the first key (in the order of the first such case's params) whose
+ * value equals `workers` in every case of `variant` that declares workers, e.g. `workers` for the event-loop pool and
+ * `threads` for native-threads; null when no param does (a chunk sweep at a fixed 2 workers). Reporters use it too,
+ * to group a variant's worker sweep by its other params.
+ */
+export function workerParam(cases: readonly { variant: string; params: Params; workers?: number }[], variant: string): string | null {
+  const mine = cases.filter((c) => c.variant === variant && c.workers !== undefined);
+  const first = mine[0];
+  if (first === undefined) return null;
+  return Object.keys(first.params).find((key) => mine.every((c) => c.params[key] === c.workers)) ?? null;
+}
+
+/** `params` without `key` (all of them when key is null). */
+function without(params: Params, key: string | null): Params {
+  return Object.fromEntries(Object.entries(params).filter(([k]) => k !== key));
+}
+
 export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Analysis {
   const cases: CaseResult[] = inputs.map((input) => ({
     variant: input.variant,
     params: input.params,
     ...(input.workers !== undefined ? { workers: input.workers } : {}),
     samplesMs: input.samplesMs,
-    sampleRounds: input.sampleRounds ?? input.samplesMs.map((_, i) => i),
+    // Without round indices (an older caller) the samples are recorded as one round: nothing to pair, see pairingOf.
+    sampleRounds: input.sampleRounds ?? input.samplesMs.map(() => 0),
     workPerSample: input.workPerSample,
-    summary: summarize(input.samplesMs, {
-      rng: createRng(seedFor(options.seed, `summary:${input.variant}:${paramsKey(input.params)}`)),
-      resamples: options.resamples,
-      noisyCv: NOISY_CV,
-    }),
+    summary: summarize(input.samplesMs, { noisyRobustCv: NOISY_ROBUST_CV }),
     observations: Object.fromEntries(Object.entries(input.observations).map(([k, v]) => [k, summarizeObservation(v)])),
     oversubscribed: input.workers !== undefined && input.workers > options.availableParallelism,
   }));
 
+  // Speedups over the baseline, each with its interval; efficiency and Karp-Flatt where the case declares workers.
   const speedups: SpeedupEntry[] = [];
+  const entryOf = new Map<AnalysisInput, SpeedupEntry>();
   for (const [i, input] of inputs.entries()) {
     if (input.variant === options.baseline) continue;
     const base = findBaseline(inputs, options.baseline, input);
@@ -131,46 +198,59 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     const baselineMedianMs = median(base.samplesMs);
     const variantMedianMs = median(input.samplesMs);
     const s = speedup(baselineMedianMs, variantMedianMs);
+    const caseKey = `${input.variant}:${paramsKey(input.params)}`;
+    const interval = ratioInterval(base, input, seedFor(options.seed, `speedup:${caseKey}`), options.resamples);
     const entry: SpeedupEntry = {
       variant: input.variant,
       baseline: options.baseline,
       params: input.params,
       speedup: s,
-      ci95: bootstrapRatioCi(
-        base.samplesMs,
-        input.samplesMs,
-        createRng(seedFor(options.seed, `speedup:${input.variant}:${paramsKey(input.params)}`)),
-        options.resamples,
-      ),
+      ci95: interval.ci95,
+      pairing: interval.pairing,
       baselineMedianMs,
       variantMedianMs,
       oversubscribed: (cases[i] as CaseResult).oversubscribed,
     };
     if (input.workers !== undefined) {
       // Parallel efficiency compares the variant with itself on one worker where that case was measured (a
-      // 2-thread addon against the 1-thread addon, not against a slower TypeScript baseline); otherwise with the baseline.
+      // 2-thread addon against the 1-thread addon, not against a slower TypeScript baseline); otherwise with the
+      // baseline. Its interval is that speedup's interval over workers: computed here, once, for every lab.
+      const workers = input.workers;
       const one = findOneWorkerCase(inputs, input);
-      const scaling = one ? speedup(median(one.samplesMs), variantMedianMs) : s;
-      entry.efficiency = efficiency(scaling, input.workers);
+      let scaling = s;
+      let scalingCi: { ci95: [number, number]; pairing: Pairing } = interval;
+      if (one === input) {
+        scaling = 1; // the one-worker case against itself: exactly 1, no resampling
+        scalingCi = { ci95: [1, 1], pairing: 'rounds' };
+      } else if (one) {
+        scaling = speedup(median(one.samplesMs), variantMedianMs);
+        scalingCi = ratioInterval(one, input, seedFor(options.seed, `efficiency:${caseKey}`), options.resamples);
+      }
+      entry.workers = workers;
+      entry.efficiency = efficiency(scaling, workers);
+      entry.efficiencyCi95 = [scalingCi.ci95[0] / workers, scalingCi.ci95[1] / workers];
       entry.efficiencyBasis = one ? 'one-worker' : 'baseline';
-      const kf = karpFlatt(scaling, input.workers);
+      entry.efficiencyPairing = scalingCi.pairing;
+      const kf = karpFlatt(scaling, workers);
       if (kf !== null) entry.karpFlatt = kf;
     }
     speedups.push(entry);
+    entryOf.set(input, entry);
   }
 
-  // One Amdahl fit per variant and setting of its other params, over the worker counts swept there: a fit needs
-  // at least two worker counts. It uses only points with no more workers than CPUs: beyond that, time-slicing,
-  // not the serial fraction, limits the speedup, and those points would bias the fit.
+  // One Amdahl fit per variant and setting of its other params (all but the one carrying the worker count, e.g.
+  // `threads`), over the worker counts swept there: a fit needs at least two worker counts. It uses only points with
+  // no more workers than CPUs: beyond that, time-slicing, not the serial fraction, limits the speedup, and those
+  // points would bias the fit.
   const amdahl: AmdahlFit[] = [];
-  const groups = new Map<string, { variant: string; params: Params; points: { workers: number; speedup: number }[] }>();
+  const groups = new Map<string, { variant: string; param: string | null; params: Params; points: { workers: number; speedup: number }[] }>();
   for (const input of inputs) {
-    if (input.workers === undefined) continue;
-    const entry = speedups.find((s) => s.variant === input.variant && paramsKey(s.params) === paramsKey(input.params));
-    if (!entry || input.workers > options.availableParallelism) continue;
-    const others = Object.fromEntries(Object.entries(input.params).filter(([k]) => k !== 'workers'));
+    const entry = entryOf.get(input);
+    if (input.workers === undefined || !entry || input.workers > options.availableParallelism) continue;
+    const param = workerParam(inputs, input.variant);
+    const others = without(input.params, param);
     const key = `${input.variant}|${paramsKey(others)}`;
-    const group = groups.get(key) ?? { variant: input.variant, params: others, points: [] };
+    const group = groups.get(key) ?? { variant: input.variant, param, params: others, points: [] };
     // The speedup the efficiency is based on (over one worker where measured), so fit and efficiency agree.
     group.points.push({ workers: input.workers, speedup: (entry.efficiency as number) * input.workers });
     groups.set(key, group);
@@ -178,7 +258,7 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
   for (const group of groups.values()) {
     if (new Set(group.points.map((p) => p.workers)).size < 2) continue;
     const fit = amdahlFit(group.points);
-    if (fit) amdahl.push({ variant: group.variant, param: 'workers', params: group.params, ...fit });
+    if (fit) amdahl.push({ variant: group.variant, param: group.param ?? 'workers', params: group.params, ...fit });
   }
 
   const headlineKey = paramsKey(options.headline.params);

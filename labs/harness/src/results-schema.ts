@@ -54,7 +54,11 @@ export const sampleSummarySchema = z.object({
   iqr: nonNegative,
   min: nonNegative,
   max: nonNegative,
+  /** sd / mean (unitless), kept for reference: one slow sample can inflate it, so it no longer decides `noisy`. */
   cv: nonNegative,
+  /** Robust coefficient of variation, 1.4826 * mad / median (unitless, 0.1 = 10 %): the spread `noisy` is judged by. */
+  robustCv: nonNegative,
+  /** robustCv above NOISY_ROBUST_CV (statistics/summary.ts: 0.1): the samples vary more than a quiet machine's do. */
   noisy: z.boolean(),
   outliers: z.object({
     lowSevere: z.number().int().nonnegative(),
@@ -126,15 +130,28 @@ export const speedupSchema = z.object({
   params: paramsSchema,
   /** median(baseline time) / median(variant time): above 1 means the variant is faster. */
   speedup: z.number().positive(),
+  /** 95 % interval of the speedup; how it was resampled is in `pairing`. */
   ci95: interval,
+  /**
+   * 'rounds': the baseline and the variant were measured in the same rounds, and the interval resamples rounds (then
+   * the samples within them) so that drift between rounds cancels in the ratio (statistics/rounds.ts);
+   * 'independent': measured in different groups (or without round indices), each case resampled on its own.
+   */
+  pairing: z.enum(['rounds', 'independent']),
   baselineMedianMs: nonNegative,
   variantMedianMs: nonNegative,
+  /** The case's worker (thread or process) count as its lab declares it (CaseDefinition.workers), where it has one. */
+  workers: z.number().int().positive().optional(),
   /**
    * Parallel efficiency, where the case has a worker count: speedup / workers, where the speedup is over the same
    * variant on one worker when that case was measured (`efficiencyBasis: 'one-worker'`), else over the baseline.
    */
   efficiency: z.number().positive().optional(),
+  /** 95 % interval of the efficiency: the interval of that speedup divided by workers. */
+  efficiencyCi95: interval.optional(),
   efficiencyBasis: z.enum(['one-worker', 'baseline']).optional(),
+  /** How the efficiency's interval was resampled (see `pairing`); 'rounds' for the one-worker case itself. */
+  efficiencyPairing: z.enum(['rounds', 'independent']).optional(),
   /** Karp-Flatt experimentally determined serial fraction, where the case has more than one worker. */
   karpFlatt: z.number().optional(),
   oversubscribed: z.boolean(),
@@ -142,6 +159,10 @@ export const speedupSchema = z.object({
 
 export const amdahlFitSchema = z.object({
   variant: z.string(),
+  /**
+   * The param that holds the worker count in the swept cases (e.g. `workers`, `threads`); `workers` when no param does.
+   * The fit's x is always the cases' declared worker count (CaseDefinition.workers).
+   */
   param: z.string(),
   /** The variant's other params the fit holds fixed (e.g. a chunk size), when it has any. */
   params: paramsSchema.optional(),

@@ -3,21 +3,26 @@
  * `src/stats`. It imports nothing from the rest of the harness except the result types, so it can be tested, reused by
  * the instructor's validator and read on its own.
  *
- *   rng.ts          createRng: the seeded generator that makes every bootstrap interval reproducible
- *   descriptive.ts  sorted, quantile, median, mean, sd, mad, iqr, cv, outliers
- *   bootstrap.ts    bootstrapMedianCi, bootstrapRatioCi (percentile bootstrap, 95 %)
- *   summary.ts      summarize: the SampleSummary of results.json
- *   compare.ts      compareSamples: faster / slower / within noise
- *   scaling.ts      speedup, efficiency, karpFlatt, amdahlSpeedup, gustafsonSpeedup, amdahlFit
+ *   rng.ts              createRng: the seeded generator that makes every bootstrap interval reproducible
+ *   descriptive.ts      sorted, quantile, median, mean, sd, mad, iqr, cv, robustCv, outliers
+ *   order-statistic.ts  orderStatisticMedianCi, medianCiRanks: the distribution-free 95 % interval of a median
+ *   rounds.ts           roundBootstrapRatioCi: the 95 % interval of a speedup paired by measurement round
+ *   bootstrap.ts        bootstrapMedianCi, bootstrapRatioCi (independent percentile bootstrap, 95 %)
+ *   summary.ts          summarize: the SampleSummary of results.json; NOISY_ROBUST_CV
+ *   compare.ts          compareSamples: faster / slower / within noise
+ *   scaling.ts          speedup, efficiency, karpFlatt, amdahlSpeedup, gustafsonSpeedup, amdahlFit
  *
  * Every function throws StatisticsInputError (code STATISTICS_INVALID_INPUT) on input it cannot use, never NaN.
  */
 export { StatisticsInputError } from './statistics/errors.ts';
 export { createRng } from './statistics/rng.ts';
-export { cv, iqr, mad, mean, median, outliers, quantile, sd, sorted } from './statistics/descriptive.ts';
+export { MAD_TO_SD, cv, iqr, mad, mean, median, outliers, quantile, robustCv, sd, sorted } from './statistics/descriptive.ts';
 export type { OutlierCounts } from './statistics/descriptive.ts';
+export { medianCiRanks, orderStatisticMedianCi } from './statistics/order-statistic.ts';
+export type { MedianCiRanks } from './statistics/order-statistic.ts';
+export { roundBootstrapRatioCi, roundSet, sameRoundSet } from './statistics/rounds.ts';
 export { bootstrapMedianCi, bootstrapRatioCi } from './statistics/bootstrap.ts';
-export { summarize } from './statistics/summary.ts';
+export { NOISY_ROBUST_CV, summarize } from './statistics/summary.ts';
 export type { SummarizeOptions } from './statistics/summary.ts';
 export { compareSamples } from './statistics/compare.ts';
 export type { CompareOptions, Comparison } from './statistics/compare.ts';

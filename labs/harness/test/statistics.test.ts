@@ -20,8 +20,14 @@ import {
   mad,
   mean,
   median,
+  medianCiRanks,
+  NOISY_ROBUST_CV,
+  orderStatisticMedianCi,
   outliers,
   quantile,
+  robustCv,
+  roundBootstrapRatioCi,
+  sameRoundSet,
   sd,
   sorted,
   speedup,
@@ -157,8 +163,19 @@ describe('descriptive statistics', () => {
     assert.equal(cv([-1, 1]), 0);
   });
 
+  test('robustCv is 1.4826 mad / median, 0 when the median is 0', () => {
+    // Reference: median 2, mad 1 (see above): 1.4826 * 1 / 2 = 0.7413.
+    near(robustCv([1, 1, 2, 2, 4, 6, 9]), 0.7413);
+    assert.equal(robustCv([0, 0, 1]), 0);
+    // Reference: one slow sample among six: cv = sd / mean = 8.1492 / 13.3667 = 0.6097, but median 10.05,
+    // |x - 10.05| sorted = 0.05, 0.05, 0.05, 0.15, 0.15, 19.95 -> mad 0.1 -> 0.14826 / 10.05 = 0.014752.
+    const oneOutlier = [10, 10.2, 9.9, 10.1, 10, 30];
+    near(cv(oneOutlier), 0.6097, 1e-4);
+    near(robustCv(oneOutlier), 0.14826 / 10.05, 1e-12);
+  });
+
   test('every function rejects empty and non-finite samples by name', () => {
-    for (const [name, fn] of Object.entries({ median, mean, sd, mad, iqr, cv, outliers })) {
+    for (const [name, fn] of Object.entries({ median, mean, sd, mad, iqr, cv, robustCv, outliers })) {
       assert.throws(() => fn([]), new RegExp(`^StatisticsInputError: ${name}: xs is empty; pass at least one sample$`), name);
       assert.throws(() => fn([1, Number.POSITIVE_INFINITY]), /xs\[1\] is Infinity; every sample must be a finite number/, name);
     }
@@ -231,6 +248,8 @@ describe('bootstrap intervals', () => {
     // Reference: median([3, 1, 2, 2]) = (2 + 2) / 2 = 2; median([5, 4, 3, 2, 1, 0]) = (2 + 3) / 2 = 2.5.
     assert.equal(selectMedian(Float64Array.from([3, 1, 2, 2])), 2);
     assert.equal(selectMedian(Float64Array.from([5, 4, 3, 2, 1, 0])), 2.5);
+    // Reference: only the first n entries count: median([9, 1, 5]) = 5, whatever follows.
+    assert.equal(selectMedian(Float64Array.from([9, 1, 5, 0, 0, 0]), 3), 5);
   });
 
   test('is deterministic for a seed', () => {
@@ -279,15 +298,121 @@ describe('bootstrap intervals', () => {
   });
 });
 
+describe('order-statistic interval of a median', () => {
+  test('medianCiRanks: the largest d with P(B <= d - 1) <= 0.025, B ~ Binomial(n, 1/2)', () => {
+    // Reference: n = 8: P(B <= 0) = 1/256 = 0.0039, P(B <= 1) = 9/256 = 0.035 > 0.025 -> d = 1, [X(1), X(8)],
+    // coverage 1 - 2/256 = 0.9921875.
+    const eight = medianCiRanks(8);
+    assert.deepEqual([eight.lower, eight.upper], [1, 8]);
+    near(eight.coverage, 0.9921875, 1e-12);
+    // Reference: n = 12: P(B <= 2) = (1 + 12 + 66)/4096 = 79/4096 = 0.0193, P(B <= 3) = 299/4096 = 0.073 -> d = 3,
+    // [X(3), X(10)], coverage 1 - 2 * 79/4096 = 0.9614258.
+    const twelve = medianCiRanks(12);
+    assert.deepEqual([twelve.lower, twelve.upper], [3, 10]);
+    near(twelve.coverage, 1 - (2 * 79) / 4096, 1e-12);
+    // Reference: n = 20: P(B <= 5) = (1 + 20 + 190 + 1140 + 4845 + 15504)/2^20 = 21700/1048576 = 0.0207,
+    // P(B <= 6) = 60460/1048576 = 0.058 -> d = 6, [X(6), X(15)], coverage 1 - 2 * 21700/1048576 = 0.9586.
+    const twenty = medianCiRanks(20);
+    assert.deepEqual([twenty.lower, twenty.upper], [6, 15]);
+    near(twenty.coverage, 1 - (2 * 21700) / 1048576, 1e-12);
+    // Reference: below 6 samples not even [min, max] reaches 95 %: n = 5 gives 1 - 2/32 = 0.9375; n = 1 gives 0.
+    assert.deepEqual(medianCiRanks(5), { lower: 1, upper: 5, coverage: 0.9375 });
+    assert.deepEqual(medianCiRanks(1), { lower: 1, upper: 1, coverage: 0 });
+    // Property: from n = 6 on the coverage is at least 0.95 and tends to it (normal approximation: d ~ n/2 - 0.98 sqrt(n)).
+    for (let n = 6; n <= 400; n++) assert.ok(medianCiRanks(n).coverage >= 0.95, `n = ${n}`);
+    near(medianCiRanks(100_000).coverage, 0.95, 0.001);
+    assert.throws(() => medianCiRanks(0), /medianCiRanks: n must be a positive integer \(the number of samples\), got 0/);
+  });
+
+  test('orderStatisticMedianCi takes X(d) and X(n + 1 - d) of the sorted samples', () => {
+    // Reference: n = 12, d = 3: the 3rd and 10th smallest of 1..12 (shuffled) are 3 and 10.
+    assert.deepEqual(orderStatisticMedianCi([7, 12, 1, 5, 3, 9, 2, 11, 4, 10, 6, 8]), [3, 10]);
+    // Reference: n = 8, d = 1: min and max.
+    assert.deepEqual(orderStatisticMedianCi([5, 1, 4, 2, 8, 3, 7, 6]), [1, 8]);
+    assert.deepEqual(orderStatisticMedianCi([5, 5, 5]), [5, 5]);
+    assert.throws(() => orderStatisticMedianCi([]), /orderStatisticMedianCi: xs is empty/);
+  });
+});
+
+describe('roundBootstrapRatioCi (paired by round)', () => {
+  // Rounds given out of order, to pin the grouping: baseline round 0 = [20, 40] (indices 1, 3), round 1 = [10, 30];
+  // variant round 0 = [5, 7], round 1 = [6, 8].
+  const baseline = [10, 20, 30, 40];
+  const baselineRounds = [1, 0, 1, 0];
+  const variant = [5, 6, 7, 8];
+  const variantRounds = [0, 1, 0, 1];
+
+  test('follows the documented draw order: a round, its baseline samples, its variant samples, per slot', () => {
+    // Reference: K = 2 rounds, 2 resamples.
+    // Resample 1: slot 0: 0.7 -> round floor(1.4) = 1; baseline 0.1, 0.6 -> 10, 30; variant 0.9, 0.2 -> 8, 6.
+    //   slot 1: 0.3 -> round 0; baseline 0.5, 0.4 -> 40, 20; variant 0.0, 0.99 -> 5, 7.
+    //   median(10, 30, 40, 20) = 25, median(8, 6, 5, 7) = 6.5, ratio 3.846153846.
+    // Resample 2: slot 0: 0.2 -> round 0; baseline 0.9, 0.8 -> 40, 40; variant 0.1, 0.1 -> 5, 5.
+    //   slot 1: 0.1 -> round 0; baseline 0.3, 0.7 -> 20, 40; variant 0.6, 0.2 -> 7, 5. median 40 / median 5 = 8.
+    // R-7 quantiles of [3.846153846, 8]: 3.846153846 + 0.025 * 4.153846154 = 3.95, + 0.975 * 4.153846154 = 7.896153846.
+    const draws = [0.7, 0.1, 0.6, 0.9, 0.2, 0.3, 0.5, 0.4, 0.0, 0.99, 0.2, 0.9, 0.8, 0.1, 0.1, 0.1, 0.3, 0.7, 0.6, 0.2];
+    const [low, high] = roundBootstrapRatioCi(baseline, baselineRounds, variant, variantRounds, scripted(draws), 2);
+    near(low, 3.95);
+    near(high, 7.896153846153846);
+  });
+
+  test('drift common to a round cancels: a vCPU at two speeds gives a point interval at the true ratio', () => {
+    // Each round is 1 or 1.55 times slower for both cases; within a round the times are constant, the variant twice as
+    // fast. Reference: every resample draws the same rounds for both, so median(10 d) / median(5 d) = 2 exactly
+    // (all values are exact binary fractions). The independent bootstrap mixes fast and slow rounds: wide.
+    const speeds = [1, 1.55, 1.55, 1, 1.55, 1];
+    const rounds = speeds.flatMap((_, r) => [r, r]);
+    const slow = speeds.flatMap((d) => [10 * d, 10 * d]);
+    const fast = speeds.flatMap((d) => [5 * d, 5 * d]);
+    assert.deepEqual(roundBootstrapRatioCi(slow, rounds, fast, rounds, createRng(3), 2000), [2, 2]);
+    const [low, high] = bootstrapRatioCi(slow, fast, createRng(3), 2000);
+    assert.ok(low < 1.5 && high > 2.5, `independent: [${low}, ${high}]`);
+  });
+
+  test('is deterministic for a seed and contains the estimate on skewed data', () => {
+    const x = timings(24, 31, 2);
+    const y = timings(24, 32, 1);
+    const rounds = x.map((_, i) => Math.floor(i / 3));
+    const once = roundBootstrapRatioCi(x, rounds, y, rounds, createRng(5), 1000);
+    assert.deepEqual(roundBootstrapRatioCi(x, rounds, y, rounds, createRng(5), 1000), once);
+    const estimate = median(x) / median(y);
+    assert.ok(once[0] <= estimate && estimate <= once[1], `[${once}] misses ${estimate}`);
+  });
+
+  test('sameRoundSet compares the sets of rounds, not the counts or the order', () => {
+    assert.equal(sameRoundSet([0, 0, 1, 2], [2, 1, 0]), true);
+    assert.equal(sameRoundSet([0, 1], [0, 1, 2]), false);
+    assert.equal(sameRoundSet([], []), true);
+  });
+
+  test('rejects rounds that do not fit the samples, and cases from different rounds', () => {
+    assert.throws(
+      () => roundBootstrapRatioCi([1, 2], [0], [1, 2], [0, 1], createRng(1), 10),
+      /roundBootstrapRatioCi: baselineRounds has 1 entries for 2 samples; pass one round index per sample, in the order taken/,
+    );
+    assert.throws(() => roundBootstrapRatioCi([1, 2], [0, -1], [1, 2], [0, 1], createRng(1), 10), /baselineRounds\[1\] is -1; a round index is an integer >= 0/);
+    assert.throws(() => roundBootstrapRatioCi([1, 2], [0, 1], [1, 2], [0, 1.5], createRng(1), 10), /variantRounds\[1\] is 1.5/);
+    assert.throws(
+      () => roundBootstrapRatioCi([1, 2], [0, 1], [1, 2], [1, 2], createRng(1), 10),
+      /not measured in the same rounds, so they cannot be paired; use bootstrapRatioCi/,
+    );
+    assert.throws(() => roundBootstrapRatioCi([1, 2], [0, 1], [0, 0], [0, 1], createRng(1), 10), /a resample of variant has median 0/);
+    assert.throws(() => roundBootstrapRatioCi([1, 2], [0, 1], [1, 2], [0, 1], () => 1, 10), /roundBootstrapRatioCi: rng returned 1, outside \[0, 1\)/);
+    assert.throws(() => roundBootstrapRatioCi([1], [0], [1], [0], createRng(1), 0), /resamples must be a positive integer, got 0/);
+  });
+});
+
 describe('summarize', () => {
   test('matches hand-computed statistics', () => {
     const xs = [1, 2, 3, 4, 100];
-    const summary = summarize(xs, { rng: createRng(1), resamples: 200 });
+    const summary = summarize(xs);
     // Reference: median 3; mean 110 / 5 = 22; squared deviations 441+400+361+324+6084 = 7610, sd = sqrt(7610 / 4)
     // = 43.6176570; |x - 3| = 2,1,0,1,97 -> mad 1; Q1 = 2, Q3 = 4 -> iqr 2; cv = 43.6176570 / 22 = 1.9826208;
-    // fences: 4 + 6 = 10 < 100 -> one high severe outlier.
+    // robustCv = 1.4826 * 1 / 3 = 0.4942 > 0.1 -> noisy; fences: 4 + 6 = 10 < 100 -> one high severe outlier;
+    // n = 5 < 6: the order-statistic interval is [min, max] = [1, 100] (coverage 1 - 2/32 = 0.9375).
     assert.equal(summary.n, 5);
     assert.equal(summary.median, 3);
+    assert.deepEqual(summary.ci95, [1, 100]);
     assert.equal(summary.mean, 22);
     near(summary.sd, 43.617657, 1e-6);
     assert.equal(summary.mad, 1);
@@ -295,33 +420,44 @@ describe('summarize', () => {
     assert.equal(summary.min, 1);
     assert.equal(summary.max, 100);
     near(summary.cv, 1.9826208, 1e-6);
+    near(summary.robustCv, 0.4942, 1e-12);
     assert.equal(summary.noisy, true);
     assert.deepEqual(summary.outliers, { lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 1 });
-    assert.deepEqual(summary.ci95, bootstrapMedianCi(xs, createRng(1), 200), 'the interval is the seeded bootstrap');
-    assert.ok(summary.ci95[0] <= 3 && 3 <= summary.ci95[1]);
+  });
+
+  test('its median interval is the order-statistic interval', () => {
+    const xs = timings(12, 8);
+    assert.deepEqual(summarize(xs).ci95, orderStatisticMedianCi(xs));
   });
 
   test('its result fits the SampleSummary schema of results.json', async () => {
     // Imported here rather than at the top so that a problem loading the schema module fails this test alone.
     const { sampleSummarySchema } = await import('../src/results-schema.ts');
-    const summary = summarize(timings(30, 1), { rng: createRng(1), resamples: 100 });
+    const summary = summarize(timings(30, 1));
     const parsed = sampleSummarySchema.safeParse(summary);
     assert.equal(parsed.success, true, parsed.error?.message);
   });
 
-  test('flags noise by the coefficient of variation', () => {
-    // Reference: mean 10.25, squares 3 * 0.0625 + 0.5625 = 0.75, sd = sqrt(0.75 / 3) = 0.5, cv = 0.5 / 10.25 = 0.0488.
-    const xs = [10, 10, 10, 11];
-    assert.equal(summarize(xs, { rng: createRng(1), resamples: 10 }).noisy, false);
-    assert.equal(summarize(xs, { rng: createRng(1), resamples: 10, noisyCv: 0.04 }).noisy, true);
+  test('flags noise by the robust spread, so one outlier does not, two clusters do', () => {
+    assert.equal(NOISY_ROBUST_CV, 0.1);
+    // Reference (see robustCv): one slow sample: cv 0.61 but robustCv 0.0148 -> not noisy.
+    assert.equal(summarize([10, 10.2, 9.9, 10.1, 10, 30]).noisy, false);
+    // Reference: a vCPU switching speed, 62 and 97 ms: median (62 + 97) / 2 = 79.5, |x - 79.5| all 17.5 (and 16.5,
+    // 18.5) -> mad 17.5, robustCv = 1.4826 * 17.5 / 79.5 = 0.326 -> noisy.
+    const clusters = [62, 61, 63, 62, 97, 96, 98, 97];
+    near(summarize(clusters).robustCv, (1.4826 * 17.5) / 79.5, 1e-12);
+    assert.equal(summarize(clusters).noisy, true);
+    // Reference: [10, 10, 10, 11]: mad 0 -> robustCv 0, never noisy. [10, 10, 12, 11]: median 10.5, mad 0.5,
+    // robustCv = 0.7413 / 10.5 = 0.0706: not noisy at 10 %, noisy at a 5 % threshold.
+    assert.equal(summarize([10, 10, 10, 11]).noisy, false);
+    assert.equal(summarize([10, 10, 12, 11]).noisy, false);
+    assert.equal(summarize([10, 10, 12, 11], { noisyRobustCv: 0.05 }).noisy, true);
   });
 
   test('rejects an empty array, a non-finite sample and bad options', () => {
-    const options = { rng: createRng(1), resamples: 10 };
-    assert.throws(() => summarize([], options), /^StatisticsInputError: summarize: xs is empty; pass at least one sample$/);
-    assert.throws(() => summarize([1, Number.NaN], options), /summarize: xs\[1\] is NaN; every sample must be a finite number/);
-    assert.throws(() => summarize([1], { ...options, noisyCv: -1 }), /summarize: options.noisyCv must be a finite number >= 0/);
-    assert.throws(() => summarize([1], { ...options, resamples: 0 }), /resamples must be a positive integer/);
+    assert.throws(() => summarize([]), /^StatisticsInputError: summarize: xs is empty; pass at least one sample$/);
+    assert.throws(() => summarize([1, Number.NaN]), /summarize: xs\[1\] is NaN; every sample must be a finite number/);
+    assert.throws(() => summarize([1], { noisyRobustCv: -1 }), /summarize: options.noisyRobustCv must be a finite number >= 0 \(0.1 = 10 %\), got -1/);
   });
 });
 

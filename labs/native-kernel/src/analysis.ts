@@ -1,11 +1,11 @@
 /**
  * What the native-kernel lab derives from a run's results.json beyond the harness's speedups: per-call time and
  * throughput of every rung at every size, where native starts to beat TypeScript (the crossover), the per-call
- * overhead of crossing into the addon, the parallel efficiency of the native threads, and how close each rung
- * comes to this machine's measured peaks (the roofline). Pure functions of validated results.
+ * overhead of crossing into the addon, the parallel efficiency of the native threads (read from the harness's
+ * speedups, not recomputed), and how close each rung comes to this machine's measured peaks (the roofline). Pure
+ * functions of validated results.
  */
-import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
-import { bootstrapRatioCi, createRng } from '@parallel-course/harness/statistics.ts';
+import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/harness/results-schema.ts';
 import { matmulFlop } from './matrices.ts';
 import { PEAK_OBSERVATIONS } from './peaks.ts';
 
@@ -98,31 +98,34 @@ export function callOverheads(points: RungPoint[], baseline = 'ts-typed'): CallO
 export interface ThreadScaling {
   size: number;
   threads: number;
-  /** median(threads = 1) / median(threads = t), with its bootstrap interval. */
+  /** median(threads = 1) / median(threads = t), with its 95% interval (from the harness). */
   speedup: number;
   speedupCi: [number, number];
-  /** speedup / threads: 1 is perfect use of every thread. */
+  /** speedup / threads: 1 is perfect use of every thread; its 95% interval (from the harness). */
   efficiency: number;
   efficiencyCi: [number, number];
 }
 
-/** Parallel efficiency of native-threads against itself at 1 thread (the same call path, copies included). */
-export function threadScaling(cases: CaseResult[], seed: number, resamples: number): ThreadScaling[] {
-  const threaded = cases.filter((c) => c.variant === 'native-threads');
+/**
+ * Parallel efficiency of native-threads against itself at 1 thread (the same call path, copies included), as the
+ * harness computed it: the lab declares `workers: threads`, so every native-threads speedup entry carries efficiency
+ * over the 1-thread case of the same size (`efficiencyBasis: 'one-worker'`) and its interval, paired by round. The
+ * speedup over 1 thread is efficiency x threads. Entries without a 1-thread case (basis 'baseline') are left out.
+ */
+export function threadScaling(speedups: readonly SpeedupEntry[]): ThreadScaling[] {
   const out: ThreadScaling[] = [];
-  for (const c of threaded) {
-    const threads = Number(c.params.threads);
-    const one = threaded.find((d) => d.params.size === c.params.size && Number(d.params.threads) === 1);
-    if (!one || threads === 1) continue;
-    const speedup = one.summary.median / c.summary.median;
-    const ci = bootstrapRatioCi(one.samplesMs, c.samplesMs, createRng(seed + threads * 7919 + Number(c.params.size)), resamples);
+  for (const s of speedups) {
+    if (s.variant !== 'native-threads' || s.efficiencyBasis !== 'one-worker') continue;
+    const threads = s.workers;
+    if (threads === undefined || threads === 1 || s.efficiency === undefined || s.efficiencyCi95 === undefined) continue;
+    const [low, high] = s.efficiencyCi95;
     out.push({
-      size: Number(c.params.size),
+      size: Number(s.params.size),
       threads,
-      speedup,
-      speedupCi: ci,
-      efficiency: speedup / threads,
-      efficiencyCi: [ci[0] / threads, ci[1] / threads],
+      speedup: s.efficiency * threads,
+      speedupCi: [low * threads, high * threads],
+      efficiency: s.efficiency,
+      efficiencyCi: [low, high],
     });
   }
   return out.sort((x, y) => x.size - y.size || x.threads - y.threads);
@@ -200,7 +203,7 @@ export function analyseNativeKernel(results: Results): NativeKernelAnalysis {
     points,
     crossovers: crossovers(points),
     overheads: callOverheads(points),
-    threads: threadScaling(results.cases, results.seed, results.bootstrapResamples),
+    threads: threadScaling(results.speedups),
     peaks,
     roofline: peaks ? roofline(points, peaks) : [],
   };

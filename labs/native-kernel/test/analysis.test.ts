@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { analyze } from '@parallel-course/harness/analysis.ts';
 import type { CaseResult } from '@parallel-course/harness/results-schema.ts';
 import { crossovers, intensity, roofline, rooflineSummary, rungPoint, threadScaling, type RungPoint } from '../src/analysis.ts';
 import { decades, rooflineSvg } from '../src/roofline-svg.ts';
@@ -11,9 +12,10 @@ function fakeCase(variant: string, params: Record<string, number>, ms: number, f
     variant,
     params,
     samplesMs: samples,
+    sampleRounds: [0, 0, 1, 1],
     workPerSample: { amount: flop, unit: 'flop' },
     summary: {
-      n: 4, median: ms, ci95: [ms, ms], mean: ms, sd: 0, mad: 0, iqr: 0, min: ms, max: ms, cv: 0, noisy: false,
+      n: 4, median: ms, ci95: [ms, ms], mean: ms, sd: 0, mad: 0, iqr: 0, min: ms, max: ms, cv: 0, robustCv: 0, noisy: false,
       outliers: { lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 0 },
     },
     observations: {},
@@ -46,17 +48,35 @@ test('crossovers: the start of the last run of sizes where native is faster', ()
   ]);
 });
 
-test('threadScaling: 10 ms at 1 thread, 5.5 ms at 2 -> speedup 1.818.., efficiency 0.909..', () => {
-  const cases = [
-    fakeCase('native-threads', { size: 256, threads: 1 }, 10, 1),
-    fakeCase('native-threads', { size: 256, threads: 2 }, 5.5, 1),
-  ];
-  const [s] = threadScaling(cases, 1, 200);
+test('threadScaling reads the harness: 10 ms at 1 thread, 5.5 ms at 2 -> speedup 1.818.., efficiency 0.909..', () => {
+  // The harness computes efficiency once for every case that declares workers; the lab declares workers: threads.
+  const work = { amount: 1, unit: 'flop' };
+  const input = (variant: string, params: Record<string, number>, ms: number, workers?: number) => ({
+    variant,
+    params,
+    ...(workers === undefined ? {} : { workers }),
+    samplesMs: [ms, ms, ms, ms],
+    sampleRounds: [0, 0, 1, 1],
+    workPerSample: work,
+    observations: {},
+  });
+  const { speedups } = analyze(
+    [
+      input('ts-typed', { size: 256 }, 40),
+      input('native-threads', { size: 256, threads: 1 }, 10, 1),
+      input('native-threads', { size: 256, threads: 2 }, 5.5, 2),
+    ],
+    { baseline: 'ts-typed', headline: { variant: 'native-threads', params: { size: 256, threads: 2 } }, seed: 1, resamples: 200, availableParallelism: 2 },
+  );
+  const [s] = threadScaling(speedups);
   assert.ok(s);
+  assert.equal(threadScaling(speedups).length, 1, 'the 1-thread case itself is not a scaling point');
   assert.equal(s.threads, 2);
+  // Reference: 10 / 5.5 = 1.8181..; / 2 threads = 0.9090..; constant samples make every interval a point.
   assert.ok(Math.abs(s.speedup - 10 / 5.5) < 1e-12);
   assert.ok(Math.abs(s.efficiency - 10 / 11) < 1e-12);
   assert.ok(Math.abs(s.efficiencyCi[0] - 10 / 11) < 1e-12 && Math.abs(s.efficiencyCi[1] - 10 / 11) < 1e-12);
+  assert.ok(Math.abs(s.speedupCi[0] - 10 / 5.5) < 1e-12 && Math.abs(s.speedupCi[1] - 10 / 5.5) < 1e-12);
 });
 
 test('intensity(n) = n / 12 flop per byte; the roofline takes min(peak, intensity * bandwidth)', () => {

@@ -7,7 +7,7 @@ import type { CaseResult, Results, SpeedupEntry } from '../results-schema.ts';
 import type { ChartConfig, ChartDataset, ChartPoint, ChartSpec, DataTable } from './chart-spec.ts';
 import { REFERENCE_GREY, seriesColour, withAlpha } from './chart-spec.ts';
 import { caseLabel, formatPercent, formatSignificant } from './format.ts';
-import { WORKERS_PARAM, baselineVariants, speedupsByWorkers, speedupsWithoutWorkers } from './select.ts';
+import { amdahlFitFor, baselineVariants, speedupsByWorkers, speedupsWithoutWorkers } from './select.ts';
 
 /** Amdahl's law, from the statistics stage (a pure formula): the fit curve is drawn with the same code that fitted it. */
 export { amdahlSpeedup } from '../statistics.ts';
@@ -80,7 +80,7 @@ export function speedupVsWorkersChart(results: Results): ChartSpec | null {
   let series = 0;
   for (const [variant, entries] of groups) {
     const colour = seriesColour(series++);
-    const fit = results.amdahl.find((a) => a.variant === variant && a.param === WORKERS_PARAM);
+    const fit = amdahlFitFor(results, entries[0] as SpeedupEntry);
     datasets.push({
       type: 'scatter',
       label: `${variant} (median speedup)`,

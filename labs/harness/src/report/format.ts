@@ -4,10 +4,12 @@
  */
 import type { CaseResult, CorrectnessEntry, Params, SpeedupEntry } from '../results-schema.ts';
 import { caseLabel as caseLabelOf, paramsLabel } from '../lab-definition.ts';
+import { NOISY_ROBUST_CV } from '../statistics.ts';
 
 /** What the flags mean, printed under every table that shows them. */
 export const OVERSUBSCRIBED_TEXT = 'oversubscribed: more workers than available CPUs';
-export const NOISY_TEXT = 'noisy: the samples vary a lot (cv = sd / mean); trust the interval less and re-run';
+/** The `noisy` rule in words, with the threshold the statistics stage applies (NOISY_ROBUST_CV). */
+export const NOISY_TEXT = `noisy: robust spread (1.4826 × MAD / median) above ${Math.round(NOISY_ROBUST_CV * 100)}%; the samples vary a lot: trust the interval less and re-run`;
 
 /** Rounds to `digits` significant digits without exponent notation for the ranges we print (1e-6 .. 1e9). */
 export function formatSignificant(value: number, digits = 3): string {

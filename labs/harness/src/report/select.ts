@@ -2,15 +2,16 @@
  * Read-only views over Results that several reporters need. Nothing here computes a statistic: it only finds
  * what the statistics stage already wrote.
  */
-import type { CaseResult, Params, Results, SpeedupEntry } from '../results-schema.ts';
-import { sameParams } from './format.ts';
+import type { AmdahlFit, CaseResult, Params, Results, SpeedupEntry } from '../results-schema.ts';
+import { workerParam } from '../analysis.ts';
+import { caseLabel, sameParams } from './format.ts';
 
-/** The parameter that holds a case's worker count; the same name the lab definition uses. */
-export const WORKERS_PARAM = 'workers';
-
-/** The worker count of a case or speedup, or null when its parameters have none. */
-export function workersOf(params: Params): number | null {
-  const value = params[WORKERS_PARAM];
+/**
+ * The worker count of a speedup entry: the lab's CaseDefinition.workers, which the harness carries into the entry
+ * whatever the param is called (`workers`, `threads`, `devices`); null when the case declares none.
+ */
+export function workersOf(entry: Pick<SpeedupEntry, 'workers'>): number | null {
+  const value = entry.workers;
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
@@ -26,23 +27,64 @@ export function findCase(results: Results, variant: string, params: Params): Cas
   return results.cases.find((c) => c.variant === variant && sameParams(c.params, params));
 }
 
-/** Speedups whose case has a worker count, grouped by variant in order of first appearance, sorted by workers. */
-export function speedupsByWorkers(results: Results): Map<string, Array<SpeedupEntry & { workers: number }>> {
-  const groups = new Map<string, Array<SpeedupEntry & { workers: number }>>();
-  for (const entry of results.speedups) {
-    const workers = workersOf(entry.params);
-    if (workers === null) continue;
-    const group = groups.get(entry.variant) ?? [];
-    group.push({ ...entry, workers });
-    groups.set(entry.variant, group);
-  }
-  for (const group of groups.values()) group.sort((a, b) => a.workers - b.workers);
-  return groups;
+/** One worker sweep: a variant's speedups at several worker counts, every other param held fixed. */
+export interface WorkerSeries {
+  /** The variant, plus the params held fixed when the variant has several sweeps: "native-threads (size=256)". */
+  label: string;
+  variant: string;
+  /** The params held fixed (all but the one carrying the worker count). */
+  params: Params;
+  /** Sorted by workers. */
+  entries: Array<SpeedupEntry & { workers: number }>;
 }
 
-/** Speedups of cases without a worker count (a size sweep, a single-threaded variant). */
+/**
+ * The worker sweeps of a run, in order of first appearance: speedups of one variant that declare workers, share every
+ * param but the one carrying the worker count (see `workerParam`), and span at least two worker counts. A chunk-size
+ * sweep at a fixed worker count is not one (see `speedupsWithoutWorkers`).
+ */
+export function workerSeries(results: Results): WorkerSeries[] {
+  const groups = new Map<string, { variant: string; params: Params; entries: Array<SpeedupEntry & { workers: number }> }>();
+  for (const entry of results.speedups) {
+    const workers = workersOf(entry);
+    if (workers === null) continue;
+    const param = workerParam(results.speedups, entry.variant);
+    const params = Object.fromEntries(Object.entries(entry.params).filter(([k]) => k !== param));
+    const key = caseLabel({ variant: entry.variant, params });
+    const group = groups.get(key) ?? { variant: entry.variant, params, entries: [] };
+    group.entries.push({ ...entry, workers });
+    groups.set(key, group);
+  }
+  const sweeps = [...groups.values()].filter((g) => new Set(g.entries.map((e) => e.workers)).size >= 2);
+  return sweeps.map((g) => {
+    const several = sweeps.filter((other) => other.variant === g.variant).length > 1;
+    return {
+      label: several ? caseLabel({ variant: g.variant, params: g.params }) : g.variant,
+      variant: g.variant,
+      params: g.params,
+      entries: [...g.entries].sort((a, b) => a.workers - b.workers),
+    };
+  });
+}
+
+/** The worker sweeps keyed by their label (the variant, unless it has several sweeps), entries sorted by workers. */
+export function speedupsByWorkers(results: Results): Map<string, Array<SpeedupEntry & { workers: number }>> {
+  return new Map(workerSeries(results).map((series) => [series.label, series.entries]));
+}
+
+/** The Amdahl fit of the sweep that `entry` belongs to (same variant, same params but the worker count), if any. */
+export function amdahlFitFor(results: Results, entry: Pick<SpeedupEntry, 'variant' | 'params'>): AmdahlFit | undefined {
+  return results.amdahl.find((fit) => {
+    if (fit.variant !== entry.variant) return false;
+    const held = Object.fromEntries(Object.entries(entry.params).filter(([k]) => k !== fit.param));
+    return sameParams(held, fit.params ?? {});
+  });
+}
+
+/** Speedups that are not part of a worker sweep (a size sweep, a single-threaded variant, a fixed worker count). */
 export function speedupsWithoutWorkers(results: Results): SpeedupEntry[] {
-  return results.speedups.filter((entry) => workersOf(entry.params) === null);
+  const swept = new Set(workerSeries(results).flatMap((series) => series.entries.map((e) => `${e.variant}|${caseLabel(e)}`)));
+  return results.speedups.filter((entry) => !swept.has(`${entry.variant}|${caseLabel(entry)}`));
 }
 
 /** Correctness entries that did not pass, so reports can put them first. */

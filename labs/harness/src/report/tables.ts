@@ -17,9 +17,10 @@ import {
 } from './format.ts';
 import { baselineVariants, findCase } from './select.ts';
 
-function flags(noisy: boolean, cv: number, oversubscribed: boolean): string {
+/** Flags of a case: "noisy (spread 15%)" (robust spread, see NOISY_TEXT) and/or "oversubscribed". */
+function flags(noisy: boolean, spread: number, oversubscribed: boolean): string {
   const list: string[] = [];
-  if (noisy) list.push(`noisy (cv ${formatPercent(cv)})`);
+  if (noisy) list.push(`noisy (spread ${formatPercent(spread)})`);
   if (oversubscribed) list.push('oversubscribed');
   return list.join(', ');
 }
@@ -42,7 +43,7 @@ export function correctnessTable(results: Results): DataTable {
 export function timesTable(results: Results): DataTable {
   const baselines = new Set(baselineVariants(results));
   return {
-    headers: ['case', 'median [95% CI]', 'throughput', 'n', 'cv', 'outliers (low / high)', 'flags'],
+    headers: ['case', 'median [95% CI]', 'throughput', 'n', 'spread', 'outliers (low / high)', 'flags'],
     rows: results.cases.map((c) => {
       const s = c.summary;
       const o = s.outliers;
@@ -51,9 +52,9 @@ export function timesTable(results: Results): DataTable {
         formatTimeWithInterval(s.median, s.ci95),
         formatThroughput(c.workPerSample, s.median),
         String(s.n),
-        formatPercent(s.cv),
+        formatPercent(s.robustCv),
         `${o.lowSevere + o.lowMild} / ${o.highMild + o.highSevere}`,
-        flags(s.noisy, s.cv, c.oversubscribed),
+        flags(s.noisy, s.robustCv, c.oversubscribed),
       ];
     }),
   };
@@ -71,7 +72,7 @@ export function speedupsTable(results: Results): DataTable {
         formatSpeedup(s),
         s.efficiency === undefined ? '' : formatPercent(s.efficiency),
         s.karpFlatt === undefined ? '' : formatSignificant(s.karpFlatt, 2),
-        flags(measured?.summary.noisy ?? false, measured?.summary.cv ?? 0, s.oversubscribed),
+        flags(measured?.summary.noisy ?? false, measured?.summary.robustCv ?? 0, s.oversubscribed),
       ];
     }),
   };

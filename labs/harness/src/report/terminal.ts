@@ -26,10 +26,10 @@ import { renderTextTable, terminalSafe, truncate, wrapText } from './text-table.
 export const TERMINAL_WIDTH = 110;
 
 
-/** Flags of a case: "noisy (cv 15%)" and/or "oversubscribed". */
-function caseFlags(summary: { noisy: boolean; cv: number }, oversubscribed: boolean): string {
+/** Flags of a case: "noisy (spread 15%)" (robust spread, see NOISY_TEXT) and/or "oversubscribed". */
+function caseFlags(summary: { noisy: boolean; robustCv: number }, oversubscribed: boolean): string {
   const flags: string[] = [];
-  if (summary.noisy) flags.push(`noisy (cv ${formatPercent(summary.cv)})`);
+  if (summary.noisy) flags.push(`noisy (spread ${formatPercent(summary.robustCv)})`);
   if (oversubscribed) flags.push('oversubscribed');
   return flags.join(', ');
 }
