@@ -36,7 +36,7 @@ export interface MeasuredCase {
   label: string;
   /** Time per sample in ms, in the order taken. */
   samplesMs: number[];
-  /** The round (0-based) each sample was taken in; rounds are numbered within the case's measure group. */
+  /** The round (0-based) each sample was taken in, numbered across the run: group g's rounds follow group g-1's. */
   sampleRounds: number[];
   observations: Record<string, RawObservation>;
   /** True when the case failed while it was measured (its samples are then not to be used). */
@@ -158,6 +158,9 @@ export async function measureCases<Input, Output>(
   const groups = measureGroups(targets.map((t) => t.group));
   for (const [g, members] of groups.entries()) {
     if (g > 0) collectGarbage();
+    // Rounds are numbered across the whole run, so a round index names one stretch of time: cases of different
+    // groups never share one, and the statistics pair only cases that were measured side by side.
+    const firstRound = g * plan.rounds;
     // Warm-up just before the group's rounds: JIT tiers, pool threads and caches are warm when its samples start.
     if (plan.warmupIterations > 0) {
       for (const i of members) {
@@ -182,12 +185,12 @@ export async function measureCases<Input, Output>(
         done++;
         if (failed[i]) continue;
         hooks.onProgress?.({ done: done - 1, total, label: target.label, phase: 'measure' });
-        hooks.beforeCall?.(i, { stage: 'measure', caseKey: target.key, round }, plan.iterationsPerRound);
+        hooks.beforeCall?.(i, { stage: 'measure', caseKey: target.key, round: firstRound + round }, plan.iterationsPerRound);
         try {
           const taken = await takeSamples(target, plan.iterationsPerRound, 'measured', (samples[i] as number[]).length);
           (samples[i] as number[]).push(...taken);
-          (rounds[i] as number[]).push(...taken.map(() => round));
-          hooks.onRound?.(i, round, taken);
+          (rounds[i] as number[]).push(...taken.map(() => firstRound + round));
+          hooks.onRound?.(i, firstRound + round, taken);
         } catch (error) {
           fail(i, 'measure', error);
         }

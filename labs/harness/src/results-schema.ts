@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 /**
  * 2: samples keep their round (`sampleRounds`) and the order they were taken in; a failed case says where it failed
- * (`failedAt`), also after the check.
+ * (`failedAt`), also after the check; `cpus` records P and what set it.
  */
 export const SCHEMA_VERSION = 2;
 
@@ -42,6 +42,16 @@ export const environmentSchema = z.object({
   hostname: z.string(),
   /** 1, 5 and 15 minute load averages when the run started: above the CPU count, others were using the machine. */
   loadAverage: z.tuple([nonNegative, nonNegative, nonNegative]).optional(),
+});
+
+export const cpusSchema = z.object({
+  p: z.number().int().positive(),
+  limit: z.enum(['affinity', 'cgroup-quota']),
+  available: z.number().int().positive(),
+  forced: z.boolean(),
+  affinity: z.number().int().positive(),
+  quota: z.number().positive().nullable(),
+  nodeReports: z.number().int().positive(),
 });
 
 export const sampleSummarySchema = z.object({
@@ -86,8 +96,9 @@ export const caseResultSchema = z.object({
   /** Time per sample (one call of the measured function), in ms, in the order taken. */
   samplesMs: z.array(nonNegative).min(1).max(1_000_000),
   /**
-   * The round (0-based) each sample was taken in, same length as samplesMs. A round measures every case of the
-   * case's measure group back to back, so two cases of one group are paired round by round.
+   * The round (0-based) each sample was taken in, same length as samplesMs, numbered across the run. A round measures
+   * every case of one measure group back to back, so cases with the same rounds are paired round by round; cases of
+   * different groups never share a round.
    */
   sampleRounds: z.array(z.number().int().nonnegative()).min(1).max(1_000_000),
   /** How many units of work one sample does (requests, elements...), to turn times into throughput. */
@@ -189,6 +200,12 @@ export const resultsSchema = z.object({
   /** Median time of an empty sample under the same harness settings, in ms: the floor under every sample. */
   harnessOverheadMs: nonNegative,
   environment: environmentSchema,
+  /**
+   * P, the CPUs the sweep planned for, and what set it (cpus.ts): the smaller of the affinity mask and the cgroup
+   * quota, or a count forced with --cpus / COURSE_CPUS. `available` is what the job may really use: cases with more
+   * workers than that are oversubscribed, whatever was forced.
+   */
+  cpus: cpusSchema,
   correctness: z.array(correctnessSchema).min(1),
   cases: z.array(caseResultSchema),
   speedups: z.array(speedupSchema),
@@ -199,6 +216,7 @@ export const resultsSchema = z.object({
 
 export type Params = z.infer<typeof paramsSchema>;
 export type Environment = z.infer<typeof environmentSchema>;
+export type CpusRecord = z.infer<typeof cpusSchema>;
 export type SampleSummary = z.infer<typeof sampleSummarySchema>;
 export type Observation = z.infer<typeof observationSchema>;
 export type CaseResult = z.infer<typeof caseResultSchema>;

@@ -40,7 +40,7 @@ export function threatsToValidity(results: Results): Threat[] {
   if (noisy.length > 0) {
     threats.push({
       id: 'noise',
-      text: `${noisy.length} of ${results.cases.length} cases are noisy (cv above 10%): ${listLargest(noisy, (c) => c.summary.cv, (c) => `${caseLabel(c)} ${formatPercent(c.summary.cv)}`)}. Their intervals are wide; re-run on a quieter machine.`,
+      text: `${noisy.length} of ${results.cases.length} cases are noisy (robust spread, 1.4826 x MAD / median, above 10%): ${listLargest(noisy, (c) => c.summary.robustCv, (c) => `${caseLabel(c)} ${formatPercent(c.summary.robustCv)}`)}. Their intervals are wide; re-run on a quieter machine.`,
     });
   }
   const drifting = results.cases
