@@ -122,6 +122,12 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       ...(current.ep === 'cpu' ? ['Nothing in this run used a GPU: every case ran on the CPU execution provider (ep=cpu), and "devices" are CPU processes.'] : []),
     ];
   },
+  // The lab's reading of a run (latency percentiles, stability, pipeline ratio, device efficiency), with its JSON form.
+  async analyse(results) {
+    const { analyseResults, formatAnalysis } = await import('./analysis.ts');
+    const analysis = analyseResults(results);
+    return { text: formatAnalysis(analysis), files: [{ name: 'analysis.json', contents: `${JSON.stringify(analysis, null, 2)}\n` }] };
+  },
   sampling: {
     quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
     // 23 cases x 17 passes of 1024 samples: about 3 minutes on a busy 2-CPU machine.

@@ -21,7 +21,7 @@ import type { Model } from '../src/session.ts';
 import type { SampleSource } from '../src/dataset.ts';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/gpu-node.sh', import.meta.url));
-const ANALYSE = fileURLToPath(new URL('../src/analyse-cli.ts', import.meta.url));
+const ANALYSE = fileURLToPath(new URL('../../harness/src/tools/analyse-cli.ts', import.meta.url));
 const DOUBLE = fileURLToPath(new URL('./fixtures/bin/nvidia-smi', import.meta.url));
 const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
 /**
@@ -73,11 +73,12 @@ test('a tiny-sampling run of the solution through runLab: valid results, every c
     assert.equal(analysis.pipeline.length, 1);
     assert.equal(analysis.devices.length, 2);
     assert.equal(analysis.devices[0]?.efficiency, 1);
-    // The same through the command line, as a learner runs it.
+    // The harness ran the lab's analysis after the run; the one analyse command redoes it into a new folder.
+    assert.match(readFileSync(path.join(outcome.runDir!, 'analysis', 'analysis.md'), 'utf8'), /^Execution provider that ran: CPU$/m);
     const cli = spawnSync(process.execPath, [ANALYSE, outcome.runDir!], { encoding: 'utf8' });
     assert.equal(cli.status, 0, cli.stderr);
-    assert.match(cli.stdout, /^Execution provider that ran: CPU$/m);
     assert.match(cli.stdout, /best: batch \d+, [\d.]+x the one-at-a-time throughput/);
+    assert.match(cli.stdout, /Written: .*analysis-2\/analysis\.md, .*analysis-2\/analysis\.json/);
     const bad = spawnSync(process.execPath, [ANALYSE, path.join(out, 'nope.json')], { encoding: 'utf8' });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /nope\.json does not exist/);

@@ -2,7 +2,9 @@
  * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json.
  */
 import type { Results } from '@parallel-course/harness/results-schema.ts';
-import { rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
+import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
+import { analyseNativeKernel, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
+import { rooflineSvg } from './roofline-svg.ts';
 
 const ci = ([lo, hi]: [number, number], digits: number) => `[${lo.toFixed(digits)}, ${hi.toFixed(digits)}]`;
 
@@ -66,4 +68,20 @@ export function fmtNs(ns: number): string {
   if (ns >= 1e6) return `${(ns / 1e6).toPrecision(3)} ms`;
   if (ns >= 1e3) return `${(ns / 1e3).toPrecision(3)} us`;
   return `${ns.toPrecision(3)} ns`;
+}
+
+/** The lab's analysis of a run (LabDefinition.analyse): the tables as text, and roofline.svg when the peaks were probed. */
+export function analyseRun(results: Results): LabAnalysis {
+  const analysis = analyseNativeKernel(results);
+  const files: LabAnalysis['files'] = [];
+  let text = formatAnalysis(results, analysis);
+  if (analysis.peaks) {
+    const shown = new Set([...rooflineSummary(analysis.roofline), ...analysis.roofline.filter((r) => r.variant === 'native-march')]);
+    files.push({
+      name: 'roofline.svg',
+      contents: rooflineSvg([...shown], analysis.peaks, `Matrix product on ${results.environment.cpuModel} (P = ${results.cpus.p})`),
+    });
+    text += '\n\n![Roofline of the rungs](roofline.svg)';
+  }
+  return { text, files };
 }

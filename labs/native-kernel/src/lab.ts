@@ -218,6 +218,12 @@ const lab: LabDefinition<MatmulInput, Float64Array> = {
     const stale = staleBuildWarning(ctx.impl, ctx.implDir);
     return [...unavailableNotes(ctx.impl), ...(stale ? [stale] : [])];
   },
+  // The lab's own numbers (crossover, per-call overhead, thread efficiency, fraction of peak) and the roofline;
+  // loaded when a run is analysed, not when the lab is imported.
+  async analyse(results) {
+    const { analyseRun } = await import('./analysis-report.ts');
+    return analyseRun(results);
+  },
   sampling: {
     quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
     full: { warmupIterations: 3, rounds: 15, iterationsPerRound: 4 },

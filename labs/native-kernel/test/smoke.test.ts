@@ -1,6 +1,6 @@
 /** A tiny-budget run of the whole lab through the harness: solution passes and writes results, exercise fails kindly. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -24,6 +24,9 @@ test('runLab --quick on the solution: every case passes, the headline and the pe
   assert.ok(analysis.peaks && analysis.peaks.gflops1 > 0 && analysis.peaks.gbps1 > 0, 'the peak probes ran');
   assert.equal(analysis.threads.length, 1, 'one thread-scaling point (2 threads vs 1) at the quick size');
   assert.ok(analysis.roofline.every((r) => r.fractionOfPeak > 0));
+  // The harness ran the lab's analysis after the run: the tables and the roofline, in the run's analysis folder.
+  assert.match(readFileSync(path.join(outcome.runDir!, 'analysis', 'analysis.md'), 'utf8'), /!\[Roofline of the rungs\]\(roofline\.svg\)/);
+  assert.match(readFileSync(path.join(outcome.runDir!, 'analysis', 'roofline.svg'), 'utf8'), /^<svg /);
 });
 
 test('runLab on the shipped exercise: exit 1, every native rung "not implemented", TypeScript rungs measured', { skip }, async (t) => {
