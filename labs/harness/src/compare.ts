@@ -1,13 +1,19 @@
 /**
  * `npm run lab -- <lab> --compare <run folder>`: this run against an earlier one (the learner's last attempt, or the
  * reference solution's run), case by case, with a statistical verdict: faster, slower or within noise
- * (`compareSamples`: the 95% bootstrap interval of the ratio of medians against a +-2% noise band).
+ * (`compareSamples`: the 95% bootstrap interval of the ratio of medians, from the two runs' own samples; it excludes 1
+ * or it does not). Drift of the machine between the runs is judged from the runs themselves: the baseline is the same
+ * code in both, so a baseline that moved is the machine, and a caveat says by how much.
+ * A run whose numbers do not recompute from its samples (edited, or an older harness) is refused; one with failed
+ * cases is flagged.
  */
 import type { Params, Results } from './results-schema.ts';
 import { compareSamples, createRng } from './statistics.ts';
 import { caseLabel, formatRatio, formatTime, sameParams } from './report/format.ts';
 import { renderTextTable } from './report/text-table.ts';
 import { sanitizeForTerminal } from './safe-read.ts';
+import { UsageError } from './errors.ts';
+import { checkResults } from './tools/validate-core.ts';
 
 export type Verdict = 'faster' | 'slower' | 'within-noise' | 'only-in-this-run' | 'only-in-earlier-run';
 
@@ -26,7 +32,7 @@ export interface RunComparison {
   lab: string;
   earlier: { impl: string; startedAt: string; commit: string | null };
   current: { impl: string; startedAt: string; commit: string | null };
-  /** The noise band used, as a fraction (0.02 = +-2%). */
+  /** The noise band used on top of the intervals, as a fraction (0 = the intervals alone decide). */
   threshold: number;
   cases: CaseComparison[];
   /** Why the two runs may not be comparable (another machine, another Node...), for the reader to weigh. */
@@ -34,7 +40,7 @@ export interface RunComparison {
 }
 
 export interface CompareRunsOptions {
-  /** Noise band (fraction); default compareSamples' 0.02. */
+  /** Noise band on top of the intervals (fraction); default 0: the two runs' own intervals decide. */
   threshold?: number;
   /** Bootstrap resamples; default the current run's bootstrapResamples. */
   resamples?: number;
@@ -57,9 +63,27 @@ export function comparisonCaveats(earlier: Results, current: Results): string[] 
   return caveats;
 }
 
+/**
+ * Problems that make a run unfit to compare with: numbers that do not recompute (thrown as a UsageError naming the
+ * run) and failed cases (returned, as caveats).
+ */
+export function comparabilityCaveats(results: Results, which: string): string[] {
+  const problems = checkResults(results);
+  const failed = problems.filter((p) => p.startsWith('correctness: '));
+  const numbers = problems.filter((p) => !p.startsWith('correctness: '));
+  if (numbers.length > 0) {
+    throw new UsageError(
+      `the ${which} run (${results.startedAt}) cannot be compared: its numbers do not recompute from its samples (edited, or recorded ` +
+        `with another version of the harness): ${sanitizeForTerminal(numbers[0] ?? '')}. Rerun it, or compare with another run.`,
+    );
+  }
+  return failed.map((p) => `the ${which} run: ${p.replace(/^correctness: /, '')}; that case is not compared`);
+}
+
 /** Compares every case the two runs share, plus the cases only one of them has. Pure: same inputs, same verdicts. */
 export function compareRuns(earlier: Results, current: Results, options: CompareRunsOptions = {}): RunComparison {
   const resamples = options.resamples ?? current.bootstrapResamples;
+  const flagged = [...comparabilityCaveats(earlier, 'earlier'), ...comparabilityCaveats(current, 'current')];
   const cases: CaseComparison[] = [];
   for (const [i, now] of current.cases.entries()) {
     const before = earlier.cases.find((c) => c.variant === now.variant && sameParams(c.params, now.params));
@@ -90,10 +114,25 @@ export function compareRuns(earlier: Results, current: Results, options: Compare
     lab: current.lab,
     earlier: { impl: earlier.impl, startedAt: earlier.startedAt, commit: earlier.environment.git.commit },
     current: { impl: current.impl, startedAt: current.startedAt, commit: current.environment.git.commit },
-    threshold: options.threshold ?? 0.02,
+    threshold: options.threshold ?? 0,
     cases,
-    caveats: comparisonCaveats(earlier, current),
+    caveats: [...flagged, ...comparisonCaveats(earlier, current), ...driftCaveat(cases, current)],
   };
+}
+
+/**
+ * The baseline runs the same code in both runs (it is the lab's, not the learner's): when it is faster or slower too,
+ * the machine changed between the runs, and every verdict includes that change.
+ */
+function driftCaveat(cases: CaseComparison[], current: Results): string[] {
+  const baseline = current.speedups[0]?.baseline;
+  const moved = cases.filter((c) => c.variant === baseline && (c.verdict === 'faster' || c.verdict === 'slower') && c.ratio !== null && c.ci95 !== null);
+  return moved.map(
+    (c) =>
+      `the baseline ${caseLabel(c)} runs the same code in both runs, yet it is ${c.verdict} (${formatRatio(c.ratio!)} ` +
+      `[${c.ci95![0].toFixed(2)}, ${c.ci95![1].toFixed(2)}]): the machine changed between the runs, by about that much; ` +
+      'compare the speedups over the baseline (each within its own run) instead of the times',
+  );
 }
 
 const VERDICT_TEXT: Record<Verdict, string> = {
@@ -107,7 +146,7 @@ const VERDICT_TEXT: Record<Verdict, string> = {
 /** The comparison as a terminal table with one verdict per case, then the caveats; text from the files is sanitised
  * (renderTextTable does the cells, sanitizeForTerminal the rest). */
 export function formatComparison(comparison: RunComparison): string {
-  const band = `${Math.round(comparison.threshold * 100)}%`;
+  const rule = comparison.threshold > 0 ? `touches 1 +- ${Math.round(comparison.threshold * 100)}%` : 'contains 1';
   const rows = comparison.cases.map((c) => [
     caseLabel(c),
     c.earlierMedianMs === null ? '-' : formatTime(c.earlierMedianMs),
@@ -118,7 +157,7 @@ export function formatComparison(comparison: RunComparison): string {
   ]);
   const lines = [
     `Compared with the ${sanitizeForTerminal(comparison.earlier.impl)} run of ${sanitizeForTerminal(comparison.earlier.startedAt)} ` +
-      `(ratio = earlier median / this median; above 1 = this run is faster; within noise = the 95% interval touches 1 +- ${band}):`,
+      `(ratio = earlier median / this median; above 1 = this run is faster; within noise = the 95% interval ${rule}):`,
     ...renderTextTable(['case', 'earlier', 'this run', 'ratio', '95% CI', 'verdict'], rows, { maxWidth: 110, flexibleColumn: 0 }),
   ];
   for (const caveat of comparison.caveats) lines.push(`caveat: ${sanitizeForTerminal(caveat)}`);

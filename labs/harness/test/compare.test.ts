@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { compareRuns, comparisonCaveats, formatComparison } from '../src/compare.ts';
 import { runLab } from '../src/run-lab.ts';
 import type { Results } from '../src/results-schema.ts';
+import { recompute } from '../src/tools/validate-core.ts';
 import { slowImpl, tempRoot, TINY_SAMPLING } from './support/temp-root.ts';
 
 async function sumsRun(root: string, impl: 'exercise' | 'solution'): Promise<Results> {
@@ -34,16 +35,29 @@ test('the same samples in another order are within noise; halved samples are fas
   const root = tempRoot('workflow-root', 'harness-compare-');
   const measured = await sumsRun(root, 'solution');
   // Tight, known samples (10.00..10.20 ms), so the verdicts depend on the factor alone, not on this machine's noise.
-  const run: Results = { ...measured, cases: measured.cases.map((c) => ({ ...c, samplesMs: Array.from({ length: 20 }, (_, i) => 10 + (i % 5) * 0.05) })) };
-  const reversed: Results = { ...run, cases: run.cases.map((c) => ({ ...c, samplesMs: [...c.samplesMs].reverse() })) };
-  assert.ok(compareRuns(run, reversed).cases.every((c) => c.verdict === 'within-noise'));
-  const scaled = (factor: number): Results => ({
-    ...run,
-    cases: run.cases.map((c) => ({ ...c, samplesMs: c.samplesMs.map((x) => x * factor), summary: { ...c.summary, median: c.summary.median * factor } })),
+  // Each made-up run has its numbers recomputed from its samples, as a real run has: compareRuns refuses any other.
+  const consistent = (r: Results): Results => ({ ...r, ...recompute(r) });
+  const run = consistent({
+    ...measured,
+    cases: measured.cases.map((c) => ({ ...c, samplesMs: Array.from({ length: 20 }, (_, i) => 10 + (i % 5) * 0.05), sampleRounds: Array.from({ length: 20 }, (_, i) => Math.floor(i / 5)) })),
   });
+  const reversed = consistent({ ...run, cases: run.cases.map((c) => ({ ...c, samplesMs: [...c.samplesMs].reverse() })) });
+  assert.ok(compareRuns(run, reversed).cases.every((c) => c.verdict === 'within-noise'));
+  const scaled = (factor: number): Results => consistent({ ...run, cases: run.cases.map((c) => ({ ...c, samplesMs: c.samplesMs.map((x) => x * factor) })) });
   const faster = compareRuns(run, scaled(0.5));
   assert.ok(faster.cases.every((c) => c.verdict === 'faster' && Math.abs((c.ratio ?? 0) - 2) < 1e-9));
   assert.ok(compareRuns(run, scaled(2)).cases.every((c) => c.verdict === 'slower'));
+  // Everything, the unchanged baseline included, got faster: that is the machine, and a caveat says so.
+  assert.ok(faster.caveats.some((c) => /^the baseline loop runs the same code in both runs, yet it is faster \(2\.00x/.test(c)), faster.caveats.join('\n'));
+});
+
+test('a run whose numbers do not recompute is refused; one with a failed case is flagged', async () => {
+  const root = tempRoot('workflow-root', 'harness-compare-');
+  const run = await sumsRun(root, 'solution');
+  const tampered: Results = { ...run, speedups: run.speedups.map((s) => ({ ...s, speedup: s.speedup * 2 })) };
+  assert.throws(() => compareRuns(tampered, run), /^UsageError: the earlier run \(.*\) cannot be compared: its numbers do not recompute from its samples/);
+  const failed: Results = { ...run, correctness: run.correctness.map((e, i) => (i === 0 ? { ...e, passed: false, reason: 'wrong output', failedAt: { stage: 'check' as const, sample: null } } : e)) };
+  assert.ok(compareRuns(run, failed).caveats.some((c) => /^the current run: .* did not pass its check \(wrong output\); that case is not compared$/.test(c)));
 });
 
 test('a clearly faster implementation gets "faster" against the earlier, slower attempt', async () => {
@@ -57,7 +71,7 @@ test('a clearly faster implementation gets "faster" against the earlier, slower 
   assert.equal(mine.verdict, 'faster');
   assert.ok(comparison.cases.filter((c) => c.variant === 'split').every((c) => c.verdict === 'faster'));
   const text = formatComparison(comparison);
-  assert.match(text, /^Compared with the exercise run of .* \(ratio = earlier median \/ this median; above 1 = this run is faster; within noise = the 95% interval touches 1 \+- 2%\):$/m);
+  assert.match(text, /^Compared with the exercise run of .* \(ratio = earlier median \/ this median; above 1 = this run is faster; within noise = the 95% interval contains 1\):$/m);
   assert.match(text, /^ {2}mine\s+.*faster$/m);
 });
 
