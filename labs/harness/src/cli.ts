@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkLabInChild } from './check-process.ts';
-import { compareRuns, formatComparison } from './compare.ts';
+import { comparabilityCaveats, compareRuns, formatComparison } from './compare.ts';
 import { parseForcedCpus } from './cpus.ts';
 import { EXIT_OK, UsageError, runCli } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
@@ -190,6 +190,7 @@ export async function main(argv: string[]): Promise<number> {
   if (earlier && earlier.results.lab !== command.lab) {
     throw new UsageError(`--compare ${command.compare} is a run of '${earlier.results.lab}', not '${command.lab}': give a run folder under results/${command.lab}/`);
   }
+  if (earlier) comparabilityCaveats(earlier.results, 'earlier'); // a run that does not recompute is refused now, not after this run
   const outcome = await runLab({
     lab: command.lab as string,
     impl: command.impl,
