@@ -179,6 +179,8 @@ function runAttempt(
   return new Promise((resolve) => {
     const child = fork(RUN_CHILD, [JSON.stringify(job)], {
       cwd: job.rootDir,
+      // Not the parent's flags: `node -e <script>` would run the script again instead of the runner.
+      execArgv: [],
       detached: true, // its own process group: one kill ends the runner and every process it started
       stdio: ['ignore', options.forwardOutput ? 'inherit' : 'ignore', 'pipe', 'ipc'],
     });
@@ -261,7 +263,7 @@ function runAttempt(
       if (done || run.fatal || run.interrupted) return resolve({ kind: 'finished' });
       const ended = overran ?? activity;
       if (ended === null) {
-        const tail = stderrTail.trim().split('\n').slice(-3).join(' / ');
+        const tail = stderrTail.trim().split('\n').filter((l) => l.trim() !== '').slice(-6).join(' / ');
         run.fatal = {
           kind: 'internal',
           message: `the lab process ended unexpectedly (${signal ?? `exit code ${code}`}) outside any case${tail ? `: ${tail}` : ''}`,

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -19,7 +19,16 @@ const RUN_CHILD = path.join(REPO, 'labs/harness/src/run-child.ts');
 async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const left = [...runningProcesses(SERVER_MAIN), ...runningProcesses(RUN_CHILD)].map((pid) => {
+        try {
+          return `${pid} (${readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2]}): ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, 3).join(' ')}`;
+        } catch {
+          return pid;
+        }
+      });
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; still there: ${left.join('; ')}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -47,7 +56,7 @@ test('a SIGKILLed harness leaves no server and no lab process behind', async (t)
   const { child } = await startRun(t);
   child.kill('SIGKILL');
   // The runner's watchdog thread polls its parent every 250 ms; its servers follow when their IPC channel closes.
-  await waitFor('every lab process to end', () => runningProcesses(SERVER_MAIN).length === 0 && runningProcesses(RUN_CHILD).length === 0, 10_000);
+  await waitFor('every lab process to end', () => runningProcesses(SERVER_MAIN).length === 0 && runningProcesses(RUN_CHILD).length === 0, 15_000);
 });
 
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
@@ -57,7 +66,8 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
     child.kill(signal);
     assert.equal(await exited, code);
     assert.match(output(), new RegExp(`Interrupted \\(${signal}\\): the lab's processes were stopped and no results were written for this run; earlier runs under .* are untouched\\. Rerun with: npm run lab -- event-loop`));
-    await waitFor('every lab process to end', () => runningProcesses(SERVER_MAIN).length === 0 && runningProcesses(RUN_CHILD).length === 0, 5_000);
+    // A generous bound: on a loaded machine (the whole suite, other jobs) the kernel may take a while to reap them.
+    await waitFor('every lab process to end', () => runningProcesses(SERVER_MAIN).length === 0 && runningProcesses(RUN_CHILD).length === 0, 15_000);
     const labDir = path.join(outDir, 'event-loop');
     assert.deepEqual(existsSync(labDir) ? readdirSync(labDir) : [], [], 'no run folder is left');
   });

@@ -5,6 +5,7 @@
  * the terminal; a "Reproduce" block keeps an edited command on one quoted shell line.
  * Every command that could hang on the old code runs as a child process with a timeout, so this file cannot hang.
  */
+import { recompute } from '../src/tools/validate-core.ts';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
@@ -255,8 +256,15 @@ test('control characters in a results file do not reach the terminal: validate, 
 test('--compare: text from either file is sanitised in the comparison table and caveats', () => {
   const earlier = structuredClone(genuine);
   earlier.environment.hostname = `evil${ESC}[2J`;
-  const current = structuredClone(genuine);
-  for (const c of current.cases) c.variant = `${c.variant}${ESC}[31m`;
+  // Hostile variant names everywhere the file names them, and its numbers recomputed, as the harness would have
+  // written them: compareRuns refuses a file whose numbers do not recompute.
+  const hostile = structuredClone(genuine);
+  const rename = (v: string) => `${v}${ESC}[31m`;
+  for (const c of hostile.cases) c.variant = rename(c.variant);
+  for (const e of hostile.correctness) e.variant = rename(e.variant);
+  for (const s of hostile.speedups) Object.assign(s, { variant: rename(s.variant), baseline: rename(s.baseline) });
+  if (hostile.headline) Object.assign(hostile.headline, { variant: rename(hostile.headline.variant), baseline: rename(hostile.headline.baseline) });
+  const current = { ...hostile, ...recompute(hostile) };
   const text = formatComparison(compareRuns(earlier, current));
   assert.ok(!text.includes(ESC), JSON.stringify(text));
   assert.match(text, /^caveat: the runs were on different machines \(evil\?\[2J, /m);

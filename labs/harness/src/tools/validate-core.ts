@@ -110,7 +110,8 @@ export function recompute(results: Results): ReturnType<typeof analyze> {
     headline: { variant: headline.variant, params: headline.params },
     seed: results.seed,
     resamples: results.bootstrapResamples,
-    availableParallelism: results.environment.availableParallelism,
+    // What the run judged oversubscription by: the CPUs the job may really use (cpus.ts), not Node's own count.
+    availableParallelism: results.cpus.available,
   });
 }
 
