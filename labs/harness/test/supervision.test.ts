@@ -104,6 +104,15 @@ test('a throw while measuring fails that case alone, without restarting the othe
   assert.ok(!outcome.results?.notes.some((n) => n.includes('restarted')), 'no restart for an ordinary throw');
 });
 
+test('a worker that dies while measuring fails that case alone (its rejection is that case\'s)', async (t) => {
+  const { outcome, learner } = await runWith(
+    t,
+    fault("if (n === 7) { const { Worker } = await import('node:worker_threads'); await new Promise((_, reject) => new Worker('throw new Error(\"worker died\")', { eval: true }).once('error', reject)); }"),
+  );
+  assertOthersKept(outcome);
+  assert.equal(learner?.reason, 'threw while it was measured (measure): worker died');
+});
+
 test('an uncaught error thrown from a callback fails the case that was running', async (t) => {
   const { outcome, learner } = await runWith(t, fault("if (n === 6) { setImmediate(() => { throw new Error('late boom'); }); await new Promise((r) => setTimeout(r, 50)); }"));
   assertOthersKept(outcome);
