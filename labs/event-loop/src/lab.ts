@@ -3,6 +3,7 @@
  * with cooperative chunking, on Node's own libuv threadpool, and through a piscina pool of 1..N workers.
  * Each variant runs in its own server process; the harness drives it with real HTTP load on loopback.
  */
+import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { exactStrings } from '@parallel-course/harness/comparators.ts';
@@ -17,15 +18,11 @@ export interface BurstInput {
 }
 
 /**
- * The worker counts of the sweep: every count up to twice the CPUs on a small machine, powers of two beyond that,
- * always including the CPU count itself and one oversubscribed point (2 x CPUs) to show what happens past it.
+ * The pool sizes of the sweep, from P (the CPUs the job may use): the harness's rule (every count to 4, powers of
+ * two, P) and one oversubscribed point, 2P, to show what happens past the cores.
  */
 export function workerCounts(availableParallelism: number): number[] {
-  const p = availableParallelism;
-  if (p <= 4) return Array.from({ length: 2 * p }, (_, i) => i + 1);
-  const counts = new Set<number>([1, p, 2 * p]);
-  for (let w = 2; w < p; w *= 2) counts.add(w);
-  return [...counts].sort((a, b) => a - b);
+  return workerSweep(availableParallelism, { oversubscribe: true });
 }
 
 /**
@@ -110,7 +107,8 @@ const lab: LabDefinition<BurstInput, string[]> = {
     { name: 'pool', description: 'a piscina pool of worker threads', source: '<impl>/handlers.ts: createPoolHandler, <impl>/worker.ts' },
   ],
   baseline: 'inline',
-  headline: { variant: 'pool', params: { workers: 2 } },
+  // The claim is about the node: the pool with one worker per CPU the job may use.
+  headline: (ctx) => ({ variant: 'pool', params: { workers: ctx.availableParallelism } }),
   inputParams: [],
   inputs(_params, ctx) {
     const n = requestsPerBurst(Math.max(...workerCounts(ctx.availableParallelism)));

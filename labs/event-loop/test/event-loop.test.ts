@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runningProcesses } from '@parallel-course/harness/testing.ts';
+import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { fileURLToPath } from 'node:url';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
 import { requestsPerBurst, workerCounts } from '../src/lab.ts';
@@ -20,11 +20,11 @@ import * as exercise from '../../../exercises/event-loop/handlers.ts';
 
 const CLI = fileURLToPath(new URL('../../harness/src/cli.ts', import.meta.url));
 
-test('the sweep: every worker count up to 2 x CPUs on small machines, powers of two beyond', () => {
+test('the sweep follows P: every count to 4, powers of two, P, and 2P oversubscribed', () => {
   assert.deepEqual(workerCounts(1), [1, 2]);
-  assert.deepEqual(workerCounts(2), [1, 2, 3, 4]);
-  assert.deepEqual(workerCounts(8), [1, 2, 4, 8, 16]);
-  assert.deepEqual(workerCounts(12), [1, 2, 4, 8, 12, 24]);
+  assert.deepEqual(workerCounts(2), [1, 2, 4]);
+  assert.deepEqual(workerCounts(8), [1, 2, 3, 4, 8, 16]);
+  assert.deepEqual(workerCounts(12), [1, 2, 3, 4, 8, 12, 24]);
   assert.equal(requestsPerBurst(4), 24);
   assert.equal(requestsPerBurst(16), 96);
 });
@@ -93,8 +93,8 @@ function serverProcesses(): string[] {
   return runningProcesses(fileURLToPath(new URL('../src/server-main.ts', import.meta.url)));
 }
 
-test('a --quick run of the solution writes valid results and both reports, and leaves no server behind', { timeout: 240_000 }, () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'event-loop-quick-'));
+test('a --quick run of the solution writes valid results and both reports, and leaves no server behind', { timeout: 240_000 }, (t) => {
+  const out = tempDir(t, 'event-loop-quick-');
   const run = spawnSync(process.execPath, [CLI, 'event-loop', '--impl', 'solution', '--quick', '--out', out], { encoding: 'utf8', timeout: 230_000 });
   assert.equal(run.status, 0, run.stderr + run.stdout);
   const [folder] = readdirSync(path.join(out, 'event-loop'));
@@ -113,8 +113,8 @@ test('a --quick run of the solution writes valid results and both reports, and l
   assert.deepEqual(serverProcesses(), []);
 });
 
-test('the shipped exercise is reported as not implemented, exits 1 and writes nothing', { timeout: 120_000 }, () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'event-loop-exercise-'));
+test('the shipped exercise is reported as not implemented, exits 1 and writes nothing', { timeout: 120_000 }, (t) => {
+  const out = tempDir(t, 'event-loop-exercise-');
   const run = spawnSync(process.execPath, [CLI, 'event-loop', '--quick', '--out', out], { encoding: 'utf8', timeout: 110_000 });
   assert.equal(run.status, 1, run.stderr + run.stdout);
   assert.match(run.stdout, /TODO {2}chunked: not implemented: createChunkedHandler in exercises\/event-loop\/handlers\.ts/);

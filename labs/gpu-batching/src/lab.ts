@@ -14,6 +14,7 @@ import {
   pipelineCase,
   sequentialCase,
   sessionsCase,
+  THREADS_PER_SESSION,
   type InferenceInput,
 } from './cases.ts';
 import { ensureDataset, loadAllSync } from './dataset.ts';
@@ -109,9 +110,9 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       // The same pipeline with fs.promises reads, to show why the reads moved to a thread (full run only).
       ...(ctx.quick ? [] : [sequentialCase(current, WORK_BATCH, 'threadpool'), pipelineCase(current, WORK_BATCH, 4, 'threadpool')]),
       ...(ctx.quick ? [1, 2] : SESSIONS).map((sessions) => sessionsCase(current, WORK_BATCH, sessions)),
-      ...deviceCounts(current, ctx.availableParallelism).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'disk')),
+      ...deviceCounts(current, ctx.availableParallelism, THREADS_PER_SESSION).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'disk')),
       // Devices on data each process already holds: their compute alone, which is what per-device efficiency is about.
-      ...(ctx.quick ? [] : deviceCounts(current, ctx.availableParallelism).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'memory'))),
+      ...(ctx.quick ? [] : deviceCounts(current, ctx.availableParallelism, THREADS_PER_SESSION).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'memory'))),
     ];
   },
   notes() {

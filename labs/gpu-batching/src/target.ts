@@ -4,6 +4,7 @@
  * a GPU, else CPU). There is no silent fallback: when CUDA is chosen and its provider does not load, setup fails and
  * says how to fix it or how to run on CPU on purpose.
  */
+import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import type { GpuDetection, GpuInfo } from './gpus.ts';
 import type { DeviceSpec } from './device-pool.ts';
 import type { ExecutionProvider } from './session.ts';
@@ -52,10 +53,12 @@ export function deviceSpecs(target: Target, count: number, threads: number): Dev
   }));
 }
 
-/** The device counts the lab sweeps: 1..GPUs on CUDA; 1, 2, 4... up to the CPUs (at most 8) on CPU. */
-export function deviceCounts(target: Target, availableParallelism: number): number[] {
-  if (target.ep === 'cuda') return Array.from({ length: Math.max(1, target.gpus.length) }, (_, i) => i + 1);
-  const counts = [1];
-  for (let d = 2; d <= Math.min(8, availableParallelism); d *= 2) counts.push(d);
-  return counts;
+/**
+ * The device counts the lab sweeps, by the harness's rule (every count to 4, powers of two, the top): up to the GPUs
+ * present on CUDA; on CPU, up to P / threads per session "devices" (processes), so the processes never ask for more
+ * CPUs than the job may use.
+ */
+export function deviceCounts(target: Target, availableParallelism: number, threadsPerSession = 1): number[] {
+  if (target.ep === 'cuda') return workerSweep(Math.max(1, target.gpus.length));
+  return workerSweep(Math.max(1, Math.floor(availableParallelism / threadsPerSession)));
 }

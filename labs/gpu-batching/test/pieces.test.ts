@@ -93,7 +93,8 @@ test('the execution provider: CUDA only with a GPU, CPU labelled as such, bad se
   assert.throws(() => deviceSpecs(cuda, 3, 1), /3 CUDA devices asked for, but only 2 GPU\(s\) are listed/);
   assert.deepEqual(deviceCounts(cuda, 2), [1, 2]);
   assert.deepEqual(deviceCounts(resolveTarget({}, none), 2), [1, 2]);
-  assert.deepEqual(deviceCounts(resolveTarget({}, none), 16), [1, 2, 4, 8]);
+  assert.deepEqual(deviceCounts(resolveTarget({}, none), 16), [1, 2, 3, 4, 8, 16]);
+  assert.deepEqual(deviceCounts(resolveTarget({}, none), 16, 4), [1, 2, 3, 4], 'P / threads per session processes');
 });
 
 /** A fake model of 2 features -> 1 output (the sum), that runs out of memory above `limit` samples. */

@@ -74,6 +74,17 @@ export interface CaseDefinition<Input, Output> {
   setup(ctx: LabContext): Promise<CaseInstance<Input, Output>>;
 }
 
+/** A case named by its variant and params. */
+export interface Headline {
+  variant: string;
+  params: Params;
+}
+
+/** The headline case of `lab` for this run. */
+export function resolveHeadline(headline: Headline | ((ctx: LabContext) => Headline), ctx: LabContext): Headline {
+  return typeof headline === 'function' ? headline(ctx) : headline;
+}
+
 export interface VariantInfo {
   name: string;
   /** One line for the terminal and the report: what this variant does. */
@@ -120,8 +131,11 @@ export interface LabDefinition<Input, Output> {
   learnerFiles: LearnerFile[];
   /** The variant every speedup is relative to. */
   baseline: string;
-  /** The lab's main claim: the case whose speedup over the baseline is the headline. */
-  headline: { variant: string; params: Params };
+  /**
+   * The lab's main claim: the case whose speedup over the baseline is the headline. A function of the run's context
+   * when the claim is about the node (e.g. the pool at P workers: `ctx.availableParallelism`).
+   */
+  headline: Headline | ((ctx: LabContext) => Headline);
   /** Names of the params that change the input (e.g. `size`); cases that agree on them share inputs and reference outputs. */
   inputParams: string[];
   /** Deterministic inputs for these params and this seed. */

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { checkCase, CHECK_CALL_TIMEOUT_MS, type CheckSet } from './check.ts';
-import { caseLabel, paramsKey, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
+import { caseLabel, paramsKey, resolveHeadline, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
 import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessage } from './run-protocol.ts';
@@ -98,7 +98,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     name: lab.name,
     title: lab.title,
     baseline: lab.baseline,
-    headline: lab.headline,
+    headline: resolveHeadline(lab.headline, ctx),
     notes: lab.notes?.(ctx) ?? [],
     cases: infos,
     plan,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { labNames, loadLab, ROOT_DIR } from '../src/lab-registry.ts';
 import { checkExports, exportedFunctions } from '../src/learner-module.ts';
+import { resolveHeadline } from '../src/lab-definition.ts';
 import { pathToFileURL } from 'node:url';
 
 function filesUnder(dir: string): string[] {
@@ -58,6 +59,10 @@ for (const name of labNames()) {
     assert.ok(existsSync(path.join(ROOT_DIR, lab.episode)), `its episode ${lab.episode} exists`);
     assert.ok(readFileSync(path.join(ROOT_DIR, lab.episode), 'utf8').includes(`lab: ${name}`), 'the episode names the lab in its frontmatter');
     assert.ok(lab.variants.some((v) => v.name === lab.baseline), 'the baseline is one of the variants');
-    assert.ok(lab.variants.some((v) => v.name === lab.headline.variant), 'the headline is one of the variants');
+    for (const p of [1, 2, 64]) {
+      const ctx = { impl: 'solution' as const, implDir: solution, rootDir: ROOT_DIR, quick: true, availableParallelism: p, seed: 1 };
+      const headline = resolveHeadline(lab.headline, ctx);
+      assert.ok(lab.variants.some((v) => v.name === headline.variant), 'the headline is one of the variants');
+    }
   });
 }

@@ -3,6 +3,7 @@
  * from naive TypeScript to C++ on every core, across a sweep of sizes that shows where crossing into native code
  * stops costing more than it saves. Episode: episodes/07-native-kernel.mdx.
  */
+import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
@@ -27,13 +28,9 @@ export const QUICK_THREAD_SIZES = [512];
 /** The largest n any case multiplies: the check's tolerance must hold up to here. */
 export const MAX_SIZE = Math.max(LARGEST_SIZE, ...FULL_THREAD_SIZES, ...QUICK_THREAD_SIZES);
 
-/** Thread counts for the native-threads rung: 1..p on small machines, powers of two and p beyond 4 CPUs. */
+/** Thread counts for the native-threads rung, 1..P by the harness's rule (every count to 4, powers of two, P). */
 export function threadCounts(availableParallelism: number): number[] {
-  const p = Math.max(1, availableParallelism);
-  if (p <= 4) return Array.from({ length: Math.max(2, p) }, (_, i) => i + 1);
-  const counts = new Set<number>([1, p]);
-  for (let t = 2; t < p; t *= 2) counts.add(t);
-  return [...counts].sort((x, y) => x - y);
+  return workerSweep(Math.max(1, availableParallelism));
 }
 
 /** An output buffer per input, allocated once in setup's first use: no allocation inside the timed loop. */
