@@ -199,7 +199,7 @@ export function formatWorkers(results: Results): string {
   return lines.join('\n');
 }
 
-/** The analysis of a run of this lab, for `points` points per run on `workers` workers (lab.ts's POINTS, WORKERS). */
+/** The analysis of a run of this lab, for `points` points per run on `workers` workers (lab.ts's pointsFor(W) and W = P, from results.cpus). */
 export async function analyseGranularity(results: Results, points: number, workers: number): Promise<LabAnalysis> {
   const granularity = deriveGranularity(results, points, workers);
   const sections = [`# Task granularity: what the run shows\n`, '```', formatGranularity(granularity)];

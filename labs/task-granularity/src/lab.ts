@@ -5,7 +5,7 @@
  * by structured clone, by transfer and through shared memory; and a shared histogram that races without Atomics.
  */
 import { LEARNER_FILES } from './learner-files.ts';
-import type { CaseDefinition, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import type { CaseDefinition, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { poolCase, processCase, serialCase, tallyCase, type LabOutput } from './cases.ts';
 import { exactIntegers } from './comparator.ts';
 import { handoffCase, serialPayloadCase } from './handoff-cases.ts';
@@ -13,37 +13,62 @@ import type { LabInput } from './inputs.ts';
 import { histogramSync } from './monte-carlo.ts';
 import { checksum, makePayload, MIB } from './payload.ts';
 
-/** Points per measured run: 2^23, about 63 ms on one core of the reference machine (7.5 ns per point). */
-export const POINTS = 1 << 23;
+/**
+ * Points per worker of a measured run: 2^22, about 31 ms on one core of the reference machine (7.5 ns per point), so
+ * the pool's run stays about that long whatever W is, and the serial baseline grows with W (W x 31 ms).
+ */
+export const POINTS_PER_WORKER = 1 << 22;
 /** Points of each extra check run for the race: 2^21, about 16 ms on one core. */
 export const RACE_CHECK_POINTS = 1 << 21;
-/** The pool size of the sweep: the headline claim is about 2 workers. */
-export const WORKERS = 2;
 /**
- * The chunk size of the headline: 8 tasks of about 8 ms each (4 per worker) on the reference VM. In three full runs
- * of 2026-12-02 (17:19-17:21 UTC, reference machine) its median was the fastest pool size in two and within 2% of the
- * fastest in the third, with the workers busy 92-93% of the time in all three. The rule of thumb from those runs
- * (tasks >= 9 x workers x per-task overhead, about 1 ms here) puts 131,072 points at the edge and this size well
- * past it, while 8 tasks still let two cores of unequal speed share the work (a 2-task split cannot).
+ * The most tasks one run is split into. The overhead-bound side of the curve costs about tasks x the per-task
+ * overhead (50 µs here) whatever W is, so 8192 tasks bound it near half a second per sample on any node.
  */
-export const BEST_CHUNK = 1_048_576;
+export const MAX_TASKS = 8192;
+
+/** W, the pool size and the process count: one worker per CPU the job may use (P, or what --cpus forced). */
+export function workersFor(ctx: Pick<LabContext, 'availableParallelism'>): number {
+  return Math.max(1, ctx.availableParallelism);
+}
+
+/** Points per measured run on W workers: 2^22 per worker, at least 2^23 (the 2-worker run of the first machines). */
+export function pointsFor(workers: number): number {
+  return POINTS_PER_WORKER * Math.max(2, workers);
+}
 
 /**
- * Chunk sizes of the sweep, in points: from tasks of ~8 us (8192 of them, overhead-bound) to one task (one worker
- * idle). ceil(POINTS / 3) makes 3 tasks for 2 workers: the load-imbalance case.
+ * The chunk size of the headline: 4 tasks per worker. On 2 workers (2^23 points, 8 tasks of about 8 ms) its median
+ * was the fastest pool size in two of three full runs of 2026-12-02 and within 2% in the third, workers busy 92-93%;
+ * 4 tasks per worker still let cores of unequal speed share the work (1 per worker cannot). It is a rule for every W,
+ * checked on 2 CPUs only: a bigger node should confirm it from its own curve.
  */
-export function chunkSizes(quick: boolean, points = POINTS): number[] {
-  const full = [1024, 4096, 16_384, 65_536, 262_144, 524_288, BEST_CHUNK, Math.ceil(points / 3), points / 2, points];
-  const sizes = quick ? [1024, 16_384, BEST_CHUNK, Math.ceil(points / 3), points] : full;
-  return [...new Set([...sizes, BEST_CHUNK])].sort((a, b) => a - b);
+export function bestChunk(workers: number): number {
+  return Math.ceil(pointsFor(workers) / (4 * workers));
+}
+
+/**
+ * Chunk sizes of the sweep on W workers, in points, from task counts: the overhead-bound side (8192, 2048, 512 and
+ * 128 tasks, never more than MAX_TASKS), 16 and 4 tasks per worker (the headline), the load-imbalance case of
+ * 1.5 tasks per worker (3 tasks on 2 workers: the last round leaves half the pool idle), one task per worker, and one
+ * task (W - 1 workers idle).
+ */
+export function chunkSizes(quick: boolean, workers: number): number[] {
+  const points = pointsFor(workers);
+  const tasks = quick
+    ? [MAX_TASKS, 512, 4 * workers, Math.ceil(1.5 * workers), 1]
+    : [MAX_TASKS, 2048, 512, 128, 16 * workers, 4 * workers, Math.ceil(1.5 * workers), workers, 1];
+  const sizes = tasks.filter((t) => t >= 1 && t <= MAX_TASKS).map((t) => Math.ceil(points / t));
+  return [...new Set([...sizes, bestChunk(workers)])].sort((a, b) => a - b);
 }
 
 /**
  * Chunk sizes run on child processes: overhead-bound sizes (for the per-task cost, src/analysis.ts fits a line
- * through those with >= 64 tasks), the headline's size and one beyond it.
+ * through those with enough tasks per worker), the headline's size and one beyond it.
  */
-export function processChunkSizes(quick: boolean): number[] {
-  return quick ? [16_384, BEST_CHUNK] : [4096, 16_384, 65_536, BEST_CHUNK];
+export function processChunkSizes(quick: boolean, workers: number): number[] {
+  const points = pointsFor(workers);
+  const tasks = quick ? [512] : [2048, 512, 128];
+  return [...new Set([...tasks.map((t) => Math.ceil(points / t)), bestChunk(workers)])].sort((a, b) => a - b);
 }
 
 /** Payload sizes of the data-movement cases, in MiB (binary megabytes). */
@@ -54,20 +79,21 @@ export function payloadSizes(quick: boolean): number[] {
 const lab: LabDefinition<LabInput, LabOutput> = {
   name: 'task-granularity',
   title: 'Task granularity: chunk size, hand-off cost, threads and processes',
-  summary: 'a Monte Carlo run in chunks of 1 Ki..8 Mi points on 2 threads and 2 processes; clone vs transfer vs shared',
+  summary: 'a Monte Carlo run in chunks of 1..8192 tasks on P threads and P processes; clone vs transfer vs shared',
   episode: 'episodes/06-task-granularity.mdx',
   learnerFiles: LEARNER_FILES,
   variants: [
     { name: 'serial', description: 'the work on the main thread, no hand-off (baseline)', source: 'labs/task-granularity/src/monte-carlo.ts, payload.ts' },
-    { name: 'pool', description: `a piscina pool of ${WORKERS} threads, tasks of \`chunk\` points`, source: '<impl>/schedule.ts: runInChunks' },
-    { name: 'process', description: `${WORKERS} child processes (fork + IPC), tasks of \`chunk\` points`, source: '<impl>/schedule.ts, labs/task-granularity/src/process-pool.ts' },
-    { name: 'tally', description: `${WORKERS} threads adding into one shared histogram`, source: '<impl>/tally-worker.ts' },
+    { name: 'pool', description: 'a piscina pool of P threads (one per CPU the job may use), tasks of `chunk` points', source: '<impl>/schedule.ts: runInChunks' },
+    { name: 'process', description: 'P child processes (fork + IPC), tasks of `chunk` points', source: '<impl>/schedule.ts, labs/task-granularity/src/process-pool.ts' },
+    { name: 'tally', description: 'P threads (at least 2) adding into one shared histogram', source: '<impl>/tally-worker.ts' },
     { name: 'clone', description: 'payload to a worker by structured clone (postMessage copies)', source: '<impl>/transport.ts' },
     { name: 'transfer', description: 'payload to a worker by transferring its ArrayBuffer, and back', source: '<impl>/transport.ts' },
     { name: 'shared', description: 'payload in a SharedArrayBuffer: only a reference travels', source: '<impl>/transport.ts' },
   ],
   baseline: 'serial',
-  headline: { variant: 'pool', params: { chunk: BEST_CHUNK } },
+  // The claim is about the node: the pool at W = P workers, 4 tasks per worker.
+  headline: (ctx) => ({ variant: 'pool', params: { chunk: bestChunk(workersFor(ctx)) } }),
   inputParams: ['payloadMiB'],
   inputs(params, ctx) {
     const mib = params['payloadMiB'];
@@ -87,7 +113,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
         { kind: 'monte-carlo', spec: { seed: ctx.seed + 2, points: 1_003 } },
         ...[3, 4, 5].map((k) => ({ kind: 'monte-carlo' as const, spec: { seed: ctx.seed + k, points: RACE_CHECK_POINTS } })),
       ],
-      measure: { kind: 'monte-carlo', spec: { seed: ctx.seed, points: POINTS } },
+      measure: { kind: 'monte-carlo', spec: { seed: ctx.seed, points: pointsFor(workersFor(ctx)) } },
     };
   },
   reference(input) {
@@ -98,10 +124,12 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     return input.kind === 'payload' ? { amount: input.bytes.length / MIB, unit: 'MiB' } : { amount: input.spec.points, unit: 'points' };
   },
   cases(ctx) {
+    const workers = workersFor(ctx);
     const cases: CaseDefinition<LabInput, LabOutput>[] = [serialCase()];
-    for (const chunk of chunkSizes(ctx.quick)) cases.push(poolCase(chunk, WORKERS, BEST_CHUNK));
-    for (const chunk of processChunkSizes(ctx.quick)) cases.push(processCase(chunk, WORKERS, BEST_CHUNK));
-    cases.push(tallyCase(WORKERS));
+    for (const chunk of chunkSizes(ctx.quick, workers)) cases.push(poolCase(chunk, workers, bestChunk(workers)));
+    for (const chunk of processChunkSizes(ctx.quick, workers)) cases.push(processCase(chunk, workers, bestChunk(workers)));
+    // The race needs two threads at least: one thread never races with itself.
+    cases.push(tallyCase(Math.max(2, workers)));
     for (const mib of payloadSizes(ctx.quick)) {
       cases.push(serialPayloadCase(mib));
       for (const transport of ['clone', 'transfer', 'shared'] as const) cases.push(handoffCase(transport, mib));
@@ -111,7 +139,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   // Loaded when a run is analysed, not when the lab is imported (the chart renderer is a native module).
   async analyse(results) {
     const { analyseGranularity } = await import('./analysis.ts');
-    return analyseGranularity(results, POINTS, WORKERS);
+    return analyseGranularity(results, pointsFor(results.cpus.p), results.cpus.p);
   },
   sampling: {
     quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },

@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import { addBusyNs, createBusyClock, readBusyNs, resetBusyClock } from '../src/busy-clock.ts';
 import { balanceLimit, splitIntoTasks, taskCount } from '../src/chunks.ts';
 import { exactIntegers } from '../src/comparator.ts';
-import { BEST_CHUNK, chunkSizes, POINTS, processChunkSizes } from '../src/lab.ts';
+import { bestChunk, chunkSizes, MAX_TASKS, pointsFor, processChunkSizes } from '../src/lab.ts';
+
+const POINTS = pointsFor(2);
 import { lease, liveLeases } from '../src/lease.ts';
 import { addChunk, BINS, binOf, countChunk, estimatePi, histogramSync, lowbias32, mergeInto } from '../src/monte-carlo.ts';
 import { checksum, makePayload } from '../src/payload.ts';
@@ -131,15 +133,26 @@ test('the comparator: equal, a wrong bin, a missing total, a wrong length', () =
   assert.deepEqual(cmp.compare([1, 2], [1]).firstMismatch, { index: 'length', expected: '2', actual: '1' });
 });
 
-test('the sweep: sorted, from overhead-bound to one task, always with the headline chunk', () => {
-  const full = chunkSizes(false);
-  assert.deepEqual(full, [...full].sort((a, b) => a - b));
-  assert.equal(full[0], 1024);
-  assert.equal(full.at(-1), POINTS);
-  assert.ok(full.includes(Math.ceil(POINTS / 3)));
-  assert.ok(full.includes(BEST_CHUNK) && chunkSizes(true).includes(BEST_CHUNK));
-  assert.ok(chunkSizes(true).length < full.length);
-  assert.ok(processChunkSizes(true).includes(BEST_CHUNK) && processChunkSizes(false).includes(BEST_CHUNK));
+test('the sweep on 2 workers: the sizes of the first machines, from 8192 tasks of 1024 points to one task', () => {
+  assert.equal(POINTS, 1 << 23);
+  assert.equal(bestChunk(2), 1_048_576, '8 tasks: 4 per worker');
+  assert.deepEqual(chunkSizes(false, 2), [1024, 4096, 16_384, 65_536, 262_144, 1_048_576, Math.ceil(POINTS / 3), POINTS / 2, POINTS]);
+  assert.deepEqual(chunkSizes(true, 2), [1024, 16_384, 1_048_576, Math.ceil(POINTS / 3), POINTS]);
+  assert.deepEqual(processChunkSizes(false, 2), [4096, 16_384, 65_536, 1_048_576]);
+});
+
+test('the sweep follows W = P: 2^22 points per worker, 4 tasks per worker at the headline, never more than 8192 tasks', () => {
+  for (const w of [1, 4, 16, 64, 128]) {
+    const full = chunkSizes(false, w);
+    const points = pointsFor(w);
+    assert.deepEqual(full, [...full].sort((a, b) => a - b), `W = ${w}: sorted`);
+    assert.equal(full.at(-1), points, `W = ${w}: one task`);
+    assert.ok(full.every((c) => Math.ceil(points / c) <= MAX_TASKS), `W = ${w}: at most ${MAX_TASKS} tasks`);
+    assert.ok(full.includes(bestChunk(w)) && chunkSizes(true, w).includes(bestChunk(w)) && processChunkSizes(true, w).includes(bestChunk(w)));
+    assert.equal(Math.ceil(points / bestChunk(w)), 4 * w, `W = ${w}: 4 tasks per worker`);
+    assert.ok(chunkSizes(true, w).length < full.length);
+  }
+  assert.equal(pointsFor(64), 64 * (1 << 22));
 });
 
 test('leases: the first creates, the last release destroys, a failed creation is not cached', async () => {
