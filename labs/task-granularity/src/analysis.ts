@@ -31,8 +31,16 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): { slope
   return { slope, intercept: my - slope * mx };
 }
 
-/** Tasks at or above this count are on the overhead-bound side of the curve, where time grows with the task count. */
+/**
+ * Tasks at or above this count, and at least 16 per worker, are on the overhead-bound side of the curve, where time
+ * grows with the task count (with fewer per worker, idle workers at the end still shape the time).
+ */
 export const OVERHEAD_SIDE_MIN_TASKS = 64;
+
+/** The fewest tasks a size needs to count as overhead-bound on `workers` workers. */
+export function overheadSideMinTasks(workers: number): number {
+  return Math.max(OVERHEAD_SIDE_MIN_TASKS, 16 * workers);
+}
 
 export interface ChunkPoint {
   chunk: number;
@@ -100,7 +108,7 @@ export function deriveGranularity(results: Results, points: number, workers: num
     g.curves[variant] = curve;
     g.best[variant] = curve.reduce((a, b) => (b.medianMs < a.medianMs ? b : a));
     g.worst[variant] = curve.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
-    const left = curve.filter((p) => p.tasks >= OVERHEAD_SIDE_MIN_TASKS);
+    const left = curve.filter((p) => p.tasks >= overheadSideMinTasks(workers));
     const overhead = left.length >= 2 ? linearFit(left.map((p) => p.tasks), left.map((p) => p.medianMs)).slope * 1000 : null;
     g.overheadPerTaskUs[variant] = overhead;
     g.minTaskUs[variant] = overhead === null || overhead <= 0 ? null : 9 * workers * overhead;
