@@ -95,7 +95,7 @@ function serverProcesses(): string[] {
 
 test('a --quick run of the solution writes valid results and both reports, and leaves no server behind', { timeout: 240_000 }, (t) => {
   const out = tempDir(t, 'event-loop-quick-');
-  const run = spawnSync(process.execPath, [CLI, 'event-loop', '--impl', 'solution', '--quick', '--out', out], { encoding: 'utf8', timeout: 230_000 });
+  const run = spawnSync(process.execPath, [CLI, 'event-loop', '--impl', 'solution', '--quick', '--cpus', '2', '--out', out], { encoding: 'utf8', timeout: 230_000 });
   assert.equal(run.status, 0, run.stderr + run.stdout);
   const [folder] = readdirSync(path.join(out, 'event-loop'));
   const runDir = path.join(out, 'event-loop', folder!);
@@ -115,7 +115,7 @@ test('a --quick run of the solution writes valid results and both reports, and l
 
 test('the shipped exercise is reported as not implemented, exits 1 and writes nothing', { timeout: 120_000 }, (t) => {
   const out = tempDir(t, 'event-loop-exercise-');
-  const run = spawnSync(process.execPath, [CLI, 'event-loop', '--quick', '--out', out], { encoding: 'utf8', timeout: 110_000 });
+  const run = spawnSync(process.execPath, [CLI, 'event-loop', '--quick', '--cpus', '2', '--out', out], { encoding: 'utf8', timeout: 110_000 });
   assert.equal(run.status, 1, run.stderr + run.stdout);
   assert.match(run.stdout, /TODO {2}chunked: not implemented: createChunkedHandler in exercises\/event-loop\/handlers\.ts/);
   assert.match(run.stdout, /TODO {2}pool \(workers=2\): not implemented: createPoolHandler/);

@@ -37,7 +37,7 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs: number
 async function startRun(t: { after(fn: () => void): void }): Promise<{ child: ChildProcess; outDir: string; output: () => string }> {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-signals-'));
   let output = '';
-  const child = spawn(process.execPath, [CLI, 'event-loop', '--impl', 'solution', '--quick', '--out', outDir], {
+  const child = spawn(process.execPath, [CLI, 'event-loop', '--impl', 'solution', '--quick', '--cpus', '2', '--out', outDir], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -26,6 +26,7 @@ async function runPlanted(t: { after(fn: () => void): void }, statement: string)
   const started = performance.now();
   const outcome = await runLab({
     lab: 'task-granularity', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: TINY, silent: true, rootDir: root, limitScale: LIMIT_SCALE,
+    cpus: 2, // the same sweep on any machine
   });
   return { outcome, seconds: (performance.now() - started) / 1000 };
 }
