@@ -4,8 +4,7 @@
  * measurement. A run that failed its check gets no report, and the tool says why.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { judgePrediction, savePrediction } from '../src/tools/prediction.ts';
 import { driftOf, threatsToValidity } from '../src/tools/threats.ts';
 import { writeLearnerReport } from '../src/tools/write-learner-report.ts';
 import { genuineRun } from './support/genuine-run.ts';
+import { tempDir } from './support/temp-dir.ts';
 
 const TOY_ROOT = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -30,8 +30,8 @@ test('notes: the template has a prompt per section; only what the learner wrote 
   assert.equal(notes.bottleneck, null);
 });
 
-test('notes.md is written once and never overwritten', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'harness-notes-'));
+test('notes.md is written once and never overwritten', (t) => {
+  const dir = tempDir(t, 'harness-notes-');
   assert.equal(ensureNotes(dir, 'sums', 'now').created, true);
   writeFileSync(path.join(dir, NOTES_FILE), 'my words');
   assert.equal(ensureNotes(dir, 'sums', 'now').created, false);
@@ -47,26 +47,26 @@ test('judgePrediction: inside the interval, optimistic above it, pessimistic bel
   assert.equal(at(1.2).verdict, 'pessimistic');
 });
 
-test('threats: drift is the second half against the first; a quick, dirty, unscheduled run says so', async () => {
+test('threats: drift is the second half against the first; a quick, dirty, unscheduled run says so', async (t) => {
   // Reference: medians of [1, 1, 1] and [1.1, 1.1, 1.1] -> 1.1 / 1 - 1 = +10%.
   assert.ok(Math.abs((driftOf([1, 1, 1, 1.1, 1.1, 1.1]) ?? 0) - 0.1) < 1e-12);
   assert.equal(driftOf([1, 2, 3]), null);
-  const { results } = await genuineRun();
-  const ids = threatsToValidity({ ...results, quick: true, environment: { ...results.environment, git: { commit: 'abc', dirty: true }, slurm: {} } }).map((t) => t.id);
+  const { results } = await genuineRun(t);
+  const ids = threatsToValidity({ ...results, quick: true, environment: { ...results.environment, git: { commit: 'abc', dirty: true }, slurm: {} } }).map((threat) => threat.id);
   for (const id of ['smt', 'shared-node', 'quick-run', 'uncommitted-code'] as const) assert.ok(ids.includes(id), id);
   const quota = threatsToValidity({ ...results, environment: { ...results.environment, cgroupCpuQuota: 0.5 } });
-  assert.match(quota.find((t) => t.id === 'cgroup-quota')?.text ?? '', /^the cgroup CPU quota allows 0\.500 CPUs but \d+ were visible/);
+  assert.match(quota.find((threat) => threat.id === 'cgroup-quota')?.text ?? '', /^the cgroup CPU quota allows 0\.500 CPUs but \d+ were visible/);
 });
 
-test('reproduceCommands: the commit, a locked install and the command with its seed', async () => {
-  const { results } = await genuineRun();
+test('reproduceCommands: the commit, a locked install and the command with its seed', async (t) => {
+  const { results } = await genuineRun(t);
   const commands = reproduceCommands({ ...results, command: 'npm run lab -- sums --quick', seed: 7, environment: { ...results.environment, git: { commit: 'abc123', dirty: false } } });
   assert.deepEqual(commands, ['git checkout abc123', 'npm ci', 'npm run lab -- sums --quick --seed 7']);
 });
 
-test('a report from two real runs: every section, the notes, the prediction, charts as PNG and in the HTML', async () => {
-  const first = await genuineRun();
-  const second = await genuineRun();
+test('a report from two real runs: every section, the notes, the prediction, charts as PNG and in the HTML', async (t) => {
+  const first = await genuineRun(t);
+  const second = await genuineRun(t);
   writeFileSync(
     path.join(second.runDir, NOTES_FILE),
     notesTemplate('sums', second.results.startedAt)
@@ -74,7 +74,7 @@ test('a report from two real runs: every section, the notes, the prediction, cha
       .replace('## Interpretation\n', '## Interpretation\nThe split case pays for the second call.\n'),
   );
   savePrediction(second.runDir, { speedup: 1.8, why: 'two halves on two workers', recordedAt: '2026-01-01T00:00:00.000Z' });
-  const outRoot = mkdtempSync(path.join(os.tmpdir(), 'harness-report-'));
+  const outRoot = tempDir(t, 'harness-report-');
   const written = await writeLearnerReport([first.runDir, second.runDir], outRoot);
 
   assert.equal(path.dirname(path.dirname(written.dir)), outRoot);
@@ -136,10 +136,10 @@ test('a report from two real runs: every section, the notes, the prediction, cha
   assert.ok(existsSync(written.markdown));
 });
 
-test('no report from a run that failed its check: the error names the cases and the fix', async () => {
-  const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-refused-'));
+test('no report from a run that failed its check: the error names the cases and the fix', async (t) => {
+  const outDir = tempDir(t, 'harness-refused-');
   const failed = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, rootDir: TOY_ROOT, silent: true, sampling: { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 } });
-  const reportRoot = mkdtempSync(path.join(os.tmpdir(), 'harness-refused-out-'));
+  const reportRoot = tempDir(t, 'harness-refused-out-');
   await assert.rejects(writeLearnerReport([failed.runDir!], reportRoot), (error: unknown) => {
     assert.ok(error instanceof ReportRefusedError);
     assert.match(error.message, /^no report from .*toy\/[^/]+:\n {2}- correctness: wrong did not pass its check \(wrong output on check input #0/);

@@ -4,8 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { summarizeProfile } from '../src/tools/profile-analysis.ts';
 import { main } from '../src/tools/profile-cli.ts';
 import { exitCodeFor } from '../src/errors.ts';
 import { formatLocation, formatProfileReport } from '../src/tools/profile-table.ts';
+import { tempDir } from './support/temp-dir.ts';
 
 const CLI = fileURLToPath(new URL('../src/tools/profile-cli.ts', import.meta.url));
 
@@ -21,8 +21,6 @@ function runCliIn(cwd: string, args: string[]) {
   // INIT_CWD is what npm sets to the folder the command was typed in; the CLI resolves relative paths from it.
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd, env: { ...process.env, INIT_CWD: cwd } });
 }
-
-const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'harness-profile-'));
 
 /** One function at 3 ms (line 5), one at 1 ms, in a profile of two samples (µs). */
 const SMALL: CpuProfile = {
@@ -64,8 +62,8 @@ test('the report: header, both tables, ms and % of the sampled time, (anonymous)
   );
 });
 
-test('bad input exits with code 2 and says what is wrong and how to fix it', async () => {
-  const dir = tmp();
+test('bad input exits with code 2 and says what is wrong and how to fix it', async (t) => {
+  const dir = tempDir(t, 'harness-profile-');
   writeFileSync(path.join(dir, 'notes.txt'), 'hello');
   writeFileSync(path.join(dir, 'package.json'), '{"name":"x"}');
   writeFileSync(path.join(dir, 'empty.cpuprofile'), JSON.stringify({ ...SMALL, samples: [], timeDeltas: [] }));
@@ -109,8 +107,8 @@ test('bad input exits with code 2 and says what is wrong and how to fix it', asy
   assert.match(ok.stdout, /^Top 1 by self time .*\n.*\n {6}3\.0 {3}75\.0% {2}crunch {24}\/work\/app\/main\.js:5$/m);
 });
 
-test('end to end: node --cpu-prof on a script with one hot function, then the CLI puts it first by self time', () => {
-  const dir = tmp();
+test('end to end: node --cpu-prof on a script with one hot function, then the CLI puts it first by self time', (t) => {
+  const dir = tempDir(t, 'harness-profile-');
   const script = path.join(dir, 'hot-and-cold.mjs');
   // hotLoop runs about 10^8 cheap steps (a few hundred ms); coldSetup about 10^3. The result is printed so the JIT
   // cannot drop the loop as dead code.

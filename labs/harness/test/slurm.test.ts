@@ -4,11 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './support/temp-dir.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SLURM_DIR = fileURLToPath(new URL('../slurm/', import.meta.url));
@@ -28,20 +29,20 @@ test('the Slurm scripts pass shellcheck', { skip: hasShellcheck ? false : 'shell
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });
 
-/** A course folder with the workflow fixture lab and a copy of the harness, plus a stand-in `srun`. */
-function fakeCluster(): { course: string; bin: string } {
-  const course = tempRoot('workflow-root', 'harness-slurm-');
+/** A course folder with the workflow fixture lab and a copy of the harness, plus a stand-in `srun`; removed when `t` ends. */
+function fakeCluster(t: TestContext): { course: string; bin: string } {
+  const course = tempRoot('workflow-root', 'harness-slurm-', t);
   cpSync(HARNESS_SRC, path.join(course, 'labs', 'harness', 'src'), { recursive: true });
-  const bin = mkdtempSync(path.join(os.tmpdir(), 'harness-slurm-bin-'));
+  const bin = tempDir(t, 'harness-slurm-bin-');
   // Test double: real srun binds CPUs and launches the task; this one just runs the command.
   writeFileSync(path.join(bin, 'srun'), '#!/usr/bin/env bash\nwhile [[ "$1" == --* ]]; do shift; done\nexec "$@"\n');
   chmodSync(path.join(bin, 'srun'), 0o755);
   return { course, bin };
 }
 
-test('class-array.sbatch runs one learner\'s exercise per array task and keeps the results under their name', () => {
-  const { course, bin } = fakeCluster();
-  const alice = mkdtempSync(path.join(os.tmpdir(), 'harness-slurm-alice-'));
+test('class-array.sbatch runs one learner\'s exercise per array task and keeps the results under their name', (t) => {
+  const { course, bin } = fakeCluster(t);
+  const alice = tempDir(t, 'harness-slurm-alice-');
   cpSync(path.join(course, 'solutions', 'sums'), alice, { recursive: true });
   const list = path.join(course, 'learners.txt');
   writeFileSync(list, `# name, exercise folder\n\nalice ${alice}\nbob /nonexistent\n`);
@@ -63,8 +64,8 @@ test('class-array.sbatch runs one learner\'s exercise per array task and keeps t
   assert.match(beyond.stderr, /has no learner number 3: submit with --array=1-<number of learners>/);
 });
 
-test('lab.sbatch runs the doctor, then the lab, and records the Slurm variables', () => {
-  const { course, bin } = fakeCluster();
+test('lab.sbatch runs the doctor, then the lab, and records the Slurm variables', (t) => {
+  const { course, bin } = fakeCluster(t);
   mkdirSync(path.join(course, 'out'));
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, COURSE_DIR: course, OUT_DIR: path.join(course, 'out'), SLURM_JOB_ID: '78', SLURM_CPUS_PER_TASK: '2' };
   const result = spawnSync('bash', [path.join(SLURM_DIR, 'lab.sbatch'), 'sums', 'solution', '--quick'], { encoding: 'utf8', env, timeout: 90_000 });
@@ -76,8 +77,8 @@ test('lab.sbatch runs the doctor, then the lab, and records the Slurm variables'
   assert.equal(results.environment.uvThreadpoolSize, '2');
 });
 
-test('lab.sbatch jobs from one course folder take turns (the addon is built inside it)', async () => {
-  const { course, bin } = fakeCluster();
+test('lab.sbatch jobs from one course folder take turns (the addon is built inside it)', async (t) => {
+  const { course, bin } = fakeCluster(t);
   mkdirSync(path.join(course, 'out'));
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, COURSE_DIR: course, OUT_DIR: path.join(course, 'out'), SLURM_JOB_ID: '79' };
   // Another job holds the folder's lock for a second.

@@ -15,14 +15,14 @@ function entry(variant: string, passed: boolean, notImplemented = false, reason:
   return { variant, params: {}, passed, comparator: 'exact', reason, notImplemented, firstMismatch: null, maxAbsError: null, maxRelError: null, inputsChecked: 1, failedAt: passed ? null : { stage: 'check', sample: null } };
 }
 
-test('labStatus: not started, failing, passing, measured, error', async () => {
+test('labStatus: not started, failing, passing, measured, error', async (t) => {
   const todo = [entry('loop', true), entry('mine', false, true, 'not implemented: x')];
   assert.deepEqual(labStatus('sums', todo, []), { lab: 'sums', state: 'not started', detail: '1 of 2 cases not implemented: npm run lab -- sums --watch' });
   const wrong = [entry('loop', true), entry('mine', false, false, 'wrong output on check input #0'), entry('split', false, true, 'not implemented: y')];
   assert.deepEqual(labStatus('sums', wrong, []), { lab: 'sums', state: 'failing', detail: '2 of 3 cases fail; first: mine: wrong output on check input #0' });
   const ok = [entry('loop', true), entry('mine', true)];
   assert.deepEqual(labStatus('sums', ok, []), { lab: 'sums', state: 'passing', detail: 'all 2 cases pass; measure them: npm run lab -- sums' });
-  const { results } = await genuineRun();
+  const { results } = await genuineRun(t);
   const exerciseRun: RunOnDisk = { runDir: 'x', results: { ...results, impl: 'exercise' } as Results, problem: null };
   const solutionRun: RunOnDisk = { runDir: 'y', results, problem: null };
   assert.equal(labStatus('sums', ok, [solutionRun]).state, 'passing', 'a run of the reference solution is not the learner\'s');
@@ -37,8 +37,8 @@ test('labStatus: not started, failing, passing, measured, error', async () => {
   assert.match(text, /1 of 2 labs measured\.$/);
 });
 
-test('checkLabInChild checks the learner\'s current files, and listRuns reads the runs kept on disk', async () => {
-  const root = tempRoot('workflow-root', 'harness-status-');
+test('checkLabInChild checks the learner\'s current files, and listRuns reads the runs kept on disk', async (t) => {
+  const root = tempRoot('workflow-root', 'harness-status-', t);
   const fresh = await checkLabInChild({ lab: 'sums', impl: 'exercise', rootDir: root });
   assert.ok(!('error' in fresh));
   if (!('error' in fresh)) assert.equal(labStatus('sums', fresh.correctness, []).state, 'not started');
@@ -49,7 +49,7 @@ test('checkLabInChild checks the learner\'s current files, and listRuns reads th
   const missing = await checkLabInChild({ lab: 'nope', impl: 'exercise', rootDir: root });
   assert.ok('error' in missing && /^unknown lab 'nope'\. The labs are: sums\./.test(missing.error));
 
-  const { root: runRoot } = await genuineRun();
+  const { root: runRoot } = await genuineRun(t);
   const runs = listRuns(path.join(runRoot, 'results'), 'sums');
   assert.equal(runs.length, 1);
   assert.equal(runs[0]?.results?.lab, 'sums');

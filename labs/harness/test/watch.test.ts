@@ -39,8 +39,8 @@ test('explainFirstFailure: names the first failing case, the mismatch and where 
   assert.match(wrong ?? '', /Check the boundaries first/);
 });
 
-test('watch mode checks at once, then again on every save, with the first mismatch explained', async () => {
-  const root = tempRoot('workflow-root', 'harness-watch-');
+test('watch mode checks at once, then again on every save, with the first mismatch explained', async (t) => {
+  const root = tempRoot('workflow-root', 'harness-watch-', t);
   const impl = path.join(root, 'exercises', 'sums', 'impl.ts');
   const output: string[] = [];
   const results: WatchCheckResult[] = [];

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runningProcesses } from '@parallel-course/harness/testing.ts';
+import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
@@ -25,8 +25,8 @@ function processWorkers(): string[] {
   return runningProcesses(fileURLToPath(new URL('../src/process-worker.ts', import.meta.url)));
 }
 
-test('a tiny run of the solution passes the check and writes valid results with the headline', { timeout: 120_000 }, async () => {
-  const outDir = mkdtempSync(path.join(os.tmpdir(), 'task-granularity-smoke-'));
+test('a tiny run of the solution passes the check and writes valid results with the headline', { timeout: 120_000 }, async (t) => {
+  const outDir = tempDir(t, 'task-granularity-smoke-');
   const outcome = await runLab({ lab: 'task-granularity', impl: 'solution', quick: true, outDir, sampling: TINY, silent: true });
   assert.equal(outcome.exitCode, 0, outcome.summary);
   for (const entry of outcome.correctness) assert.ok(entry.passed, `${entry.variant} ${JSON.stringify(entry.params)}: ${entry.reason}`);
@@ -67,8 +67,8 @@ test('a tiny run of the solution passes the check and writes valid results with 
   assert.equal(liveLeases(), 0);
 });
 
-test('a tiny run of the shipped exercise says what is missing, catches the race, and exits 1', { timeout: 120_000 }, async () => {
-  const outDir = mkdtempSync(path.join(os.tmpdir(), 'task-granularity-exercise-'));
+test('a tiny run of the shipped exercise says what is missing, catches the race, and exits 1', { timeout: 120_000 }, async (t) => {
+  const outDir = tempDir(t, 'task-granularity-exercise-');
   const outcome = await runLab({ lab: 'task-granularity', impl: 'exercise', quick: true, outDir, sampling: TINY, silent: true });
   assert.equal(outcome.exitCode, 1);
   const byCase = (variant: string) => outcome.correctness.filter((e) => e.variant === variant);

@@ -3,15 +3,21 @@
  * without touching the repository. node_modules is a symlink to the repository's, so the copied lab resolves
  * `@parallel-course/harness` (Node follows the link to the real files; the harness modules stay the same instances).
  */
-import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 
-export function tempRoot(fixture: 'root' | 'workflow-root' | 'faults-root', prefix = 'harness-workflow-'): string {
+/**
+ * Copies `fixture` into a new temp folder. With `t`, the folder is removed when that test ends; without it, the caller
+ * removes it (a suite-level `after`), or the test-global guard (tmp-guard.ts) fails the run naming it.
+ */
+export function tempRoot(fixture: 'root' | 'workflow-root' | 'faults-root', prefix = 'harness-workflow-', t?: Pick<TestContext, 'after'>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  t?.after(() => rmSync(dir, { recursive: true, force: true }));
   cpSync(fileURLToPath(new URL(`../fixtures/${fixture}/`, import.meta.url)), dir, { recursive: true });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return dir;
