@@ -16,6 +16,7 @@ import { formatStatus, labStatus } from './status.ts';
 import { ensureNotes } from './tools/notes.ts';
 import { parsePrediction, savePrediction, type Prediction } from './tools/prediction.ts';
 import { watchLab } from './watch.ts';
+import { bundleExitCode, runBundle } from './bundle.ts';
 
 const OPTIONS = {
   impl: { type: 'string', default: 'exercise', help: 'exercise (your code, the default) or solution (the reference)' },
@@ -24,6 +25,7 @@ const OPTIONS = {
   seed: { type: 'string', help: 'seed of the inputs and of the bootstrap (an integer)' },
   cpus: { type: 'string', help: 'plan the sweep for N CPUs instead of the CPUs this job may use (flagged as forced)' },
   list: { type: 'boolean', default: false, help: 'list the labs' },
+  all: { type: 'boolean', default: false, help: 'run every lab in turn into one bundle folder <out>/all/<timestamp>/ with an index page' },
   watch: { type: 'boolean', default: false, help: 're-run the correctness check on every save of your code (no timing)' },
   measure: { type: 'boolean', default: false, help: 'with --watch: also measure (--quick) after each passing check' },
   compare: { type: 'string', help: 'an earlier run folder: a faster / slower / within-noise verdict per case' },
@@ -42,6 +44,7 @@ export function helpText(): string {
     'Usage: npm run lab -- <lab> [--impl exercise|solution] [--quick] [--out DIR] [--seed N] [--cpus N]',
     '                           [--compare RUN_FOLDER] [--predict SPEEDUP --why TEXT]',
     '       npm run lab -- <lab> --watch [--measure]',
+    '       npm run lab -- --all [--quick] [--impl solution] [--cpus N]',
     '       npm run lab -- --status',
     '       npm run lab -- --list',
     '',
@@ -50,7 +53,7 @@ export function helpText(): string {
 }
 
 export interface ParsedCommand {
-  kind: 'help' | 'list' | 'run' | 'watch' | 'status';
+  kind: 'help' | 'list' | 'run' | 'watch' | 'status' | 'all';
   lab?: string;
   impl: Impl;
   quick: boolean;
@@ -113,6 +116,11 @@ export function parseCommand(argv: string[]): ParsedCommand {
   }
   if (values.why !== undefined && values.predict === undefined) {
     throw new UsageError('--why goes with --predict: npm run lab -- <lab> --predict 1.8 --why "..."');
+  }
+  if (values.all) {
+    if (parsed.positionals.length > 0) throw new UsageError('--all runs every lab: npm run lab -- --all [--quick] (no lab name)');
+    if (values.watch || values.compare !== undefined || values.predict !== undefined) throw new UsageError('--all goes with --quick, --impl, --out, --seed and --cpus only');
+    return { kind: 'all', ...base };
   }
   if (values.status) {
     if (parsed.positionals.length > 0) throw new UsageError('--status shows every lab: npm run lab -- --status (no lab name)');
@@ -184,6 +192,21 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (command.kind === 'status') return showStatus(command);
+  if (command.kind === 'all') {
+    const { dir, entries } = await runBundle({
+      labs: labNames(),
+      impl: command.impl,
+      quick: command.quick,
+      outRoot: command.out ? fromUser(command.out) : path.join(ROOT_DIR, 'results'),
+      rootDir: ROOT_DIR,
+      ...(command.seed !== undefined ? { seed: command.seed } : {}),
+      ...(command.cpus !== undefined ? { cpus: command.cpus } : {}),
+      onLab: (line) => process.stderr.write(`${line}\n`),
+    });
+    process.stdout.write(`\nAll labs: ${path.join(dir, 'index.html')}\n`);
+    for (const e of entries) process.stdout.write(`  ${e.lab.padEnd(18)} exit ${e.exitCode}  ${e.message}\n`);
+    return bundleExitCode(entries);
+  }
   if (command.kind === 'watch') return watch(command);
   // Read the earlier run before this one starts, so a wrong folder fails in a second, not after the run.
   const earlier = command.compare !== undefined ? readResults(fromUser(command.compare)) : null;
