@@ -15,8 +15,14 @@ import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
 import { deriveGranularity, formatGranularity } from '../src/analysis.ts';
-import { BEST_CHUNK, POINTS, WORKERS } from '../src/lab.ts';
+import { bestChunk, pointsFor } from '../src/lab.ts';
+
 import { liveLeases } from '../src/lease.ts';
+
+// The sweep planned for 2 CPUs whatever this machine has (forced, as --cpus 2 does): W = 2, and its sizes.
+const WORKERS = 2;
+const BEST_CHUNK = bestChunk(WORKERS);
+const POINTS = pointsFor(WORKERS);
 
 const ANALYSE_CLI = fileURLToPath(new URL('../../harness/src/tools/analyse-cli.ts', import.meta.url));
 const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
@@ -27,7 +33,7 @@ function processWorkers(): string[] {
 
 test('a tiny run of the solution passes the check and writes valid results with the headline', { timeout: 120_000 }, async (t) => {
   const outDir = tempDir(t, 'task-granularity-smoke-');
-  const outcome = await runLab({ lab: 'task-granularity', impl: 'solution', quick: true, outDir, sampling: TINY, silent: true });
+  const outcome = await runLab({ lab: 'task-granularity', impl: 'solution', quick: true, outDir, sampling: TINY, silent: true, cpus: WORKERS });
   assert.equal(outcome.exitCode, 0, outcome.summary);
   for (const entry of outcome.correctness) assert.ok(entry.passed, `${entry.variant} ${JSON.stringify(entry.params)}: ${entry.reason}`);
   const results = parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json');
@@ -69,7 +75,7 @@ test('a tiny run of the solution passes the check and writes valid results with 
 
 test('a tiny run of the shipped exercise says what is missing, catches the race, and exits 1', { timeout: 120_000 }, async (t) => {
   const outDir = tempDir(t, 'task-granularity-exercise-');
-  const outcome = await runLab({ lab: 'task-granularity', impl: 'exercise', quick: true, outDir, sampling: TINY, silent: true });
+  const outcome = await runLab({ lab: 'task-granularity', impl: 'exercise', quick: true, outDir, sampling: TINY, silent: true, cpus: WORKERS });
   assert.equal(outcome.exitCode, 1);
   const byCase = (variant: string) => outcome.correctness.filter((e) => e.variant === variant);
   for (const e of byCase('pool')) assert.match(e.reason ?? '', /^not implemented: runInChunks in exercises\/task-granularity\/schedule\.ts/);
