@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 /**
  * 2: samples keep their round (`sampleRounds`) and the order they were taken in; a failed case says where it failed
- * (`failedAt`), also after the check; `cpus` records P and what set it.
+ * (`failedAt`), also after the check; `cpus` records P and what set it, `topology` the cores, SMT, sockets and caches.
  */
 export const SCHEMA_VERSION = 2;
 
@@ -52,6 +52,17 @@ export const cpusSchema = z.object({
   affinity: z.number().int().positive(),
   quota: z.number().positive().nullable(),
   nodeReports: z.number().int().positive(),
+});
+
+/** The job's CPUs as cores, SMT siblings, sockets, NUMA nodes and caches (topology.ts); null fields: unknown here. */
+export const topologySchema = z.object({
+  logicalCpus: z.number().int().nonnegative(),
+  physicalCores: z.number().int().positive().nullable(),
+  threadsPerCore: z.number().int().positive().nullable(),
+  sockets: z.number().int().positive().nullable(),
+  numaNodes: z.number().int().nonnegative().nullable(),
+  coresPerSocket: z.number().int().positive().nullable(),
+  caches: z.array(z.object({ level: z.number().int().positive(), type: z.string().max(40), sizeKiB: z.number().positive(), sharedByCpus: z.number().int().positive() })).max(16),
 });
 
 export const sampleSummarySchema = z.object({
@@ -206,6 +217,7 @@ export const resultsSchema = z.object({
    * workers than that are oversubscribed, whatever was forced.
    */
   cpus: cpusSchema,
+  topology: topologySchema,
   correctness: z.array(correctnessSchema).min(1),
   cases: z.array(caseResultSchema),
   speedups: z.array(speedupSchema),
@@ -217,6 +229,7 @@ export const resultsSchema = z.object({
 export type Params = z.infer<typeof paramsSchema>;
 export type Environment = z.infer<typeof environmentSchema>;
 export type CpusRecord = z.infer<typeof cpusSchema>;
+export type TopologyRecord = z.infer<typeof topologySchema>;
 export type SampleSummary = z.infer<typeof sampleSummarySchema>;
 export type Observation = z.infer<typeof observationSchema>;
 export type CaseResult = z.infer<typeof caseResultSchema>;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { analyseResults, ANALYSIS_FILE, writeAnalysis } from './analyse.ts';
 import { analyze, type AnalysisInput } from './analysis.ts';
 import { cpuBudget, describeBudget } from './cpus.ts';
+import { currentTopology, describeTopology, topologyWarnings } from './topology.ts';
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
 import { caseLabel, type Impl, type SamplingPlan } from './lab-definition.ts';
@@ -93,6 +94,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const seed = options.seed ?? DEFAULT_SEED;
   const command = options.command ?? `npm run lab -- ${options.lab} --impl ${options.impl}${options.quick ? ' --quick' : ''}`;
   const cpus = cpuBudget(options.cpus);
+  const topology = currentTopology(undefined, cpus.affinity);
   // The machine as it was when the run started (its load average then says whether others were using it).
   const environment = await collectEnvironment(rootDir);
   print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run; ${describeBudget(cpus)})`);
@@ -162,7 +164,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     // Oversubscription is judged against the CPUs the job may really use, also when P was forced higher.
     availableParallelism: cpus.available,
   });
-  const notes: string[] = [describeBudget(cpus), ...lab.notes, ...run.notes];
+  const notes: string[] = [describeBudget(cpus), `Topology: ${describeTopology(topology)}.`, ...lab.notes, ...run.notes];
+  notes.push(...topologyWarnings(topology, Math.max(0, ...measuredCases.map((c) => c.workers ?? 0))));
   if (analysis.cases.some((c) => c.oversubscribed)) {
     notes.push(`Cases with more workers than available CPUs (${cpus.available}) are flagged oversubscribed: their speedup is limited by time-slicing.`);
   }
@@ -193,6 +196,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     harnessOverheadMs: run.harnessOverheadMs,
     environment,
     cpus,
+    topology,
     correctness,
     ...analysis,
     notes,
