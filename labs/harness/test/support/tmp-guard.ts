@@ -22,11 +22,12 @@ import path from 'node:path';
 export const GUARD_PREFIX = 'course-test-tmp-';
 
 /**
- * Entries that lab code keeps in the temp folder on purpose, to reuse in the next run: not a test's leak. In a test
- * run they are inside the guard's folder and are removed with it.
+ * Caches that code the tests run keeps in the temp folder on purpose, to reuse in the next run: not a test's leak.
+ * In a test run they are inside the guard's folder and are removed with it.
  */
 export const KNOWN_CACHES: ReadonlyMap<string, string> = new Map([
   ['parallel-course-gpu-batching', 'the gpu-batching data set cache (labs/gpu-batching/src/dataset.ts, defaultCacheRoot)'],
+  ['node-compile-cache', "Node's module compile cache, which npm turns on (npm/lib/cli.js: module.enableCompileCache())"],
 ]);
 
 let guardDir: string | null = null;
