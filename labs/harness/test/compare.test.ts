@@ -18,8 +18,8 @@ async function sumsRun(root: string, impl: 'exercise' | 'solution'): Promise<Res
   return outcome.results!;
 }
 
-test('a run compared with itself is within noise for every case, with ratio 1', async () => {
-  const root = tempRoot('workflow-root', 'harness-compare-');
+test('a run compared with itself is within noise for every case, with ratio 1', async (t) => {
+  const root = tempRoot('workflow-root', 'harness-compare-', t);
   const run = await sumsRun(root, 'solution');
   const comparison = compareRuns(run, run);
   assert.equal(comparison.cases.length, run.cases.length);
@@ -31,8 +31,8 @@ test('a run compared with itself is within noise for every case, with ratio 1', 
   assert.deepEqual(comparison.caveats, []);
 });
 
-test('the same samples in another order are within noise; halved samples are faster, doubled ones slower', async () => {
-  const root = tempRoot('workflow-root', 'harness-compare-');
+test('the same samples in another order are within noise; halved samples are faster, doubled ones slower', async (t) => {
+  const root = tempRoot('workflow-root', 'harness-compare-', t);
   const measured = await sumsRun(root, 'solution');
   // Tight, known samples (10.00..10.20 ms), so the verdicts depend on the factor alone, not on this machine's noise.
   // Each made-up run has its numbers recomputed from its samples, as a real run has: compareRuns refuses any other.
@@ -51,8 +51,8 @@ test('the same samples in another order are within noise; halved samples are fas
   assert.ok(faster.caveats.some((c) => /^the baseline loop runs the same code in both runs, yet it is faster \(2\.00x/.test(c)), faster.caveats.join('\n'));
 });
 
-test('a run whose numbers do not recompute is refused; one with a failed case is flagged', async () => {
-  const root = tempRoot('workflow-root', 'harness-compare-');
+test('a run whose numbers do not recompute is refused; one with a failed case is flagged', async (t) => {
+  const root = tempRoot('workflow-root', 'harness-compare-', t);
   const run = await sumsRun(root, 'solution');
   const tampered: Results = { ...run, speedups: run.speedups.map((s) => ({ ...s, speedup: s.speedup * 2 })) };
   assert.throws(() => compareRuns(tampered, run), /^UsageError: the earlier run \(.*\) cannot be compared: its numbers do not recompute from its samples/);
@@ -60,8 +60,8 @@ test('a run whose numbers do not recompute is refused; one with a failed case is
   assert.ok(compareRuns(run, failed).caveats.some((c) => /^the current run: .* did not pass its check \(wrong output\); that case is not compared$/.test(c)));
 });
 
-test('a clearly faster implementation gets "faster" against the earlier, slower attempt', async () => {
-  const root = tempRoot('workflow-root', 'harness-compare-');
+test('a clearly faster implementation gets "faster" against the earlier, slower attempt', async (t) => {
+  const root = tempRoot('workflow-root', 'harness-compare-', t);
   // The earlier attempt: correct, but 40 times the work. Then the fast solution (another path, so another module).
   writeFileSync(path.join(root, 'exercises', 'sums', 'impl.ts'), slowImpl(40));
   const slow = await sumsRun(root, 'exercise');

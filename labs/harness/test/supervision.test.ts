@@ -25,8 +25,7 @@ function fault(body: string): string {
 }
 
 async function runWith(t: { after(fn: () => void): void }, source: string) {
-  const root = tempRoot('faults-root', 'harness-faults-');
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const root = tempRoot('faults-root', 'harness-faults-', t);
   writeFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), source);
   const started = performance.now();
   const outcome = await runLab({
@@ -127,8 +126,7 @@ test('a native crash (SIGSEGV) fails the case and names the signal', async (t) =
 });
 
 test('--watch and --status checks are supervised too: a synchronous loop ends within the per-input limit', async (t) => {
-  const root = tempRoot('faults-root', 'harness-faults-');
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const root = tempRoot('faults-root', 'harness-faults-', t);
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), fault('if (n === 2) for (;;) {}'));
   const started = performance.now();
   const outcome = await checkLab({ lab: 'faulty', impl: 'exercise', rootDir: root, limitScale: LIMIT_SCALE });

@@ -15,8 +15,9 @@ const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
  * Copies `fixture` into a new temp folder. With `t`, the folder is removed when that test ends; without it, the caller
  * removes it (a suite-level `after`), or the test-global guard (tmp-guard.ts) fails the run naming it.
  */
-export function tempRoot(fixture: 'root' | 'workflow-root' | 'faults-root', prefix = 'harness-workflow-', t?: Pick<TestContext, 'after'>): string {
+export function tempRoot(fixture: 'root' | 'workflow-root' | 'faults-root', prefix: string, t: Pick<TestContext, 'after'> | null): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  // Required, so no call can forget it: the test's context removes the copy when it ends; null means the caller does.
   t?.after(() => rmSync(dir, { recursive: true, force: true }));
   cpSync(fileURLToPath(new URL(`../fixtures/${fixture}/`, import.meta.url)), dir, { recursive: true });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
