@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
- * Copies `fixture` into a new temp folder. With `t`, the folder is removed when that test ends; without it, the caller
+ * Copies `fixture` into a new temp folder. With `t`, the folder is removed when that test ends; with null, the caller
  * removes it (a suite-level `after`), or the test-global guard (tmp-guard.ts) fails the run naming it.
  */
 export function tempRoot(fixture: 'root' | 'workflow-root' | 'faults-root', prefix: string, t: Pick<TestContext, 'after'> | null): string {
