@@ -13,15 +13,18 @@ import {
 } from '@parallel-course/event-loop/work.ts';
 
 /**
- * Cooperative chunking: keep the event loop free between pieces of work.
+ * Cooperative chunking: the same work, still on the main thread, cut into pieces with the event loop free between
+ * them, so that a /ping that arrives mid-request waits for one piece instead of a whole ring.
+ * Interface: derive(account) resolves to formatBody(account, keys), where keys[i] is deriveKeySync(account, i) for
+ * i < KEYS_PER_REQUEST. Constraint: no other thread; between two keys, pending I/O (a /ping) must get to run.
  */
 export function createChunkedHandler(): RingHandler {
   return {
     async derive(account) {
       const keys: string[] = [];
-      // TODO(learner): derive the KEYS_PER_REQUEST keys one at a time with deriveKeySync(account, i), and after
-      // each key give the event loop a turn: `await new Promise<void>((resolve) => setImmediate(resolve))`.
-      // Then return formatBody(account, keys).
+      // TODO(learner): derive the keys one at a time, and after each one end this turn of the event loop so that
+      // pending I/O runs before the next key. Which ways of waiting let I/O callbacks in, and which do not (a
+      // resolved promise's callbacks run before any I/O)? The episode's section on chunking explains the phases.
       return notImplemented('createChunkedHandler in exercises/event-loop/handlers.ts (derive one key per turn of the event loop)');
     },
     async close() {},
@@ -29,14 +32,16 @@ export function createChunkedHandler(): RingHandler {
 }
 
 /**
- * Node's own threadpool: the async crypto API runs PBKDF2 off the main thread for you.
+ * Node's own threadpool: a built-in whose asynchronous form already runs off the main thread.
+ * Interface: derive(account) resolves to the same body as deriveRingSync(account). Constraint: no pool of your own;
+ * the main thread only starts the keys and collects them, and the keys of one ring run in parallel.
  */
 export function createThreadpoolHandler(): RingHandler {
   return {
     async derive(_account) {
-      // TODO(learner): start all KEYS_PER_REQUEST keys with the async `crypto.pbkdf2` (callback API, or
-      // `promisify(pbkdf2)` from node:util), using passwordFor, saltFor, ITERATIONS_PER_KEY, KEY_BYTES and DIGEST
-      // from work.ts, wait for all of them (Promise.all), and return formatBody(account, keys as hex strings).
+      // TODO(learner): derive every key of the ring with the asynchronous form of the function deriveKeySync calls
+      // (read work.ts: same password, salt, iterations, length and digest), without waiting for one key before
+      // starting the next. The body lists the keys as hex, in key order, whatever order they finish in.
       return notImplemented('createThreadpoolHandler in exercises/event-loop/handlers.ts (use the async crypto.pbkdf2)');
     },
     async close() {},
@@ -44,12 +49,13 @@ export function createThreadpoolHandler(): RingHandler {
 }
 
 /**
- * A pool of `workers` worker threads with piscina: each request becomes one task that runs exercises/event-loop/worker.ts.
+ * A pool of `workers` worker threads with piscina, running exercises/event-loop/worker.ts: each request is one task.
+ * Constraint: exactly `workers` threads, all started before the first request (starting a thread costs milliseconds,
+ * and no request should pay it), none ended while idle; close() ends them all.
  */
 export function createPoolHandler(_workers: number): RingHandler {
-  // TODO(learner): create the pool once, here:
-  //   new Piscina({ filename: new URL('./worker.ts', import.meta.url).href, minThreads: workers, maxThreads: workers })
-  // (import { Piscina } from 'piscina'). minThreads = maxThreads starts every thread up front.
-  // Then derive(account) is `pool.run({ account })` and close() is `pool.destroy()`.
+  // TODO(learner): create the pool once, here, not per request; which of piscina's options (its README lists them)
+  // give a pool of exactly `workers` threads that are all started at once and never shrink? Then return a
+  // RingHandler whose derive hands one task (the account) to the pool and whose close ends the pool.
   return notImplemented('createPoolHandler in exercises/event-loop/handlers.ts (create a piscina pool and run one task per request)');
 }

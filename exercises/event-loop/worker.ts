@@ -3,6 +3,7 @@ import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
 import { deriveRingSync } from '@parallel-course/event-loop/work.ts';
 
 export default function deriveRing({ account }: { account: number }): string {
-  // TODO(learner): return the account's ring, computed here in the worker: deriveRingSync(account).
-  return notImplemented('the piscina worker in exercises/event-loop/worker.ts (return deriveRingSync(account))');
+  // TODO(learner): return the account's ring, computed here, in the worker thread: the same bytes the inline
+  // handler returns on the main thread.
+  return notImplemented('the piscina worker in exercises/event-loop/worker.ts (derive the ring in the worker thread)');
 }

@@ -59,6 +59,12 @@ export function createThreadpoolHandler(): RingHandler {
 /**
  * A piscina pool with exactly `workers` threads, all started up front (minThreads = maxThreads) so no request
  * pays for a thread start. Each request is one task: the whole ring is derived in a worker (worker.ts).
+ *
+ * Design task (episode 05, "size the pool for a latency budget": /ping p99 under 10 ms at the highest throughput):
+ * the lab sweeps `workers`; the size to deploy is os.availableParallelism(), 2 on the reference machine. 1 and 2
+ * workers kept /ping p99 at 8.2 and 7.5 ms, 2 gave 1.71x over inline, and 3 or 4 gave no more throughput (1.74x,
+ * intervals overlapping) but broke the budget (11.5 and 14.1 ms): threads beyond the CPUs only time-slice them with
+ * the main thread, which answers every /ping. Near the budget, leave one CPU to the main thread.
  */
 export function createPoolHandler(workers: number): RingHandler {
   const pool = new Piscina({
