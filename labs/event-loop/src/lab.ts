@@ -5,7 +5,7 @@
  */
 import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { LEARNER_FILES } from './learner-files.ts';
-import type { CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import type { Headline, CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { exactStrings } from '@parallel-course/harness/comparators.ts';
 import { burst, PingProbe } from './load.ts';
 import type { VariantName } from './protocol.ts';
@@ -109,6 +109,16 @@ const lab: LabDefinition<BurstInput, string[]> = {
   baseline: 'inline',
   // The claim is about the node: the pool with one worker per CPU the job may use.
   headline: (ctx) => ({ variant: 'pool', params: { workers: ctx.availableParallelism } }),
+  // Every handler the learner writes, against the reference's: the same burst, the same server process design.
+  grading: {
+    cases: (ctx): Headline[] => [
+      { variant: 'chunked', params: {} },
+      { variant: 'threadpool', params: {} },
+      { variant: 'pool', params: { workers: ctx.availableParallelism } },
+    ],
+    target: 0.9,
+    targetText: "at least 0.9 of the reference's throughput for the chunked, threadpool and P-worker pool handlers",
+  },
   inputParams: [],
   inputs(_params, ctx) {
     const n = requestsPerBurst(Math.max(...workerCounts(ctx.availableParallelism)));

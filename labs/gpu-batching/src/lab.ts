@@ -5,7 +5,7 @@
  * provider and is labelled so (`ep=cpu`); on a GPU node the same cases run on CUDA (`ep=cuda`), one GPU per process.
  */
 import { LEARNER_FILES } from './learner-files.ts';
-import type { LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import type { Headline, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { withinTolerance } from '@parallel-course/harness/comparators.ts';
 import {
   batchedCase,
@@ -80,6 +80,15 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
   baseline: 'one-at-a-time',
   get headline() {
     return { variant: 'batched', params: { ep: labTarget().ep, batch: HEADLINE_BATCH } };
+  },
+  // The learner's batching at the headline batch size, and the pipeline (prefetch 4) at the working batch.
+  grading: {
+    cases: (): Headline[] => [
+      { variant: 'batched', params: { ep: labTarget().ep, batch: HEADLINE_BATCH } },
+      { variant: 'pipeline', params: { ep: labTarget().ep, batch: WORK_BATCH, prefetch: 4, reader: 'worker' } },
+    ],
+    target: 0.9,
+    targetText: "at least 0.9 of the reference's throughput: batches at the headline size, and the pipeline at prefetch 4",
   },
   inputParams: [],
   inputs(_params, ctx) {

@@ -9,8 +9,9 @@
  * efficiency over a one-worker case gets its own from seedFor(seed, 'efficiency:<variant>:<params>').
  */
 import type { Params } from './results-schema.ts';
-import type { AmdahlFit, CaseResult, Observation, SpeedupEntry } from './results-schema.ts';
+import type { AmdahlFit, CaseResult, Grade, Observation, SpeedupEntry } from './results-schema.ts';
 import type { RawObservation } from './lab-definition.ts';
+import { gradeCases, type GradingSpec } from './grade.ts';
 import { paramsKey } from './lab-definition.ts';
 import {
   amdahlFit,
@@ -60,6 +61,8 @@ export interface AnalysisOptions {
   seed: number;
   resamples: number;
   availableParallelism: number;
+  /** `--grade`: the graded cases and the target (grade.ts); absent or null for a plain run. */
+  grading?: GradingSpec | null;
 }
 
 export interface Analysis {
@@ -67,6 +70,7 @@ export interface Analysis {
   speedups: SpeedupEntry[];
   amdahl: AmdahlFit[];
   headline: SpeedupEntry | null;
+  grade: Grade | null;
 }
 
 /** p50, p99 and max of an observation's samples; nulls when it has none. */
@@ -264,5 +268,6 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
   const headlineKey = paramsKey(options.headline.params);
   const headline =
     speedups.find((s) => s.variant === options.headline.variant && paramsKey(s.params) === headlineKey) ?? null;
-  return { cases, speedups, amdahl, headline };
+  const grade = options.grading ? gradeCases(inputs, cases, options.grading, (reference, learner, key) => ratioInterval(reference, learner, seedFor(options.seed, key), options.resamples)) : null;
+  return { cases, speedups, amdahl, headline, grade };
 }

@@ -32,6 +32,7 @@ const OPTIONS = {
   predict: { type: 'string', help: 'the headline speedup you expect (e.g. 1.8), kept with the run for the report' },
   why: { type: 'string', help: 'with --predict: why you expect it, in one sentence' },
   status: { type: 'boolean', default: false, help: "each lab's state: not started, failing, passing, measured" },
+  grade: { type: 'boolean', default: false, help: "measure your code beside the reference solution in one run and grade it against the lab's target" },
   help: { type: 'boolean', short: 'h', default: false, help: 'show this help' },
 } as const;
 
@@ -43,6 +44,7 @@ export function helpText(): string {
   return [
     'Usage: npm run lab -- <lab> [--impl exercise|solution] [--quick] [--out DIR] [--seed N] [--cpus N]',
     '                           [--compare RUN_FOLDER] [--predict SPEEDUP --why TEXT]',
+    '       npm run lab -- <lab> --grade [--quick]',
     '       npm run lab -- <lab> --watch [--measure]',
     '       npm run lab -- --all [--quick] [--impl solution] [--cpus N]',
     '       npm run lab -- --status',
@@ -61,6 +63,8 @@ export interface ParsedCommand {
   seed?: number;
   /** --cpus: the CPU count to plan the sweep for. */
   cpus?: number;
+  /** --grade: measure the reference beside the learner's code and grade it. */
+  grade?: boolean;
   /** --watch --measure: measure after each passing check. */
   measure?: boolean;
   /** --compare: the earlier run folder (or results.json), as given. */
@@ -139,8 +143,11 @@ export function parseCommand(argv: string[]): ParsedCommand {
   if (parsed.positionals.length > 1) {
     throw new UsageError(`one lab at a time, got: ${parsed.positionals.join(' ')}`);
   }
-  if (values.watch) return { kind: 'watch', lab: parsed.positionals[0], ...base, ...(values.measure ? { measure: true } : {}) };
-  return { kind: 'run', lab: parsed.positionals[0], ...base, ...extra };
+  if (values.watch) {
+    if (values.grade) throw new UsageError('--grade measures; use it with a normal run: npm run lab -- <lab> --grade');
+    return { kind: 'watch', lab: parsed.positionals[0], ...base, ...(values.measure ? { measure: true } : {}) };
+  }
+  return { kind: 'run', lab: parsed.positionals[0], ...base, ...extra, ...(values.grade ? { grade: true } : {}) };
 }
 
 /** Paths on the command line are relative to where the learner typed `npm run` (npm changes into the root). */
@@ -221,6 +228,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(command.out ? { outDir: path.resolve(process.env.INIT_CWD ?? process.cwd(), command.out) } : {}),
     ...(command.seed !== undefined ? { seed: command.seed } : {}),
     ...(command.cpus !== undefined ? { cpus: command.cpus } : {}),
+    ...(command.grade ? { grade: true } : {}),
     command: `npm run lab -- ${argv.join(' ')}`,
     rootDir: ROOT_DIR,
   });

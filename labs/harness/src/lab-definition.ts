@@ -149,6 +149,18 @@ export interface LabDefinition<Input, Output> {
   cases(ctx: LabContext): CaseDefinition<Input, Output>[];
   sampling: { quick: SamplingPlan; full: SamplingPlan };
   /**
+   * What `--grade` grades: the learner's cases to measure beside the reference solution's same cases, interleaved in
+   * one run, and the target each must reach: reference median time / learner median time >= `target` (e.g. 0.9: at
+   * least 90% of the reference's throughput). Speed relative to the reference on the same machine cancels the
+   * difference between a laptop and a node.
+   */
+  grading?: {
+    cases(ctx: LabContext): Headline[];
+    target: number;
+    /** The target in words, for the report: "at least 0.9 of the reference's throughput at P workers". */
+    targetText: string;
+  };
+  /**
    * The lab's own reading of a finished run (derived figures such as a per-task overhead or a roofline, extra tables
    * and charts): a pure function of the validated results. The harness runs it at the end of every `npm run lab` and
    * on demand with `npm run analyse -- <run folder>`, prints `text` and writes `text` and `files` into a new folder of

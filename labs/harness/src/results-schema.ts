@@ -196,6 +196,32 @@ export const amdahlFitSchema = z.object({
   points: z.number().int().nonnegative(),
 });
 
+/** `--grade`: the learner's graded cases against the reference solution's, from one run (grade.ts). */
+export const gradeSchema = z.object({
+  /** The ratio each graded case must reach: median(reference time) / median(learner time). */
+  target: z.number().positive(),
+  targetText: z.string().max(300),
+  entries: z
+    .array(
+      z.object({
+        variant: z.string().min(1).max(100),
+        params: paramsSchema,
+        ratio: z.number().positive().nullable(),
+        ci95: interval.nullable(),
+        pairing: z.enum(['rounds', 'independent']).nullable(),
+        passed: z.boolean(),
+        /** The interval straddles the target: a rerun could give the other verdict. */
+        uncertain: z.boolean(),
+        /** Why there is no ratio, when there is none. */
+        reason: z.string().max(500).nullable(),
+      }),
+    )
+    .max(100),
+  passed: z.boolean(),
+  /** A graded case used more workers than the CPUs the job may use. */
+  oversubscribed: z.boolean(),
+});
+
 export const resultsSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   lab: z.string().regex(/^[a-z0-9-]+$/),
@@ -223,6 +249,8 @@ export const resultsSchema = z.object({
   speedups: z.array(speedupSchema),
   amdahl: z.array(amdahlFitSchema),
   headline: speedupSchema.nullable(),
+  /** Null for a plain run; `--grade` runs record the grade here. */
+  grade: gradeSchema.nullable(),
   notes: z.array(z.string().max(2000)),
 });
 
@@ -237,6 +265,7 @@ export type CorrectnessEntry = z.infer<typeof correctnessSchema>;
 export type SpeedupEntry = z.infer<typeof speedupSchema>;
 export type AmdahlFit = z.infer<typeof amdahlFitSchema>;
 export type Results = z.infer<typeof resultsSchema>;
+export type Grade = z.infer<typeof gradeSchema>;
 
 /** Thrown when a results file does not match the schema; the message lists each problem with its path. */
 export class ResultsFileError extends Error {

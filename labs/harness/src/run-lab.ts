@@ -40,6 +40,8 @@ export interface RunLabOptions {
   limitScale?: number;
   /** Plan the sweep for this many CPUs (--cpus): see cpus.ts. Default: COURSE_CPUS, else the CPUs the job may use. */
   cpus?: number;
+  /** `--grade`: measure the lab's graded cases of the reference solution beside these, and grade them (grade.ts). */
+  grade?: boolean;
 }
 
 export interface RunLabOutcome {
@@ -102,7 +104,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   // Stages 1 and 2, check and measure, in a supervised child process: learner code cannot block this one.
   let phase = '';
   const run = await supervise({
-    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.sampling ? { sampling: options.sampling } : {}) },
+    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.grade ? { grade: true } : {}), ...(options.sampling ? { sampling: options.sampling } : {}) },
     forwardOutput: !options.silent,
     onProgress: (p) => {
       if (p.phase !== phase) {
@@ -163,6 +165,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     resamples: BOOTSTRAP_RESAMPLES,
     // Oversubscription is judged against the CPUs the job may really use, also when P was forced higher.
     availableParallelism: cpus.available,
+    grading: lab.grading,
   });
   const notes: string[] = [describeBudget(cpus), `Topology: ${describeTopology(topology)}.`, ...lab.notes, ...run.notes];
   notes.push(...topologyWarnings(topology, Math.max(0, ...measuredCases.map((c) => c.workers ?? 0))));
@@ -177,6 +180,9 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
       `Measured in ${groupNames.length} groups, one after another (${groupNames.join(', then ')}), with a full garbage ` +
         'collection between them; cases are interleaved within a group only.',
     );
+  }
+  if (analysis.grade && (cpus.forced || analysis.grade.oversubscribed)) {
+    notes.push(`The grade was measured with ${cpus.forced ? `P forced to ${cpus.p}` : ''}${cpus.forced && analysis.grade.oversubscribed ? ' and ' : ''}${analysis.grade.oversubscribed ? 'graded cases oversubscribed' : ''}: the learner's and the reference's code shared the same CPUs, but the ratio is not what the node would give.`);
   }
   const failedWhileMeasured = correctness.filter((e) => e.failedAt && e.failedAt.stage !== 'check' && e.failedAt.stage !== 'setup');
   if (failedWhileMeasured.length > 0) {
@@ -223,7 +229,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     ...(analysisLine ? [analysisLine] : []),
   ].join('\n');
   print(summary);
-  const anyFailed = correctness.some((e) => !e.passed);
+  const anyFailed = correctness.some((e) => !e.passed) || (results.grade !== null && !results.grade.passed);
   return { exitCode: anyFailed ? EXIT_CHECK_FAILED : EXIT_OK, results, runDir: written.dir, correctness, summary };
 }
 

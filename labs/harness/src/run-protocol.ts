@@ -22,6 +22,11 @@ export interface RunJob {
   exclude: string[];
   /** The CPU count the lab plans for (os.availableParallelism() unless forced). */
   availableParallelism: number;
+  /**
+   * Grade the exercise: the lab's graded cases of the reference solution are measured too, interleaved with the
+   * learner's, as the same variant with params `{ ...params, impl: 'reference' }`.
+   */
+  grade?: boolean;
 }
 
 /** One case of the lab's sweep as the supervisor needs to know it (no functions). */
@@ -53,6 +58,8 @@ export type RunnerMessage =
       notes: string[];
       cases: CaseInfo[];
       plan: SamplingPlan;
+      /** The graded cases and the target, when the job grades. */
+      grading: { cases: { variant: string; params: Params }[]; target: number; targetText: string } | null;
     }
   /** A call into lab or learner code starts; it must end within `limitMs` (`why` explains the limit). */
   | { type: 'call'; activity: Activity; limitMs: number; why: string }

@@ -14,6 +14,7 @@ import { loadLab } from './lab-registry.ts';
 import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
 import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { LabLoadError } from './errors.ts';
+import { REFERENCE, REFERENCE_PARAM } from './grade.ts';
 import { existsSync } from 'node:fs';
 
 /** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */
@@ -68,6 +69,32 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
   return prepared;
 }
 
+/** What this job grades, or null; a lab that declares nothing to grade cannot be graded. */
+function gradingOf(lab: LabDefinition<unknown, unknown>, job: RunJob, ctx: LabContext): Extract<RunnerMessage, { type: 'lab' }>['grading'] {
+  if (!job.grade) return null;
+  if (!lab.grading) throw new LabLoadError(`the ${lab.name} lab declares nothing to grade (no 'grading' in labs/${lab.name}/src/lab.ts)`);
+  return { cases: lab.grading.cases(ctx), target: lab.grading.target, targetText: lab.grading.targetText };
+}
+
+/**
+ * The reference solution's copies of the graded cases: the same variant and params plus `impl: 'reference'`, set up
+ * from solutions/<lab>, so they are checked, measured and interleaved with the learner's cases like any other case.
+ */
+function referenceCases(
+  lab: LabDefinition<unknown, unknown>,
+  job: RunJob,
+  ctx: LabContext,
+  grading: Extract<RunnerMessage, { type: 'lab' }>['grading'],
+): CaseDefinition<unknown, unknown>[] {
+  if (!grading) return [];
+  const referenceCtx: LabContext = { ...ctx, impl: 'solution', implDir: path.join(job.rootDir, 'solutions', lab.name) };
+  const graded = new Set(grading.cases.map((g) => caseKeyOf(g.variant, paramsKey(g.params))));
+  return lab
+    .cases(referenceCtx)
+    .filter((d) => graded.has(caseKeyOf(d.variant, paramsKey(d.params))))
+    .map((d) => ({ ...d, params: { ...d.params, [REFERENCE_PARAM]: REFERENCE }, setup: () => d.setup(referenceCtx) }));
+}
+
 /** Runs the job, sending every step to `send`. Throws LabLoadError/UsageError for problems that are not one case's. */
 export async function runJob(job: RunJob, send: (message: RunnerMessage) => void): Promise<void> {
   const lab = (await loadLab(job.lab, job.rootDir)) as LabDefinition<unknown, unknown>;
@@ -83,7 +110,8 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     seed: job.seed,
   };
   const plan = job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full);
-  const allDefinitions = lab.cases(ctx);
+  const grading = gradingOf(lab, job, ctx);
+  const allDefinitions = [...lab.cases(ctx), ...referenceCases(lab, job, ctx, grading)];
   const variants = new Map(lab.variants.map((v) => [v.name, v]));
   const infos: CaseInfo[] = allDefinitions.map((d) => ({
     key: caseKeyOf(d.variant, paramsKey(d.params)),
@@ -91,7 +119,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     params: d.params,
     ...(d.workers !== undefined ? { workers: d.workers } : {}),
     ...(d.measureGroup !== undefined ? { measureGroup: d.measureGroup } : {}),
-    learnerFile: learnerFileOf(variants.get(d.variant), lab.name, job.impl),
+    learnerFile: learnerFileOf(variants.get(d.variant), lab.name, d.params[REFERENCE_PARAM] === REFERENCE ? 'solution' : job.impl),
   }));
   send({
     type: 'lab',
@@ -102,6 +130,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     notes: lab.notes?.(ctx) ?? [],
     cases: infos,
     plan,
+    grading,
   });
   const excluded = new Set(job.exclude);
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKeyOf(d.variant, paramsKey(d.params))));

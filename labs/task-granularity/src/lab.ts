@@ -5,7 +5,7 @@
  * by structured clone, by transfer and through shared memory; and a shared histogram that races without Atomics.
  */
 import { LEARNER_FILES } from './learner-files.ts';
-import type { CaseDefinition, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import type { CaseDefinition, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { poolCase, processCase, serialCase, tallyCase, type LabOutput } from './cases.ts';
 import { exactIntegers } from './comparator.ts';
 import { handoffCase, serialPayloadCase } from './handoff-cases.ts';
@@ -94,6 +94,15 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   baseline: 'serial',
   // The claim is about the node: the pool at W = P workers, 4 tasks per worker.
   headline: (ctx) => ({ variant: 'pool', params: { chunk: bestChunk(workersFor(ctx)) } }),
+  // The scheduler at the headline's chunk size, and the shared-memory hand-off of 16 MiB (the learner's transport).
+  grading: {
+    cases: (ctx): Headline[] => [
+      { variant: 'pool', params: { chunk: bestChunk(workersFor(ctx)) } },
+      { variant: 'shared', params: { payloadMiB: 16 } },
+    ],
+    target: 0.9,
+    targetText: "at least 0.9 of the reference's throughput: the pool at 4 tasks per worker, and a 16 MiB shared hand-off",
+  },
   inputParams: ['payloadMiB'],
   inputs(params, ctx) {
     const mib = params['payloadMiB'];

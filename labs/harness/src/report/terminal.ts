@@ -3,7 +3,7 @@
  * It prints only what is in Results; every string from the results file is made terminal-safe (no escapes).
  * No colour is used, so NO_COLOR and non-TTY output need no special handling.
  */
-import type { Results } from '../results-schema.ts';
+import type { Grade, Results } from '../results-schema.ts';
 import {
   caseLabel,
   correctnessDetail,
@@ -39,6 +39,21 @@ function line(text: string): string {
 }
 
 /** Formats the whole run for a terminal: header, correctness, times, speedups, observations, headline, overhead. */
+/** The grade block: one line per graded case, then the verdict. Ratio = reference time / your time. */
+export function formatGrade(grade: Grade): string[] {
+  const lines = [`Grade (your code against the reference solution, measured together in this run; target: ${grade.targetText}):`];
+  for (const e of grade.entries) {
+    const label = caseLabel(e);
+    lines.push(
+      e.ratio === null || e.ci95 === null
+        ? `  ${label}: not graded: ${e.reason ?? 'no ratio'}`
+        : `  ${label}: ${e.ratio.toFixed(2)} of the reference [${e.ci95[0].toFixed(2)}, ${e.ci95[1].toFixed(2)}]: ${e.passed ? 'PASS' : 'FAIL'}${e.uncertain ? ' (uncertain: the interval straddles the target; rerun to be sure)' : ''}`,
+    );
+  }
+  lines.push(`  ${grade.passed ? 'Passed' : 'Not passed'}: every graded case must reach ${grade.target} of the reference's throughput.${grade.oversubscribed ? ' Measured oversubscribed: see the notes.' : ''}`);
+  return lines;
+}
+
 export function formatTerminalSummary(results: Results): string {
   const out: string[] = [];
   const env = results.environment;
@@ -134,6 +149,7 @@ export function formatTerminalSummary(results: Results): string {
   out.push('');
   out.push(line(results.headline === null ? 'Headline: none (no speedup was measured)' : `Headline: ${headlineSentence(results.headline)}`));
   out.push(line(`Harness overhead: ${formatTime(results.harnessOverheadMs)} per sample (median time of an empty sample)`));
+  if (results.grade) out.push('', ...formatGrade(results.grade).map(line));
   if (results.notes.length > 0) {
     out.push('Notes:');
     for (const note of results.notes) out.push(...wrapText(note, TERMINAL_WIDTH, '  - '));

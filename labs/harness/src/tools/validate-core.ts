@@ -112,6 +112,8 @@ export function recompute(results: Results): ReturnType<typeof analyze> {
     resamples: results.bootstrapResamples,
     // What the run judged oversubscription by: the CPUs the job may really use (cpus.ts), not Node's own count.
     availableParallelism: results.cpus.available,
+    // A graded run declares what it graded and the target; the ratios and verdicts are recomputed from the samples.
+    grading: results.grade ? { cases: results.grade.entries.map((e) => ({ variant: e.variant, params: e.params })), target: results.grade.target, targetText: results.grade.targetText } : null,
   });
 }
 
@@ -140,6 +142,7 @@ export function checkResults(results: Results): string[] {
     diffRecomputed('speedups', results.speedups, recomputed.speedups, problems);
     diffRecomputed('amdahl', results.amdahl, recomputed.amdahl, problems);
     diffRecomputed('headline', results.headline, recomputed.headline, problems);
+    diffRecomputed('grade', results.grade, recomputed.grade, problems);
     const unnamed = results.cases.findIndex((c) => c.workers === undefined && typeof c.params['workers'] === 'number');
     if (problems.length > 0 && unnamed >= 0) {
       problems.push(
