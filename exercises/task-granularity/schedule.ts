@@ -13,10 +13,10 @@ export async function runInChunks(runner: TaskRunner, spec: MonteCarloSpec, chun
   const tasks = splitIntoTasks(spec, chunk);
   const histogram = new Array<number>(BINS).fill(0);
   const failures: ChunkFailure[] = [];
-  // TODO(learner): hand every task to the runner at once (tasks.map((task) => runner.run(task))), so no worker
-  // waits for the main thread, and wait for all of them with Promise.allSettled. Merge each fulfilled histogram
-  // into `histogram` with mergeInto; push each rejected one as { task, error } onto `failures`. If any failed,
-  // throw new ChunkFailedError(failures, tasks.length): a missing task must never look like a smaller answer.
-  // Then return histogram.
+  // TODO(learner): run every task on the runner and merge each task's histogram into `histogram` (mergeInto).
+  // Constraints: no worker ever waits for the main thread to hand it its next task; when a task fails, the others
+  // still finish and are observed, and every failure is reported (each as a ChunkFailure in `failures`, then one
+  // ChunkFailedError for all of them: read task-runner.ts), because a missing task must never look like a smaller
+  // answer. Then return histogram.
   return notImplemented('runInChunks in exercises/task-granularity/schedule.ts (run every chunk task at once and merge the histograms)');
 }

@@ -13,11 +13,10 @@ export interface TallyTask {
 }
 
 export default function tallyShared({ seed, start, end, counts }: TallyTask): number {
-  // TODO(learner): this update races. `counts[bin] += 1` is three steps (read, add, write); when two threads
-  // read the same counter before either writes, one increment is lost. Fix it: count into a local
-  // new Int32Array(BINS) here (import BINS and addChunk from monte-carlo.ts), then add each bin into the shared
-  // counts once with Atomics.add(counts, bin, local[bin]).
-  // (Atomics.add on every point is also correct: measure how slow it is, and why.)
+  // TODO(learner): this update races: two threads that add to the same counter can lose increments (the check says
+  // how many). Make it correct, then make it fast. Which operations on shared memory are indivisible? And the
+  // histogram has only BINS counters that every worker would hit on every point: how often does a worker really
+  // need to touch the shared ones? (monte-carlo.ts has what you need to count a chunk.)
   for (let i = start; i < end; i++) counts[binOf(seed, i)]! += 1;
   return end - start;
 }

@@ -12,18 +12,19 @@ export function stage(transport: Transport, bytes: Uint8Array): Uint8Array {
       // postMessage copies it every time (structured clone); the caller's bytes stay usable.
       return bytes;
     case 'transfer':
-      // TODO(learner): return a copy of the bytes in an ArrayBuffer of our own (bytes.slice()): transferring
-      // detaches the buffer on this side, and the caller's bytes must stay usable.
+      // TODO(learner): return the payload to transfer. Transferring detaches the ArrayBuffer on this side
+      // (byteLength 0), and the caller's bytes must stay usable after the hand-off.
       return notImplemented("stage('transfer') in exercises/task-granularity/transport.ts (return a copy the hand-off may detach)");
     case 'shared':
-      // TODO(learner): return the bytes copied once into a Uint8Array over a new SharedArrayBuffer(bytes.length).
+      // TODO(learner): return the bytes, copied once, in memory that both threads see, so that each hand-off
+      // sends only a reference.
       return notImplemented("stage('shared') in exercises/task-granularity/transport.ts (copy the bytes into a SharedArrayBuffer once)");
   }
 }
 
 export function transferList(transport: Transport, staged: Uint8Array): ArrayBuffer[] {
   if (transport === 'clone') return [];
-  // TODO(learner): for 'transfer', list the buffer to move: [staged.buffer as ArrayBuffer]. For 'shared', nothing:
-  // posting a SharedArrayBuffer shares it (and it cannot be transferred).
+  // TODO(learner): which buffers must postMessage move for 'transfer'? And for 'shared': can a SharedArrayBuffer be
+  // transferred at all, and does it need to be?
   return notImplemented(`transferList('${transport}') in exercises/task-granularity/transport.ts (which buffers does postMessage move?)`);
 }
