@@ -59,6 +59,9 @@ export async function openModel(options: OpenModelOptions): Promise<Model> {
   const features = inputFeatures(MODEL_SPEC);
   const outputs = outputFeatures(MODEL_SPEC);
   let session: ort.InferenceSession;
+  // onnxruntime-node otherwise writes mat-debug-<pid>.log and .ses into the temp folder and tries to send telemetry
+  // over HTTPS from every process that opens a session: nothing may reach the network at run time.
+  process.env.ORT_DISABLE_TELEMETRY ??= '1';
   try {
     session = await ort.InferenceSession.create(options.modelPath, {
       // Exactly one provider: with ['cuda', 'cpu'] ONNX Runtime may quietly place work on the CPU.

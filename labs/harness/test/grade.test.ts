@@ -4,7 +4,7 @@
  * caught); failed checks are not graded.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run-lab.ts';
@@ -12,6 +12,9 @@ import { parseResultsJson } from '../src/results-schema.ts';
 import { validateSubmission } from '../src/tools/validate.ts';
 import { formatGrade } from '../src/report/terminal.ts';
 import { tempRoot } from './support/temp-root.ts';
+import { tempDir } from './support/temp-dir.ts';
+import { main as classMain } from '../src/tools/class-cli.ts';
+import { csvField } from '../src/tools/gradebook.ts';
 
 const SAMPLING = { warmupIterations: 2, rounds: 4, iterationsPerRound: 3 };
 
@@ -62,4 +65,44 @@ test('an exercise that fails its check is not graded', async (t) => {
   assert.equal(outcome.exitCode, 1);
   const entry = results!.grade!.entries[0]!;
   assert.deepEqual([entry.ratio, entry.passed, entry.reason], [null, false, 'your case did not pass its check or was not measured']);
+});
+
+test('npm run class shows a gradebook (one row per learner; the reference copies count among the checks) and writes it as CSV; an edited grade gets none', async (t) => {
+  const runs = { alice: await grade(t, SAME), bob: await grade(t, SLOW), carol: await grade(t, SAME.replace('return s;', 'return s + 1;')) };
+  const dir = tempDir(t, 'harness-gradebook-');
+  for (const [name, run] of Object.entries(runs)) {
+    mkdirSync(path.join(dir, 'class', name), { recursive: true });
+    writeFileSync(path.join(dir, 'class', name, 'results.json'), JSON.stringify(run.results));
+  }
+  const edited = structuredClone(runs.bob.results!);
+  edited.grade!.passed = true;
+  edited.grade!.entries[0]!.passed = true;
+  mkdirSync(path.join(dir, 'class', 'dave'));
+  writeFileSync(path.join(dir, 'class', 'dave', 'results.json'), JSON.stringify(edited));
+  const out = path.join(dir, 'out');
+  const saved = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  try {
+    assert.equal(await classMain([path.join(dir, 'class'), '--out', out]), 0);
+  } finally {
+    process.stdout.write = saved;
+  }
+  const [runDir] = readdirSync(path.join(out, 'class'));
+  const csv = readFileSync(path.join(out, 'class', runDir!, 'gradebook.csv'), 'utf8').trim().split('\r\n');
+  assert.equal(csv[0], 'learner,lab,status,checks_passed,checks_total,grade,target,cases_passed,cases_graded,lowest_ratio,lowest_ratio_ci_low,lowest_ratio_ci_high,cpus_forced,oversubscribed,problem');
+  const row = (name: string) => csv.find((l) => l.startsWith(`${name},`))!.split(',');
+  assert.deepEqual(row('alice').slice(0, 9), ['alice', 'faulty', 'ok', '4', '4', 'pass', '0.2', '1', '1']);
+  assert.deepEqual(row('bob').slice(0, 9), ['bob', 'faulty', 'ok', '4', '4', 'fail', '0.2', '0', '1']);
+  assert.deepEqual(row('carol').slice(0, 6), ['carol', 'faulty', 'check-failed', '3', '4', 'fail']);
+  assert.deepEqual(row('dave').slice(0, 6), ['dave', 'faulty', 'invalid', '4', '4', 'none'], 'an edited grade does not recompute: no grade');
+  const page = readFileSync(path.join(out, 'class', runDir!, 'class.html'), 'utf8');
+  assert.match(page, /<h2>Gradebook<\/h2>/);
+  assert.match(page, /<td>alice<\/td><td>faulty<\/td><td>ok<\/td><td>4\/4<\/td><td>pass \(target 0\.2\)<\/td><td>learner: [\d.]+ \[[\d.]+, [\d.]+\] pass/);
+});
+
+test('CSV fields are quoted per RFC 4180 and defused for spreadsheets', () => {
+  assert.equal(csvField('a,b'), '"a,b"');
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField('=cmd()'), "'=cmd()");
+  assert.equal(csvField(null), '');
 });

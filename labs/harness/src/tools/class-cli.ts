@@ -9,6 +9,7 @@ import { ROOT_DIR } from '../lab-registry.ts';
 import { createRunDir, writeFileAtomic } from '../results-writer.ts';
 import { formatBytes, MAX_RESULTS_BYTES, sanitizeForTerminal } from '../safe-read.ts';
 import { isFolder, loadSubmissions, renderClassPage } from './class-page.ts';
+import { gradebookCsv, gradebookRow } from './gradebook.ts';
 
 const HELP = [
   'Usage: npm run class -- <folder of submissions> [--out DIR]',
@@ -42,6 +43,9 @@ export async function main(argv: string[]): Promise<number> {
   const runDir = createRunDir(outRoot, 'class', now);
   const file = path.join(runDir, 'class.html');
   writeFileAtomic(file, renderClassPage(dir, submissions, now));
+  // The gradebook: one row per learner and lab, for an LMS (class-page.ts shows the same table).
+  const csv = path.join(runDir, 'gradebook.csv');
+  writeFileAtomic(csv, gradebookCsv(submissions.map((s) => gradebookRow(s.name, s.file))));
   const refused = submissions.filter((s) => s.refused !== null);
   const invalid = submissions.filter((s) => s.results === null && s.refused === null);
   const valid = submissions.length - invalid.length - refused.length;
@@ -50,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const s of invalid) lines.push(`  invalid: ${sanitizeForTerminal(s.name)}: ${sanitizeForTerminal(s.problems[0] ?? '')}${s.problems.length > 1 ? ` (+${s.problems.length - 1} more)` : ''}`);
   for (const s of refused) lines.push(`  refused: ${sanitizeForTerminal(s.name)}: ${sanitizeForTerminal(s.refused ?? '')}`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  process.stdout.write(`Class page: ${file}\n`);
+  process.stdout.write(`Class page: ${file}\nGradebook:  ${csv}\n`);
   return EXIT_OK;
 }
 

@@ -13,6 +13,7 @@ import { caseLabel, formatPercent, formatSignificant, formatSpeedup, formatTimeW
 import { seriesColour, REFERENCE_GREY } from '../report/chart-spec.ts';
 import { speedupsByWorkers } from '../report/select.ts';
 import { validateFile } from './validate.ts';
+import { gradebookHtml, gradebookRow } from './gradebook.ts';
 
 export interface Submission {
   /** The learner's name: the file's path under the folder, without `/results.json` or `.json`. */
@@ -166,6 +167,10 @@ ${config ? `<div class="chart-box"><canvas id="chart-${i}" role="img" aria-label
     style: STYLE,
     body: `<h1>Class results</h1>
 <p class="muted">${escapeHtml(`${submissions.length} files in ${dir}, ${valid.length} valid, ${invalid.length} invalid · made ${now.toISOString()} · every number recomputed from the raw samples of each file`)}</p>
+<section><h2>Gradebook</h2>
+<p class="muted">One row per learner and lab; the same rows are in gradebook.csv beside this page. A grade is the learner's speed relative to the reference solution measured in the same run (npm run lab -- &lt;lab&gt; --grade); a file whose numbers do not recompute gets none.</p>
+${gradebookHtml(submissions.map((s) => gradebookRow(s.name, s.file)))}
+</section>
 ${sections.join('\n')}
 <section><h2>Invalid submissions (${invalid.length})</h2>
 ${invalidHtml}

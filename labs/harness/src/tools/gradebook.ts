@@ -1,0 +1,91 @@
+/**
+ * The gradebook of a class folder (`npm run class`): one row per learner and lab with correctness, each grade with its
+ * interval, and whether the numbers recompute; as an HTML table for the class page and as CSV an LMS can import (one
+ * row per learner and lab, plain columns, RFC 4180 quoting). Rows come from each file's own validation: a file whose
+ * numbers do not recompute gets no grade, whatever it claims.
+ */
+import type { Results } from '../results-schema.ts';
+import { caseLabel } from '../report/format.ts';
+import { escapeHtml } from '../report/html-page.ts';
+import { validateFile } from './validate.ts';
+
+export interface GradebookRow {
+  learner: string;
+  lab: string;
+  /** ok: valid; check-failed: valid numbers, some case failed its check; invalid: numbers do not recompute; refused. */
+  status: 'ok' | 'check-failed' | 'invalid' | 'refused';
+  checksPassed: number;
+  checksTotal: number;
+  /** pass / fail, or none when the run was not graded (or cannot be trusted). */
+  grade: 'pass' | 'fail' | 'none';
+  target: number | null;
+  cases: { label: string; ratio: number | null; ci95: [number, number] | null; passed: boolean; uncertain: boolean }[];
+  cpusForced: boolean;
+  oversubscribed: boolean;
+  problem: string;
+}
+
+/** One row from one file's validation (file name = learner). */
+export function gradebookRow(learner: string, file: string): GradebookRow {
+  const blank = { learner, lab: '', checksPassed: 0, checksTotal: 0, grade: 'none' as const, target: null, cases: [], cpusForced: false, oversubscribed: false };
+  let result;
+  try {
+    result = validateFile(file);
+  } catch (error) {
+    return { ...blank, status: 'invalid', problem: (error as Error).message.split('\n')[0] ?? '' };
+  }
+  if (result.refused) return { ...blank, status: 'refused', problem: result.refused.message };
+  const r: Results | null = result.results;
+  if (!r) return { ...blank, status: 'invalid', problem: result.problems[0] ?? 'not a results file' };
+  const numbers = result.problems.filter((p) => !p.startsWith('correctness: '));
+  const checksPassed = r.correctness.filter((e) => e.passed).length;
+  const base = { learner, lab: r.lab, checksPassed, checksTotal: r.correctness.length, cpusForced: r.cpus.forced, oversubscribed: r.grade?.oversubscribed ?? false };
+  if (numbers.length > 0) return { ...base, status: 'invalid', grade: 'none', target: null, cases: [], problem: numbers[0] ?? '' };
+  return {
+    ...base,
+    status: checksPassed === r.correctness.length ? 'ok' : 'check-failed',
+    grade: r.grade === null ? 'none' : r.grade.passed ? 'pass' : 'fail',
+    target: r.grade?.target ?? null,
+    cases: (r.grade?.entries ?? []).map((e) => ({ label: caseLabel(e), ratio: e.ratio, ci95: e.ci95, passed: e.passed, uncertain: e.uncertain })),
+    problem: result.problems[0] ?? '',
+  };
+}
+
+/** A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break; a leading =+-@ is defused for spreadsheets. */
+export function csvField(value: string | number | boolean | null): string {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const GRADEBOOK_COLUMNS = ['learner', 'lab', 'status', 'checks_passed', 'checks_total', 'grade', 'target', 'cases_passed', 'cases_graded', 'lowest_ratio', 'lowest_ratio_ci_low', 'lowest_ratio_ci_high', 'cpus_forced', 'oversubscribed', 'problem'] as const;
+
+export function gradebookCsv(rows: GradebookRow[]): string {
+  const lines = [GRADEBOOK_COLUMNS.join(',')];
+  for (const row of rows) {
+    const graded = row.cases.filter((c) => c.ratio !== null);
+    const lowest = graded.reduce<(typeof graded)[number] | null>((low, c) => (low === null || (c.ratio as number) < (low.ratio as number) ? c : low), null);
+    lines.push(
+      [row.learner, row.lab, row.status, row.checksPassed, row.checksTotal, row.grade, row.target, row.cases.filter((c) => c.passed).length, row.cases.length, lowest?.ratio ?? null, lowest?.ci95?.[0] ?? null, lowest?.ci95?.[1] ?? null, row.cpusForced, row.oversubscribed, row.problem]
+        .map((v) => csvField(typeof v === 'number' ? Number(v.toPrecision(4)) : v))
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** The gradebook as an HTML table for the class page. */
+export function gradebookHtml(rows: GradebookRow[]): string {
+  if (rows.length === 0) return '<p>No submissions.</p>';
+  const cell = (text: string) => `<td>${escapeHtml(text)}</td>`;
+  const body = rows
+    .map((row) => {
+      const cases = row.cases.map((c) => `${c.label}: ${c.ratio === null ? 'not graded' : `${c.ratio.toFixed(2)} [${c.ci95?.[0].toFixed(2)}, ${c.ci95?.[1].toFixed(2)}] ${c.passed ? 'pass' : 'FAIL'}${c.uncertain ? ' (uncertain)' : ''}`}`).join('; ');
+      const flags = [row.cpusForced ? 'CPUs forced' : '', row.oversubscribed ? 'oversubscribed' : ''].filter(Boolean).join(', ');
+      return `<tr>${[row.learner, row.lab, row.status, `${row.checksPassed}/${row.checksTotal}`, row.grade === 'none' ? '-' : `${row.grade} (target ${row.target})`, cases || '-', flags || '-', row.problem].map(cell).join('')}</tr>`;
+    })
+    .join('\n');
+  return `<table><thead><tr>${['learner', 'lab', 'status', 'checks passed', 'grade', 'graded cases: ratio to the reference [95% CI]', 'flags', 'first problem'].map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>
+${body}
+</tbody></table>`;
+}
