@@ -10,11 +10,10 @@ import type { Model } from '@parallel-course/gpu-batching/session.ts';
 /** All `count` samples through `model` in batches of at most `batchSize`, outputs in input order. */
 export async function inferInBatches(model: Model, samples: Float32Array, count: number, batchSize: number): Promise<Float32Array> {
   const out = new Float32Array(count * model.outputs);
-  // TODO(learner): for start = 0, batchSize, 2 x batchSize ... below count:
-  //   n = the samples in this batch (the last one may be short),
-  //   logits = await model.infer(samples.subarray(start * model.features, (start + n) * model.features), n),
-  //   out.set(logits, start * model.outputs).
-  // Then return out.
+  // TODO(learner): run the samples through model.infer in calls of at most batchSize samples (the last call may be
+  // shorter), and put each call's outputs in `out` at its samples' position; then return out. Sample s is
+  // model.features floats of `samples` from s x model.features; its outputs are model.outputs floats. A batch's
+  // samples are already contiguous: do not copy them.
   return notImplemented(`inferInBatches in exercises/gpu-batching/batching.ts (run ${count} samples in batches)`);
 }
 
@@ -22,8 +21,9 @@ export async function inferInBatches(model: Model, samples: Float32Array, count:
  * Several sessions on one device at once (the counterpart of CUDA streams): each pulls the next batch until none is left.
  */
 export async function inferWithSessions(models: readonly Model[], samples: Float32Array, count: number, batchSize: number): Promise<Float32Array> {
-  // TODO(learner): keep one shared counter `next` of the first sample not yet taken. Start one async loop per model
-  // (models.map(async (model) => { ... })) that, while next < count, claims a batch (start = next; next += n) BEFORE
-  // awaiting model.infer on it, and writes the logits at start * model.outputs. Await all loops with Promise.all.
+  // TODO(learner): the sessions run at once; each takes the next batch that no session has taken yet, runs it, and
+  // comes back for more until none is left, so a faster session takes more batches. Outputs go by position, as in
+  // inferInBatches. Constraint: the sessions take turns at every await, and still no batch may run twice or be
+  // skipped. Resolve when every batch is done.
   return notImplemented(`inferWithSessions in exercises/gpu-batching/batching.ts (share ${count} samples among ${models.length} sessions)`);
 }

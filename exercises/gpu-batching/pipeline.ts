@@ -7,11 +7,10 @@ import type { SampleSource } from '@parallel-course/gpu-batching/dataset.ts';
 import type { Model } from '@parallel-course/gpu-batching/session.ts';
 
 export async function inferPipelined(model: Model, source: SampleSource, batchSize: number, prefetch: number): Promise<Float32Array> {
-  // TODO(learner):
-  //  1. list the batch starts 0, batchSize, ... below source.count;
-  //  2. start the first `prefetch` reads: source.readBatch(start, n) returns a promise; keep them in an array, in order,
-  //     and attach `.catch(() => {})` to each so a failure while you are busy is not an unhandled rejection;
-  //  3. for each batch in order: await the oldest read, start the next read (if any) so `prefetch` stay in flight,
-  //     then `await model.infer(samples, n)` and write the logits at start * model.outputs.
+  // TODO(learner): return the outputs of every sample of `source`, in order, computed in batches of batchSize with
+  // model.infer, while the reads of the next batches (source.readBatch) are already in flight. Constraints: never
+  // more than `prefetch` reads started and not yet consumed (memory stays bounded; prefetch below 1 is a
+  // RangeError); a read that fails while you are busy with an earlier batch must not become an unhandled rejection,
+  // yet its error must still end the call when you reach that batch.
   return notImplemented(`inferPipelined in exercises/gpu-batching/pipeline.ts (read ahead ${prefetch} batches of ${source.count} samples while inferring)`);
 }
