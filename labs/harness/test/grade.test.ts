@@ -44,6 +44,8 @@ test('the reference solution copied into the exercise passes its grade; the refe
   assert.equal(results!.grade!.passed, true);
   assert.match(formatGrade(results!.grade!).join('\n'), /^ {2}learner: [\d.]+ of the reference \[[\d.]+, [\d.]+\]: PASS/m);
   assert.deepEqual(validateSubmission(results).problems, []);
+  // The grade is in both reports, not only on the terminal.
+  for (const report of ['report.md', 'report.html']) assert.match(readFileSync(path.join(outcome.runDir!, report), 'utf8'), /Grade \(your code against the reference solution, measured together in this run; target: at least 0\.2/);
   // A hand-edited grade does not recompute.
   const edited = structuredClone(results!);
   edited.grade!.entries[0]!.ratio = 1.5;

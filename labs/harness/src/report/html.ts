@@ -10,6 +10,7 @@ import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { chartScripts, escapeHtml, htmlPage } from './html-page.ts';
 import { headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
+import { formatGrade } from './terminal.ts';
 import {
   amdahlTable,
   correctnessTable,
@@ -137,6 +138,7 @@ export function renderHtmlReport(results: Results): string {
 <h1>${escapeHtml(pageTitle)}</h1>
 <p class="muted">${escapeHtml(`${results.impl} · ${results.startedAt}${results.quick ? ' · quick run' : ''} · ${machineOneLiner(env)}`)}</p>
 ${headline}
+${results.grade ? `<pre class="grade">${escapeHtml(formatGrade(results.grade).join('\n'))}</pre>` : ''}
 ${failureLine}
 </header>
 <main>

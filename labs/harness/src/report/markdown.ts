@@ -8,6 +8,7 @@ import { shellCommandLine } from '../safe-read.ts';
 import type { DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
+import { formatGrade } from './terminal.ts';
 import {
   amdahlTable,
   correctnessTable,
@@ -57,6 +58,7 @@ export function renderMarkdownReport(results: Results, chartFiles: Readonly<Reco
     results.headline === null ? '**No speedup was measured.**' : `**Headline:** ${escapeMarkdown(headlineSentence(results.headline))}`,
     '',
   );
+  if (results.grade) out.push('```', ...formatGrade(results.grade), '```', '');
   const failures = results.correctness.filter((e) => !e.passed).length;
   if (failures > 0) {
     out.push(`**${failures} correctness check${failures === 1 ? '' : 's'} did not pass**: those cases were not timed.`, '');
