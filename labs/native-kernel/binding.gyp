@@ -7,7 +7,7 @@
 # Build with `npm run build -w labs/native-kernel` (scripts/build-addon.mjs), which also records failures.
 {
   'variables': {
-    'common_sources': ['native/addon.cc', 'native/binding.cc', 'native/threads.cc', 'native/probe.cc'],
+    'common_sources': ['native/addon.cc', 'native/binding.cc', 'native/threads.cc', 'native/probe.cc', 'native/stream.cc'],
   },
   'target_defaults': {
     'include_dirs': ['native'],

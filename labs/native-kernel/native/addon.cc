@@ -9,6 +9,8 @@ namespace {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("matmul", Napi::Function::New(env, binding::Matmul, "matmul"));
   exports.Set("matmulAsync", Napi::Function::New(env, binding::MatmulAsync, "matmulAsync"));
+  exports.Set("triad", Napi::Function::New(env, binding::Triad, "triad"));
+  exports.Set("triadFirstTouch", Napi::Function::New(env, binding::TriadFirstTouch, "triadFirstTouch"));
   exports.Set("fmaPeak", Napi::Function::New(env, binding::FmaPeak, "fmaPeak"));
   exports.Set("triadBandwidth", Napi::Function::New(env, binding::TriadBandwidth, "triadBandwidth"));
   exports.Set("maxN", Napi::Number::New(env, binding::kMaxN));

@@ -10,6 +10,7 @@
 
 #include "kernel.h"
 #include "probe.h"
+#include "stream.h"
 #include "threads.h"
 
 namespace binding {
@@ -116,6 +117,28 @@ void CheckArgumentCount(const Napi::CallbackInfo& info, std::size_t count, const
 }
 
 bool Overlaps(const Matrix& x, const Matrix& y) { return x.begin() < y.end() && y.begin() < x.end(); }
+
+// A vector argument of the triad: its length must be the output's.
+void CheckSameLength(Napi::Env env, const Matrix& m, const char* name, const Matrix& a) {
+  if (m.length != a.length) {
+    throw Napi::RangeError::New(env, std::string(name) + ".length is " + std::to_string(m.length) +
+                                         ", expected a.length = " + std::to_string(a.length));
+  }
+}
+
+// A finite number argument, e.g. the triad's scalar s.
+double CheckFinite(const Napi::CallbackInfo& info, std::size_t index, const char* name) {
+  Napi::Value value = info[index];
+  if (!value.IsNumber()) {
+    throw Napi::TypeError::New(info.Env(), std::string(name) + " must be a number, got " + Describe(value));
+  }
+  double number = value.As<Napi::Number>().DoubleValue();
+  if (!std::isfinite(number)) {
+    throw Napi::RangeError::New(info.Env(), std::string(name) + " must be a finite number, got " +
+                                                value.ToString().Utf8Value());
+  }
+  return number;
+}
 
 // Runs the learner's kernel; a C++ exception from it (e.g. "not implemented: ...") becomes a JavaScript Error.
 template <typename Fn>
@@ -327,6 +350,53 @@ Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
   napi_value promise = worker->Promise();
   worker->Queue();  // the worker deletes itself in OnWorkComplete
   return Napi::Value(env, promise);
+}
+
+Napi::Value Triad(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckArgumentCount(info, 5, "triad(a, b, c, s, threads)");
+  Matrix a = CheckMatrix(info, 0, "a");
+  Matrix b = CheckMatrix(info, 1, "b");
+  Matrix c = CheckMatrix(info, 2, "c");
+  double s = CheckFinite(info, 3, "s");
+  uint32_t threads = CheckInteger(info, 4, "threads", 1, kMaxThreads);
+  CheckSameLength(env, b, "b", a);
+  CheckSameLength(env, c, "c", a);
+  // Threads write their chunks of a while others read b and c: a shared byte would be a data race.
+  if (Overlaps(a, b) || Overlaps(a, c)) {
+    throw Napi::RangeError::New(env, "a must not share memory with b or c: pass a separate output array");
+  }
+  stream::triad(const_cast<double*>(a.data), b.data, c.data, s, a.length, threads);
+  return info[0];
+}
+
+Napi::Value TriadFirstTouch(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckArgumentCount(info, 6, "triadFirstTouch(a, b, c, bSource, cSource, threads)");
+  Matrix a = CheckMatrix(info, 0, "a");
+  Matrix b = CheckMatrix(info, 1, "b");
+  Matrix c = CheckMatrix(info, 2, "c");
+  Matrix b_source = CheckMatrix(info, 3, "bSource");
+  Matrix c_source = CheckMatrix(info, 4, "cSource");
+  uint32_t threads = CheckInteger(info, 5, "threads", 1, kMaxThreads);
+  CheckSameLength(env, b, "b", a);
+  CheckSameLength(env, c, "c", a);
+  CheckSameLength(env, b_source, "bSource", a);
+  CheckSameLength(env, c_source, "cSource", a);
+  // a, b and c are all written here; the sources are only read and may share memory with each other.
+  const Matrix written[] = {a, b, c};
+  const Matrix all[] = {a, b, c, b_source, c_source};
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t j = 0; j < 5; ++j) {
+      if (i != j && Overlaps(written[i], all[j])) {
+        throw Napi::RangeError::New(env, "a, b and c must be separate arrays, sharing memory neither with each other "
+                                         "nor with bSource or cSource: pass fresh Float64Arrays");
+      }
+    }
+  }
+  stream::first_touch(const_cast<double*>(a.data), const_cast<double*>(b.data), const_cast<double*>(c.data),
+                      b_source.data, c_source.data, a.length, threads);
+  return env.Undefined();
 }
 
 Napi::Value FmaPeak(const Napi::CallbackInfo& info) {

@@ -14,6 +14,14 @@ Napi::Value Matmul(const Napi::CallbackInfo& info);
 // JavaScript may change or transfer a and b meanwhile; c is checked again before it is written.
 Napi::Value MatmulAsync(const Napi::CallbackInfo& info);
 
+// triad(a, b, c, s, threads): a[i] = b[i] + s * c[i] for every i, synchronously, on `threads` threads (stream.h),
+// thread t always on the same contiguous chunk. Returns a. a, b, c: Float64Arrays of one length; a overlaps neither.
+Napi::Value Triad(const Napi::CallbackInfo& info);
+
+// triadFirstTouch(a, b, c, bSource, cSource, threads): copies bSource into b and cSource into c and zeroes a, each
+// chunk on the thread that triad(..., threads) runs it on, so fresh arrays get their pages where those threads are.
+Napi::Value TriadFirstTouch(const Napi::CallbackInfo& info);
+
 // fmaPeak(iterations, threads) and triadBandwidth(elements, repeats, threads): the machine-peak probes (probe.h),
 // synchronous, in flop/s and bytes/s.
 Napi::Value FmaPeak(const Napi::CallbackInfo& info);

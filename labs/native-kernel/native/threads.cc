@@ -59,11 +59,24 @@ class HelperPool {
     generation_.fetch_add(1, std::memory_order_release);
     work_ready_.notify_all();
     TakeBlocks(lock);  // the caller works too
-    all_done_.wait(lock, [&] { return finished_ == end_; });
-    job_ = nullptr;
-    std::exception_ptr error = first_error_;
-    lock.unlock();
-    if (error) std::rethrow_exception(error);
+    Finish(lock);
+  }
+
+  // Runs block(0) on the caller and block(t) on helper t, for t = 1 .. blocks - 1 (see run_on_fixed_threads).
+  void RunFixed(unsigned blocks, const std::function<void(unsigned)>& block) {
+    std::lock_guard<std::mutex> run_lock(run_mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
+    Grow(blocks - 1);
+    job_ = &block;
+    end_ = blocks;
+    finished_ = 0;
+    fixed_helpers_ = std::min(helpers_, blocks - 1);
+    first_error_ = nullptr;
+    generation_.fetch_add(1, std::memory_order_release);
+    work_ready_.notify_all();
+    RunBlock(lock, 0);
+    for (unsigned t = fixed_helpers_ + 1; t < blocks; ++t) RunBlock(lock, t);  // blocks with no helper of their own
+    Finish(lock);
   }
 
  private:
@@ -73,14 +86,26 @@ class HelperPool {
   // long after the last call.
   static constexpr std::chrono::microseconds kSpin{2000};
 
-  // Starts helpers until there are `wanted` (at most one per CPU beyond the caller). Called with mutex_ held.
+  // Waits until every block of the current job has finished, then rethrows the first exception. mutex_ held.
+  void Finish(std::unique_lock<std::mutex>& lock) {
+    all_done_.wait(lock, [&] { return finished_ == end_; });
+    job_ = nullptr;
+    fixed_helpers_ = 0;
+    std::exception_ptr error = first_error_;
+    lock.unlock();
+    if (error) std::rethrow_exception(error);
+  }
+
+  // Starts helpers until there are `wanted` (at most one per CPU beyond the caller). Called with mutex_ held, before
+  // the job's generation is published: a new helper starts from the generation before it, so it takes part in the
+  // job that started it (a fixed job waits for its block).
   void Grow(unsigned wanted) {
     const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
     wanted = std::min(wanted, cpus - 1);
     if (helpers_ < wanted) KeepLibraryLoaded();
     while (helpers_ < wanted) {
       try {
-        std::thread(&HelperPool::HelperLoop, this).detach();
+        std::thread(&HelperPool::HelperLoop, this, helpers_ + 1, generation_.load(std::memory_order_acquire)).detach();
         ++helpers_;
       } catch (const std::system_error&) {
         return;  // a process or memory limit: the caller and the existing helpers take the remaining blocks
@@ -90,25 +115,27 @@ class HelperPool {
 
   // Runs blocks while any are left. Called with mutex_ held; releases it while a block runs.
   void TakeBlocks(std::unique_lock<std::mutex>& lock) {
-    while (job_ != nullptr && next_ < end_) {
-      const unsigned index = next_++;
-      const std::function<void(unsigned)>* job = job_;
-      lock.unlock();
-      std::exception_ptr error;
-      try {
-        (*job)(index);
-      } catch (...) {
-        // An exception must never leave a helper thread (that calls std::terminate): keep it for the caller.
-        error = std::current_exception();
-      }
-      lock.lock();
-      if (error && !first_error_) first_error_ = error;
-      if (++finished_ == end_) all_done_.notify_all();
-    }
+    while (job_ != nullptr && next_ < end_) RunBlock(lock, next_++);
   }
 
-  void HelperLoop() {
-    unsigned long long seen = generation_.load(std::memory_order_acquire);
+  // Runs block `index` of the current job. Called with mutex_ held; releases it while the block runs.
+  void RunBlock(std::unique_lock<std::mutex>& lock, unsigned index) {
+    const std::function<void(unsigned)>* job = job_;
+    lock.unlock();
+    std::exception_ptr error;
+    try {
+      (*job)(index);
+    } catch (...) {
+      // An exception must never leave a helper thread (that calls std::terminate): keep it for the caller.
+      error = std::current_exception();
+    }
+    lock.lock();
+    if (error && !first_error_) first_error_ = error;
+    if (++finished_ == end_) all_done_.notify_all();
+  }
+
+  // Helper number `id` (1, 2, ...), started when the job generation was `seen`.
+  void HelperLoop(unsigned id, unsigned long long seen) {
     for (;;) {
       const auto until = std::chrono::steady_clock::now() + kSpin;
       while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until) {
@@ -117,6 +144,12 @@ class HelperPool {
       std::unique_lock<std::mutex> lock(mutex_);
       work_ready_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
       seen = generation_.load(std::memory_order_acquire);
+      // A fixed job: this helper's own block, if the job has one for it. The job cannot finish without it, so no
+      // later job can start before this helper has seen this one.
+      if (fixed_helpers_ > 0) {
+        if (id <= fixed_helpers_) RunBlock(lock, id);
+        continue;
+      }
       // A job asks for at most helper_limit_ helpers: a pool grown by an earlier, wider call does not widen this one.
       if (joined_ >= helper_limit_) continue;
       ++joined_;
@@ -130,6 +163,8 @@ class HelperPool {
   std::condition_variable all_done_;
   const std::function<void(unsigned)>* job_ = nullptr;
   unsigned next_ = 0, end_ = 0, finished_ = 0, helpers_ = 0, joined_ = 0, helper_limit_ = 0;
+  // In a fixed job (RunFixed), helpers 1 .. fixed_helpers_ each run their own block; 0 in a shared-counter job.
+  unsigned fixed_helpers_ = 0;
   std::atomic<unsigned long long> generation_{0};
   std::exception_ptr first_error_;
 };
@@ -148,6 +183,14 @@ void run_on_threads(unsigned threads, unsigned blocks, const std::function<void(
     return;
   }
   Pool().Run(threads - 1, blocks, block);
+}
+
+void run_on_fixed_threads(unsigned threads, const std::function<void(unsigned)>& block) {
+  if (threads <= 1) {
+    block(0);
+    return;
+  }
+  Pool().RunFixed(threads, block);
 }
 
 // Blocks per thread: more blocks than threads, so a helper that starts late still takes its share (the caller

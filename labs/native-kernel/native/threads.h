@@ -14,6 +14,14 @@ namespace kernel {
 // block has finished.
 void run_on_threads(unsigned threads, unsigned blocks, const std::function<void(unsigned)>& block);
 
+// Runs block(0) .. block(threads - 1), each on its own thread, and always on the same one: block 0 on the calling
+// thread, block t on the pool's helper number t (helpers are numbered as they start and live until the process
+// exits). For work whose data placement must follow the thread (first touch, stream.h), where run_on_threads' shared
+// counter would hand a block to whichever thread asks first. No load balancing: a helper that wakes late delays the
+// whole call. Blocks with no helper (more threads than CPUs, or a helper that could not be started) run on the caller
+// after block 0. Exceptions as in run_on_threads.
+void run_on_fixed_threads(unsigned threads, const std::function<void(unsigned)>& block);
+
 // C = A * B with the rows split into contiguous blocks (8 per thread, sizes differ by at most one row), run by
 // run_on_threads on at most `threads` threads. At most n threads: a thread with no rows would only cost its start-up.
 void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads);

@@ -25,6 +25,10 @@ export interface NativeKernel {
   matmul(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
   /** c = a * b on `threads` native threads, off the event loop. */
   matmulAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
+  /** a[i] = b[i] + s * c[i] on `threads` threads, thread t always on the same contiguous chunk (native/stream.h). Returns a. */
+  triad(a: Float64Array, b: Float64Array, c: Float64Array, s: number, threads: number): Float64Array;
+  /** Copies the sources into b and c and zeroes a, each chunk on the thread `triad` runs it on (first touch). */
+  triadFirstTouch(a: Float64Array, b: Float64Array, c: Float64Array, bSource: Float64Array, cSource: Float64Array, threads: number): void;
   /** Peak flop/s of independent FMAs on `threads` threads (native/probe.h). */
   fmaPeak(iterations: number, threads: number): number;
   /** Bytes/s of a STREAM triad over three arrays of `elements` doubles on `threads` threads. */

@@ -4,7 +4,9 @@
 import type { Results } from '@parallel-course/harness/results-schema.ts';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { analyseNativeKernel, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
+import { saturationSentence, type Bandwidth } from './bandwidth-analysis.ts';
 import { rooflineSvg } from './roofline-svg.ts';
+import { describeTriadSize } from './triad.ts';
 
 const ci = ([lo, hi]: [number, number], digits: number) => `[${lo.toFixed(digits)}, ${hi.toFixed(digits)}]`;
 
@@ -45,22 +47,52 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis): strin
     lines.push(`- n = ${t.size}, ${t.threads} threads: speedup ${t.speedup.toFixed(2)} ${ci(t.speedupCi, 2)}, efficiency ${t.efficiency.toFixed(2)} ${ci(t.efficiencyCi, 2)}.`);
   }
   lines.push('');
+  lines.push(...formatBandwidth(a.bandwidth));
   lines.push('## Roofline: fraction of this machine\'s measured peak');
   lines.push('');
-  if (!a.peaks) {
+  if (!a.peaks || !a.roofs) {
     lines.push('- no peak probes in this run (the native -march=native rung did not run).');
   } else {
     const p = a.peaks;
-    lines.push(`Measured peaks (median of probe runs): 1 thread ${p.gflops1.toFixed(1)} Gflop/s and ${p.gbps1.toFixed(1)} GB/s; all threads ${p.gflopsAll.toFixed(1)} Gflop/s and ${p.gbpsAll.toFixed(1)} GB/s.`);
+    const r = a.roofs;
+    lines.push(`Compute peaks (FMA probe, median): ${p.gflops1.toFixed(1)} Gflop/s on 1 thread, ${p.gflopsAll.toFixed(1)} Gflop/s on all threads.`);
+    if (a.bandwidth) {
+      lines.push(`Bandwidth roofs from the triad cases: ${r.gbps1.toFixed(1)} GB/s on 1 thread, ${r.gbpsAll.toFixed(1)} GB/s on all cores (the best, at ${a.bandwidth.best.threads} threads). The probe's own triad, for comparison: ${p.gbps1.toFixed(1)} and ${p.gbpsAll.toFixed(1)} GB/s.`);
+    } else {
+      lines.push(`Bandwidth roofs from the probe's triad (this run has no triad cases): ${p.gbps1.toFixed(1)} GB/s on 1 thread, ${p.gbpsAll.toFixed(1)} GB/s on all threads.`);
+    }
+    lines.push(`Ridge points (flop per byte where the roofs meet): ${(r.gflops1 / r.gbps1).toFixed(1)} on 1 thread, ${(r.gflopsAll / r.gbpsAll).toFixed(1)} on all cores. A rung left of its ridge is memory-bound: only bandwidth would raise its roof, not more cores.`);
     lines.push('');
-    lines.push('| rung | n | Gflop/s | GB/s (compulsory) | attainable Gflop/s | fraction of roof |');
-    lines.push('|---|---|---|---|---|---|');
-    for (const r of rooflineSummary(a.roofline)) {
-      lines.push(`| ${r.variant}${r.threads ? ` x${r.threads}` : ''} | ${r.size} | ${r.gflops.toFixed(2)} | ${(r.gflops / r.intensity).toFixed(2)} | ${r.attainableGflops.toFixed(1)} | ${(100 * r.fractionOfPeak).toFixed(1)}% |`);
+    // The memory side, where it applies: a memory-bound rung's compulsory GB/s against the bandwidth roof.
+    lines.push('| rung | n | intensity (flop/B) | bound by | Gflop/s | GB/s (compulsory) | attainable Gflop/s | fraction of roof | fraction of bandwidth roof (memory-bound) |');
+    lines.push('|---|---|---|---|---|---|---|---|---|');
+    for (const q of rooflineSummary(a.roofline)) {
+      lines.push(`| ${q.variant}${q.threads ? ` x${q.threads}` : ''} | ${q.size} | ${q.intensity.toFixed(2)} | ${q.bound} | ${q.gflops.toFixed(2)} | ${q.gbps.toFixed(2)} | ${q.attainableGflops.toFixed(1)} | ${(100 * q.fractionOfPeak).toFixed(1)}% | ${q.bound === 'memory' ? `${(100 * q.fractionOfBandwidth).toFixed(1)}%` : '-'} |`);
     }
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** The triad's section: GB/s and efficiency per thread count, and where bandwidth saturates. */
+export function formatBandwidth(b: Bandwidth | null): string[] {
+  const lines = ['## Memory bandwidth: the triad on 1..P threads', ''];
+  if (!b) return [...lines, '- no triad cases in this run (the native -march=native rung did not run).', ''];
+  lines.push(`a[i] = b[i] + s·c[i] over 3 arrays of ${describeTriadSize(b.elements)}, 24 bytes per element; GB/s at the median time, 95% intervals.`);
+  lines.push('');
+  lines.push('| threads | GB/s | of the best | efficiency vs 1 thread |');
+  lines.push('|---|---|---|---|');
+  for (const p of b.points) {
+    const efficiency = p.efficiency === null ? '' : `${p.efficiency.toFixed(2)}${p.efficiencyCi ? ` ${ci(p.efficiencyCi, 2)}` : ''}`;
+    lines.push(`| ${p.threads} | ${p.gbps.toFixed(2)} ${ci(p.gbpsCi, 2)} | ${Math.round((100 * p.gbps) / b.best.gbps)}% | ${efficiency} |`);
+  }
+  lines.push('');
+  lines.push(`- ${saturationSentence(b)}`);
+  if (b.typescriptGbps !== null && b.oneThread) {
+    lines.push(`- The same triad in TypeScript on one thread (ts-typed): ${b.typescriptGbps.toFixed(2)} GB/s, ${(b.typescriptGbps / b.oneThread.gbps).toFixed(2)} x the native triad on one thread.`);
+  }
+  lines.push('');
+  return lines;
 }
 
 /** "812 ns", "4.56 us", "1.53 ms": three significant digits in the unit that fits. */
@@ -75,11 +107,11 @@ export function analyseRun(results: Results): LabAnalysis {
   const analysis = analyseNativeKernel(results);
   const files: LabAnalysis['files'] = [];
   let text = formatAnalysis(results, analysis);
-  if (analysis.peaks) {
+  if (analysis.roofs) {
     const shown = new Set([...rooflineSummary(analysis.roofline), ...analysis.roofline.filter((r) => r.variant === 'native-march')]);
     files.push({
       name: 'roofline.svg',
-      contents: rooflineSvg([...shown], analysis.peaks, `Matrix product on ${results.environment.cpuModel} (P = ${results.cpus.p})`),
+      contents: rooflineSvg([...shown], analysis.roofs, `Matrix product on ${results.environment.cpuModel} (P = ${results.cpus.p})`, analysis.bandwidth?.points ?? []),
     });
     text += '\n\n![Roofline of the rungs](roofline.svg)';
   }

@@ -2,10 +2,12 @@
  * What the native-kernel lab derives from a run's results.json beyond the harness's speedups: per-call time and
  * throughput of every rung at every size, where native starts to beat TypeScript (the crossover), the per-call
  * overhead of crossing into the addon, the parallel efficiency of the native threads (read from the harness's
- * speedups, not recomputed), and how close each rung comes to this machine's measured peaks (the roofline). Pure
- * functions of validated results.
+ * speedups, not recomputed), and how close each rung comes to this machine's measured peaks (the roofline), whose
+ * bandwidth roofs come from the triad cases (bandwidth-analysis.ts) where the run has them. Pure functions of
+ * validated results.
  */
 import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/harness/results-schema.ts';
+import { bandwidthFrom, isTriadCase, type Bandwidth } from './bandwidth-analysis.ts';
 import { matmulFlop } from './matrices.ts';
 import { PEAK_OBSERVATIONS } from './peaks.ts';
 
@@ -164,7 +166,17 @@ export interface RooflinePoint extends RungPoint {
   intensity: number;
   /** min(peak flop/s, intensity * peak bandwidth) for the threads this point used. */
   attainableGflops: number;
+  /** gflops / attainableGflops: how close to whichever roof is lower at this intensity. */
   fractionOfPeak: number;
+  /**
+   * Which roof is lower at this intensity: 'memory' left of the ridge point (peak flop/s / bandwidth), where only more
+   * bandwidth, not more cores or better arithmetic, would raise the roof; 'compute' right of it.
+   */
+  bound: 'memory' | 'compute';
+  /** Compulsory traffic rate, GB/s: gflops / intensity (3 n^2 doubles per product; real traffic is higher). */
+  gbps: number;
+  /** gbps / the bandwidth roof of the threads this point used: the memory side of the roofline. */
+  fractionOfBandwidth: number;
 }
 
 /** Places every point under the roofline of the threads it used (1 thread, or all of them). */
@@ -172,9 +184,31 @@ export function roofline(points: RungPoint[], peaks: Peaks): RooflinePoint[] {
   return points.map((p) => {
     const all = p.threads !== null && p.threads > 1;
     const ai = intensity(p.size);
-    const attainable = Math.min(all ? peaks.gflopsAll : peaks.gflops1, ai * (all ? peaks.gbpsAll : peaks.gbps1));
-    return { ...p, intensity: ai, attainableGflops: attainable, fractionOfPeak: p.gflops / attainable };
+    const flopRoof = all ? peaks.gflopsAll : peaks.gflops1;
+    const bandwidthRoof = all ? peaks.gbpsAll : peaks.gbps1;
+    const attainable = Math.min(flopRoof, ai * bandwidthRoof);
+    const gbps = p.gflops / ai;
+    return {
+      ...p,
+      intensity: ai,
+      attainableGflops: attainable,
+      fractionOfPeak: p.gflops / attainable,
+      bound: ai * bandwidthRoof < flopRoof ? 'memory' : 'compute',
+      gbps,
+      fractionOfBandwidth: gbps / bandwidthRoof,
+    };
   });
+}
+
+/**
+ * The roofs the roofline is drawn with: the probes' compute peaks, and the bandwidth measured by the triad cases
+ * where the run has them (one thread: the 1-thread triad; all threads: the best triad over every thread count),
+ * else the probe's own bandwidth. Null without the compute probes.
+ */
+export function roofsFrom(peaks: Peaks | null, bandwidth: Bandwidth | null): Peaks | null {
+  if (!peaks) return null;
+  if (!bandwidth) return peaks;
+  return { ...peaks, gbps1: bandwidth.oneThread?.gbps ?? peaks.gbps1, gbpsAll: bandwidth.best.gbps };
 }
 
 /**
@@ -188,23 +222,33 @@ export function rooflineSummary(points: RooflinePoint[]): RooflinePoint[] {
 }
 
 export interface NativeKernelAnalysis {
+  /** The matrix-product cases (the triad's are in `bandwidth`). */
   points: RungPoint[];
   crossovers: Crossover[];
   overheads: CallOverhead[];
   threads: ThreadScaling[];
+  /** The probes' medians, as measured. */
   peaks: Peaks | null;
+  /** The triad's GB/s per thread count and where it saturates; null when the run has no triad cases. */
+  bandwidth: Bandwidth | null;
+  /** The roofs the roofline uses: `peaks` with the triad's bandwidth where measured (roofsFrom). */
+  roofs: Peaks | null;
   roofline: RooflinePoint[];
 }
 
 export function analyseNativeKernel(results: Results): NativeKernelAnalysis {
-  const points = results.cases.map(rungPoint);
+  const points = results.cases.filter((c) => !isTriadCase(c)).map(rungPoint);
   const peaks = peaksFrom(results);
+  const bandwidth = bandwidthFrom(results);
+  const roofs = roofsFrom(peaks, bandwidth);
   return {
     points,
     crossovers: crossovers(points),
     overheads: callOverheads(points),
     threads: threadScaling(results.speedups),
     peaks,
-    roofline: peaks ? roofline(points, peaks) : [],
+    bandwidth,
+    roofs,
+    roofline: roofs ? roofline(points, roofs) : [],
   };
 }

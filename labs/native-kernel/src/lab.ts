@@ -1,9 +1,11 @@
 /**
  * The native-kernel lab: one compute-bound kernel (C = A * B, n x n doubles) climbing a ladder of implementations,
  * from naive TypeScript to C++ on every core, across a sweep of sizes that shows where crossing into native code
- * stops costing more than it saves. Episode: episodes/07-native-kernel.mdx.
+ * stops costing more than it saves; and a memory-bound one (a STREAM triad on 1..P threads) that shows where memory
+ * bandwidth, not the cores, sets the limit. Episode: episodes/07-native-kernel.mdx.
  */
 import { workerSweep } from '@parallel-course/harness/sweep.ts';
+import { currentTopology } from '@parallel-course/harness/topology.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
@@ -11,6 +13,22 @@ import { measurePeaks } from './peaks.ts';
 import { makeInput, matmulFlop, type MatmulInput } from './matrices.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
 import { matmulComparator } from './tolerance.ts';
+import {
+  describeTriadSize,
+  isTriadInput,
+  makeTriadInput,
+  reachableLastLevelCacheBytes,
+  TRIAD_CHECK_LENGTHS,
+  TRIAD_PARAM,
+  triadBytes,
+  triadElements,
+  triadReference,
+  triadTyped,
+  type TriadInput,
+} from './triad.ts';
+
+/** What a sample runs on: a pair of matrices, or the triad's vectors. */
+export type NativeKernelInput = MatmulInput | TriadInput;
 
 /** The sizes n of the sweep: powers of two from where the call dominates to where the arithmetic does. */
 export const FULL_SIZES = [2, 4, 8, 16, 32, 64, 128, 256];
@@ -127,6 +145,79 @@ function nativeThreadsCase(size: number, threads: number): CaseDefinition<Matmul
   };
 }
 
+/** The triad's array length on this machine: from the last-level cache this job's CPUs reach (triad.ts). */
+export function triadElementsHere(): number {
+  return triadElements(reachableLastLevelCacheBytes(currentTopology()));
+}
+
+/** A triad output per input, allocated on first use (not in the timed loop) and dropped at teardown. */
+function triadOutputFor(outputs: Map<TriadInput, Float64Array>, input: TriadInput): Float64Array {
+  let a = outputs.get(input);
+  if (!a) {
+    a = new Float64Array(input.length);
+    outputs.set(input, a);
+  }
+  return a;
+}
+
+/** The triad in TypeScript on one thread: the baseline of the triad cases (as ts-typed is of the products). */
+function tsTypedTriadCase(elements: number): CaseDefinition<TriadInput, Float64Array> {
+  return {
+    variant: 'ts-typed',
+    params: { [TRIAD_PARAM]: elements },
+    measureGroup: 'triad',
+    async setup(): Promise<CaseInstance<TriadInput, Float64Array>> {
+      const outputs = new Map<TriadInput, Float64Array>();
+      return {
+        run(input) {
+          const a = triadOutputFor(outputs, input);
+          triadTyped(a, input.b, input.c, input.s);
+          return a;
+        },
+        teardown() {
+          outputs.clear();
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The STREAM triad on `threads` native threads. Each case keeps its own three arrays, fresh and first written by
+ * triadFirstTouch on the very threads that later run the triad, each on its own chunk: on a multi-socket node each
+ * chunk's pages then live in the memory of its thread's socket. Sharing the input's arrays instead would leave every
+ * page where the main thread first wrote it, on one socket, and the other socket's threads would read across the
+ * interconnect. The copy happens on the first call with an input (the check), never in a timed sample.
+ */
+function triadCase(elements: number, threads: number): CaseDefinition<TriadInput, Float64Array> {
+  return {
+    variant: 'triad',
+    params: { [TRIAD_PARAM]: elements, threads },
+    // The harness computes efficiency against the 1-thread triad: GB/s(threads) / (threads x GB/s(1)).
+    workers: threads,
+    // Measured after everything else, with a full garbage collection first, interleaved only with each other.
+    measureGroup: 'triad',
+    async setup(ctx: LabContext): Promise<CaseInstance<TriadInput, Float64Array>> {
+      const addon = loadRung(ctx.impl, 'march');
+      const placed = new Map<TriadInput, { a: Float64Array; b: Float64Array; c: Float64Array }>();
+      return {
+        run(input) {
+          let arrays = placed.get(input);
+          if (!arrays) {
+            arrays = { a: new Float64Array(input.length), b: new Float64Array(input.length), c: new Float64Array(input.length) };
+            addon.triadFirstTouch(arrays.a, arrays.b, arrays.c, input.b, input.c, threads);
+            placed.set(input, arrays);
+          }
+          return addon.triad(arrays.a, arrays.b, arrays.c, input.s, threads);
+        },
+        teardown() {
+          placed.clear();
+        },
+      };
+    },
+  };
+}
+
 /** The native rungs of an implementation that cannot run here, each with the reason and the fix. */
 export function unavailableRungs(impl: Impl): { rung: Rung; reason: string; fix: string }[] {
   const missing: { rung: Rung; reason: string; fix: string }[] = [];
@@ -145,7 +236,7 @@ export function unavailableNotes(impl: Impl): string[] {
   const byReason = new Map<string, { rungs: string[]; fix: string }>();
   for (const m of unavailableRungs(impl)) {
     const entry = byReason.get(m.reason) ?? { rungs: [], fix: m.fix };
-    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-threads' : ''}`);
+    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-threads, triad' : ''}`);
     byReason.set(m.reason, entry);
   }
   return [...byReason].map(
@@ -155,15 +246,19 @@ export function unavailableNotes(impl: Impl): string[] {
   );
 }
 
-const lab: LabDefinition<MatmulInput, Float64Array> = {
+const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   name: 'native-kernel',
   title: 'Native kernel: a C++ addon against the pure-TypeScript kernel',
-  summary: 'matrix product from naive TypeScript to C++ at -O0/-O3/-march=native and native threads, across sizes',
+  summary: 'matrix product from naive TypeScript to C++ at -O0/-O3/-march=native and native threads, across sizes; memory bandwidth (STREAM triad) on 1..P threads',
   episode: 'episodes/07-native-kernel.mdx',
   learnerFiles: LEARNER_FILES,
   variants: [
     { name: 'ts-naive', description: 'TypeScript, arrays of rows, textbook i-j-k loop', source: 'labs/native-kernel/src/ts-kernels.ts: matmulNaive' },
-    { name: 'ts-typed', description: 'TypeScript, flat Float64Array, i-k-j loop (the baseline)', source: 'labs/native-kernel/src/ts-kernels.ts: matmulTyped' },
+    {
+      name: 'ts-typed',
+      description: 'TypeScript, flat Float64Array, i-k-j loop (the baseline); with `elements`, the triad in TypeScript on one thread',
+      source: 'labs/native-kernel/src/ts-kernels.ts: matmulTyped, src/triad.ts: triadTyped',
+    },
     ...RUNGS.map((rung) => ({
       name: `native-${rung}`,
       description: `the same i-k-j loop in a C++ addon built with ${RUNG_FLAGS[rung]}, called synchronously`,
@@ -174,22 +269,36 @@ const lab: LabDefinition<MatmulInput, Float64Array> = {
       description: 'the -O3 -march=native loop split by rows across std::threads off the event loop; returns a Promise',
       source: 'labs/native-kernel/native/threads.cc + <impl>/kernel.cc',
     },
+    {
+      name: 'triad',
+      description: 'STREAM triad a[i] = b[i] + s·c[i] on arrays 4x the last-level cache, on 1..P native threads, each on its own first-touched chunk: memory bandwidth in bytes/s',
+      source: 'labs/native-kernel/native/stream.cc',
+    },
   ],
   baseline: 'ts-typed',
   headline: { variant: 'native-march', params: { size: LARGEST_SIZE } },
-  inputParams: ['size'],
+  inputParams: ['size', TRIAD_PARAM],
   inputs(params, ctx) {
+    if (params[TRIAD_PARAM] !== undefined) {
+      // Small checks (one element, an odd length, a prime length no thread count divides), one large measured input.
+      return { check: TRIAD_CHECK_LENGTHS.map((length) => makeTriadInput(length, ctx.seed)), measure: makeTriadInput(Number(params[TRIAD_PARAM]), ctx.seed) };
+    }
     const n = Number(params.size);
     // The check also runs n - 1: an odd size exercises the vector loops' remainder iterations.
     const check = n > 1 ? [makeInput(n, ctx.seed, 1), makeInput(n - 1, ctx.seed, 1)] : [makeInput(n, ctx.seed, 1)];
     return { check, measure: makeInput(n, ctx.seed) };
   },
   reference(input) {
+    if (isTriadInput(input)) return triadReference(input);
     // The definition of correct: the textbook loop, once, in plain JavaScript.
     return Float64Array.from(matmulNaive(input.aRows, input.bRows, input.n).flat());
   },
+  // Also the triad's: its results are small integers, exact in double precision (triad.ts), so the tolerance, far
+  // below 1, admits no wrong one.
   comparator: matmulComparator(MAX_SIZE),
   workPerSample(input) {
+    // The triad in bytes, so its throughput reads as bytes/s: memory bandwidth.
+    if (isTriadInput(input)) return { amount: triadBytes(input.length), unit: 'bytes' };
     return { amount: input.repeats * matmulFlop(input.n), unit: 'flop' };
   },
   cases(ctx) {
@@ -197,7 +306,7 @@ const lab: LabDefinition<MatmulInput, Float64Array> = {
     const threadSizes = ctx.quick ? QUICK_THREAD_SIZES : FULL_THREAD_SIZES;
     const available = new Set(RUNGS.filter((rung) => rungStatus(ctx.impl, rung).available));
     // Unavailable rungs and a stale build are reported through notes(), which the harness prints and records.
-    const cases: CaseDefinition<MatmulInput, Float64Array>[] = [];
+    const cases: CaseDefinition<NativeKernelInput, Float64Array>[] = [];
     for (const size of sizes) {
       cases.push(tsNaiveCase(size), tsTypedCase(size));
       for (const rung of RUNGS) {
@@ -208,12 +317,20 @@ const lab: LabDefinition<MatmulInput, Float64Array> = {
       // The baseline at every threads size too, so each threads case has a speedup (and the harness an efficiency).
       for (const size of threadSizes) if (!sizes.includes(size)) cases.push(tsTypedCase(size));
       for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeThreadsCase(size, t));
+      // Memory bandwidth: the same thread counts, quick runs included (they take fewer samples, not smaller arrays:
+      // arrays that fit in cache would measure the cache).
+      const elements = triadElementsHere();
+      cases.push(tsTypedTriadCase(elements));
+      for (const t of threadCounts(ctx.availableParallelism)) cases.push(triadCase(elements, t));
     }
     return cases;
   },
   notes(ctx) {
     const stale = staleBuildWarning(ctx.impl, ctx.implDir);
-    return [...unavailableNotes(ctx.impl), ...(stale ? [stale] : [])];
+    const triad = rungStatus(ctx.impl, 'march').available
+      ? [`triad: 3 arrays of ${describeTriadSize(triadElementsHere())} per thread count, 4 x the last-level cache this job's CPUs reach (STREAM's rule); bytes/s count 24 bytes per element (2 reads, 1 write), not the write-allocate read of a.`]
+      : [];
+    return [...unavailableNotes(ctx.impl), ...(stale ? [stale] : []), ...triad];
   },
   // The lab's own numbers (crossover, per-call overhead, thread efficiency, fraction of peak) and the roofline;
   // loaded when a run is analysed, not when the lab is imported.

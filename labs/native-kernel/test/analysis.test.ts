@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyze } from '@parallel-course/harness/analysis.ts';
 import type { CaseResult } from '@parallel-course/harness/results-schema.ts';
-import { crossovers, intensity, roofline, rooflineSummary, rungPoint, threadScaling, type RungPoint } from '../src/analysis.ts';
+import { crossovers, intensity, roofline, roofsFrom, rooflineSummary, rungPoint, threadScaling, type RungPoint } from '../src/analysis.ts';
+import { formatBandwidth } from '../src/analysis-report.ts';
+import { bandwidthFrom, saturationPoint, saturationSentence } from '../src/bandwidth-analysis.ts';
 import { decades, rooflineSvg } from '../src/roofline-svg.ts';
 
 /** A case with constant samples: its median and interval are exactly `ms`. */
@@ -123,4 +125,98 @@ test('rooflineSummary: every rung at the top of the sequential ladder, plus the 
     rooflineSummary(pts).map((p) => `${p.variant}:${p.size}:${p.threads ?? '-'}`),
     ['ts-typed:256:-', 'native-march:256:-', 'native-threads:256:2', 'native-threads:512:1', 'native-threads:512:2'],
   );
+});
+
+/**
+ * A hand-made triad sweep on a 16-CPU node, through the harness's own analysis (so efficiency comes from `workers`
+ * as in a real run). 2^23 elements move 24 x 2^23 = 201 326 592 bytes per sample; a time of bytes / (GB/s x 10^6) ms
+ * gives exactly those GB/s.
+ */
+function triadRun(gbpsByThreads: [number, number][], tsGbps = 5) {
+  const elements = 2 ** 23;
+  const bytes = 24 * elements;
+  const ms = (gbps: number) => bytes / (gbps * 1e6);
+  const input = (variant: string, params: Record<string, number>, gbps: number, workers?: number) => ({
+    variant,
+    params,
+    ...(workers === undefined ? {} : { workers }),
+    samplesMs: [ms(gbps), ms(gbps), ms(gbps), ms(gbps)],
+    sampleRounds: [0, 0, 1, 1],
+    workPerSample: { amount: bytes, unit: 'bytes' },
+    observations: {},
+  });
+  const { cases, speedups } = analyze(
+    [
+      input('ts-typed', { elements }, tsGbps),
+      ...gbpsByThreads.map(([threads, gbps]) => input('triad', { elements, threads }, gbps, threads)),
+    ],
+    { baseline: 'ts-typed', headline: { variant: 'triad', params: { elements, threads: 1 } }, seed: 1, resamples: 200, availableParallelism: 16 },
+  );
+  return { cases, speedups, cpus: { p: 16, limit: 'affinity' as const, available: 16, forced: false, affinity: 16, quota: null, nodeReports: 16 } };
+}
+
+const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-9 * expected, `${actual} vs ${expected}`);
+
+test('bandwidthFrom: GB/s per thread count, the best as the all-cores roof, saturation at 90% of the best', () => {
+  // Reference: best 36.5 GB/s (16 threads); 90% of it is 32.85; 3 threads give 27 (below), 4 give 34 (above): saturates at 4.
+  const run = triadRun([[1, 10], [2, 19], [3, 27], [4, 34], [8, 36], [16, 36.5]]);
+  const b = bandwidthFrom(run);
+  assert.ok(b);
+  assert.equal(b.elements, 2 ** 23);
+  assert.deepEqual(b.points.map((p) => p.threads), [1, 2, 3, 4, 8, 16]);
+  close(b.oneThread!.gbps, 10);
+  close(b.best.gbps, 36.5);
+  assert.equal(b.best.threads, 16);
+  assert.equal(b.saturatesAt, 4);
+  assert.equal(b.p, 16);
+  close(b.typescriptGbps!, 5);
+  // Efficiency from the harness (workers: threads): 36.5 / (16 x 10) = 0.228125.
+  close(b.points.at(-1)!.efficiency!, 36.5 / 160);
+  assert.match(saturationSentence(b), /^Bandwidth saturates at 4 of 16 threads: 4 threads already reach 90% of the best \(36\.5 GB\/s at 16 threads\)/);
+  const text = formatBandwidth(b).join('\n');
+  assert.match(text, /\| 4 \| 34\.00 \[34\.00, 34\.00\] \| 93% \| 0\.85 \[0\.85, 0\.85\] \|/);
+  assert.match(text, /ts-typed\): 5\.00 GB\/s, 0\.50 x the native triad on one thread/);
+});
+
+test('saturationPoint and the sentence when bandwidth still grows at the last thread count, or only one was measured', () => {
+  assert.equal(saturationPoint([{ threads: 1, gbps: 10 }, { threads: 2, gbps: 20 }]), 2);
+  assert.equal(saturationPoint([{ threads: 2, gbps: 19 }, { threads: 1, gbps: 20 }]), 1, '19 >= 0.9 x 20 at 2 threads, but 1 thread already had it');
+  const rising = bandwidthFrom(triadRun([[1, 10], [2, 20]]))!;
+  assert.match(saturationSentence(rising), /only at 2 of 16 threads: no saturation within this sweep/);
+  const single = bandwidthFrom(triadRun([[1, 10]]))!;
+  assert.match(saturationSentence(single), /^Only one thread count was measured/);
+  assert.equal(bandwidthFrom({ cases: [], speedups: [], cpus: triadRun([]).cpus }), null);
+});
+
+test('roofsFrom: the triad replaces the probe\'s bandwidth (1 thread and best); without a triad the probe stays', () => {
+  const peaks = { gflops1: 100, gbps1: 20, gflopsAll: 800, gbpsAll: 30 };
+  const b = bandwidthFrom(triadRun([[1, 10], [2, 19], [4, 34], [16, 36.5]]))!;
+  const roofs = roofsFrom(peaks, b)!;
+  close(roofs.gbps1, 10);
+  close(roofs.gbpsAll, 36.5);
+  assert.equal(roofs.gflopsAll, 800);
+  assert.deepEqual(roofsFrom(peaks, null), peaks);
+  assert.equal(roofsFrom(null, b), null);
+});
+
+test('roofline: memory-bound left of the ridge, with the fraction of the bandwidth roof; compute-bound right of it', () => {
+  const peaks = { gflops1: 100, gbps1: 10, gflopsAll: 800, gbpsAll: 40 };
+  // n = 12: intensity 1 flop/B < ridge 100 / 10 = 10: memory-bound; 5 Gflop/s moves 5 GB/s, half of the 10 GB/s roof.
+  const [low] = roofline([{ ...point('native-march', 12, 1), gflops: 5 }], peaks);
+  assert.equal(low?.bound, 'memory');
+  assert.equal(low?.gbps, 5);
+  assert.equal(low?.fractionOfBandwidth, 0.5);
+  assert.equal(low?.fractionOfPeak, 0.5);
+  // n = 256 on 2 threads: intensity 21.3 > ridge 800 / 40 = 20: compute-bound.
+  const [high] = roofline([{ ...point('native-threads', 256, 1), threads: 2, gflops: 400 }], peaks);
+  assert.equal(high?.bound, 'compute');
+  assert.equal(high?.fractionOfPeak, 0.5);
+});
+
+test('rooflineSvg draws the triad as one square per thread count on the bandwidth slope', () => {
+  const peaks = { gflops1: 100, gbps1: 10, gflopsAll: 200, gbpsAll: 36 };
+  const svg = rooflineSvg(roofline([point('native-march', 256, 1)], peaks), peaks, 't', [{ threads: 1, gbps: 10 }, { threads: 2, gbps: 19 }, { threads: 4, gbps: 36 }]);
+  assert.equal(svg.match(/<rect x="[\d.]+" y="[\d.]+" width="8" height="8" fill="none" stroke="black"><title>triad x\d+/g)?.length, 3);
+  assert.match(svg, /triad x4: 36\.00 GB\/s/);
+  assert.match(svg, />triad \(x threads\)</);
 });

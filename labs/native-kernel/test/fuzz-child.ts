@@ -1,5 +1,5 @@
 /**
- * Run as a child process by robustness.test.ts: calls the addon's functions with many random, mostly wrong
+ * Run as a child process by robustness.test.ts: calls the addon's functions (the product and the triad) with many random, mostly wrong
  * arguments. Every call must either succeed or throw (or reject with) a JavaScript TypeError/RangeError/Error.
  * If the addon crashed, this process would die with a signal instead of printing its tally, which the parent sees.
  * Usage: node fuzz-child.ts <module file> <seed> <calls>
@@ -50,10 +50,12 @@ const pending: Promise<unknown>[] = [];
 const calls = Number(callsArg);
 for (let i = 0; i < calls; i++) {
   const n = pick([1, 2, 3, 4]);
-  const argCount = pick([0, 1, 2, 3, 4, 5, 5, 5]);
-  const args = Array.from({ length: argCount }, (_, k) => (k >= 3 ? randomInt() : pick([randomArg(n), randomArg(n), randomInt()])));
-  if (random() < 0.5 && argCount >= 4) args[3] = n; // often the right n, so the deeper checks are reached
-  const fn = pick(['matmul', 'matmulAsync'] as const);
+  const argCount = pick([0, 1, 2, 3, 4, 5, 5, 5, 6]);
+  const fn = pick(['matmul', 'matmulAsync', 'triad', 'triadFirstTouch'] as const);
+  // Arrays where the function takes arrays (triadFirstTouch: five of them), numbers after.
+  const arrays = fn === 'triadFirstTouch' ? 5 : 3;
+  const args = Array.from({ length: argCount }, (_, k) => (k >= arrays ? randomInt() : pick([randomArg(n), randomArg(n), randomInt()])));
+  if (random() < 0.5 && argCount >= 4 && fn !== 'triadFirstTouch') args[3] = n; // often the right n (or s), so the deeper checks are reached
   try {
     const result = (addon[fn] as (...a: unknown[]) => unknown)(...args);
     if (result instanceof Promise) {

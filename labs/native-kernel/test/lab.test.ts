@@ -4,16 +4,18 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { isNotImplemented, type LabContext } from '@parallel-course/harness/lab-definition.ts';
+import { isNotImplemented, paramsKey, type LabContext } from '@parallel-course/harness/lab-definition.ts';
 import { rungStatus, staleBuildWarning } from '../src/addon.ts';
-import lab, { LARGEST_SIZE, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, unavailableNotes } from '../src/lab.ts';
+import { workerSweep } from '@parallel-course/harness/sweep.ts';
+import lab, { LARGEST_SIZE, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
+import { isTriadInput, TRIAD_CHECK_LENGTHS } from '../src/triad.ts';
 
-const ctx = (impl: 'exercise' | 'solution', quick = true): LabContext => ({
+const ctx = (impl: 'exercise' | 'solution', quick = true, availableParallelism = 2): LabContext => ({
   impl,
   implDir: `/unused/${impl}`,
   rootDir: '/unused',
   quick,
-  availableParallelism: 2,
+  availableParallelism,
   seed: 20261202,
 });
 const built = rungStatus('solution', 'march').available && rungStatus('exercise', 'march').available;
@@ -34,13 +36,14 @@ test('the sweep: every rung at every size, the headline case among them, in quic
     const headline = resolveHeadline(lab.headline, ctx('solution', quick));
     assert.ok(cases.some((c) => c.variant === headline.variant && c.params.size === headline.params.size));
     assert.ok(cases.some((c) => c.variant === 'native-threads' && c.params.threads === 2));
-    // Only the threads rung declares `workers` (its thread count), so the harness's efficiency compares it with
-    // itself on one thread; the single-threaded rungs have none.
-    assert.ok(cases.every((c) => (c.variant === 'native-threads' ? c.workers === c.params.threads : c.workers === undefined)));
+    // Only the threads rung and the triad declare `workers` (their thread count), so the harness's efficiency compares
+    // them with themselves on one thread; the single-threaded rungs have none.
+    const threaded = (v: string) => v === 'native-threads' || v === 'triad';
+    assert.ok(cases.every((c) => (threaded(c.variant) ? c.workers === c.params.threads : c.workers === undefined)));
     // The threads rung is measured in its own group, after the single-threaded rungs' garbage is collected.
     assert.ok(cases.every((c) => (c.variant === 'native-threads') === (c.measureGroup === 'native-threads')));
   }
-  const quickCases = lab.cases(ctx('solution'));
+  const quickCases = lab.cases(ctx('solution')).filter((c) => c.params.size !== undefined);
   const ladder = quickCases.filter((c) => c.variant !== 'native-threads' && c.variant !== 'ts-typed');
   assert.deepEqual([...new Set(ladder.map((c) => Number(c.params.size)))], QUICK_SIZES);
   // The baseline runs at the ladder's sizes and at each threads size, so every threads case has a speedup.
@@ -49,20 +52,55 @@ test('the sweep: every rung at every size, the headline case among them, in quic
   assert.deepEqual([...new Set(quickCases.filter((c) => c.variant === 'native-threads').map((c) => Number(c.params.size)))], QUICK_THREAD_SIZES);
 });
 
-test('every solution case matches the reference on its check inputs; the work per sample is counted in flop', { skip }, async () => {
+test('every solution case matches the reference on its check inputs; work per sample in flop, or in bytes for the triad', { skip }, async () => {
+  // Inputs shared by cases with the same input params, as the harness shares them (the triad's measured one is large).
+  const inputsByKey = new Map<string, Awaited<ReturnType<typeof lab.inputs>>>();
   for (const definition of lab.cases(ctx('solution'))) {
-    const inputs = await lab.inputs(definition.params, ctx('solution'));
+    const key = paramsKey(definition.params, lab.inputParams);
+    const inputs = inputsByKey.get(key) ?? (await lab.inputs(definition.params, ctx('solution')));
+    inputsByKey.set(key, inputs);
     const instance = await definition.setup(ctx('solution'));
     try {
       for (const input of inputs.check) {
         const comparison = lab.comparator.compare(await lab.reference(input), await instance.run(input));
-        assert.equal(comparison.equal, true, `${definition.variant} ${JSON.stringify(definition.params)} n=${input.n}: ${JSON.stringify(comparison.firstMismatch)}`);
+        const size = isTriadInput(input) ? `length=${input.length}` : `n=${input.n}`;
+        assert.equal(comparison.equal, true, `${definition.variant} ${JSON.stringify(definition.params)} ${size}: ${JSON.stringify(comparison.firstMismatch)}`);
       }
     } finally {
       await instance.teardown();
     }
-    assert.equal(lab.workPerSample(inputs.measure).amount, inputs.measure.repeats * 2 * inputs.measure.n ** 3);
+    const measure = inputs.measure;
+    if (isTriadInput(measure)) {
+      // Small check inputs, one large measured input: 24 bytes per element (2 reads, 1 write).
+      assert.deepEqual(inputs.check.map((i) => (isTriadInput(i) ? i.length : -1)), TRIAD_CHECK_LENGTHS);
+      assert.equal(measure.length, definition.params.elements);
+      assert.deepEqual(lab.workPerSample(measure), { amount: 24 * measure.length, unit: 'bytes' });
+    } else {
+      assert.deepEqual(lab.workPerSample(measure), { amount: measure.repeats * 2 * measure.n ** 3, unit: 'flop' });
+    }
   }
+});
+
+test('the triad: one case per thread count of workerSweep(P) for P = 1, 2, 16, with its TypeScript baseline, in its own group', { skip }, () => {
+  const elements = triadElementsHere();
+  assert.ok(elements >= 2 ** 23 && Number.isInteger(Math.log2(elements)), `arrays of 2^23 doubles or more, a power of two: ${elements}`);
+  for (const p of [1, 2, 16]) {
+    for (const quick of [true, false]) {
+      const cases = lab.cases(ctx('solution', quick, p));
+      const triads = cases.filter((c) => c.variant === 'triad');
+      assert.deepEqual(triads.map((c) => c.params.threads), workerSweep(p), `P = ${p}${quick ? ', quick' : ''}`);
+      for (const c of triads) {
+        assert.deepEqual(c.params, { elements, threads: c.params.threads });
+        assert.equal(c.workers, c.params.threads, 'workers: threads, so the harness computes efficiency against 1 thread');
+        assert.equal(c.measureGroup, 'triad');
+      }
+      // The baseline shares the triad's input (elements) and group, so every triad case has a paired speedup.
+      const baseline = cases.filter((c) => c.variant === 'ts-typed' && c.params.elements !== undefined);
+      assert.deepEqual(baseline.map((c) => [c.params, c.measureGroup]), [[{ elements }, 'triad']]);
+    }
+  }
+  // The triad is measured last: its group is the last to appear.
+  assert.equal(lab.cases(ctx('solution')).at(-1)?.measureGroup, 'triad');
 });
 
 test('the exercise: TypeScript rungs pass, every native rung fails kindly with "not implemented: ..."', { skip }, async () => {

@@ -13,7 +13,7 @@ const sampling = { warmupIterations: 1, rounds: 1, iterationsPerRound: 2 };
 const cpus = 2;
 const skip = rungStatus('solution', 'march').available ? false : 'the addon is not built here';
 
-test('runLab --quick on the solution: every case passes, the headline and the peaks are recorded', { skip }, async (t) => {
+test('runLab --quick on the solution: every case passes, the headline, the peaks and the triad are recorded', { skip }, async (t) => {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-smoke-'));
   t.after(() => rmSync(outDir, { recursive: true, force: true }));
   const outcome = await runLab({ lab: 'native-kernel', impl: 'solution', quick: true, outDir, sampling, silent: true, cpus });
@@ -24,8 +24,22 @@ test('runLab --quick on the solution: every case passes, the headline and the pe
   assert.ok(analysis.peaks && analysis.peaks.gflops1 > 0 && analysis.peaks.gbps1 > 0, 'the peak probes ran');
   assert.equal(analysis.threads.length, 1, 'one thread-scaling point (2 threads vs 1) at the quick size');
   assert.ok(analysis.roofline.every((r) => r.fractionOfPeak > 0));
+  // The triad at each thread count planned for P = 2, its work in bytes, so its throughput reads as bytes/s.
+  const triads = outcome.results.cases.filter((c) => c.variant === 'triad');
+  assert.deepEqual(triads.map((c) => c.params.threads), [1, 2]);
+  for (const c of triads) {
+    assert.deepEqual(c.workPerSample, { amount: 24 * Number(c.params.elements), unit: 'bytes' });
+    assert.ok(Number(c.params.elements) >= 2 ** 23, 'arrays beyond the caches, also in a quick run');
+  }
+  assert.ok(outcome.results.speedups.some((s) => s.variant === 'triad' && s.workers === 2 && s.efficiencyBasis === 'one-worker'), 'efficiency against 1 thread');
+  assert.equal(analysis.bandwidth?.points.length, 2);
+  assert.equal(analysis.roofs?.gbpsAll, analysis.bandwidth?.best.gbps, 'the all-cores bandwidth roof is the best triad');
+  assert.equal(analysis.roofs?.gbps1, analysis.bandwidth?.oneThread?.gbps, 'the 1-thread bandwidth roof is the 1-thread triad');
   // The harness ran the lab's analysis after the run: the tables and the roofline, in the run's analysis folder.
-  assert.match(readFileSync(path.join(outcome.runDir!, 'analysis', 'analysis.md'), 'utf8'), /!\[Roofline of the rungs\]\(roofline\.svg\)/);
+  const analysisMd = readFileSync(path.join(outcome.runDir!, 'analysis', 'analysis.md'), 'utf8');
+  assert.match(analysisMd, /!\[Roofline of the rungs\]\(roofline\.svg\)/);
+  assert.match(analysisMd, /## Memory bandwidth: the triad on 1\.\.P threads/);
+  assert.match(analysisMd, /Bandwidth (saturates at \d of 2 threads|reaches 90% of its best .* only at 2 of 2 threads)/);
   assert.match(readFileSync(path.join(outcome.runDir!, 'analysis', 'roofline.svg'), 'utf8'), /^<svg /);
 });
 

@@ -1,0 +1,112 @@
+/**
+ * The memory-bandwidth side of the lab: a STREAM-style triad a[i] = b[i] + s * c[i] (J. D. McCalpin, STREAM,
+ * https://www.cs.virginia.edu/stream/) over arrays far larger than the last-level cache, on 1..P native threads
+ * (native/stream.cc). Its inputs, its reference, how much work a sample is, and how large the arrays must be.
+ */
+import type { Topology } from '@parallel-course/harness/topology.ts';
+import { mulberry32 } from './matrices.ts';
+
+/** The param that marks a triad case (and the TypeScript triad baseline): the array length in elements. */
+export const TRIAD_PARAM = 'elements';
+
+/** One triad input: a = b + s * c over `length` elements. */
+export interface TriadInput {
+  kind: 'triad';
+  length: number;
+  b: Float64Array;
+  c: Float64Array;
+  s: number;
+}
+
+/**
+ * The scalar. b and c hold integers in [-1024, 1024), so every b[i] + 3 * c[i] is an integer below 2^13 in magnitude:
+ * exact in double precision, with or without a fused multiply-add, in any order. A correct result equals the
+ * reference exactly, and the lab's tolerance (about 6e-11) admits no wrong one.
+ */
+export const TRIAD_SCALAR = 3;
+
+/** Bytes one element moves, as STREAM counts them: read b[i] and c[i], write a[i] (3 x 8 bytes). */
+export const TRIAD_BYTES_PER_ELEMENT = 24;
+
+/**
+ * Lengths the check runs every triad case on: 1, a small odd length, and a prime one, so most thread counts split it
+ * unevenly and some get no element at all.
+ */
+export const TRIAD_CHECK_LENGTHS = [1, 5, 4099];
+
+export function isTriadInput(input: object): input is TriadInput {
+  return (input as { kind?: unknown }).kind === 'triad';
+}
+
+/** A seeded triad input of `length` elements; the seed is mixed with the length so each length gets other values. */
+export function makeTriadInput(length: number, seed: number): TriadInput {
+  if (!Number.isInteger(length) || length < 1) throw new RangeError(`length must be a positive integer, got ${length}`);
+  const random = mulberry32((seed ^ Math.imul(length, 0x85ebca6b)) >>> 0);
+  const b = new Float64Array(length);
+  const c = new Float64Array(length);
+  for (let i = 0; i < length; i++) b[i] = Math.floor(2048 * random()) - 1024;
+  for (let i = 0; i < length; i++) c[i] = Math.floor(2048 * random()) - 1024;
+  return { kind: 'triad', length, b, c, s: TRIAD_SCALAR };
+}
+
+/** The definition of a correct triad: a fresh array, element by element, in plain TypeScript. */
+export function triadReference(input: TriadInput): Float64Array {
+  return Float64Array.from(input.b, (b, i) => b + input.s * (input.c[i] as number));
+}
+
+/** The TypeScript triad (the ts-typed rung's loop): writes a in place. */
+export function triadTyped(a: Float64Array, b: Float64Array, c: Float64Array, s: number): void {
+  for (let i = 0; i < a.length; i++) a[i] = b[i]! + s * c[i]!;
+}
+
+/** Bytes one sample moves: 24 per element. The write-allocate read of a (see TRIAD_SIZING) is not counted. */
+export function triadBytes(length: number): number {
+  return TRIAD_BYTES_PER_ELEMENT * length;
+}
+
+/**
+ * How large the triad's arrays are. STREAM's rule: each array at least 4 times the last-level cache the job can use,
+ * so a pass finds nothing of the previous one in cache and measures memory, not cache. A power of two, at least
+ * 2^23 doubles (64 MiB per array, 192 MiB in all: beyond the whole L3 of most single-socket machines even when the
+ * cache size is unknown) and at most 2^27 (1 GiB per array): every thread count keeps its own three arrays (first
+ * touch, below), so a sweep of ten thread counts holds ten times that; a node with up to 1 GiB of L3 still gets a
+ * working set of at least three times its cache.
+ *
+ * What is counted: 24 bytes per element (STREAM's convention). A store to a line not in cache first reads that line
+ * (write-allocate), so the memory really moves 32 bytes per element on most CPUs; the GB/s here are the useful
+ * bytes, comparable with published STREAM results, and about 3/4 of the traffic the memory controllers carry.
+ */
+export const TRIAD_SIZING = {
+  cacheFactor: 4,
+  minElements: 2 ** 23,
+  maxElements: 2 ** 27,
+  /** Assumed when the topology does not say (macOS, a container that hides sysfs). */
+  unknownCacheBytes: 64 * 2 ** 20,
+} as const;
+
+/**
+ * The last-level cache this job's CPUs can fill, in bytes: the largest data or unified cache level of the first CPU,
+ * times the number of such caches the job's CPUs reach (each shared by `sharedByCpus` of them). Null when unknown.
+ */
+export function reachableLastLevelCacheBytes(topology: Pick<Topology, 'logicalCpus' | 'caches'>): number | null {
+  const data = topology.caches.filter((c) => c.type !== 'Instruction');
+  if (data.length === 0) return null;
+  const top = Math.max(...data.map((c) => c.level));
+  const last = data.find((c) => c.level === top)!;
+  const instances = Math.max(1, Math.ceil(topology.logicalCpus / Math.max(1, last.sharedByCpus)));
+  return last.sizeKiB * 1024 * instances;
+}
+
+/** The triad's array length for a last-level cache of `cacheBytes` (null: unknown), by TRIAD_SIZING's rule. */
+export function triadElements(cacheBytes: number | null): number {
+  const bytes = TRIAD_SIZING.cacheFactor * (cacheBytes ?? TRIAD_SIZING.unknownCacheBytes);
+  const wanted = 2 ** Math.ceil(Math.log2(Math.max(1, bytes / 8)));
+  return Math.min(TRIAD_SIZING.maxElements, Math.max(TRIAD_SIZING.minElements, wanted));
+}
+
+/** "2^24 doubles (128 MiB each, 384 MiB in all)". */
+export function describeTriadSize(elements: number): string {
+  const mib = (elements * 8) / 2 ** 20;
+  const power = Math.log2(elements);
+  return `${Number.isInteger(power) ? `2^${power}` : elements} doubles (${mib} MiB each, ${3 * mib} MiB in all)`;
+}
