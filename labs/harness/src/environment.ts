@@ -29,8 +29,10 @@ async function run(command: string, args: string[], report: (line: string) => vo
 
 /**
  * CPUs granted by the cgroup CPU quota: quota / period from cgroup v2 `cpu.max` ("max 100000" means unlimited)
- * or cgroup v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`. `os.availableParallelism()` ignores quotas, so a
- * container limited to 1.5 CPUs still reports every core: this is the number to compare workers against there.
+ * or cgroup v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`. `os.availableParallelism()` (libuv 1.52, Node 24.21) applies
+ * a quota, rounded down, only where libuv reads it: cgroup v2 `cpu.max`, or v1 mounted as "cpu,cpuacct". With the v1
+ * cpu controller mounted alone (this project's VMs) a 0.5-CPU quota still gave 2, so the quota is read here too and
+ * recorded next to what Node reports (the harness's P is in cpus.ts).
  */
 export function parseCgroupQuota(cpuMax: string | null, v1Quota: string | null, v1Period: string | null): number | null {
   if (cpuMax !== null) {

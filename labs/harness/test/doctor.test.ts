@@ -54,6 +54,11 @@ test('warnings with advice: no compiler, one CPU, a quota below the CPUs, a bad 
   assert.equal(quota.level, 'warn');
   assert.match(quota.advice, /may use 1\.5 CPUs of time but sees 8: .* or size pools to 1$/);
   assert.equal(find({ uvThreadpoolSize: 'lots' }, 'UV_THREADPOOL_SIZE').level, 'warn');
+  // Counted on Node 24.21 (libuv 1.52.1): libuv clamps, it does not ignore.
+  assert.equal(
+    find({ uvThreadpoolSize: '2000' }, 'UV_THREADPOOL_SIZE').advice,
+    "libuv clamps it rather than ignoring it ('abc' and '0' give 1 thread, '-3' and '2000' give 1024, '2.5' gives 2): unset it or set a whole number from 1 to 1024",
+  );
   const gpu = find({ gpus: [{ name: 'Tesla T4', memoryMiB: 15360 }] }, 'ONNX Runtime cuda');
   assert.equal(gpu.level, 'warn');
   assert.match(gpu.advice, /^a GPU is here but ONNX Runtime has no CUDA provider libraries/);

@@ -75,7 +75,7 @@ export function diagnose(p: DoctorProbe): Finding[] {
           ? 'an affinity mask (taskset, Slurm cpuset) limits this process: the labs size their pools to the available count'
           : 'pools are sized to this count; sweeps go one step beyond it to show oversubscription',
   });
-  out.push({ check: 'CPU affinity', level: 'ok', value: p.cpuAffinity ?? 'unknown (not Linux?)', advice: 'the CPUs this process may run on (Cpus_allowed_list); os.availableParallelism() follows it' });
+  out.push({ check: 'CPU affinity', level: 'ok', value: p.cpuAffinity ?? 'unknown (not Linux?)', advice: 'the CPUs this process may run on (Cpus_allowed_list); os.availableParallelism() takes it into account, and every lab run records it' });
   if (p.cgroupCpuQuota !== null && p.cgroupCpuQuota < p.availableParallelism) {
     out.push({
       check: 'cgroup CPU quota',
@@ -90,7 +90,7 @@ export function diagnose(p: DoctorProbe): Finding[] {
   const uvNumber = uv === null ? 4 : Number(uv);
   out.push(
     uv !== null && (!Number.isInteger(uvNumber) || uvNumber < 1 || uvNumber > 1024)
-      ? { check: 'UV_THREADPOOL_SIZE', level: 'warn', value: uv, advice: 'libuv ignores values outside 1..1024 and non-integers: unset it or set a whole number' }
+      ? { check: 'UV_THREADPOOL_SIZE', level: 'warn', value: uv, advice: "libuv clamps it rather than ignoring it ('abc' and '0' give 1 thread, '-3' and '2000' give 1024, '2.5' gives 2): unset it or set a whole number from 1 to 1024" }
       : {
           check: 'UV_THREADPOOL_SIZE',
           level: 'ok',
