@@ -1,8 +1,9 @@
 // The matrix-product loop the native rungs run. Write it here, then rebuild and run the lab:
 //   npm run build -w labs/native-kernel
 //   npm run lab -- native-kernel
-// Built into every native rung by labs/native-kernel/binding.gyp. The episode (episodes/04-native-kernel.mdx)
-// explains the loop order; labs/native-kernel/src/ts-kernels.ts (matmulTyped) is the same loop in TypeScript.
+// Built into every native rung by labs/native-kernel/binding.gyp. The episode (episodes/07-native-kernel.mdx)
+// explains what the compiler needs to vectorise a loop; labs/native-kernel/src/ts-kernels.ts holds the TypeScript
+// rungs your loop races against.
 #include <stdexcept>
 
 #include "kernel.h"
@@ -11,9 +12,12 @@ namespace kernel {
 
 void matmul_rows(const double* a, const double* b, double* c, std::size_t n, std::size_t row_begin,
                  std::size_t row_end) {
-  // TODO(learner): for every row i in [row_begin, row_end), set c[i*n + j] = sum over k of a[i*n + k] * b[k*n + j].
-  // Zero the row of c first, then loop k outside j so the innermost loop walks b and c with unit stride
-  // (that is what lets -O3 vectorise it). Delete the throw below when you are done.
+  // TODO(learner): set rows row_begin .. row_end - 1 of C = A x B (all n x n, row-major: a[i*n + k] is row i,
+  // column k of A), and leave every other row of c alone: the threads rung gives each thread its own block of rows.
+  // Constraints: each element of C must match the reference up to rounding (the check's tolerance is in the
+  // episode), and the loop must be fast at -O3: the three loops can nest in several orders, and only some give the
+  // compiler an innermost loop of independent updates of consecutive memory. The order, and whether to block the
+  // loops for the cache, are yours to choose and to measure. Delete the throw below when you are done.
   (void)a, (void)b, (void)c, (void)n, (void)row_begin, (void)row_end;
   throw std::logic_error(
       "not implemented: the matrix-product loop matmul_rows in exercises/native-kernel/kernel.cc; "
