@@ -11,6 +11,37 @@ import { checkExports, exportedFunctions } from '../src/learner-module.ts';
 import { resolveHeadline } from '../src/lab-definition.ts';
 import { pathToFileURL } from 'node:url';
 
+/** Source text without comments, whitespace collapsed, a leading `_` of a parameter name dropped (an unused one). */
+function normaliseSource(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
+    .replace(/\s+/g, ' ')
+    .replace(/([(,{] ?)_(\w)/g, '$1$2');
+}
+
+/**
+ * What a learner file promises its caller, read from its text: every exported declaration of a .ts file (function
+ * signatures with parameter and return types, interfaces, types, constants with their type) or every top-level
+ * function definition of a .cc file, each as one normalised line, sorted.
+ */
+function declaredInterface(file: string, text: string): string[] {
+  const source = normaliseSource(text);
+  const found: string[] = [];
+  if (file.endsWith('.cc')) {
+    const lines = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    for (const m of lines.matchAll(/^(?![\s#}])([\w:<>*&]+(?:\s+[\w:<>*&]+)*)\s+(\w+)\s*\(([^)]*)\)\s*\{/gm)) {
+      found.push(normaliseSource(`${m[1]} ${m[2]}(${m[3]})`));
+    }
+    return found.sort();
+  }
+  for (const m of source.matchAll(/export (default )?(async )?function ?(\w*) ?\(([^)]*)\) ?: ?([^{]+?) ?\{/g)) {
+    found.push(`${m[1] ?? ''}${m[2] ?? ''}function ${m[3]}(${m[4]}): ${m[5]}`);
+  }
+  for (const m of source.matchAll(/export (interface \w+ \{[^}]*\}|type \w+ = [^;]+;|const \w+(?: ?: ?[^=]+)?)/g)) found.push(m[1]!.trim());
+  return found.sort();
+}
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile() && !d.parentPath.includes('node_modules') && !d.parentPath.includes(`${path.sep}build`))
@@ -50,6 +81,25 @@ for (const name of labNames()) {
         exported.push(exportedFunctions(module));
       }
       assert.deepEqual(exported[0], exported[1], `${learner.file}: the exercise and the solution export the same functions`);
+      assert.deepEqual(exported[0], [...learner.exports].sort(), `${learner.file}: the functions it exports are exactly those the lab declares`);
+    }
+    // The same exports in the same shape: every exported name with its kind (and a function's parameter count), and,
+    // read from the text, every exported signature and type (for kernel.cc, its function definitions).
+    for (const learner of lab.learnerFiles) {
+      const [ex, so] = [exercise, solution].map((folder) => readFileSync(path.join(folder, learner.file), 'utf8'));
+      assert.deepEqual(declaredInterface(learner.file, ex!), declaredInterface(learner.file, so!),
+        `${learner.file}: the exercise and the solution declare the same exports with the same signatures`);
+      assert.ok(declaredInterface(learner.file, so!).length > 0, `${learner.file}: no exported declaration found (the reader of signatures missed it)`);
+      if (!learner.file.endsWith('.ts')) continue;
+      const shapes = [];
+      for (const folder of [exercise, solution]) {
+        const module = (await import(pathToFileURL(path.join(folder, learner.file)).href)) as Record<string, unknown>;
+        shapes.push(Object.keys(module).sort().map((name) => {
+          const value = module[name];
+          return typeof value === 'function' ? `${name}: function of ${value.length} parameters` : `${name}: ${typeof value}`;
+        }));
+      }
+      assert.deepEqual(shapes[0], shapes[1], `${learner.file}: the exercise and the solution export the same names, kinds and arities`);
     }
     for (const variant of lab.variants) {
       for (const file of variant.source.match(/<impl>\/[\w.-]+/g) ?? []) {
