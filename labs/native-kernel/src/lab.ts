@@ -277,6 +277,12 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   ],
   baseline: 'ts-typed',
   headline: { variant: 'native-march', params: { size: LARGEST_SIZE } },
+  // The learner's kernel, compiled the same way as the reference's, at the headline size.
+  grading: {
+    cases: () => [{ variant: 'native-march', params: { size: LARGEST_SIZE } }],
+    target: 0.8,
+    targetText: "at least 0.8 of the reference kernel's speed at -O3 -march=native, at the largest size",
+  },
   inputParams: ['size', TRIAD_PARAM],
   inputs(params, ctx) {
     if (params[TRIAD_PARAM] !== undefined) {
