@@ -3,6 +3,7 @@
  * with cooperative chunking, on Node's own libuv threadpool, and through a piscina pool of 1..N workers.
  * Each variant runs in its own server process; the harness drives it with real HTTP load on loopback.
  */
+import type { Results } from '@parallel-course/harness/results-schema.ts';
 import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { Headline, CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
@@ -35,6 +36,36 @@ export function requestsPerBurst(maxWorkers: number): number {
   return 24 * Math.max(1, Math.ceil(maxWorkers / 4));
 }
 
+/** The observation that records the load generator's own CPU use. */
+export const LOAD_CPU = 'load generator CPU';
+
+/**
+ * Where the load generator competes with the pool: its median CPU share at each pool size, and the cases whose
+ * workers plus the generator's share exceed P. The lab's analysis (after every run) prints it.
+ */
+export function loadGeneratorReport(results: Results): string {
+  const p = results.cpus.available;
+  const rows = results.cases
+    .filter((c) => c.observations[LOAD_CPU]?.p50 !== null && c.observations[LOAD_CPU] !== undefined)
+    .map((c) => {
+      const share = (c.observations[LOAD_CPU]!.p50 as number) / 100;
+      const workers = c.workers ?? 1;
+      return { label: `${c.variant}${c.workers ? ` (workers=${c.workers})` : ''}`, share, competes: workers + share > p };
+    });
+  if (rows.length === 0) return 'The load generator recorded no CPU use in this run.';
+  const lines = [
+    `The load generator (this lab's autocannon and /ping probe, in the harness's runner process) used, per sample, this share of one CPU (median); P = ${p}:`,
+    ...rows.map((r) => `  ${r.label.padEnd(22)} ${(100 * r.share).toFixed(0).padStart(4)}%${r.competes ? '   competes: workers + load generator > P' : ''}`),
+  ];
+  const competing = rows.filter((r) => r.competes);
+  lines.push(
+    competing.length === 0
+      ? 'It never needed a CPU the workers were using: every pool size had a CPU to spare for it.'
+      : `In ${competing.length} case(s) the workers and the load generator together wanted more than ${p} CPUs: there the throughput is the node's less the generator's share, and the pool cannot scale past it. On a bigger node this happens only at P and beyond.`,
+  );
+  return lines.join('\n');
+}
+
 function serverCase(variant: VariantName, workers: number | undefined): CaseDefinition<BurstInput, string[]> {
   return {
     variant,
@@ -45,8 +76,15 @@ function serverCase(variant: VariantName, workers: number | undefined): CaseDefi
       const probe = new PingProbe(server.port);
       const loopDelays: { p99: number[]; max: number[] } = { p99: [], max: [] };
       let windDown: Promise<void> = Promise.resolve();
+      // The load generator's own CPU time per sample (this process: autocannon and the ping probe), as a share of one
+      // CPU over the sample and its wind-down: when it nears a whole CPU it competes with the server's workers.
+      const loadCpu: number[] = [];
+      let cpuAtStart = process.cpuUsage();
+      let wallAtStart = 0;
       return {
         async run(input) {
+          cpuAtStart = process.cpuUsage();
+          wallAtStart = performance.now();
           probe.start();
           const load = burst(server.port, input.accounts);
           windDown = load.finished;
@@ -55,6 +93,8 @@ function serverCase(variant: VariantName, workers: number | undefined): CaseDefi
         async afterSample() {
           await probe.stop();
           await windDown;
+          const used = process.cpuUsage(cpuAtStart);
+          loadCpu.push((100 * (used.user + used.system)) / 1000 / Math.max(1e-3, performance.now() - wallAtStart));
           const delay = await server.request({ type: 'loop-delay' }, 'loop-delay');
           loopDelays.p99.push(delay.p99Ms);
           loopDelays.max.push(delay.maxMs);
@@ -63,6 +103,7 @@ function serverCase(variant: VariantName, workers: number | undefined): CaseDefi
           probe.latenciesMs.length = 0;
           loopDelays.p99.length = 0;
           loopDelays.max.length = 0;
+          loadCpu.length = 0;
         },
         collectObservations() {
           return {
@@ -80,6 +121,11 @@ function serverCase(variant: VariantName, workers: number | undefined): CaseDefi
               unit: 'ms',
               description: "the server's longest event-loop delay within each sample",
               samples: [...loopDelays.max],
+            },
+            [LOAD_CPU]: {
+              unit: '%',
+              description: "the load generator's CPU time per sample, as a share of one CPU (100% = it kept a whole CPU busy)",
+              samples: [...loadCpu],
             },
           };
         },
@@ -142,6 +188,9 @@ const lab: LabDefinition<BurstInput, string[]> = {
       serverCase('threadpool', undefined),
       ...workerCounts(ctx.availableParallelism).map((w) => serverCase('pool', w)),
     ];
+  },
+  analyse(results) {
+    return { text: `# Event loop: the load generator\n\n\`\`\`\n${loadGeneratorReport(results)}\n\`\`\``, files: [] };
   },
   sampling: {
     quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
