@@ -3,6 +3,7 @@
  * Only reads fields of the harness schema (labs/harness/src/results-schema.ts); it never trusts strings as markup.
  */
 import type { Params, Results, SpeedupEntry } from '@parallel-course/harness/results-schema.ts';
+import { caseLabel, paramsLabel } from '@parallel-course/harness/lab-definition.ts';
 import type { ResultsWarning } from './results-file.ts';
 
 export interface WorkerPoint {
@@ -13,12 +14,8 @@ export interface WorkerPoint {
   oversubscribed: boolean;
 }
 
-/** "size=4096, workers=2": a stable, readable label for a case's parameters (keys sorted); "" when there are none. */
-export function paramsLabel(params: Params): string {
-  const keys = Object.keys(params).sort();
-  if (keys.length === 0) return '';
-  return keys.map((key) => `${key}=${String(params[key])}`).join(', ');
-}
+// One case label everywhere: the harness's own (keys sorted, ", "), the same the terminal and the reports use.
+export { paramsLabel };
 
 /** The other parameters of an entry besides `workers`, as a label, so different sizes do not share one line. */
 function seriesKey(entry: SpeedupEntry): string {
@@ -75,11 +72,7 @@ export function formatNumber(value: number): string {
   return Number(value.toPrecision(3)).toString();
 }
 
-/** "variant" or "variant (workers=2)": how one case is named in charts. */
-export function caseLabel(variant: string, params: Params): string {
-  const label = paramsLabel(params);
-  return label === '' ? variant : `${variant} (${label})`;
-}
+export { caseLabel };
 
 /** A 95% interval as "low–high" with an en dash, compact enough for narrow tables. */
 export function formatInterval([low, high]: readonly [number, number]): string {
