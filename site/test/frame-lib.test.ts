@@ -27,12 +27,32 @@ describe('buildSchedule', () => {
   });
 
   it('is empty for no episodes and names an episode with missing or fractional minutes', () => {
-    assert.deepEqual(buildSchedule([]), { rows: [], teaching: 0, exercises: 0, total: 0 });
+    assert.deepEqual(buildSchedule([]), { rows: [], teaching: 0, exercises: 0, total: 0, deepDives: 0, homework: 0 });
     assert.throws(
       () => buildSchedule([{ id: '05-event-loop', title: 'E', teaching: Number.NaN, exercises: 5 }]),
       { message: 'episode "05-event-loop": teaching must be a whole number of minutes >= 0, got NaN' },
     );
     assert.throws(() => buildSchedule([{ id: 'x', title: 'X', teaching: 5, exercises: 2.5 }]), /exercises must be a whole/);
+  });
+
+  it('keeps deep dives and homework out of the core clock, and adds them up apart', () => {
+    // Reference: core 10+5 = 15 and 5+5 = 10 (clock 0:15, 0:25); deep dives 8 + 4 = 12 and 6; homework 120.
+    const schedule = buildSchedule([
+      { id: 'a', title: 'A', teaching: 10, exercises: 5, deepDives: [{ title: 'Roofline', minutes: 8 }, { title: 'Try it', minutes: 4 }] },
+      { id: 'b', title: 'B', teaching: 5, exercises: 5, deepDives: [{ title: 'Perf', minutes: 6 }], homework: 120 },
+    ]);
+    assert.deepEqual(
+      schedule.rows.map((row) => [row.id, row.total, row.endsAt, row.deepDiveMinutes, row.homework]),
+      [
+        ['a', 15, 15, 12, undefined],
+        ['b', 10, 25, 6, 120],
+      ],
+    );
+    assert.deepEqual([schedule.total, schedule.deepDives, schedule.homework], [25, 18, 120]);
+    assert.throws(
+      () => buildSchedule([{ id: 'c', title: 'C', teaching: 5, exercises: 5, deepDives: [{ title: 'X', minutes: 0 }] }]),
+      { message: 'episode "c": deep dive "X" must be a whole number of minutes >= 1, got 0' },
+    );
   });
 
   it('formats minutes as h:mm', () => {

@@ -21,8 +21,11 @@ import {
   readEpisodeFiles,
 } from './support/episode-files.ts';
 
-/** The course is taught in about four hours (issue 8); this band leaves room for small changes, not a new episode. */
-const COURSE_MINUTES = { min: 220, max: 270 };
+/**
+ * The core path is taught in about four hours (issues 8 and 19): never more than 240 minutes, and not far below. The
+ * time-budget test derives each episode's minimum from its text; this band keeps the sum honest.
+ */
+const COURSE_MINUTES = { min: 200, max: 240 };
 
 const files = readEpisodeFiles();
 const episodes = files.filter((file) => !file.isPage);
@@ -59,7 +62,7 @@ describe('every episode is a complete lesson', () => {
 });
 
 describe('the schedule', () => {
-  it(`adds up to about four hours (${COURSE_MINUTES.min}-${COURSE_MINUTES.max} minutes)`, () => {
+  it(`adds its core path up to about four hours (${COURSE_MINUTES.min}-${COURSE_MINUTES.max} minutes)`, () => {
     const schedule = scheduleOfFiles(episodes);
     const table = schedule.rows.map((row) => `${row.id} ${row.teaching}+${row.exercises}`).join(', ');
     assert.ok(

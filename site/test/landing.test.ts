@@ -70,6 +70,46 @@ describe('the landing page on a phone', () => {
     await page.close();
   });
 
+  it('lists beyond the core path every deep dive, optional challenge and the homework, with minutes and working links', async () => {
+    const page = await phone.newPage();
+    await page.goto(site.url);
+    const rows = await page.locator('[data-schedule-beyond] tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => {
+        const link = tr.querySelector('a') as HTMLAnchorElement;
+        return {
+          episode: tr.getAttribute('data-episode'),
+          kind: tr.getAttribute('data-beyond'),
+          title: link.textContent?.trim() ?? '',
+          href: link.href,
+          minutes: Number(tr.querySelector('td.num')?.textContent),
+        };
+      }),
+    );
+    const wanted = expected.rows.flatMap((row) => [
+      ...(row.deepDives ?? []).map((dive) => [row.id, 'deep-dive', dive.title, dive.minutes]),
+      ...(row.homework === undefined ? [] : [[row.id, 'homework', null, row.homework]]),
+    ]);
+    assert.deepEqual(
+      rows.map((row) => [row.episode, row.kind, row.kind === 'homework' ? null : row.title, row.minutes]),
+      wanted,
+    );
+    const totals = await page.locator('[data-schedule-deep-dives-total] td.num, [data-schedule-homework-total] td.num').allInnerTexts();
+    assert.deepEqual(totals.map((cell) => Number(cell.trim())), [expected.deepDives, expected.homework]);
+    // Every link lands on its episode, and a deep dive's on its section's heading.
+    for (const row of rows) {
+      const url = new URL(row.href);
+      assert.ok(url.pathname.startsWith(new URL(site.url).pathname + row.episode), `${row.title} links to ${row.href}`);
+      if (url.hash === '') continue;
+      const target = await phone.newPage();
+      const response = await target.goto(row.href);
+      assert.equal(response?.status(), 200);
+      const heading = await target.evaluate((id) => document.getElementById(id)?.textContent?.trim() ?? null, decodeURIComponent(url.hash.slice(1)));
+      assert.equal(heading, row.title, `${row.href} has no heading "${row.title}"`);
+      await target.close();
+    }
+    await page.close();
+  });
+
   it('starts with the first episode', async () => {
     const page = await phone.newPage();
     await page.goto(site.url);
@@ -92,13 +132,14 @@ describe('the landing page on a phone', () => {
         document: document.documentElement.scrollWidth,
         body: document.body.scrollWidth,
         schedule: box('[data-schedule]'),
+        beyond: box('[data-schedule-beyond]'),
         outcomes: box('[data-learning-outcomes]'),
       };
     });
     assert.equal(widths.viewport, PHONE.width);
     assert.ok(widths.document <= widths.viewport, `the page is ${widths.document} px wide on a ${widths.viewport} px screen`);
     assert.ok(widths.body <= widths.viewport, `the body is ${widths.body} px wide on a ${widths.viewport} px screen`);
-    for (const name of ['schedule', 'outcomes'] as const) {
+    for (const name of ['schedule', 'beyond', 'outcomes'] as const) {
       const { left, right, scroll, client } = widths[name];
       assert.ok(left >= 0 && right <= widths.viewport, `the ${name} spans ${left}-${right} px on a ${widths.viewport} px screen`);
       assert.ok(scroll <= client, `the ${name} scrolls sideways (${scroll} px of content in ${client} px)`);

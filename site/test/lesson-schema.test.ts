@@ -39,6 +39,17 @@ describe('lesson frontmatter', () => {
     assert.match(problems({ ...episode, lab: 'Event Loop' })[0] ?? '', /^lab: must be a lab folder name such as "event-loop"/);
   });
 
+  it('accepts deep dives and homework with whole positive minutes, and names what is wrong', () => {
+    const parsed = lessonFields.parse({ ...episode, deepDives: [{ title: 'Threads in native code', minutes: 6 }], homework: 120 });
+    assert.deepEqual(parsed.deepDives, [{ title: 'Threads in native code', minutes: 6 }]);
+    assert.equal(parsed.homework, 120);
+    assert.deepEqual(problems({ ...episode, deepDives: [{ title: '', minutes: 0 }] }), [
+      'deepDives.0.title: needs the heading of the section, or the title of the optional challenge',
+      'deepDives.0.minutes: must be more than 0 minutes',
+    ]);
+    assert.deepEqual(problems({ ...episode, homework: 0 }), ['homework: must be more than 0 minutes']);
+  });
+
   it('lets pages leave the lesson fields out', () => {
     assert.deepEqual(problems({ kind: 'page' }), []);
   });

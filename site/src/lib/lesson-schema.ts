@@ -17,6 +17,20 @@ export const lessonFields = z
     teaching: minutes.optional(),
     /** Minutes learners spend on the exercises. */
     exercises: minutes.optional(),
+    /**
+     * Optional parts outside the core path, each with its minutes: a section marked <DeepDive minutes={N} /> (by its
+     * heading) or a <Challenge optional minutes={N}> (by its title). Shown on the landing page's schedule.
+     */
+    deepDives: z
+      .array(
+        z.object({
+          title: z.string().min(1, 'needs the heading of the section, or the title of the optional challenge'),
+          minutes: minutes.positive('must be more than 0 minutes'),
+        }),
+      )
+      .optional(),
+    /** Minutes of homework after class (sections marked <Homework minutes={N} />), e.g. the capstone's steps. */
+    homework: minutes.positive('must be more than 0 minutes').optional(),
     questions: nonEmptyList.optional(),
     objectives: nonEmptyList.optional(),
     keypoints: nonEmptyList.optional(),

@@ -45,15 +45,51 @@ export function minutesField(frontmatter: string, field: string): number | undef
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
+/**
+ * The frontmatter's `deepDives` list, written as the course writes it (a strict subset of YAML):
+ *   deepDives:
+ *     - title: "Threads in native code"
+ *       minutes: 8
+ * Titles may be quoted ("..." or '...'); an entry without a whole number of minutes gets NaN.
+ */
+export function deepDivesField(frontmatter: string): { title: string; minutes: number }[] {
+  const lines = frontmatter.split(/\r?\n/);
+  const start = lines.findIndex((line) => /^deepDives:\s*$/.test(line));
+  if (start === -1) return [];
+  const items: { title: string; minutes: number }[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^\S/.test(line)) break;
+    const title = /^\s+-\s+title:\s*(.+?)\s*$/.exec(line)?.[1];
+    if (title !== undefined) {
+      items.push({ title: title.replace(/^(["'])(.*)\1$/, '$2'), minutes: Number.NaN });
+      continue;
+    }
+    const minutes = /^\s+minutes:\s*(\d+)\s*$/.exec(line)?.[1];
+    const last = items.at(-1);
+    if (minutes !== undefined && last !== undefined) last.minutes = Number(minutes);
+  }
+  return items;
+}
+
+/** A top-level `lab: name` field, or undefined. */
+export function labField(frontmatter: string): string | undefined {
+  return /^lab:\s*['"]?([a-z0-9-]+)['"]?\s*$/m.exec(frontmatter)?.[1];
+}
+
 /** The schedule the site should show, computed from the files' frontmatter (a missing minutes field gives NaN). */
 export function scheduleOfFiles(files: readonly EpisodeFile[]): Schedule {
   return buildSchedule(
-    files.map((file) => ({
-      id: file.slug,
-      title: file.slug,
-      teaching: minutesField(file.frontmatter, 'teaching') ?? Number.NaN,
-      exercises: minutesField(file.frontmatter, 'exercises') ?? Number.NaN,
-    })),
+    files.map((file) => {
+      const homework = minutesField(file.frontmatter, 'homework');
+      return {
+        id: file.slug,
+        title: file.slug,
+        teaching: minutesField(file.frontmatter, 'teaching') ?? Number.NaN,
+        exercises: minutesField(file.frontmatter, 'exercises') ?? Number.NaN,
+        deepDives: deepDivesField(file.frontmatter),
+        ...(homework === undefined ? {} : { homework }),
+      };
+    }),
   );
 }
 
