@@ -66,7 +66,8 @@ export function countWords(text: string): number {
 export function readableText(source: string): string {
   return source
     .replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')
-    .replace(/^import .*$/gm, '')
+    // The MDX imports of components (not the `import` lines of code examples, which a learner reads).
+    .replace(/^import .* from ['"][^'"]*(?:\.astro|@astrojs\/[^'"]*)['"];?$/gm, '')
     .replace(/<InstructorNote>[\s\S]*?<\/InstructorNote>/g, '')
     .replace(/<Solution\s+label="[^"]*hint[^"]*"\s*>[\s\S]*?<\/Solution>/gi, '');
 }

@@ -1,0 +1,123 @@
+/**
+ * The decision chart (DecisionChart.astro) in a real browser, where the course shows it: episode 10 and the landing
+ * page. It renders, has an accessible name and description, every link reaches an episode (a section link reaches
+ * its heading), a keyboard reaches the links and follows one, no text spills out of its box, and at 390 px the chart
+ * fits the screen at full size.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
+
+const PAGES = ['10-choosing/', ''];
+const PHONE = { width: 390, height: 844 };
+
+let site: SiteUnderTest;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+describe('the decision chart', () => {
+  for (const path of PAGES) {
+    it(`renders on "${path || 'the landing page'}" with an accessible name and description`, async () => {
+      const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors = watchErrors(page);
+      await page.goto(site.url + path);
+      const chart = page.getByRole('group', { name: /^Decision chart: which technique to try first/ });
+      assert.equal(await chart.count(), 1);
+      assert.ok(await chart.isVisible());
+      const box = await chart.boundingBox();
+      assert.ok(box && box.width > 300 && box.height > 600, `the chart is ${JSON.stringify(box)}`);
+      const description = await chart.evaluate((svg) => document.getElementById(svg.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+      assert.match(description, /Start from a measurement/);
+      // Real text, in reading order: the six questions, each followed by its exit.
+      const text = (await chart.evaluate((svg) => svg.textContent ?? '')).replace(/\s+/g, ' ');
+      for (const phrase of ['waiting on I/O', 'independent pieces', 'hand-off', 'memory-bound', 'built-in', 'need a GPU']) {
+        assert.ok(text.includes(phrase), `the chart has no text "${phrase}"`);
+      }
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+
+  it('links every exit to an episode that exists, a section link to its heading', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(site.url + PAGES[0]);
+    const links = page.locator('[data-decision-chart-svg]').getByRole('link');
+    const hrefs = await links.evaluateAll((as) => as.map((a) => new URL(a.getAttribute('href') ?? '', location.href).href));
+    assert.ok(hrefs.length >= 10, `${hrefs.length} links in the chart`);
+    for (const lab of ['event-loop', 'task-granularity', 'native-kernel', 'gpu-batching']) {
+      assert.ok((await links.allTextContents()).some((name) => name.includes(lab)), `no link names the lab ${lab}`);
+    }
+    for (const href of new Set(hrefs)) {
+      assert.ok(href.startsWith(site.url), `${href} leaves the site's base path ${site.url}`);
+      const target = await site.browser.newPage();
+      const response = await target.goto(href);
+      assert.equal(response?.status(), 200, `${href} answers ${response?.status()}`);
+      const hash = new URL(href).hash.slice(1);
+      if (hash) assert.ok(await target.evaluate((id) => document.getElementById(id) !== null, hash), `${href}: no element #${hash}`);
+      else assert.ok(((await target.locator('h1').first().textContent()) ?? '').trim().length > 0);
+      await target.close();
+    }
+    await page.close();
+  });
+
+  it('is reachable and usable with the keyboard alone', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(site.url + PAGES[0]);
+    let reached = '';
+    for (let tab = 0; tab < 200 && reached === ''; tab++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => {
+        const active = document.activeElement;
+        return active?.closest('[data-decision-chart-svg]') ? (active.getAttribute('href') ?? '') : '';
+      });
+    }
+    assert.ok(reached !== '', 'Tab never reached a link inside the chart');
+    const expected = new URL(reached, page.url()).href;
+    await Promise.all([page.waitForURL(expected), page.keyboard.press('Enter')]);
+    assert.equal(page.url(), expected);
+    await page.close();
+  });
+
+  it('keeps every text inside its box', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(site.url + PAGES[0]);
+    const spills = await page.locator('[data-decision-chart-svg]').evaluate((svg) => {
+      const problems: string[] = [];
+      for (const group of svg.querySelectorAll('[data-box]')) {
+        const rect = (group.querySelector('rect') as SVGRectElement).getBBox();
+        for (const text of group.querySelectorAll('text')) {
+          const b = (text as SVGTextElement).getBBox();
+          if (b.x < rect.x || b.y < rect.y || b.x + b.width > rect.x + rect.width || b.y + b.height > rect.y + rect.height) {
+            problems.push(`${group.getAttribute('data-box')}: "${text.textContent?.trim().slice(0, 40)}" spills out of its box`);
+          }
+        }
+      }
+      return problems;
+    });
+    assert.deepEqual(spills, []);
+    await page.close();
+  });
+
+  it('fits a 390 px phone at full size, without sideways scrolling', async () => {
+    const phone = await site.browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    for (const path of PAGES) {
+      const page = await phone.newPage();
+      await page.goto(site.url + path, { waitUntil: 'load' });
+      const fit = await page.locator('[data-decision-chart-svg]').evaluate((svg) => {
+        const box = svg.getBoundingClientRect();
+        const viewBoxWidth = (svg as SVGSVGElement).viewBox.baseVal.width;
+        return { left: box.left, right: box.right, scale: box.width / viewBoxWidth, page: document.documentElement.scrollWidth };
+      });
+      assert.ok(fit.left >= 0 && fit.right <= PHONE.width, `the chart spans ${fit.left}-${fit.right} px on a ${PHONE.width} px screen`);
+      assert.ok(fit.page <= PHONE.width, `the page is ${fit.page} px wide`);
+      // Drawn for this width: text at 12-13 units stays at least 11 px.
+      assert.ok(fit.scale >= 0.9, `the chart is drawn at ${fit.scale.toFixed(2)} of its size`);
+      await page.close();
+    }
+    await phone.close();
+  });
+});
