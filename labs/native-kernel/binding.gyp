@@ -3,11 +3,14 @@
 #   <impl>_O3      -O3                   (optimised for any CPU of this architecture: SSE2 on x86-64)
 #   <impl>_march   -O3 -march=native     (optimised for THIS CPU: AVX2/AVX-512 here; rebuild on every new machine)
 # for <impl> = solution (solutions/native-kernel/kernel.cc) and exercise (exercises/native-kernel/kernel.cc).
+# native/blocked.cc (the native-blocked rung, reference code) is in every module; the lab runs it from <impl>_march.
+# The BLAS rung is a separate build, blas/binding.gyp, so a missing BLAS never breaks these.
 # The flags apply to the whole module (binding included); later flags win, so -O0 overrides node-gyp's default -O3.
 # Build with `npm run build -w labs/native-kernel` (scripts/build-addon.mjs), which also records failures.
 {
   'variables': {
-    'common_sources': ['native/addon.cc', 'native/binding.cc', 'native/threads.cc', 'native/probe.cc', 'native/stream.cc'],
+    'common_sources': ['native/addon.cc', 'native/binding.cc', 'native/threads.cc', 'native/probe.cc', 'native/stream.cc',
+                        'native/blocked.cc'],
   },
   'target_defaults': {
     'include_dirs': ['native'],

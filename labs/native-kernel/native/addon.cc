@@ -8,10 +8,17 @@ namespace {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("matmul", Napi::Function::New(env, binding::Matmul, "matmul"));
+  exports.Set("matmulBlocked", Napi::Function::New(env, binding::MatmulBlocked, "matmulBlocked"));
+#if defined(NATIVE_KERNEL_BLAS)
+  exports.Set("matmulBlas", Napi::Function::New(env, binding::MatmulBlas, "matmulBlas"));
+  exports.Set("blasSetThreads", Napi::Function::New(env, binding::BlasSetThreads, "blasSetThreads"));
+  exports.Set("blasInfo", Napi::Function::New(env, binding::BlasInfo, "blasInfo"));
+#endif
   exports.Set("matmulAsync", Napi::Function::New(env, binding::MatmulAsync, "matmulAsync"));
   exports.Set("triad", Napi::Function::New(env, binding::Triad, "triad"));
   exports.Set("triadFirstTouch", Napi::Function::New(env, binding::TriadFirstTouch, "triadFirstTouch"));
   exports.Set("fmaPeak", Napi::Function::New(env, binding::FmaPeak, "fmaPeak"));
+  exports.Set("fmaVectorWidth", Napi::Function::New(env, binding::FmaVectorWidth, "fmaVectorWidth"));
   exports.Set("triadBandwidth", Napi::Function::New(env, binding::TriadBandwidth, "triadBandwidth"));
   exports.Set("maxN", Napi::Number::New(env, binding::kMaxN));
   exports.Set("maxThreads", Napi::Number::New(env, binding::kMaxThreads));

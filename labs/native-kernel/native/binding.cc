@@ -8,10 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "blocked.h"
 #include "kernel.h"
 #include "probe.h"
 #include "stream.h"
 #include "threads.h"
+#if defined(NATIVE_KERNEL_BLAS)
+#include "blas.h"
+#endif
 
 namespace binding {
 namespace {
@@ -309,9 +313,14 @@ class MatmulWorker : public Napi::AsyncWorker {
 
 }  // namespace
 
-Napi::Value Matmul(const Napi::CallbackInfo& info) {
+namespace {
+
+// The synchronous products' shared checks: matmul(a, b, c, n) and its blocked and BLAS twins. Calls
+// fn(a, b, c, n) on the calling thread and returns c.
+template <typename Fn>
+Napi::Value SyncProduct(const Napi::CallbackInfo& info, const char* usage, Fn fn) {
   Napi::Env env = info.Env();
-  CheckArgumentCount(info, 4, "matmul(a, b, c, n)");
+  CheckArgumentCount(info, 4, usage);
   Matrix a = CheckMatrix(info, 0, "a");
   Matrix b = CheckMatrix(info, 1, "b");
   Matrix c = CheckMatrix(info, 2, "c");
@@ -324,9 +333,47 @@ Napi::Value Matmul(const Napi::CallbackInfo& info) {
     throw Napi::RangeError::New(env, "c must not share memory with a or b: pass a separate output array");
   }
   double* out = const_cast<double*>(c.data);
-  CallKernel(env, [&] { kernel::matmul_rows(a.data, b.data, out, n, 0, n); });
+  CallKernel(env, [&] { fn(a.data, b.data, out, n); });
   return info[2];
 }
+
+}  // namespace
+
+Napi::Value Matmul(const Napi::CallbackInfo& info) {
+  return SyncProduct(info, "matmul(a, b, c, n)", [](const double* a, const double* b, double* c, std::size_t n) {
+    kernel::matmul_rows(a, b, c, n, 0, n);
+  });
+}
+
+Napi::Value MatmulBlocked(const Napi::CallbackInfo& info) {
+  return SyncProduct(info, "matmulBlocked(a, b, c, n)", [](const double* a, const double* b, double* c,
+                                                           std::size_t n) { kernel::matmul_blocked_rows(a, b, c, n, 0, n); });
+}
+
+#if defined(NATIVE_KERNEL_BLAS)
+Napi::Value MatmulBlas(const Napi::CallbackInfo& info) {
+  return SyncProduct(info, "matmulBlas(a, b, c, n)", [](const double* a, const double* b, double* c, std::size_t n) {
+    blas::dgemm(a, b, c, n);
+  });
+}
+
+Napi::Value BlasSetThreads(const Napi::CallbackInfo& info) {
+  CheckArgumentCount(info, 1, "blasSetThreads(threads)");
+  uint32_t threads = CheckInteger(info, 0, "threads", 1, kMaxThreads);
+  blas::set_threads(threads);
+  return info.Env().Undefined();
+}
+
+Napi::Value BlasInfo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("library", blas::library());
+  out.Set("coreName", blas::core_name());
+  out.Set("config", blas::config());
+  out.Set("threads", static_cast<double>(blas::threads()));
+  return out;
+}
+#endif
 
 Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -404,6 +451,10 @@ Napi::Value FmaPeak(const Napi::CallbackInfo& info) {
   uint32_t iterations = CheckInteger(info, 0, "iterations", 1, 1u << 30);
   uint32_t threads = CheckInteger(info, 1, "threads", 1, kMaxThreads);
   return Napi::Number::New(info.Env(), probe::fma_peak(iterations, threads));
+}
+
+Napi::Value FmaVectorWidth(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), probe::fma_vector_width());
 }
 
 Napi::Value TriadBandwidth(const Napi::CallbackInfo& info) {

@@ -9,6 +9,17 @@ namespace binding {
 // matmul(a, b, c, n): c = a * b in place, synchronously, on the calling (JavaScript) thread. Returns c.
 Napi::Value Matmul(const Napi::CallbackInfo& info);
 
+// matmulBlocked(a, b, c, n): the same product by the blocked, register-tiled kernel (blocked.h). Returns c.
+Napi::Value MatmulBlocked(const Napi::CallbackInfo& info);
+
+#if defined(NATIVE_KERNEL_BLAS)
+// Only in the BLAS module (blas/binding.gyp): matmulBlas(a, b, c, n) calls the system BLAS's dgemm (blas.h);
+// blasSetThreads(threads) sets its thread count; blasInfo() says which library, kernel and thread count run.
+Napi::Value MatmulBlas(const Napi::CallbackInfo& info);
+Napi::Value BlasSetThreads(const Napi::CallbackInfo& info);
+Napi::Value BlasInfo(const Napi::CallbackInfo& info);
+#endif
+
 // matmulAsync(a, b, c, n, threads): a Promise of c = a * b, computed off the event loop on `threads` native
 // threads. a and b are copied when the call is made and the result is copied into c when it settles, so
 // JavaScript may change or transfer a and b meanwhile; c is checked again before it is written.
@@ -26,6 +37,8 @@ Napi::Value TriadFirstTouch(const Napi::CallbackInfo& info);
 // synchronous, in flop/s and bytes/s.
 Napi::Value FmaPeak(const Napi::CallbackInfo& info);
 Napi::Value TriadBandwidth(const Napi::CallbackInfo& info);
+// fmaVectorWidth(): which vectors fmaPeak uses, e.g. "512-bit FMA (AVX-512F)".
+Napi::Value FmaVectorWidth(const Napi::CallbackInfo& info);
 
 // The largest n matmul accepts: 4096 means 128 MiB per matrix and about 137 Gflop per call.
 constexpr uint32_t kMaxN = 4096;

@@ -7,7 +7,9 @@
 // PATH, which can be an older system Node that cannot run .ts files.
 //
 // Usage: node scripts/build-addon.mjs            (npm install / npm run build -w labs/native-kernel)
-// Env:   NATIVE_KERNEL_SKIP_BUILD=1 records "skipped" without building; CXX/CC/PATH choose the compiler as usual.
+// Env:   NATIVE_KERNEL_SKIP_BUILD=1 records "skipped" without building; CXX/CC/PATH choose the compiler as usual;
+//        NATIVE_KERNEL_BLAS=none skips looking for a BLAS (the native-blas rung is then unavailable, as on a machine
+//        without one); NATIVE_KERNEL_BLAS=<dir> looks for libopenblas.so in <dir> only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,6 +26,41 @@ const GROUPS = {
   solution: ['solution_O0', 'solution_O3', 'solution_march'],
   exercise: ['exercise_O0', 'exercise_O3', 'exercise_march'],
 };
+/** The library rung: its own node-gyp build in blas/ (blas/binding.gyp), so a missing BLAS breaks nothing else. */
+const BLAS_TARGET = 'blas';
+const BLAS_DIR = path.join(packageDir, 'blas');
+export const BLAS_FIX =
+  'install OpenBLAS (Debian/Ubuntu: apt-get install -y libopenblas-dev; Fedora: dnf install openblas-devel), ' +
+  'then run `npm run build -w labs/native-kernel`';
+/** Where Debian, Ubuntu and Fedora put libopenblas.so when pkg-config (or its .pc file) is missing. */
+const BLAS_LIBRARY_DIRS = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib', '/usr/local/lib', '/opt/homebrew/opt/openblas/lib'];
+
+/**
+ * The BLAS to link, as compiler and linker flags, or why there is none. pkg-config openblas first; else
+ * libopenblas.so in the usual directories. NATIVE_KERNEL_BLAS=none skips the search (to test the path without one);
+ * NATIVE_KERNEL_BLAS=<dir> searches only <dir>. Apple's Accelerate is a TODO: it has cblas_dgemm but not
+ * openblas_set_num_threads or openblas_get_corename, which blas.cc calls. Exported for the tests.
+ */
+export function findBlas(env = process.env) {
+  const choice = env.NATIVE_KERNEL_BLAS ?? '';
+  if (choice === 'none') return { found: false, reason: 'BLAS detection was skipped (NATIVE_KERNEL_BLAS=none)' };
+  if (choice === '') {
+    const pc = spawnSync('pkg-config', ['--cflags', '--libs', 'openblas'], { encoding: 'utf8' });
+    if (pc.status === 0 && /-lopenblas\b/.test(pc.stdout)) {
+      const flags = pc.stdout.trim().split(/\s+/);
+      return { found: true, via: 'pkg-config openblas', cflags: flags.filter((f) => f.startsWith('-I')).join(' '),
+        libs: flags.filter((f) => !f.startsWith('-I')).join(' ') };
+    }
+  }
+  const dirs = choice === '' ? BLAS_LIBRARY_DIRS : [choice];
+  for (const dir of dirs) {
+    for (const file of ['libopenblas.so', 'libopenblas.dylib']) {
+      if (existsSync(path.join(dir, file))) return { found: true, via: path.join(dir, file), cflags: '', libs: `-L${dir} -lopenblas` };
+    }
+  }
+  return { found: false, reason: `no BLAS found (pkg-config openblas failed; no libopenblas.so in ${dirs.join(', ')})` };
+}
+
 const FIX =
   'install a C++ toolchain (Debian/Ubuntu: apt-get install -y g++ make python3; macOS: xcode-select --install), ' +
   'then run `npm run build -w labs/native-kernel`';
@@ -99,12 +136,13 @@ function writeStatus(status) {
   renameSync(tmp, statusFile); // atomic: the lab never reads half a file
 }
 
-function run(args) {
+function run(args, cwd = packageDir, env = process.env) {
   const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js');
   // SIGKILL on timeout: a hung step must not hang `npm install`. spawnSync then closes the pipes, so a compiler
   // that node-gyp started cannot keep it waiting either (that compiler may run on until it ends by itself).
   const result = spawnSync(process.execPath, [nodeGyp, ...args], {
-    cwd: packageDir,
+    cwd,
+    env,
     encoding: 'utf8',
     timeout: BUILD_TIMEOUT_MS,
     killSignal: 'SIGKILL',
@@ -151,8 +189,11 @@ function main() {
       }
     }
   }
+  if (configure.ok) targets[BLAS_TARGET] = buildBlas(nodeDir);
   writeStatus({ ...base, nodeDir, targets, reason });
-  const built = Object.entries(targets).filter(([, t]) => t.available).map(([name]) => name);
+  const blas = targets[BLAS_TARGET];
+  if (blas && !blas.available) console.warn(`native-kernel: native-blas unavailable: ${blas.reason.split('\n')[0]}; fix: ${blas.fix}`);
+  const built = Object.entries(targets).filter(([name, t]) => t.available && name !== BLAS_TARGET).map(([name]) => name);
   const missing = Object.keys(GROUPS).flatMap((impl) => GROUPS[impl]).filter((t) => !built.includes(t));
   if (missing.length === 0) {
     console.log(`native-kernel: built ${built.join(', ')}`);
@@ -164,6 +205,19 @@ function main() {
     console.warn(`  fix: ${failedTarget?.fix ?? FIX}`);
     console.warn(`  details: ${path.relative(process.cwd(), statusFile)}`);
   }
+}
+
+/** Builds blas/binding.gyp against the BLAS findBlas finds; the status entry of the native-blas rung. */
+function buildBlas(nodeDir) {
+  const file = path.join(BLAS_DIR, 'build', 'Release', `${BLAS_TARGET}.node`);
+  rmSync(file, { force: true });
+  const blas = findBlas();
+  if (!blas.found) return { available: false, reason: blas.reason, fix: BLAS_FIX };
+  const env = { ...process.env, NATIVE_KERNEL_BLAS_CFLAGS: blas.cflags, NATIVE_KERNEL_BLAS_LIBS: blas.libs };
+  const configure = run(['configure', `--nodedir=${nodeDir}`], BLAS_DIR, env);
+  const build = configure.ok ? run(['build', '--jobs', 'max'], BLAS_DIR, env) : configure;
+  if (existsSync(file)) return { available: true, file: path.relative(packageDir, file), blas: blas.via };
+  return { available: false, reason: `building the BLAS rung (${blas.via}) failed: ${failureHeadline(build.output)}\n${tail(build.output)}`, fix: BLAS_FIX };
 }
 
 function rmModule(target) {

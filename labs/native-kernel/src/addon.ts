@@ -23,6 +23,8 @@ export const RUNG_FLAGS: Record<Rung, string> = { O0: '-O0', O3: '-O3', march: '
 export interface NativeKernel {
   /** c = a * b in place, on the calling thread. Throws TypeError/RangeError on bad arguments. */
   matmul(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
+  /** c = a * b in place by the blocked, register-tiled kernel (native/blocked.cc), on the calling thread. */
+  matmulBlocked(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
   /** c = a * b on `threads` native threads, off the event loop. */
   matmulAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
   /** a[i] = b[i] + s * c[i] on `threads` threads, thread t always on the same contiguous chunk (native/stream.h). Returns a. */
@@ -31,11 +33,26 @@ export interface NativeKernel {
   triadFirstTouch(a: Float64Array, b: Float64Array, c: Float64Array, bSource: Float64Array, cSource: Float64Array, threads: number): void;
   /** Peak flop/s of independent FMAs on `threads` threads (native/probe.h). */
   fmaPeak(iterations: number, threads: number): number;
+  /** Which vectors fmaPeak uses, e.g. "512-bit FMA (AVX-512F)" (native/probe.h). */
+  fmaVectorWidth(): string;
   /** Bytes/s of a STREAM triad over three arrays of `elements` doubles on `threads` threads. */
   triadBandwidth(elements: number, repeats: number, threads: number): number;
   maxN: number;
   maxThreads: number;
 }
+
+/** What the BLAS module (blas/binding.gyp) adds: the system BLAS's dgemm and its settings (native/blas.h). */
+export interface BlasKernel extends NativeKernel {
+  /** c = a * b in place by the library's dgemm, on as many threads as blasSetThreads last set. */
+  matmulBlas(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
+  blasSetThreads(threads: number): void;
+  /** The library, the kernel it chose for this CPU (e.g. "Zen", "SkylakeX"), its build configuration, its threads. */
+  blasInfo(): { library: string; coreName: string; config: string; threads: number };
+}
+
+/** The BLAS module's entry in the build record, and its one-line fix when missing (scripts/build-addon.mjs). */
+export const BLAS_TARGET = 'blas';
+export const BLAS_FIX = `install OpenBLAS (Debian/Ubuntu: apt-get install -y libopenblas-dev; Fedora: dnf install openblas-devel), then run \`${BUILD_COMMAND}\``;
 
 /** Whether a rung can be used, and if not, why and what to do. */
 export type RungStatus = { available: true; file: string } | { available: false; reason: string; fix: string };
@@ -75,7 +92,36 @@ export function rungStatus(impl: Impl, rung: Rung, record = readBuildRecord(), p
   return { available: true, file };
 }
 
+/** The status of the library rung (one build, shared by both implementations: it runs no learner code). */
+export function blasStatus(record = readBuildRecord(), packageDir = PACKAGE_DIR): RungStatus {
+  if (record === null) return rungStatus('solution', 'O3', null, packageDir);
+  const entry = record.targets?.[BLAS_TARGET];
+  if (!entry && record.reason) return { available: false, reason: record.reason, fix: record.fix ?? DEFAULT_FIX };
+  if (!entry) return { available: false, reason: 'the BLAS rung was not built (a build record from before it existed)', fix: `run \`${BUILD_COMMAND}\`` };
+  if (!entry.available || !entry.file) return { available: false, reason: entry.reason ?? 'the BLAS rung failed to build', fix: entry.fix ?? BLAS_FIX };
+  const file = path.resolve(packageDir, entry.file);
+  if (!existsSync(file)) return { available: false, reason: `${entry.file} is missing (deleted after the build?)`, fix: `run \`${BUILD_COMMAND}\`` };
+  return { available: true, file };
+}
+
 const require = createRequire(import.meta.url);
+
+/**
+ * Loads the BLAS module and sets the library's threads (1 on the sequential ladder). OpenBLAS starts its own
+ * thread pool when loaded (OPENBLAS_NUM_THREADS, else one per CPU); openblas_set_num_threads limits later calls.
+ */
+export function loadBlas(threads = 1): BlasKernel {
+  const status = blasStatus();
+  if (!status.available) throw new Error(`the native-blas rung is unavailable: ${status.reason}. Fix: ${status.fix}`);
+  let module: BlasKernel;
+  try {
+    module = require(status.file) as BlasKernel;
+  } catch (error) {
+    throw new Error(`could not load ${path.relative(PACKAGE_DIR, status.file)}: ${(error as Error).message}. Run \`${BUILD_COMMAND}\``);
+  }
+  module.blasSetThreads(threads);
+  return module;
+}
 
 /** Loads a rung's module; throws an Error saying what is wrong and how to fix it. Call in setup, never when timed. */
 export function loadRung(impl: Impl, rung: Rung): NativeKernel {

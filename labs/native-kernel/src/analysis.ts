@@ -212,13 +212,17 @@ export function roofsFrom(peaks: Peaks | null, bandwidth: Bandwidth | null): Pea
 }
 
 /**
- * The points a roofline summary shows: every rung at the top of the single-threaded ladder (the largest size a
- * sequential native rung ran at), plus the native threads at each size they ran at beyond it.
+ * The points a roofline summary shows: every rung at the top of the single-threaded ladder (the largest size every
+ * sequential native rung ran at), plus the native rungs at each size they ran at beyond it: the top rungs
+ * (native-march, native-blocked, native-blas) at the large sizes and the native threads.
  */
 export function rooflineSummary(points: RooflinePoint[]): RooflinePoint[] {
   const sequentialNative = points.filter((p) => p.variant.startsWith('native-') && p.threads === null);
-  const ladderTop = Math.max(...(sequentialNative.length > 0 ? sequentialNative : points).map((p) => p.size));
-  return points.filter((p) => p.size === ladderTop || (p.threads !== null && p.size > ladderTop));
+  const sizesOf = (variant: string) => new Set(sequentialNative.filter((p) => p.variant === variant).map((p) => p.size));
+  const variants = [...new Set(sequentialNative.map((p) => p.variant))];
+  const common = [...sizesOf(variants[0] ?? '')].filter((size) => variants.every((v) => sizesOf(v).has(size)));
+  const ladderTop = common.length > 0 ? Math.max(...common) : Math.max(...points.map((p) => p.size));
+  return points.filter((p) => p.size === ladderTop || (p.variant.startsWith('native-') && p.size > ladderTop));
 }
 
 export interface NativeKernelAnalysis {

@@ -8,7 +8,7 @@ import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { currentTopology } from '@parallel-course/harness/topology.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
-import { loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
+import { blasStatus, loadBlas, loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
 import { measurePeaks } from './peaks.ts';
 import { makeInput, matmulFlop, type MatmulInput } from './matrices.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
@@ -43,8 +43,15 @@ export const LARGEST_SIZE = 256;
  */
 export const FULL_THREAD_SIZES = [64, 256, 512];
 export const QUICK_THREAD_SIZES = [512];
+/**
+ * Sizes past the ladder's, for the top rungs (native-march, native-blocked, native-blas) in their own measure group:
+ * at 512 B (2 MiB) no longer fits in a core's L2 and at 1024 (8 MiB) it leaves L2 on most CPUs, where blocking
+ * pays. ts-typed runs at 512 (the threads sizes) but not at 1024, where one product takes seconds in TypeScript.
+ */
+export const FULL_LARGE_SIZES = [512, 1024];
+export const QUICK_LARGE_SIZES = [512];
 /** The largest n any case multiplies: the check's tolerance must hold up to here. */
-export const MAX_SIZE = Math.max(LARGEST_SIZE, ...FULL_THREAD_SIZES, ...QUICK_THREAD_SIZES);
+export const MAX_SIZE = Math.max(LARGEST_SIZE, ...FULL_THREAD_SIZES, ...QUICK_THREAD_SIZES, ...FULL_LARGE_SIZES);
 
 /** Thread counts for the native-threads rung, 1..P by the harness's rule (every count to 4, powers of two, P). */
 export function threadCounts(availableParallelism: number): number[] {
@@ -120,6 +127,56 @@ function nativeCase(rung: Rung, size: number, probePeaks = false): CaseDefinitio
     },
   };
 }
+
+/** The blocked, register-tiled kernel (native/blocked.cc, reference code), from the <impl>_march module. */
+function nativeBlockedCase(size: number, measureGroup?: string): CaseDefinition<MatmulInput, Float64Array> {
+  return {
+    variant: 'native-blocked',
+    params: { size },
+    ...(measureGroup ? { measureGroup } : {}),
+    async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
+      const addon = loadRung(ctx.impl, 'march');
+      const outputs = new WeakMap<MatmulInput, Float64Array>();
+      return {
+        run(input) {
+          const c = outputFor(outputs, input);
+          for (let r = 0; r < input.repeats; r++) addon.matmulBlocked(input.a, input.b, c, input.n);
+          return c;
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+/** The system BLAS's dgemm on one library thread (blas/binding.gyp). */
+function nativeBlasCase(size: number, measureGroup?: string): CaseDefinition<MatmulInput, Float64Array> {
+  return {
+    variant: 'native-blas',
+    params: { size },
+    ...(measureGroup ? { measureGroup } : {}),
+    async setup(): Promise<CaseInstance<MatmulInput, Float64Array>> {
+      const blas = loadBlas(1);
+      const outputs = new WeakMap<MatmulInput, Float64Array>();
+      return {
+        run(input) {
+          const c = outputFor(outputs, input);
+          for (let r = 0; r < input.repeats; r++) blas.matmulBlas(input.a, input.b, c, input.n);
+          return c;
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+/** The native-march rung at a large size, in the large sizes' group. */
+function largeMarchCase(size: number): CaseDefinition<MatmulInput, Float64Array> {
+  return { ...nativeCase('march', size), measureGroup: LARGE_GROUP };
+}
+
+/** The measure group of the large sizes: after a full collection, interleaved only with each other. */
+export const LARGE_GROUP = 'native-large';
 
 function nativeThreadsCase(size: number, threads: number): CaseDefinition<MatmulInput, Float64Array> {
   return {
@@ -232,12 +289,17 @@ export function unavailableRungs(impl: Impl): { rung: Rung; reason: string; fix:
  * What a run should record about rungs it could not run (the harness's results.json `notes`). One line per
  * distinct reason, so three rungs that failed for one reason give one note.
  */
-export function unavailableNotes(impl: Impl): string[] {
+export function unavailableNotes(impl: Impl, blas = blasStatus()): string[] {
   const byReason = new Map<string, { rungs: string[]; fix: string }>();
   for (const m of unavailableRungs(impl)) {
     const entry = byReason.get(m.reason) ?? { rungs: [], fix: m.fix };
-    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-threads, triad' : ''}`);
+    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-blocked, native-threads, triad' : ''}`);
     byReason.set(m.reason, entry);
+  }
+  if (!blas.available) {
+    const entry = byReason.get(blas.reason) ?? { rungs: [], fix: blas.fix };
+    entry.rungs.push('native-blas');
+    byReason.set(blas.reason, entry);
   }
   return [...byReason].map(
     ([reason, { rungs, fix }]) =>
@@ -246,10 +308,30 @@ export function unavailableNotes(impl: Impl): string[] {
   );
 }
 
+/** Which vectors the FMA probe (the roofline's compute roof) used, and why no theoretical peak is printed. */
+function peakNotes(ctx: LabContext): string[] {
+  if (!rungStatus(ctx.impl, 'march').available) return [];
+  const width = loadRung(ctx.impl, 'march').fmaVectorWidth();
+  return [
+    `peak measured with ${width}: the FMA probe (native/probe.cc) uses the widest vectors this CPU has, not the compiler's preferred width. ` +
+      'No theoretical peak (cores x FMA units x lanes x 2 x clock) is printed: /proc/cpuinfo "cpu MHz" is the current clock, not the maximum, and a VM does not report its boost clock.',
+  ];
+}
+
+/** Which BLAS the native-blas rung runs: library, the kernel it chose for this CPU, its thread count. */
+function blasNotes(): string[] {
+  if (!blasStatus().available) return [];
+  const info = loadBlas(1).blasInfo();
+  const coretype = process.env.OPENBLAS_CORETYPE;
+  return [
+    `native-blas: ${info.config}; kernel ${info.coreName} (${coretype ? `OPENBLAS_CORETYPE=${coretype} set` : 'chosen by the library for this CPU; OPENBLAS_CORETYPE unset'}); ${info.threads} library thread${info.threads === 1 ? '' : 's'} (openblas_set_num_threads).`,
+  ];
+}
+
 const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   name: 'native-kernel',
   title: 'Native kernel: a C++ addon against the pure-TypeScript kernel',
-  summary: 'matrix product from naive TypeScript to C++ at -O0/-O3/-march=native and native threads, across sizes; memory bandwidth (STREAM triad) on 1..P threads',
+  summary: 'matrix product from naive TypeScript to C++ at -O0/-O3/-march=native, a blocked kernel, the system BLAS and native threads, across sizes; memory bandwidth (STREAM triad) on 1..P threads',
   episode: 'episodes/07-native-kernel.mdx',
   learnerFiles: LEARNER_FILES,
   variants: [
@@ -264,6 +346,16 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
       description: `the same i-k-j loop in a C++ addon built with ${RUNG_FLAGS[rung]}, called synchronously`,
       source: '<impl>/kernel.cc: matmul_rows (via labs/native-kernel/native/binding.cc)',
     })),
+    {
+      name: 'native-blocked',
+      description: 'a cache-blocked, register-tiled C++ kernel (packed panels, a 6 x 16 tile of C in vector registers), -O3 -march=native, called synchronously',
+      source: 'labs/native-kernel/native/blocked.cc (reference code, in the <impl>_march module)',
+    },
+    {
+      name: 'native-blas',
+      description: "the system BLAS's dgemm (OpenBLAS), one library thread, called synchronously",
+      source: 'labs/native-kernel/native/blas.cc (blas/binding.gyp)',
+    },
     {
       name: 'native-threads',
       description: 'the -O3 -march=native loop split by rows across std::threads off the event loop; returns a Promise',
@@ -310,7 +402,9 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   cases(ctx) {
     const sizes = ctx.quick ? QUICK_SIZES : FULL_SIZES;
     const threadSizes = ctx.quick ? QUICK_THREAD_SIZES : FULL_THREAD_SIZES;
+    const largeSizes = ctx.quick ? QUICK_LARGE_SIZES : FULL_LARGE_SIZES;
     const available = new Set(RUNGS.filter((rung) => rungStatus(ctx.impl, rung).available));
+    const blas = blasStatus().available;
     // Unavailable rungs and a stale build are reported through notes(), which the harness prints and records.
     const cases: CaseDefinition<NativeKernelInput, Float64Array>[] = [];
     for (const size of sizes) {
@@ -318,6 +412,13 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
       for (const rung of RUNGS) {
         if (available.has(rung)) cases.push(nativeCase(rung, size, rung === 'march' && size === LARGEST_SIZE));
       }
+      if (available.has('march')) cases.push(nativeBlockedCase(size));
+      if (blas) cases.push(nativeBlasCase(size));
+    }
+    // The top rungs past the ladder's sizes, in their own group after a full collection.
+    for (const size of largeSizes) {
+      if (available.has('march')) cases.push(largeMarchCase(size), nativeBlockedCase(size, LARGE_GROUP));
+      if (blas) cases.push(nativeBlasCase(size, LARGE_GROUP));
     }
     if (available.has('march')) {
       // The baseline at every threads size too, so each threads case has a speedup (and the harness an efficiency).
@@ -336,7 +437,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     const triad = rungStatus(ctx.impl, 'march').available
       ? [`triad: 3 arrays of ${describeTriadSize(triadElementsHere())} per thread count, 4 x the last-level cache this job's CPUs reach (STREAM's rule); bytes/s count 24 bytes per element (2 reads, 1 write), not the write-allocate read of a.`]
       : [];
-    return [...unavailableNotes(ctx.impl), ...(stale ? [stale] : []), ...triad];
+    return [...unavailableNotes(ctx.impl), ...(stale ? [stale] : []), ...triad, ...peakNotes(ctx), ...blasNotes()];
   },
   // The lab's own numbers (crossover, per-call overhead, thread efficiency, fraction of peak) and the roofline;
   // loaded when a run is analysed, not when the lab is imported.

@@ -24,7 +24,7 @@ export function measurePeaks(addon: NativeKernel, threads: number, samples: numb
   return {
     [PEAK_OBSERVATIONS.flops1]: {
       unit: 'Gflop/s',
-      description: 'FMA probe (native/probe.cc, -O3 -march=native): independent fused multiply-adds on 1 thread',
+      description: `FMA probe (native/probe.cc, -O3 -march=native): independent fused multiply-adds on 1 thread, peak measured with ${addon.fmaVectorWidth()}`,
       samples: run(() => addon.fmaPeak(FMA_ITERATIONS, 1)),
     },
     [PEAK_OBSERVATIONS.bandwidth1]: {
@@ -34,7 +34,7 @@ export function measurePeaks(addon: NativeKernel, threads: number, samples: numb
     },
     [PEAK_OBSERVATIONS.flopsAll]: {
       unit: 'Gflop/s',
-      description: `FMA probe on ${threads} threads`,
+      description: `FMA probe on ${threads} threads, ${addon.fmaVectorWidth()}`,
       samples: run(() => addon.fmaPeak(FMA_ITERATIONS, threads)),
     },
     [PEAK_OBSERVATIONS.bandwidthAll]: {

@@ -20,6 +20,38 @@ export function productTolerance(n: number): number {
   return (2 * nu * n) / (1 - nu);
 }
 
+/**
+ * The bound for two products whose sums each run through at most `depthA` and `depthB` roundings per term
+ * (Higham 3.5 with gamma of the depth): (gamma_depthA + gamma_depthB) * n for entries in [-1, 1).
+ */
+export function pairTolerance(n: number, depthA: number, depthB: number): number {
+  const gamma = (d: number) => (d * UNIT_ROUNDOFF) / (1 - d * UNIT_ROUNDOFF);
+  return (gamma(depthA) + gamma(depthB)) * n;
+}
+
+/**
+ * The blocked kernel's order (native/blocked.h): k in blocks of kc, each block summed from zero in a register, the
+ * block sums then added to c one after another. A product's term meets at most min(n, kc) roundings in its block
+ * (the product and the block's additions) and ceil(n / kc) - 1 more adding the block sums to c (the first lands on
+ * a zeroed c, exactly): depth min(n, kc) + ceil(n / kc) - 1, at most n. Against the i-k-j reference (depth n):
+ * (gamma_n + gamma_depth) * n.
+ */
+export function blockedTolerance(n: number, kc = BLOCKED_KC): number {
+  return pairTolerance(n, n, Math.min(n, kc) + Math.ceil(n / kc) - 1);
+}
+
+/** native/blocked.h's kKc. */
+export const BLOCKED_KC = 192;
+
+/**
+ * A BLAS's dgemm may sum in any order (OpenBLAS splits k into blocks much as native/blocked.cc does). Higham's bound
+ * holds for every order with depth n (each term meets at most n roundings: n - 1 additions and its product), so
+ * against the reference: 2 * gamma_n * n, the lab's own productTolerance.
+ */
+export function blasTolerance(n: number): number {
+  return pairTolerance(n, n, n);
+}
+
 /** The lab's comparator: absolute tolerance from the largest size in the sweep, no relative part. */
 export function matmulComparator(maxN: number): Comparator<Float64Array> {
   const inner = withinTolerance({ abs: productTolerance(maxN), rel: 0 });

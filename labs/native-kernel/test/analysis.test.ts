@@ -127,6 +127,30 @@ test('rooflineSummary: every rung at the top of the sequential ladder, plus the 
   );
 });
 
+test('rooflineSummary: the top rungs (native-march, native-blocked, native-blas) at the large sizes too, with their fraction of peak; not the baseline there', () => {
+  const peaks = { gflops1: 100, gbps1: 30, gflopsAll: 200, gbpsAll: 60 };
+  // 50 Gflop/s at n = 512 (intensity far right of the ridge): half the 100 Gflop/s compute roof.
+  const pts = roofline(
+    [
+      point('native-O0', 256, 1),
+      point('native-march', 256, 1),
+      point('native-blocked', 256, 1),
+      point('native-blas', 256, 1),
+      point('ts-typed', 512, 1),
+      point('native-march', 512, 1),
+      { ...point('native-blocked', 512, 1), gflops: 50 },
+      point('native-blas', 512, 1),
+    ],
+    peaks,
+  );
+  const summary = rooflineSummary(pts);
+  assert.deepEqual(
+    summary.map((p) => `${p.variant}:${p.size}`),
+    ['native-O0:256', 'native-march:256', 'native-blocked:256', 'native-blas:256', 'native-march:512', 'native-blocked:512', 'native-blas:512'],
+  );
+  assert.ok(Math.abs(summary.find((p) => p.variant === 'native-blocked' && p.size === 512)!.fractionOfPeak - 0.5) < 1e-12);
+});
+
 /**
  * A hand-made triad sweep on a 16-CPU node, through the harness's own analysis (so efficiency comes from `workers`
  * as in a real run). 2^23 elements move 24 x 2^23 = 201 326 592 bytes per sample; a time of bytes / (GB/s x 10^6) ms

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { isNotImplemented, paramsKey, type LabContext } from '@parallel-course/harness/lab-definition.ts';
-import { rungStatus, staleBuildWarning } from '../src/addon.ts';
+import { blasStatus, rungStatus, staleBuildWarning } from '../src/addon.ts';
 import { workerSweep } from '@parallel-course/harness/sweep.ts';
-import lab, { LARGEST_SIZE, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
+import lab, { FULL_LARGE_SIZES, LARGE_GROUP, LARGEST_SIZE, QUICK_LARGE_SIZES, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
 import { isTriadInput, TRIAD_CHECK_LENGTHS } from '../src/triad.ts';
 
 const ctx = (impl: 'exercise' | 'solution', quick = true, availableParallelism = 2): LabContext => ({
@@ -44,7 +44,7 @@ test('the sweep: every rung at every size, the headline case among them, in quic
     assert.ok(cases.every((c) => (c.variant === 'native-threads') === (c.measureGroup === 'native-threads')));
   }
   const quickCases = lab.cases(ctx('solution')).filter((c) => c.params.size !== undefined);
-  const ladder = quickCases.filter((c) => c.variant !== 'native-threads' && c.variant !== 'ts-typed');
+  const ladder = quickCases.filter((c) => c.variant !== 'native-threads' && c.variant !== 'ts-typed' && c.measureGroup !== LARGE_GROUP);
   assert.deepEqual([...new Set(ladder.map((c) => Number(c.params.size)))], QUICK_SIZES);
   // The baseline runs at the ladder's sizes and at each threads size, so every threads case has a speedup.
   const baselineSizes = quickCases.filter((c) => c.variant === 'ts-typed').map((c) => Number(c.params.size));
@@ -81,6 +81,17 @@ test('every solution case matches the reference on its check inputs; work per sa
   }
 });
 
+test('the top rungs: native-blocked (and native-blas where a BLAS was built) at every ladder size and, with native-march, at the large sizes in their own group', { skip }, () => {
+  const top = ['native-march', 'native-blocked', ...(blasStatus().available ? ['native-blas'] : [])];
+  for (const quick of [true, false]) {
+    const cases = lab.cases(ctx('solution', quick));
+    const large = quick ? QUICK_LARGE_SIZES : FULL_LARGE_SIZES;
+    const labels = (group: string | undefined) => cases.filter((c) => c.measureGroup === group).map((c) => `${c.variant}:${c.params.size}`);
+    assert.deepEqual(labels(LARGE_GROUP), large.flatMap((size) => top.map((v) => `${v}:${size}`)));
+    for (const v of top) assert.ok(labels(undefined).includes(`${v}:${LARGEST_SIZE}`), v);
+  }
+});
+
 test('the triad: one case per thread count of workerSweep(P) for P = 1, 2, 16, with its TypeScript baseline, in its own group', { skip }, () => {
   const elements = triadElementsHere();
   assert.ok(elements >= 2 ** 23 && Number.isInteger(Math.log2(elements)), `arrays of 2^23 doubles or more, a power of two: ${elements}`);
@@ -103,12 +114,14 @@ test('the triad: one case per thread count of workerSweep(P) for P = 1, 2, 16, w
   assert.equal(lab.cases(ctx('solution')).at(-1)?.measureGroup, 'triad');
 });
 
-test('the exercise: TypeScript rungs pass, every native rung fails kindly with "not implemented: ..."', { skip }, async () => {
+test('the exercise: TypeScript rungs and the reference top rungs pass, every native rung of kernel.cc fails kindly with "not implemented: ..."', { skip }, async () => {
+  // native-blocked and native-blas run reference code (native/blocked.cc, the BLAS), not the learner's kernel.cc.
+  const reference = new Set(['native-blocked', 'native-blas']);
   for (const definition of lab.cases(ctx('exercise')).filter((c) => c.params.size === 4 || c.variant === 'native-threads')) {
     const inputs = await lab.inputs(definition.params, ctx('exercise'));
     const instance = await definition.setup(ctx('exercise'));
     const input = inputs.check[0]!;
-    if (definition.variant.startsWith('native-')) {
+    if (definition.variant.startsWith('native-') && !reference.has(definition.variant)) {
       await assert.rejects(async () => instance.run(input), (error: Error) => {
         assert.ok(isNotImplemented(error), error.message);
         assert.match(error.message, /exercises\/native-kernel\/kernel\.cc/);

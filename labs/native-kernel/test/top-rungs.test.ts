@@ -1,0 +1,111 @@
+/**
+ * The ladder's top rungs: the blocked kernel (native/blocked.cc) and the system BLAS (native/blas.cc, its own build
+ * in blas/), each against the TypeScript reference on odd sizes within the tolerance derived for its summation
+ * order; the build without a BLAS; and the probe's vector width.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { BLAS_FIX, blasStatus, loadBlas, loadRung, rungStatus } from '../src/addon.ts';
+import { unavailableNotes } from '../src/lab.ts';
+import { makeInput } from '../src/matrices.ts';
+import { matmulNaive } from '../src/ts-kernels.ts';
+import { blasTolerance, blockedTolerance, productTolerance, UNIT_ROUNDOFF } from '../src/tolerance.ts';
+// A plain-JavaScript install script; types in build-addon.d.mts.
+import { findBlas } from '../scripts/build-addon.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** Odd sizes: one element, smaller than a 6 x 16 register tile, past one tile, past one 96-row block of A. */
+const ODD_SIZES = [1, 7, 33, 130];
+
+function maxError(n: number, product: (a: Float64Array, b: Float64Array, c: Float64Array, n: number) => unknown): number {
+  const input = makeInput(n, 20261203, 1);
+  const expected = matmulNaive(input.aRows, input.bRows, n).flat();
+  const c = new Float64Array(n * n).fill(Number.NaN); // the kernel must overwrite every element
+  product(input.a, input.b, c, n);
+  return Math.max(...expected.map((x, i) => Math.abs(x - c[i]!)));
+}
+
+test('blockedTolerance: depth min(n, 192) + ceil(n / 192) - 1; below one block it is the i-k-j bound', () => {
+  // n = 130 < kc: depth 130 + 1 - 1 = 130, the same as the reference's, so 2 gamma_130 130 = productTolerance(130).
+  assert.equal(blockedTolerance(130), productTolerance(130));
+  // n = 1024: depth 192 + 6 - 1 = 197, so (gamma_1024 + gamma_197) * 1024 (by hand), below 2 gamma_1024 1024.
+  const gamma = (d: number) => (d * UNIT_ROUNDOFF) / (1 - d * UNIT_ROUNDOFF);
+  assert.equal(blockedTolerance(1024), (gamma(1024) + gamma(197)) * 1024);
+  assert.ok(blockedTolerance(1024) < productTolerance(1024));
+  assert.equal(blasTolerance(512), productTolerance(512));
+});
+
+const marchBuilt = rungStatus('solution', 'march').available;
+test('native-blocked matches the reference on n = 1, 7, 33, 130 within its derived tolerance', { skip: marchBuilt ? false : 'the addon is not built here' }, () => {
+  const addon = loadRung('solution', 'march');
+  for (const n of ODD_SIZES) {
+    const error = maxError(n, (a, b, c, m) => addon.matmulBlocked(a, b, c, m));
+    assert.ok(error <= blockedTolerance(n), `n = ${n}: max error ${error} > ${blockedTolerance(n)}`);
+  }
+  assert.throws(() => addon.matmulBlocked(new Float64Array(4), new Float64Array(4), new Float64Array(3), 2), /c\.length is 3, expected n\*n = 4 for n = 2/);
+});
+
+test('native-blas: dgemm on one library thread matches the reference on n = 1, 7, 33, 130; it says which kernel runs', { skip: blasStatus().available || process.env.NATIVE_KERNEL_REQUIRE_BLAS === '1' ? false : 'no BLAS built here (apt-get install -y libopenblas-dev; CI sets NATIVE_KERNEL_REQUIRE_BLAS=1)' }, () => {
+  const blas = loadBlas(1);
+  for (const n of ODD_SIZES) {
+    const error = maxError(n, (a, b, c, m) => blas.matmulBlas(a, b, c, m));
+    assert.ok(error <= blasTolerance(n), `n = ${n}: max error ${error} > ${blasTolerance(n)}`);
+  }
+  const info = blas.blasInfo();
+  assert.equal(info.library, 'OpenBLAS');
+  assert.equal(info.threads, 1);
+  assert.match(info.config, /OpenBLAS \d+\.\d+/);
+  assert.ok(info.coreName.length > 0);
+});
+
+test('the FMA probe names its vector width: 512-bit where the CPU has AVX-512F', { skip: marchBuilt ? false : 'the addon is not built here' }, () => {
+  const width = loadRung('solution', 'march').fmaVectorWidth();
+  const avx512 = process.platform === 'linux' && /\bavx512f\b/.test(readFileSync('/proc/cpuinfo', 'utf8'));
+  if (avx512) assert.match(width, /^512-bit FMA \(AVX-512F/);
+  else assert.match(width, /-bit|no vector/);
+  // The -O3 module (no -march) still measures 512-bit FMAs on such a CPU, chosen at run time.
+  if (avx512 && rungStatus('solution', 'O3').available) assert.equal(loadRung('solution', 'O3').fmaVectorWidth(), '512-bit FMA (AVX-512F, chosen at run time)');
+});
+
+test('findBlas: NATIVE_KERNEL_BLAS=none skips the search; a directory without the library finds none', (t) => {
+  assert.deepEqual(findBlas({ NATIVE_KERNEL_BLAS: 'none' }), { found: false, reason: 'BLAS detection was skipped (NATIVE_KERNEL_BLAS=none)' });
+  const empty = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-noblas-'));
+  t.after(() => rmSync(empty, { recursive: true, force: true }));
+  assert.deepEqual(findBlas({ NATIVE_KERNEL_BLAS: empty }), { found: false, reason: `no BLAS found (pkg-config openblas failed; no libopenblas.so in ${empty})` });
+});
+
+test('a missing BLAS is one note naming native-blas, the reason and the one-line fix', () => {
+  const notes = unavailableNotes('solution', { available: false, reason: 'BLAS detection was skipped (NATIVE_KERNEL_BLAS=none)', fix: BLAS_FIX });
+  assert.ok(
+    notes.includes(
+      'Unavailable, not measured: native-blas (solution). Why: BLAS detection was skipped (NATIVE_KERNEL_BLAS=none) ' +
+        '(details: labs/native-kernel/build/native-kernel-build.json). Fix: install OpenBLAS (Debian/Ubuntu: apt-get install -y libopenblas-dev; ' +
+        'Fedora: dnf install openblas-devel), then run `npm run build -w labs/native-kernel`',
+    ),
+    notes.join('\n'),
+  );
+});
+
+test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and records native-blas unavailable with the fix', { skip: marchBuilt ? false : 'no C++ toolchain here' }, (t) => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-noblas-build-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const pkg = path.join(root, 'labs', 'native-kernel');
+  const source = path.join(REPO, 'labs', 'native-kernel');
+  const skipped = [path.join(source, 'build'), path.join(source, 'blas', 'build')];
+  cpSync(source, pkg, { recursive: true, filter: (src) => !skipped.some((d) => src === d || src.startsWith(`${d}${path.sep}`)) });
+  for (const dir of ['exercises', 'solutions']) cpSync(path.join(REPO, dir, 'native-kernel'), path.join(root, dir, 'native-kernel'), { recursive: true });
+  symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
+  const env = { ...process.env, NATIVE_KERNEL_BLAS: 'none', npm_config_userconfig: '/dev/null' };
+  const install = spawnSync(process.execPath, ['scripts/build-addon.mjs'], { cwd: pkg, env, encoding: 'utf8', timeout: 300_000 });
+  assert.equal(install.status, 0, `the install script must not fail: ${install.stderr}`);
+  assert.match(install.stderr, /native-blas unavailable: BLAS detection was skipped \(NATIVE_KERNEL_BLAS=none\); fix: install OpenBLAS \(Debian\/Ubuntu: apt-get install -y libopenblas-dev/);
+  const record = JSON.parse(readFileSync(path.join(pkg, 'build', 'native-kernel-build.json'), 'utf8'));
+  assert.deepEqual(record.targets.blas, { available: false, reason: 'BLAS detection was skipped (NATIVE_KERNEL_BLAS=none)', fix: BLAS_FIX });
+  assert.equal(record.targets.solution_march.available, true, 'the other rungs still build');
+  assert.equal(existsSync(path.join(pkg, 'blas', 'build', 'Release', 'blas.node')), false);
+});
