@@ -12,6 +12,7 @@ import { burst, PingProbe } from './load.ts';
 import type { VariantName } from './protocol.ts';
 import { startServerProcess } from './server-process.ts';
 import { deriveRingSync } from './work.ts';
+import { calibrate, estimateInputs, estimateServerCase, REFERENCE_RATES } from './estimates.ts';
 
 /** One sample: a burst of requests for these accounts, all in flight at once. */
 export interface BurstInput {
@@ -19,21 +20,35 @@ export interface BurstInput {
 }
 
 /**
+ * The fewest requests per sample: a multiple of every worker count up to 4, so each gets whole requests. Two rounds
+ * of 12 rather than one: the load generator's fixed cost per burst (about 20 ms of CPU for autocannon's set-up and
+ * wind-down here) competes with the workers for the same CPUs, and a longer burst halves its share.
+ */
+export const MIN_REQUESTS = 24;
+
+/**
  * The pool sizes of the sweep, from P (the CPUs the job may use): the harness's rule (every count to 4, powers of
- * two, P) and one oversubscribed point, 2P, to show what happens past the cores.
+ * two, P) and one oversubscribed point, 2P, to show what happens past the cores, where the smallest burst already
+ * gives each of its 2P workers a request (P <= 12). Beyond that, 2P would double the burst of every case, the
+ * single-threaded ones included: on 128 CPUs, 256 requests of about 30 ms instead of 128, 8 s per inline sample.
  */
 export function workerCounts(availableParallelism: number): number[] {
-  return workerSweep(availableParallelism, { oversubscribe: true });
+  return workerSweep(availableParallelism, { oversubscribe: 2 * availableParallelism <= MIN_REQUESTS });
 }
 
 /**
- * Requests per sample: a multiple of every worker count up to 4 (24 = 2 x 12) scaled to the largest count, so each
- * worker gets a whole number of requests and the burst does not end with one straggler. Two rounds of 12 rather
- * than one: the load generator's fixed cost per burst (about 20 ms of CPU for autocannon's set-up and wind-down
- * here) competes with the workers for the same CPUs, and a longer burst halves its share.
+ * Requests per sample: the smallest multiple of the largest pool that is at least MIN_REQUESTS, so every pool size
+ * from 4 up gets whole requests and the burst does not end with one straggler (3 workers lose at most a request's
+ * worth, 3%, at 32 requests). The single-threaded cases serve the whole burst, so it grows with P no faster than
+ * that: about one request per worker at P on a big node, which keeps a run within its time budget (plan.ts).
  */
 export function requestsPerBurst(maxWorkers: number): number {
-  return 24 * Math.max(1, Math.ceil(maxWorkers / 4));
+  return maxWorkers * Math.ceil(MIN_REQUESTS / maxWorkers);
+}
+
+/** The burst of this run: requestsPerBurst of its largest pool. */
+export function burstFor(availableParallelism: number): number {
+  return requestsPerBurst(Math.max(...workerCounts(availableParallelism)));
 }
 
 /** The observation that records the load generator's own CPU use. */
@@ -66,10 +81,13 @@ export function loadGeneratorReport(results: Results): string {
   return lines.join('\n');
 }
 
-function serverCase(variant: VariantName, workers: number | undefined): CaseDefinition<BurstInput, string[]> {
+/** `optional`: a pool size the run may leave out to stay within its time budget (plan.ts). */
+function serverCase(variant: VariantName, workers: number | undefined, optional = false): CaseDefinition<BurstInput, string[]> {
   return {
     variant,
     params: workers === undefined ? {} : { workers },
+    estimate: (ctx, calibration) => estimateServerCase(variant, workers, burstFor(ctx.availableParallelism), ctx, calibration),
+    ...(optional ? { optional } : {}),
     ...(workers === undefined ? {} : { workers }),
     async setup(ctx: LabContext): Promise<CaseInstance<BurstInput, string[]>> {
       const server = await startServerProcess(variant, workers ?? 1, ctx.implDir);
@@ -167,7 +185,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
   },
   inputParams: [],
   inputs(_params, ctx) {
-    const n = requestsPerBurst(Math.max(...workerCounts(ctx.availableParallelism)));
+    const n = burstFor(ctx.availableParallelism);
     // Distinct accounts per sample so no layer can cache an answer; the check uses another set, including edge values.
     return {
       check: [{ accounts: [0, 1, 2, 999_999_999, 1_000_000_000, 42] }],
@@ -184,9 +202,12 @@ const lab: LabDefinition<BurstInput, string[]> = {
   cases(ctx) {
     return [
       serverCase('inline', undefined),
-      serverCase('chunked', undefined),
+      // On a big node the chunked variant takes as long as inline; a quick run there may leave it out (never --grade).
+      serverCase('chunked', undefined, true),
       serverCase('threadpool', undefined),
-      ...workerCounts(ctx.availableParallelism).map((w) => serverCase('pool', w)),
+      // Pools of 1 to 3 workers (the 1-worker pool only refines the efficiencies) and 2P may go when a run would be
+      // too long: on a big node each serves the whole burst over few CPUs.
+      ...workerCounts(ctx.availableParallelism).map((w) => serverCase('pool', w, w < 4 || w > ctx.availableParallelism)),
     ];
   },
   analyse(results) {
@@ -195,6 +216,12 @@ const lab: LabDefinition<BurstInput, string[]> = {
   sampling: {
     quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
     full: { warmupIterations: 2, rounds: 10, iterationsPerRound: 3 },
+  },
+  // The run's plan (the harness's plan.ts): one PBKDF2 key timed here; the burst's keys for the reference outputs.
+  planning: {
+    calibrate,
+    reference: REFERENCE_RATES,
+    inputsMs: (_params, ctx, calibration) => estimateInputs(burstFor(ctx.availableParallelism), calibration),
   },
 };
 

@@ -12,7 +12,7 @@ import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { fileURLToPath } from 'node:url';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
-import { requestsPerBurst, workerCounts } from '../src/lab.ts';
+import { burstFor, requestsPerBurst, workerCounts } from '../src/lab.ts';
 import { createLabServer } from '../src/server.ts';
 import { deriveRingSync, formatBody, parseAccount, type RingHandler } from '../src/work.ts';
 import * as solution from '../../../solutions/event-loop/handlers.ts';
@@ -20,13 +20,17 @@ import * as exercise from '../../../exercises/event-loop/handlers.ts';
 
 const CLI = fileURLToPath(new URL('../../harness/src/cli.ts', import.meta.url));
 
-test('the sweep follows P: every count to 4, powers of two, P, and 2P oversubscribed', () => {
+test('the sweep follows P: every count to 4, powers of two, P, and 2P oversubscribed while 24 requests cover it', () => {
   assert.deepEqual(workerCounts(1), [1, 2]);
   assert.deepEqual(workerCounts(2), [1, 2, 4]);
   assert.deepEqual(workerCounts(8), [1, 2, 3, 4, 8, 16]);
   assert.deepEqual(workerCounts(12), [1, 2, 3, 4, 8, 12, 24]);
+  assert.deepEqual(workerCounts(16), [1, 2, 3, 4, 8, 16]);
+  assert.deepEqual(workerCounts(128), [1, 2, 3, 4, 8, 16, 32, 64, 128]);
+  // The smallest multiple of the largest pool that is at least 24: whole requests for every pool from 4 up.
   assert.equal(requestsPerBurst(4), 24);
-  assert.equal(requestsPerBurst(16), 96);
+  assert.equal(requestsPerBurst(16), 32);
+  assert.deepEqual([1, 2, 8, 12, 16, 64, 128].map(burstFor), [24, 24, 32, 24, 32, 64, 128]);
 });
 
 test('accounts are parsed strictly', () => {

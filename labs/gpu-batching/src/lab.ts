@@ -5,7 +5,7 @@
  * provider and is labelled so (`ep=cpu`); on a GPU node the same cases run on CUDA (`ep=cuda`), one GPU per process.
  */
 import { LEARNER_FILES } from './learner-files.ts';
-import type { Headline, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import type { Calibration, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { withinTolerance } from '@parallel-course/harness/comparators.ts';
 import {
   batchedCase,
@@ -21,6 +21,7 @@ import { ensureDataset, loadAllSync } from './dataset.ts';
 import { detectGpusSync } from './gpus.ts';
 import { buildLayers, forwardReference, type DenseLayer } from './model-spec.ts';
 import { deviceCounts, resolveTarget, type Target } from './target.ts';
+import { calibrate, estimateGpuCase, estimateGpuInputs, REFERENCE_RATES } from './estimates.ts';
 
 let target: Target | null = null;
 
@@ -111,7 +112,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
   },
   cases(ctx) {
     const current = labTarget();
-    return [
+    const cases = [
       oneAtATimeCase(current),
       ...batchSizes(ctx.quick).map((batch) => batchedCase(current, batch)),
       sequentialCase(current, WORK_BATCH, 'worker'),
@@ -123,6 +124,9 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       // Devices on data each process already holds: their compute alone, which is what per-device efficiency is about.
       ...(ctx.quick ? [] : deviceCounts(current, ctx.availableParallelism, THREADS_PER_SESSION).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'memory'))),
     ];
+    // Each case with its estimate for the run's plan, from its variant and params (src/estimates.ts).
+    const count = ctx.quick ? DATASET_SIZE.quick : DATASET_SIZE.full;
+    return cases.map((c) => ({ ...c, estimate: (c2: LabContext, rates: Calibration) => estimateGpuCase(c.variant, c.params, count, c2, rates) }));
   },
   notes() {
     // Which execution provider ran, and why: a CPU run must say so in the terminal, the results and the report.
@@ -142,6 +146,12 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
     // 23 cases x 17 passes of 1024 samples: about 3 minutes on a busy 2-CPU machine.
     full: { warmupIterations: 1, rounds: 8, iterationsPerRound: 2 },
+  },
+  // The run's plan (the harness's plan.ts): the reference's dense-layer loop timed here, ONNX Runtime's costs scaled by it.
+  planning: {
+    calibrate,
+    reference: REFERENCE_RATES,
+    inputsMs: (_params, ctx, rates) => estimateGpuInputs(ctx.quick ? DATASET_SIZE.quick : DATASET_SIZE.full, rates),
   },
 };
 

@@ -72,6 +72,47 @@ export interface CaseDefinition<Input, Output> {
    */
   measureGroup?: string;
   setup(ctx: LabContext): Promise<CaseInstance<Input, Output>>;
+  /**
+   * What this case costs on this machine, for planning the run (plan.ts): its work per sample divided by the rates
+   * in `calibration` (the lab's `planning`), and what its set-up and check add. Pure and quick: it starts nothing.
+   */
+  estimate?(ctx: LabContext, calibration: Calibration): CaseEstimate;
+  /**
+   * A sweep point the run may leave out when even the fewest rounds would not keep it within its time budget (e.g.
+   * the oversubscribed pool, a one-worker case that only refines an efficiency). Never the baseline, the headline or,
+   * in a --grade run, a graded case: plan.ts keeps those whatever this says.
+   */
+  optional?: boolean;
+}
+
+/**
+ * Rates measured by a lab's calibration, in the lab's own units and named by it, e.g. `{ msPerKey: 2.6 }`:
+ * what its cases' estimates divide their work by (plan.ts, `rateOf`).
+ */
+export type Calibration = Readonly<Record<string, number>>;
+
+/** A case's planned cost, in ms (plan.ts adds them up). */
+export interface CaseEstimate {
+  /** One sample on the measured input. */
+  sampleMs: number;
+  /** Setting the case up and tearing it down (pools, servers, processes, sessions, probes); default 0. */
+  setupMs?: number;
+  /** The check inputs other than the measured one (plan.ts adds one sample for that); default 0. */
+  checkMs?: number;
+}
+
+/** How a lab's runs are planned (plan.ts): the rates its estimates divide by, measured here and on the reference machine. */
+export interface LabPlanning {
+  /**
+   * A short measurement (about 50-100 ms) of the lab's unit of work on this machine, e.g. a key derivation or a
+   * Monte Carlo loop. It runs in the harness's own process before the check, so it runs lab code only, never the
+   * learner's, and starts nothing.
+   */
+  calibrate(): Calibration;
+  /** What `calibrate` gives on the course's reference machine (plan.ts: REFERENCE_MACHINE): the planning test and `npm run plan` use it. */
+  reference: Calibration;
+  /** Making one set of inputs and their reference outputs (once per distinct value of the lab's `inputParams`), in ms. */
+  inputsMs?(params: Params, ctx: LabContext, calibration: Calibration): number;
 }
 
 /** A case named by its variant and params. */
@@ -173,6 +214,12 @@ export interface LabDefinition<Input, Output> {
    * or "devices are CPU processes: no GPU was found". Called once per run, after the cases are listed.
    */
   notes?(ctx: LabContext): string[];
+  /**
+   * Optional: how to plan a run of this lab within its time budget (plan.ts): a calibration of its unit of work and
+   * the reference machine's rates. With it and an `estimate` on every case, `npm run lab` prints the planned time and
+   * reduces the rounds (or leaves out optional cases) when a run would be too long.
+   */
+  planning?: LabPlanning;
 }
 
 /**

@@ -12,6 +12,7 @@ import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './e
 import { caseLabel, type Impl, type SamplingPlan } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
+import { planLab } from './plan-lab.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
 import { SCHEMA_VERSION, type CorrectnessEntry, type Results } from './results-schema.ts';
@@ -101,10 +102,17 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const environment = await collectEnvironment(rootDir);
   print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run; ${describeBudget(cpus)})`);
 
+  // The plan (plan.ts): the run's time from each case's work and a calibration here, and fewer rounds (or optional
+  // cases left out) when it would overrun its budget. A test's own sampling is never planned; a plan that cannot be
+  // made (a lab that fails to load) changes nothing: the runner reports that lab's problem as before.
+  const plan = options.sampling ? null : await planLab({ lab: options.lab, impl: options.impl, quick: options.quick, p: cpus.p, seed, rootDir, rates: 'here', ...(options.grade ? { grade: true } : {}) }).catch(() => null);
+  if (plan) print(plan.line);
+  const sampling = options.sampling ?? plan?.sampling;
+
   // Stages 1 and 2, check and measure, in a supervised child process: learner code cannot block this one.
   let phase = '';
   const run = await supervise({
-    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.grade ? { grade: true } : {}), ...(options.sampling ? { sampling: options.sampling } : {}) },
+    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.grade ? { grade: true } : {}), ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}) },
     forwardOutput: !options.silent,
     onProgress: (p) => {
       if (p.phase !== phase) {
@@ -167,7 +175,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     availableParallelism: cpus.available,
     grading: lab.grading,
   });
-  const notes: string[] = [describeBudget(cpus), `Topology: ${describeTopology(topology)}.`, ...lab.notes, ...run.notes];
+  const notes: string[] = [describeBudget(cpus), `Topology: ${describeTopology(topology)}.`, ...(plan ? [plan.note] : []), ...lab.notes, ...run.notes];
   notes.push(...topologyWarnings(topology, Math.max(0, ...measuredCases.map((c) => c.workers ?? 0))));
   if (analysis.cases.some((c) => c.oversubscribed)) {
     notes.push(`Cases with more workers than available CPUs (${cpus.available}) are flagged oversubscribed: their speedup is limited by time-slicing.`);

@@ -20,6 +20,8 @@ export interface RunJob {
   checkOnly: boolean;
   /** Keys (`variant|paramsKey`) of cases that failed in an earlier attempt of this run: not set up again. */
   exclude: string[];
+  /** Keys of cases the run's plan left out to stay within its time budget (plan.ts): never listed, set up or run. */
+  omit?: string[];
   /** The CPU count the lab plans for (os.availableParallelism() unless forced). */
   availableParallelism: number;
   /**

@@ -111,7 +111,9 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   };
   const plan = job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full);
   const grading = gradingOf(lab, job, ctx);
-  const allDefinitions = [...lab.cases(ctx), ...referenceCases(lab, job, ctx, grading)];
+  const omitted = new Set(job.omit ?? []);
+  const planned = lab.cases(ctx).filter((d) => !omitted.has(caseKeyOf(d.variant, paramsKey(d.params))));
+  const allDefinitions = [...planned, ...referenceCases(lab, job, ctx, grading)];
   const variants = new Map(lab.variants.map((v) => [v.name, v]));
   const infos: CaseInfo[] = allDefinitions.map((d) => ({
     key: caseKeyOf(d.variant, paramsKey(d.params)),

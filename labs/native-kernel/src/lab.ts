@@ -13,6 +13,8 @@ import { measurePeaks } from './peaks.ts';
 import { makeInput, matmulFlop, type MatmulInput } from './matrices.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
 import { matmulComparator } from './tolerance.ts';
+import { calibrate, estimateNativeKernelCase, estimateNativeKernelInputs, REFERENCE_RATES } from './estimates.ts';
+import type { Calibration } from '@parallel-course/harness/lab-definition.ts';
 import {
   describeTriadSize,
   isTriadInput,
@@ -430,7 +432,8 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
       cases.push(tsTypedTriadCase(elements));
       for (const t of threadCounts(ctx.availableParallelism)) cases.push(triadCase(elements, t));
     }
-    return cases;
+    // Each case with its estimate for the run's plan, from its variant and params (src/estimates.ts).
+    return cases.map((c) => ({ ...c, estimate: (c2: LabContext, rates: Calibration) => estimateNativeKernelCase(c.variant, c.params, c2, rates) }));
   },
   notes(ctx) {
     const stale = staleBuildWarning(ctx.impl, ctx.implDir);
@@ -449,6 +452,8 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
     full: { warmupIterations: 3, rounds: 15, iterationsPerRound: 4 },
   },
+  // The run's plan (the harness's plan.ts): the TypeScript product and triad timed here, the native rungs as ratios.
+  planning: { calibrate, reference: REFERENCE_RATES, inputsMs: (params, _ctx, rates) => estimateNativeKernelInputs(params, rates) },
 };
 
 export default lab;

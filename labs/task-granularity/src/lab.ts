@@ -12,6 +12,7 @@ import { handoffCase, serialPayloadCase } from './handoff-cases.ts';
 import type { LabInput } from './inputs.ts';
 import { histogramSync } from './monte-carlo.ts';
 import { checksum, makePayload, MIB } from './payload.ts';
+import { calibrate, estimateInputs, estimatePayload, estimatePool, estimateSerial, estimateTally, REFERENCE_RATES } from './estimates.ts';
 
 /**
  * Points per worker of a measured run: 2^22, about 31 ms on one core of the reference machine (7.5 ns per point), so
@@ -134,14 +135,29 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   },
   cases(ctx) {
     const workers = workersFor(ctx);
-    const cases: CaseDefinition<LabInput, LabOutput>[] = [serialCase()];
-    for (const chunk of chunkSizes(ctx.quick, workers)) cases.push(poolCase(chunk, workers, bestChunk(workers)));
-    for (const chunk of processChunkSizes(ctx.quick, workers)) cases.push(processCase(chunk, workers, bestChunk(workers)));
+    const points = pointsFor(workers);
+    const best = bestChunk(workers);
+    // Each case with its estimate for the run's plan (src/estimates.ts); the pools are charged to the headline's chunk.
+    const cases: CaseDefinition<LabInput, LabOutput>[] = [{ ...serialCase(), estimate: (_ctx, rates) => estimateSerial(points, rates) }];
+    for (const chunk of chunkSizes(ctx.quick, workers)) {
+      cases.push({
+        ...poolCase(chunk, workers, best),
+        estimate: (c, rates) => estimatePool('threads', points, chunk, workers, chunk === best, c, rates),
+        // One task (W - 1 workers idle) takes the serial time: on a big node a run short of time leaves it out.
+        ...(chunk >= points ? { optional: true } : {}),
+      });
+    }
+    for (const chunk of processChunkSizes(ctx.quick, workers)) {
+      cases.push({ ...processCase(chunk, workers, best), estimate: (c, rates) => estimatePool('processes', points, chunk, workers, chunk === best, c, rates) });
+    }
     // The race needs two threads at least: one thread never races with itself.
-    cases.push(tallyCase(Math.max(2, workers)));
+    const racers = Math.max(2, workers);
+    cases.push({ ...tallyCase(racers), estimate: (c, rates) => estimateTally(points, racers, c, rates) });
     for (const mib of payloadSizes(ctx.quick)) {
-      cases.push(serialPayloadCase(mib));
-      for (const transport of ['clone', 'transfer', 'shared'] as const) cases.push(handoffCase(transport, mib));
+      cases.push({ ...serialPayloadCase(mib), estimate: (_c, rates) => estimatePayload(null, mib, rates) });
+      for (const transport of ['clone', 'transfer', 'shared'] as const) {
+        cases.push({ ...handoffCase(transport, mib), estimate: (_c, rates) => estimatePayload(transport, mib, rates) });
+      }
     }
     return cases;
   },
@@ -154,6 +170,15 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
     // 12 samples per case (6 rounds of 2): the 64 MiB clone alone takes 0.3 to 1.5 s per sample on the reference VM.
     full: { warmupIterations: 1, rounds: 6, iterationsPerRound: 2 },
+  },
+  // The run's plan (the harness's plan.ts): a Monte Carlo point and a checksummed MiB timed here.
+  planning: {
+    calibrate,
+    reference: REFERENCE_RATES,
+    inputsMs: (params, ctx, rates) => {
+      const mib = params['payloadMiB'];
+      return estimateInputs(typeof mib === 'number' ? mib : undefined, pointsFor(workersFor(ctx)), rates);
+    },
   },
 };
 

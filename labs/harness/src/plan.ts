@@ -1,0 +1,237 @@
+/**
+ * Planning a run: how long each case and the whole run will take on this machine, from each case's work per sample
+ * divided by rates a short calibration measured (the lab's `planning`, its cases' `estimate`), never from a constant
+ * tuned to one machine; and the smallest change that keeps a run within its budget (5 min full, 90 s quick): fewer
+ * rounds, never below MIN_ROUNDS, then leaving out the lab's optional sweep points. Pure: nothing is loaded or timed
+ * here (plan-lab.ts does that for a run, tools/plan-cli.ts for the instructor's table).
+ */
+import { caseLabel, paramsKey, resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
+import { caseKeyOf } from './run-protocol.ts';
+
+/** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */
+export const RUN_BUDGET_MS = { full: 300_000, quick: 90_000 } as const;
+
+/** The fewest rounds a reduced plan keeps: the paired intervals resample rounds, and fewer than 3 say little. */
+export const MIN_ROUNDS = 3;
+
+/**
+ * The harness's own time in a run, besides the lab's calls: starting the runner (Node strips the TypeScript of the
+ * harness and the lab), the environment (git, nvidia-smi), the statistics (10,000 bootstrap resamples per interval)
+ * and the reports with their charts. From quick and full runs of the labs on the reference machine (2026-12-03):
+ * about 4 s a run and 0.1 s a case. A planning figure, not a promise.
+ */
+export const HARNESS_MS = { perRun: 4_000, perCase: 100 } as const;
+
+/** The machine whose rates are every lab's `planning.reference`: what the planning test and `npm run plan` assume. */
+export const REFERENCE_MACHINE = "the course's reference machine (a cloud VM with 2 shared AMD EPYC vCPUs, Node 24.21.0)";
+
+/** One case as planned, in ms. */
+export interface PlannedCase {
+  /** run-protocol's case key (`variant|params`), as RunJob.omit names it. */
+  key: string;
+  label: string;
+  /** The plan may leave it out (an optional case that is not the baseline, the headline or graded). */
+  optional: boolean;
+  /** False when the case declares no estimate: its times are then 0 and the plan says so. */
+  estimated: boolean;
+  sampleMs: number;
+  setupMs: number;
+  /** The check: the lab's check inputs and one sample on the measured input. */
+  checkMs: number;
+}
+
+export interface RunPlan {
+  lab: string;
+  /** The CPU count planned for (LabContext.availableParallelism). */
+  p: number;
+  quick: boolean;
+  sampling: SamplingPlan;
+  cases: PlannedCase[];
+  /** Making the inputs and their reference outputs, once per distinct input. */
+  inputsMs: number;
+  harnessMs: number;
+  /** Everything: harness + inputs + per case (set-up + check + (warm-up + rounds x iterations) samples). */
+  totalMs: number;
+  /** Labels of the cases without an estimate (not counted). */
+  unestimated: string[];
+}
+
+/** A plan fitted to a budget: what was asked, what will run, and what changed. */
+export interface RunFit {
+  budgetMs: number;
+  /** The plan with the lab's own sampling and every case. */
+  asked: RunPlan;
+  /** The plan that will run. */
+  plan: RunPlan;
+  /** Cases left out to stay within the budget. */
+  omitted: PlannedCase[];
+  /** False when even the fewest rounds without the optional cases are over the budget. */
+  withinBudget: boolean;
+}
+
+export interface PlanOptions {
+  /** `--grade`: the graded cases run twice, the learner's and the reference solution's (runner.ts). */
+  grade?: boolean;
+  /** Keys of cases to leave out. */
+  omit?: ReadonlySet<string>;
+}
+
+/** A rate from a calibration; a missing one is a bug in the lab's `planning`, named as such. */
+export function rateOf(calibration: Calibration, name: string): number {
+  const rate = calibration[name];
+  if (rate === undefined || !Number.isFinite(rate) || rate <= 0) {
+    throw new RangeError(`the calibration has no positive rate '${name}' (it has: ${Object.keys(calibration).join(', ') || 'none'}); the lab's planning.calibrate must measure it`);
+  }
+  return rate;
+}
+
+/**
+ * The time of work that takes `serialMs` on one core, spread over `workers`: workers beyond the P CPUs add no rate
+ * (they time-slice), so the divisor is min(workers, P).
+ */
+export function parallelMs(serialMs: number, workers: number, p: number): number {
+  return serialMs / Math.max(1, Math.min(workers, p));
+}
+
+function caseKey(definition: Pick<CaseDefinition<unknown, unknown>, 'variant' | 'params'>): string {
+  return caseKeyOf(definition.variant, paramsKey(definition.params));
+}
+
+/** Keys the plan may never leave out besides the baseline's cases: the headline and, in a --grade run, the graded cases. */
+function protectedKeys(lab: LabDefinition<unknown, unknown>, ctx: LabContext, grade: boolean): Set<string> {
+  const keys = new Set([caseKey(resolveHeadline(lab.headline, ctx))]);
+  if (grade) for (const graded of lab.grading?.cases(ctx) ?? []) keys.add(caseKey(graded));
+  return keys;
+}
+
+/** Samples each case takes under `sampling`, the check's one on the measured input included. */
+function samplesPerCase(sampling: SamplingPlan): number {
+  return 1 + sampling.warmupIterations + sampling.rounds * sampling.iterationsPerRound;
+}
+
+function totalOf(cases: PlannedCase[], sampling: SamplingPlan, inputsMs: number, harnessMs: number): number {
+  const perCase = cases.reduce((sum, c) => sum + c.setupMs + c.checkMs + (samplesPerCase(sampling) - 1) * c.sampleMs, 0);
+  return harnessMs + inputsMs + perCase;
+}
+
+/**
+ * The plan of a run of `lab` for `ctx` under `sampling`, with each case's estimate at `calibration`. Calls
+ * `lab.cases(ctx)`, which must start nothing.
+ */
+export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, sampling: SamplingPlan, calibration: Calibration, options: PlanOptions = {}): RunPlan {
+  const kept = protectedKeys(lab, ctx, options.grade === true);
+  const definitions = lab.cases(ctx).filter((d) => !options.omit?.has(caseKey(d)));
+  const graded = new Set(options.grade ? (lab.grading?.cases(ctx) ?? []).map(caseKey) : []);
+  const cases: PlannedCase[] = [];
+  const unestimated: string[] = [];
+  const inputs = new Map<string, number>();
+  for (const d of definitions) {
+    const key = caseKey(d);
+    const label = caseLabel(d.variant, d.params);
+    const estimate = d.estimate?.(ctx, calibration);
+    if (!estimate) unestimated.push(label);
+    const sampleMs = estimate?.sampleMs ?? 0;
+    const planned: PlannedCase = {
+      key,
+      label,
+      optional: d.optional === true && d.variant !== lab.baseline && !kept.has(key),
+      estimated: estimate !== undefined,
+      sampleMs,
+      setupMs: estimate?.setupMs ?? 0,
+      checkMs: (estimate?.checkMs ?? 0) + sampleMs,
+    };
+    cases.push(planned);
+    // The reference solution's copy of a graded case (runner.ts: referenceCases) costs what the learner's does.
+    if (graded.has(key)) cases.push({ ...planned, key: `${key}|reference`, label: `${label} [reference]`, optional: false });
+    const inputKey = paramsKey(d.params, lab.inputParams);
+    if (!inputs.has(inputKey)) inputs.set(inputKey, lab.planning?.inputsMs?.(d.params, ctx, calibration) ?? 0);
+  }
+  const inputsMs = [...inputs.values()].reduce((a, b) => a + b, 0);
+  const harnessMs = HARNESS_MS.perRun + HARNESS_MS.perCase * cases.length;
+  return {
+    lab: lab.name,
+    p: ctx.availableParallelism,
+    quick: ctx.quick,
+    sampling,
+    cases,
+    inputsMs,
+    harnessMs,
+    totalMs: totalOf(cases, sampling, inputsMs, harnessMs),
+    unestimated,
+  };
+}
+
+/** The same plan with other rounds and without some cases (no new call into the lab). */
+function replan(plan: RunPlan, rounds: number, omitted: ReadonlySet<string>): RunPlan {
+  const sampling = { ...plan.sampling, rounds };
+  const cases = plan.cases.filter((c) => !omitted.has(c.key));
+  const harnessMs = HARNESS_MS.perRun + HARNESS_MS.perCase * cases.length;
+  return { ...plan, sampling, cases, harnessMs, totalMs: totalOf(cases, sampling, plan.inputsMs, harnessMs) };
+}
+
+/** The most rounds, from `low` up to `high`, whose plan fits `budgetMs`; `low` when none does. */
+function mostRounds(plan: RunPlan, low: number, high: number, omitted: ReadonlySet<string>, budgetMs: number): number {
+  let rounds = low;
+  while (rounds < high && replan(plan, rounds + 1, omitted).totalMs <= budgetMs) rounds++;
+  return rounds;
+}
+
+/**
+ * Fits a plan to `budgetMs`: the lab's sampling when it fits; else the most rounds that fit, never below MIN_ROUNDS
+ * (or the lab's own rounds, if fewer); else, at the fewest rounds, the optional cases are left out, the longest
+ * first, until it fits, and the rounds go back up as far as the budget then allows. Leaving a case out changes no
+ * other case: a lab makes its inputs from its whole sweep (event-loop's burst follows its largest pool, run or not).
+ */
+export function fitToBudget(plan: RunPlan, budgetMs: number): RunFit {
+  const fewest = Math.min(plan.sampling.rounds, MIN_ROUNDS);
+  const omitted = new Set<string>();
+  let rounds = mostRounds(plan, fewest, plan.sampling.rounds, omitted, budgetMs);
+  if (replan(plan, rounds, omitted).totalMs > budgetMs) {
+    const costOf = (c: PlannedCase) => c.setupMs + c.checkMs + (samplesPerCase({ ...plan.sampling, rounds: fewest }) - 1) * c.sampleMs;
+    // The longest first; of equally long ones, the later in the sweep (a lab lists its main variants first).
+    const optional = plan.cases
+      .map((c, index) => ({ c, index }))
+      .filter(({ c }) => c.optional)
+      .sort((a, b) => costOf(b.c) - costOf(a.c) || b.index - a.index)
+      .map(({ c }) => c);
+    for (const c of optional) {
+      if (replan(plan, fewest, omitted).totalMs <= budgetMs) break;
+      omitted.add(c.key);
+    }
+    rounds = mostRounds(plan, fewest, plan.sampling.rounds, omitted, budgetMs);
+  }
+  const fitted = replan(plan, rounds, omitted);
+  return {
+    budgetMs,
+    asked: plan,
+    plan: fitted,
+    omitted: plan.cases.filter((c) => omitted.has(c.key)),
+    withinBudget: fitted.totalMs <= budgetMs,
+  };
+}
+
+/** "42 s", "2 min 10 s", "1 h 5 min": a planned duration, rounded to what a plan can claim. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+}
+
+/** What the fit changed, in words, or null when nothing changed: "rounds reduced from 10 to 6 to stay within 5 min". */
+export function describeReduction(fit: RunFit): string | null {
+  const changes: string[] = [];
+  if (fit.plan.sampling.rounds < fit.asked.sampling.rounds) changes.push(`rounds reduced from ${fit.asked.sampling.rounds} to ${fit.plan.sampling.rounds}`);
+  if (fit.omitted.length > 0) changes.push(`${fit.omitted.length} optional case${fit.omitted.length === 1 ? '' : 's'} left out (${fit.omitted.map((c) => c.label).join(', ')})`);
+  if (fit.withinBudget) return changes.length ? `${changes.join(' and ')} to stay within ${formatDuration(fit.budgetMs)}` : null;
+  return `${changes.length ? `${changes.join(' and ')}, and still` : 'it is'} over the ${formatDuration(fit.budgetMs)} budget: expect a longer run`;
+}
+
+/** The line `npm run lab` prints before the check: "planned: 41 cases, about 2 min 10 s (P = 64); rounds reduced ...". */
+export function describeFit(fit: RunFit): string {
+  const plan = fit.plan;
+  const missing = plan.unestimated.length ? `; ${plan.unestimated.length} case(s) without an estimate not counted` : '';
+  const reduction = describeReduction(fit);
+  return `planned: ${plan.cases.length} cases, about ${formatDuration(plan.totalMs)} (P = ${plan.p}${missing})${reduction ? `; ${reduction}` : ''}`;
+}
