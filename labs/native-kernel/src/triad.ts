@@ -51,7 +51,11 @@ export function makeTriadInput(length: number, seed: number): TriadInput {
 
 /** The definition of a correct triad: a fresh array, element by element, in plain TypeScript. */
 export function triadReference(input: TriadInput): Float64Array {
-  return Float64Array.from(input.b, (b, i) => b + input.s * (input.c[i] as number));
+  // A plain loop: Float64Array.from with a mapping function cost 200-600 ns per element here (seconds per run).
+  const a = new Float64Array(input.length);
+  const { b, c, s } = input;
+  for (let i = 0; i < a.length; i++) a[i] = (b[i] as number) + s * (c[i] as number);
+  return a;
 }
 
 /** The TypeScript triad (the ts-typed rung's loop): writes a in place. */
