@@ -15,6 +15,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("blasInfo", Napi::Function::New(env, binding::BlasInfo, "blasInfo"));
 #endif
   exports.Set("matmulAsync", Napi::Function::New(env, binding::MatmulAsync, "matmulAsync"));
+  exports.Set("matmulBlockedAsync", Napi::Function::New(env, binding::MatmulBlockedAsync, "matmulBlockedAsync"));
   exports.Set("triad", Napi::Function::New(env, binding::Triad, "triad"));
   exports.Set("triadFirstTouch", Napi::Function::New(env, binding::TriadFirstTouch, "triadFirstTouch"));
   exports.Set("fmaPeak", Napi::Function::New(env, binding::FmaPeak, "fmaPeak"));

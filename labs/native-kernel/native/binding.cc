@@ -216,14 +216,16 @@ napi_value NewError(napi_env env,
 // and could change a or b, or detach (transfer) any of them, which would leave the threads writing freed memory.
 class MatmulWorker : public Napi::AsyncWorker {
  public:
-  MatmulWorker(Napi::Env env, const Matrix& a, const Matrix& b, const Napi::Value& c, uint32_t n, uint32_t threads)
+  MatmulWorker(Napi::Env env, const Matrix& a, const Matrix& b, const Napi::Value& c, uint32_t n, uint32_t threads,
+               bool blocked)
       : Napi::AsyncWorker(env, "matmulAsync"),
         c_ref_(Napi::Persistent(c.As<Napi::Object>())),
         a_(Scratch().Acquire(a.length)),
         b_(Scratch().Acquire(b.length)),
         c_(Scratch().Acquire(a.length)),
         n_(n),
-        threads_(threads) {
+        threads_(threads),
+        blocked_(blocked) {
     std::memcpy(a_.data(), a.data, a.length * sizeof(double));
     std::memcpy(b_.data(), b.data, b.length * sizeof(double));
     napi_status status = napi_create_promise(env, &deferred_, &promise_);
@@ -254,7 +256,7 @@ class MatmulWorker : public Napi::AsyncWorker {
   // On a libuv thread pool thread: no JavaScript values may be touched here.
   void Execute() override {
     try {
-      kernel::matmul_parallel(a_.data(), b_.data(), c_.data(), n_, threads_);
+      kernel::matmul_parallel(a_.data(), b_.data(), c_.data(), n_, threads_, blocked_);
     } catch (const std::exception& e) {
       error_ = e.what();
     } catch (...) {
@@ -308,6 +310,7 @@ class MatmulWorker : public Napi::AsyncWorker {
   Napi::ObjectReference c_ref_;  // keeps c alive until the call settles
   std::vector<double> a_, b_, c_;
   uint32_t n_, threads_;
+  bool blocked_;  // the blocked kernel (blocked.h) instead of kernel.h's loop
   std::string error_;  // set by Execute when the kernel throws
 };
 
@@ -375,9 +378,12 @@ Napi::Value BlasInfo(const Napi::CallbackInfo& info) {
 }
 #endif
 
-Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
+namespace {
+
+// matmulAsync and matmulBlockedAsync: the same checks, copies and Promise; `blocked` picks the kernel.
+Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, bool blocked) {
   Napi::Env env = info.Env();
-  CheckArgumentCount(info, 5, "matmulAsync(a, b, c, n, threads)");
+  CheckArgumentCount(info, 5, usage);
   Matrix a = CheckMatrix(info, 0, "a");
   Matrix b = CheckMatrix(info, 1, "b");
   Matrix c = CheckMatrix(info, 2, "c");
@@ -389,7 +395,7 @@ Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
   // Allocating the copies can fail for large n: a JavaScript error, not an abort.
   MatmulWorker* worker = nullptr;
   try {
-    worker = new MatmulWorker(env, a, b, info[2], n, threads);
+    worker = new MatmulWorker(env, a, b, info[2], n, threads, blocked);
   } catch (const std::bad_alloc&) {
     throw Napi::RangeError::New(env, "out of memory copying the " + std::to_string(n) + "x" + std::to_string(n) +
                                          " inputs: use a smaller n");
@@ -397,6 +403,16 @@ Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
   napi_value promise = worker->Promise();
   worker->Queue();  // the worker deletes itself in OnWorkComplete
   return Napi::Value(env, promise);
+}
+
+}  // namespace
+
+Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
+  return AsyncProduct(info, "matmulAsync(a, b, c, n, threads)", false);
+}
+
+Napi::Value MatmulBlockedAsync(const Napi::CallbackInfo& info) {
+  return AsyncProduct(info, "matmulBlockedAsync(a, b, c, n, threads)", true);
 }
 
 Napi::Value Triad(const Napi::CallbackInfo& info) {

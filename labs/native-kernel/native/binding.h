@@ -24,6 +24,8 @@ Napi::Value BlasInfo(const Napi::CallbackInfo& info);
 // threads. a and b are copied when the call is made and the result is copied into c when it settles, so
 // JavaScript may change or transfer a and b meanwhile; c is checked again before it is written.
 Napi::Value MatmulAsync(const Napi::CallbackInfo& info);
+// matmulBlockedAsync(a, b, c, n, threads): the same, each thread running the blocked kernel (blocked.h) on its rows.
+Napi::Value MatmulBlockedAsync(const Napi::CallbackInfo& info);
 
 // triad(a, b, c, s, threads): a[i] = b[i] + s * c[i] for every i, synchronously, on `threads` threads (stream.h),
 // thread t always on the same contiguous chunk. Returns a. a, b, c: Float64Arrays of one length; a overlaps neither.

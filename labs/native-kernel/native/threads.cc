@@ -1,5 +1,7 @@
 #include "threads.h"
 
+#include "blocked.h"
+
 #if defined(__unix__) || defined(__APPLE__)
 #include <dlfcn.h>
 #endif
@@ -197,9 +199,15 @@ void run_on_fixed_threads(unsigned threads, const std::function<void(unsigned)>&
 // does not wait for it), at the cost of a lock per block.
 constexpr unsigned kBlocksPerThread = 8;
 
-void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads) {
+void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads, bool blocked) {
   if (threads < 1) threads = 1;
   if (threads > n) threads = static_cast<unsigned>(n);
+  if (blocked) {
+    const std::size_t by_rows = std::max<std::size_t>(1, n / kMc);
+    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(by_rows, static_cast<std::size_t>(threads) * 2));
+    run_on_threads(threads, blocks, [=](unsigned t) { matmul_blocked_rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
+    return;
+  }
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(threads) * kBlocksPerThread));
   run_on_threads(threads, blocks, [=](unsigned t) { matmul_rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
 }

@@ -27,6 +27,8 @@ export interface NativeKernel {
   matmulBlocked(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
   /** c = a * b on `threads` native threads, off the event loop. */
   matmulAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
+  /** matmulAsync with the blocked kernel (native/blocked.cc) on each thread's rows. */
+  matmulBlockedAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
   /** a[i] = b[i] + s * c[i] on `threads` threads, thread t always on the same contiguous chunk (native/stream.h). Returns a. */
   triad(a: Float64Array, b: Float64Array, c: Float64Array, s: number, threads: number): Float64Array;
   /** Copies the sources into b and c and zeroes a, each chunk on the thread `triad` runs it on (first touch). */

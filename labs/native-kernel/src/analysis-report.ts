@@ -44,7 +44,7 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis): strin
   lines.push('');
   if (a.threads.length === 0) lines.push('- no native-threads cases in this run.');
   for (const t of a.threads) {
-    lines.push(`- n = ${t.size}, ${t.threads} threads: speedup ${t.speedup.toFixed(2)} ${ci(t.speedupCi, 2)}, efficiency ${t.efficiency.toFixed(2)} ${ci(t.efficiencyCi, 2)}.`);
+    lines.push(`- ${t.variant === 'native-threads' ? '' : `${t.variant}, `}n = ${t.size}, ${t.threads} threads: speedup ${t.speedup.toFixed(2)} ${ci(t.speedupCi, 2)}, efficiency ${t.efficiency.toFixed(2)} ${ci(t.efficiencyCi, 2)}.`);
   }
   lines.push('');
   lines.push(...formatBandwidth(a.bandwidth));

@@ -97,7 +97,12 @@ export function callOverheads(points: RungPoint[], baseline = 'ts-typed'): CallO
     }));
 }
 
+/** The matrix-product variants measured on 1..P threads, in the order the report lists them. */
+const THREADED_VARIANTS = new Set(['native-threads', 'native-blocked-threads', 'native-blas-threads']);
+
 export interface ThreadScaling {
+  /** native-threads (kernel.cc's loop), native-blocked-threads or native-blas-threads. */
+  variant: string;
   size: number;
   threads: number;
   /** median(threads = 1) / median(threads = t), with its 95% interval (from the harness). */
@@ -117,11 +122,12 @@ export interface ThreadScaling {
 export function threadScaling(speedups: readonly SpeedupEntry[]): ThreadScaling[] {
   const out: ThreadScaling[] = [];
   for (const s of speedups) {
-    if (s.variant !== 'native-threads' || s.efficiencyBasis !== 'one-worker') continue;
+    if (!THREADED_VARIANTS.has(s.variant) || s.efficiencyBasis !== 'one-worker') continue;
     const threads = s.workers;
     if (threads === undefined || threads === 1 || s.efficiency === undefined || s.efficiencyCi95 === undefined) continue;
     const [low, high] = s.efficiencyCi95;
     out.push({
+      variant: s.variant,
       size: Number(s.params.size),
       threads,
       speedup: s.efficiency * threads,
@@ -130,7 +136,8 @@ export function threadScaling(speedups: readonly SpeedupEntry[]): ThreadScaling[
       efficiencyCi: [low, high],
     });
   }
-  return out.sort((x, y) => x.size - y.size || x.threads - y.threads);
+  const order = [...THREADED_VARIANTS];
+  return out.sort((x, y) => order.indexOf(x.variant) - order.indexOf(y.variant) || x.size - y.size || x.threads - y.threads);
 }
 
 export interface Peaks {

@@ -163,6 +163,8 @@ function nativeBlasCase(size: number, measureGroup?: string): CaseDefinition<Mat
       return {
         run(input) {
           const c = outputFor(outputs, input);
+          // The library's thread count is global to the module: set on every sample, since the cases interleave.
+          blas.blasSetThreads(1);
           for (let r = 0; r < input.repeats; r++) blas.matmulBlas(input.a, input.b, c, input.n);
           return c;
         },
@@ -203,6 +205,54 @@ function nativeThreadsCase(size: number, threads: number): CaseDefinition<Matmul
     },
   };
 }
+
+/** The blocked kernel on `threads` native threads (native/threads.cc, each on its own rows), off the event loop. */
+function nativeBlockedThreadsCase(size: number, threads: number): CaseDefinition<MatmulInput, Float64Array> {
+  return {
+    variant: 'native-blocked-threads',
+    params: { size, threads },
+    workers: threads,
+    measureGroup: 'native-threads',
+    async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
+      const addon = loadRung(ctx.impl, 'march');
+      const outputs = new WeakMap<MatmulInput, Float64Array>();
+      return {
+        async run(input) {
+          const c = outputFor(outputs, input);
+          for (let r = 0; r < input.repeats; r++) await addon.matmulBlockedAsync(input.a, input.b, c, input.n, threads);
+          return c;
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+/** The BLAS's dgemm on `threads` library threads (openblas_set_num_threads), called synchronously. */
+function nativeBlasThreadsCase(size: number, threads: number): CaseDefinition<MatmulInput, Float64Array> {
+  return {
+    variant: 'native-blas-threads',
+    params: { size, threads },
+    workers: threads,
+    measureGroup: 'native-threads',
+    async setup(): Promise<CaseInstance<MatmulInput, Float64Array>> {
+      const blas = loadBlas(threads);
+      const outputs = new WeakMap<MatmulInput, Float64Array>();
+      return {
+        run(input) {
+          const c = outputFor(outputs, input);
+          blas.blasSetThreads(threads);
+          for (let r = 0; r < input.repeats; r++) blas.matmulBlas(input.a, input.b, c, input.n);
+          return c;
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+/** The variants that run on 1..P threads (each declares `workers`, its efficiency is against its own 1-thread case). */
+export const THREADED_PRODUCT_VARIANTS = ['native-threads', 'native-blocked-threads', 'native-blas-threads'];
 
 /** The triad's array length on this machine: from the last-level cache this job's CPUs reach (triad.ts). */
 export function triadElementsHere(): number {
@@ -295,12 +345,12 @@ export function unavailableNotes(impl: Impl, blas = blasStatus()): string[] {
   const byReason = new Map<string, { rungs: string[]; fix: string }>();
   for (const m of unavailableRungs(impl)) {
     const entry = byReason.get(m.reason) ?? { rungs: [], fix: m.fix };
-    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-blocked, native-threads, triad' : ''}`);
+    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-blocked, native-threads, native-blocked-threads, triad' : ''}`);
     byReason.set(m.reason, entry);
   }
   if (!blas.available) {
     const entry = byReason.get(blas.reason) ?? { rungs: [], fix: blas.fix };
-    entry.rungs.push('native-blas');
+    entry.rungs.push('native-blas, native-blas-threads');
     byReason.set(blas.reason, entry);
   }
   return [...byReason].map(
@@ -362,6 +412,16 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
       name: 'native-threads',
       description: 'the -O3 -march=native loop split by rows across std::threads off the event loop; returns a Promise',
       source: 'labs/native-kernel/native/threads.cc + <impl>/kernel.cc',
+    },
+    {
+      name: 'native-blocked-threads',
+      description: 'the blocked kernel on 1..P native threads, each on its own rows (2 blocks per thread), off the event loop; returns a Promise',
+      source: 'labs/native-kernel/native/threads.cc + native/blocked.cc',
+    },
+    {
+      name: 'native-blas-threads',
+      description: "the system BLAS's dgemm on 1..P library threads (openblas_set_num_threads), called synchronously",
+      source: 'labs/native-kernel/native/blas.cc (blas/binding.gyp)',
     },
     {
       name: 'triad',
@@ -426,6 +486,8 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
       // The baseline at every threads size too, so each threads case has a speedup (and the harness an efficiency).
       for (const size of threadSizes) if (!sizes.includes(size)) cases.push(tsTypedCase(size));
       for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeThreadsCase(size, t));
+      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeBlockedThreadsCase(size, t));
+      if (blas) for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeBlasThreadsCase(size, t));
       // Memory bandwidth: the same thread counts, quick runs included (they take fewer samples, not smaller arrays:
       // arrays that fit in cache would measure the cache).
       const elements = triadElementsHere();

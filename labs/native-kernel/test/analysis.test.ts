@@ -74,6 +74,7 @@ test('threadScaling reads the harness: 10 ms at 1 thread, 5.5 ms at 2 -> speedup
   assert.ok(s);
   assert.equal(threadScaling(speedups).length, 1, 'the 1-thread case itself is not a scaling point');
   assert.equal(s.threads, 2);
+  assert.equal(s.variant, 'native-threads');
   // Reference: 10 / 5.5 = 1.8181..; / 2 threads = 0.9090..; constant samples make every interval a point.
   assert.ok(Math.abs(s.speedup - 10 / 5.5) < 1e-12);
   assert.ok(Math.abs(s.efficiency - 10 / 11) < 1e-12);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { isNotImplemented, paramsKey, type LabContext } from '@parallel-course/harness/lab-definition.ts';
 import { blasStatus, rungStatus, staleBuildWarning } from '../src/addon.ts';
 import { workerSweep } from '@parallel-course/harness/sweep.ts';
-import lab, { FULL_LARGE_SIZES, LARGE_GROUP, LARGEST_SIZE, QUICK_LARGE_SIZES, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
+import lab, { FULL_LARGE_SIZES, THREADED_PRODUCT_VARIANTS, LARGE_GROUP, LARGEST_SIZE, QUICK_LARGE_SIZES, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
 import { isTriadInput, TRIAD_CHECK_LENGTHS } from '../src/triad.ts';
 
 const ctx = (impl: 'exercise' | 'solution', quick = true, availableParallelism = 2): LabContext => ({
@@ -38,18 +38,22 @@ test('the sweep: every rung at every size, the headline case among them, in quic
     assert.ok(cases.some((c) => c.variant === 'native-threads' && c.params.threads === 2));
     // Only the threads rung and the triad declare `workers` (their thread count), so the harness's efficiency compares
     // them with themselves on one thread; the single-threaded rungs have none.
-    const threaded = (v: string) => v === 'native-threads' || v === 'triad';
+    const threaded = (v: string) => THREADED_PRODUCT_VARIANTS.includes(v) || v === 'triad';
     assert.ok(cases.every((c) => (threaded(c.variant) ? c.workers === c.params.threads : c.workers === undefined)));
     // The threads rung is measured in its own group, after the single-threaded rungs' garbage is collected.
-    assert.ok(cases.every((c) => (c.variant === 'native-threads') === (c.measureGroup === 'native-threads')));
+    assert.ok(cases.every((c) => THREADED_PRODUCT_VARIANTS.includes(c.variant) === (c.measureGroup === 'native-threads')));
+    // The blocked kernel (and the BLAS, where built) on 1..P threads beside kernel.cc's loop.
+    for (const v of ['native-blocked-threads', ...(blasStatus().available ? ['native-blas-threads'] : [])]) {
+      assert.deepEqual(cases.filter((c) => c.variant === v).map((c) => c.params), (quick ? QUICK_THREAD_SIZES : [64, 256, 512]).flatMap((size) => [1, 2].map((threads) => ({ size, threads }))), v);
+    }
   }
   const quickCases = lab.cases(ctx('solution')).filter((c) => c.params.size !== undefined);
-  const ladder = quickCases.filter((c) => c.variant !== 'native-threads' && c.variant !== 'ts-typed' && c.measureGroup !== LARGE_GROUP);
+  const ladder = quickCases.filter((c) => !THREADED_PRODUCT_VARIANTS.includes(c.variant) && c.variant !== 'ts-typed' && c.measureGroup !== LARGE_GROUP);
   assert.deepEqual([...new Set(ladder.map((c) => Number(c.params.size)))], QUICK_SIZES);
   // The baseline runs at the ladder's sizes and at each threads size, so every threads case has a speedup.
   const baselineSizes = quickCases.filter((c) => c.variant === 'ts-typed').map((c) => Number(c.params.size));
   assert.deepEqual(baselineSizes, [...new Set([...QUICK_SIZES, ...QUICK_THREAD_SIZES])]);
-  assert.deepEqual([...new Set(quickCases.filter((c) => c.variant === 'native-threads').map((c) => Number(c.params.size)))], QUICK_THREAD_SIZES);
+  assert.deepEqual([...new Set(quickCases.filter((c) => THREADED_PRODUCT_VARIANTS.includes(c.variant)).map((c) => Number(c.params.size)))], QUICK_THREAD_SIZES);
 });
 
 test('every solution case matches the reference on its check inputs; work per sample in flop, or in bytes for the triad', { skip }, async () => {
@@ -116,8 +120,8 @@ test('the triad: one case per thread count of workerSweep(P) for P = 1, 2, 16, w
 
 test('the exercise: TypeScript rungs and the reference top rungs pass, every native rung of kernel.cc fails kindly with "not implemented: ..."', { skip }, async () => {
   // native-blocked and native-blas run reference code (native/blocked.cc, the BLAS), not the learner's kernel.cc.
-  const reference = new Set(['native-blocked', 'native-blas']);
-  for (const definition of lab.cases(ctx('exercise')).filter((c) => c.params.size === 4 || c.variant === 'native-threads')) {
+  const reference = new Set(['native-blocked', 'native-blas', 'native-blocked-threads', 'native-blas-threads']);
+  for (const definition of lab.cases(ctx('exercise')).filter((c) => c.params.size === 4 || THREADED_PRODUCT_VARIANTS.includes(c.variant))) {
     const inputs = await lab.inputs(definition.params, ctx('exercise'));
     const instance = await definition.setup(ctx('exercise'));
     const input = inputs.check[0]!;

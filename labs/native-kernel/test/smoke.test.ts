@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '@parallel-course/harness';
-import { rungStatus } from '../src/addon.ts';
+import { blasStatus, rungStatus } from '../src/addon.ts';
 import { analyseNativeKernel } from '../src/analysis.ts';
 
 const sampling = { warmupIterations: 1, rounds: 1, iterationsPerRound: 2 };
@@ -22,7 +22,9 @@ test('runLab --quick on the solution: every case passes, the headline, the peaks
   assert.equal(outcome.results.headline?.variant, 'native-march');
   const analysis = analyseNativeKernel(outcome.results);
   assert.ok(analysis.peaks && analysis.peaks.gflops1 > 0 && analysis.peaks.gbps1 > 0, 'the peak probes ran');
-  assert.equal(analysis.threads.length, 1, 'one thread-scaling point (2 threads vs 1) at the quick size');
+  // One thread-scaling point (2 threads vs 1) at the quick size per threaded variant: kernel.cc's loop, the blocked
+  // kernel and, where a BLAS was built, the library.
+  assert.deepEqual(analysis.threads.map((t) => t.variant), ['native-threads', 'native-blocked-threads', ...(blasStatus().available ? ['native-blas-threads'] : [])]);
   assert.ok(analysis.roofline.every((r) => r.fractionOfPeak > 0));
   // The triad at each thread count planned for P = 2, its work in bytes, so its throughput reads as bytes/s.
   const triads = outcome.results.cases.filter((c) => c.variant === 'triad');
@@ -49,7 +51,7 @@ test('runLab on the shipped exercise: exit 1, every native rung of kernel.cc "no
   const outcome = await runLab({ lab: 'native-kernel', impl: 'exercise', quick: true, outDir, sampling, silent: true, cpus });
   assert.equal(outcome.exitCode, 1);
   // native-blocked and native-blas run reference code (native/blocked.cc, the BLAS), not the learner's kernel.cc.
-  const reference = (v: string) => v === 'native-blocked' || v === 'native-blas';
+  const reference = (v: string) => ['native-blocked', 'native-blas', 'native-blocked-threads', 'native-blas-threads'].includes(v);
   const native = outcome.correctness.filter((e) => e.variant.startsWith('native-') && !reference(e.variant));
   assert.ok(native.length > 0 && native.every((e) => e.notImplemented && !e.passed), JSON.stringify(native[0]));
   assert.ok(outcome.correctness.filter((e) => e.variant.startsWith('ts-') || reference(e.variant)).every((e) => e.passed));

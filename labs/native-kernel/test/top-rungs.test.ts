@@ -50,6 +50,19 @@ test('native-blocked matches the reference on n = 1, 7, 33, 130 within its deriv
   assert.throws(() => addon.matmulBlocked(new Float64Array(4), new Float64Array(4), new Float64Array(3), 2), /c\.length is 3, expected n\*n = 4 for n = 2/);
 });
 
+test('native-blocked-threads: the blocked kernel split by rows on 1, 2 and 3 threads matches the reference on the odd sizes', { skip: marchBuilt ? false : 'the addon is not built here' }, async () => {
+  const addon = loadRung('solution', 'march');
+  for (const threads of [1, 2, 3]) {
+    for (const n of ODD_SIZES) {
+      const input = makeInput(n, 20261203, 1);
+      const expected = matmulNaive(input.aRows, input.bRows, n).flat();
+      const c = await addon.matmulBlockedAsync(input.a, input.b, new Float64Array(n * n).fill(Number.NaN), n, threads);
+      const error = Math.max(...expected.map((x, i) => Math.abs(x - c[i]!)));
+      assert.ok(error <= blockedTolerance(n), `n = ${n}, ${threads} threads: max error ${error} > ${blockedTolerance(n)}`);
+    }
+  }
+});
+
 test('native-blas: dgemm on one library thread matches the reference on n = 1, 7, 33, 130; it says which kernel runs', { skip: blasStatus().available || process.env.NATIVE_KERNEL_REQUIRE_BLAS === '1' ? false : 'no BLAS built here (apt-get install -y libopenblas-dev; CI sets NATIVE_KERNEL_REQUIRE_BLAS=1)' }, () => {
   const blas = loadBlas(1);
   for (const n of ODD_SIZES) {
@@ -61,6 +74,11 @@ test('native-blas: dgemm on one library thread matches the reference on n = 1, 7
   assert.equal(info.threads, 1);
   assert.match(info.config, /OpenBLAS \d+\.\d+/);
   assert.ok(info.coreName.length > 0);
+  // On 2 library threads (native-blas-threads), then back to 1.
+  blas.blasSetThreads(2);
+  assert.ok(maxError(130, (a, b, c, m) => blas.matmulBlas(a, b, c, m)) <= blasTolerance(130));
+  blas.blasSetThreads(1);
+  assert.equal(blas.blasInfo().threads, 1);
 });
 
 test('the FMA probe names its vector width: 512-bit where the CPU has AVX-512F', { skip: marchBuilt ? false : 'the addon is not built here' }, () => {
@@ -83,7 +101,7 @@ test('a missing BLAS is one note naming native-blas, the reason and the one-line
   const notes = unavailableNotes('solution', { available: false, reason: 'BLAS detection was skipped (NATIVE_KERNEL_BLAS=none)', fix: BLAS_FIX });
   assert.ok(
     notes.includes(
-      'Unavailable, not measured: native-blas (solution). Why: BLAS detection was skipped (NATIVE_KERNEL_BLAS=none) ' +
+      'Unavailable, not measured: native-blas, native-blas-threads (solution). Why: BLAS detection was skipped (NATIVE_KERNEL_BLAS=none) ' +
         '(details: labs/native-kernel/build/native-kernel-build.json). Fix: install OpenBLAS (Debian/Ubuntu: apt-get install -y libopenblas-dev; ' +
         'Fedora: dnf install openblas-devel), then run `npm run build -w labs/native-kernel`',
     ),
