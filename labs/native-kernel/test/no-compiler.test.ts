@@ -10,12 +10,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { removeGypLeak } from './support/gyp-leak.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 test('no compiler: install succeeds, the reason and the fix are recorded, TypeScript rungs still run', async (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-nocc-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => {
+    rmSync(root, { recursive: true, force: true });
+    removeGypLeak();
+  });
   const pkg = path.join(root, 'labs', 'native-kernel');
   const builtDir = path.join(REPO, 'labs', 'native-kernel', 'build');
   cpSync(path.join(REPO, 'labs', 'native-kernel'), pkg, { recursive: true, filter: (src) => src !== builtDir && !src.startsWith(`${builtDir}${path.sep}`) });

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { removeGypLeak } from './support/gyp-leak.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -111,7 +112,10 @@ test('a missing BLAS is one note naming native-blas, the reason and the one-line
 
 test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and records native-blas unavailable with the fix', { skip: marchBuilt ? false : 'no C++ toolchain here' }, (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-noblas-build-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(() => {
+    rmSync(root, { recursive: true, force: true });
+    removeGypLeak();
+  });
   const pkg = path.join(root, 'labs', 'native-kernel');
   const source = path.join(REPO, 'labs', 'native-kernel');
   const skipped = [path.join(source, 'build'), path.join(source, 'blas', 'build')];
