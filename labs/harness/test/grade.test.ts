@@ -15,6 +15,7 @@ import { tempRoot } from './support/temp-root.ts';
 import { tempDir } from './support/temp-dir.ts';
 import { main as classMain } from '../src/tools/class-cli.ts';
 import { csvField } from '../src/tools/gradebook.ts';
+import { gradeCases } from '../src/grade.ts';
 
 const SAMPLING = { warmupIterations: 2, rounds: 4, iterationsPerRound: 3 };
 
@@ -28,7 +29,7 @@ async function grade(t: Parameters<typeof tempRoot>[2] & object, exercise: strin
 const SAME = readFileSync(new URL('./fixtures/faults-root/solutions/faulty/faulty.ts', import.meta.url), 'utf8');
 const SLOW = `export function sumSquares(xs: Float64Array): number {
   let s = 0;
-  for (let r = 0; r < 300; r++) { s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!; }
+  for (let r = 0; r < 3000; r++) { s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!; }
   return s;
 }
 `;
@@ -52,7 +53,7 @@ test('the reference solution copied into the exercise passes its grade; the refe
   assert.ok(validateSubmission(edited).problems.some((p) => p.startsWith('grade')), JSON.stringify(validateSubmission(edited).problems));
 });
 
-test('a correct but 300x slower answer fails the grade and the run exits 1', async (t) => {
+test('a correct but 3000x slower answer fails the grade and the run exits 1', async (t) => {
   const { outcome, results } = await grade(t, SLOW);
   assert.equal(outcome.exitCode, 1);
   assert.ok(outcome.correctness.every((e) => e.passed), 'it is correct: only the grade fails');
@@ -108,3 +109,21 @@ test('CSV fields are quoted per RFC 4180 and defused for spreadsheets', () => {
   assert.equal(csvField('=cmd()'), "'=cmd()");
   assert.equal(csvField(null), '');
 });
+
+test('gradeCases: fails only when the whole interval is below the target; oversubscription of graded cases only', () => {
+  const input = (variant: string, params: Record<string, string | number>, ms: number) => ({ variant, params, samplesMs: [ms, ms, ms], workPerSample: { amount: 1, unit: 'x' }, observations: {} });
+  const inputs = [input('pool', { workers: 2 }, 10), input('pool', { workers: 2, impl: 'reference' }, 8), input('pool', { workers: 4 }, 9)];
+  const cases = inputs.map((i) => ({ variant: i.variant, params: i.params, oversubscribed: i.params.workers === 4 })) as never[];
+  const spec = { cases: [{ variant: 'pool', params: { workers: 2 } }], target: 0.9, targetText: 't' };
+  const withInterval = (ci95: [number, number]) => gradeCases(inputs, cases, spec, () => ({ ci95, pairing: 'rounds' }));
+  // Ratio = 8 / 10 = 0.8 in every case; only the interval decides.
+  assert.deepEqual(pick(withInterval([0.7, 0.85])), { ratio: 0.8, passed: false, uncertain: false });
+  assert.deepEqual(pick(withInterval([0.7, 0.95])), { ratio: 0.8, passed: true, uncertain: true });
+  assert.deepEqual(pick(withInterval([0.92, 0.95])), { ratio: 0.8, passed: true, uncertain: false });
+  assert.equal(withInterval([0.7, 0.95]).oversubscribed, false, 'the oversubscribed pool (workers=4) is not graded');
+});
+
+function pick(grade: ReturnType<typeof gradeCases>) {
+  const e = grade.entries[0]!;
+  return { ratio: e.ratio, passed: e.passed, uncertain: e.uncertain };
+}

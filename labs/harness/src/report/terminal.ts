@@ -50,7 +50,10 @@ export function formatGrade(grade: Grade): string[] {
         : `  ${label}: ${e.ratio.toFixed(2)} of the reference [${e.ci95[0].toFixed(2)}, ${e.ci95[1].toFixed(2)}]: ${e.passed ? 'PASS' : 'FAIL'}${e.uncertain ? ' (uncertain: the interval straddles the target; rerun to be sure)' : ''}`,
     );
   }
-  lines.push(`  ${grade.passed ? 'Passed' : 'Not passed'}: every graded case must reach ${grade.target} of the reference's throughput.${grade.oversubscribed ? ' Measured oversubscribed: see the notes.' : ''}`);
+  lines.push(
+    `  ${grade.passed ? 'Passed' : 'Not passed'}: a graded case fails when its whole interval lies below ${grade.target} of the reference's throughput.` +
+      `${grade.oversubscribed ? ' Measured oversubscribed: see the notes.' : ''}`,
+  );
   return lines;
 }
 
