@@ -17,8 +17,8 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 test('no compiler: install succeeds, the reason and the fix are recorded, TypeScript rungs still run', async (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-nocc-'));
   t.after(() => {
+    removeGypLeak(root);
     rmSync(root, { recursive: true, force: true });
-    removeGypLeak();
   });
   const pkg = path.join(root, 'labs', 'native-kernel');
   const builtDir = path.join(REPO, 'labs', 'native-kernel', 'build');

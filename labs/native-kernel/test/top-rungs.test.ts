@@ -113,8 +113,8 @@ test('a missing BLAS is one note naming native-blas, the reason and the one-line
 test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and records native-blas unavailable with the fix', { skip: marchBuilt ? false : 'no C++ toolchain here' }, (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-noblas-build-'));
   t.after(() => {
+    removeGypLeak(root);
     rmSync(root, { recursive: true, force: true });
-    removeGypLeak();
   });
   const pkg = path.join(root, 'labs', 'native-kernel');
   const source = path.join(REPO, 'labs', 'native-kernel');
