@@ -1,35 +1,14 @@
 /**
- * A correctness check in a child process (watch-child.ts), for `--status`: each lab is imported in a fresh process,
- * so one lab's threads, servers or native addon cannot leak into the next, and a hung check can be stopped.
+ * A correctness check for `--status`: checkLab already runs the lab in a fresh, supervised child process (so each
+ * call sees the learner's current files, one lab's threads or addon cannot leak into the next, and a hung call is
+ * ended within its limit); this only turns an error that is not one case's (an unknown lab) into a value.
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import type { CheckLabOptions, CheckLabOutcome } from './run-lab.ts';
-import type { WatchChildMessage } from './watch-child.ts';
+import { checkLab, type CheckLabOptions, type CheckLabOutcome } from './run-lab.ts';
 
-const CHILD = fileURLToPath(new URL('./watch-child.ts', import.meta.url));
-
-/** Longest a whole lab check may take before it is stopped, in ms (the slowest lab checks in about 20 s here). */
-export const CHECK_PROCESS_TIMEOUT_MS = 180_000;
-
-export function checkLabInChild(options: CheckLabOptions, timeoutMs = CHECK_PROCESS_TIMEOUT_MS): Promise<CheckLabOutcome | { error: string }> {
-  return new Promise((resolve) => {
-    const child = fork(CHILD, [JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    let stderr = '';
-    let answer: CheckLabOutcome | { error: string } | null = null;
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => {
-      answer = { error: `the check did not finish within ${timeoutMs / 1000} s and was stopped` };
-      child.kill('SIGTERM');
-    }, timeoutMs);
-    child.on('message', (message: WatchChildMessage) => {
-      answer ??= 'error' in message ? { error: message.error } : message.outcome;
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve(answer ?? { error: `the check process ended without an answer (exit ${code ?? signal}): ${stderr.trim().split('\n').slice(-3).join(' / ')}` });
-    });
-  });
+export async function checkLabInChild(options: CheckLabOptions): Promise<CheckLabOutcome | { error: string }> {
+  try {
+    return await checkLab(options);
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
 }

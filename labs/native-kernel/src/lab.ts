@@ -182,44 +182,27 @@ function largeMarchCase(size: number): CaseDefinition<MatmulInput, Float64Array>
 /** The measure group of the large sizes: after a full collection, interleaved only with each other. */
 export const LARGE_GROUP = 'native-large';
 
-function nativeThreadsCase(size: number, threads: number): CaseDefinition<MatmulInput, Float64Array> {
+/**
+ * A C++ kernel on `threads` native threads (native/threads.cc, each on its own rows), off the event loop:
+ * `native-threads` runs the learner's kernel (matmulAsync), `native-blocked-threads` the blocked one.
+ * The harness computes efficiency against the variant's threads = 1 case of the same size (not against ts-typed).
+ * Measured after the single-threaded rungs, with a full garbage collection first: the naive rung's garbage is
+ * otherwise collected by V8's background threads on the very cores these cases are timed on.
+ */
+function threadedKernelCase(variant: 'native-threads' | 'native-blocked-threads', size: number, threads: number): CaseDefinition<MatmulInput, Float64Array> {
   return {
-    variant: 'native-threads',
-    params: { size, threads },
-    // The harness computes efficiency against this variant's threads = 1 case of the same size (not against ts-typed).
-    workers: threads,
-    // Measured after the single-threaded rungs, with a full garbage collection first: the naive rung's garbage is
-    // otherwise collected by V8's background threads on the very cores these cases are timed on.
-    measureGroup: 'native-threads',
-    async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
-      const addon = loadRung(ctx.impl, 'march');
-      const outputs = new WeakMap<MatmulInput, Float64Array>();
-      return {
-        async run(input) {
-          const c = outputFor(outputs, input);
-          for (let r = 0; r < input.repeats; r++) await addon.matmulAsync(input.a, input.b, c, input.n, threads);
-          return c;
-        },
-        teardown() {},
-      };
-    },
-  };
-}
-
-/** The blocked kernel on `threads` native threads (native/threads.cc, each on its own rows), off the event loop. */
-function nativeBlockedThreadsCase(size: number, threads: number): CaseDefinition<MatmulInput, Float64Array> {
-  return {
-    variant: 'native-blocked-threads',
+    variant,
     params: { size, threads },
     workers: threads,
     measureGroup: 'native-threads',
     async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
       const addon = loadRung(ctx.impl, 'march');
+      const matmul = variant === 'native-threads' ? addon.matmulAsync : addon.matmulBlockedAsync;
       const outputs = new WeakMap<MatmulInput, Float64Array>();
       return {
         async run(input) {
           const c = outputFor(outputs, input);
-          for (let r = 0; r < input.repeats; r++) await addon.matmulBlockedAsync(input.a, input.b, c, input.n, threads);
+          for (let r = 0; r < input.repeats; r++) await matmul.call(addon, input.a, input.b, c, input.n, threads);
           return c;
         },
         teardown() {},
@@ -485,8 +468,8 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     if (available.has('march')) {
       // The baseline at every threads size too, so each threads case has a speedup (and the harness an efficiency).
       for (const size of threadSizes) if (!sizes.includes(size)) cases.push(tsTypedCase(size));
-      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeThreadsCase(size, t));
-      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeBlockedThreadsCase(size, t));
+      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(threadedKernelCase('native-threads', size, t));
+      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(threadedKernelCase('native-blocked-threads', size, t));
       if (blas) for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeBlasThreadsCase(size, t));
       // Memory bandwidth: the same thread counts, quick runs included (they take fewer samples, not smaller arrays:
       // arrays that fit in cache would measure the cache).
