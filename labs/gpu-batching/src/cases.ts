@@ -213,7 +213,7 @@ export function devicesCase(target: Target, batch: number, devices: number, pref
           if (event.type !== 'progress') process.stderr.write(`devices=${devices} (${target.ep}): ${describeEvent(event)}\n`);
         },
       });
-      const perDevice: Record<number, { samples: number[]; busy: number[] }> = {};
+      const perDevice: Record<number, { samples: number[]; busy: number[]; residentMiB: number[] }> = {};
       const latencies: number[] = [];
       let retries = 0;
       return {
@@ -222,8 +222,9 @@ export function devicesCase(target: Target, batch: number, devices: number, pref
           const result = await pool.run({ source, dir: dataset.dir, datasetCount: dataset.count, ranges, outputs: outputFeatures(), batch, prefetch });
           const busy = busyFractions(result.devices, result.wallMs);
           for (const [i, d] of result.devices.entries()) {
-            const slot = (perDevice[d.device] ??= { samples: [], busy: [] });
+            const slot = (perDevice[d.device] ??= { samples: [], busy: [], residentMiB: [] });
             slot.samples.push(d.samples);
+            if (d.rssBytes > 0) slot.residentMiB.push(d.rssBytes / (1024 * 1024));
             slot.busy.push(busy[i] as number);
             latencies.push(...d.latenciesMs);
           }
@@ -248,6 +249,14 @@ export function devicesCase(target: Target, batch: number, devices: number, pref
               description: `samples device ${device} (${target.ep}) processed per pass (the shared queue balances them)`,
               samples: slot.samples,
             };
+            // The memory plan's "runtime + model + batch x per sample" as one process really held it (host memory).
+            if (slot.residentMiB.length) {
+              observations[`device ${device} resident MiB`] = {
+                unit: 'MiB',
+                description: `resident memory of device ${device}'s process (${target.ep}) after a pass: runtime, session and buffers at this batch (host memory, not GPU memory)`,
+                samples: slot.residentMiB,
+              };
+            }
           }
           observations['chunk retries'] = { unit: 'chunks', description: 'chunks retried during the measured passes (should be 0)', samples: [retries] };
           return observations;

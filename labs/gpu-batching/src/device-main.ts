@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       };
       model.resetStats();
       const logits = await impl.inferPipelined(model, chunk, message.batch, message.prefetch);
-      send({ type: 'done', id: message.id, logits, busyMs: model.busyMs, readMs: file.readMs, latenciesMs: [...model.latenciesMs] });
+      send({ type: 'done', id: message.id, logits, busyMs: model.busyMs, readMs: file.readMs, latenciesMs: [...model.latenciesMs], rssBytes: process.memoryUsage.rss() });
     } catch (error) {
       send({ type: 'chunk-failed', id: message.id, message: error instanceof Error ? error.message : String(error) });
     }

@@ -76,6 +76,8 @@ export interface DeviceStats {
   /** Sum of batch-read wall times, ms (reads overlap inference in the pipeline). */
   readMs: number;
   latenciesMs: number[];
+  /** Largest resident memory the process reported after a chunk of this run, bytes (host memory, also on a GPU). */
+  rssBytes: number;
 }
 
 export interface PoolRunResult {
@@ -207,7 +209,7 @@ export async function startDevicePool(options: DevicePoolOptions): Promise<Devic
     const statsOf = (p: DeviceProcess) => {
       let s = stats.get(p.spec.device);
       if (!s) {
-        s = { device: p.spec.device, ep: p.ep, pid: p.pid, samples: 0, chunks: 0, busyMs: 0, readMs: 0, latenciesMs: [] };
+        s = { device: p.spec.device, ep: p.ep, pid: p.pid, samples: 0, chunks: 0, busyMs: 0, readMs: 0, latenciesMs: [], rssBytes: 0 };
         stats.set(p.spec.device, s);
       }
       return s;
@@ -290,6 +292,7 @@ export async function startDevicePool(options: DevicePoolOptions): Promise<Devic
               s.busyMs += message.busyMs;
               s.readMs += message.readMs;
               s.latenciesMs.push(...message.latenciesMs);
+              s.rssBytes = Math.max(s.rssBytes, message.rssBytes);
               remaining--;
               totalDone += chunk.count;
               emit({ type: 'progress', device: p.spec.device, samplesDone: s.samples, samplesAssigned: assigned.get(p.spec.device) ?? 0, totalDone, total });

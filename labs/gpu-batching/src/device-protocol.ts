@@ -50,6 +50,7 @@ export type ParentMessage = ChunkRequest | { type: 'close' };
 export type DeviceMessage =
   | { type: 'ready'; ep: ExecutionProvider; pid: number; visibleDevices: string | null; loadMs: number }
   | { type: 'failed'; message: string }
-  | { type: 'done'; id: number; logits: Float32Array; busyMs: number; readMs: number; latenciesMs: number[] }
+  /** rssBytes: the process's resident memory when the chunk finished (runtime + session + buffers; host memory on a GPU). */
+  | { type: 'done'; id: number; logits: Float32Array; busyMs: number; readMs: number; latenciesMs: number[]; rssBytes: number }
   | { type: 'chunk-failed'; id: number; message: string }
   | { type: 'halved'; from: number; to: number; message: string };

@@ -136,11 +136,14 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       ...(current.ep === 'cpu' ? ['Nothing in this run used a GPU: every case ran on the CPU execution provider (ep=cpu), and "devices" are CPU processes.'] : []),
     ];
   },
-  // The lab's reading of a run (latency percentiles, stability, pipeline ratio, device efficiency), with its JSON form.
+  // The lab's reading of a run (latency percentiles, stability, pipeline ratio, device efficiency), with its JSON form
+  // and the values and tables the episode renders.
   async analyse(results) {
     const { analyseResults, formatAnalysis } = await import('./analysis.ts');
+    const { analysisValues } = await import('./analysis-values.ts');
     const analysis = analyseResults(results);
-    return { text: formatAnalysis(analysis), files: [{ name: 'analysis.json', contents: `${JSON.stringify(analysis, null, 2)}\n` }] };
+    // values and tables: the numbers episode 08 quotes, for analysis/values.json (issue 20).
+    return { text: formatAnalysis(analysis), files: [{ name: 'analysis.json', contents: `${JSON.stringify(analysis, null, 2)}\n` }], ...analysisValues(results, analysis) };
   },
   sampling: {
     quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
