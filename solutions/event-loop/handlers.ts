@@ -21,7 +21,7 @@ const pbkdf2Async = promisify(pbkdf2);
 
 /**
  * Cooperative chunking: derive one key, then give the event loop a turn (setImmediate runs after pending I/O),
- * so a /ping waits for at most one key (about 2.6 ms) instead of a whole ring. It adds no parallelism:
+ * so a /ping waits for at most one key per request in flight (an eighth of a ring each) instead of whole rings. It adds no parallelism:
  * everything still runs on the one main thread.
  */
 export function createChunkedHandler(): RingHandler {
@@ -61,10 +61,10 @@ export function createThreadpoolHandler(): RingHandler {
  * pays for a thread start. Each request is one task: the whole ring is derived in a worker (worker.ts).
  *
  * Design task (episode 05, "size the pool for a latency budget": /ping p99 under 10 ms at the highest throughput):
- * the lab sweeps `workers`; the size to deploy is os.availableParallelism(), 2 on the reference machine. 1 and 2
- * workers kept /ping p99 at 8.2 and 7.5 ms, 2 gave 1.71x over inline, and 3 or 4 gave no more throughput (1.74x,
- * intervals overlapping) but broke the budget (11.5 and 14.1 ms): threads beyond the CPUs only time-slice them with
- * the main thread, which answers every /ping. Near the budget, leave one CPU to the main thread.
+ * the lab sweeps `workers`; the size to deploy is os.availableParallelism(), P. Pools beyond P add no throughput
+ * (their speedup's interval overlaps the pool at P's) and their /ping p99 is no better: threads beyond the CPUs only
+ * time-slice them with the main thread, which answers every /ping. Read the run's table (the lab's analysis) for
+ * this machine's numbers. Near the budget, leave one CPU to the main thread.
  */
 export function createPoolHandler(workers: number): RingHandler {
   const pool = new Piscina({

@@ -3,7 +3,6 @@
  * with cooperative chunking, on Node's own libuv threadpool, and through a piscina pool of 1..N workers.
  * Each variant runs in its own server process; the harness drives it with real HTTP load on loopback.
  */
-import type { Results } from '@parallel-course/harness/results-schema.ts';
 import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { Headline, CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
@@ -13,6 +12,9 @@ import type { VariantName } from './protocol.ts';
 import { startServerProcess } from './server-process.ts';
 import { deriveRingSync } from './work.ts';
 import { calibrate, estimateInputs, estimateServerCase, REFERENCE_RATES } from './estimates.ts';
+import { analyseEventLoop, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, PING } from './analysis.ts';
+
+export { LOAD_CPU, loadGeneratorReport } from './analysis.ts';
 
 /** One sample: a burst of requests for these accounts, all in flight at once. */
 export interface BurstInput {
@@ -49,36 +51,6 @@ export function requestsPerBurst(maxWorkers: number): number {
 /** The burst of this run: requestsPerBurst of its largest pool. */
 export function burstFor(availableParallelism: number): number {
   return requestsPerBurst(Math.max(...workerCounts(availableParallelism)));
-}
-
-/** The observation that records the load generator's own CPU use. */
-export const LOAD_CPU = 'load generator CPU';
-
-/**
- * Where the load generator competes with the pool: its median CPU share at each pool size, and the cases whose
- * workers plus the generator's share exceed P. The lab's analysis (after every run) prints it.
- */
-export function loadGeneratorReport(results: Results): string {
-  const p = results.cpus.available;
-  const rows = results.cases
-    .filter((c) => c.observations[LOAD_CPU]?.p50 !== null && c.observations[LOAD_CPU] !== undefined)
-    .map((c) => {
-      const share = (c.observations[LOAD_CPU]!.p50 as number) / 100;
-      const workers = c.workers ?? 1;
-      return { label: `${c.variant}${c.workers ? ` (workers=${c.workers})` : ''}`, share, competes: workers + share > p };
-    });
-  if (rows.length === 0) return 'The load generator recorded no CPU use in this run.';
-  const lines = [
-    `The load generator (this lab's autocannon and /ping probe, in the harness's runner process) used, per sample, this share of one CPU (median); P = ${p}:`,
-    ...rows.map((r) => `  ${r.label.padEnd(22)} ${(100 * r.share).toFixed(0).padStart(4)}%${r.competes ? '   competes: workers + load generator > P' : ''}`),
-  ];
-  const competing = rows.filter((r) => r.competes);
-  lines.push(
-    competing.length === 0
-      ? 'It never needed a CPU the workers were using: every pool size had a CPU to spare for it.'
-      : `In ${competing.length} case(s) the workers and the load generator together wanted more than ${p} CPUs: there the throughput is the node's less the generator's share, and the pool cannot scale past it. On a bigger node this happens only at P and beyond.`,
-  );
-  return lines.join('\n');
 }
 
 /** `optional`: a pool size the run may leave out to stay within its time budget (plan.ts). */
@@ -125,17 +97,17 @@ function serverCase(variant: VariantName, workers: number | undefined, optional 
         },
         collectObservations() {
           return {
-            'ping latency': {
+            [PING]: {
               unit: 'ms',
               description: 'latency of GET /ping (the cheap endpoint) while the CPU endpoint is under load',
               samples: [...probe.latenciesMs],
             },
-            'event-loop delay p99': {
+            [LOOP_DELAY_P99]: {
               unit: 'ms',
               description: "the server's event-loop delay (monitorEventLoopDelay), 99th percentile within each sample",
               samples: [...loopDelays.p99],
             },
-            'event-loop delay max': {
+            [LOOP_DELAY_MAX]: {
               unit: 'ms',
               description: "the server's longest event-loop delay within each sample",
               samples: [...loopDelays.max],
@@ -210,9 +182,8 @@ const lab: LabDefinition<BurstInput, string[]> = {
       ...workerCounts(ctx.availableParallelism).map((w) => serverCase('pool', w, w < 4 || w > ctx.availableParallelism)),
     ];
   },
-  analyse(results) {
-    return { text: `# Event loop: the load generator\n\n\`\`\`\n${loadGeneratorReport(results)}\n\`\`\``, files: [] };
-  },
+  // The load generator's CPU share, and the values and table episodes 03 to 05 quote (analysis.ts).
+  analyse: analyseEventLoop,
   sampling: {
     quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
     full: { warmupIterations: 2, rounds: 10, iterationsPerRound: 3 },

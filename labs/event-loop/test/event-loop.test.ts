@@ -12,6 +12,7 @@ import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { fileURLToPath } from 'node:url';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
+import { parseAnalysisValuesJson } from '@parallel-course/harness/analysis-values.ts';
 import { burstFor, requestsPerBurst, workerCounts } from '../src/lab.ts';
 import { createLabServer } from '../src/server.ts';
 import { deriveRingSync, formatBody, parseAccount, type RingHandler } from '../src/work.ts';
@@ -114,6 +115,12 @@ test('a --quick run of the solution writes valid results and both reports, and l
   assert.ok(existsSync(path.join(runDir, 'report.html')));
   assert.match(readFileSync(path.join(runDir, 'report.md'), 'utf8'), /\.png\)/);
   assert.match(run.stdout, /Report: {2}.*report\.html/);
+  // The lab's analysis wrote its values and its table (analysis.ts), valid under the course's schema.
+  const values = parseAnalysisValuesJson(readFileSync(path.join(runDir, 'analysis', 'values.json'), 'utf8'));
+  assert.equal(values.values.cpus?.value, 2);
+  assert.equal(values.values.poolAtPSpeedup?.value, results.headline?.speedup);
+  assert.ok((values.values.inlinePingP99Ms?.value ?? 0) > 0);
+  assert.equal(values.tables.cases?.rows.length, results.cases.length);
   assert.deepEqual(serverProcesses(), []);
 });
 
