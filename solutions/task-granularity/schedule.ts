@@ -2,12 +2,12 @@
  * The reference scheduler: one run of the estimate as many tasks of `chunk` points, all handed to the runner at
  * once (so every worker always has a task queued), their histograms merged in task order.
  *
- * Design task (episode 06, "choose a chunk size and defend it"): one good answer on the 2-CPU reference machine is
- * 1,048,576 points per task (8 tasks, 4 per worker, about 8 ms each; the lab's bestChunk). Not smaller than about
- * 124,000 points: the measured per-task cost o was about 53 µs, and a task needs 9·W·o (949 µs on 2 workers) to keep
- * the overhead under 10%. Not larger: below about 4 tasks per worker a slow core cannot be rebalanced. 262,144 and
- * 524,288 were level within their intervals. On 64 workers the limits cross (tasks of at least 30 ms, 64 ms of work in
- * all): use fewer workers or more points per run before tuning the chunk.
+ * Design task (episode 06, "choose a chunk size and defend it"): one good answer is the lab's bestChunk, 4 tasks
+ * per worker. Not smaller than the rule of thumb: a task needs at least 9·W·o of work (o: the per-task overhead,
+ * from the slope in the run's analysis) to keep the overhead under 10%; the analysis checks that rule against the
+ * measured curve at W = 1, 2 and P. Not larger: below about 4 tasks per worker a slow core cannot be rebalanced.
+ * Where 9·W·o times 4·W exceeds a run's work, the two limits cross: use fewer workers or more points per run before
+ * tuning the chunk.
  */
 import { splitIntoTasks } from '@parallel-course/task-granularity/chunks.ts';
 import { BINS, mergeInto, type MonteCarloSpec } from '@parallel-course/task-granularity/monte-carlo.ts';

@@ -1,35 +1,23 @@
 /**
- * Numbers the harness does not compute, derived from a results.json of this lab: the best and worst chunk sizes,
- * the wall time each extra task adds (the slope of time against task count on the overhead-bound side of the
- * curve), the rule of thumb that follows (how long a task must be for the overhead to cost at most 10%), and, for
- * each pool size, its efficiency split into utilisation x speed ratio (busy-clock.ts), with a chart of the split.
+ * Numbers the harness does not compute, derived from a results.json of this lab, for each sweep (the pool at W = 1,
+ * 2 and P, the processes at P): the best and worst chunk sizes, the wall time each extra task adds (the slope of
+ * time against task count on the overhead-bound side of the curve, rule-check.ts), the rule of thumb that follows
+ * (tasks of at least 9·W·o) checked against that sweep's own curve, and its efficiency split into utilisation x speed
+ * ratio (busy-clock.ts), with a chart of the split at W = P.
  *
  * The lab's `analyse` (LabDefinition): the harness runs it after every run and with
  *   npm run analyse -- results/task-granularity/<run>      (or: npm run analyse -- --lab task-granularity)
- * and writes analysis.md and efficiency-split.png into a new folder of the run.
+ * and writes analysis.md, values.json and efficiency-split.png into a new folder of the run.
  */
-import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
+import { paramsKey, type LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
+import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
+import { findKnee, fitOverhead, KNEE_FRACTION, ruleMinTaskUs, ruleVerdict, verdictText, type Knee, type RuleVerdict } from './rule-check.ts';
 import { efficiencySplitChart } from './split-chart.ts';
 
-/** Least-squares line y = intercept + slope * x. Needs two distinct x values. */
-export function linearFit(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number } {
-  if (xs.length !== ys.length || xs.length < 2) throw new RangeError('linearFit needs two or more (x, y) pairs of equal count');
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
-    sxx += ((xs[i] as number) - mx) ** 2;
-  }
-  if (sxx === 0) throw new RangeError('linearFit needs two distinct x values');
-  const slope = sxy / sxx;
-  return { slope, intercept: my - slope * mx };
-}
+export { linearFit } from './rule-check.ts';
 
 /**
  * Tasks at or above this count, and at least 16 per worker, are on the overhead-bound side of the curve, where time
@@ -45,79 +33,142 @@ export function overheadSideMinTasks(workers: number): number {
 export interface ChunkPoint {
   chunk: number;
   tasks: number;
+  /** Work per task in µs on one core: chunk x the serial ns per point. */
+  taskUs: number;
   medianMs: number;
+  medianCi95: [number, number] | null;
+  samplesMs: number[];
+  /** Over the sweep's serial baseline (same points), with its interval (paired by round where the harness could). */
+  speedup: number | null;
+  speedupCi95: [number, number] | null;
+  /** speedup / W, always against the serial loop (the split below multiplies to it). */
   efficiency: number | null;
+  efficiencyCi95: [number, number] | null;
   /** Median share of the workers' time spent computing (0..1); null for a run made before the lab recorded it. */
   utilisation: number | null;
   /** Serial ns per point / the workers' median ns per point: below 1, the cores ran the code slower than serial did. */
   speedRatio: number | null;
 }
 
-export interface Granularity {
-  points: number;
+/** One chunk-size sweep: a variant (pool or process) on W workers over `points` points. */
+export interface Sweep {
+  variant: string;
   workers: number;
+  points: number;
   serialMedianMs: number;
+  serialCi95: [number, number] | null;
   /** ns of work per point on one core: serial median / points. */
   nsPerPoint: number;
-  curves: Record<string, ChunkPoint[]>;
-  best: Record<string, ChunkPoint>;
-  worst: Record<string, ChunkPoint>;
-  /** Wall-time µs each extra task adds with `workers` workers; null with fewer than two overhead-bound sizes. */
-  overheadPerTaskUs: Record<string, number | null>;
-  /**
-   * The shortest task (µs) for which that overhead costs at most 10% efficiency: t >= 9 * workers * overhead.
-   * Null when the overhead could not be measured (a slope <= 0 means noise swamped it: re-run on a quieter machine).
-   */
-  minTaskUs: Record<string, number | null>;
+  curve: ChunkPoint[];
+  best: ChunkPoint;
+  worst: ChunkPoint;
+  /** Wall-time µs each extra task adds with W workers; null with fewer than two overhead-bound sizes. */
+  overheadPerTaskUs: number | null;
+  overheadCi95: [number, number] | null;
+  /** The rule: tasks of at least 9·W·o µs; null when o is not positive (noise swamped it: re-run on a quieter machine). */
+  minTaskUs: number | null;
+  knee: Knee | null;
+  verdict: RuleVerdict;
 }
 
-/** Reads the chunk-size curves of `pool` and `process` from results and derives the granularity numbers. */
-export function deriveGranularity(results: Results, points: number, workers: number): Granularity {
-  const serial = results.cases.find((c) => c.variant === 'serial' && Object.keys(c.params).length === 0);
-  if (!serial) throw new Error('the results have no serial {} case: was this a task-granularity run that passed its check?');
-  const g: Granularity = {
-    points,
-    workers,
-    serialMedianMs: serial.summary.median,
-    nsPerPoint: (serial.summary.median * 1e6) / points,
-    curves: {},
-    best: {},
-    worst: {},
-    overheadPerTaskUs: {},
-    minTaskUs: {},
-  };
-  for (const variant of ['pool', 'process']) {
-    const curve = results.cases
-      .filter((c) => c.variant === variant && typeof c.params['chunk'] === 'number')
-      .map((c) => {
-        const chunk = c.params['chunk'] as number;
-        const s = results.speedups.find((e) => e.variant === variant && e.params['chunk'] === chunk);
-        const busy = c.observations?.[UTILISATION]?.p50 ?? null;
-        const workerNs = c.observations?.[WORKER_NS_PER_POINT]?.p50 ?? null;
-        return {
-          chunk,
-          tasks: Math.ceil(points / chunk),
-          medianMs: c.summary.median,
-          efficiency: s?.efficiency ?? null,
-          utilisation: busy === null ? null : busy / 100,
-          speedRatio: workerNs === null || workerNs <= 0 ? null : g.nsPerPoint / workerNs,
-        };
-      })
-      .sort((a, b) => a.chunk - b.chunk);
-    if (curve.length === 0) continue;
-    g.curves[variant] = curve;
-    g.best[variant] = curve.reduce((a, b) => (b.medianMs < a.medianMs ? b : a));
-    g.worst[variant] = curve.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
-    const left = curve.filter((p) => p.tasks >= overheadSideMinTasks(workers));
-    const overhead = left.length >= 2 ? linearFit(left.map((p) => p.tasks), left.map((p) => p.medianMs)).slope * 1000 : null;
-    g.overheadPerTaskUs[variant] = overhead;
-    g.minTaskUs[variant] = overhead === null || overhead <= 0 ? null : 9 * workers * overhead;
+export interface Granularity {
+  /** P of the run. */
+  p: number;
+  sweeps: Sweep[];
+}
+
+/** The sweep of `variant` on `workers` workers, if the run has one. */
+export function sweepOf(g: Granularity, variant: string, workers: number): Sweep | undefined {
+  return g.sweeps.find((s) => s.variant === variant && s.workers === workers);
+}
+
+type CaseResult = Results['cases'][number];
+
+/**
+ * Reads every chunk-size sweep of `pool` and `process` from results and derives the granularity numbers. A case's
+ * points and W are its params; `fallback` gives them for a run from before they were params (one sweep at P).
+ */
+export function deriveGranularity(results: Results, fallback: { points: number; workers: number }): Granularity {
+  const serials = results.cases.filter((c) => c.variant === 'serial' && c.params['payloadMiB'] === undefined);
+  if (serials.length === 0) throw new Error('the results have no serial Monte Carlo case: was this a task-granularity run that passed its check?');
+  const groups = new Map<string, { variant: string; workers: number; points: number; cases: CaseResult[] }>();
+  for (const c of results.cases) {
+    if ((c.variant !== 'pool' && c.variant !== 'process') || typeof c.params['chunk'] !== 'number') continue;
+    const workers = typeof c.params['workers'] === 'number' ? c.params['workers'] : (c.workers ?? fallback.workers);
+    const points = typeof c.params['points'] === 'number' ? c.params['points'] : fallback.points;
+    const key = `${c.variant}|${workers}|${points}`;
+    const group = groups.get(key) ?? { variant: c.variant, workers, points, cases: [] };
+    group.cases.push(c);
+    groups.set(key, group);
   }
-  return g;
+  const sweeps: Sweep[] = [];
+  for (const group of groups.values()) {
+    const serial = serials.find((c) => c.params['points'] === group.points) ?? serials.find((c) => c.params['points'] === undefined);
+    if (!serial) continue;
+    sweeps.push(deriveSweep(results, group, serial));
+  }
+  // Pools first, then by W: the order of the tables.
+  sweeps.sort((a, b) => (a.variant === b.variant ? a.workers - b.workers : a.variant === 'pool' ? -1 : 1));
+  return { p: results.cpus.p, sweeps };
 }
 
-function fmt(x: number | null | undefined, digits = 3): string {
+function deriveSweep(results: Results, group: { variant: string; workers: number; points: number; cases: CaseResult[] }, serial: CaseResult): Sweep {
+  const { variant, workers, points } = group;
+  const nsPerPoint = (serial.summary.median * 1e6) / points;
+  const curve: ChunkPoint[] = group.cases
+    .map((c) => {
+      const chunk = c.params['chunk'] as number;
+      const key = paramsKey(c.params);
+      const s = results.speedups.find((e) => e.variant === variant && paramsKey(e.params) === key);
+      const busy = c.observations?.[UTILISATION]?.p50 ?? null;
+      const workerNs = c.observations?.[WORKER_NS_PER_POINT]?.p50 ?? null;
+      return {
+        chunk,
+        tasks: Math.ceil(points / chunk),
+        taskUs: (Math.min(chunk, points) * nsPerPoint) / 1000,
+        medianMs: c.summary.median,
+        medianCi95: c.summary.ci95 ?? null,
+        samplesMs: c.samplesMs ?? [],
+        speedup: s?.speedup ?? null,
+        speedupCi95: s?.ci95 ?? null,
+        efficiency: s ? s.speedup / workers : null,
+        efficiencyCi95: s ? [s.ci95[0] / workers, s.ci95[1] / workers] : null,
+        utilisation: busy === null ? null : busy / 100,
+        speedRatio: workerNs === null || workerNs <= 0 ? null : nsPerPoint / workerNs,
+      } satisfies ChunkPoint;
+    })
+    .sort((a, b) => a.chunk - b.chunk);
+  const left = curve.filter((p) => p.tasks >= overheadSideMinTasks(workers));
+  const fit = fitOverhead(left.map((p) => ({ tasks: p.tasks, medianMs: p.medianMs, samplesMs: p.samplesMs })), results.seed ?? 1);
+  const overhead = fit?.perTaskUs ?? null;
+  const minTaskUs = ruleMinTaskUs(workers, overhead);
+  const knee = findKnee(curve);
+  return {
+    variant,
+    workers,
+    points,
+    serialMedianMs: serial.summary.median,
+    serialCi95: serial.summary.ci95 ?? null,
+    nsPerPoint,
+    curve,
+    best: curve.reduce((a, b) => (b.medianMs < a.medianMs ? b : a)),
+    worst: curve.reduce((a, b) => (b.medianMs > a.medianMs ? b : a)),
+    overheadPerTaskUs: overhead,
+    overheadCi95: fit?.ci95 ?? null,
+    minTaskUs,
+    knee,
+    verdict: ruleVerdict(minTaskUs, knee),
+  };
+}
+
+export function fmt(x: number | null | undefined, digits = 3): string {
   return x === null || x === undefined ? 'n/a' : Number(x.toPrecision(digits)).toString();
+}
+
+/** A time in µs, in the unit that reads best: "52.7 µs", "1.05 ms". */
+export function fmtUs(us: number | null): string {
+  if (us === null) return 'n/a';
+  return us >= 1000 ? `${fmt(us / 1000)} ms` : `${fmt(us)} µs`;
 }
 
 /** Two decimals: the two factors are compared with each other and with the efficiency, so they share one format. */
@@ -125,48 +176,65 @@ function fixed2(x: number | null): string {
   return x === null ? 'n/a' : x.toFixed(2);
 }
 
+function sweepName(s: Sweep): string {
+  return `${s.variant} W=${s.workers}`;
+}
+
 export function formatGranularity(g: Granularity): string {
-  const lines = [
-    `serial: ${fmt(g.serialMedianMs)} ms for ${g.points} points = ${fmt(g.nsPerPoint)} ns per point on one core`,
-  ];
-  for (const variant of Object.keys(g.curves)) {
-    const best = g.best[variant]!;
-    const worst = g.worst[variant]!;
-    const o = g.overheadPerTaskUs[variant];
-    const t = g.minTaskUs[variant];
+  const lines: string[] = [];
+  for (const s of g.sweeps) {
+    const o = s.overheadPerTaskUs;
     const rule =
-      t === null || t === undefined
-        ? 'not measurable in this run (fewer than two sizes with >= 64 tasks, or noise made the slope <= 0: re-run)'
-        : `should take >= ${fmt(t)} µs, i.e. >= ${Math.ceil((t * 1000) / g.nsPerPoint)} points`;
+      s.minTaskUs === null
+        ? 'not measurable in this run (fewer than two sizes with enough tasks, or noise made the slope <= 0: re-run)'
+        : `should take >= ${fmtUs(s.minTaskUs)}, i.e. >= ${Math.ceil((s.minTaskUs * 1000) / s.nsPerPoint)} points`;
     lines.push(
-      `${variant}: best chunk ${best.chunk} (${best.tasks} tasks, ${fmt(best.medianMs)} ms, efficiency ${fmt(best.efficiency, 2)}); ` +
-        `worst chunk ${worst.chunk} (${worst.tasks} tasks, ${fmt(worst.medianMs)} ms, efficiency ${fmt(worst.efficiency, 2)})`,
-      `${variant}: each extra task adds ${fmt(o)} µs of wall time with ${g.workers} workers; for at most 10% overhead a task ${rule}`,
+      `${sweepName(s)}: serial ${fmt(s.serialMedianMs)} ms for ${s.points} points = ${fmt(s.nsPerPoint)} ns per point on one core`,
+      `${sweepName(s)}: best chunk ${s.best.chunk} (${s.best.tasks} tasks, ${fmt(s.best.medianMs)} ms, efficiency ${fmt(s.best.efficiency, 2)}); ` +
+        `worst chunk ${s.worst.chunk} (${s.worst.tasks} tasks, ${fmt(s.worst.medianMs)} ms, efficiency ${fmt(s.worst.efficiency, 2)})`,
+      `${sweepName(s)}: each extra task adds ${fmt(o)} µs${s.overheadCi95 ? ` [${fmt(s.overheadCi95[0])}, ${fmt(s.overheadCi95[1])}]` : ''} of wall time with ${s.workers} workers; for at most 10% overhead a task ${rule}`,
     );
   }
   return lines.join('\n');
 }
 
+/** The rule checked against each sweep's own curve: one line per sweep with its verdict. */
+export function formatRuleCheck(g: Granularity): string {
+  const lines = [`The rule 9·W·o against each curve's knee (where its efficiency first reaches ${KNEE_FRACTION * 100}% of its best):`];
+  for (const s of g.sweeps) {
+    const knee = s.knee;
+    const measured =
+      knee === null
+        ? 'no knee (fewer than two efficiencies)'
+        : knee.between[0] === null
+          ? `already at ${fmt(knee.threshold, 2)} with the shortest tasks measured (${fmtUs(knee.taskUs)}): the knee is at or below that`
+          : `reaches ${fmt(knee.threshold, 2)} (${KNEE_FRACTION} x its best, ${fmt(knee.best, 2)}) at about ${fmtUs(knee.taskUs)} (between ${fmtUs(knee.between[0])} and ${fmtUs(knee.between[1])})`;
+    const ratio = s.minTaskUs !== null && knee !== null ? ` (${fmt(s.minTaskUs / knee.taskUs, 2)}x the knee)` : '';
+    lines.push(`- ${sweepName(s)}: rule ${fmtUs(s.minTaskUs)}${ratio}; the curve ${measured}. Verdict: ${verdictText(s.verdict)}.`);
+  }
+  return lines.join('\n');
+}
+
 /**
- * Where the efficiency of each pool and process size went: efficiency ~= utilisation x speed ratio (medians of per-sample values, so
+ * Where the efficiency of each size went: efficiency ~= utilisation x speed ratio (medians of per-sample values, so
  * the product is close to, not exactly, the efficiency of the medians).
  */
 export function formatEfficiencySplit(g: Granularity): string {
   const lines: string[] = [];
-  for (const [variant, curve] of Object.entries(g.curves)) {
-    if (curve.every((p) => p.utilisation === null)) continue;
-    lines.push(`${`${variant} chunk`.padStart(13)}  tasks  median ms  efficiency  = utilisation x speed ratio`);
-    for (const p of curve) {
+  for (const s of g.sweeps) {
+    if (s.curve.every((p) => p.utilisation === null)) continue;
+    lines.push(`${`${sweepName(s)} chunk`.padStart(20)}  tasks  median ms  efficiency  = utilisation x speed ratio`);
+    for (const p of s.curve) {
       lines.push(
-        `${String(p.chunk).padStart(13)}  ${String(p.tasks).padStart(5)}  ${fmt(p.medianMs).padStart(9)}  ${fixed2(p.efficiency).padStart(10)}` +
+        `${String(p.chunk).padStart(20)}  ${String(p.tasks).padStart(5)}  ${fmt(p.medianMs).padStart(9)}  ${fixed2(p.efficiency).padStart(10)}` +
           `    ${fixed2(p.utilisation).padStart(11)}   ${fixed2(p.speedRatio).padStart(11)}`,
       );
     }
   }
   if (lines.length === 0) return '';
   lines.push(
-    'utilisation: share of the workers\' time spent computing (what scheduling, hand-offs and idle workers cost); ' +
-      'speed ratio: serial ns per point / the workers\' (below 1: the cores ran slower while all were busy)',
+    'efficiency: speedup over the serial loop of the same points / W; utilisation: share of the workers\' time spent computing ' +
+      '(what scheduling, hand-offs and idle workers cost); speed ratio: serial ns per point / the workers\' (below 1: the cores ran slower while all were busy)',
   );
   return lines.join('\n');
 }
@@ -199,34 +267,46 @@ export function formatWorkers(results: Results): string {
     if (!c) continue;
     const up = c.observations['start-up']!;
     const mem = c.observations['memory per worker'];
+    const shown = (xs: number[], unit: string) => (xs.length > 8 ? `median ${fmt(medianOf(xs))} ${unit} of ${xs.length}` : xs.map((x) => `${fmt(x)} ${unit}`).join(', '));
     lines.push(
-      `${variant === 'pool' ? 'threads  ' : 'processes'}: start-up ${up.samples.map((x) => `${fmt(x)} ms`).join(', ')}` +
-        `${variant === 'pool' ? ' (whole pool)' : ' (per child)'}; memory per worker ${mem ? mem.samples.map((x) => `${fmt(x)} MiB`).join(', ') : 'n/a'}`,
+      `${variant === 'pool' ? 'threads  ' : 'processes'}: start-up ${shown(up.samples, 'ms')}` +
+        `${variant === 'pool' ? ' (whole pool)' : ' (per child)'}; memory per worker ${mem ? shown(mem.samples, 'MiB') : 'n/a'}`,
     );
   }
   return lines.join('\n');
 }
 
-/** The analysis of a run of this lab, for `points` points per run on `workers` workers (lab.ts's pointsFor(W) and W = P, from results.cpus). */
-export async function analyseGranularity(results: Results, points: number, workers: number): Promise<LabAnalysis> {
-  const granularity = deriveGranularity(results, points, workers);
-  const sections = [`# Task granularity: what the run shows\n`, '```', formatGranularity(granularity)];
+/** The median of a short list (start-up and memory samples). */
+export function medianOf(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/**
+ * The analysis of a run of this lab. `fallback`: the points per run and W of a run from before the sweeps carried
+ * them in their params (lab.ts: 2^22 per worker, at least 2, on P).
+ */
+export async function analyseGranularity(results: Results, fallback: { points: number; workers: number }): Promise<LabAnalysis> {
+  const granularity = deriveGranularity(results, fallback);
+  const sections = [`# Task granularity: what the run shows\n`, '```', formatGranularity(granularity), '', formatRuleCheck(granularity)];
   const split = formatEfficiencySplit(granularity);
   if (split) sections.push('', split);
   sections.push('', formatWorkers(results), '', formatHandoffs(results));
   const h = results.headline;
   if (h) {
-    const eff = h.efficiency === undefined ? '' : `, efficiency ${fmt(h.efficiency, 2)}${h.efficiencyCi95 ? ` [${fmt(h.efficiencyCi95[0], 2)}, ${fmt(h.efficiencyCi95[1], 2)}]` : ''}`;
-    sections.push('', `headline: ${h.variant} ${JSON.stringify(h.params)}: speedup ${fmt(h.speedup)} [${fmt(h.ci95[0])}, ${fmt(h.ci95[1])}]${eff}, serial ${fmt(h.baselineMedianMs)} ms`);
+    const w = h.workers ?? 1;
+    sections.push('', `headline: ${h.variant} ${JSON.stringify(h.params)}: speedup ${fmt(h.speedup)} [${fmt(h.ci95[0])}, ${fmt(h.ci95[1])}], efficiency ${fmt(h.speedup / w, 2)} [${fmt(h.ci95[0] / w, 2)}, ${fmt(h.ci95[1] / w, 2)}] on ${w} workers, serial ${fmt(h.baselineMedianMs)} ms`);
   }
   const env = results.environment;
-  sections.push(`machine: ${env.cpuModel}, P = ${results.cpus.p}${results.cpus.forced ? ' (forced)' : ''}, Node ${env.node}, run started ${results.startedAt}`, '```');
+  sections.push(`machine: ${env.cpuModel}, P = ${results.cpus.p}${results.cpus.forced ? ` (forced with --cpus; ${results.cpus.available} available: oversubscribed beyond that)` : ''}, Node ${env.node}, run started ${results.startedAt}`, '```');
   const files: LabAnalysis['files'] = [];
   const machine = `${env.cpuModel}, P = ${results.cpus.p}, ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
-  const chart = efficiencySplitChart(granularity, machine);
+  const headlineSweep = sweepOf(granularity, 'pool', granularity.p) ?? granularity.sweeps.find((s) => s.variant === 'pool');
+  const chart = headlineSweep ? efficiencySplitChart(headlineSweep, machine) : null;
   if (chart) {
     files.push({ name: 'efficiency-split.png', contents: await renderChartPng(chart.config, 1000, 560) });
     sections.push('', '![Efficiency split into workers busy x speed ratio, per chunk size](efficiency-split.png)');
   }
-  return { text: sections.join('\n'), files };
+  return { text: sections.join('\n'), files, values: granularityValues(results, granularity), tables: granularityTables(results, granularity) };
 }

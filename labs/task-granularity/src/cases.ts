@@ -102,22 +102,25 @@ function efficiencySplitRecorder(workers: number, busy: BusySource) {
   };
 }
 
-/** The baseline: the whole run in one loop on the main thread. */
-export function serialCase(): Case {
+/** The baseline of the sweeps on `points` points: the whole run in one loop on the main thread. */
+export function serialCase(points: number): Case {
   return {
     variant: 'serial',
-    params: {},
+    params: { points },
     async setup(): Promise<Instance> {
       return { run: (input) => histogramSync(monteCarloOf(input)), teardown() {} };
     },
   };
 }
 
-/** The learner's runInChunks on a piscina pool of `workers` threads, tasks of `chunk` points. */
-export function poolCase(chunk: number, workers: number, reportStartupAt: number): Case {
+/**
+ * The learner's runInChunks on a piscina pool of `workers` threads, tasks of `chunk` points, on a run of `points`;
+ * the pool's start-up and memory are recorded on the case with chunk `reportStartupAt` (null: on none).
+ */
+export function poolCase(chunk: number, workers: number, points: number, reportStartupAt: number | null): Case {
   return {
     variant: 'pool',
-    params: { chunk },
+    params: { chunk, points, workers },
     workers,
     async setup(ctx): Promise<Instance> {
       const impl = await importImpl<ScheduleModule>(ctx, SCHEDULE);
@@ -144,11 +147,11 @@ export function poolCase(chunk: number, workers: number, reportStartupAt: number
   };
 }
 
-/** The learner's runInChunks on the lab's pool of `workers` child processes. */
-export function processCase(chunk: number, workers: number, reportStartupAt: number): Case {
+/** The learner's runInChunks on the lab's pool of `workers` child processes, on a run of `points`. */
+export function processCase(chunk: number, workers: number, points: number, reportStartupAt: number): Case {
   return {
     variant: 'process',
-    params: { chunk },
+    params: { chunk, points, workers },
     workers,
     async setup(ctx): Promise<Instance> {
       const impl = await importImpl<ScheduleModule>(ctx, SCHEDULE);
@@ -180,10 +183,10 @@ interface TallyModule {
  * The race: `workers` threads add their share of the points into one histogram in a SharedArrayBuffer, with the
  * learner's tally-worker.ts. Without Atomics, increments are lost and the totals do not match.
  */
-export function tallyCase(workers: number): Case {
+export function tallyCase(workers: number, points: number): Case {
   return {
     variant: 'tally',
-    params: {},
+    params: { points },
     workers,
     async setup(ctx): Promise<Instance> {
       await importImpl<TallyModule>(ctx, TALLY_WORKER); // fails early, with its own message, if it does not load

@@ -1,8 +1,9 @@
 /**
  * The task-granularity lab: how big must a task be before a pool pays, how should data travel to a worker, and
- * threads or processes? One Monte Carlo run (2^23 points, an exact histogram) split into tasks of 1 Ki to 8 Mi
- * points on a piscina pool of 2 threads and on 2 child processes; a payload of 1, 16 and 64 MiB handed to a worker
- * by structured clone, by transfer and through shared memory; and a shared histogram that races without Atomics.
+ * threads or processes? One Monte Carlo run (2^22 points per worker, an exact histogram) split into 8192 tasks down
+ * to one on a piscina pool of W = P threads and on P child processes, and on pools of 1 and 2 threads (the rule of
+ * thumb checked at W = 1, 2 and P); a payload of 1, 16 and 64 MiB handed to a worker by structured clone, by transfer
+ * and through shared memory; and a shared histogram that races without Atomics.
  */
 import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
@@ -16,7 +17,7 @@ import { calibrate, estimateInputs, estimatePayload, estimatePool, estimateSeria
 
 /**
  * Points per worker of a measured run: 2^22, about 31 ms on one core of the reference machine (7.5 ns per point), so
- * the pool's run stays about that long whatever W is, and the serial baseline grows with W (W x 31 ms).
+ * a pool's run stays about that long whatever W is, and each sweep's serial baseline grows with W (W x 31 ms).
  */
 export const POINTS_PER_WORKER = 1 << 22;
 /** Points of each extra check run for the race: 2^21, about 16 ms on one core. */
@@ -27,14 +28,26 @@ export const RACE_CHECK_POINTS = 1 << 21;
  */
 export const MAX_TASKS = 8192;
 
-/** W, the pool size and the process count: one worker per CPU the job may use (P, or what --cpus forced). */
+/** W, the pool size and the process count of the headline: one worker per CPU the job may use (P, or what --cpus forced). */
 export function workersFor(ctx: Pick<LabContext, 'availableParallelism'>): number {
   return Math.max(1, ctx.availableParallelism);
 }
 
-/** Points per measured run on W workers: 2^22 per worker, at least 2^23 (the 2-worker run of the first machines). */
+/**
+ * The pool sizes whose chunk-size curve is measured: 1, 2 and P, each once (P = 1: one sweep, P = 2: two). The rule
+ * of thumb 9·W·o is derived at each and checked against that W's own curve (analysis.ts).
+ */
+export function sweepWorkers(p: number): number[] {
+  return [...new Set([1, 2, p].filter((w) => w >= 1 && w <= p))].sort((a, b) => a - b);
+}
+
+/**
+ * Points per measured run on W workers: 2^22 per worker, so every sweep's runs take about as long and each W has its
+ * own serial baseline of the same points (a `points` param: the harness pairs each pool case with the serial case
+ * of its points, round by round).
+ */
 export function pointsFor(workers: number): number {
-  return POINTS_PER_WORKER * Math.max(2, workers);
+  return POINTS_PER_WORKER * Math.max(1, workers);
 }
 
 /**
@@ -48,7 +61,7 @@ export function bestChunk(workers: number): number {
 }
 
 /**
- * Chunk sizes of the sweep on W workers, in points, from task counts: the overhead-bound side (8192, 2048, 512 and
+ * Chunk sizes of the sweep at W = P, in points, from task counts: the overhead-bound side (8192, 2048, 512 and
  * 128 tasks, never more than MAX_TASKS), 16 and 4 tasks per worker (the headline), the load-imbalance case of
  * 1.5 tasks per worker (3 tasks on 2 workers: the last round leaves half the pool idle), one task per worker, and one
  * task (W - 1 workers idle).
@@ -63,8 +76,21 @@ export function chunkSizes(quick: boolean, workers: number): number[] {
 }
 
 /**
- * Chunk sizes run on child processes: overhead-bound sizes (for the per-task cost, src/analysis.ts fits a line
- * through those with enough tasks per worker), the headline's size and one beyond it.
+ * Chunk sizes of the shorter sweeps at W = 1 and 2 below P, which only check the rule of thumb: two or more
+ * overhead-bound sizes for the per-task cost (8192 and 1024 or 512 tasks), then sizes a factor of 2 apart from 256 to
+ * 16 tasks (quick: 4 apart), where the rule puts the knee on the reference machine (2^22 points per worker at 9 ns
+ * per point and about 60 µs per task: tasks of 9·W·o hold about 2^22 x 9 ns / (9 x 60 µs), some 70 tasks per
+ * run, whatever W), and 4 tasks per worker (the headline's rule).
+ */
+export function ruleChunkSizes(quick: boolean, workers: number): number[] {
+  const points = pointsFor(workers);
+  const tasks = quick ? [MAX_TASKS, 512, 128, 32] : [MAX_TASKS, 1024, 256, 128, 64, 32, 16, 4 * workers];
+  return [...new Set(tasks.filter((t) => t >= 1 && t <= MAX_TASKS).map((t) => Math.ceil(points / t)))].sort((a, b) => a - b);
+}
+
+/**
+ * Chunk sizes run on child processes (at W = P): overhead-bound sizes (for the per-task cost, src/analysis.ts fits a
+ * line through those with enough tasks per worker), the headline's size and one beyond it.
  */
 export function processChunkSizes(quick: boolean, workers: number): number[] {
   const points = pointsFor(workers);
@@ -72,20 +98,30 @@ export function processChunkSizes(quick: boolean, workers: number): number[] {
   return [...new Set([...tasks.map((t) => Math.ceil(points / t)), bestChunk(workers)])].sort((a, b) => a - b);
 }
 
+/** The params of a Monte Carlo case on W workers: its chunk, its points (the input, shared with its baseline) and W. */
+export function sweepParams(chunk: number, workers: number): { chunk: number; points: number; workers: number } {
+  return { chunk, points: pointsFor(workers), workers };
+}
+
 /** Payload sizes of the data-movement cases, in MiB (binary megabytes). */
 export function payloadSizes(quick: boolean): number[] {
   return quick ? [1, 16] : [1, 16, 64];
 }
 
+/** The points of a Monte Carlo input: the case's `points` param, or the headline's (W = P) for a case without one. */
+function pointsOf(param: unknown, ctx: Pick<LabContext, 'availableParallelism'>): number {
+  return typeof param === 'number' ? param : pointsFor(workersFor(ctx));
+}
+
 const lab: LabDefinition<LabInput, LabOutput> = {
   name: 'task-granularity',
   title: 'Task granularity: chunk size, hand-off cost, threads and processes',
-  summary: 'a Monte Carlo run in chunks of 1..8192 tasks on P threads and P processes; clone vs transfer vs shared',
+  summary: 'a Monte Carlo run in chunks of 1..8192 tasks on 1, 2 and P threads and P processes; clone vs transfer vs shared',
   episode: 'episodes/06-task-granularity.mdx',
   learnerFiles: LEARNER_FILES,
   variants: [
     { name: 'serial', description: 'the work on the main thread, no hand-off (baseline)', source: 'labs/task-granularity/src/monte-carlo.ts, payload.ts' },
-    { name: 'pool', description: 'a piscina pool of P threads (one per CPU the job may use), tasks of `chunk` points', source: '<impl>/schedule.ts: runInChunks' },
+    { name: 'pool', description: 'a piscina pool of `workers` threads (1, 2 and P, one per CPU the job may use), tasks of `chunk` points', source: '<impl>/schedule.ts: runInChunks' },
     { name: 'process', description: 'P child processes (fork + IPC), tasks of `chunk` points', source: '<impl>/schedule.ts, labs/task-granularity/src/process-pool.ts' },
     { name: 'tally', description: 'P threads (at least 2) adding into one shared histogram', source: '<impl>/tally-worker.ts' },
     { name: 'clone', description: 'payload to a worker by structured clone (postMessage copies)', source: '<impl>/transport.ts' },
@@ -94,17 +130,17 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   ],
   baseline: 'serial',
   // The claim is about the node: the pool at W = P workers, 4 tasks per worker.
-  headline: (ctx) => ({ variant: 'pool', params: { chunk: bestChunk(workersFor(ctx)) } }),
+  headline: (ctx) => ({ variant: 'pool', params: sweepParams(bestChunk(workersFor(ctx)), workersFor(ctx)) }),
   // The scheduler at the headline's chunk size, and the shared-memory hand-off of 16 MiB (the learner's transport).
   grading: {
     cases: (ctx): Headline[] => [
-      { variant: 'pool', params: { chunk: bestChunk(workersFor(ctx)) } },
+      { variant: 'pool', params: sweepParams(bestChunk(workersFor(ctx)), workersFor(ctx)) },
       { variant: 'shared', params: { payloadMiB: 16 } },
     ],
     target: 0.9,
     targetText: "at least 0.9 of the reference's throughput: the pool at 4 tasks per worker, and a 16 MiB shared hand-off",
   },
-  inputParams: ['payloadMiB'],
+  inputParams: ['payloadMiB', 'points'],
   inputs(params, ctx) {
     const mib = params['payloadMiB'];
     if (typeof mib === 'number') {
@@ -123,7 +159,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
         { kind: 'monte-carlo', spec: { seed: ctx.seed + 2, points: 1_003 } },
         ...[3, 4, 5].map((k) => ({ kind: 'monte-carlo' as const, spec: { seed: ctx.seed + k, points: RACE_CHECK_POINTS } })),
       ],
-      measure: { kind: 'monte-carlo', spec: { seed: ctx.seed, points: pointsFor(workersFor(ctx)) } },
+      measure: { kind: 'monte-carlo', spec: { seed: ctx.seed, points: pointsOf(params['points'], ctx) } },
     };
   },
   reference(input) {
@@ -134,25 +170,36 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     return input.kind === 'payload' ? { amount: input.bytes.length / MIB, unit: 'MiB' } : { amount: input.spec.points, unit: 'points' };
   },
   cases(ctx) {
-    const workers = workersFor(ctx);
-    const points = pointsFor(workers);
-    const best = bestChunk(workers);
-    // Each case with its estimate for the run's plan (src/estimates.ts); the pools are charged to the headline's chunk.
-    const cases: CaseDefinition<LabInput, LabOutput>[] = [{ ...serialCase(), estimate: (_ctx, rates) => estimateSerial(points, rates) }];
-    for (const chunk of chunkSizes(ctx.quick, workers)) {
-      cases.push({
-        ...poolCase(chunk, workers, best),
-        estimate: (c, rates) => estimatePool('threads', points, chunk, workers, chunk === best, c, rates),
-        // One task (W - 1 workers idle) takes the serial time: on a big node a run short of time leaves it out.
-        ...(chunk >= points ? { optional: true } : {}),
-      });
+    const p = workersFor(ctx);
+    // Each case with its estimate for the run's plan (src/estimates.ts). Every sweep has its own serial baseline of
+    // its points; its pool is charged to one of its chunk sizes (the headline's at W = P, the first elsewhere).
+    const cases: CaseDefinition<LabInput, LabOutput>[] = [];
+    for (const workers of sweepWorkers(p)) {
+      const points = pointsFor(workers);
+      cases.push({ ...serialCase(points), estimate: (_ctx, rates) => estimateSerial(points, rates) });
     }
-    for (const chunk of processChunkSizes(ctx.quick, workers)) {
-      cases.push({ ...processCase(chunk, workers, best), estimate: (c, rates) => estimatePool('processes', points, chunk, workers, chunk === best, c, rates) });
+    for (const workers of sweepWorkers(p)) {
+      const points = pointsFor(workers);
+      const sizes = workers === p ? chunkSizes(ctx.quick, workers) : ruleChunkSizes(ctx.quick, workers);
+      const chargedTo = workers === p ? bestChunk(workers) : sizes[0];
+      for (const chunk of sizes) {
+        cases.push({
+          // Start-up and memory of the pool are recorded on the headline's case (W = P) only.
+          ...poolCase(chunk, workers, points, workers === p ? bestChunk(workers) : null),
+          estimate: (c, rates) => estimatePool('threads', points, chunk, workers, chunk === chargedTo, c, rates),
+          // One task (W - 1 workers idle) takes the serial time: on a big node a run short of time leaves it out.
+          ...(chunk >= points ? { optional: true } : {}),
+        });
+      }
+    }
+    const points = pointsFor(p);
+    const best = bestChunk(p);
+    for (const chunk of processChunkSizes(ctx.quick, p)) {
+      cases.push({ ...processCase(chunk, p, points, best), estimate: (c, rates) => estimatePool('processes', points, chunk, p, chunk === best, c, rates) });
     }
     // The race needs two threads at least: one thread never races with itself.
-    const racers = Math.max(2, workers);
-    cases.push({ ...tallyCase(racers), estimate: (c, rates) => estimateTally(points, racers, c, rates) });
+    const racers = Math.max(2, p);
+    cases.push({ ...tallyCase(racers, points), estimate: (c, rates) => estimateTally(points, racers, c, rates) });
     for (const mib of payloadSizes(ctx.quick)) {
       cases.push({ ...serialPayloadCase(mib), estimate: (_c, rates) => estimatePayload(null, mib, rates) });
       for (const transport of ['clone', 'transfer', 'shared'] as const) {
@@ -164,7 +211,8 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   // Loaded when a run is analysed, not when the lab is imported (the chart renderer is a native module).
   async analyse(results) {
     const { analyseGranularity } = await import('./analysis.ts');
-    return analyseGranularity(results, pointsFor(results.cpus.p), results.cpus.p);
+    // A run from before the sweeps carried points and workers in their params: 2^22 per worker at least 2, on P.
+    return analyseGranularity(results, { points: POINTS_PER_WORKER * Math.max(2, results.cpus.p), workers: results.cpus.p });
   },
   sampling: {
     quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
@@ -177,7 +225,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     reference: REFERENCE_RATES,
     inputsMs: (params, ctx, rates) => {
       const mib = params['payloadMiB'];
-      return estimateInputs(typeof mib === 'number' ? mib : undefined, pointsFor(workersFor(ctx)), rates);
+      return estimateInputs(typeof mib === 'number' ? mib : undefined, pointsOf(params['points'], ctx), rates);
     },
   },
 };

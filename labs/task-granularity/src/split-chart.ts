@@ -5,9 +5,9 @@
  */
 import { PALETTE, REFERENCE_GREY, type ChartSpec } from '@parallel-course/harness/report/chart-spec.ts';
 import { formatSignificant } from '@parallel-course/harness/report/format.ts';
-import type { Granularity } from './analysis.ts';
+import type { Sweep } from './analysis.ts';
 
-/** The efficiency the course aims for at the headline size with 2 workers: a dashed reference line. */
+/** The efficiency the course aims for at the headline size: a dashed reference line. */
 export const TARGET_EFFICIENCY = 0.85;
 
 function rounded(value: number | null): number | null {
@@ -15,11 +15,11 @@ function rounded(value: number | null): number | null {
 }
 
 /**
- * The pool curve of `g` as a chart, or null when the run has no pool curve. `machine` labels the chart (an episode
- * quoting it must say where it was measured), e.g. "AMD EPYC, 2 vCPUs, 2026-12-02 17:23 UTC".
+ * The curve of sweep `g` (the pool at W = P) as a chart, or null when it has no points. `machine` labels the chart
+ * (an episode quoting it must say where it was measured), e.g. "AMD EPYC, P = 2, 2026-12-02 17:23 UTC".
  */
-export function efficiencySplitChart(g: Granularity, machine: string): ChartSpec | null {
-  const curve = g.curves['pool'];
+export function efficiencySplitChart(g: Pick<Sweep, 'curve' | 'points' | 'workers'>, machine: string): ChartSpec | null {
+  const curve = g.curve;
   if (!curve || curve.length === 0) return null;
   const series = [
     { label: 'efficiency (speedup / workers)', values: curve.map((p) => p.efficiency), colour: PALETTE[5], width: 3 },
@@ -69,7 +69,7 @@ export function efficiencySplitChart(g: Granularity, machine: string): ChartSpec
           legend: { position: 'bottom' },
         },
         scales: {
-          x: { type: 'category', title: { display: true, text: `points per task (tasks per run of ${g.points.toLocaleString('en-US')} points, 2 workers)` } },
+          x: { type: 'category', title: { display: true, text: `points per task (tasks per run of ${g.points.toLocaleString('en-US')} points, ${g.workers} workers)` } },
           y: { min: 0, suggestedMax: 1.1, title: { display: true, text: 'fraction (1 = ideal)' } },
         },
       },

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { addBusyNs, createBusyClock, readBusyNs, resetBusyClock } from '../src/busy-clock.ts';
 import { balanceLimit, splitIntoTasks, taskCount } from '../src/chunks.ts';
 import { exactIntegers } from '../src/comparator.ts';
-import { bestChunk, chunkSizes, MAX_TASKS, pointsFor, processChunkSizes } from '../src/lab.ts';
+import { bestChunk, chunkSizes, MAX_TASKS, pointsFor, processChunkSizes, ruleChunkSizes, sweepParams, sweepWorkers } from '../src/lab.ts';
 
 const POINTS = pointsFor(2);
 import { lease, liveLeases } from '../src/lease.ts';
@@ -152,7 +152,21 @@ test('the sweep follows W = P: 2^22 points per worker, 4 tasks per worker at the
     assert.equal(Math.ceil(points / bestChunk(w)), 4 * w, `W = ${w}: 4 tasks per worker`);
     assert.ok(chunkSizes(true, w).length < full.length);
   }
+  assert.equal(pointsFor(1), 1 << 22);
   assert.equal(pointsFor(64), 64 * (1 << 22));
+});
+
+test('the pools swept: W = 1, 2 and P, each once', () => {
+  assert.deepEqual(sweepWorkers(1), [1]);
+  assert.deepEqual(sweepWorkers(2), [1, 2]);
+  assert.deepEqual(sweepWorkers(3), [1, 2, 3]);
+  assert.deepEqual(sweepWorkers(128), [1, 2, 128]);
+  // The rule-check sweeps below P: 8192 and 1024 tasks for the overhead, 256 down to 16 a factor of 2 apart, 4 per worker.
+  assert.deepEqual(ruleChunkSizes(false, 1).map((c) => Math.ceil(pointsFor(1) / c)), [8192, 1024, 256, 128, 64, 32, 16, 4]);
+  assert.deepEqual(ruleChunkSizes(false, 2).map((c) => Math.ceil(pointsFor(2) / c)), [8192, 1024, 256, 128, 64, 32, 16, 8]);
+  assert.deepEqual(ruleChunkSizes(true, 1).map((c) => Math.ceil(pointsFor(1) / c)), [8192, 512, 128, 32]);
+  // Every case has its baseline of the same points: the params carry them.
+  assert.deepEqual(sweepParams(256, 2), { chunk: 256, points: 1 << 23, workers: 2 });
 });
 
 test('leases: the first creates, the last release destroys, a failed creation is not cached', async () => {
@@ -186,87 +200,3 @@ test('the busy clock: tasks add their compute time, the main thread reads and re
   assert.equal(readBusyNs(clock), 0);
 });
 
-test('efficiency split: utilisation and speed ratio from the observations, by hand', async () => {
-  const { deriveGranularity, formatEfficiencySplit } = await import('../src/analysis.ts');
-  const { UTILISATION, WORKER_NS_PER_POINT } = await import('../src/busy-clock.ts');
-  // 1000 points, serial 10 ms -> 10,000 ns per point. Chunk 250 (4 tasks): 6.25 ms, efficiency 10 / 6.25 / 2 = 0.8;
-  // workers busy 90% at 11,250 ns per point -> speed ratio 10,000 / 11,250 = 0.888..., and 0.9 x 0.888... = 0.8.
-  const observed = (p50: number) => ({ p50 });
-  const results = {
-    cases: [
-      { variant: 'serial', params: {}, summary: { median: 10 }, observations: {} },
-      {
-        variant: 'pool',
-        params: { chunk: 250 },
-        summary: { median: 6.25 },
-        observations: { [UTILISATION]: observed(90), [WORKER_NS_PER_POINT]: observed(11_250) },
-      },
-      { variant: 'process', params: { chunk: 250 }, summary: { median: 7 }, observations: {} },
-    ],
-    speedups: [{ variant: 'pool', params: { chunk: 250 }, efficiency: 0.8 }],
-  } as unknown as import('@parallel-course/harness/results-schema.ts').Results;
-  const g = deriveGranularity(results, 1000, 2);
-  const [point] = g.curves['pool']!;
-  assert.equal(point!.utilisation, 0.9);
-  assert.ok(Math.abs(point!.speedRatio! - 10_000 / 11_250) < 1e-12);
-  assert.ok(Math.abs(point!.utilisation! * point!.speedRatio! - point!.efficiency!) < 1e-12);
-  assert.equal(g.curves['process']![0]!.utilisation, null); // no observations (a run from before they were recorded)
-  assert.match(formatEfficiencySplit(g), /^ +pool chunk +tasks.*\n +250 +4 +6\.25 +0\.80 +0\.90 +0\.89\nutilisation: /);
-  assert.doesNotMatch(formatEfficiencySplit(g), /process chunk/); // nothing to split for a curve without observations
-});
-
-test('linearFit: a line through hand-picked points', async () => {
-  const { linearFit } = await import('../src/analysis.ts');
-  assert.deepEqual(linearFit([1, 2, 3], [5, 7, 9]), { slope: 2, intercept: 3 }); // y = 3 + 2x exactly
-  const fit = linearFit([0, 1, 2, 3], [1, 2, 2, 3]); // slope = sxy / sxx = 3 / 5, intercept = 2 - 0.6 * 1.5
-  assert.ok(Math.abs(fit.slope - 0.6) < 1e-12 && Math.abs(fit.intercept - 1.1) < 1e-12);
-  assert.throws(() => linearFit([1, 1], [2, 3]), /two distinct x values/);
-  assert.throws(() => linearFit([1], [2]), /two or more/);
-});
-
-test('derived granularity: the overhead is the slope of time against task count, by hand', async () => {
-  const { deriveGranularity, formatGranularity } = await import('../src/analysis.ts');
-  const caseOf = (variant: string, params: Record<string, number>, median: number) => ({ variant, params, summary: { median } });
-  // 8192 points; chunk 64 -> 128 tasks in 12 ms, chunk 128 -> 64 tasks in 10 ms, chunk 4096 -> 2 tasks in 6 ms.
-  // Slope on the >= 64-task side: (12 - 10) ms / (128 - 64) tasks = 31.25 µs per task; rule: 9 * 2 * 31.25 = 562.5 µs.
-  const results = {
-    cases: [caseOf('serial', {}, 8), caseOf('pool', { chunk: 64 }, 12), caseOf('pool', { chunk: 128 }, 10), caseOf('pool', { chunk: 4096 }, 6)],
-    speedups: [{ variant: 'pool', params: { chunk: 4096 }, efficiency: 8 / 6 / 2 }],
-  } as unknown as import('@parallel-course/harness/results-schema.ts').Results;
-  const g = deriveGranularity(results, 8192, 2);
-  assert.equal(g.nsPerPoint, (8 * 1e6) / 8192);
-  assert.equal(g.best['pool']!.chunk, 4096);
-  assert.equal(g.worst['pool']!.chunk, 64);
-  assert.ok(Math.abs(g.overheadPerTaskUs['pool']! - 31.25) < 1e-9);
-  assert.ok(Math.abs(g.minTaskUs['pool']! - 562.5) < 1e-9);
-  assert.equal(g.overheadPerTaskUs['process'], undefined); // no process curve in this file
-  assert.match(formatGranularity(g), /pool: each extra task adds 31.3 µs of wall time with 2 workers; for at most 10% overhead a task should take >= 563 µs/);
-  // A slope swamped by noise (more tasks, less time) gives no rule rather than a nonsense one.
-  const noisy = { ...results, cases: [caseOf('serial', {}, 8), caseOf('pool', { chunk: 64 }, 9), caseOf('pool', { chunk: 128 }, 10)] } as typeof results;
-  assert.equal(deriveGranularity(noisy, 8192, 2).minTaskUs['pool'], null);
-  assert.match(formatGranularity(deriveGranularity(noisy, 8192, 2)), /not measurable in this run/);
-});
-
-test('the efficiency-split chart: one category per chunk size, the three factors, the target line; none without a pool', async () => {
-  const { efficiencySplitChart, TARGET_EFFICIENCY } = await import('../src/split-chart.ts');
-  const point = (chunk: number, tasks: number, efficiency: number | null, utilisation: number | null, speedRatio: number | null) => ({
-    chunk, tasks, medianMs: 1, efficiency, utilisation, speedRatio,
-  });
-  const g = {
-    points: 4096, workers: 2, serialMedianMs: 1, nsPerPoint: 1, best: {}, worst: {}, overheadPerTaskUs: {}, minTaskUs: {},
-    curves: { pool: [point(1024, 4, 0.8, 0.9, 0.8888), point(4096, 1, 0.5, 0.5, null)] },
-  };
-  const chart = efficiencySplitChart(g, 'test machine')!;
-  assert.deepEqual(chart.config.data.labels, ['1,024 (4)', '4,096 (1)']);
-  const [efficiency, busy, speed, target] = chart.config.data.datasets;
-  assert.deepEqual(efficiency!.data, [{ x: '1,024 (4)', y: 0.8 }, { x: '4,096 (1)', y: 0.5 }]);
-  assert.deepEqual(busy!.data.map((p) => (p as { y: number }).y), [0.9, 0.5]);
-  assert.deepEqual(speed!.data.map((p) => (p as { y: number | null }).y), [0.889, null]); // 3 digits; a gap where unknown
-  assert.ok(target!.data.every((p) => (p as { y: number }).y === TARGET_EFFICIENCY));
-  assert.match(JSON.stringify(chart.config.options), /test machine/);
-  assert.deepEqual(chart.table.rows[1], ['4096', '1', '0.50', '0.50', 'n/a']);
-  assert.equal(efficiencySplitChart({ ...g, curves: {} }, 'test machine'), null);
-  const { renderChartPng } = await import('@parallel-course/harness/report/png.ts');
-  const png = await renderChartPng(chart.config, 400, 300);
-  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]); // "\x89PNG"
-});

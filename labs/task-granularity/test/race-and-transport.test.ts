@@ -46,7 +46,7 @@ const RACE_ATTEMPTS = 5;
 
 test("the shipped exercise's shared histogram loses updates, and the exact totals catch it", async () => {
   const expected = histogramSync((RACE_INPUT as { spec: { seed: number; points: number } }).spec);
-  const outputs = await runCase(tallyCase(2), EXERCISE, Array.from({ length: RACE_ATTEMPTS }, () => RACE_INPUT));
+  const outputs = await runCase(tallyCase(2, 1 << 22), EXERCISE, Array.from({ length: RACE_ATTEMPTS }, () => RACE_INPUT));
   const comparisons = outputs.map((o) => exactIntegers().compare(expected, o));
   const caught = comparisons.find((c) => !c.equal);
   assert.ok(caught, `the race lost no update in ${RACE_ATTEMPTS} runs of 2^22 increments by 2 threads`);
@@ -60,7 +60,7 @@ test("the shipped exercise's shared histogram loses updates, and the exact total
 test("the solution's shared histogram is exact, every time", async () => {
   const spec = (RACE_INPUT as { spec: { seed: number; points: number } }).spec;
   const small: LabInput = { kind: 'monte-carlo', spec: { seed: 6, points: 1_003 } };
-  const outputs = await runCase(tallyCase(2), SOLUTION, [RACE_INPUT, small, RACE_INPUT]);
+  const outputs = await runCase(tallyCase(2, 1 << 22), SOLUTION, [RACE_INPUT, small, RACE_INPUT]);
   assert.deepEqual(outputs, [histogramSync(spec), histogramSync({ seed: 6, points: 1_003 }), histogramSync(spec)]);
   assert.equal(liveLeases(), 0);
 });

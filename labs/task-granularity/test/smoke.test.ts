@@ -14,12 +14,13 @@ import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
-import { deriveGranularity, formatGranularity } from '../src/analysis.ts';
-import { bestChunk, pointsFor } from '../src/lab.ts';
+import { deriveGranularity, formatGranularity, sweepOf } from '../src/analysis.ts';
+import { parseAnalysisValuesJson } from '@parallel-course/harness/analysis-values.ts';
+import { bestChunk, pointsFor, sweepParams } from '../src/lab.ts';
 
 import { liveLeases } from '../src/lease.ts';
 
-// The sweep planned for 2 CPUs whatever this machine has (forced, as --cpus 2 does): W = 2, and its sizes.
+// The sweep planned for 2 CPUs whatever this machine has (forced, as --cpus 2 does): W = 1 and 2, and their sizes.
 const WORKERS = 2;
 const BEST_CHUNK = bestChunk(WORKERS);
 const POINTS = pointsFor(WORKERS);
@@ -38,7 +39,8 @@ test('a tiny run of the solution passes the check and writes valid results with 
   for (const entry of outcome.correctness) assert.ok(entry.passed, `${entry.variant} ${JSON.stringify(entry.params)}: ${entry.reason}`);
   const results = parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json');
   assert.equal(results.headline?.variant, 'pool');
-  assert.deepEqual(results.headline?.params, { chunk: BEST_CHUNK });
+  assert.deepEqual(results.headline?.params, sweepParams(BEST_CHUNK, WORKERS));
+  assert.equal(results.headline?.baselineMedianMs, results.cases.find((c) => c.variant === 'serial' && c.params['points'] === POINTS)!.summary.median);
   assert.ok(results.headline?.efficiency !== undefined, 'the headline has an efficiency (2 workers)');
   const variants = new Set(results.cases.map((c) => c.variant));
   for (const v of ['serial', 'pool', 'process', 'tally', 'clone', 'transfer', 'shared']) assert.ok(variants.has(v), v);
@@ -47,22 +49,33 @@ test('a tiny run of the solution passes the check and writes valid results with 
   const serialPayload = results.cases.find((c) => c.variant === 'serial' && c.params['payloadMiB'] === 1)!;
   assert.equal(clone.baselineMedianMs, serialPayload.summary.median);
   const best = results.cases.find((c) => c.variant === 'process' && c.params['chunk'] === BEST_CHUNK)!;
+  // The rule-check sweep at W = 1 has its own baseline of 2^22 points, paired with it round by round.
+  const one = results.speedups.find((s) => s.variant === 'pool' && s.params['workers'] === 1)!;
+  assert.equal(one.baselineMedianMs, results.cases.find((c) => c.variant === 'serial' && c.params['points'] === pointsFor(1))!.summary.median);
   assert.equal(best.observations['start-up']!.samples.length, 2);
   assert.ok(results.cases.find((c) => c.variant === 'shared')!.observations['hand-off']!.samples.length > 0);
   // The workers report their compute time: the headline's utilisation is a share of the wall time, never zero.
-  const headline = results.cases.find((c) => c.variant === 'pool' && c.params['chunk'] === BEST_CHUNK)!;
+  const headline = results.cases.find((c) => c.variant === 'pool' && c.params['chunk'] === BEST_CHUNK && c.params['workers'] === WORKERS)!;
   for (const busy of headline.observations[UTILISATION]!.samples) assert.ok(busy > 0 && busy <= 100.5, `utilisation ${busy}%`);
   for (const ns of headline.observations[WORKER_NS_PER_POINT]!.samples) assert.ok(ns > 0, `worker ns per point ${ns}`);
   // The derived numbers read the same file: both curves, a best and a worst size, and a printable summary.
-  const g = deriveGranularity(results, POINTS, WORKERS);
-  assert.deepEqual(Object.keys(g.curves).sort(), ['pool', 'process']);
-  assert.ok(g.curves['pool']!.some((p) => p.chunk === g.best['pool']!.chunk));
-  assert.match(formatGranularity(g), /^serial: .* ns per point on one core\npool: best chunk \d+/);
+  const g = deriveGranularity(results, { points: POINTS, workers: WORKERS });
+  assert.deepEqual(g.sweeps.map((s) => `${s.variant} ${s.workers}`), ['pool 1', 'pool 2', 'process 2']);
+  const atP = sweepOf(g, 'pool', WORKERS)!;
+  assert.ok(atP.curve.some((p) => p.chunk === atP.best.chunk));
+  assert.match(formatGranularity(g), /^pool W=1: serial .* ns per point on one core\npool W=1: best chunk \d+/);
   // The harness ran the lab's analysis after the run: the tables, and the split chart beside them.
   const analysisDir = path.join(outcome.runDir!, 'analysis');
   const text = readFileSync(path.join(analysisDir, 'analysis.md'), 'utf8');
-  assert.match(text, /pool chunk +tasks +median ms +efficiency += utilisation x speed ratio/);
-  assert.match(text, /process chunk +tasks +median ms/);
+  assert.match(text, /pool W=2 chunk +tasks +median ms +efficiency += utilisation x speed ratio/);
+  assert.match(text, /process W=2 chunk +tasks +median ms/);
+  assert.match(text, /The rule 9·W·o against each curve's knee[^\n]*\n- pool W=1: [^\n]*Verdict: [^\n]*\n- pool W=2: /);
+  // values.json beside it: the keys episode 06 names, validated by the harness's schema.
+  const values = parseAnalysisValuesJson(readFileSync(path.join(analysisDir, 'values.json'), 'utf8'));
+  for (const key of ['serialMedianMs', 'headlineSpeedup', 'headlineEfficiency', 'headlineBusyPct', 'threadStartupMs', 'processMemoryMiB', 'cloneRoundTripMs1MiB']) {
+    assert.ok(values.values[key], `values.json has ${key}`);
+  }
+  assert.ok(values.tables['chunkSweepP'] && values.tables['ruleCheck'] && values.tables['chunkSweepW1']);
   assert.match(text, /!\[Efficiency split .*\]\(efficiency-split\.png\)/);
   assert.deepEqual([...readFileSync(path.join(analysisDir, 'efficiency-split.png')).subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
   // The one harness command analyses it again, into a new folder: nothing is overwritten.

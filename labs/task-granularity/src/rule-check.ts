@@ -1,0 +1,154 @@
+/**
+ * The rule of thumb and its check, as pure functions: the per-task overhead o (the slope of wall time against task
+ * count, with a bootstrap interval), the smallest good task length 9·W·o it predicts, the knee of a measured
+ * efficiency curve (where it first reaches 90% of its best), and whether the prediction lands within a factor of 2 of
+ * that knee.
+ *
+ * Why 9·W·o: n tasks of length t on W workers, each adding o of wall time, take about n·t/W + n·o, so the efficiency
+ * left after the overhead is t / (t + W·o); it is at least 0.9 when t >= 9·W·o.
+ */
+import { createRng } from '@parallel-course/harness/statistics/rng.ts';
+
+/** The share of the curve's best efficiency that counts as "good": the rule's 10% overhead. */
+export const KNEE_FRACTION = 0.9;
+/** The rule agrees with the curve when its prediction is within this factor of the measured knee, either way. */
+export const AGREEMENT_FACTOR = 2;
+/** Resamples of the bootstrap interval of the slope. */
+export const SLOPE_RESAMPLES = 2000;
+
+/** Least-squares line y = intercept + slope * x. Needs two distinct x values. */
+export function linearFit(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number } {
+  if (xs.length !== ys.length || xs.length < 2) throw new RangeError('linearFit needs two or more (x, y) pairs of equal count');
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
+    sxx += ((xs[i] as number) - mx) ** 2;
+  }
+  if (sxx === 0) throw new RangeError('linearFit needs two distinct x values');
+  const slope = sxy / sxx;
+  return { slope, intercept: my - slope * mx };
+}
+
+function medianOf(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** One size of the overhead-bound side: its task count, median time (ms) and, for the interval, its samples (ms). */
+export interface OverheadPoint {
+  tasks: number;
+  medianMs: number;
+  samplesMs?: readonly number[];
+}
+
+export interface OverheadFit {
+  /** Wall-time µs each extra task adds: the slope of the medians against the task count. */
+  perTaskUs: number;
+  /**
+   * 95% percentile-bootstrap interval of that slope, in µs: each size's samples resampled on their own and the line
+   * fitted through the resampled medians; null when a size has fewer than 2 samples.
+   */
+  ci95: [number, number] | null;
+}
+
+/** The per-task overhead from two or more sizes with distinct task counts; null with fewer. Deterministic for a seed. */
+export function fitOverhead(points: readonly OverheadPoint[], seed = 1, resamples = SLOPE_RESAMPLES): OverheadFit | null {
+  if (new Set(points.map((p) => p.tasks)).size < 2) return null;
+  const xs = points.map((p) => p.tasks);
+  const perTaskUs = linearFit(xs, points.map((p) => p.medianMs)).slope * 1000;
+  if (!points.every((p) => p.samplesMs && p.samplesMs.length >= 2)) return { perTaskUs, ci95: null };
+  const rng = createRng(seed);
+  const slopes = new Float64Array(resamples);
+  const draw = new Array<number>();
+  for (let r = 0; r < resamples; r++) {
+    const ys = points.map((p) => {
+      const s = p.samplesMs as readonly number[];
+      draw.length = 0;
+      for (let i = 0; i < s.length; i++) draw.push(s[Math.floor(rng() * s.length)] as number);
+      return medianOf(draw);
+    });
+    slopes[r] = linearFit(xs, ys).slope * 1000;
+  }
+  slopes.sort();
+  const at = (q: number) => slopes[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))] as number;
+  return { perTaskUs, ci95: [at(0.025), at(0.975)] };
+}
+
+/** The smallest task length (µs) with at most 10% overhead on `workers` workers: 9·W·o; null when o is not positive. */
+export function ruleMinTaskUs(workers: number, perTaskUs: number | null): number | null {
+  return perTaskUs === null || !(perTaskUs > 0) ? null : 9 * workers * perTaskUs;
+}
+
+/** One point of a measured curve: the work per task (µs on one core) and the efficiency there. */
+export interface CurvePoint {
+  taskUs: number;
+  efficiency: number | null;
+}
+
+export interface Knee {
+  /** The curve's best efficiency. */
+  best: number;
+  /** KNEE_FRACTION x best. */
+  threshold: number;
+  /**
+   * The task length (µs) where the efficiency first reaches the threshold, coming from short tasks: interpolated
+   * linearly in log(task length) between the last size below it and the first at or above it.
+   */
+  taskUs: number;
+  /** The measured sizes around it (µs): [below, at or above]; `below` is null when the shortest size already reached it. */
+  between: [number | null, number];
+}
+
+/** The knee of a curve: where its efficiency first reaches `fraction` of its best; null without two efficiencies. */
+export function findKnee(curve: readonly CurvePoint[], fraction = KNEE_FRACTION): Knee | null {
+  const points = curve.filter((p): p is { taskUs: number; efficiency: number } => p.efficiency !== null && p.taskUs > 0).sort((a, b) => a.taskUs - b.taskUs);
+  if (points.length < 2) return null;
+  const best = Math.max(...points.map((p) => p.efficiency));
+  const threshold = fraction * best;
+  const i = points.findIndex((p) => p.efficiency >= threshold);
+  const at = points[i] as { taskUs: number; efficiency: number };
+  if (i === 0) return { best, threshold, taskUs: at.taskUs, between: [null, at.taskUs] };
+  const below = points[i - 1] as { taskUs: number; efficiency: number };
+  if (at.efficiency === threshold) return { best, threshold, taskUs: at.taskUs, between: [below.taskUs, at.taskUs] };
+  const share = (threshold - below.efficiency) / (at.efficiency - below.efficiency);
+  const taskUs = Math.exp(Math.log(below.taskUs) + share * (Math.log(at.taskUs) - Math.log(below.taskUs)));
+  return { best, threshold, taskUs, between: [below.taskUs, at.taskUs] };
+}
+
+/**
+ * How the rule's prediction compares with the measured knee:
+ * - 'agrees': within a factor of 2 either way;
+ * - 'too-cautious': it asks for tasks more than 2x longer than the curve needed;
+ * - 'too-optimistic': the curve needed tasks more than 2x longer than it asks for;
+ * - 'undetermined': no prediction (o not measurable), no knee, or a knee below the shortest size that the prediction
+ *   does not exceed by more than 2x (the curve cannot say how far below).
+ */
+export type RuleVerdict = 'agrees' | 'too-cautious' | 'too-optimistic' | 'undetermined';
+
+export function ruleVerdict(predictedUs: number | null, knee: Knee | null, factor = AGREEMENT_FACTOR): RuleVerdict {
+  if (predictedUs === null || knee === null) return 'undetermined';
+  const ratio = predictedUs / knee.taskUs;
+  if (knee.between[0] === null) return ratio > factor ? 'too-cautious' : 'undetermined';
+  if (ratio > factor) return 'too-cautious';
+  if (ratio < 1 / factor) return 'too-optimistic';
+  return 'agrees';
+}
+
+/** The verdict in words, for analysis.md and the rule-check table. */
+export function verdictText(verdict: RuleVerdict): string {
+  switch (verdict) {
+    case 'agrees':
+      return `the rule holds: within a factor of ${AGREEMENT_FACTOR} of the measured knee`;
+    case 'too-cautious':
+      return `the rule is too cautious here: the curve reached ${KNEE_FRACTION * 100}% of its best with tasks over ${AGREEMENT_FACTOR}x shorter`;
+    case 'too-optimistic':
+      return `the rule is too optimistic here: the curve needed tasks over ${AGREEMENT_FACTOR}x longer`;
+    case 'undetermined':
+      return 'not checked: no positive per-task overhead, no knee, or a knee below the shortest task measured';
+  }
+}
