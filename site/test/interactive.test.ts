@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
 import { realResultsFile } from './support/lab-run.ts';
+import { openFile } from './support/viewer.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
 const EPISODE = '04-measure-first/';
@@ -62,7 +63,10 @@ describe('event loop, live', () => {
 });
 
 describe('results viewer', () => {
-  async function load(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  /** A file the viewer accepts: wait until it is the run on show (a course run is on show before it). */
+  const load = openFile;
+  /** A file the viewer refuses: the error box says why. */
+  async function loadRefused(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
     await page.locator('[data-rv-file]').setInputFiles(file);
   }
 
@@ -113,7 +117,6 @@ describe('results viewer', () => {
   it('redraws its charts for the other theme, also after a second file replaced the first', async () => {
     const { page, errors } = await openPage('results-viewer/');
     await load(page, FIXTURE);
-    await page.locator('[data-rv-output]').waitFor({ state: 'visible' });
     await load(page, { name: 'again.json', mimeType: 'application/json', buffer: readFileSync(FIXTURE) });
     const chart = page.locator('[data-rv-workers-chart]');
     const before = await chart.evaluate((c) => (c as HTMLCanvasElement).toDataURL());
@@ -129,13 +132,15 @@ describe('results viewer', () => {
 
   it('rejects a file that is not JSON, naming the problem', async () => {
     const { page } = await openPage('results-viewer/');
-    await load(page, { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"schemaVersion": 1,') });
+    await loadRefused(page, { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"schemaVersion": 1,') });
     const alert = page.getByRole('alert');
     await alert.waitFor({ state: 'visible' });
     const text = (await alert.textContent()) ?? '';
     assert.match(text, /broken\.json is not a valid results file/);
     assert.match(text, /not JSON/);
-    assert.ok(await page.locator('[data-rv-output]').isHidden());
+    // Nothing of the refused file is shown: no comparison, and the run on show (if any) is still the course's.
+    assert.ok(await page.locator('[data-rv-compare]').isHidden());
+    assert.doesNotMatch((await page.locator('[data-rv-source]').textContent()) ?? '', /^your run/);
     await page.close();
   });
 
@@ -144,7 +149,7 @@ describe('results viewer', () => {
     const bad = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, unknown>;
     delete bad['environment'];
     (bad['speedups'] as { speedup: unknown }[])[0]!.speedup = 'fast';
-    await load(page, { name: 'shape.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await loadRefused(page, { name: 'shape.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
     const text = (await page.getByRole('alert').textContent()) ?? '';
     assert.match(text, /environment:/);
     assert.match(text, /speedups\.0\.speedup:/);

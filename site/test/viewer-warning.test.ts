@@ -11,6 +11,7 @@ import type { Results } from '@parallel-course/harness/results-schema.ts';
 import { checkResults } from '@parallel-course/harness/tools/validate-core.ts';
 import { genuineRun } from '../../labs/harness/test/support/genuine-run.ts';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
+import { openFile } from './support/viewer.ts';
 
 let site: SiteUnderTest;
 let genuine: Results;
@@ -31,8 +32,7 @@ async function openViewer(results: Results, name: string): Promise<{ page: Page;
   const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = watchErrors(page);
   await page.goto(`${site.url}results-viewer/`);
-  await page.locator('[data-rv-file]').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
-  await page.locator('[data-rv-output]').waitFor({ state: 'visible' });
+  await openFile(page, { name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
   return { page, errors };
 }
 

@@ -40,6 +40,8 @@ export interface CompareRunsOptions {
   threshold?: number;
   /** Bootstrap resamples; default the current run's bootstrapResamples. */
   resamples?: number;
+  /** How the caveats name the two runs; default "the earlier run" and "the current run". */
+  names?: { earlier: string; current: string };
 }
 
 /** A run that cannot be compared: its numbers do not recompute from its samples. The message says which and why. */
@@ -73,17 +75,17 @@ export function comparisonCaveats(earlier: Results, current: Results): string[] 
  * naming the run and the first such number, unsanitised: the caller escapes it for its medium) and failed cases
  * (returned, as caveats).
  */
-export function comparabilityProblems(results: Results, which: string): string[] {
+export function comparabilityProblems(results: Results, which: string, name = `the ${which} run`): string[] {
   const problems = checkResults(results);
   const failed = problems.filter((p) => p.startsWith('correctness: '));
   const numbers = problems.filter((p) => !p.startsWith('correctness: '));
   if (numbers.length > 0) {
     throw new IncomparableRunError(
-      `the ${which} run (${results.startedAt}) cannot be compared: its numbers do not recompute from its samples (edited, or recorded ` +
+      `${name} (${results.startedAt}) cannot be compared: its numbers do not recompute from its samples (edited, or recorded ` +
         `with another version of the harness): ${numbers[0] ?? ''}. Rerun it, or compare with another run.`,
     );
   }
-  return failed.map((p) => `the ${which} run: ${p.replace(/^correctness: /, '')}; that case is not compared`);
+  return failed.map((p) => `${name}: ${p.replace(/^correctness: /, '')}; that case is not compared`);
 }
 
 /**
@@ -92,7 +94,8 @@ export function comparabilityProblems(results: Results, which: string): string[]
  */
 export function compareRuns(earlier: Results, current: Results, options: CompareRunsOptions = {}): RunComparison {
   const resamples = options.resamples ?? current.bootstrapResamples;
-  const flagged = [...comparabilityProblems(earlier, 'earlier'), ...comparabilityProblems(current, 'current')];
+  const names = options.names ?? { earlier: 'the earlier run', current: 'the current run' };
+  const flagged = [...comparabilityProblems(earlier, 'earlier', names.earlier), ...comparabilityProblems(current, 'current', names.current)];
   const cases: CaseComparison[] = [];
   for (const [i, now] of current.cases.entries()) {
     const before = earlier.cases.find((c) => c.variant === now.variant && sameParams(c.params, now.params));

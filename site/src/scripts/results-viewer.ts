@@ -1,11 +1,14 @@
 /**
- * Behaviour of <ResultsViewer />: file -> schema validation -> the validator's checks -> charts and tables (text only,
- * never HTML). A file with a failed check, or whose numbers do not recompute from its samples, is still shown, under
- * a warning that says so in words (role="alert").
+ * Behaviour of <ResultsViewer />. On load: the course's runs embedded in the page (JSON, parsed per lab when picked)
+ * -> the picked lab's run as charts and tables. A learner's file: schema validation -> the validator's checks -> the
+ * course's run of the same lab beside it, case by case, with `--compare`'s verdicts (lib/run-comparison.ts), and the
+ * learner's run as charts and tables (text only, never HTML). A file with a failed check, or whose numbers do not
+ * recompute from its samples, is still shown, under a warning that says so in words (role="alert").
  */
 import type { ChartDataset } from 'chart.js';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
 import type { ResultsWarning } from '../lib/results-file.ts';
+import { placeLearnerRun, yourRunLabel, type EmbeddedRun } from '../lib/viewer-runs.ts';
 import { Chart } from '../lib/chart-setup.ts';
 import { amdahlSpeedup } from '../lib/amdahl.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
@@ -101,23 +104,71 @@ function tables(results: Results): HTMLElement[] {
   return parts;
 }
 
-export function mountResultsViewer(root: HTMLElement): void {
-  const fileInput = root.querySelector<HTMLInputElement>('[data-rv-file]');
-  const errorBox = root.querySelector<HTMLElement>('[data-rv-error]');
-  const warningBox = root.querySelector<HTMLElement>('[data-rv-warning]');
-  const output = root.querySelector<HTMLElement>('[data-rv-output]');
-  const title = root.querySelector<HTMLElement>('[data-rv-title]');
-  const summary = root.querySelector<HTMLElement>('[data-rv-summary]');
-  const headline = root.querySelector<HTMLElement>('[data-rv-headline]');
-  const workersBox = root.querySelector<HTMLElement>('[data-rv-workers-box]');
-  const workersCanvas = root.querySelector<HTMLCanvasElement>('[data-rv-workers-chart]');
-  const otherBox = root.querySelector<HTMLElement>('[data-rv-other-box]');
-  const otherCanvas = root.querySelector<HTMLCanvasElement>('[data-rv-other-chart]');
-  const tableHolder = root.querySelector<HTMLElement>('[data-rv-tables]');
-  if (!fileInput || !errorBox || !output || !title || !summary || !headline || !workersBox || !workersCanvas) return;
-  if (!otherBox || !otherCanvas || !tableHolder || !warningBox) return;
+/** The course's runs in the page: one `<script type="application/json" data-rv-run="<lab>">` each, parsed when first shown. */
+function embeddedRuns(root: HTMLElement): { labs: string[]; run: (lab: string) => EmbeddedRun | null } {
+  const elements = new Map<string, HTMLScriptElement>();
+  for (const el of root.querySelectorAll<HTMLScriptElement>('script[type="application/json"][data-rv-run]')) {
+    elements.set(el.dataset['rvRun'] ?? '', el);
+  }
+  const parsed = new Map<string, EmbeddedRun>();
+  return {
+    labs: [...elements.keys()],
+    run(lab) {
+      const cached = parsed.get(lab);
+      if (cached) return cached;
+      const el = elements.get(lab);
+      if (!el) return null;
+      // Written at build time from runs validated there (course-runs.ts); parsed as JSON, never as markup.
+      const run = JSON.parse(el.textContent ?? '') as EmbeddedRun;
+      parsed.set(lab, run);
+      return run;
+    },
+  };
+}
 
-  // Charts of the file on show, each with the function that stops it following the theme.
+/** The learner's file, validated, with the validator's findings and its name. */
+interface LearnerRun {
+  results: Results;
+  warning: ResultsWarning | null;
+  fileName: string;
+}
+
+export function mountResultsViewer(root: HTMLElement): void {
+  const q = <T extends HTMLElement>(selector: string): T | null => root.querySelector<T>(selector);
+  const fileInput = q<HTMLInputElement>('[data-rv-file]');
+  const labPick = q<HTMLElement>('[data-rv-lab-pick]');
+  const labSelect = q<HTMLSelectElement>('[data-rv-lab]');
+  const note = q<HTMLElement>('[data-rv-note]');
+  const errorBox = q<HTMLElement>('[data-rv-error]');
+  const compareBox = q<HTMLElement>('[data-rv-compare]');
+  const compareSummary = q<HTMLElement>('[data-rv-compare-summary]');
+  const compareTable = q<HTMLElement>('[data-rv-compare-table]');
+  const caveatsBox = q<HTMLElement>('[data-rv-caveats]');
+  const caveatList = q<HTMLElement>('[data-rv-caveat-list]');
+  const warningBox = q<HTMLElement>('[data-rv-warning]');
+  const output = q<HTMLElement>('[data-rv-output]');
+  const viewPick = q<HTMLElement>('[data-rv-view-pick]');
+  const viewSelect = q<HTMLSelectElement>('[data-rv-view]');
+  const source = q<HTMLElement>('[data-rv-source]');
+  const title = q<HTMLElement>('[data-rv-title]');
+  const summary = q<HTMLElement>('[data-rv-summary]');
+  const headline = q<HTMLElement>('[data-rv-headline]');
+  const workersBox = q<HTMLElement>('[data-rv-workers-box]');
+  const workersCanvas = q<HTMLCanvasElement>('[data-rv-workers-chart]');
+  const otherBox = q<HTMLElement>('[data-rv-other-box]');
+  const otherCanvas = q<HTMLCanvasElement>('[data-rv-other-chart]');
+  const tableHolder = q<HTMLElement>('[data-rv-tables]');
+  if (!fileInput || !labPick || !labSelect || !note || !errorBox || !compareBox || !compareSummary || !compareTable) return;
+  if (!caveatsBox || !caveatList || !warningBox || !output || !viewPick || !viewSelect || !source || !title || !summary) return;
+  if (!headline || !workersBox || !workersCanvas || !otherBox || !otherCanvas || !tableHolder) return;
+
+  const course = embeddedRuns(root);
+  let selectedLab: string | null = course.labs.includes(labSelect.value) ? labSelect.value : (course.labs[0] ?? null);
+  let learner: LearnerRun | null = null;
+  // Bumped by every change of what is on show, so a comparison that finishes late does not overwrite a newer one.
+  let generation = 0;
+
+  // Charts of the run on show, each with the function that stops it following the theme.
   let charts: { chart: Chart; unfollow: () => void }[] = [];
 
   const restyleLines = (chart: Chart, theme: ChartTheme): void => {
@@ -148,16 +199,21 @@ export function mountResultsViewer(root: HTMLElement): void {
     warningBox.hidden = false;
   };
 
-  const show = (results: Results, warning: ResultsWarning | null): void => {
+  const clearCharts = (): void => {
     for (const { chart, unfollow } of charts) {
       unfollow();
       chart.destroy();
     }
     charts = [];
+  };
+
+  /** One run as charts and tables, under the line that says whose run it is. */
+  const show = (results: Results, warning: ResultsWarning | null, label: string): void => {
+    clearCharts();
     // Visible before the charts are made, so chart.js measures a real box.
-    errorBox.hidden = true;
     output.hidden = false;
     showWarning(warning);
+    source.textContent = label;
     title.textContent = results.title;
     summary.textContent = describeRun(results);
     headline.textContent = describeHeadline(results);
@@ -227,6 +283,100 @@ export function mountResultsViewer(root: HTMLElement): void {
     tableHolder.replaceChildren(...tables(results));
   };
 
+  const setNote = (text: string | null): void => {
+    note.textContent = text ?? '';
+    note.hidden = text === null;
+  };
+
+  const hideComparison = (): void => {
+    compareBox.hidden = true;
+    compareTable.replaceChildren();
+    caveatList.replaceChildren();
+  };
+
+  /** The learner's run beside the course's run: computed off the first paint (the bootstrap takes a moment). */
+  const showComparison = (reference: EmbeddedRun, mine: LearnerRun): void => {
+    const mark = generation;
+    compareBox.hidden = false;
+    compareSummary.textContent = `Comparing your run with the ${reference.label} …`;
+    compareTable.replaceChildren();
+    caveatsBox.hidden = true;
+    import('../lib/run-comparison.ts')
+      .then(({ compareWithReference, comparisonRows, verdictCounts }) => {
+        if (mark !== generation) return;
+        const outcome = compareWithReference(reference.results, mine.results);
+        if (!outcome.ok) {
+          compareSummary.textContent = `Not compared: ${outcome.reason}`;
+          return;
+        }
+        const rows = comparisonRows(reference.results, mine.results, outcome.comparison);
+        compareSummary.textContent =
+          `Against the ${reference.label}. Case by case, as "npm run report -- --compare" judges it: ${verdictCounts(rows)}. ` +
+          'The ratio is the course run\'s median divided by yours (above 1: yours is faster); the verdict is "faster" or ' +
+          '"slower" only when the whole 95% interval of the ratio lies on one side of 1, else "within noise".';
+        const table = textTable(
+          'Your run against the course\'s run, case by case',
+          ['case', 'course run: median [95% interval]', 'your run: median [95% interval]', 'ratio', '95% interval of the ratio', 'verdict'],
+          rows.map((r) => [r.case, r.reference, r.yours, r.ratio, r.ratioCi, r.verdictWords]),
+        );
+        const bodyRows = table.querySelectorAll('tbody tr');
+        rows.forEach((r, i) => {
+          const tr = bodyRows[i];
+          if (!tr) return;
+          tr.setAttribute('data-case', r.case);
+          tr.lastElementChild?.setAttribute('data-verdict', r.verdict);
+        });
+        compareTable.replaceChildren(table);
+        const caveats = outcome.comparison.caveats;
+        caveatList.replaceChildren(...caveats.map((c) => element('li', c)));
+        caveatsBox.hidden = caveats.length === 0;
+      })
+      .catch((error: unknown) => {
+        if (mark !== generation) return;
+        compareSummary.textContent = `Could not compare the runs: ${error instanceof Error ? error.message : String(error)}`;
+      });
+  };
+
+  /** Shows the selected lab: the course's run, and the learner's run of the same lab beside it when there is one. */
+  const render = (): void => {
+    generation++;
+    const reference = selectedLab === null ? null : course.run(selectedLab);
+    const mine = learner !== null && learner.results.lab === selectedLab ? learner : null;
+    viewPick.hidden = !(reference && mine);
+    if (reference && mine) showComparison(reference, mine);
+    else hideComparison();
+    const showMine = mine !== null && (reference === null || viewSelect.value === 'yours');
+    if (showMine) show(mine.results, mine.warning, yourRunLabel(mine.results, mine.fileName));
+    else if (reference) show(reference.results, null, reference.label);
+    else {
+      clearCharts();
+      output.hidden = true;
+    }
+  };
+
+  /** The picker lists the course's labs, plus the learner's lab when the course has no run of it. */
+  const syncPicker = (): void => {
+    for (const option of [...labSelect.options]) if (option.dataset['learnerOnly'] !== undefined) option.remove();
+    const learnerLab = learner?.results.lab;
+    if (learnerLab !== undefined && !course.labs.includes(learnerLab)) {
+      const option = element('option', `${learnerLab} (your run only)`);
+      option.value = learnerLab;
+      option.dataset['learnerOnly'] = '';
+      labSelect.append(option);
+    }
+    if (selectedLab !== null) labSelect.value = selectedLab;
+    labPick.hidden = labSelect.options.length === 0;
+  };
+
+  labSelect.addEventListener('change', () => {
+    selectedLab = labSelect.value;
+    setNote(null);
+    errorBox.hidden = true;
+    syncPicker();
+    render();
+  });
+  viewSelect.addEventListener('change', render);
+
   fileInput.addEventListener('change', () => {
     const file = fileInput.files?.[0];
     if (!file) return;
@@ -234,16 +384,31 @@ export function mountResultsViewer(root: HTMLElement): void {
     import('../lib/results-file.ts')
       .then(async ({ readResultsFile, checkResultsFile }) => {
         const results = await readResultsFile(file);
-        show(results, checkResultsFile(results));
+        learner = { results, warning: checkResultsFile(results), fileName: file.name };
+        const placement = placeLearnerRun(course.labs, selectedLab, results.lab);
+        selectedLab = placement.lab;
+        errorBox.hidden = true;
+        setNote(placement.note);
+        viewSelect.value = 'yours';
+        syncPicker();
+        render();
       })
       .catch(async (error: unknown) => {
         const message = await import('../lib/results-file.ts').then(
           ({ describeLoadError }) => describeLoadError(error),
           () => `Could not load the results reader: ${error instanceof Error ? error.message : String(error)}`,
         );
-        output.hidden = true;
+        // The file is refused: what was on show from an earlier file goes, the course's run of the lab stays.
+        learner = null;
+        if (selectedLab !== null && !course.labs.includes(selectedLab)) selectedLab = course.labs[0] ?? null;
+        setNote(null);
+        syncPicker();
+        render();
         errorBox.replaceChildren(element('pre', message));
         errorBox.hidden = false;
       });
   });
+
+  syncPicker();
+  render();
 }

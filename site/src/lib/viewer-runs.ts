@@ -1,0 +1,68 @@
+/**
+ * The course's runs inside the results viewer (issue 20): how each embedded run is named on the page, and which lab
+ * the viewer shows when the learner opens a run of their own. Pure, no DOM and no schema (zod stays out of the page's
+ * first download), unit-tested in site/test/viewer-runs.test.ts.
+ */
+import type { Results } from '@parallel-course/harness/results-schema.ts';
+
+/** One course run as the page embeds it (a `<script type="application/json">` per lab, written at build time). */
+export interface EmbeddedRun {
+  lab: string;
+  /** "reference run: <machine>, <date>" or "instructor's run: ...", from `courseRunLabel`. */
+  label: string;
+  /** The run, validated at build time (course-runs.ts: schema, checks, every number recomputed). */
+  results: Results;
+}
+
+/** The machine of a run in words: "<CPU model>, P = <p>, Node <version>, <date>". */
+export function machineWords(results: Pick<Results, 'environment' | 'cpus' | 'startedAt'>): string {
+  const cpu = results.environment.cpuModel.trim() || 'unknown CPU';
+  return `${cpu}, P = ${results.cpus.p}, Node ${results.environment.node}, ${results.startedAt.slice(0, 10)}`;
+}
+
+/**
+ * The label of a course run: "reference run: <machine>, <date>", or "instructor's run: ..." for a run of the folder
+ * COURSE_RUNS named; a lab that fell back to the reference says so.
+ */
+export function courseRunLabel(run: { source: 'reference' | 'course-runs'; fellBack: boolean; results: Results }): string {
+  const kind = run.source === 'reference' ? 'reference run' : "instructor's run";
+  const quick = run.results.quick ? ' (a --quick run)' : '';
+  const fallback = run.fellBack ? " (this course's runs have none of this lab, so this is the reference's)" : '';
+  return `${kind}: ${machineWords(run.results)}${quick}${fallback}`;
+}
+
+/** The label of the learner's own run: "your run (<file>): <machine>, <date>". */
+export function yourRunLabel(results: Results, fileName: string): string {
+  return `your run (${fileName}): ${machineWords(results)}${results.quick ? ' (a --quick run)' : ''}`;
+}
+
+/** The embedded runs' JSON, as `courseRunsJson` writes it, safe inside a `<script>` element (no "</script>", no "<!--"). */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** Where the viewer goes when the learner opens a run of `learnerLab` while `selectedLab` is on show. */
+export interface Placement {
+  /** The lab to select. */
+  lab: string;
+  /** Whether the course has a run of that lab to compare with. */
+  hasReference: boolean;
+  /** A sentence for the page when the lab changed or there is nothing to compare with; null otherwise. */
+  note: string | null;
+}
+
+export function placeLearnerRun(courseLabs: readonly string[], selectedLab: string | null, learnerLab: string): Placement {
+  const hasReference = courseLabs.includes(learnerLab);
+  if (!hasReference) {
+    return {
+      lab: learnerLab,
+      hasReference,
+      note:
+        courseLabs.length === 0
+          ? null
+          : `Your file is a run of the ${learnerLab} lab, and this course has no run of it to compare with: it is shown alone.`,
+    };
+  }
+  const note = selectedLab !== null && selectedLab !== learnerLab ? `Your file is a run of the ${learnerLab} lab, not ${selectedLab}: switched to the ${learnerLab} lab's run.` : null;
+  return { lab: learnerLab, hasReference, note };
+}

@@ -1,0 +1,129 @@
+/**
+ * The results viewer's pure parts for the course runs (site/src/lib/viewer-runs.ts, run-comparison.ts), and the
+ * browser-safety of the harness's comparison they use (labs/harness/src/compare-runs.ts: no node: module anywhere in
+ * its imports, or the viewer's bundle could not load it). The runs are the harness's committed fixture, its numbers
+ * recomputed from its samples (the fixture is older than the current statistics), then changed case by case.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseResultsJson, type Results } from '@parallel-course/harness/results-schema.ts';
+import { recompute } from '@parallel-course/harness/tools/validate-core.ts';
+import { compareWithReference, comparisonRows, verdictCounts } from '../src/lib/run-comparison.ts';
+import { courseRunLabel, embedJson, machineWords, placeLearnerRun, yourRunLabel } from '../src/lib/viewer-runs.ts';
+
+const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
+const COMPARE_RUNS = fileURLToPath(new URL('../../labs/harness/src/compare-runs.ts', import.meta.url));
+
+function fixture(): Results {
+  const raw = parseResultsJson(readFileSync(FIXTURE, 'utf8'), 'results-event-loop.json');
+  return { ...raw, ...recompute(raw) };
+}
+
+/** `run` with case `index`'s samples times `factor`, every number recomputed (a run the validator accepts). */
+function scaled(run: Results, index: number, factor: number): Results {
+  const copy = structuredClone(run);
+  copy.cases[index]!.samplesMs = copy.cases[index]!.samplesMs.map((x) => x * factor);
+  return { ...copy, ...recompute(copy) };
+}
+
+test('the harness comparison imports no node: module, directly or through its imports', () => {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    // `import type` is erased before the code runs, so only value imports count.
+    for (const match of text.matchAll(/^(import|export)\s+(type\s)?[^;]*?from\s+'([^']+)'/gm)) {
+      if (match[2] !== undefined) continue;
+      const spec = match[3]!;
+      assert.ok(!spec.startsWith('node:') && !['fs', 'os', 'path', 'child_process'].includes(spec), `${file} imports ${spec}`);
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+    }
+  };
+  visit(COMPARE_RUNS);
+  assert.ok(seen.size > 3, `followed only ${seen.size} files`);
+});
+
+test('a case with twice the time is "slower" at ratio 0.50x; unchanged cases are within noise at 1.00x', () => {
+  const reference = fixture();
+  const i = reference.cases.findIndex((c) => c.variant !== reference.speedups[0]!.baseline && c.correctness !== false);
+  const mine = scaled(reference, i, 2);
+  const outcome = compareWithReference(reference, mine);
+  assert.ok(outcome.ok, outcome.ok ? '' : outcome.reason);
+  const rows = comparisonRows(reference, mine, outcome.comparison);
+  assert.equal(rows.length, reference.cases.length);
+  const slow = rows[i]!;
+  assert.equal(slow.verdict, 'slower');
+  assert.equal(slow.verdictWords, 'slower');
+  assert.equal(slow.ratio, '0.50x');
+  // Medians with their intervals, each in its own unit: the learner's median is twice the reference's.
+  const number = (text: string): number => Number(text.split(' ')[0]);
+  assert.match(slow.reference, /^[\d.]+ (ns|µs|ms|s) \[[\d.]+, [\d.]+\]$/);
+  assert.ok(Math.abs(number(slow.yours) / number(slow.reference) - 2) < 0.01, `${slow.yours} against ${slow.reference}`);
+  for (const [j, row] of rows.entries()) if (j !== i) assert.deepEqual([row.verdict, row.ratio], ['within-noise', '1.00x'], row.case);
+  assert.equal(verdictCounts(rows), `1 slower, ${rows.length - 1} within noise`);
+  // The fixture's failed case is named as the reference's and the learner's, not "earlier" and "current".
+  assert.ok(outcome.comparison.caveats.some((c) => /^the reference run: broken did not pass its check/.test(c)), outcome.comparison.caveats.join('\n'));
+  assert.ok(outcome.comparison.caveats.some((c) => /^your run: broken did not pass its check/.test(c)));
+});
+
+test('cases only one run has are listed with "-" on the other side', () => {
+  const reference = fixture();
+  const mine = structuredClone(reference);
+  const dropped = mine.cases.pop()!;
+  const outcome = compareWithReference(reference, { ...mine, ...recompute(mine) });
+  assert.ok(outcome.ok);
+  const rows = comparisonRows(reference, mine, outcome.comparison);
+  const last = rows.at(-1)!;
+  assert.equal(last.verdict, 'only-in-earlier-run');
+  assert.equal(last.verdictWords, 'only in the reference');
+  assert.deepEqual([last.yours, last.ratio, last.ratioCi], ['-', '-', '-']);
+  assert.match(last.case, new RegExp(`^${dropped.variant}`));
+});
+
+test('a run whose numbers do not recompute is refused with the harness\'s reason, naming whose run it is', () => {
+  const reference = fixture();
+  const edited = structuredClone(reference);
+  edited.speedups[0]!.speedup = 99;
+  const outcome = compareWithReference(reference, edited);
+  assert.equal(outcome.ok, false);
+  assert.match(outcome.ok ? '' : outcome.reason, /^your run \(.*\) cannot be compared: its numbers do not recompute from its samples .*speedups\[0\]\.speedup is 99/);
+  const refused = compareWithReference(edited, reference);
+  assert.match(refused.ok ? '' : refused.reason, /^the reference run \(/);
+});
+
+test('course runs are labelled with their kind and machine; a lab that fell back says so', () => {
+  const results = fixture();
+  const machine = machineWords(results);
+  assert.equal(machine, `${results.environment.cpuModel}, P = ${results.cpus.p}, Node ${results.environment.node}, ${results.startedAt.slice(0, 10)}`);
+  assert.equal(courseRunLabel({ source: 'reference', fellBack: false, results }), `reference run: ${machine}${results.quick ? ' (a --quick run)' : ''}`);
+  assert.match(courseRunLabel({ source: 'course-runs', fellBack: false, results }), /^instructor's run: /);
+  assert.match(courseRunLabel({ source: 'reference', fellBack: true, results }), /^reference run: .*\(this course's runs have none of this lab, so this is the reference's\)$/);
+  assert.match(yourRunLabel(results, 'mine.json'), /^your run \(mine\.json\): /);
+});
+
+test('a learner\'s run goes to its lab: switched with a note, or alone when the course has no run of it', () => {
+  assert.deepEqual(placeLearnerRun(['event-loop', 'native-kernel'], 'event-loop', 'event-loop'), { lab: 'event-loop', hasReference: true, note: null });
+  assert.deepEqual(placeLearnerRun(['event-loop', 'native-kernel'], 'event-loop', 'native-kernel'), {
+    lab: 'native-kernel',
+    hasReference: true,
+    note: 'Your file is a run of the native-kernel lab, not event-loop: switched to the native-kernel lab\'s run.',
+  });
+  assert.deepEqual(placeLearnerRun(['event-loop'], 'event-loop', 'sums'), {
+    lab: 'sums',
+    hasReference: false,
+    note: 'Your file is a run of the sums lab, and this course has no run of it to compare with: it is shown alone.',
+  });
+  // A site built without any course run behaves as the viewer always did: the file, no note.
+  assert.deepEqual(placeLearnerRun([], null, 'sums'), { lab: 'sums', hasReference: false, note: null });
+});
+
+test('embedded JSON cannot close its <script> element or open a comment, and parses back to the same value', () => {
+  const value = { title: '</script><script>alert(1)</script><!-- \u2028' };
+  const text = embedJson(value);
+  assert.doesNotMatch(text, /<\/script|<!--|\u2028/i);
+  assert.deepEqual(JSON.parse(text), value);
+});
