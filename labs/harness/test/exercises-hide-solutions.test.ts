@@ -38,6 +38,10 @@ const KEY_LINES: Record<string, readonly string[]> = {
     'c_row[j] += a_ik * b_row[j]',
     'const double a_ik = a[i * n + k]',
     'for (std::size_t j = 0; j < n; ++j) c_row[j] = 0.0',
+    'pack_b(b, n, k0, kc, j0, nc, packed_b)',
+    'pack_a(a, n, i0, mc, k0, kc, packed_a)',
+    'micro_kernel(kc, packed_a + ir * kc, packed_b + jr * kc, tile)',
+    'constexpr std::size_t kKc = 192',
   ],
   'gpu-batching': [
     'Math.ceil(total / parts)',

@@ -7,8 +7,8 @@
     {
       'target_name': 'blas',
       'sources': ['../native/addon.cc', '../native/binding.cc', '../native/threads.cc', '../native/probe.cc',
-                  '../native/stream.cc', '../native/blocked.cc', '../native/blas.cc',
-                  '../native/kernel-solution.cc'],
+                  '../native/stream.cc', '../native/blocked-parts.cc', '../native/blas.cc',
+                  '../native/kernel-solution.cc', '../native/blocked-solution.cc'],
       'include_dirs': ['../native'],
       'dependencies': ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
       'defines': ['NAPI_VERSION=8', 'NATIVE_KERNEL_BLAS=1'],

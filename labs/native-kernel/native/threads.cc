@@ -198,12 +198,16 @@ void run_on_fixed_threads(unsigned threads, const std::function<void(unsigned)>&
 // Blocks per thread: more blocks than threads, so a helper that starts late still takes its share (the caller
 // does not wait for it), at the cost of a lock per block.
 constexpr unsigned kBlocksPerThread = 8;
+// The blocked kernel's smallest block of rows: every block packs all of B once, so a block should be at least the
+// reference's kMc (96 rows, solutions/native-kernel/blocked.cc) long. A constant here, not the impl's own kMc: the
+// rows a thread gets must not depend on the block size a learner chose.
+constexpr std::size_t kBlockedMinRows = 96;
 
 void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads, bool blocked) {
   if (threads < 1) threads = 1;
   if (threads > n) threads = static_cast<unsigned>(n);
   if (blocked) {
-    const std::size_t by_rows = std::max<std::size_t>(1, n / kMc);
+    const std::size_t by_rows = std::max<std::size_t>(1, n / kBlockedMinRows);
     const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(by_rows, static_cast<std::size_t>(threads) * 2));
     run_on_threads(threads, blocks, [=](unsigned t) { matmul_blocked_rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
     return;

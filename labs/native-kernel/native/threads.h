@@ -25,7 +25,7 @@ void run_on_fixed_threads(unsigned threads, const std::function<void(unsigned)>&
 // C = A * B with the rows split into contiguous blocks (8 per thread, sizes differ by at most one row), run by
 // run_on_threads on at most `threads` threads. At most n threads: a thread with no rows would only cost its start-up.
 // `blocked`: each block by matmul_blocked_rows (blocked.h) instead of matmul_rows, in 2 blocks per thread of at least
-// kMc rows, since every block packs all of B once (a 32-row block of n = 512 would spend a third of its time packing).
+// 96 rows, since every block packs all of B once (a 32-row block of n = 512 would spend a third of its time packing).
 void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads, bool blocked = false);
 
 }  // namespace kernel

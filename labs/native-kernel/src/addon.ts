@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Impl } from '@parallel-course/harness/lab-definition.ts';
+import { LEARNER_FILES } from './learner-files.ts';
 
 /** labs/native-kernel: binding.gyp and build/ live here. */
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,11 +24,11 @@ export const RUNG_FLAGS: Record<Rung, string> = { O0: '-O0', O3: '-O3', march: '
 export interface NativeKernel {
   /** c = a * b in place, on the calling thread. Throws TypeError/RangeError on bad arguments. */
   matmul(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
-  /** c = a * b in place by the blocked, register-tiled kernel (native/blocked.cc), on the calling thread. */
+  /** c = a * b in place by the impl's blocked, register-tiled kernel (<impl>/blocked.cc), on the calling thread. */
   matmulBlocked(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
   /** c = a * b on `threads` native threads, off the event loop. */
   matmulAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
-  /** matmulAsync with the blocked kernel (native/blocked.cc) on each thread's rows. */
+  /** matmulAsync with the impl's blocked kernel (<impl>/blocked.cc) on each thread's rows. */
   matmulBlockedAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
   /** a[i] = b[i] + s * c[i] on `threads` threads, thread t always on the same contiguous chunk (native/stream.h). Returns a. */
   triad(a: Float64Array, b: Float64Array, c: Float64Array, s: number, threads: number): Float64Array;
@@ -140,18 +141,25 @@ export function loadRung(impl: Impl, rung: Rung): NativeKernel {
 }
 
 /**
- * A warning when the implementation's kernel.cc is newer than a built module of it: the learner edited the loop
- * but the lab would still run the previous build. Null when every built module is up to date.
+ * A warning when one of the implementation's C++ files (learner-files.ts: kernel.cc, blocked.cc; each is in every
+ * module) is newer than a built module of it: the learner edited the code but the lab would still run the previous
+ * build. Null when every built module is up to date.
  */
 export function staleBuildWarning(impl: Impl, implDir: string, record = readBuildRecord()): string | null {
-  const source = path.join(implDir, 'kernel.cc');
-  if (!existsSync(source)) return null;
-  const sourceTime = statSync(source).mtimeMs;
+  const sources = LEARNER_FILES.map((learner) => path.join(implDir, learner.file)).filter((file) => existsSync(file));
+  if (sources.length === 0) return null;
+  const times = new Map(sources.map((file) => [file, statSync(file).mtimeMs]));
+  const changed = new Set<string>();
   const stale = RUNGS.filter((rung) => {
     const status = rungStatus(impl, rung, record);
-    return status.available && statSync(status.file).mtimeMs < sourceTime;
+    if (!status.available) return false;
+    const built = statSync(status.file).mtimeMs;
+    const newer = sources.filter((file) => built < times.get(file)!);
+    for (const file of newer) changed.add(file);
+    return newer.length > 0;
   });
   if (stale.length === 0) return null;
-  return `${path.basename(path.dirname(source))}/kernel.cc (${impl}) changed after the native rungs ${stale.join(', ')} were built: ` +
+  const names = sources.filter((file) => changed.has(file)).map((file) => `${path.basename(path.dirname(file))}/${path.basename(file)}`);
+  return `${names.join(' and ')} (${impl}) changed after the native rungs ${stale.join(', ')} were built: ` +
     `they still run the previous code. Rebuild with \`${BUILD_COMMAND}\``;
 }

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { isNotImplemented, paramsKey, type LabContext } from '@parallel-course/harness/lab-definition.ts';
 import { blasStatus, rungStatus, staleBuildWarning } from '../src/addon.ts';
 import { workerSweep } from '@parallel-course/harness/sweep.ts';
-import lab, { FULL_LARGE_SIZES, THREADED_PRODUCT_VARIANTS, LARGE_GROUP, LARGEST_SIZE, QUICK_LARGE_SIZES, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
+import lab, { FULL_LARGE_SIZES, largestBlockedSize, THREADED_PRODUCT_VARIANTS, LARGE_GROUP, LARGEST_SIZE, QUICK_LARGE_SIZES, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
 import { isTriadInput, TRIAD_CHECK_LENGTHS } from '../src/triad.ts';
 
 const ctx = (impl: 'exercise' | 'solution', quick = true, availableParallelism = 2): LabContext => ({
@@ -118,24 +118,42 @@ test('the triad: one case per thread count of workerSweep(P) for P = 1, 2, 16, w
   assert.equal(lab.cases(ctx('solution')).at(-1)?.measureGroup, 'triad');
 });
 
-test('the exercise: TypeScript rungs and the reference top rungs pass, every native rung of kernel.cc fails kindly with "not implemented: ..."', { skip }, async () => {
-  // native-blocked and native-blas run reference code (native/blocked.cc, the BLAS), not the learner's kernel.cc.
-  const reference = new Set(['native-blocked', 'native-blas', 'native-blocked-threads', 'native-blas-threads']);
+test('the exercise: TypeScript rungs and the BLAS pass, every native rung of kernel.cc and of blocked.cc fails kindly with "not implemented: ..." naming its file', { skip }, async () => {
+  // native-blas runs the library, not learner code; native-blocked and native-blocked-threads run the learner's blocked.cc.
+  const reference = new Set(['native-blas', 'native-blas-threads']);
+  const blocked = new Set(['native-blocked', 'native-blocked-threads']);
+  const seen = new Set<string>();
   for (const definition of lab.cases(ctx('exercise')).filter((c) => c.params.size === 4 || THREADED_PRODUCT_VARIANTS.includes(c.variant))) {
     const inputs = await lab.inputs(definition.params, ctx('exercise'));
     const instance = await definition.setup(ctx('exercise'));
     const input = inputs.check[0]!;
     if (definition.variant.startsWith('native-') && !reference.has(definition.variant)) {
+      const file = blocked.has(definition.variant) ? /exercises\/native-kernel\/blocked\.cc/ : /exercises\/native-kernel\/kernel\.cc/;
       await assert.rejects(async () => instance.run(input), (error: Error) => {
         assert.ok(isNotImplemented(error), error.message);
-        assert.match(error.message, /exercises\/native-kernel\/kernel\.cc/);
+        assert.match(error.message, file, definition.variant);
         return true;
       });
+      seen.add(definition.variant);
     } else {
       assert.equal(lab.comparator.compare(await lab.reference(input), await instance.run(input)).equal, true);
     }
     await instance.teardown();
   }
+  for (const v of ['native-march', 'native-blocked', 'native-threads', 'native-blocked-threads']) assert.ok(seen.has(v), v);
+});
+
+test('grading: the learner native-march at n = 256 and native-blocked at the largest size the run measures it (1024 full, 512 quick), each a case of the sweep', { skip }, () => {
+  for (const quick of [true, false]) {
+    const graded = lab.grading!.cases(ctx('exercise', quick));
+    const size = quick ? 512 : 1024;
+    assert.deepEqual(graded, [{ variant: 'native-march', params: { size: LARGEST_SIZE } }, { variant: 'native-blocked', params: { size } }]);
+    assert.equal(largestBlockedSize(quick), Math.max(...lab.cases(ctx('solution', quick)).filter((c) => c.variant === 'native-blocked').map((c) => Number(c.params.size))));
+    const cases = lab.cases(ctx('exercise', quick));
+    for (const g of graded) assert.ok(cases.some((c) => c.variant === g.variant && c.params.size === g.params.size), JSON.stringify(g));
+  }
+  assert.equal(lab.grading!.target, 0.8);
+  assert.match(lab.grading!.targetText, /kernel\.cc .*blocked\.cc/);
 });
 
 test('a missing build record reads as "not built" with the command that builds it', () => {
@@ -153,17 +171,23 @@ test('a missing build record reads as "not built" with the command that builds i
   if (built) assert.deepEqual(unavailableNotes('solution'), []);
 });
 
-test('a kernel.cc newer than its built modules gives a rebuild warning; an older one none', { skip }, (t) => {
+test('a kernel.cc or blocked.cc newer than its built modules gives a rebuild warning naming it; older ones none', { skip }, (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-stale-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const implDir = path.join(dir, 'native-kernel');
   mkdirSync(implDir);
-  const source = path.join(implDir, 'kernel.cc');
-  writeFileSync(source, '// edited\n');
+  const kernel = path.join(implDir, 'kernel.cc');
+  const blocked = path.join(implDir, 'blocked.cc');
+  for (const file of [kernel, blocked]) writeFileSync(file, '// edited\n');
   const future = new Date(Date.now() + 3_600_000);
-  utimesSync(source, future, future);
-  assert.match(staleBuildWarning('solution', implDir) ?? '', /^native-kernel\/kernel\.cc \(solution\) changed after the native rungs O0, O3, march were built: they still run the previous code\. Rebuild with `npm run build -w labs\/native-kernel`$/);
   const past = new Date(0);
-  utimesSync(source, past, past);
+  utimesSync(kernel, future, future);
+  utimesSync(blocked, past, past);
+  assert.match(staleBuildWarning('solution', implDir) ?? '', /^native-kernel\/kernel\.cc \(solution\) changed after the native rungs O0, O3, march were built: they still run the previous code\. Rebuild with `npm run build -w labs\/native-kernel`$/);
+  utimesSync(blocked, future, future);
+  assert.match(staleBuildWarning('solution', implDir) ?? '', /^native-kernel\/kernel\.cc and native-kernel\/blocked\.cc \(solution\) changed after/);
+  utimesSync(kernel, past, past);
+  assert.match(staleBuildWarning('solution', implDir) ?? '', /^native-kernel\/blocked\.cc \(solution\) changed after the native rungs O0, O3, march/);
+  utimesSync(blocked, past, past);
   assert.equal(staleBuildWarning('solution', implDir), null);
 });

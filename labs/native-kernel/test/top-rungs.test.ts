@@ -1,5 +1,5 @@
 /**
- * The ladder's top rungs: the blocked kernel (native/blocked.cc) and the system BLAS (native/blas.cc, its own build
+ * The ladder's top rungs: the blocked kernel (solutions/native-kernel/blocked.cc over native/blocked-parts.h) and the system BLAS (native/blas.cc, its own build
  * in blas/), each against the TypeScript reference on odd sizes within the tolerance derived for its summation
  * order; the build without a BLAS; and the probe's vector width.
  */
@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { removeGypLeak } from './support/gyp-leak.ts';
+import { checkLab } from '@parallel-course/harness/run-lab.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -15,7 +16,7 @@ import { BLAS_FIX, blasStatus, loadBlas, loadRung, rungStatus } from '../src/add
 import { unavailableNotes } from '../src/lab.ts';
 import { makeInput } from '../src/matrices.ts';
 import { matmulNaive } from '../src/ts-kernels.ts';
-import { blasTolerance, blockedTolerance, productTolerance, UNIT_ROUNDOFF } from '../src/tolerance.ts';
+import { BLOCKED_KC, blasTolerance, blockedDepth, blockedTolerance, productTolerance, UNIT_ROUNDOFF } from '../src/tolerance.ts';
 // A plain-JavaScript install script; types in build-addon.d.mts.
 import { findBlas } from '../scripts/build-addon.mjs';
 
@@ -31,14 +32,22 @@ function maxError(n: number, product: (a: Float64Array, b: Float64Array, c: Floa
   return Math.max(...expected.map((x, i) => Math.abs(x - c[i]!)));
 }
 
-test('blockedTolerance: depth min(n, 192) + ceil(n / 192) - 1; below one block it is the i-k-j bound', () => {
-  // n = 130 < kc: depth 130 + 1 - 1 = 130, the same as the reference's, so 2 gamma_130 130 = productTolerance(130).
-  assert.equal(blockedTolerance(130), productTolerance(130));
-  // n = 1024: depth 192 + 6 - 1 = 197, so (gamma_1024 + gamma_197) * 1024 (by hand), below 2 gamma_1024 1024.
-  const gamma = (d: number) => (d * UNIT_ROUNDOFF) / (1 - d * UNIT_ROUNDOFF);
-  assert.equal(blockedTolerance(1024), (gamma(1024) + gamma(197)) * 1024);
-  assert.ok(blockedTolerance(1024) < productTolerance(1024));
+test('blockedTolerance holds for any block size a learner picks: the worst depth over kc is n, the i-k-j bound', () => {
+  // By hand: n = 1024 with the reference's kc = 192 has depth 192 + 6 - 1 = 197; kc = 1 gives 1 + 1024 - 1 = 1024,
+  // kc = 32 gives 32 + 32 - 1 = 63, kc >= n gives n.
+  assert.equal(blockedDepth(1024, BLOCKED_KC), 197);
+  assert.equal(blockedDepth(1024, 1), 1024);
+  assert.equal(blockedDepth(1024, 32), 63);
+  assert.equal(blockedDepth(1024, 5000), 1024);
+  for (const n of [1, 2, 7, 33, 130, 256, 512, 1024]) {
+    for (let kc = 1; kc <= 2 * n; kc++) assert.ok(blockedDepth(n, kc) <= n, `n = ${n}, kc = ${kc}: depth ${blockedDepth(n, kc)} > n`);
+    // The worst case is depth n, so the tolerance is the i-k-j reference's own bound, 2 gamma_n n.
+    assert.equal(blockedTolerance(n), productTolerance(n));
+  }
   assert.equal(blasTolerance(512), productTolerance(512));
+  // And the reference's own order is well inside it: (gamma_1024 + gamma_197) * 1024 < 2 gamma_1024 1024.
+  const gamma = (d: number) => (d * UNIT_ROUNDOFF) / (1 - d * UNIT_ROUNDOFF);
+  assert.ok((gamma(1024) + gamma(197)) * 1024 < blockedTolerance(1024));
 });
 
 const marchBuilt = rungStatus('solution', 'march').available;
@@ -110,7 +119,8 @@ test('a missing BLAS is one note naming native-blas, the reason and the one-line
   );
 });
 
-test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and records native-blas unavailable with the fix', { skip: marchBuilt ? false : 'no C++ toolchain here' }, (t) => {
+// One build of a copy serves two tests: the build without a BLAS, and the solution copied into the exercise.
+test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and records native-blas unavailable with the fix; the solution copied into the exercise (kernel.cc and blocked.cc) passes the check', { skip: marchBuilt ? false : 'no C++ toolchain here' }, async (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-noblas-build-'));
   t.after(() => {
     removeGypLeak(root);
@@ -120,8 +130,9 @@ test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and
   const source = path.join(REPO, 'labs', 'native-kernel');
   const skipped = [path.join(source, 'build'), path.join(source, 'blas', 'build')];
   cpSync(source, pkg, { recursive: true, filter: (src) => !skipped.some((d) => src === d || src.startsWith(`${d}${path.sep}`)) });
-  for (const dir of ['exercises', 'solutions']) cpSync(path.join(REPO, dir, 'native-kernel'), path.join(root, dir, 'native-kernel'), { recursive: true });
-  symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
+  // The exercise is a copy of the solution: a learner who wrote the reference's code must pass.
+  for (const dir of ['exercises', 'solutions']) cpSync(path.join(REPO, 'solutions', 'native-kernel'), path.join(root, dir, 'native-kernel'), { recursive: true });
+  for (const name of ['node_modules', 'package.json']) symlinkSync(path.join(REPO, name), path.join(root, name));
   const env = { ...process.env, NATIVE_KERNEL_BLAS: 'none', npm_config_userconfig: '/dev/null' };
   const install = spawnSync(process.execPath, ['scripts/build-addon.mjs'], { cwd: pkg, env, encoding: 'utf8', timeout: 300_000 });
   assert.equal(install.status, 0, `the install script must not fail: ${install.stderr}`);
@@ -130,4 +141,11 @@ test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and
   assert.deepEqual(record.targets.blas, { available: false, reason: 'BLAS detection was skipped (NATIVE_KERNEL_BLAS=none)', fix: BLAS_FIX });
   assert.equal(record.targets.solution_march.available, true, 'the other rungs still build');
   assert.equal(existsSync(path.join(pkg, 'blas', 'build', 'Release', 'blas.node')), false);
+
+  // The exercise's check in that root (the copy's lab and build): every case passes, native-blocked included.
+  const check = await checkLab({ lab: 'native-kernel', impl: 'exercise', rootDir: root });
+  const failed = check.correctness.filter((e) => !e.passed);
+  assert.deepEqual(failed.map((e) => `${e.variant} ${JSON.stringify(e.params)}: ${e.reason}`), []);
+  assert.ok(check.correctness.some((e) => e.variant === 'native-blocked' && e.passed));
+  assert.equal(check.exitCode, 0);
 });
