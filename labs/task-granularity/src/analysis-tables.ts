@@ -122,6 +122,10 @@ export function granularityValues(results: Results, g: Granularity): Record<stri
     const size = `${mib}MiB`;
     if (c.variant === 'serial') {
       v[`checksumMs${size}`] = mv(c.summary.median, 'ms', `checksum of ${mib} MiB on the main thread (the hand-offs' baseline)`, c.summary.ci95);
+      // The work per byte, from the largest payload (the least overhead per byte).
+      if (mib === Math.max(...results.cases.map((x) => (typeof x.params['payloadMiB'] === 'number' ? x.params['payloadMiB'] : 0)))) {
+        v['checksumNsPerByte'] = mv((c.summary.median * 1e6) / (mib * 1024 * 1024), 'ns', `the checksum's work per byte on the main thread (${mib} MiB)`);
+      }
       continue;
     }
     v[`${c.variant}RoundTripMs${size}`] = mv(c.summary.median, 'ms', `${c.variant}: ${mib} MiB to a worker, checksummed there, answer back`, c.summary.ci95);
@@ -149,9 +153,9 @@ export function granularityTables(results: Results, g: Granularity): Record<stri
       .map((s) => [
         s.workers === g.p && s.workers > 2 ? `${s.workers} (P)` : String(s.workers),
         s.points.toLocaleString('en-US'),
-        cellOrDash(finite(s.overheadPerTaskUs) ? mv(s.overheadPerTaskUs, 'µs', `per-task overhead on ${s.workers} threads`, s.overheadCi95) : null),
-        cellOrDash(finite(s.minTaskUs) ? mv(s.minTaskUs, 'µs', `9·W·o on ${s.workers} threads`) : null),
-        cellOrDash(s.knee ? mv(s.knee.taskUs, 'µs', `where the efficiency on ${s.workers} threads first reaches ${KNEE_FRACTION * 100}% of its best`) : null),
+        cellOrDash(finite(s.overheadPerTaskUs) ? mv(s.overheadPerTaskUs, 'µs', `per-task overhead on ${s.workers} thread${s.workers === 1 ? '' : 's'}`, s.overheadCi95) : null),
+        cellOrDash(finite(s.minTaskUs) ? mv(s.minTaskUs, 'µs', `9·W·o on ${s.workers} thread${s.workers === 1 ? '' : 's'}`) : null),
+        cellOrDash(s.knee ? mv(s.knee.taskUs, 'µs', `where the efficiency on ${s.workers} thread${s.workers === 1 ? '' : 's'} first reaches ${KNEE_FRACTION * 100}% of its best`) : null),
         cellOrDash(s.knee && finite(s.minTaskUs) ? mv(s.minTaskUs / s.knee.taskUs, '', 'prediction / knee') : null),
         verdictText(s.verdict),
       ]),

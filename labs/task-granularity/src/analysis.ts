@@ -192,7 +192,7 @@ export function formatGranularity(g: Granularity): string {
       `${sweepName(s)}: serial ${fmt(s.serialMedianMs)} ms for ${s.points} points = ${fmt(s.nsPerPoint)} ns per point on one core`,
       `${sweepName(s)}: best chunk ${s.best.chunk} (${s.best.tasks} tasks, ${fmt(s.best.medianMs)} ms, efficiency ${fmt(s.best.efficiency, 2)}); ` +
         `worst chunk ${s.worst.chunk} (${s.worst.tasks} tasks, ${fmt(s.worst.medianMs)} ms, efficiency ${fmt(s.worst.efficiency, 2)})`,
-      `${sweepName(s)}: each extra task adds ${fmt(o)} µs${s.overheadCi95 ? ` [${fmt(s.overheadCi95[0])}, ${fmt(s.overheadCi95[1])}]` : ''} of wall time with ${s.workers} workers; for at most 10% overhead a task ${rule}`,
+      `${sweepName(s)}: each extra task adds ${fmt(o)} µs${s.overheadCi95 ? ` [${fmt(s.overheadCi95[0])}, ${fmt(s.overheadCi95[1])}]` : ''} of wall time with ${s.workers} worker${s.workers === 1 ? '' : 's'}; for at most 10% overhead a task ${rule}`,
     );
   }
   return lines.join('\n');
