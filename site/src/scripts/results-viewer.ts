@@ -310,15 +310,16 @@ export function mountResultsViewer(root: HTMLElement): void {
           return;
         }
         const rows = comparisonRows(reference.results, mine.results, outcome.comparison);
-        compareSummary.textContent =
-          `Against the ${reference.label}. Case by case, as "npm run report -- --compare" judges it: ${verdictCounts(rows)}. ` +
-          'The ratio is the course run\'s median divided by yours (above 1: yours is faster); the verdict is "faster" or ' +
-          '"slower" only when the whole 95% interval of the ratio lies on one side of 1, else "within noise".';
+        compareSummary.textContent = `Against the ${reference.label}. Case by case, as "npm run report -- --compare" judges it: ${verdictCounts(rows)}.`;
         const table = textTable(
           'Your run against the course\'s run, case by case',
-          ['case', 'course run: median [95% interval]', 'your run: median [95% interval]', 'ratio', '95% interval of the ratio', 'verdict'],
+          ['case', 'course run', 'your run', 'ratio', 'its 95% interval', 'verdict'],
           rows.map((r) => [r.case, r.reference, r.yours, r.ratio, r.ratioCi, r.verdictWords]),
+          'Each run: median time per sample [95% interval]. Ratio = the course run\'s median / yours: above 1, yours is faster. ' +
+            'The verdict is "faster" or "slower" only when the whole 95% interval of the ratio lies on one side of 1 ' +
+            '(from both runs\' own samples, by the bootstrap); otherwise the runs cannot tell the two apart: "within noise".',
         );
+        // textTable returns the scrolling box (and its note): the rows are inside it.
         const bodyRows = table.querySelectorAll('tbody tr');
         rows.forEach((r, i) => {
           const tr = bodyRows[i];
