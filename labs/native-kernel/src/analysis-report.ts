@@ -4,6 +4,7 @@
 import type { Results } from '@parallel-course/harness/results-schema.ts';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { analyseNativeKernel, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
+import { nativeKernelValues } from './analysis-values.ts';
 import { saturationSentence, type Bandwidth } from './bandwidth-analysis.ts';
 import { rooflineSvg } from './roofline-svg.ts';
 import { describeTriadSize } from './triad.ts';
@@ -102,7 +103,10 @@ export function fmtNs(ns: number): string {
   return `${ns.toPrecision(3)} ns`;
 }
 
-/** The lab's analysis of a run (LabDefinition.analyse): the tables as text, and roofline.svg when the peaks were probed. */
+/**
+ * The lab's analysis of a run (LabDefinition.analyse): the tables as text, roofline.svg when the peaks were probed, and
+ * the values and tables episode 07 quotes (analysis-values.ts).
+ */
 export function analyseRun(results: Results): LabAnalysis {
   const analysis = analyseNativeKernel(results);
   const files: LabAnalysis['files'] = [];
@@ -115,5 +119,5 @@ export function analyseRun(results: Results): LabAnalysis {
     });
     text += '\n\n![Roofline of the rungs](roofline.svg)';
   }
-  return { text, files };
+  return { text, files, ...nativeKernelValues(results, analysis) };
 }

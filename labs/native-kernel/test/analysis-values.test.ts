@@ -1,0 +1,74 @@
+/** The values and the ladder table episode 07 quotes (analysis-values.ts), on hand-computed cases. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analysisValuesSchema } from '@parallel-course/harness/analysis-values.ts';
+import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
+import { analyseNativeKernel } from '../src/analysis.ts';
+import { keyPart, nativeKernelValues, speedRatio } from '../src/analysis-values.ts';
+import { PEAK_OBSERVATIONS } from '../src/peaks.ts';
+
+/** A case whose samples are `samples` (ms), in rounds 0, 0, 1, 1, ...; its median and interval are given. */
+function fakeCase(variant: string, size: number, samples: number[], median: number, observations: CaseResult['observations'] = {}): CaseResult {
+  return {
+    variant,
+    params: { size },
+    samplesMs: samples,
+    sampleRounds: samples.map((_, i) => Math.floor(i / 2)),
+    workPerSample: { amount: 2 * size ** 3, unit: 'flop' },
+    summary: {
+      n: samples.length, median, ci95: [Math.min(...samples), Math.max(...samples)], mean: median, sd: 0, mad: 0, iqr: 0, min: Math.min(...samples), max: Math.max(...samples), cv: 0, robustCv: 0, noisy: false,
+      outliers: { lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 0 },
+    },
+    observations,
+    oversubscribed: false,
+  };
+}
+
+const peak = (p50: number) => ({ unit: 'Gflop/s', description: 'probe', n: 2, p50, p99: p50, max: p50 });
+const observations = {
+  [PEAK_OBSERVATIONS.flops1]: peak(100),
+  [PEAK_OBSERVATIONS.flopsAll]: peak(180),
+  [PEAK_OBSERVATIONS.bandwidth1]: peak(20),
+  [PEAK_OBSERVATIONS.bandwidthAll]: peak(30),
+} as unknown as CaseResult['observations'];
+
+// n = 1024: 2 * 1024^3 = 2.147 483 648 Gflop per product. march 100 ms -> 21.47 GFLOP/s; blocked 40 ms -> 53.69;
+// blas 32 ms -> 67.11. Blocked over march: 100 / 40 = 2.5; over blas: 32 / 40 = 0.8. Peak 100 -> 53.69%.
+const cases = [
+  fakeCase('native-march', 256, [2, 2, 2, 2], 2, observations),
+  fakeCase('native-march', 1024, [100, 100, 100, 100], 100),
+  fakeCase('native-blocked', 1024, [40, 40, 40, 40], 40),
+  fakeCase('native-blas', 1024, [32, 32, 32, 32], 32),
+];
+const results = { seed: 7, cases, speedups: [], correctness: [], cpus: { p: 2 } } as unknown as Results;
+
+test('keyPart: variant names as camelCase key parts', () => {
+  assert.deepEqual(['native-march', 'ts-naive', 'native-O3', 'native-blocked-threads'].map(keyPart), ['NativeMarch', 'TsNaive', 'NativeO3', 'NativeBlockedThreads']);
+});
+
+test('the blocked kernel against -march=native and the BLAS: ratios of medians, paired by round, with intervals', () => {
+  const march = speedRatio(results, 'native-blocked', 'native-march', 1024)!;
+  assert.equal(march.value, 2.5);
+  assert.equal(march.paired, true);
+  // Constant samples: every resample gives the same ratio.
+  assert.deepEqual(march.ci95, [2.5, 2.5]);
+  assert.equal(speedRatio(results, 'native-blocked', 'native-blas', 1024)!.value, 0.8);
+  assert.equal(speedRatio(results, 'native-blocked', 'native-blas', 512), null, 'no case at 512: no ratio');
+});
+
+test('values: GFLOP/s and % of the one-core peak per rung and size, the ratios, the peaks; the ladder table; valid against the schema', () => {
+  const { values, tables } = nativeKernelValues(results, analyseNativeKernel(results));
+  assert.equal(values.peakGflops1!.value, 100);
+  assert.equal(values.gflopsNativeMarch1024!.value, 2 * 1024 ** 3 / 100e6);
+  assert.equal(values.gflopsNativeBlocked1024!.value, 2 * 1024 ** 3 / 40e6);
+  assert.ok(Math.abs(values.peakFractionNativeBlocked1024!.value - 53.687) < 1e-3);
+  assert.equal(values.peakFractionNativeBlocked1024!.unit, '%');
+  assert.deepEqual([values.blockedOverMarch1024!.value, values.blockedOverMarch1024!.unit], [2.5, 'x']);
+  assert.equal(values.blockedOverBlas1024!.value, 0.8);
+  assert.match(values.blockedOverMarch1024!.what, /paired by round/);
+  const ladder = tables.ladder!;
+  assert.deepEqual(ladder.columns, ['rung', 'n = 256: GFLOP/s', 'n = 256: % of peak', 'n = 1024: GFLOP/s', 'n = 1024: % of peak']);
+  assert.deepEqual(ladder.rows.map((r) => r[0]), ['native-march', 'native-blocked', 'native-blas']);
+  assert.deepEqual(ladder.rows[1]!.slice(1, 3), ['not measured', 'not measured']);
+  analysisValuesSchema.parse({ schemaVersion: 1, lab: 'native-kernel', startedAt: '2026-12-03T15:00:00.000Z', values, tables });
+});
