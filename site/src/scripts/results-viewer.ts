@@ -313,8 +313,8 @@ export function mountResultsViewer(root: HTMLElement): void {
         compareSummary.textContent = `Against the ${reference.label}. Case by case, as "npm run report -- --compare" judges it: ${verdictCounts(rows)}.`;
         const table = textTable(
           'Your run against the course\'s run, case by case',
-          ['case', 'course run', 'your run', 'ratio', 'its 95% interval', 'verdict'],
-          rows.map((r) => [r.case, r.reference, r.yours, r.ratio, r.ratioCi, r.verdictWords]),
+          ['case', 'course run', 'your run', 'ratio [95% interval]', 'verdict'],
+          rows.map((r) => [r.case, r.reference, r.yours, r.ratio === '-' ? '-' : `${r.ratio} ${r.ratioCi}`, r.verdictWords]),
           'Each run: median time per sample [95% interval]. Ratio = the course run\'s median / yours: above 1, yours is faster. ' +
             'The verdict is "faster" or "slower" only when the whole 95% interval of the ratio lies on one side of 1 ' +
             '(from both runs\' own samples, by the bootstrap); otherwise the runs cannot tell the two apart: "within noise".',
