@@ -12,6 +12,7 @@ import { createRng } from '@parallel-course/harness/statistics/rng.ts';
 import { roundBootstrapRatioCi, sameRoundSet } from '@parallel-course/harness/statistics/rounds.ts';
 import type { NativeKernelAnalysis, RungPoint } from './analysis.ts';
 import { matmulFlop } from './matrices.ts';
+import { productTolerance } from './tolerance.ts';
 
 /** The sequential rungs of the ladder table, bottom to top. */
 export const LADDER_RUNGS = ['ts-naive', 'ts-typed', 'native-O0', 'native-O3', 'native-march', 'native-blocked', 'native-blas'] as const;
@@ -89,6 +90,10 @@ export function nativeKernelValues(results: Results, a: NativeKernelAnalysis): {
     values.peakGflopsAll = { value: a.peaks.gflopsAll, unit: 'GFLOP/s', ci95: null, what: 'all-cores compute peak: the FMA probe on every available CPU, median of its samples' };
   }
 
+  if (a.roofs) {
+    values.ridgeFlopPerByte1 = { value: a.roofs.gflops1 / a.roofs.gbps1, unit: '', ci95: null, what: 'the one-core ridge point of the roofline: peak GFLOP/s / bandwidth GB/s (the triad on one thread where measured), in flop per byte' };
+  }
+
   // Every sequential rung at the ladder's sizes: GFLOP/s and, with a peak, its fraction.
   const sizes = LADDER_SIZES.filter((size) => LADDER_RUNGS.some((v) => sequential(v, size)));
   for (const variant of LADDER_RUNGS) {
@@ -155,10 +160,16 @@ export function nativeKernelValues(results: Results, a: NativeKernelAnalysis): {
     values.triadSaturatesAt = { value: b.saturatesAt, unit: '', ci95: null, what: 'the fewest threads whose triad reaches 90% of the best GB/s' };
   }
 
-  // The largest difference the check saw between the -march=native rung and the reference at the ladder's top.
+  // The largest difference the check saw between the -march=native rung and the reference at the ladder's top, as a
+  // percentage of the bound it is checked against at that size (a tiny number reads better as a share of its bound).
   const check = results.correctness.find((e) => e.variant === 'native-march' && Number(e.params.size) === 256 && e.params.threads === undefined);
   if (check?.maxAbsError != null) {
-    values.maxAbsErrorNativeMarch256 = { value: check.maxAbsError, unit: '', ci95: null, what: 'the largest |difference| between native-march and the reference on the check inputs of n = 256 (and 255)' };
+    values.maxErrorOfBoundNativeMarch256 = {
+      value: (100 * check.maxAbsError) / productTolerance(256),
+      unit: '%',
+      ci95: null,
+      what: `the largest |difference| between native-march and the reference on the check inputs of n = 256 (and 255), ${check.maxAbsError.toExponential(2)}, as a percentage of the bound 2·γ(n)·n at n = 256`,
+    };
   }
   return { values, tables };
 }
