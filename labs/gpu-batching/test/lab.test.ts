@@ -13,6 +13,7 @@ import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
+import { parseAnalysisValuesJson } from '@parallel-course/harness/analysis-values.ts';
 import { analyseResults } from '../src/analysis.ts';
 import * as batching from '../../../exercises/gpu-batching/batching.ts';
 import * as chunks from '../../../exercises/gpu-batching/chunks.ts';
@@ -75,6 +76,13 @@ test('a tiny-sampling run of the solution through runLab: valid results, every c
     assert.equal(analysis.devices[0]?.efficiency, 1);
     // The harness ran the lab's analysis after the run; the one analyse command redoes it into a new folder.
     assert.match(readFileSync(path.join(outcome.runDir!, 'analysis', 'analysis.md'), 'utf8'), /^Execution provider that ran: CPU$/m);
+    // The numbers episode 08 renders, in values.json: labelled CPU fallback, a device process's memory measured.
+    const values = parseAnalysisValuesJson(readFileSync(path.join(outcome.runDir!, 'analysis', 'values.json'), 'utf8'));
+    assert.equal(values.values.gpusUsed?.value, 0);
+    assert.match(values.values.perCallUsOneAtATime?.what ?? '', /CPU fallback: no GPU used/);
+    assert.ok(values.values.speedupBatch256 && values.values.pipelineRatioPrefetch4, Object.keys(values.values).join(', '));
+    assert.ok((values.values.deviceResidentMiB?.value ?? 0) > 0, 'each device process reports its resident memory');
+    assert.deepEqual(Object.keys(values.tables).sort(), ['batchSweep', 'devices', 'pipeline', 'sessions']);
     const cli = spawnSync(process.execPath, [ANALYSE, outcome.runDir!], { encoding: 'utf8' });
     assert.equal(cli.status, 0, cli.stderr);
     assert.match(cli.stdout, /best: batch \d+, [\d.]+x the one-at-a-time throughput/);
