@@ -157,7 +157,7 @@ export function granularityTables(results: Results, g: Granularity): Record<stri
         cellOrDash(finite(s.minTaskUs) ? mv(s.minTaskUs, 'µs', `9·W·o on ${s.workers} thread${s.workers === 1 ? '' : 's'}`) : null),
         cellOrDash(s.knee ? mv(s.knee.taskUs, 'µs', `where the efficiency on ${s.workers} thread${s.workers === 1 ? '' : 's'} first reaches ${KNEE_FRACTION * 100}% of its best`) : null),
         cellOrDash(s.knee && finite(s.minTaskUs) ? mv(s.minTaskUs / s.knee.taskUs, '', 'prediction / knee') : null),
-        verdictText(s.verdict),
+        `${verdictText(s.verdict)}${s.oversubscribed ? ' (oversubscribed: more workers than CPUs)' : ''}`,
       ]),
   };
   const sizes = [...new Set(results.cases.map((c) => c.params['payloadMiB']).filter((x): x is number => typeof x === 'number'))].sort((a, b) => a - b);

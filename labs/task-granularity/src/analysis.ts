@@ -69,6 +69,8 @@ export interface Sweep {
   minTaskUs: number | null;
   knee: Knee | null;
   verdict: RuleVerdict;
+  /** More workers than CPUs the job may use (--cpus forced more): time-slicing, not the rule's model, shapes the curve. */
+  oversubscribed: boolean;
 }
 
 export interface Granularity {
@@ -158,6 +160,7 @@ function deriveSweep(results: Results, group: { variant: string; workers: number
     minTaskUs,
     knee,
     verdict: ruleVerdict(minTaskUs, knee),
+    oversubscribed: workers > (results.cpus.available ?? results.cpus.p),
   };
 }
 
@@ -210,7 +213,8 @@ export function formatRuleCheck(g: Granularity): string {
           ? `already at ${fmt(knee.threshold, 2)} with the shortest tasks measured (${fmtUs(knee.taskUs)}): the knee is at or below that`
           : `reaches ${fmt(knee.threshold, 2)} (${KNEE_FRACTION} x its best, ${fmt(knee.best, 2)}) at about ${fmtUs(knee.taskUs)} (between ${fmtUs(knee.between[0])} and ${fmtUs(knee.between[1])})`;
     const ratio = s.minTaskUs !== null && knee !== null ? ` (${fmt(s.minTaskUs / knee.taskUs, 2)}x the knee)` : '';
-    lines.push(`- ${sweepName(s)}: rule ${fmtUs(s.minTaskUs)}${ratio}; the curve ${measured}. Verdict: ${verdictText(s.verdict)}.`);
+    const over = s.oversubscribed ? ` (oversubscribed: ${s.workers} workers on fewer CPUs; the rule assumes one CPU per worker)` : '';
+    lines.push(`- ${sweepName(s)}: rule ${fmtUs(s.minTaskUs)}${ratio}; the curve ${measured}. Verdict: ${verdictText(s.verdict)}${over}.`);
   }
   return lines.join('\n');
 }

@@ -95,7 +95,7 @@ function handMadeRun(): Results {
     lab: 'task-granularity',
     startedAt: '2026-12-03T10:00:00.000Z',
     seed: 42,
-    cpus: { p: 2 },
+    cpus: { p: 2, available: 2 },
     cases: [
       caseOf('serial', { points: 8192 }, 8),
       caseOf('serial', { points: 4096 }, 4),
@@ -134,6 +134,12 @@ test('derived granularity: one sweep per W, each against the serial loop of its 
   assert.match(formatGranularity(g), /pool W=2: each extra task adds 31\.3 µs \[31\.3, 31\.3\] of wall time with 2 workers; for at most 10% overhead a task should take >= 563 µs/);
   assert.match(formatGranularity(g), /pool W=1: .*not measurable in this run/);
   assert.match(formatRuleCheck(g), /- pool W=2: rule 563 µs \(\d.*x the knee\); the curve reaches/);
+  assert.ok(g.sweeps.every((s) => !s.oversubscribed));
+  // Forced to P = 2 on a machine that has 1 CPU: the W = 2 sweep time-slices, and the rule check says so.
+  const forced = deriveGranularity({ ...handMadeRun(), cpus: { p: 2, available: 1 } } as unknown as Results, { points: 1, workers: 1 });
+  assert.deepEqual(forced.sweeps.map((s) => s.oversubscribed), [false, true]);
+  assert.match(formatRuleCheck(forced), /- pool W=2: .*\(oversubscribed: 2 workers on fewer CPUs/);
+  assert.doesNotMatch(formatRuleCheck(forced), /- pool W=1: [^\n]*oversubscribed/);
   // A run from before the params carried points and W: one sweep, from the fallback.
   const old = handMadeRun();
   old.cases = old.cases.filter((c) => c.params['workers'] !== 1 && c.params['points'] !== 4096).map((c) => ({ ...c, params: c.params['chunk'] === undefined ? (c.params['payloadMiB'] === undefined ? {} : c.params) : { chunk: c.params['chunk'] } }));
