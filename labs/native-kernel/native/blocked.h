@@ -1,7 +1,8 @@
 // The contract between the addon and the learner's blocked kernel (the native-blocked rungs): one function, plain
 // C++, no napi.h. solutions/native-kernel/blocked.cc implements it; exercises/native-kernel/blocked.cc is the
 // learner's copy. Both build from the given parts in blocked-parts.h (packing, the micro-kernel) and choose
-// their own block sizes and loop order.
+// their own loop order and block sizes: constants kKc, kMc and kNc in namespace kernel (doubles; each at least 1,
+// checked at build time by blocked-sizes-check.h, since a block of 0 would never advance a loop).
 #pragma once
 
 #include <cstddef>
