@@ -4,6 +4,10 @@ import starlight from '@astrojs/starlight';
 import { fileURLToPath } from 'node:url';
 import { resolveBase } from './src/lib/base-path.ts';
 import { sidebarFromEpisodes } from './src/lib/sidebar.ts';
+import { loadCourseRuns } from './src/lib/course-runs.ts';
+import { episodesDir } from './src/lib/episodes-dir.ts';
+import { satteri } from '@astrojs/markdown-satteri';
+import { numberCheckPlugin } from './src/lib/number-check-plugin.ts';
 
 /**
  * The course site. Episodes live in the repository's top-level episodes/ folder (see src/content.config.ts).
@@ -11,6 +15,17 @@ import { sidebarFromEpisodes } from './src/lib/sidebar.ts';
  */
 const base = resolveBase(process.env.SITE_BASE);
 const siteUrl = process.env.SITE_URL || undefined;
+
+/**
+ * The numbers the episodes quote come from runs (issue 20, src/lib/course-runs.ts): the committed reference/ runs, or
+ * an instructor's own with COURSE_RUNS=<folder> (results/, or a bundle results/all/<time>/). Resolved here first so
+ * a COURSE_RUNS that names a missing folder, or one with no valid run, stops the build at once with the reason.
+ */
+process.env.COURSE_REPO_ROOT ??= fileURLToPath(new URL('..', import.meta.url));
+loadCourseRuns();
+
+/** The episodes folder: the repository's episodes/, or COURSE_EPISODES (the build-check test builds a small copy). */
+const episodes = episodesDir();
 
 /**
  * Starlight 0.42 adds @astrojs/sitemap itself unless an integration of that name is already registered
@@ -23,6 +38,10 @@ const siteUrl = process.env.SITE_URL || undefined;
 const noSitemapWithoutSite = { name: '@astrojs/sitemap', hooks: {} };
 
 export default defineConfig({
+  // A build of a temporary episodes folder (the tests) writes elsewhere, so it never touches dist/ or the cache of
+  // the real build: COURSE_BUILD_OUT and COURSE_BUILD_CACHE name the folders.
+  ...(process.env.COURSE_BUILD_OUT ? { outDir: process.env.COURSE_BUILD_OUT } : {}),
+  ...(process.env.COURSE_BUILD_CACHE ? { cacheDir: process.env.COURSE_BUILD_CACHE } : {}),
   // The public address (e.g. https://example.org), when known: enables canonical links and the sitemap.
   site: siteUrl,
   base,
@@ -31,6 +50,11 @@ export default defineConfig({
   // Astro's telemetry and font downloads would reach the network; the course builds and runs offline.
   devToolbar: { enabled: false },
   vite: {
+    resolve: {
+      // `import Measured from '@course-site/components/Measured.astro'` works from an episodes folder anywhere
+      // (COURSE_EPISODES, used by the tests); the course's own episodes import by relative path.
+      alias: { '@course-site': fileURLToPath(new URL('./src', import.meta.url)) },
+    },
     // The episodes folder and the harness package are outside site/: let the dev server read them.
     server: { fs: { allow: ['..'] } },
     build: {
@@ -43,6 +67,12 @@ export default defineConfig({
         },
       },
     },
+  },
+  markdown: {
+    // Fails the build on a measured number typed by hand into an episode (a number with a unit of time, rate or
+    // size, or a speedup factor, outside code and outside <Measured>/<Given>): src/lib/number-check-plugin.ts.
+    // Astro 7 compiles MDX with Sätteri, whose mdast plugins take the place of remark plugins.
+    processor: satteri({ mdastPlugins: [numberCheckPlugin(fileURLToPath(new URL('.', import.meta.url)))] }),
   },
   integrations: [
     ...(siteUrl === undefined ? [noSitemapWithoutSite] : []),
@@ -61,7 +91,7 @@ export default defineConfig({
       // Teaching order is file order (episodes/NN-slug.mdx).
       sidebar: [
         { label: 'About the course', link: '/' },
-        ...sidebarFromEpisodes(fileURLToPath(new URL('../episodes/', import.meta.url))),
+        ...sidebarFromEpisodes(episodes),
       ],
       customCss: ['./src/styles/course.css'],
       components: {

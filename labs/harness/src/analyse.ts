@@ -6,8 +6,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { buildAnalysisValues, VALUES_FILE } from './analysis-values.ts';
 import type { LabAnalysis } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
+import { readResults } from './results-reader.ts';
 import type { Results } from './results-schema.ts';
 import { writeFileAtomic } from './results-writer.ts';
 
@@ -27,17 +29,24 @@ export function createAnalysisDir(runDir: string): string {
   throw new Error(`could not create a new analysis folder in ${runDir}`);
 }
 
-/** Writes an analysis into a new folder of the run; returns the folder and every file written. */
-export function writeAnalysis(runDir: string, analysis: LabAnalysis): { dir: string; files: string[] } {
+/**
+ * Writes an analysis into a new folder of the run; returns the folder and every file written: analysis.md, the
+ * lab's files, and always values.json (analysis-values.ts: the lab's values and tables, empty records when it gives
+ * none), validated before anything is written. `run` is the run's lab and startedAt; read from the run folder's
+ * results.json when not given.
+ */
+export function writeAnalysis(runDir: string, analysis: LabAnalysis, run?: Pick<Results, 'lab' | 'startedAt'>): { dir: string; files: string[] } {
   for (const file of analysis.files) {
-    if (file.name !== path.basename(file.name) || file.name === ANALYSIS_FILE || file.name.startsWith('.')) {
-      throw new Error(`a lab's analysis may not write '${file.name}': plain file names only, and not ${ANALYSIS_FILE}`);
+    if (file.name !== path.basename(file.name) || file.name === ANALYSIS_FILE || file.name === VALUES_FILE || file.name.startsWith('.')) {
+      throw new Error(`a lab's analysis may not write '${file.name}': plain file names only, and not ${ANALYSIS_FILE} or ${VALUES_FILE}`);
     }
   }
+  const values = buildAnalysisValues(run ?? readResults(runDir).results, analysis);
   const dir = createAnalysisDir(runDir);
-  const files = [path.join(dir, ANALYSIS_FILE), ...analysis.files.map((f) => path.join(dir, f.name))];
+  const files = [path.join(dir, ANALYSIS_FILE), path.join(dir, VALUES_FILE), ...analysis.files.map((f) => path.join(dir, f.name))];
   writeFileAtomic(files[0]!, `${analysis.text.trimEnd()}\n`);
-  for (const [i, f] of analysis.files.entries()) writeFileAtomic(files[i + 1]!, f.contents);
+  writeFileAtomic(files[1]!, `${JSON.stringify(values, null, 2)}\n`);
+  for (const [i, f] of analysis.files.entries()) writeFileAtomic(files[i + 2]!, f.contents);
   return { dir, files };
 }
 

@@ -5,6 +5,7 @@
  * A lab module (`labs/<lab>/src/lab.ts`) default-exports a `LabDefinition`. Its cases are the sweep, already
  * expanded: one case per (variant, params), e.g. `pool` with `{ workers: 1 }`, `{ workers: 2 }`...
  */
+import type { AnalysisTable, MeasuredValue } from './analysis-values.ts';
 import type { LearnerFile } from './learner-module.ts';
 import type { Params, Results } from './results-schema.ts';
 
@@ -154,6 +155,14 @@ export interface LabAnalysis {
   text: string;
   /** Extra files, by plain file name (no folders): e.g. `roofline.svg`, `efficiency-split.png`. */
   files: { name: string; contents: string | Uint8Array }[];
+  /**
+   * The derived numbers the lab's episode quotes, by stable camelCase key (e.g. `perTaskOverheadUs`), each with its
+   * unit, interval where it has one, and one line saying what it is: written to analysis/values.json
+   * (analysis-values.ts) and rendered by the site's `<Measured at="value" name="..." />` (issue 20).
+   */
+  values?: Record<string, MeasuredValue>;
+  /** Tables the episode shows, by stable camelCase key: rendered by the site's `<MeasuredTable table="..." />`. */
+  tables?: Record<string, AnalysisTable>;
 }
 
 export interface LabDefinition<Input, Output> {

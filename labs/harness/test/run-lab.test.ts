@@ -94,7 +94,7 @@ test('analysing a run again writes a new folder and never replaces a file; a lab
   const again = await analyseResults(run.results!, rootDir);
   const written = writeAnalysis(run.runDir!, again!);
   assert.equal(path.basename(written.dir), 'analysis-2');
-  assert.deepEqual(readdirSync(written.dir).sort(), ['analysis.md', 'cases.txt']);
+  assert.deepEqual(readdirSync(written.dir).sort(), ['analysis.md', 'cases.txt', 'values.json']);
   assert.throws(() => writeAnalysis(run.runDir!, { text: 'x', files: [{ name: '../results.json', contents: '{}' }] }), /may not write '\.\.\/results\.json'/);
   assert.ok(!existsSync(path.join(run.runDir!, 'analysis-3')), 'a refused analysis creates no folder');
 });

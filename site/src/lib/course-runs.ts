@@ -1,0 +1,174 @@
+/**
+ * The runs the course's numbers come from (issue 20), resolved once per build: every `<Measured>`, `<MeasuredTable>`
+ * and `<SpeedupChart>` of the episodes, the episode pages' "numbers from" line and the results viewer read them here.
+ *
+ *   - default: the committed reference runs, `reference/<lab>/<time>/` at the repository root;
+ *   - `COURSE_RUNS=<folder>`: an instructor's own runs, in any shape the harness writes (a results root with
+ *     `<lab>/<time>/results.json`, an `--all` bundle folder `all/<time>/`, or `results/` holding `all/`). For each lab
+ *     the newest valid run there is used; a lab with none there falls back to the reference, with `fellBack` set so the
+ *     pages say so. A relative path is taken from where the command was started (npm's INIT_CWD).
+ * A run is valid when its results.json passes `npm run report -- validate` (schema, correctness, every number
+ * recomputed from the samples) and its analysis/values.json, if any, passes its schema (run-folders.ts).
+ * Every file is read through the harness's safe reader (a regular file within its cap), never trusted as markup.
+ * Build-time only (node:fs).
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { AnalysisValues } from '@parallel-course/harness/analysis-values.ts';
+import { labNames } from '@parallel-course/harness/lab-registry.ts';
+import { machineText } from '@parallel-course/harness/measured.ts';
+import type { Results } from '@parallel-course/harness/results-schema.ts';
+import { checkRunFolder, findRunFolders } from '@parallel-course/harness/run-folders.ts';
+
+export interface CourseRun {
+  lab: string;
+  /** The validated results. */
+  results: Results;
+  /** The validated analysis values, or null when the run has none. */
+  values: AnalysisValues | null;
+  /** Where the run comes from: the committed reference, or the folder COURSE_RUNS names. */
+  source: 'reference' | 'course-runs';
+  /** The run folder, absolute. */
+  dir: string;
+  /** COURSE_RUNS was given but had no valid run of this lab, so this is the reference's. */
+  fellBack: boolean;
+  /** Why the COURSE_RUNS runs of this lab were not used, when fellBack (each skipped run with its first problem). */
+  fellBackReason: string | null;
+}
+
+export interface CourseRuns {
+  /** One run per lab, by lab name; a lab without any valid run (not even in the reference) is absent. */
+  labs: Map<string, CourseRun>;
+  /** The reference's run of each lab (for selectors that do not resolve in a COURSE_RUNS run). */
+  reference: Map<string, CourseRun>;
+  /** The folder COURSE_RUNS named (absolute), or null for the reference. */
+  courseRunsDir: string | null;
+  referenceDir: string;
+}
+
+/** Thrown when COURSE_RUNS names a folder that does not exist or holds no valid run of any lab. */
+export class CourseRunsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CourseRunsError';
+  }
+}
+
+export interface LoadOptions {
+  /** The repository root; default COURSE_REPO_ROOT (set by astro.config.mjs), else the parent of the working folder. */
+  rootDir?: string;
+  /** The COURSE_RUNS value; default process.env.COURSE_RUNS. Empty means unset. */
+  courseRuns?: string | undefined;
+  /** Where a relative COURSE_RUNS is taken from; default INIT_CWD (where npm was started), else the working folder. */
+  cwd?: string;
+}
+
+/** The repository root as the build sees it. */
+export function repoRoot(): string {
+  return process.env['COURSE_REPO_ROOT'] ?? path.resolve(process.cwd(), '..');
+}
+
+function newestValid(root: string, lab: string, source: CourseRun['source']): { run: CourseRun | null; skipped: string[] } {
+  const skipped: string[] = [];
+  for (const dir of findRunFolders(root, lab).reverse()) {
+    const checked = checkRunFolder(dir);
+    if (checked.results && checked.problems.length === 0) {
+      return { run: { lab, results: checked.results, values: checked.values, source, dir, fellBack: false, fellBackReason: null }, skipped };
+    }
+    skipped.push(`${path.relative(root, dir) || dir}: ${checked.problems[0] ?? 'not valid'}`);
+  }
+  return { run: null, skipped };
+}
+
+const cache = new Map<string, CourseRuns>();
+
+/** The runs the site shows, one per lab (see the file's comment). Cached per root and COURSE_RUNS. */
+export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
+  const rootDir = options.rootDir ?? repoRoot();
+  const given = options.courseRuns !== undefined ? options.courseRuns : process.env['COURSE_RUNS'];
+  const cwd = options.cwd ?? process.env['INIT_CWD'] ?? process.cwd();
+  const courseRunsDir = given === undefined || given.trim() === '' ? null : path.resolve(cwd, given.trim());
+  const key = `${rootDir}\0${courseRunsDir ?? ''}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+
+  const referenceDir = path.join(rootDir, 'reference');
+  const labs = labNames(rootDir);
+  const reference = new Map<string, CourseRun>();
+  for (const lab of labs) {
+    const { run } = newestValid(referenceDir, lab, 'reference');
+    if (run) reference.set(lab, run);
+  }
+
+  const chosen = new Map<string, CourseRun>();
+  if (courseRunsDir === null) {
+    for (const [lab, run] of reference) chosen.set(lab, run);
+  } else {
+    let isDir = false;
+    try {
+      isDir = statSync(courseRunsDir).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) {
+      throw new CourseRunsError(
+        `COURSE_RUNS=${given} names ${courseRunsDir}, which ${existsSync(courseRunsDir) ? 'is not a folder' : 'does not exist'}: ` +
+          'give the folder of your runs (results/, or a bundle results/all/<time>/ that "npm run lab -- --all" wrote), or unset COURSE_RUNS to use the reference runs',
+      );
+    }
+    const allSkipped: string[] = [];
+    for (const lab of labs) {
+      const { run, skipped } = newestValid(courseRunsDir, lab, 'course-runs');
+      allSkipped.push(...skipped);
+      if (run) {
+        chosen.set(lab, run);
+        continue;
+      }
+      const ref = reference.get(lab);
+      if (ref) {
+        chosen.set(lab, {
+          ...ref,
+          fellBack: true,
+          fellBackReason: skipped.length === 0 ? `no run of ${lab} in ${given}` : `no valid run of ${lab} in ${given} (${skipped.slice(0, 2).join('; ')})`,
+        });
+      }
+    }
+    if (![...chosen.values()].some((r) => r.source === 'course-runs')) {
+      throw new CourseRunsError(
+        `COURSE_RUNS=${given} (${courseRunsDir}) holds no valid run of any lab (${labs.join(', ')})` +
+          (allSkipped.length > 0 ? `:\n  ${allSkipped.slice(0, 8).join('\n  ')}` : ': expected <lab>/<time>/results.json or all/<time>/<lab>/<time>/results.json under it') +
+          '\nRun "npm run lab -- --all --impl solution" (or one lab) and point COURSE_RUNS at results/, or unset it to use the reference runs.',
+      );
+    }
+  }
+  const loaded: CourseRuns = { labs: chosen, reference, courseRunsDir, referenceDir };
+  cache.set(key, loaded);
+  return loaded;
+}
+
+/** The run of `lab` the site shows; a clear error when there is none at all (not even in the reference). */
+export function courseRun(runs: CourseRuns, lab: string): CourseRun {
+  const run = runs.labs.get(lab);
+  if (run) return run;
+  const known = labNamesSafe(runs);
+  throw new CourseRunsError(
+    known.includes(lab)
+      ? `there is no valid run of the ${lab} lab in ${path.relative(process.cwd(), runs.referenceDir) || runs.referenceDir}: make the reference runs with "npm run reference" (reference/README.md)`
+      : `run="${lab}" is not a lab; the labs are: ${known.join(', ')}`,
+  );
+}
+
+function labNamesSafe(runs: CourseRuns): string[] {
+  return [...new Set([...runs.reference.keys(), ...runs.labs.keys()])].sort();
+}
+
+/** Who made a run, for tooltips and the pages' line: "reference run" or "instructor's run". */
+export function runKind(run: CourseRun): string {
+  return run.source === 'reference' ? 'reference run' : "instructor's run";
+}
+
+/** One line naming a run: "event-loop: reference run of 2026-12-03 15:16 UTC on AMD EPYC 7763 (P = 2, Node v24.21.0)". */
+export function describeRun(run: CourseRun): string {
+  const when = `${run.results.startedAt.slice(0, 10)} ${run.results.startedAt.slice(11, 16)} UTC`;
+  return `${run.lab}: ${runKind(run)} of ${when} on ${machineText(run.results).replace(/, \d{4}-\d{2}-\d{2}$/, '')}${run.results.quick ? ' (a --quick run)' : ''}`;
+}
