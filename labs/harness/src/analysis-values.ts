@@ -71,7 +71,12 @@ export class AnalysisValuesError extends Error {
 export function parseAnalysisValues(data: unknown, source = 'values.json'): AnalysisValues {
   const parsed = analysisValuesSchema.safeParse(data);
   if (!parsed.success) {
-    throw new AnalysisValuesError(source, parsed.error.issues.slice(0, 20).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`));
+    throw new AnalysisValuesError(
+      source,
+      parsed.error.issues
+        .slice(0, 20)
+        .map((i) => `${i.path.join('.') || '(top level)'}: ${i.code === 'invalid_key' ? `${i.message}: keys are camelCase (a lower-case letter, then letters and digits)` : i.message}`),
+    );
   }
   return parsed.data;
 }

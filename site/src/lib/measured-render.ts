@@ -77,7 +77,7 @@ export function renderMeasured(runs: CourseRuns, props: MeasuredProps, page: str
   } catch (error) {
     throw new MeasuredBuildError(`${page}: <Measured ${describeSelector(props.run, selector)} />: ${(error as Error).message}`);
   }
-  const interval = resolved.kind === 'number' && resolved.ci95 !== null && props.interval !== false ? ' [95% interval]' : '';
+  const interval = resolved.kind === 'number' && resolved.ci95 !== null && props.interval !== false ? ' (in brackets: its 95% interval)' : '';
   const title = [
     `${resolved.what}${interval}`,
     describeRun(used),

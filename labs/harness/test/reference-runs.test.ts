@@ -1,0 +1,81 @@
+/**
+ * The course's reference runs (reference/, issue 20): every number the site shows is rendered from them, so every
+ * committed run must pass what `npm run report -- validate` checks (schema, correctness, every number recomputed from
+ * the samples) and carry a valid analysis/values.json of the same run; and the tool that makes them
+ * (`npm run reference`) copies only what it should, regenerates the analysis and refuses a run that does not validate.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import test from 'node:test';
+import { ROOT_DIR, labNames } from '../src/lab-registry.ts';
+import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/run-folders.ts';
+import { currentReference, makeReference, referenceReadme } from '../src/tools/reference-cli.ts';
+import { tempDir } from './support/temp-dir.ts';
+
+const REFERENCE = path.join(ROOT_DIR, 'reference');
+
+test('every lab has a reference run, and every committed run validates with its values.json', () => {
+  assert.deepEqual(labsWithRuns(REFERENCE), labNames(), 'reference/ holds a run of every lab (npm run reference -- <bundle>)');
+  for (const lab of labNames()) {
+    const runs = findRunFolders(REFERENCE, lab);
+    assert.equal(runs.length, 1, `reference/${lab} holds one run`);
+    for (const dir of runs) {
+      const checked = checkRunFolder(dir, { requireValues: true });
+      assert.deepEqual(checked.problems, [], `${path.relative(ROOT_DIR, dir)} validates`);
+      assert.equal(checked.results?.lab, lab);
+      assert.equal(checked.results?.impl, 'solution', `${path.relative(ROOT_DIR, dir)} is a run of the solution`);
+      const files = readdirSync(dir).sort();
+      assert.deepEqual(
+        files.filter((f) => !['analysis', 'notes.md', 'report.md', 'results.json'].includes(f)),
+        [],
+        `${path.relative(ROOT_DIR, dir)} keeps only results.json, notes.md, report.md and analysis/`,
+      );
+    }
+  }
+  const readme = readFileSync(path.join(REFERENCE, 'README.md'), 'utf8');
+  for (const run of currentReference(REFERENCE)) assert.ok(readme.includes(path.relative(REFERENCE, run.dir)), `reference/README.md names ${run.dir}`);
+});
+
+test('npm run reference: copies the newest valid run of each lab, regenerates analysis/ with values.json, leaves the rest', async (t) => {
+  const tmp = tempDir(t, 'course-reference-');
+  const source = path.join(tmp, 'results');
+  const out = path.join(tmp, 'reference');
+  const from = findRunFolders(REFERENCE, 'event-loop').at(-1)!;
+  const good = path.join(source, 'all', '2026-01-01T00-00-00-000Z', 'event-loop', '2026-01-01T00-00-00-001Z');
+  cpSync(from, good, { recursive: true });
+  mkdirSync(path.join(good, 'charts'));
+  writeFileSync(path.join(good, 'charts', 'speedup.png'), 'png');
+  writeFileSync(path.join(good, 'report.html'), '<html>');
+  // A newer run whose numbers were edited: it must be skipped, with its reason.
+  const edited = path.join(source, 'event-loop', '2026-01-02T00-00-00-000Z');
+  mkdirSync(edited, { recursive: true });
+  const results = JSON.parse(readFileSync(path.join(from, 'results.json'), 'utf8'));
+  results.headline.speedup *= 2;
+  writeFileSync(path.join(edited, 'results.json'), JSON.stringify(results));
+
+  const entries = await makeReference(source, out, ROOT_DIR, ['event-loop']);
+  assert.equal(entries.length, 1);
+  const [entry] = entries;
+  assert.deepEqual(entry!.problems, []);
+  assert.equal(entry!.from, good);
+  assert.equal(entry!.to, path.join(out, 'event-loop', '2026-01-01T00-00-00-001Z'));
+  const copied = readdirSync(entry!.to!).sort();
+  assert.ok(copied.includes('results.json') && copied.includes('analysis'), copied.join(', '));
+  assert.ok(!copied.includes('charts') && !copied.includes('report.html'), `no charts/ or report.html: ${copied.join(', ')}`);
+  assert.ok(existsSync(path.join(entry!.to!, 'analysis', 'values.json')));
+  assert.deepEqual(checkRunFolder(entry!.to!, { requireValues: true }).problems, []);
+
+  const readme = referenceReadme(entries, out, currentReference(out));
+  assert.match(readme, /npm run reference -- results\/all\/<time>\//);
+  assert.match(readme, /\| event-loop \| `event-loop\/2026-01-01T00-00-00-001Z` \|/);
+  assert.match(readme, new RegExp(`Machine: ${entry!.results!.environment.cpuModel}`));
+
+  // Only an edited run left: nothing valid, the earlier reference stays as it was.
+  const source2 = path.join(tmp, 'only-edited');
+  cpSync(edited, path.join(source2, 'event-loop', path.basename(edited)), { recursive: true });
+  const [again] = await makeReference(source2, out, ROOT_DIR, ['event-loop']);
+  assert.equal(again!.to, null);
+  assert.match(again!.problems.join('\n'), /headline\.speedup is .* but the samples give/);
+  assert.ok(existsSync(entry!.to!), 'the earlier reference run is kept');
+});
