@@ -56,7 +56,7 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis): strin
   } else {
     const p = a.peaks;
     const r = a.roofs;
-    lines.push(`Compute peaks (FMA probe, median): ${p.gflops1.toFixed(1)} Gflop/s on 1 thread, ${p.gflopsAll.toFixed(1)} Gflop/s on all threads.`);
+    lines.push(`Compute peaks (FMA probe, best sample): ${p.gflops1.toFixed(1)} Gflop/s on 1 thread, ${p.gflopsAll.toFixed(1)} Gflop/s on all threads.`);
     if (a.bandwidth) {
       lines.push(`Bandwidth roofs from the triad cases: ${r.gbps1.toFixed(1)} GB/s on 1 thread, ${r.gbpsAll.toFixed(1)} GB/s on all cores (the best, at ${a.bandwidth.best.threads} threads). The probe's own triad, for comparison: ${p.gbps1.toFixed(1)} and ${p.gbpsAll.toFixed(1)} GB/s.`);
     } else {

@@ -86,8 +86,8 @@ export function nativeKernelValues(results: Results, a: NativeKernelAnalysis): {
   // The peaks the fractions are taken against.
   const peak1 = a.peaks?.gflops1 ?? null;
   if (a.peaks) {
-    values.peakGflops1 = { value: a.peaks.gflops1, unit: 'GFLOP/s', ci95: null, what: 'one-core compute peak: the FMA probe (native/probe.cc, the widest vectors the CPU has), median of its samples' };
-    values.peakGflopsAll = { value: a.peaks.gflopsAll, unit: 'GFLOP/s', ci95: null, what: 'all-cores compute peak: the FMA probe on every available CPU, median of its samples' };
+    values.peakGflops1 = { value: a.peaks.gflops1, unit: 'GFLOP/s', ci95: null, what: 'one-core compute peak: the FMA probe (native/probe.cc, the widest vectors the CPU has), best of its samples' };
+    values.peakGflopsAll = { value: a.peaks.gflopsAll, unit: 'GFLOP/s', ci95: null, what: 'all-cores compute peak: the FMA probe on every available CPU, best of its samples' };
   }
 
   if (a.roofs) {

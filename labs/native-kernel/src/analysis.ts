@@ -141,7 +141,11 @@ export function threadScaling(speedups: readonly SpeedupEntry[]): ThreadScaling[
 }
 
 export interface Peaks {
-  /** Medians of the probes' samples: Gflop/s and GB/s (10^9 bytes/s). */
+  /**
+   * The best of the probes' samples: Gflop/s and GB/s (10^9 bytes/s). A peak is what the hardware can do; another
+   * process, a frequency dip or a page fault only ever lowers a probe, so on a busy machine the median understated it
+   * (a blocked kernel then read above 100% of "peak").
+   */
   gflops1: number;
   gbps1: number;
   gflopsAll: number;
@@ -152,10 +156,10 @@ export interface Peaks {
 export function peaksFrom(results: Results): Peaks | null {
   for (const c of results.cases) {
     const o = c.observations;
-    const f1 = o[PEAK_OBSERVATIONS.flops1]?.p50;
-    const b1 = o[PEAK_OBSERVATIONS.bandwidth1]?.p50;
-    const fa = o[PEAK_OBSERVATIONS.flopsAll]?.p50;
-    const ba = o[PEAK_OBSERVATIONS.bandwidthAll]?.p50;
+    const f1 = o[PEAK_OBSERVATIONS.flops1]?.max;
+    const b1 = o[PEAK_OBSERVATIONS.bandwidth1]?.max;
+    const fa = o[PEAK_OBSERVATIONS.flopsAll]?.max;
+    const ba = o[PEAK_OBSERVATIONS.bandwidthAll]?.max;
     if (f1 != null && b1 != null && fa != null && ba != null) return { gflops1: f1, gbps1: b1, gflopsAll: fa, gbpsAll: ba };
   }
   return null;
@@ -238,7 +242,7 @@ export interface NativeKernelAnalysis {
   crossovers: Crossover[];
   overheads: CallOverhead[];
   threads: ThreadScaling[];
-  /** The probes' medians, as measured. */
+  /** The probes' best samples, as measured. */
   peaks: Peaks | null;
   /** The triad's GB/s per thread count and where it saturates; null when the run has no triad cases. */
   bandwidth: Bandwidth | null;

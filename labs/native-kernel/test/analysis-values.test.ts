@@ -72,3 +72,16 @@ test('values: GFLOP/s and % of the one-core peak per rung and size, the ratios, 
   assert.deepEqual(ladder.rows[1]!.slice(1, 3), ['not measured', 'not measured']);
   analysisValuesSchema.parse({ schemaVersion: 1, lab: 'native-kernel', startedAt: '2026-12-03T15:00:00.000Z', values, tables });
 });
+
+test('the peaks are the best probe sample, not the median: interference only ever lowers a probe', async () => {
+  const { peaksFrom } = await import('../src/analysis.ts');
+  // A probe that read 60, 100 and 61 Gflop/s (two samples slowed by another process): the machine's peak is 100.
+  const slowed = (max: number) => ({ unit: 'Gflop/s', description: 'probe', samples: [60, max, 61], p50: 61, p99: max, max });
+  const c = fakeCase('native-march', 256, [2, 2], 2, {
+    [PEAK_OBSERVATIONS.flops1]: slowed(100),
+    [PEAK_OBSERVATIONS.flopsAll]: slowed(180),
+    [PEAK_OBSERVATIONS.bandwidth1]: slowed(20),
+    [PEAK_OBSERVATIONS.bandwidthAll]: slowed(30),
+  } as unknown as CaseResult['observations']);
+  assert.deepEqual(peaksFrom({ cases: [c] } as unknown as Results), { gflops1: 100, gbps1: 20, gflopsAll: 180, gbpsAll: 30 });
+});
