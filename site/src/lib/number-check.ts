@@ -50,6 +50,7 @@ export const MEASUREMENT_PATTERN = new RegExp(
     `${NUMBER}${WORD_SEP}?${RATE}${END}`,
     `${NUMBER}${SEP}${UNIT}${END}`,
     `${NUMBER}${WORD_SEP}${UNIT_WORD}${END}`,
+    `${NUMBER}${WORD_SEP}\\p{L}+${WORD_SEP}per${WORD_SEP}second${END}`,
     `${NUMBER}[x×]${END}`,
     `(?<![\\p{L}\\p{N}_.,/])\\d+\\.\\d+${WORD_SEP}times${END}`,
     `${NUMBER}${WORD_SEP}${TIMES}`,
