@@ -79,8 +79,9 @@ function speedupOf(results: Results, c: CaseResult): SpeedupEntry | undefined {
   return results.speedups.find((s) => s.variant === c.variant && (s.workers ?? null) === (c.workers ?? null));
 }
 
+/** "inline", "pool (workers=2 = P)", "pool (workers=4, oversubscribed)": the table's and the report's case names. */
 const caseName = (c: CaseResult, p: number) =>
-  c.workers === undefined ? c.variant : `${c.variant} (workers=${c.workers}${c.workers > p ? ', oversubscribed' : ''})`;
+  c.workers === undefined ? c.variant : `${c.variant} (workers=${c.workers}${c.workers === p ? ' = P' : c.workers > p ? ', oversubscribed' : ''})`;
 
 /** The derived values of one case, under `<role><Name>` keys. */
 function roleValues(results: Results, role: Role, c: CaseResult): Record<string, MeasuredValue> {

@@ -132,7 +132,7 @@ test('table: one row per case, cells with units and intervals, and a valid value
   const table = casesTable(results);
   assert.equal(table.rows.length, 5);
   assert.equal(table.columns.length, 8);
-  assert.deepEqual(table.rows.map((r) => r[0]), ['inline', 'threadpool', 'pool (workers=1)', 'pool (workers=2)', 'pool (workers=4, oversubscribed)']);
+  assert.deepEqual(table.rows.map((r) => r[0]), ['inline', 'threadpool', 'pool (workers=1)', 'pool (workers=2 = P)', 'pool (workers=4, oversubscribed)']);
   assert.equal(table.rows[0]![2], 'baseline');
   assert.deepEqual(table.rows[3]![2], { value: 1.71, unit: 'x', ci95: [1.61, 1.81], what: 'speedup over inline' });
   assert.equal(table.rows[1]![3], '', 'the threadpool has no worker count, so no efficiency');
