@@ -1,0 +1,86 @@
+/**
+ * Which runs the site's numbers come from (src/lib/course-runs.ts, issue 20): the reference by default; with
+ * COURSE_RUNS the newest valid run of each lab there, a lab missing there falling back to the reference with its
+ * reason; a clear error for a folder that does not exist or holds no valid run; and <Measured> falling back, marked,
+ * for a selector an instructor's run cannot resolve.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { findRunFolders } from '@parallel-course/harness/run-folders.ts';
+import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
+import { CourseRunsError, loadCourseRuns } from '../src/lib/course-runs.ts';
+import { MeasuredBuildError, renderMeasured } from '../src/lib/measured-render.ts';
+import { OTHER_CPU, otherMachineRuns } from './support/other-machine.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+test('default: the reference run of every lab', () => {
+  const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: '' });
+  assert.equal(runs.courseRunsDir, null);
+  assert.deepEqual([...runs.labs.keys()].sort(), ['event-loop', 'gpu-batching', 'native-kernel', 'task-granularity']);
+  for (const run of runs.labs.values()) {
+    assert.equal(run.source, 'reference');
+    assert.equal(run.fellBack, false);
+    assert.ok(run.dir.startsWith(path.join(ROOT, 'reference')));
+    assert.notEqual(run.values, null, `${run.lab} has analysis/values.json`);
+  }
+});
+
+test("COURSE_RUNS: the instructor's runs where there are some, the reference (marked, with the reason) elsewhere", (t) => {
+  const dir = tempDir(t, 'course-runs-');
+  const results = otherMachineRuns(dir, ['event-loop']);
+  const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: 'results', cwd: dir });
+  assert.equal(runs.courseRunsDir, results);
+  const eventLoop = runs.labs.get('event-loop')!;
+  assert.equal(eventLoop.source, 'course-runs');
+  assert.equal(eventLoop.results.environment.cpuModel, OTHER_CPU);
+  assert.equal(eventLoop.fellBack, false);
+  const granularity = runs.labs.get('task-granularity')!;
+  assert.equal(granularity.source, 'reference');
+  assert.equal(granularity.fellBack, true);
+  assert.match(granularity.fellBackReason!, /no run of task-granularity in results/);
+
+  const machine = renderMeasured(runs, { run: 'event-loop', at: 'machine' }, 'test.mdx');
+  assert.match(machine.text, /^Imaginary Test CPU 9000/);
+  assert.match(machine.title, /instructor's run/);
+  const fallback = renderMeasured(runs, { run: 'task-granularity', at: 'headline' }, 'test.mdx');
+  assert.equal(fallback.fellBack, true);
+  assert.match(fallback.title, /Reference value: no run of task-granularity/);
+});
+
+test("a selector missing from the instructor's run shows the reference's value, marked; missing everywhere, it fails the build", (t) => {
+  const dir = tempDir(t, 'course-runs-');
+  otherMachineRuns(dir, ['event-loop']);
+  // The instructor's run lacks one value (made by an older version of the lab's analysis).
+  const runDir = findRunFolders(path.join(dir, 'results'), 'event-loop').at(-1)!;
+  const valuesFile = path.join(runDir, 'analysis', 'values.json');
+  const values = JSON.parse(readFileSync(valuesFile, 'utf8'));
+  const [key] = Object.keys(values.values);
+  delete values.values[key!];
+  writeFileSync(valuesFile, JSON.stringify(values));
+  const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: path.join(dir, 'results'), cwd: '/' });
+  const r = renderMeasured(runs, { run: 'event-loop', at: 'value', name: key! }, 'episodes/x.mdx');
+  assert.equal(r.fellBack, true);
+  assert.equal(r.run.source, 'reference');
+  assert.match(r.title, /not in the instructor's run/);
+  assert.throws(
+    () => renderMeasured(runs, { run: 'event-loop', at: 'value', name: 'noSuchValue' }, 'episodes/x.mdx'),
+    (error: Error) => error instanceof MeasuredBuildError && /episodes\/x\.mdx: <Measured run="event-loop" at="value" name="noSuchValue" \/> resolves neither in/.test(error.message),
+  );
+  assert.throws(() => renderMeasured(runs, { run: 'no-such-lab', at: 'headline' }, 'episodes/x.mdx'), /run="no-such-lab" is not a lab; the labs are: event-loop, gpu-batching/);
+});
+
+test('COURSE_RUNS naming a missing folder, or one without a valid run, is a clear error', (t) => {
+  const dir = tempDir(t, 'course-runs-');
+  assert.throws(
+    () => loadCourseRuns({ rootDir: ROOT, courseRuns: 'nowhere', cwd: dir }),
+    (error: Error) => error instanceof CourseRunsError && error.message.includes(`COURSE_RUNS=nowhere names ${path.join(dir, 'nowhere')}, which does not exist`),
+  );
+  const bad = path.join(dir, 'bad', 'event-loop', '2030-01-01T00-00-00-000Z');
+  mkdirSync(bad, { recursive: true });
+  writeFileSync(path.join(bad, 'results.json'), '{"schemaVersion": 2}');
+  assert.throws(() => loadCourseRuns({ rootDir: ROOT, courseRuns: path.join(dir, 'bad') }), /holds no valid run of any lab[\s\S]*event-loop\/2030-01-01T00-00-00-000Z: schema: /);
+});
