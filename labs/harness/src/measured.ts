@@ -218,8 +218,15 @@ export interface FormatOptions {
 export function formatMeasured(resolved: Resolved, options: FormatOptions = {}): string {
   if (resolved.kind === 'text') return resolved.text;
   const digits = options.digits ?? 3;
-  const { factor, unit } = scaleUnit(resolved.value, resolved.unit, options.unit);
-  const f = (v: number) => toSignificant(v * factor, digits);
+  let { factor, unit } = scaleUnit(resolved.value, resolved.unit, options.unit);
+  // Rounding can carry into the next unit (999.7 µs -> "1000 µs"): then show it in that unit ("1.00 ms").
+  if (options.unit === undefined && factor !== 1 && Math.abs(Number(toSignificant(resolved.value * factor, digits))) >= 1000) {
+    const next = scaleUnit(Number(toSignificant(resolved.value * factor, digits)) / factor, resolved.unit);
+    if (next.unit !== unit) ({ factor, unit } = next);
+  }
+  // A count (a whole number in no unit of time or size, such as 24 requests or P = 2) is shown as it is.
+  const isCount = factor === 1 && family(resolved.unit) === null && Number.isInteger(resolved.value) && (resolved.ci95 === null || resolved.ci95.every(Number.isInteger));
+  const f = (v: number) => (isCount ? String(v) : toSignificant(v * factor, digits));
   const suffix = unit === 'x' ? '×' : unit === '%' ? '%' : unit === '' ? '' : ` ${unit}`;
   const main = `${f(resolved.value)}${suffix}`;
   if (options.interval === false || resolved.ci95 === null) return main;

@@ -86,7 +86,12 @@ test('formatting: 3 significant digits with trailing zeros, times and sizes scal
   assert.equal(formatMeasured(num(52.7, 'us')), '52.7 µs');
   assert.equal(formatMeasured(num(73.4 * 1024 * 1024, 'B')), '73.4 MiB');
   assert.equal(formatMeasured(num(2048, 'MiB')), '2.00 GiB');
-  assert.equal(formatMeasured(num(7, '')), '7.00');
+  assert.equal(formatMeasured(num(7, '')), '7', 'a count stays a whole number');
+  assert.equal(formatMeasured(num(512, '', [480, 530])), '512 [480, 530]');
+  assert.equal(formatMeasured(num(7.5, '')), '7.50');
+  assert.equal(formatMeasured(num(41, 'ms')), '41.0 ms', 'a time keeps its significant digits');
+  assert.equal(formatMeasured(num(0.99973, 'ms')), '1.00 ms', 'rounding that reaches 1000 moves to the next unit');
+  assert.equal(formatMeasured(num(0.9994, 'ms')), '999 µs');
   assert.deepEqual(scaleUnit(0, 'ms'), { factor: 1, unit: 'ms' });
 });
 

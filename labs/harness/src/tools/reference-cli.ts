@@ -107,6 +107,9 @@ export function referenceReadme(entries: readonly ReferenceEntry[], outDir: stri
     '',
     `Machine${machines.length === 1 ? '' : 's'}: ${machines.join('; ') || '(none)'}.`,
     '',
+    `Wall time of the runs: ${Math.round(runs.reduce((sum, r) => sum + (Date.parse(r.results.finishedAt) - Date.parse(r.results.startedAt)) / 1000, 0))} s in all ` +
+      '(each lab from its start to its end; the `--all` bundle adds a few seconds between labs).',
+    '',
     '| lab | run | started (UTC) | wall time | quick | machine |',
     '| --- | --- | --- | --- | --- | --- |',
     ...runs.map((r) => {
