@@ -106,6 +106,10 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
     batchRows.push(['one at a time (baseline)', timeCell(base, 'one at a time'), tpCell(base, 'one at a time'), '1', msCell(a.baseline.latency?.p50, 'call latency p50, one at a time'), msCell(a.baseline.latency?.p95, 'call latency p95, one at a time'), msCell(a.baseline.latency?.p99, 'call latency p99, one at a time')]);
   }
   const headlineBatch = results.headline?.variant === 'batched' ? results.headline.params.batch : undefined;
+  const knee = kneeOf(a.batches);
+  // Each row says which batch is the headline, the knee and the best, so the episode can point at them in words.
+  const marks = (batch: number) =>
+    [batch === headlineBatch ? 'headline' : null, batch === knee?.batch ? 'knee' : null, batch === a.best?.batch ? 'best' : null].filter(Boolean).join(', ');
   for (const b of a.batches) {
     const c = caseOf('batched', { batch: b.batch });
     if (!c) continue;
@@ -115,7 +119,7 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
     if (s) put(`speedupBatch${b.batch}`, s.speedup, 'x', `throughput in batches of ${b.batch} over one at a time`, s.ci95 as [number, number]);
     latencyValues(b, `Batch${b.batch}`, `batches of ${b.batch}`);
     batchRows.push([
-      b.batch === headlineBatch ? `${b.batch} (headline)` : String(b.batch),
+      marks(b.batch) ? `${b.batch} (${marks(b.batch)})` : String(b.batch),
       timeCell(c, `batches of ${b.batch}`),
       tpCell(c, `batches of ${b.batch}`),
       xCell(s?.speedup, s?.ci95 as [number, number] | undefined, `speedup of batches of ${b.batch} over one at a time`),
@@ -130,7 +134,6 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
     const s = c ? speedupOf(c) : null;
     if (s) put('bestBatchSpeedup', s.speedup, 'x', `throughput of the best batch (${a.best.batch}) over one at a time`, s.ci95 as [number, number]);
   }
-  const knee = kneeOf(a.batches);
   if (knee) {
     put('kneeBatch', knee.batch, '', `the knee: the smallest batch whose next swept size adds less than ${KNEE_GAIN_PER_DOUBLING * 100}% throughput per doubling`);
     put('kneeNextGainPct', knee.nextGain * 100, '%', 'throughput gained per doubling from the knee batch to the next swept size');

@@ -129,7 +129,7 @@ test('the values episode 08 names, on hand-computed results, labelled CPU fallba
   for (const [key, value] of Object.entries(values)) assert.match(value.what, /CPU fallback: no GPU used/, key);
   assert.deepEqual(Object.keys(tables).sort(), ['batchSweep', 'devices', 'pipeline', 'sessions']);
   assert.match(tables.batchSweep!.caption, /CPU execution provider: no GPU was used/);
-  assert.deepEqual(tables.batchSweep!.rows.map((r) => r[0]), ['one at a time (baseline)', '1', '4 (headline)', '16']);
+  assert.deepEqual(tables.batchSweep!.rows.map((r) => r[0]), ['one at a time (baseline)', '1', '4 (headline, knee)', '16 (best)']);
   assert.deepEqual(tables.devices!.rows.map((r) => [r[0], r[1], r[5]]), [['1', 'disk', '0.90'], ['2', 'disk', '0.60 / 0.80']]);
   // The whole file passes the harness's schema (every row as wide as its columns).
   buildAnalysisValues({ lab: 'gpu-batching', startedAt: '2026-12-03T12:00:00.000Z' }, { values, tables });
