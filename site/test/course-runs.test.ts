@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { findRunFolders } from '@parallel-course/harness/run-folders.ts';
 import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { CourseRunsError, loadCourseRuns } from '../src/lib/course-runs.ts';
-import { MeasuredBuildError, renderMeasured } from '../src/lib/measured-render.ts';
+import { MeasuredBuildError, renderChart, renderMeasured, renderTable } from '../src/lib/measured-render.ts';
 import { OTHER_CPU, otherMachineRuns } from './support/other-machine.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -83,4 +83,21 @@ test('COURSE_RUNS naming a missing folder, or one without a valid run, is a clea
   mkdirSync(bad, { recursive: true });
   writeFileSync(path.join(bad, 'results.json'), '{"schemaVersion": 2}');
   assert.throws(() => loadCourseRuns({ rootDir: ROOT, courseRuns: path.join(dir, 'bad') }), /holds no valid run of any lab[\s\S]*event-loop\/2030-01-01T00-00-00-000Z: schema: /);
+});
+
+test("SpeedupChart and MeasuredTable data: one variant's sweep, sorted, with its intervals; unknown ones fail the build with what exists", () => {
+  const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: '' });
+  const chart = renderChart(runs, { run: 'event-loop', variant: 'pool', param: 'workers' }, 'x.mdx');
+  assert.ok(chart.points.length >= 2);
+  assert.deepEqual(chart.points.map((p) => p.x), [...chart.points.map((p) => p.x)].sort((a, b) => a - b));
+  for (const p of chart.points) assert.ok(p.low <= p.speedup && p.speedup <= p.high);
+  const speedups = runs.labs.get('event-loop')!.results.speedups.filter((s) => s.variant === 'pool');
+  assert.deepEqual(chart.points.map((p) => p.speedup).sort(), speedups.map((s) => s.speedup).sort());
+  const one = renderChart(runs, { run: 'event-loop', variant: 'pool', param: 'workers', where: `workers=${chart.points[0]!.x}` }, 'x.mdx');
+  assert.equal(one.points.length, 1);
+  assert.throws(() => renderChart(runs, { run: 'event-loop', variant: 'nope', param: 'workers' }, 'x.mdx'), /x\.mdx: <SpeedupChart run="event-loop" variant="nope" param="workers" \/>: the event-loop run has no speedups of "nope".*it has: .*pool \(workers\)/);
+
+  const table = renderTable(runs, { run: 'event-loop', table: 'cases' }, 'x.mdx');
+  assert.ok(table.rows.length > 1 && table.rows.every((row) => row.length === table.columns.length));
+  assert.throws(() => renderTable(runs, { run: 'event-loop', table: 'nope' }, 'x.mdx'), /no table "nope" in the event-loop run's analysis\/values\.json .*it has: cases/);
 });

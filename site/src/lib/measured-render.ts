@@ -155,8 +155,15 @@ export interface ChartRender {
 }
 
 /** Resolves `<SpeedupChart run variant param />` from results.speedups; a build error when the variant has no such points. */
-export function renderChart(runs: CourseRuns, props: { run: string; variant: string; param: string }, page: string): ChartRender {
-  const tag = `<SpeedupChart run="${props.run}" variant="${props.variant}" param="${props.param}" />`;
+export function renderChart(runs: CourseRuns, props: { run: string; variant: string; param: string; where?: string | undefined }, page: string): ChartRender {
+  const tag = `<SpeedupChart run="${props.run}" variant="${props.variant}" param="${props.param}"${props.where ? ` where="${props.where}"` : ''} />`;
+  // where="workers=2 size=512": the other params held fixed (compared as text), so one line is one sweep.
+  const fixed: Record<string, string> = {};
+  for (const token of (props.where ?? '').trim().split(/\s+/).filter(Boolean)) {
+    const eq = token.indexOf('=');
+    if (eq <= 0) throw new MeasuredBuildError(`${page}: ${tag}: where="${props.where}": '${token}' is not <param>=<value>`);
+    fixed[token.slice(0, eq)] = token.slice(eq + 1);
+  }
   let run: CourseRun;
   try {
     run = courseRun(runs, props.run);
@@ -165,7 +172,13 @@ export function renderChart(runs: CourseRuns, props: { run: string; variant: str
   }
   const pointsOf = (r: CourseRun) =>
     r.results.speedups
-      .filter((s) => s.variant === props.variant && typeof Number(s.params[props.param]) === 'number' && Number.isFinite(Number(s.params[props.param])))
+      .filter(
+        (s) =>
+          s.variant === props.variant &&
+          props.param in s.params &&
+          Number.isFinite(Number(s.params[props.param])) &&
+          Object.entries(fixed).every(([k, v]) => String(s.params[k]) === v),
+      )
       .map((s) => ({ x: Number(s.params[props.param]), speedup: s.speedup, low: s.ci95[0], high: s.ci95[1], oversubscribed: s.oversubscribed }))
       .sort((a, b) => a.x - b.x);
   let used = run;

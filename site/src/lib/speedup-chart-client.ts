@@ -3,11 +3,12 @@
  * 95% intervals against a parameter, from the data the build embedded in the figure (data-speedup-chart, JSON: the
  * run's numbers, never markup). The table under the chart holds the same numbers as text.
  */
-import { Filler, type ChartDataset } from 'chart.js';
+import { Filler, LogarithmicScale, type ChartDataset } from 'chart.js';
 import { Chart } from './chart-setup.ts';
 
-// The interval band is a filled area between its two edges (chart-setup.ts registers no Filler of its own).
-Chart.register(Filler);
+// The interval band is a filled area between its two edges, and sweeps over sizes read best on a log axis:
+// chart-setup.ts registers neither.
+Chart.register(Filler, LogarithmicScale);
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from './chart-theme.ts';
 
 export interface SpeedupChartData {
@@ -15,6 +16,8 @@ export interface SpeedupChartData {
   param: string;
   baseline: string;
   points: { x: number; speedup: number; low: number; high: number; oversubscribed: boolean }[];
+  /** Draw the parameter on a logarithmic axis (chunk sizes, matrix sizes). */
+  log?: boolean;
 }
 
 type Point = { x: number; y: number };
@@ -53,7 +56,7 @@ export function mountSpeedupChart(root: HTMLElement): void {
       maintainAspectRatio: false,
       parsing: false,
       scales: {
-        x: { type: 'linear', title: { display: true, text: data.param } },
+        x: { type: data.log ? 'logarithmic' : 'linear', title: { display: true, text: data.param } },
         y: { type: 'linear', min: 0, title: { display: true, text: `speedup over ${data.baseline}` } },
       },
       plugins: { legend: { position: 'bottom', labels: { filter: (item) => !item.text.startsWith('95% interval (low)') } } },
