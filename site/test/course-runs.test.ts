@@ -101,3 +101,15 @@ test("SpeedupChart and MeasuredTable data: one variant's sweep, sorted, with its
   assert.ok(table.rows.length > 1 && table.rows.every((row) => row.length === table.columns.length));
   assert.throws(() => renderTable(runs, { run: 'event-loop', table: 'nope' }, 'x.mdx'), /no table "nope" in the event-loop run's analysis\/values\.json .*it has: cases/);
 });
+
+test('COURSE_RUNS may also name one lab\'s folder or one run folder', (t) => {
+  const dir = tempDir(t, 'course-runs-');
+  otherMachineRuns(dir, ['event-loop']);
+  const runDir = findRunFolders(path.join(dir, 'results'), 'event-loop').at(-1)!;
+  for (const given of [runDir, path.dirname(runDir)]) {
+    const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: given });
+    assert.equal(runs.labs.get('event-loop')!.source, 'course-runs', given);
+    assert.equal(runs.labs.get('event-loop')!.dir, runDir);
+    assert.equal(runs.labs.get('native-kernel')!.fellBack, true);
+  }
+});

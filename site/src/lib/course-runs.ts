@@ -4,7 +4,8 @@
  *
  *   - default: the committed reference runs, `reference/<lab>/<time>/` at the repository root;
  *   - `COURSE_RUNS=<folder>`: an instructor's own runs, in any shape the harness writes (a results root with
- *     `<lab>/<time>/results.json`, an `--all` bundle folder `all/<time>/`, or `results/` holding `all/`). For each lab
+ *     `<lab>/<time>/results.json`, an `--all` bundle folder `all/<time>/`, or `results/` holding `all/`; also one
+ *     lab's folder `results/<lab>/` or one run folder `results/<lab>/<time>/`). For each lab
  *     the newest valid run there is used; a lab with none there falls back to the reference, with `fellBack` set so the
  *     pages say so. A relative path is taken from where the command was started (npm's INIT_CWD).
  * A run is valid when its results.json passes `npm run report -- validate` (schema, correctness, every number
@@ -68,9 +69,26 @@ export function repoRoot(): string {
   return process.env['COURSE_REPO_ROOT'] ?? path.resolve(process.cwd(), '..');
 }
 
+/**
+ * The run folders of `lab` under `root`: findRunFolders's shapes, plus `root` itself when it is one run folder of
+ * that lab (`COURSE_RUNS=results/event-loop/<time>`) and `root`'s own runs when it is that lab's folder
+ * (`COURSE_RUNS=results/event-loop`).
+ */
+function runFoldersOf(root: string, lab: string): string[] {
+  let ownLab: string | null = null;
+  try {
+    if (statSync(path.join(root, 'results.json')).isFile()) ownLab = checkRunFolder(root).results?.lab ?? null;
+  } catch {
+    ownLab = null;
+  }
+  if (ownLab !== null) return ownLab === lab ? [root] : [];
+  if (path.basename(root) === lab) return findRunFolders(path.dirname(root), lab).filter((dir) => path.dirname(dir) === root);
+  return findRunFolders(root, lab);
+}
+
 function newestValid(root: string, lab: string, source: CourseRun['source']): { run: CourseRun | null; skipped: string[] } {
   const skipped: string[] = [];
-  for (const dir of findRunFolders(root, lab).reverse()) {
+  for (const dir of (source === 'reference' ? findRunFolders(root, lab) : runFoldersOf(root, lab)).reverse()) {
     const checked = checkRunFolder(dir);
     if (checked.results && checked.problems.length === 0) {
       return { run: { lab, results: checked.results, values: checked.values, source, dir, fellBack: false, fellBackReason: null }, skipped };
