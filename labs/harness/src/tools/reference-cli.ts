@@ -8,7 +8,9 @@
  *   2. regenerates analysis/ with this version of the lab's analysis, values.json included (analyse.ts);
  *   3. checks the copy as CI does: results as `npm run report -- validate` checks them, values.json by its schema;
  * then writes `<out>/README.md` naming the command, the machine(s) and the dates. A lab without a valid run keeps
- * its earlier reference run, and the tool says so. Exit codes: 0 ok, 1 a run failed its check, 2 bad input.
+ * its earlier reference run, and the tool says so. `--lab <lab>` (repeatable) limits it to those labs;
+ * `npm run reference -- reference --lab <lab>` regenerates a reference run's analysis in place after the lab's
+ * analysis changed. Exit codes: 0 ok, 1 a run failed its check, 2 bad input.
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -102,6 +104,9 @@ export function referenceReadme(entries: readonly ReferenceEntry[], outDir: stri
     'npm run lab -- --all --impl solution          # writes results/all/<time>/',
     'npm run reference -- results/all/<time>/       # copies each lab\'s run here, regenerates analysis/, validates',
     '```',
+    '',
+    'After a change to a lab\'s analysis (new or renamed values), regenerate its analysis/ in place:',
+    '`npm run reference -- reference --lab <lab>`.',
     '',
     `Lab command${commands.length === 1 ? '' : 's'} recorded in the runs: ${commands.map((c) => `\`${c}\``).join(', ') || '(none)'}.`,
     '',
