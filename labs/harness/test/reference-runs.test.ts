@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
+import { analyseResults } from '../src/analyse.ts';
+import { buildAnalysisValues } from '../src/analysis-values.ts';
 import { ROOT_DIR, labNames } from '../src/lab-registry.ts';
 import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/run-folders.ts';
 import { currentReference, makeReference, referenceReadme } from '../src/tools/reference-cli.ts';
@@ -35,6 +37,20 @@ test('every lab has a reference run, and every committed run validates with its 
   }
   const readme = readFileSync(path.join(REFERENCE, 'README.md'), 'utf8');
   for (const run of currentReference(REFERENCE)) assert.ok(readme.includes(path.relative(REFERENCE, run.dir)), `reference/README.md names ${run.dir}`);
+});
+
+test("every reference run's values.json is what the lab's analysis gives now (regenerated after each change)", async () => {
+  for (const lab of labNames()) {
+    for (const dir of findRunFolders(REFERENCE, lab)) {
+      const checked = checkRunFolder(dir, { requireValues: true });
+      const fresh = buildAnalysisValues(checked.results!, await analyseResults(checked.results!, ROOT_DIR));
+      assert.deepEqual(
+        checked.values,
+        JSON.parse(JSON.stringify(fresh)),
+        `${path.relative(ROOT_DIR, dir)}/analysis/values.json is out of date with labs/${lab}'s analysis: run "npm run reference -- reference --lab ${lab}" and commit reference/${lab}`,
+      );
+    }
+  }
 });
 
 test('npm run reference: copies the newest valid run of each lab, regenerates analysis/ with values.json, leaves the rest', async (t) => {
