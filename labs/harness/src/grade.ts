@@ -4,7 +4,8 @@
  * reference; 0.5 = half its throughput) with its 95% interval, paired by round like every speedup, against the lab's
  * target. It fails only when the measurement shows the code is slower than the target: the whole interval below it.
  * The benefit of the doubt goes to the learner, so the reference graded against itself passes on a noisy machine;
- * `uncertain` says the interval straddles the target (a full run, or a quieter machine, narrows it). A pure function of the samples, so
+ * `uncertain` says the interval straddles the target (a full run, or a quieter machine, narrows it). An optional
+ * graded case the learner has not attempted (its check said "not implemented") is listed but left out of the verdict. A pure function of the samples, so
  * `report -- validate` recomputes it and a hand-edited grade is caught.
  */
 import type { AnalysisInput } from './analysis.ts';
@@ -16,10 +17,18 @@ import { median } from './statistics.ts';
 export const REFERENCE_PARAM = 'impl';
 export const REFERENCE = 'reference';
 
+/** A graded case; `optional`: an optional exercise, left out of the verdict while the learner has not attempted it. */
+export type GradedCase = Headline & { optional?: boolean };
+
 export interface GradingSpec {
-  cases: Headline[];
+  cases: GradedCase[];
   target: number;
   targetText: string;
+  /**
+   * The cases whose check said "not implemented" (the exercise still throws its marker). An optional graded case
+   * among them is reported as not attempted and left out of the verdict; a required one fails as before.
+   */
+  notImplemented?: Headline[];
 }
 
 type Interval = (reference: AnalysisInput, learner: AnalysisInput, key: string) => { ci95: [number, number]; pairing: 'rounds' | 'independent' };
@@ -35,6 +44,11 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     const learner = find(g.variant, g.params);
     const reference = find(g.variant, referenceParams(g.params));
     const base = { variant: g.variant, params: g.params };
+    const notAttempted =
+      g.optional === true && !learner && (spec.notImplemented ?? []).some((n) => n.variant === g.variant && paramsKey(n.params) === paramsKey(g.params));
+    if (notAttempted) {
+      return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, optional: true, notAttempted: true, reason: 'not attempted (an optional exercise: its code still throws "not implemented"); left out of the verdict' };
+    }
     if (!learner || !reference) {
       return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, reason: !learner ? 'your case did not pass its check or was not measured' : "the reference solution's case was not measured" };
     }
@@ -49,7 +63,7 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     target: spec.target,
     targetText: spec.targetText,
     entries,
-    passed: entries.length > 0 && entries.every((e) => e.passed),
+    passed: entries.some((e) => !e.notAttempted) && entries.every((e) => e.passed || e.notAttempted === true),
     oversubscribed: graded.some((c) => c.oversubscribed),
   };
 }

@@ -205,7 +205,8 @@ export interface LabDefinition<Input, Output> {
    * difference between a laptop and a node.
    */
   grading?: {
-    cases(ctx: LabContext): Headline[];
+    /** `optional`: an optional exercise's case, left out of the verdict while its code is not implemented. */
+    cases(ctx: LabContext): (Headline & { optional?: boolean })[];
     target: number;
     /** The target in words, for the report: "at least 0.9 of the reference's throughput at P workers". */
     targetText: string;

@@ -214,6 +214,10 @@ export const gradeSchema = z.object({
         uncertain: z.boolean(),
         /** Why there is no ratio, when there is none. */
         reason: z.string().max(500).nullable(),
+        /** An optional exercise's case (present only when true). */
+        optional: z.literal(true).optional(),
+        /** Optional and not attempted: the check said "not implemented"; left out of the verdict (only when true). */
+        notAttempted: z.literal(true).optional(),
       }),
     )
     .max(100),

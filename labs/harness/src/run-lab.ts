@@ -173,7 +173,9 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     resamples: BOOTSTRAP_RESAMPLES,
     // Oversubscription is judged against the CPUs the job may really use, also when P was forced higher.
     availableParallelism: cpus.available,
-    grading: lab.grading,
+    grading: lab.grading
+      ? { ...lab.grading, notImplemented: correctness.filter((e) => e.notImplemented).map((e) => ({ variant: e.variant, params: e.params })) }
+      : null,
   });
   const notes: string[] = [describeBudget(cpus), `Topology: ${describeTopology(topology)}.`, ...(plan ? [plan.note] : []), ...lab.notes, ...run.notes];
   notes.push(...topologyWarnings(topology, Math.max(0, ...measuredCases.map((c) => c.workers ?? 0))));

@@ -61,7 +61,7 @@ export type RunnerMessage =
       cases: CaseInfo[];
       plan: SamplingPlan;
       /** The graded cases and the target, when the job grades. */
-      grading: { cases: { variant: string; params: Params }[]; target: number; targetText: string } | null;
+      grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
     }
   /** A call into lab or learner code starts; it must end within `limitMs` (`why` explains the limit). */
   | { type: 'call'; activity: Activity; limitMs: number; why: string }

@@ -127,3 +127,30 @@ function pick(grade: ReturnType<typeof gradeCases>) {
   const e = grade.entries[0]!;
   return { ratio: e.ratio, passed: e.passed, uncertain: e.uncertain };
 }
+
+test('gradeCases: an optional case whose code is not implemented is listed as not attempted and left out of the verdict', () => {
+  const input = (variant: string, params: Record<string, string | number>, ms: number) => ({ variant, params, samplesMs: [ms, ms, ms], workPerSample: { amount: 1, unit: 'x' }, observations: {} });
+  // The learner's required case is measured (ratio 8 / 8 = 1); the optional one failed its check, so only the
+  // reference's copy of it was measured.
+  const inputs = [input('march', {}, 8), input('march', { impl: 'reference' }, 8), input('blocked', { impl: 'reference' }, 3)];
+  const cases = inputs.map((i) => ({ variant: i.variant, params: i.params, oversubscribed: false })) as never[];
+  const interval = () => ({ ci95: [0.9, 1.1] as [number, number], pairing: 'rounds' as const });
+  const spec = (optional: boolean, notImplemented: { variant: string; params: Record<string, string | number> }[]) => ({
+    cases: [{ variant: 'march', params: {} }, { variant: 'blocked', params: {}, ...(optional ? { optional: true } : {}) }],
+    target: 0.8,
+    targetText: 't',
+    notImplemented,
+  });
+  const skipped = gradeCases(inputs, cases, spec(true, [{ variant: 'blocked', params: {} }]), interval);
+  assert.equal(skipped.passed, true, 'the required case passed; the optional one was not attempted');
+  assert.deepEqual([skipped.entries[1]!.notAttempted, skipped.entries[1]!.optional, skipped.entries[1]!.passed], [true, true, false]);
+  assert.match(formatGrade(skipped).join('\n'), /blocked: not attempted \(an optional exercise/);
+  // Attempted but wrong (the check failed for another reason than "not implemented"): it fails the grade.
+  assert.equal(gradeCases(inputs, cases, spec(true, []), interval).passed, false);
+  // Required and not implemented: it fails the grade, as before.
+  assert.equal(gradeCases(inputs, cases, spec(false, [{ variant: 'blocked', params: {} }]), interval).passed, false);
+  // Nothing attempted at all is no pass.
+  const none = [input('march', { impl: 'reference' }, 8), input('blocked', { impl: 'reference' }, 3)];
+  const noneSpec = { cases: [{ variant: 'blocked', params: {}, optional: true }], target: 0.8, targetText: 't', notImplemented: [{ variant: 'blocked', params: {} }] };
+  assert.equal(gradeCases(none, none.map((i) => ({ ...i, oversubscribed: false })) as never[], noneSpec, interval).passed, false);
+});

@@ -19,7 +19,8 @@ export interface GradebookRow {
   /** pass / fail, or none when the run was not graded (or cannot be trusted). */
   grade: 'pass' | 'fail' | 'none';
   target: number | null;
-  cases: { label: string; ratio: number | null; ci95: [number, number] | null; passed: boolean; uncertain: boolean }[];
+  /** `notAttempted`: an optional exercise's case the learner left alone; not counted as graded. */
+  cases: { label: string; ratio: number | null; ci95: [number, number] | null; passed: boolean; uncertain: boolean; notAttempted?: boolean }[];
   cpusForced: boolean;
   oversubscribed: boolean;
   problem: string;
@@ -46,7 +47,7 @@ export function gradebookRow(learner: string, file: string): GradebookRow {
     status: checksPassed === r.correctness.length ? 'ok' : 'check-failed',
     grade: r.grade === null ? 'none' : r.grade.passed ? 'pass' : 'fail',
     target: r.grade?.target ?? null,
-    cases: (r.grade?.entries ?? []).map((e) => ({ label: caseLabel(e), ratio: e.ratio, ci95: e.ci95, passed: e.passed, uncertain: e.uncertain })),
+    cases: (r.grade?.entries ?? []).map((e) => ({ label: caseLabel(e), ratio: e.ratio, ci95: e.ci95, passed: e.passed, uncertain: e.uncertain, ...(e.notAttempted ? { notAttempted: true } : {}) })),
     problem: result.problems[0] ?? '',
   };
 }
@@ -66,7 +67,7 @@ export function gradebookCsv(rows: GradebookRow[]): string {
     const graded = row.cases.filter((c) => c.ratio !== null);
     const lowest = graded.reduce<(typeof graded)[number] | null>((low, c) => (low === null || (c.ratio as number) < (low.ratio as number) ? c : low), null);
     lines.push(
-      [row.learner, row.lab, row.status, row.checksPassed, row.checksTotal, row.grade, row.target, row.cases.filter((c) => c.passed).length, row.cases.length, lowest?.ratio ?? null, lowest?.ci95?.[0] ?? null, lowest?.ci95?.[1] ?? null, row.cpusForced, row.oversubscribed, row.problem]
+      [row.learner, row.lab, row.status, row.checksPassed, row.checksTotal, row.grade, row.target, row.cases.filter((c) => c.passed).length, row.cases.filter((c) => !c.notAttempted).length, lowest?.ratio ?? null, lowest?.ci95?.[0] ?? null, lowest?.ci95?.[1] ?? null, row.cpusForced, row.oversubscribed, row.problem]
         .map((v) => csvField(typeof v === 'number' ? Number(v.toPrecision(4)) : v))
         .join(','),
     );
@@ -80,7 +81,7 @@ export function gradebookHtml(rows: GradebookRow[]): string {
   const cell = (text: string) => `<td>${escapeHtml(text)}</td>`;
   const body = rows
     .map((row) => {
-      const cases = row.cases.map((c) => `${c.label}: ${c.ratio === null ? 'not graded' : `${c.ratio.toFixed(2)} [${c.ci95?.[0].toFixed(2)}, ${c.ci95?.[1].toFixed(2)}] ${c.passed ? 'pass' : 'FAIL'}${c.uncertain ? ' (uncertain)' : ''}`}`).join('; ');
+      const cases = row.cases.map((c) => `${c.label}: ${c.notAttempted ? 'not attempted (optional)' : c.ratio === null ? 'not graded' : `${c.ratio.toFixed(2)} [${c.ci95?.[0].toFixed(2)}, ${c.ci95?.[1].toFixed(2)}] ${c.passed ? 'pass' : 'FAIL'}${c.uncertain ? ' (uncertain)' : ''}`}`).join('; ');
       const flags = [row.cpusForced ? 'CPUs forced' : '', row.oversubscribed ? 'oversubscribed' : ''].filter(Boolean).join(', ');
       return `<tr>${[row.learner, row.lab, row.status, `${row.checksPassed}/${row.checksTotal}`, row.grade === 'none' ? '-' : `${row.grade} (target ${row.target})`, cases || '-', flags || '-', row.problem].map(cell).join('')}</tr>`;
     })

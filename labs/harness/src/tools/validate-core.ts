@@ -113,7 +113,14 @@ export function recompute(results: Results): ReturnType<typeof analyze> {
     // What the run judged oversubscription by: the CPUs the job may really use (cpus.ts), not Node's own count.
     availableParallelism: results.cpus.available,
     // A graded run declares what it graded and the target; the ratios and verdicts are recomputed from the samples.
-    grading: results.grade ? { cases: results.grade.entries.map((e) => ({ variant: e.variant, params: e.params })), target: results.grade.target, targetText: results.grade.targetText } : null,
+    grading: results.grade
+      ? {
+          cases: results.grade.entries.map((e) => ({ variant: e.variant, params: e.params, ...(e.optional ? { optional: true } : {}) })),
+          target: results.grade.target,
+          targetText: results.grade.targetText,
+          notImplemented: results.correctness.filter((e) => e.notImplemented).map((e) => ({ variant: e.variant, params: e.params })),
+        }
+      : null,
   });
 }
 
