@@ -67,9 +67,12 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis): strin
     // The memory side, where it applies: a memory-bound rung's compulsory GB/s against the bandwidth roof.
     lines.push('| rung | n | intensity (flop/B) | bound by | Gflop/s | GB/s (compulsory) | attainable Gflop/s | fraction of roof | fraction of bandwidth roof (memory-bound) |');
     lines.push('|---|---|---|---|---|---|---|---|---|');
-    for (const q of rooflineSummary(a.roofline)) {
+    const summary = rooflineSummary(a.roofline);
+    for (const q of summary) {
       lines.push(`| ${q.variant}${q.threads ? ` x${q.threads}` : ''} | ${q.size} | ${q.intensity.toFixed(2)} | ${q.bound} | ${q.gflops.toFixed(2)} | ${q.gbps.toFixed(2)} | ${q.attainableGflops.toFixed(1)} | ${(100 * q.fractionOfPeak).toFixed(1)}% | ${q.bound === 'memory' ? `${(100 * q.fractionOfBandwidth).toFixed(1)}%` : '-'} |`);
     }
+    const above = aboveRoof(summary);
+    if (above.length > 0) lines.push('', aboveRoofWarning(above));
   }
   lines.push('');
   return lines.join('\n');
@@ -120,4 +123,24 @@ export function analyseRun(results: Results): LabAnalysis {
     text += '\n\n![Roofline of the rungs](roofline.svg)';
   }
   return { text, files, ...nativeKernelValues(results, analysis) };
+}
+
+/**
+ * A rung measured above its roof (more than 5% over, beyond rounding and timer noise). A program cannot beat the
+ * hardware, so the roof read low: the probes run after the cases, and on a shared VM the capacity behind the vCPUs
+ * changes during a run (two vCPUs that ran as two cores for one case can share one core's FMA units for the probe).
+ */
+export function aboveRoof(summary: { variant: string; threads?: number | null; size: number; fractionOfPeak: number }[]): string[] {
+  return summary
+    .filter((q) => q.fractionOfPeak > 1.05)
+    .map((q) => `${q.variant}${q.threads ? ` x${q.threads}` : ''} at n = ${q.size} (${(100 * q.fractionOfPeak).toFixed(0)}%)`);
+}
+
+export function aboveRoofWarning(above: string[]): string {
+  return (
+    `Warning: measured above its roof: ${above.join(', ')}. No program runs faster than the hardware, so the roof read ` +
+    'low in this run: the peak probes run after the cases, and on a shared machine or VM the capacity behind the CPUs ' +
+    'can change during a run (two vCPUs that ran as two cores for one case may share one core for the probe). Treat ' +
+    'the roofs and fractions of peak here as lower bounds, and rerun on a quiet machine before you quote them.'
+  );
 }

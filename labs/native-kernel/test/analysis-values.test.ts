@@ -85,3 +85,15 @@ test('the peaks are the best probe sample, not the median: interference only eve
   } as unknown as CaseResult['observations']);
   assert.deepEqual(peaksFrom({ cases: [c] } as unknown as Results), { gflops1: 100, gbps1: 20, gflopsAll: 180, gbpsAll: 30 });
 });
+
+test('a rung measured above its roof is named in a warning: the roof read low, not the rung beat the hardware', async () => {
+  const { aboveRoof, aboveRoofWarning } = await import('../src/analysis-report.ts');
+  // 90.0 Gflop/s against an all-threads roof of 60.3 is 149%; 59.6 (98.9%) and 1.04 are within the 5% allowed.
+  const above = aboveRoof([
+    { variant: 'native-blas-threads', threads: 2, size: 512, fractionOfPeak: 90.0 / 60.3 },
+    { variant: 'native-blocked-threads', threads: 2, size: 512, fractionOfPeak: 0.989 },
+    { variant: 'native-blas', threads: null, size: 1024, fractionOfPeak: 1.04 },
+  ]);
+  assert.deepEqual(above, ['native-blas-threads x2 at n = 512 (149%)']);
+  assert.match(aboveRoofWarning(above), /^Warning: measured above its roof: native-blas-threads x2 at n = 512 \(149%\)\. .*lower bounds/);
+});
