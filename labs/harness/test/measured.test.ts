@@ -54,6 +54,11 @@ test('value: a key of values.json, with its own unit', () => {
 test('machine: the CPU model, P, Node and the date in words', () => {
   const r = resolveMeasured(results, values, { at: 'machine' });
   assert.equal(formatMeasured(r), 'AMD EPYC 7763 64-Core Processor, P = 2, Node v24.21.0, 2026-05-04');
+  // A P forced above the CPUs the job could use is not passed off as that many CPUs.
+  const forced = { ...results, cpus: { ...results.cpus, p: 8, available: 2, forced: true } };
+  assert.equal(formatMeasured(resolveMeasured(forced, values, { at: 'machine' })), 'AMD EPYC 7763 64-Core Processor, P = 8, forced on 2 CPUs, Node v24.21.0, 2026-05-04');
+  // Forced to what it had anyway: nothing to say.
+  assert.equal(formatMeasured(resolveMeasured({ ...results, cpus: { ...results.cpus, forced: true } }, values, { at: 'machine' })), formatMeasured(r));
 });
 
 test('a selector that does not resolve names itself and what the run has', () => {

@@ -3,6 +3,7 @@
  * the viewer shows when the learner opens a run of their own. Pure, no DOM and no schema (zod stays out of the page's
  * first download), unit-tested in site/test/viewer-runs.test.ts.
  */
+import { machineText } from '@parallel-course/harness/measured.ts';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
 
 /** One course run as the page embeds it (a `<script type="application/json">` per lab, written at build time). */
@@ -14,11 +15,8 @@ export interface EmbeddedRun {
   results: Results;
 }
 
-/** The machine of a run in words: "<CPU model>, P = <p>, Node <version>, <date>". */
-export function machineWords(results: Pick<Results, 'environment' | 'cpus' | 'startedAt'>): string {
-  const cpu = results.environment.cpuModel.trim() || 'unknown CPU';
-  return `${cpu}, P = ${results.cpus.p}, Node ${results.environment.node}, ${results.startedAt.slice(0, 10)}`;
-}
+/** The machine of a run in words: "<CPU model>, P = <p>, Node <version>, <date>", the same words as the episodes'. */
+export const machineWords = machineText;
 
 /**
  * The label of a course run: "reference run: <machine>, <date>", or "instructor's run: ..." for a run of the folder
