@@ -10,7 +10,7 @@
  */
 import type { AnalysisInput } from './analysis.ts';
 import { paramsKey, type Headline } from './lab-definition.ts';
-import type { CaseResult, Grade, Params } from './results-schema.ts';
+import type { CaseResult, CorrectnessEntry, Grade, Params } from './results-schema.ts';
 import { median } from './statistics.ts';
 
 /** The param and value that mark the reference solution's copy of a graded case (runner.ts adds them). */
@@ -32,6 +32,11 @@ export interface GradingSpec {
 }
 
 type Interval = (reference: AnalysisInput, learner: AnalysisInput, key: string) => { ci95: [number, number]; pairing: 'rounds' | 'independent' };
+
+/** The cases whose check said "not implemented", as GradingSpec.notImplemented wants them. */
+export function notImplementedCases(correctness: Pick<CorrectnessEntry, 'variant' | 'params' | 'notImplemented'>[]): Headline[] {
+  return correctness.filter((e) => e.notImplemented).map((e) => ({ variant: e.variant, params: e.params }));
+}
 
 /** The reference copy's params of a learner case's params. */
 export function referenceParams(params: Params): Params {

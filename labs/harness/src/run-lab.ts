@@ -9,6 +9,7 @@ import { cpuBudget, describeBudget } from './cpus.ts';
 import { currentTopology, describeTopology, topologyWarnings } from './topology.ts';
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
+import { notImplementedCases } from './grade.ts';
 import { caseLabel, type Impl, type SamplingPlan } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
@@ -174,7 +175,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     // Oversubscription is judged against the CPUs the job may really use, also when P was forced higher.
     availableParallelism: cpus.available,
     grading: lab.grading
-      ? { ...lab.grading, notImplemented: correctness.filter((e) => e.notImplemented).map((e) => ({ variant: e.variant, params: e.params })) }
+      ? { ...lab.grading, notImplemented: notImplementedCases(correctness) }
       : null,
   });
   const notes: string[] = [describeBudget(cpus), `Topology: ${describeTopology(topology)}.`, ...(plan ? [plan.note] : []), ...lab.notes, ...run.notes];

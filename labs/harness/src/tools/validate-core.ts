@@ -7,6 +7,7 @@
  *      (`analyze` is a pure function of them), so a hand-edited number is caught and named.
  */
 import { analyze, type AnalysisInput } from '../analysis.ts';
+import { notImplementedCases } from '../grade.ts';
 import { caseLabel } from '../report/format.ts';
 import { parseResultsJson, ResultsFileError, type Results } from '../results-schema.ts';
 
@@ -118,7 +119,7 @@ export function recompute(results: Results): ReturnType<typeof analyze> {
           cases: results.grade.entries.map((e) => ({ variant: e.variant, params: e.params, ...(e.optional ? { optional: true } : {}) })),
           target: results.grade.target,
           targetText: results.grade.targetText,
-          notImplemented: results.correctness.filter((e) => e.notImplemented).map((e) => ({ variant: e.variant, params: e.params })),
+          notImplemented: notImplementedCases(results.correctness),
         }
       : null,
   });
