@@ -6,8 +6,8 @@
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
-import { medianOf, sweepOf, type ChunkPoint, type Granularity, type Sweep } from './analysis.ts';
-import { AGREEMENT_FACTOR, KNEE_FRACTION, verdictText } from './rule-check.ts';
+import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './analysis.ts';
+import { AGREEMENT_FACTOR, KNEE_FRACTION, medianOf, verdictText } from './rule-check.ts';
 
 type Interval = [number, number] | null | undefined;
 

@@ -14,7 +14,7 @@ import { renderChartPng } from '@parallel-course/harness/report/png.ts';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
-import { findKnee, fitOverhead, KNEE_FRACTION, ruleMinTaskUs, ruleVerdict, verdictText, type Knee, type RuleVerdict } from './rule-check.ts';
+import { findKnee, fitOverhead, KNEE_FRACTION, medianOf, ruleMinTaskUs, ruleVerdict, verdictText, type Knee, type RuleVerdict } from './rule-check.ts';
 import { efficiencySplitChart } from './split-chart.ts';
 
 export { linearFit } from './rule-check.ts';
@@ -278,13 +278,6 @@ export function formatWorkers(results: Results): string {
     );
   }
   return lines.join('\n');
-}
-
-/** The median of a short list (start-up and memory samples). */
-export function medianOf(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
 /**

@@ -33,7 +33,8 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): { slope
   return { slope, intercept: my - slope * mx };
 }
 
-function medianOf(xs: readonly number[]): number {
+/** The median of a short list (start-up and memory samples, a bootstrap draw of slopes). */
+export function medianOf(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
