@@ -19,7 +19,7 @@ import type { AnalysisValues } from '@parallel-course/harness/analysis-values.ts
 import { labNames } from '@parallel-course/harness/lab-registry.ts';
 import { machineText } from '@parallel-course/harness/measured.ts';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
-import { checkRunFolder, findRunFolders } from '@parallel-course/harness/run-folders.ts';
+import { checkRunFolder, findRunFolders, type CheckedRun } from '@parallel-course/harness/run-folders.ts';
 
 export interface CourseRun {
   lab: string;
@@ -69,15 +69,30 @@ export function repoRoot(): string {
   return process.env['COURSE_REPO_ROOT'] ?? path.resolve(process.cwd(), '..');
 }
 
+/** checkRunFolder, memoised for one load: a folder is read and validated (every number recomputed) once. */
+type Check = (dir: string) => CheckedRun;
+
+function memoisedCheck(): Check {
+  const checked = new Map<string, CheckedRun>();
+  return (dir) => {
+    let result = checked.get(dir);
+    if (result === undefined) {
+      result = checkRunFolder(dir);
+      checked.set(dir, result);
+    }
+    return result;
+  };
+}
+
 /**
  * The run folders of `lab` under `root`: findRunFolders's shapes, plus `root` itself when it is one run folder of
  * that lab (`COURSE_RUNS=results/event-loop/<time>`) and `root`'s own runs when it is that lab's folder
  * (`COURSE_RUNS=results/event-loop`).
  */
-function runFoldersOf(root: string, lab: string): string[] {
+function runFoldersOf(root: string, lab: string, check: Check): string[] {
   let ownLab: string | null = null;
   try {
-    if (statSync(path.join(root, 'results.json')).isFile()) ownLab = checkRunFolder(root).results?.lab ?? null;
+    if (statSync(path.join(root, 'results.json')).isFile()) ownLab = check(root).results?.lab ?? null;
   } catch {
     ownLab = null;
   }
@@ -86,10 +101,10 @@ function runFoldersOf(root: string, lab: string): string[] {
   return findRunFolders(root, lab);
 }
 
-function newestValid(root: string, lab: string, source: CourseRun['source']): { run: CourseRun | null; skipped: string[] } {
+function newestValid(root: string, lab: string, source: CourseRun['source'], check: Check): { run: CourseRun | null; skipped: string[] } {
   const skipped: string[] = [];
-  for (const dir of (source === 'reference' ? findRunFolders(root, lab) : runFoldersOf(root, lab)).reverse()) {
-    const checked = checkRunFolder(dir);
+  for (const dir of (source === 'reference' ? findRunFolders(root, lab) : runFoldersOf(root, lab, check)).reverse()) {
+    const checked = check(dir);
     if (checked.results && checked.problems.length === 0) {
       return { run: { lab, results: checked.results, values: checked.values, source, dir, fellBack: false, fellBackReason: null }, skipped };
     }
@@ -112,9 +127,10 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
 
   const referenceDir = path.join(rootDir, 'reference');
   const labs = labNames(rootDir);
+  const check = memoisedCheck();
   const reference = new Map<string, CourseRun>();
   for (const lab of labs) {
-    const { run } = newestValid(referenceDir, lab, 'reference');
+    const { run } = newestValid(referenceDir, lab, 'reference', check);
     if (run) reference.set(lab, run);
   }
 
@@ -136,7 +152,7 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
     }
     const allSkipped: string[] = [];
     for (const lab of labs) {
-      const { run, skipped } = newestValid(courseRunsDir, lab, 'course-runs');
+      const { run, skipped } = newestValid(courseRunsDir, lab, 'course-runs', check);
       allSkipped.push(...skipped);
       if (run) {
         chosen.set(lab, run);
