@@ -33,6 +33,12 @@ export class MeasuredBuildError extends Error {
   }
 }
 
+/** The page a component is on, for build errors: the episode's file, else its id, else the URL's path. */
+export function pageOf(locals: unknown, url: URL): string {
+  const entry = (locals as { starlightRoute?: { entry?: { filePath?: string; id?: string } } }).starlightRoute?.entry;
+  return entry?.filePath ?? entry?.id ?? url.pathname;
+}
+
 function selectorOf(props: MeasuredProps): MeasuredSelector {
   return { at: props.at, case: props.case, name: props.name };
 }
