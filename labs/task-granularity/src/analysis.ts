@@ -164,12 +164,12 @@ function deriveSweep(results: Results, group: { variant: string; workers: number
   };
 }
 
-export function fmt(x: number | null | undefined, digits = 3): string {
+function fmt(x: number | null | undefined, digits = 3): string {
   return x === null || x === undefined ? 'n/a' : Number(x.toPrecision(digits)).toString();
 }
 
 /** A time in µs, in the unit that reads best: "52.7 µs", "1.05 ms". */
-export function fmtUs(us: number | null): string {
+function fmtUs(us: number | null): string {
   if (us === null) return 'n/a';
   return us >= 1000 ? `${fmt(us / 1000)} ms` : `${fmt(us)} µs`;
 }
