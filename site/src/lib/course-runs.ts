@@ -204,5 +204,5 @@ export function runKind(run: CourseRun): string {
 /** One line naming a run: "event-loop: reference run of 2026-12-03 15:16 UTC on AMD EPYC 7763 (P = 2, Node v24.21.0)". */
 export function describeRun(run: CourseRun): string {
   const when = `${run.results.startedAt.slice(0, 10)} ${run.results.startedAt.slice(11, 16)} UTC`;
-  return `${run.lab}: ${runKind(run)} of ${when} on ${machineText(run.results).replace(/, \d{4}-\d{2}-\d{2}$/, '')}${run.results.quick ? ' (a --quick run)' : ''}`;
+  return `${run.lab}: ${runKind(run)} of ${when} on ${machineText(run.results, { date: false })}${run.results.quick ? ' (a --quick run)' : ''}`;
 }

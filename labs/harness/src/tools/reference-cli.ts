@@ -89,7 +89,7 @@ export async function makeReference(source: string, outDir: string, rootDir = RO
 /** reference/README.md: the command, the machine(s), the dates and each run's wall time, from the runs themselves. */
 export function referenceReadme(entries: readonly ReferenceEntry[], outDir: string, existing: readonly { lab: string; results: Results; dir: string }[]): string {
   const runs = existing.slice().sort((a, b) => a.lab.localeCompare(b.lab));
-  const machines = [...new Set(runs.map((r) => machineText(r.results).replace(/, \d{4}-\d{2}-\d{2}$/, '')))];
+  const machines = [...new Set(runs.map((r) => machineText(r.results, { date: false })))];
   const commands = [...new Set(runs.map((r) => r.results.command))];
   const lines = [
     '# Reference runs',
