@@ -14,8 +14,6 @@ import { deriveRingSync } from './work.ts';
 import { calibrate, estimateInputs, estimateServerCase, REFERENCE_RATES } from './estimates.ts';
 import { analyseEventLoop, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, PING } from './analysis.ts';
 
-export { LOAD_CPU, loadGeneratorReport } from './analysis.ts';
-
 /** One sample: a burst of requests for these accounts, all in flight at once. */
 export interface BurstInput {
   accounts: number[];
