@@ -39,6 +39,15 @@ export function pageOf(locals: unknown, url: URL): string {
   return entry?.filePath ?? entry?.id ?? url.pathname;
 }
 
+/** The run of `lab` the site shows, or a MeasuredBuildError naming the page and the tag. */
+function runFor(runs: CourseRuns, lab: string, page: string, tag: string): CourseRun {
+  try {
+    return courseRun(runs, lab);
+  } catch (error) {
+    throw new MeasuredBuildError(`${page}: ${tag}: ${(error as Error).message}`);
+  }
+}
+
 function selectorOf(props: MeasuredProps): MeasuredSelector {
   return { at: props.at, case: props.case, name: props.name };
 }
@@ -49,12 +58,7 @@ export function renderMeasured(runs: CourseRuns, props: MeasuredProps, page: str
     throw new MeasuredBuildError(`${page}: <Measured> needs run="<lab>" (and at="headline|baseline|median|speedup|value|machine")`);
   }
   const selector = selectorOf(props);
-  let run: CourseRun;
-  try {
-    run = courseRun(runs, props.run);
-  } catch (error) {
-    throw new MeasuredBuildError(`${page}: <Measured ${describeSelector(props.run, selector)} />: ${(error as Error).message}`);
-  }
+  const run = runFor(runs, props.run, page, `<Measured ${describeSelector(props.run, selector)} />`);
   const attempt = (r: CourseRun): Resolved => resolveMeasured(r.results, r.values, selector);
   let resolved: Resolved;
   let used = run;
@@ -114,12 +118,7 @@ export interface TableRender {
 /** Resolves `<MeasuredTable run table />`: the table from the run shown, else the reference's (marked), else a build error. */
 export function renderTable(runs: CourseRuns, props: { run: string; table: string; digits?: number | undefined; interval?: boolean | undefined }, page: string): TableRender {
   const tag = `<MeasuredTable run="${props.run}" table="${props.table}" />`;
-  let run: CourseRun;
-  try {
-    run = courseRun(runs, props.run);
-  } catch (error) {
-    throw new MeasuredBuildError(`${page}: ${tag}: ${(error as Error).message}`);
-  }
+  const run = runFor(runs, props.run, page, tag);
   const tableOf = (r: CourseRun) => (r.values && Object.hasOwn(r.values.tables, props.table) ? r.values.tables[props.table] : undefined);
   let used = run;
   let table = tableOf(run);
@@ -170,12 +169,7 @@ export function renderChart(runs: CourseRuns, props: { run: string; variant: str
     if (eq <= 0) throw new MeasuredBuildError(`${page}: ${tag}: where="${props.where}": '${token}' is not <param>=<value>`);
     fixed[token.slice(0, eq)] = token.slice(eq + 1);
   }
-  let run: CourseRun;
-  try {
-    run = courseRun(runs, props.run);
-  } catch (error) {
-    throw new MeasuredBuildError(`${page}: ${tag}: ${(error as Error).message}`);
-  }
+  const run = runFor(runs, props.run, page, tag);
   const pointsOf = (r: CourseRun) =>
     r.results.speedups
       .filter(
