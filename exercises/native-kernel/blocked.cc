@@ -1,10 +1,11 @@
 // The blocked kernel the native-blocked rungs run. Write it here, then rebuild and run the lab:
 //   npm run build -w labs/native-kernel
 //   npm run lab -- native-kernel
-// Built into every <impl>_march module by labs/native-kernel/binding.gyp. The given parts are in
-// labs/native-kernel/native/blocked-parts.h: read what each one packs, computes or adds, and where its data lives.
-// The episode (episodes/07-native-kernel.mdx, "Blocking for the cache") explains what each level of blocking keeps
-// in which cache.
+// Built into every native module (-O0, -O3, -march=native) by labs/native-kernel/binding.gyp, so a compile error
+// here leaves none of this impl's native modules built; the native-blocked rungs run it from the <impl>_march module.
+// The given parts are in labs/native-kernel/native/blocked-parts.h: read what each one packs, computes or adds, and
+// where its data lives. The episode (episodes/07-native-kernel.mdx, "Up the ladder: blocking, and the library")
+// explains what each level of blocking keeps in which cache.
 #include <algorithm>
 #include <stdexcept>
 
@@ -16,7 +17,9 @@ namespace {
 
 // TODO(learner): choose the block sizes, in doubles: k in blocks of kKc, rows of C in blocks of kMc, columns of C in
 // blocks of kNc. Each must be at least 1 (the build checks). Work out, for your CPU's caches (lscpu), which packed
-// block should stay in which cache, then measure: the lab's native-blocked cases at n = 512 and 1024 are graded.
+// block should stay in which cache, then measure. `--grade` judges native-blocked at the largest size the run measures
+// (n = 1024; 512 in a quick run); this exercise is optional: while the throw below is here, the grade lists it as
+// not attempted and judges kernel.cc alone.
 constexpr std::size_t kKc = 1;
 constexpr std::size_t kMc = 1;
 constexpr std::size_t kNc = 1;

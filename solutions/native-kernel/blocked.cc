@@ -1,8 +1,9 @@
 // The blocked kernel the native-blocked rungs run: block sizes and the loop nest over the given parts
 // (labs/native-kernel/native/blocked-parts.h: packing, the 6 x 16 register-tile micro-kernel).
-// Built into every <impl>_march module by labs/native-kernel/binding.gyp; rebuild with `npm run build -w labs/native-kernel`.
+// Built into every native module (-O0, -O3, -march=native) by labs/native-kernel/binding.gyp; the native-blocked
+// rungs run it from the <impl>_march module. Rebuild with `npm run build -w labs/native-kernel`.
 //
-// Design task (episode 07, "blocking for the cache"): the order of the five loops and the three block sizes.
+// Design task (episode 07, "Write the blocked kernel"): the order of the five loops and the three block sizes.
 // This answer is Goto and van de Geijn's, "Anatomy of high-performance matrix multiplication" (ACM TOMS 34(3),
 // 2008): columns of C in blocks of kNc, k in blocks of kKc (pack that kKc x kNc block of B once), rows in blocks of
 // kMc (pack that kMc x kKc block of A once), then every kNr-column panel of B against every kMr-row panel of A.
@@ -17,7 +18,7 @@
 namespace kernel {
 namespace {
 
-// Block sizes in doubles, from typical cache sizes (the reference VM's Xeon: 32 KiB L1d, 1 MiB L2 per core):
+// Block sizes in doubles, from typical cache sizes (the reference run's AMD EPYC VM: 32 KiB L1d, 1 MiB L2 per core):
 // a kKc x kNr panel of B is 192 x 16 x 8 bytes = 24 KiB, inside a 32 KiB L1d beside a panel of A (9 KiB);
 // a kMc x kKc block of A is 96 x 192 x 8 bytes = 144 KiB, well inside L2; kNc = 2048 covers n <= 2048 in one block.
 constexpr std::size_t kKc = 192;
