@@ -428,8 +428,8 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     ],
     target: 0.8,
     targetText:
-      "at least 0.8 of the reference's speed for each of your kernels: kernel.cc at -O3 -march=native (native-march, n = 256) " +
-      'and, once you have written it (an optional exercise), blocked.cc (native-blocked at the largest size measured: n = 1024, or 512 in a quick run)',
+      `at least 0.8 of the reference's speed for each of your kernels: kernel.cc at -O3 -march=native (native-march, n = ${LARGEST_SIZE}) ` +
+      `and, once you have written it (an optional exercise), blocked.cc (native-blocked at the largest size measured: n = ${largestBlockedSize(false)}, or ${largestBlockedSize(true)} in a quick run)`,
   },
   inputParams: ['size', TRIAD_PARAM],
   inputs(params, ctx) {
