@@ -38,9 +38,14 @@ function productCase(results: Results, variant: string, size: number): CaseResul
   return results.cases.find((c) => c.variant === variant && Number(c.params.size) === size && c.params.threads === undefined && c.params.elements === undefined) ?? null;
 }
 
-/** A case's samples as ms per product (a sample may repeat the product at small n). */
+/** Products per sample of a matrix case (a sample may repeat the product at small n). */
+function productsPerSample(c: CaseResult): number {
+  return c.workPerSample.amount / matmulFlop(Number(c.params.size));
+}
+
+/** A case's samples as ms per product. */
 function perProductMs(c: CaseResult): number[] {
-  const repeats = c.workPerSample.amount / matmulFlop(Number(c.params.size));
+  const repeats = productsPerSample(c);
   return c.samplesMs.map((ms) => ms / repeats);
 }
 
@@ -60,8 +65,7 @@ export function speedRatio(results: Results, fast: string, slow: string, size: n
   const ci95 = paired
     ? roundBootstrapRatioCi(sMs, s.sampleRounds, fMs, f.sampleRounds, rng, RESAMPLES)
     : bootstrapRatioCi(sMs, fMs, rng, RESAMPLES);
-  const scale = (c: CaseResult) => c.workPerSample.amount / matmulFlop(size);
-  return { value: s.summary.median / scale(s) / (f.summary.median / scale(f)), ci95, paired };
+  return { value: s.summary.median / productsPerSample(s) / (f.summary.median / productsPerSample(f)), ci95, paired };
 }
 
 const gflopsValue = (p: RungPoint): MeasuredValue => ({
