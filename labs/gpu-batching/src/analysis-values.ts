@@ -15,10 +15,12 @@
  * A key is absent when its case was not run (a quick run has fewer batches, no threadpool reader, no memory source).
  * Tables: batchSweep, pipeline, sessions, devices.
  */
+import { caseRatioInterval } from '@parallel-course/harness/analysis.ts';
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
+import { paramsKey } from '@parallel-course/harness/lab-definition.ts';
 import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
 import { sameParams } from '@parallel-course/harness/report/format.ts';
-import { bootstrapRatioCi, createRng, median, roundBootstrapRatioCi, sameRoundSet } from '@parallel-course/harness/statistics.ts';
+import { median } from '@parallel-course/harness/statistics.ts';
 import type { CaseLine, LabAnalysis } from './analysis.ts';
 
 /** Gain per doubling of the batch below which the curve has reached its knee (the episode's "less than 10%"). */
@@ -239,15 +241,10 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
   return { values, tables };
 }
 
-/** The 95% interval of median(a) / median(b): paired by round where both were measured in the same rounds, as the harness does. */
+/** The 95% interval of median(a) / median(b), resampled as the run's speedups are (the harness's caseRatioInterval). */
 function ratioCi(results: Results, a: CaseResult, b: CaseResult): [number, number] | null {
-  const rng = createRng(results.seed);
-  const resamples = Math.min(results.bootstrapResamples, 10_000);
   try {
-    if (a.sampleRounds && b.sampleRounds && sameRoundSet(a.sampleRounds, b.sampleRounds) && new Set(a.sampleRounds).size >= 2) {
-      return roundBootstrapRatioCi(a.samplesMs, a.sampleRounds, b.samplesMs, b.sampleRounds, rng, resamples);
-    }
-    return bootstrapRatioCi(a.samplesMs, b.samplesMs, rng, resamples);
+    return caseRatioInterval(results, a, b, `ratio:${a.variant}:${paramsKey(a.params)}:${b.variant}:${paramsKey(b.params)}`).ci95;
   } catch {
     return null;
   }

@@ -132,6 +132,9 @@ function seedFor(seed: number, key: string): number {
 
 type Pairing = SpeedupEntry['pairing'];
 
+/** What a ratio's interval reads of a case: its samples, their rounds and its measure group. */
+type RoundedSamples = Pick<AnalysisInput, 'samplesMs' | 'sampleRounds' | 'measureGroup'>;
+
 /**
  * How two cases' interval is resampled: by round when both carry round indices, were measured in the same group and
  * in the same set of at least two rounds (each round then holds both cases' samples taken back to back), else
@@ -139,7 +142,7 @@ type Pairing = SpeedupEntry['pairing'];
  * independent method, so that case is 'independent' too (and a file written without rounds, recorded as round 0,
  * recomputes the same).
  */
-export function pairingOf(a: AnalysisInput, b: AnalysisInput): Pairing {
+export function pairingOf(a: RoundedSamples, b: RoundedSamples): Pairing {
   if (a.sampleRounds === undefined || b.sampleRounds === undefined) return 'independent';
   if (a.measureGroup !== b.measureGroup) return 'independent';
   return sameRoundSet(a.sampleRounds, b.sampleRounds) && roundSet(a.sampleRounds).length >= 2 ? 'rounds' : 'independent';
@@ -150,7 +153,7 @@ export function pairingOf(a: AnalysisInput, b: AnalysisInput): Pairing {
  * over rounds where `pairingOf` allows it (statistics/rounds.ts), else the independent percentile bootstrap
  * (statistics/bootstrap.ts); either from a fresh createRng(seed).
  */
-function ratioInterval(reference: AnalysisInput, target: AnalysisInput, seed: number, resamples: number): { ci95: [number, number]; pairing: Pairing } {
+function ratioInterval(reference: RoundedSamples, target: RoundedSamples, seed: number, resamples: number): { ci95: [number, number]; pairing: Pairing } {
   const pairing = pairingOf(reference, target);
   const rng = createRng(seed);
   const ci95 =
@@ -158,6 +161,21 @@ function ratioInterval(reference: AnalysisInput, target: AnalysisInput, seed: nu
       ? roundBootstrapRatioCi(reference.samplesMs, reference.sampleRounds as number[], target.samplesMs, target.sampleRounds as number[], rng, resamples)
       : bootstrapRatioCi(reference.samplesMs, target.samplesMs, rng, resamples);
   return { ci95, pairing };
+}
+
+/**
+ * The interval of median(reference) / median(target) for two cases of a finished run, resampled exactly as the run's
+ * speedups were (pairing, seed derivation, resamples), for a lab's analysis that compares two cases the lab did not
+ * declare as variant and baseline. `key` names the comparison, so each interval has its own reproducible seed. The
+ * samples may be rescaled by a constant first (e.g. per product), which rescales the interval the same way.
+ */
+export function caseRatioInterval(
+  results: { seed: number; bootstrapResamples: number },
+  reference: RoundedSamples,
+  target: RoundedSamples,
+  key: string,
+): { ci95: [number, number]; pairing: Pairing } {
+  return ratioInterval(reference, target, seedFor(results.seed, key), results.bootstrapResamples);
 }
 
 /**

@@ -7,9 +7,7 @@
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
 import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
-import { bootstrapRatioCi } from '@parallel-course/harness/statistics/bootstrap.ts';
-import { createRng } from '@parallel-course/harness/statistics/rng.ts';
-import { roundBootstrapRatioCi, sameRoundSet } from '@parallel-course/harness/statistics/rounds.ts';
+import { caseRatioInterval } from '@parallel-course/harness/analysis.ts';
 import type { NativeKernelAnalysis, RungPoint } from './analysis.ts';
 import { matmulFlop } from './matrices.ts';
 import { productTolerance } from './tolerance.ts';
@@ -18,19 +16,10 @@ import { productTolerance } from './tolerance.ts';
 export const LADDER_RUNGS = ['ts-naive', 'ts-typed', 'native-O0', 'native-O3', 'native-march', 'native-blocked', 'native-blas'] as const;
 /** The sizes of the ladder table (issue 17): the ladder's largest size and the two large ones. */
 export const LADDER_SIZES = [256, 512, 1024] as const;
-/** Bootstrap resamples of the ratios' intervals, as the harness's speedups use. */
-const RESAMPLES = 10_000;
 
 /** "native-march" -> "NativeMarch", "ts-naive" -> "TsNaive", "native-O3" -> "NativeO3": a key part. */
 export function keyPart(variant: string): string {
   return variant.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
-}
-
-/** The run's seed and a key, hashed (FNV-1a) into one bootstrap seed, so each interval is reproducible. */
-function seedFor(seed: number, key: string): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
 }
 
 /** The sequential (single-thread, single-call) matrix case of a variant at a size, or null. */
@@ -50,21 +39,17 @@ function perProductMs(c: CaseResult): number[] {
 }
 
 /**
- * How many times as fast `fast` ran as `slow`: median(slow) / median(fast) per product, with its 95% interval. Paired
- * by round (the harness's two-stage bootstrap, statistics/rounds.ts) when the two cases were measured in the same
- * rounds, as the large sizes' group is; else the independent bootstrap. Null when either case is missing.
+ * How many times as fast `fast` ran as `slow`: median(slow) / median(fast) per product, with its 95% interval from
+ * the harness (caseRatioInterval: resampled as the run's speedups are, paired by round when the two cases were measured
+ * in the same rounds, as the large sizes' group is). Null when either case is missing.
  */
 export function speedRatio(results: Results, fast: string, slow: string, size: number): { value: number; ci95: [number, number]; paired: boolean } | null {
   const f = productCase(results, fast, size);
   const s = productCase(results, slow, size);
   if (!f || !s) return null;
-  const fMs = perProductMs(f);
-  const sMs = perProductMs(s);
-  const rng = createRng(seedFor(results.seed, `ratio:${fast}:${slow}:${size}`));
-  const paired = sameRoundSet(s.sampleRounds, f.sampleRounds);
-  const ci95 = paired
-    ? roundBootstrapRatioCi(sMs, s.sampleRounds, fMs, f.sampleRounds, rng, RESAMPLES)
-    : bootstrapRatioCi(sMs, fMs, rng, RESAMPLES);
+  const perProduct = (c: CaseResult) => ({ samplesMs: perProductMs(c), sampleRounds: c.sampleRounds });
+  const { ci95, pairing } = caseRatioInterval(results, perProduct(s), perProduct(f), `ratio:${fast}:${slow}:${size}`);
+  const paired = pairing === 'rounds';
   return { value: s.summary.median / productsPerSample(s) / (f.summary.median / productsPerSample(f)), ci95, paired };
 }
 

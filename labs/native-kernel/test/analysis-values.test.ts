@@ -40,7 +40,7 @@ const cases = [
   fakeCase('native-blocked', 1024, [40, 40, 40, 40], 40),
   fakeCase('native-blas', 1024, [32, 32, 32, 32], 32),
 ];
-const results = { seed: 7, cases, speedups: [], correctness: [], cpus: { p: 2 } } as unknown as Results;
+const results = { seed: 7, bootstrapResamples: 10_000, cases, speedups: [], correctness: [], cpus: { p: 2 } } as unknown as Results;
 
 test('keyPart: variant names as camelCase key parts', () => {
   assert.deepEqual(['native-march', 'ts-naive', 'native-O3', 'native-blocked-threads'].map(keyPart), ['NativeMarch', 'TsNaive', 'NativeO3', 'NativeBlockedThreads']);
