@@ -34,10 +34,8 @@ export function yourRunLabel(results: Results, fileName: string): string {
   return `your run (${fileName}): ${machineWords(results)}${results.quick ? ' (a --quick run)' : ''}`;
 }
 
-/** The embedded runs' JSON, as `courseRunsJson` writes it, safe inside a `<script>` element (no "</script>", no "<!--"). */
-export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
+/** The embedded runs' JSON, safe inside a `<script>` element (no "</script>", no "<!--"): the harness's reports' escaping. */
+export { jsonForScript as embedJson } from '@parallel-course/harness/report/json-script.ts';
 
 /** Where the viewer goes when the learner opens a run of `learnerLab` while `selectedLab` is on show. */
 export interface Placement {

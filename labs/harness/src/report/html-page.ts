@@ -6,6 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { jsonForScript } from './json-script.ts';
+
+export { jsonForScript };
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -15,19 +18,6 @@ export function escapeHtml(text: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
-}
-
-/**
- * JSON that is safe inside a <script> element: `<`, `>` and `&` become \u escapes (so no `</script>` or `<!--`
- * can appear), and U+2028/U+2029 too (line terminators in older JavaScript parsers). JSON.parse reads it unchanged.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 }
 
 let chartJsSource: string | undefined;
