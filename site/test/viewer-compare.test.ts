@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { caseLabel } from '@parallel-course/harness/report/format.ts';
 import { checkResults, recompute } from '@parallel-course/harness/tools/validate-core.ts';
 import { loadCourseRuns, type CourseRun } from '../src/lib/course-runs.ts';

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { checkResults } from '@parallel-course/harness/tools/validate-core.ts';
 import { genuineRun } from '../../labs/harness/test/support/genuine-run.ts';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { fileURLToPath } from 'node:url';
-import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
+import { parseResultsJson } from '@parallel-course/core';
 import { parseAnalysisValuesJson } from '@parallel-course/harness/analysis-values.ts';
 import { burstFor, requestsPerBurst, workerCounts } from '../src/lab.ts';
 import { createLabServer } from '../src/server.ts';

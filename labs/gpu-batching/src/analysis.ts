@@ -4,9 +4,9 @@
  * per-device efficiency of the multi-device cases (the harness's, read from the speedups), and what the sessions add.
  * Pure functions of the results file.
  */
-import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
+import type { CaseResult, Results } from '@parallel-course/core';
 import { sameParams } from '@parallel-course/harness/report/format.ts';
-import { median, quantile, sorted } from '@parallel-course/harness/statistics.ts';
+import { median, quantile, sorted } from '@parallel-course/core';
 import { DEFAULT_STABILITY, firstStableWindow, windowThroughputs, type StabilityOptions } from './stability.ts';
 
 export interface CaseLine {

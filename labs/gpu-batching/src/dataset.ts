@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createRng } from '@parallel-course/harness/statistics/rng.ts';
+import { createRng } from '@parallel-course/core';
 
 /** Bump when the file format changes, so an old cache is never read as the new one. */
 const FORMAT_VERSION = 1;

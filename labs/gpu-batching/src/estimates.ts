@@ -8,7 +8,7 @@
 import { timePerCall } from '@parallel-course/harness/calibration.ts';
 import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/harness/lab-definition.ts';
 import { parallelMs, rateOf } from '@parallel-course/harness/plan.ts';
-import type { Params } from '@parallel-course/harness/results-schema.ts';
+import type { Params } from '@parallel-course/core';
 import { MODEL_SPEC } from './model-spec.ts';
 
 /**

@@ -7,7 +7,7 @@
  * every weight once (about 3.7 M multiply-adds), while a batch of B samples reads each weight once for B samples.
  * That reuse, and paying the per-call overhead once per batch, is what batching buys.
  */
-import { createRng } from '@parallel-course/harness/statistics/rng.ts';
+import { createRng } from '@parallel-course/core';
 
 export interface ModelSpec {
   /** Layer widths from input to output, e.g. [784, 512, 256, 10]. */

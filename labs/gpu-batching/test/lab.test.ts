@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '@parallel-course/harness';
-import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
+import { parseResultsJson } from '@parallel-course/core';
 import { parseAnalysisValuesJson } from '@parallel-course/harness/analysis-values.ts';
 import { analyseResults } from '../src/analysis.ts';
 import * as batching from '../../../exercises/gpu-batching/batching.ts';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { analyze } from '@parallel-course/harness/analysis.ts';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { AllocationError, isAllocationError, withHalving } from '../src/allocation.ts';
 import { analyseResults, formatAnalysis } from '../src/analysis.ts';
 import { describeEvent } from '../src/device-pool.ts';

@@ -10,7 +10,7 @@ import { buildAnalysisValues, VALUES_FILE } from './analysis-values.ts';
 import type { LabAnalysis } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import { readResults } from './results-reader.ts';
-import type { Results } from './results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { writeFileAtomic } from './results-writer.ts';
 
 export const ANALYSIS_FILE = 'analysis.md';

@@ -8,8 +8,8 @@
  * the independent percentile bootstrap, each from createRng(seedFor(seed, 'speedup:<variant>:<params>')); an
  * efficiency over a one-worker case gets its own from seedFor(seed, 'efficiency:<variant>:<params>').
  */
-import type { Params } from './results-schema.ts';
-import type { AmdahlFit, CaseResult, Grade, Observation, SpeedupEntry } from './results-schema.ts';
+import type { Params } from '@parallel-course/core';
+import type { AmdahlFit, CaseResult, Grade, Observation, SpeedupEntry } from '@parallel-course/core';
 import type { RawObservation } from './lab-definition.ts';
 import { gradeCases, type GradingSpec } from './grade.ts';
 import { paramsKey } from './lab-definition.ts';
@@ -28,7 +28,7 @@ import {
   sorted,
   speedup,
   summarize,
-} from './statistics.ts';
+} from '@parallel-course/core';
 
 /** The `noisy` threshold on the robust coefficient of variation (1.4826 * MAD / median): 0.1 = 10 %. */
 export { NOISY_ROBUST_CV };

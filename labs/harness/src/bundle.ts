@@ -10,7 +10,7 @@ import { EXIT_OK, EXIT_USAGE, exitCodeFor } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { headlineSentence } from './report/format.ts';
 import { escapeHtml, htmlPage } from './report/html-page.ts';
-import type { Results } from './results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { createRunDir, writeFileAtomic } from './results-writer.ts';
 import { runLab, type RunLabOptions } from './run-lab.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { CaseDefinition, CaseInstance, Comparator, LabContext } from './lab-definition.ts';
 import { isNotImplemented } from './lab-definition.ts';
-import type { CorrectnessEntry } from './results-schema.ts';
+import type { CorrectnessEntry } from '@parallel-course/core';
 
 /** Inputs and the reference's outputs for them, shared by the cases that agree on the lab's input params. */
 export interface CheckSet<Input, Output> {

@@ -6,8 +6,8 @@
  * A run whose numbers do not recompute from its samples is refused with an `IncomparableRunError`; compare.ts turns
  * it into the command line's UsageError.
  */
-import type { Params, Results } from './results-schema.ts';
-import { compareSamples, createRng } from './statistics.ts';
+import type { Params, Results } from '@parallel-course/core';
+import { compareSamples, createRng } from '@parallel-course/core';
 import { caseLabel, formatRatio, sameParams } from './report/format.ts';
 import { checkResults } from './tools/validate-core.ts';
 

@@ -7,7 +7,7 @@
  * A run whose numbers do not recompute from its samples (edited, or an older harness) is refused; one with failed
  * cases is flagged.
  */
-import type { Results } from './results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import {
   comparabilityProblems,
   compareRuns as compareRunsPure,

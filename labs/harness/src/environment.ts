@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { describeProbeFailure, oneLine, runProbe } from './probe.ts';
-import type { Environment } from './results-schema.ts';
+import type { Environment } from '@parallel-course/core';
 
 /** Time each command of the manifest may take, in ms: git and nvidia-smi answer in well under a second when healthy. */
 export const PROBE_TIMEOUT_MS = 5000;

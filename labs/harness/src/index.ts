@@ -1,6 +1,5 @@
 /** The harness's public API, for labs and tests. */
 export { runLab, type RunLabOptions, type RunLabOutcome } from './run-lab.ts';
 export * from './lab-definition.ts';
-export * from './results-schema.ts';
 export { exactStrings, withinTolerance } from './comparators.ts';
 export { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';

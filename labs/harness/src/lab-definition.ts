@@ -7,7 +7,7 @@
  */
 import type { AnalysisTable, MeasuredValue } from './analysis-values.ts';
 import type { LearnerFile } from './learner-module.ts';
-import type { Params, Results } from './results-schema.ts';
+import type { Params, Results } from '@parallel-course/core';
 
 export type Impl = 'exercise' | 'solution';
 

@@ -1,5 +1,5 @@
 /**
- * Finds the labs: every `labs/<name>/src/lab.ts` except the harness itself. Adding a lab means adding a folder;
+ * Finds the labs: every `labs/<name>/src/lab.ts` except the harness and the core (labs/core: shared code, no lab). Adding a lab means adding a folder;
  * nothing here needs to change.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -11,7 +11,7 @@ import type { LabDefinition } from './lab-definition.ts';
 /** The repository root: three levels above this file (labs/harness/src). */
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-const NOT_LABS = new Set(['harness']);
+const NOT_LABS = new Set(['harness', 'core']);
 
 /** Names of the labs in this checkout, sorted. */
 export function labNames(rootDir = ROOT_DIR): string[] {

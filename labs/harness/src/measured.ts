@@ -14,7 +14,7 @@
  */
 import type { AnalysisValues, MeasuredValue } from './analysis-values.ts';
 import { caseLabel } from './lab-definition.ts';
-import type { Params, Results } from './results-schema.ts';
+import type { Params, Results } from '@parallel-course/core';
 
 export const MEASURED_SELECTORS = ['headline', 'baseline', 'median', 'speedup', 'value', 'machine'] as const;
 export type MeasuredAt = (typeof MEASURED_SELECTORS)[number];

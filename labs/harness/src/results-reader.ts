@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UnsafeFileError, UsageError } from './errors.ts';
-import { parseResultsJson, type Results } from './results-schema.ts';
+import { parseResultsJson, type Results } from '@parallel-course/core';
 import { readResultsText } from './safe-read.ts';
 
 export const RESULTS_FILE = 'results.json';

@@ -7,7 +7,7 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rm
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
-import { parseResults, type Results } from './results-schema.ts';
+import { parseResults, type Results } from '@parallel-course/core';
 
 /**
  * `mkdir -p`, one level at a time. Node's own `mkdirSync(..., { recursive: true })` never returns for a path

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseAnalysisValuesJson, VALUES_FILE, type AnalysisValues } from './analysis-values.ts';
 import { UnsafeFileError } from './errors.ts';
 import { RESULTS_FILE } from './results-reader.ts';
-import type { Results } from './results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { readTextFileSafely } from './safe-read.ts';
 import { validateFile } from './tools/validate.ts';
 

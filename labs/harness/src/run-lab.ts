@@ -16,7 +16,7 @@ import { measureGroups } from './measure.ts';
 import { planLab } from './plan-lab.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
-import { SCHEMA_VERSION, type CorrectnessEntry, type Results } from './results-schema.ts';
+import { SCHEMA_VERSION, type CorrectnessEntry, type Results } from '@parallel-course/core';
 import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.ts';
 import { supervise } from './supervisor.ts';
 

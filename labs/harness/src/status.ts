@@ -6,7 +6,7 @@
  *   measured     every case passes, and results/<lab>/ holds a run of the exercise in which every case passed
  * The state comes from the exercise's check now (not from old results), so a broken edit after a good run shows.
  */
-import type { CorrectnessEntry, Results } from './results-schema.ts';
+import type { CorrectnessEntry, Results } from '@parallel-course/core';
 import type { RunOnDisk } from './results-reader.ts';
 import { headlineSentence } from './report/format.ts';
 import { renderTextTable } from './report/text-table.ts';

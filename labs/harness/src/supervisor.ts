@@ -14,7 +14,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { caseLabel } from './lab-definition.ts';
 import type { RawObservation } from './lab-definition.ts';
-import type { CorrectnessEntry } from './results-schema.ts';
+import type { CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 
 const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));

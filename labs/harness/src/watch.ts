@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { LabLoadError } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { caseLabel, correctnessDetail } from './report/format.ts';
-import type { CorrectnessEntry } from './results-schema.ts';
+import type { CorrectnessEntry } from '@parallel-course/core';
 import type { CheckLabOutcome } from './run-lab.ts';
 import type { WatchChildMessage } from './watch-child.ts';
 

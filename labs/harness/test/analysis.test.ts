@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyze, findBaseline, findOneWorkerCase, pairingOf, summarizeObservation, workerParam, type AnalysisInput } from '../src/analysis.ts';
 import { amdahlFitFor, speedupsWithoutWorkers, workerSeries } from '../src/report/select.ts';
-import type { Params, Results } from '../src/results-schema.ts';
+import type { Params, Results } from '@parallel-course/core';
 
 const options = { baseline: 'inline', headline: { variant: 'pool', params: { workers: 2 } }, seed: 1, resamples: 200, availableParallelism: 2 };
 const work = { amount: 12, unit: 'requests' };

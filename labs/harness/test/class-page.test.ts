@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import type { Results } from '../src/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { main as classMain } from '../src/tools/class-cli.ts';
 import { classScalingChart, loadSubmissions, renderClassPage, submissionName } from '../src/tools/class-page.ts';
 import { genuineRun } from './support/genuine-run.ts';

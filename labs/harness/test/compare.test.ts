@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { compareRuns, comparisonCaveats, formatComparison } from '../src/compare.ts';
 import { runLab } from '../src/run-lab.ts';
-import type { Results } from '../src/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { recompute } from '../src/tools/validate-core.ts';
 import { slowImpl, tempRoot, TINY_SAMPLING } from './support/temp-root.ts';
 

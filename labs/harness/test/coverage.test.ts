@@ -29,7 +29,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bootstrapMedianCi, bootstrapRatioCi, createRng, orderStatisticMedianCi, roundBootstrapRatioCi } from '../src/statistics.ts';
+import { bootstrapMedianCi, bootstrapRatioCi, createRng, orderStatisticMedianCi, roundBootstrapRatioCi } from '@parallel-course/core';
 
 const PAIRED_TRIALS = 600;
 const INDEPENDENT_TRIALS = 300;

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { collectEnvironment, parseCgroupQuota, parseCpuAffinity, parseNvidiaSmi } from '../src/environment.ts';
-import { environmentSchema } from '../src/results-schema.ts';
+import { environmentSchema } from '@parallel-course/core';
 import { fakeNvidiaSmi, garbage, HUNG } from './support/fake-nvidia-smi.ts';
 
 const ENVIRONMENT = fileURLToPath(new URL('../src/environment.ts', import.meta.url));

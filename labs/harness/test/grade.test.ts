@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run-lab.ts';
-import { parseResultsJson } from '../src/results-schema.ts';
+import { parseResultsJson } from '@parallel-course/core';
 import { validateSubmission } from '../src/tools/validate.ts';
 import { formatGrade } from '../src/report/terminal.ts';
 import { tempRoot } from './support/temp-root.ts';

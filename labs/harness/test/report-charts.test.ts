@@ -9,7 +9,7 @@ import {
   speedupVsWorkersChart,
   timeDistributionChart,
 } from '../src/report/charts.ts';
-import { parseResults, type Results } from '../src/results-schema.ts';
+import { parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { escapeHtml, jsonForScript, loadChartJsSource, renderHtmlReport } from '../src/report/html.ts';
-import { parseResults, type Results } from '../src/results-schema.ts';
+import { parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);
 const HOSTILE = '<img src=x onerror=alert(1)>';

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildCharts } from '../src/report/charts.ts';
 import { formatTerminalSummary, ReportWriteError, writeReports } from '../src/report/index.ts';
 import { ChartRenderError, renderChartPng } from '../src/report/png.ts';
-import { parseResults, type Results } from '../src/results-schema.ts';
+import { parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { analyseResults, writeAnalysis } from '../src/analyse.ts';
 import { runLab } from '../src/run-lab.ts';
-import { parseResultsJson } from '../src/results-schema.ts';
+import { parseResultsJson } from '@parallel-course/core';
 
 const rootDir = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
 const tiny = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };

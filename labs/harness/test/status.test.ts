@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { checkLabInChild } from '../src/check-process.ts';
-import type { CorrectnessEntry, Results } from '../src/results-schema.ts';
+import type { CorrectnessEntry, Results } from '@parallel-course/core';
 import type { RunOnDisk } from '../src/results-reader.ts';
 import { listRuns } from '../src/results-reader.ts';
 import { formatStatus, labStatus } from '../src/status.ts';

@@ -8,7 +8,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { checkLab, runLab } from '../src/run-lab.ts';
-import { parseResultsJson } from '../src/results-schema.ts';
+import { parseResultsJson } from '@parallel-course/core';
 import { readFileSync } from 'node:fs';
 import { tempRoot } from './support/temp-root.ts';
 

@@ -17,7 +17,7 @@ import { compareRuns, formatComparison } from '../src/compare.ts';
 import { UnsafeFileError } from '../src/errors.ts';
 import { renderHtmlReport } from '../src/report/html.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
-import type { Results } from '../src/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { MAX_RESULTS_BYTES, readResultsText, readTextFileSafely, sanitizeForTerminal, shellCommandLine, shellQuote } from '../src/safe-read.ts';
 import { buildLearnerReport, reproduceCommands } from '../src/tools/learner-report.ts';
 import { parseNotes } from '../src/tools/notes.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '../src/run-lab.ts';
-import type { Results } from '../src/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { diffRecomputed, validateFile, validateSubmission } from '../src/tools/validate.ts';
 import { genuineRun } from './support/genuine-run.ts';
 

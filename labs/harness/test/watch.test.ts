@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { explainFirstFailure, isWatchedFile, watchLab, type WatchCheckResult } from '../src/watch.ts';
-import type { CorrectnessEntry } from '../src/results-schema.ts';
+import type { CorrectnessEntry } from '@parallel-course/core';
 import { tempRoot, WRONG_IMPL } from './support/temp-root.ts';
 
 function entry(partial: Partial<CorrectnessEntry>): CorrectnessEntry {

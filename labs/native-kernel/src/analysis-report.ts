@@ -1,7 +1,7 @@
 /**
  * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json.
  */
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { analyseNativeKernel, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
 import { nativeKernelValues } from './analysis-values.ts';

@@ -6,7 +6,7 @@
  * results and the lab's own analysis (analysis.ts); nothing here measures.
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
-import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
+import type { CaseResult, Results } from '@parallel-course/core';
 import { caseRatioInterval } from '@parallel-course/harness/analysis.ts';
 import type { NativeKernelAnalysis, RungPoint } from './analysis.ts';
 import { matmulFlop } from './matrices.ts';

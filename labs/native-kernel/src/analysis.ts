@@ -6,7 +6,7 @@
  * bandwidth roofs come from the triad cases (bandwidth-analysis.ts) where the run has them. Pure functions of
  * validated results.
  */
-import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/harness/results-schema.ts';
+import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/core';
 import { bandwidthFrom, isTriadCase, type Bandwidth } from './bandwidth-analysis.ts';
 import { matmulFlop } from './matrices.ts';
 import { PEAK_OBSERVATIONS } from './peaks.ts';

@@ -3,7 +3,7 @@
  * computed from `workers`, where the bandwidth stops growing (saturates), and the two bandwidth roofs the roofline
  * draws (one thread, and the best over all thread counts). Pure functions of validated results.
  */
-import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/harness/results-schema.ts';
+import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/core';
 import { TRIAD_PARAM } from './triad.ts';
 
 /** Bandwidth counts as saturated from the first thread count that reaches this fraction of the best. */

@@ -9,7 +9,7 @@
 import { timePerCall } from '@parallel-course/harness/calibration.ts';
 import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/harness/lab-definition.ts';
 import { rateOf } from '@parallel-course/harness/plan.ts';
-import type { Params } from '@parallel-course/harness/results-schema.ts';
+import type { Params } from '@parallel-course/core';
 import { makeInput, matmulFlop, repeatsFor } from './matrices.ts';
 import { matmulTyped } from './ts-kernels.ts';
 import { TRIAD_CHECK_LENGTHS, TRIAD_PARAM, triadBytes, triadTyped } from './triad.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analysisValuesSchema } from '@parallel-course/harness/analysis-values.ts';
-import type { CaseResult, Results } from '@parallel-course/harness/results-schema.ts';
+import type { CaseResult, Results } from '@parallel-course/core';
 import { analyseNativeKernel } from '../src/analysis.ts';
 import { keyPart, nativeKernelValues, speedRatio } from '../src/analysis-values.ts';
 import { PEAK_OBSERVATIONS } from '../src/peaks.ts';

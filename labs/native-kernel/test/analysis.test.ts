@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyze } from '@parallel-course/harness/analysis.ts';
-import type { CaseResult } from '@parallel-course/harness/results-schema.ts';
+import type { CaseResult } from '@parallel-course/core';
 import { crossovers, intensity, roofline, roofsFrom, rooflineSummary, rungPoint, threadScaling, type RungPoint } from '../src/analysis.ts';
 import { formatBandwidth } from '../src/analysis-report.ts';
 import { bandwidthFrom, saturationPoint, saturationSentence } from '../src/bandwidth-analysis.ts';

@@ -5,7 +5,7 @@
  * `W2` the pools of 1 and 2 threads (at P = 2, `W2` and `P` are the same sweep; at P = 1 there is no `W2`).
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './analysis.ts';
 import { AGREEMENT_FACTOR, KNEE_FRACTION, medianOf, verdictText } from './rule-check.ts';
 

@@ -11,7 +11,7 @@
  */
 import { paramsKey, type LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { findKnee, fitOverhead, KNEE_FRACTION, medianOf, ruleMinTaskUs, ruleVerdict, verdictText, type Knee, type RuleVerdict } from './rule-check.ts';

@@ -7,7 +7,7 @@
  * Why 9·W·o: n tasks of length t on W workers, each adding o of wall time, take about n·t/W + n·o, so the efficiency
  * left after the overhead is t / (t + W·o); it is at least 0.9 when t >= 9·W·o.
  */
-import { createRng } from '@parallel-course/harness/statistics/rng.ts';
+import { createRng } from '@parallel-course/core';
 
 /** The share of the curve's best efficiency that counts as "good": the rule's 10% overhead. */
 export const KNEE_FRACTION = 0.9;

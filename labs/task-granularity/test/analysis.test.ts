@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildAnalysisValues } from '@parallel-course/harness/analysis-values.ts';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { deriveGranularity, formatEfficiencySplit, formatGranularity, formatRuleCheck, sweepOf } from '../src/analysis.ts';
 import { granularityTables, granularityValues } from '../src/analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';

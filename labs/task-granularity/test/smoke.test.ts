@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { runLab } from '@parallel-course/harness';
-import { parseResultsJson } from '@parallel-course/harness/results-schema.ts';
+import { parseResultsJson } from '@parallel-course/core';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
 import { deriveGranularity, formatGranularity, sweepOf } from '../src/analysis.ts';
 import { parseAnalysisValuesJson } from '@parallel-course/harness/analysis-values.ts';

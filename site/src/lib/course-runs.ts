@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { AnalysisValues } from '@parallel-course/harness/analysis-values.ts';
 import { labNames } from '@parallel-course/harness/lab-registry.ts';
 import { machineText } from '@parallel-course/harness/measured.ts';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { checkRunFolder, findRunFolders, type CheckedRun } from '@parallel-course/harness/run-folders.ts';
 
 export interface CourseRun {

@@ -4,7 +4,7 @@
  * validate`, labs/harness/src/tools/validate-core.ts): every correctness check passed and every number recomputes
  * from the raw samples. The text is parsed as JSON only: nothing in it is executed or rendered as HTML.
  */
-import { parseResultsJson, ResultsFileError, type Results } from '@parallel-course/harness/results-schema.ts';
+import { parseResultsJson, ResultsFileError, type Results } from '@parallel-course/core';
 import { checkResults, MAX_RESULTS_BYTES } from '@parallel-course/harness/tools/validate-core.ts';
 
 /** The harness's cap (64 MiB), one constant for the command line and this viewer. */

@@ -2,7 +2,7 @@
  * Turns a validated results file into the series the charts and tables show. Pure: no DOM, unit-tested.
  * Only reads fields of the harness schema (labs/harness/src/results-schema.ts); it never trusts strings as markup.
  */
-import type { Params, Results, SpeedupEntry } from '@parallel-course/harness/results-schema.ts';
+import type { Params, Results, SpeedupEntry } from '@parallel-course/core';
 import { caseLabel, paramsLabel } from '@parallel-course/harness/lab-definition.ts';
 import type { ResultsWarning } from './results-file.ts';
 

@@ -4,7 +4,7 @@
  * runs' own samples, and its caveats). Pure, no DOM: the rows are plain text for `textTable`. Loaded only when the
  * learner opens a file (it brings the schema, zod, with the validator).
  */
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { compareRuns, IncomparableRunError, type RunComparison, type Verdict } from '@parallel-course/harness/compare-runs.ts';
 import { caseLabel, formatRatio, formatSignificant, formatTimeWithInterval, sameParams } from '@parallel-course/harness/report/format.ts';
 

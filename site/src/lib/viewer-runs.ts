@@ -4,7 +4,7 @@
  * first download), unit-tested in site/test/viewer-runs.test.ts.
  */
 import { machineText } from '@parallel-course/harness/measured.ts';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 
 /** One course run as the page embeds it (a `<script type="application/json">` per lab, written at build time). */
 export interface EmbeddedRun {

@@ -6,11 +6,11 @@
  * recompute from its samples, is still shown, under a warning that says so in words (role="alert").
  */
 import type { ChartDataset } from 'chart.js';
-import type { Results } from '@parallel-course/harness/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import type { ResultsWarning } from '../lib/results-file.ts';
 import { placeLearnerRun, yourRunLabel, type EmbeddedRun } from '../lib/viewer-runs.ts';
 import { Chart } from '../lib/chart-setup.ts';
-import { amdahlSpeedup } from '../lib/amdahl.ts';
+import { amdahlSpeedup } from '@parallel-course/core';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
 import {

@@ -2,9 +2,9 @@
  * Number and label formatting shared by every reporter, so the terminal, HTML and Markdown say the same thing
  * in the same words. Pure functions; no reporter-specific escaping here (each output format escapes its own way).
  */
-import type { CaseResult, CorrectnessEntry, Params, SpeedupEntry } from '../results-schema.ts';
+import type { CaseResult, CorrectnessEntry, Params, SpeedupEntry } from '@parallel-course/core';
 import { caseLabel as caseLabelOf, paramsLabel } from '../lab-definition.ts';
-import { NOISY_ROBUST_CV } from '../statistics.ts';
+import { NOISY_ROBUST_CV } from '@parallel-course/core';
 
 /** What the flags mean, printed under every table that shows them. */
 export const OVERSUBSCRIBED_TEXT = 'oversubscribed: more workers than available CPUs';

@@ -4,7 +4,7 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Results } from '../results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { writeFileAtomic } from '../results-writer.ts';
 import { buildCharts } from './charts.ts';
 import { renderHtmlReport } from './html.ts';

@@ -3,7 +3,7 @@
  * file name (written beside it by the PNG reporter) and every number in tables. Text from the results file is
  * escaped so it cannot become markup, links or raw HTML.
  */
-import type { Results } from '../results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
 import type { DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';

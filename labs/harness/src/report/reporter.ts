@@ -2,7 +2,7 @@
  * The one interface every file reporter implements (as in Criterion.rs's report.rs): fed the same validated
  * Results, it returns the files it wants written, and never measures or reads anything back from the run.
  */
-import type { Results } from '../results-schema.ts';
+import type { Results } from '@parallel-course/core';
 
 /** A file a reporter produced, with its path relative to the run folder (forward slashes). */
 export interface ReportFile {

@@ -2,7 +2,7 @@
  * Read-only views over Results that several reporters need. Nothing here computes a statistic: it only finds
  * what the statistics stage already wrote.
  */
-import type { AmdahlFit, CaseResult, Params, Results, SpeedupEntry } from '../results-schema.ts';
+import type { AmdahlFit, CaseResult, Params, Results, SpeedupEntry } from '@parallel-course/core';
 import { workerParam } from '../analysis.ts';
 import { caseLabel, sameParams } from './format.ts';
 

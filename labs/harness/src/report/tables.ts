@@ -2,7 +2,7 @@
  * The report's tables as plain data (headers + rows of text), shared by the HTML and Markdown reporters so both
  * print the same sections with the same numbers. Each output format escapes the cells its own way.
  */
-import type { Results } from '../results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import type { DataTable } from './chart-spec.ts';
 import {
   caseLabel,

@@ -3,7 +3,7 @@
  * It prints only what is in Results; every string from the results file is made terminal-safe (no escapes).
  * No colour is used, so NO_COLOR and non-TTY output need no special handling.
  */
-import type { Grade, Results } from '../results-schema.ts';
+import type { Grade, Results } from '@parallel-course/core';
 import {
   caseLabel,
   correctnessDetail,

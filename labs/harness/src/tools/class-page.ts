@@ -7,7 +7,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Results } from '../results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { chartScripts, escapeHtml, htmlPage } from '../report/html-page.ts';
 import { caseLabel, formatPercent, formatSignificant, formatSpeedup, formatTimeWithInterval } from '../report/format.ts';
 import { seriesColour, REFERENCE_GREY } from '../report/chart-spec.ts';

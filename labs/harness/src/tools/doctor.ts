@@ -3,7 +3,7 @@
  * (ok / warn / fail) and advice. Only a `fail` (the course cannot run) makes the exit code non-zero.
  * `diagnose` is a pure function of the probe, so the advice is tested without the machine it describes.
  */
-import type { Environment } from '../results-schema.ts';
+import type { Environment } from '@parallel-course/core';
 import type { OrtProbe } from './ort-probe.ts';
 
 /** The course runs TypeScript directly, which needs Node >= 22.18 (type stripping on by default); it pins 24. */

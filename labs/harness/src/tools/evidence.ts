@@ -2,7 +2,7 @@
  * Evidence sentences a report builds from numbers: where the baseline's time goes and what the scaling curve says.
  * Pure functions of Results; the learner's own interpretation goes in notes.md.
  */
-import type { Results } from '../results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { caseLabel, formatSignificant, formatThroughput, formatTimeWithInterval } from '../report/format.ts';
 import { speedupsByWorkers } from '../report/select.ts';
 

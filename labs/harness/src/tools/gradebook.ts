@@ -4,7 +4,7 @@
  * row per learner and lab, plain columns, RFC 4180 quoting). Rows come from each file's own validation: a file whose
  * numbers do not recompute gets no grade, whatever it claims.
  */
-import type { Results } from '../results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { caseLabel } from '../report/format.ts';
 import { escapeHtml } from '../report/html-page.ts';
 import { validateFile } from './validate.ts';

@@ -5,7 +5,7 @@
  *
  * No report is made from a run that failed its check or whose numbers do not follow from its samples.
  */
-import type { Results } from '../results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { compareRuns, type RunComparison } from '../compare.ts';
 import { sanitizeForTerminal, shellCommandLine, shellQuote } from '../safe-read.ts';
 import { baselineEvidence, scalingEvidence } from './evidence.ts';

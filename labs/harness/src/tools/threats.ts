@@ -3,8 +3,8 @@
  * load), SMT, a shared node, more workers than cores, a cgroup quota below the CPU count, a quick run, uncommitted
  * code, a harness floor close to the times measured. Pure: the report lists what applies, with the evidence.
  */
-import type { Results } from '../results-schema.ts';
-import { median } from '../statistics.ts';
+import type { Results } from '@parallel-course/core';
+import { median } from '@parallel-course/core';
 import { caseLabel, formatPercent, formatSignificant, formatTime } from '../report/format.ts';
 
 /** Relative change between the first and the second half of a case's samples above which we call it drift. */

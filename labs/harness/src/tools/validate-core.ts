@@ -9,7 +9,7 @@
 import { analyze, type AnalysisInput } from '../analysis.ts';
 import { notImplementedCases } from '../grade.ts';
 import { caseLabel } from '../report/format.ts';
-import { parseResultsJson, ResultsFileError, type Results } from '../results-schema.ts';
+import { parseResultsJson, ResultsFileError, type Results } from '@parallel-course/core';
 
 /** The largest results file any reader accepts, in bytes: far above any file a lab writes (raw samples included),
  * small enough that reading it cannot exhaust a laptop's or a phone's memory. The harness (safe-read.ts) and the

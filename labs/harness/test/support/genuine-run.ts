@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { runLab } from '../../src/run-lab.ts';
-import type { Results } from '../../src/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { tempRoot, TINY_SAMPLING } from './temp-root.ts';
 
 /** The run lives in a temp copy of the fixture root (`root`): removed when `t` ends, else the caller removes it. */

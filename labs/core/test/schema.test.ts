@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseResults, parseResultsJson, ResultsFileError, SCHEMA_VERSION } from '../src/results-schema.ts';
 
-const fixture = readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8');
+const fixture = readFileSync(new URL('../../harness/test/fixtures/results-event-loop.json', import.meta.url), 'utf8');
 
 test('a results file survives a JSON round trip unchanged', () => {
   const results = parseResultsJson(fixture, 'fixture');

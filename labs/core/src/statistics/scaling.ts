@@ -76,6 +76,31 @@ export function gustafsonSpeedup(serialFraction: number, workers: number): numbe
   return workers - serialFraction * (workers - 1);
 }
 
+/** The upper limit of Amdahl's speedup as p grows without bound: 1 / f (Infinity when f = 0). */
+export function amdahlLimit(serialFraction: number): number {
+  assertFraction('amdahlLimit', serialFraction);
+  return serialFraction === 0 ? Infinity : 1 / serialFraction;
+}
+
+/** Amdahl, Gustafson and the ideal line at one worker count, for the site's explorer chart and its data table. */
+export interface LawPoint {
+  workers: number;
+  amdahl: number;
+  gustafson: number;
+  ideal: number;
+}
+
+/** Both laws evaluated at workers 1..maxWorkers (integers). */
+export function speedupCurves(serialFraction: number, maxWorkers: number): LawPoint[] {
+  assertFraction('speedupCurves', serialFraction);
+  assertNumber('speedupCurves', 'maxWorkers', maxWorkers, 1, true);
+  const points: LawPoint[] = [];
+  for (let p = 1; p <= Math.floor(maxWorkers); p++) {
+    points.push({ workers: p, amdahl: amdahlSpeedup(serialFraction, p), gustafson: gustafsonSpeedup(serialFraction, p), ideal: p });
+  }
+  return points;
+}
+
 /** One measured point of a scaling curve. */
 export interface ScalingPoint {
   /** Worker count p, >= 1. */

@@ -10,7 +10,7 @@
  *   bootstrap.ts        bootstrapMedianCi, bootstrapRatioCi (independent percentile bootstrap, 95 %)
  *   summary.ts          summarize: the SampleSummary of results.json; NOISY_ROBUST_CV
  *   compare.ts          compareSamples: faster / slower / within noise
- *   scaling.ts          speedup, efficiency, karpFlatt, amdahlSpeedup, gustafsonSpeedup, amdahlFit
+ *   scaling.ts          speedup, efficiency, karpFlatt, amdahlSpeedup, gustafsonSpeedup, amdahlLimit, speedupCurves, amdahlFit
  *
  * Every function throws StatisticsInputError (code STATISTICS_INVALID_INPUT) on input it cannot use, never NaN.
  */
@@ -26,5 +26,5 @@ export { NOISY_ROBUST_CV, summarize } from './statistics/summary.ts';
 export type { SummarizeOptions } from './statistics/summary.ts';
 export { compareSamples } from './statistics/compare.ts';
 export type { CompareOptions, Comparison } from './statistics/compare.ts';
-export { amdahlFit, amdahlSpeedup, efficiency, gustafsonSpeedup, karpFlatt, speedup } from './statistics/scaling.ts';
-export type { AmdahlFitResult, ScalingPoint } from './statistics/scaling.ts';
+export { amdahlFit, amdahlLimit, amdahlSpeedup, efficiency, gustafsonSpeedup, karpFlatt, speedup, speedupCurves } from './statistics/scaling.ts';
+export type { AmdahlFitResult, LawPoint, ScalingPoint } from './statistics/scaling.ts';

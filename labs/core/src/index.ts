@@ -1,0 +1,9 @@
+/**
+ * The course's core: the one public entry of `@parallel-course/core`. Everything here is pure and has no node:
+ * imports, so the harness (Node), the site's build, a browser page and a Web Worker all run the same code:
+ *
+ *   statistics.ts       the statistics stage (summaries, intervals, speedup, efficiency, Karp-Flatt, Amdahl)
+ *   results-schema.ts   the schema of results.json (zod) and the one upgrade step from older versions
+ */
+export * from './statistics.ts';
+export * from './results-schema.ts';
