@@ -6,9 +6,10 @@ import { parseResults } from '@parallel-course/core';
 import { amdahlLimit, amdahlSpeedup, gustafsonSpeedup, speedupCurves } from '@parallel-course/core';
 import { droppedFrames, longestGap } from '../src/lib/frame-gaps.ts';
 import { countPrimesBelow } from '../src/lib/busy-work.ts';
-import { caseLabel, formatInterval, formatNumber, maxWorkers, otherSpeedups, paramsLabel, workerSeries } from '../src/lib/results-view.ts';
+import { maxWorkers, otherSpeedups, workerSeries } from '../src/lib/results-view.ts';
 import { resolveBase } from '../src/lib/base-path.ts';
 import { resolveRequestPath } from '../scripts/static-server.ts';
+import { caseLabel, formatInterval, formatSignificant, paramsLabel } from '@parallel-course/core';
 
 const close = (actual: number, expected: number, tolerance = 1e-9): void =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);
@@ -105,10 +106,10 @@ describe('results view', () => {
   });
 
   it('formats numbers to three significant digits', () => {
-    assert.equal(formatNumber(9.142857), '9.14');
-    assert.equal(formatNumber(1234.5), '1230');
-    assert.equal(formatNumber(0), '0');
-    assert.equal(formatNumber(0.00012), '1.20e-4');
+    assert.equal(formatSignificant(9.142857), '9.14');
+    assert.equal(formatSignificant(1234.5), '1230');
+    assert.equal(formatSignificant(0), '0');
+    assert.equal(formatSignificant(0.00012), '1.20e-4');
   });
 });
 

@@ -7,3 +7,6 @@
  */
 export * from './statistics.ts';
 export * from './results-schema.ts';
+export * from './case-identity.ts';
+export * from './format.ts';
+export * from './sanitise.ts';

@@ -17,11 +17,10 @@
  */
 import { caseRatioInterval } from '@parallel-course/harness/analysis.ts';
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
-import { paramsKey } from '@parallel-course/harness/lab-definition.ts';
 import type { CaseResult, Results } from '@parallel-course/core';
-import { sameParams } from '@parallel-course/harness/report/format.ts';
 import { median } from '@parallel-course/core';
 import type { CaseLine, LabAnalysis } from './analysis.ts';
+import { paramsKey, sameParams } from '@parallel-course/core';
 
 /** Gain per doubling of the batch below which the curve has reached its knee (the episode's "less than 10%"). */
 export const KNEE_GAIN_PER_DOUBLING = 0.1;

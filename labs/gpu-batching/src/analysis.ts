@@ -5,9 +5,10 @@
  * Pure functions of the results file.
  */
 import type { CaseResult, Results } from '@parallel-course/core';
-import { sameParams } from '@parallel-course/harness/report/format.ts';
 import { median, quantile, sorted } from '@parallel-course/core';
 import { DEFAULT_STABILITY, firstStableWindow, windowThroughputs, type StabilityOptions } from './stability.ts';
+import { sameParams } from '@parallel-course/core';
+import { formatSignificant } from '@parallel-course/core';
 
 export interface CaseLine {
   label: string;
@@ -129,7 +130,7 @@ export function analyseResults(all: Results, stability: StabilityOptions = DEFAU
   return { ep, baseline, batches, best, pipeline, sessions, devices, notes };
 }
 
-const fmt = (v: number, digits = 3) => (v >= 100 ? v.toFixed(0) : v.toPrecision(digits));
+const fmt = (v: number, digits = 3) => formatSignificant(v, digits);
 
 /** The analysis as plain text for the terminal. */
 export function formatAnalysis(a: LabAnalysis, stability: StabilityOptions = DEFAULT_STABILITY): string {

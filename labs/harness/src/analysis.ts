@@ -12,7 +12,6 @@ import type { Params } from '@parallel-course/core';
 import type { AmdahlFit, CaseResult, Grade, Observation, SpeedupEntry } from '@parallel-course/core';
 import type { RawObservation } from './lab-definition.ts';
 import { gradeCases, type GradingSpec } from './grade.ts';
-import { paramsKey } from './lab-definition.ts';
 import {
   amdahlFit,
   bootstrapRatioCi,
@@ -29,6 +28,7 @@ import {
   speedup,
   summarize,
 } from '@parallel-course/core';
+import { paramsKey } from '@parallel-course/core';
 
 /** The `noisy` threshold on the robust coefficient of variation (1.4826 * MAD / median): 0.1 = 10 %. */
 export { NOISY_ROBUST_CV };

@@ -16,10 +16,9 @@ import {
   type RunComparison,
   type Verdict,
 } from './compare-runs.ts';
-import { caseLabel, formatRatio, formatTime } from './report/format.ts';
 import { renderTextTable } from './report/text-table.ts';
-import { sanitizeForTerminal } from './safe-read.ts';
 import { UsageError } from './errors.ts';
+import { caseLabel, formatRatio, formatTime, terminalText } from '@parallel-course/core';
 
 // The comparison itself is pure and browser-safe (compare-runs.ts, used by the site's results viewer too); this file
 // adds what the command line needs: its error type, sanitised text and the terminal table.
@@ -28,7 +27,7 @@ export type { CaseComparison, CompareRunsOptions, RunComparison, Verdict } from 
 
 /** A refused run as the command line's UsageError (exit code 2), its text made safe for a terminal. */
 function asUsageError(error: unknown): unknown {
-  return error instanceof IncomparableRunError ? new UsageError(sanitizeForTerminal(error.message)) : error;
+  return error instanceof IncomparableRunError ? new UsageError(terminalText(error.message)) : error;
 }
 
 /**
@@ -74,10 +73,10 @@ export function formatComparison(comparison: RunComparison): string {
     VERDICT_TEXT[c.verdict],
   ]);
   const lines = [
-    `Compared with the ${sanitizeForTerminal(comparison.earlier.impl)} run of ${sanitizeForTerminal(comparison.earlier.startedAt)} ` +
+    `Compared with the ${terminalText(comparison.earlier.impl)} run of ${terminalText(comparison.earlier.startedAt)} ` +
       `(ratio = earlier median / this median; above 1 = this run is faster; within noise = the 95% interval ${rule}):`,
     ...renderTextTable(['case', 'earlier', 'this run', 'ratio', '95% CI', 'verdict'], rows, { maxWidth: 110, flexibleColumn: 0 }),
   ];
-  for (const caveat of comparison.caveats) lines.push(`caveat: ${sanitizeForTerminal(caveat)}`);
+  for (const caveat of comparison.caveats) lines.push(`caveat: ${terminalText(caveat)}`);
   return lines.join('\n');
 }

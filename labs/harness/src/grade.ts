@@ -9,9 +9,10 @@
  * `report -- validate` recomputes it and a hand-edited grade is caught.
  */
 import type { AnalysisInput } from './analysis.ts';
-import { paramsKey, type Headline } from './lab-definition.ts';
+import { type Headline } from './lab-definition.ts';
 import type { CaseResult, CorrectnessEntry, Grade, Params } from '@parallel-course/core';
 import { median } from '@parallel-course/core';
+import { paramsKey } from '@parallel-course/core';
 
 /** The param and value that mark the reference solution's copy of a graded case (runner.ts adds them). */
 export const REFERENCE_PARAM = 'impl';

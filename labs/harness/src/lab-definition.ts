@@ -255,28 +255,3 @@ export function isNotImplemented(error: unknown): boolean {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   return message.startsWith('not implemented: ');
 }
-
-/** A stable string key for params, used to match cases and share inputs. */
-export function paramsKey(params: Params, only?: string[]): string {
-  const keys = Object.keys(params)
-    .filter((k) => !only || only.includes(k))
-    .sort();
-  return keys.map((k) => `${k}=${params[k]}`).join(',');
-}
-
-/**
- * A case's params as people read them, "size=512, threads=2" (keys sorted); "" when there are none. With caseLabel,
- * the one way a case is named everywhere: the terminal, the reports, the results viewer and error messages.
- */
-export function paramsLabel(params: Params): string {
-  return Object.keys(params)
-    .sort()
-    .map((key) => `${key}=${String(params[key])}`)
-    .join(', ');
-}
-
-/** "native (size=512, threads=2)", or just "inline" for a case without params. */
-export function caseLabel(variant: string, params: Params): string {
-  const label = paramsLabel(params);
-  return label ? `${variant} (${label})` : variant;
-}

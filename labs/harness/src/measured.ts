@@ -13,8 +13,8 @@
  * No node: imports: the site's build and the browser can use it.
  */
 import type { AnalysisValues, MeasuredValue } from './analysis-values.ts';
-import { caseLabel } from './lab-definition.ts';
 import type { Params, Results } from '@parallel-course/core';
+import { caseLabel, formatSignificant } from '@parallel-course/core';
 
 export const MEASURED_SELECTORS = ['headline', 'baseline', 'median', 'speedup', 'value', 'machine'] as const;
 export type MeasuredAt = (typeof MEASURED_SELECTORS)[number];
@@ -130,7 +130,7 @@ export function resolveMeasured(results: Results, values: AnalysisValues | null,
   switch (selector.at) {
     case 'headline': {
       const h = results.headline ?? fail(`the ${lab} run has no headline speedup (its headline case failed or was not measured)`);
-      return { kind: 'number', value: h.speedup, unit: 'x', ci95: [h.ci95[0], h.ci95[1]], what: `headline speedup of ${caseLabel(h.variant, h.params)} over ${h.baseline}` };
+      return { kind: 'number', value: h.speedup, unit: 'x', ci95: [h.ci95[0], h.ci95[1]], what: `headline speedup of ${caseLabel(h)} over ${h.baseline}` };
     }
     case 'baseline': {
       const h = results.headline ?? fail(`the ${lab} run has no headline, so no headline baseline`);
@@ -138,17 +138,17 @@ export function resolveMeasured(results: Results, values: AnalysisValues | null,
       // The baseline case the headline was computed against: the one whose median is the headline's baselineMedianMs.
       const c = base.find((b) => b.summary.median === h.baselineMedianMs) ?? (base.length === 1 ? base[0] : undefined);
       if (!c) return { kind: 'number', value: h.baselineMedianMs, unit: 'ms', ci95: null, what: `median time of the baseline (${h.baseline})` };
-      return { kind: 'number', value: c.summary.median, unit: 'ms', ci95: [c.summary.ci95[0], c.summary.ci95[1]], what: `median time of the baseline, ${caseLabel(c.variant, c.params)}` };
+      return { kind: 'number', value: c.summary.median, unit: 'ms', ci95: [c.summary.ci95[0], c.summary.ci95[1]], what: `median time of the baseline, ${caseLabel(c)}` };
     }
     case 'median': {
       const text = requireCase();
       const c = within(() => findCase(results.cases, text, `measured cases of ${lab}`));
-      return { kind: 'number', value: c.summary.median, unit: 'ms', ci95: [c.summary.ci95[0], c.summary.ci95[1]], what: `median time per sample of ${caseLabel(c.variant, c.params)}` };
+      return { kind: 'number', value: c.summary.median, unit: 'ms', ci95: [c.summary.ci95[0], c.summary.ci95[1]], what: `median time per sample of ${caseLabel(c)}` };
     }
     case 'speedup': {
       const text = requireCase();
       const s = within(() => findCase(results.speedups, text, `speedups of ${lab}`));
-      return { kind: 'number', value: s.speedup, unit: 'x', ci95: [s.ci95[0], s.ci95[1]], what: `speedup of ${caseLabel(s.variant, s.params)} over ${s.baseline}` };
+      return { kind: 'number', value: s.speedup, unit: 'x', ci95: [s.ci95[0], s.ci95[1]], what: `speedup of ${caseLabel(s)} over ${s.baseline}` };
     }
     case 'value': {
       if (selector.name === undefined || selector.name === '') fail('at="value" needs name="<key>" (a key of the run\'s analysis/values.json)');
@@ -170,15 +170,6 @@ export function resolveMeasured(results: Results, values: AnalysisValues | null,
 // ---------------------------------------------------------------------------------------------------------------
 // Formatting
 
-/** Rounds to `digits` significant digits, without exponent notation, keeping trailing zeros ("41.0", "0.00210"). */
-export function toSignificant(value: number, digits = 3): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (value === 0) return '0';
-  const rounded = Number(value.toPrecision(digits)); // rounding may carry into a new digit (9.996 -> 10.0)
-  const magnitude = Math.floor(Math.log10(Math.abs(rounded)));
-  const decimals = Math.max(0, digits - 1 - magnitude);
-  return rounded.toFixed(Math.min(decimals, 20));
-}
 
 /** Units that scale into each other, each with its size in the family's base unit. */
 const FAMILIES: readonly (readonly [string, number])[][] = [
@@ -227,13 +218,13 @@ export function formatMeasured(resolved: Resolved, options: FormatOptions = {}):
   const digits = options.digits ?? 3;
   let { factor, unit } = scaleUnit(resolved.value, resolved.unit, options.unit);
   // Rounding can carry into the next unit (999.7 µs -> "1000 µs"): then show it in that unit ("1.00 ms").
-  if (options.unit === undefined && factor !== 1 && Math.abs(Number(toSignificant(resolved.value * factor, digits))) >= 1000) {
-    const next = scaleUnit(Number(toSignificant(resolved.value * factor, digits)) / factor, resolved.unit);
+  if (options.unit === undefined && factor !== 1 && Math.abs(Number(formatSignificant(resolved.value * factor, digits))) >= 1000) {
+    const next = scaleUnit(Number(formatSignificant(resolved.value * factor, digits)) / factor, resolved.unit);
     if (next.unit !== unit) ({ factor, unit } = next);
   }
   // A count (a whole number in no unit of time or size, such as 24 requests or P = 2) is shown as it is.
   const isCount = factor === 1 && family(resolved.unit) === null && Number.isInteger(resolved.value) && (resolved.ci95 === null || resolved.ci95.every(Number.isInteger));
-  const f = (v: number) => (isCount ? String(v) : toSignificant(v * factor, digits));
+  const f = (v: number) => (isCount ? String(v) : formatSignificant(v * factor, digits));
   const suffix = unit === 'x' ? '×' : unit === '%' ? '%' : unit === '' ? '' : ` ${unit}`;
   const main = `${f(resolved.value)}${suffix}`;
   if (options.interval === false || resolved.ci95 === null) return main;

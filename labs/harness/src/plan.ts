@@ -5,8 +5,9 @@
  * rounds, never below MIN_ROUNDS, then leaving out the lab's optional sweep points. Pure: nothing is loaded or timed
  * here (plan-lab.ts does that for a run, tools/plan-cli.ts for the instructor's table).
  */
-import { caseLabel, paramsKey, resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
+import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
 import { caseKeyOf } from './run-protocol.ts';
+import { caseLabel, paramsKey } from '@parallel-course/core';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */
 export const RUN_BUDGET_MS = { full: 300_000, quick: 90_000 } as const;
@@ -127,7 +128,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
   const inputs = new Map<string, number>();
   for (const d of definitions) {
     const key = caseKey(d);
-    const label = caseLabel(d.variant, d.params);
+    const label = caseLabel(d);
     const estimate = d.estimate?.(ctx, calibration);
     if (!estimate) unestimated.push(label);
     const sampleMs = estimate?.sampleMs ?? 0;

@@ -14,6 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { terminalText } from '@parallel-course/core';
 
 /** Defaults: 10 s is what nvidia-smi may take on a node without persistence mode; 1 s to clean up after SIGTERM. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
@@ -44,7 +45,7 @@ export interface ResolvedProbeOptions {
 export interface ProbeResult {
   /** It exited by itself, with status 0, within the time limit. */
   ok: boolean;
-  /** Sanitised (sanitiseText) and capped output. */
+  /** Sanitised (terminalText, multiline) and capped output. */
   stdout: string;
   stderr: string;
   /** Exit status, or null when it was ended by a signal, never exited, or never started. */
@@ -82,23 +83,10 @@ export function resolveProbeOptions(options: ProbeOptions = {}): ResolvedProbeOp
   };
 }
 
-// ECMA-48 sequences a terminal acts on: CSI (colours, cursor moves, clearing the screen), OSC (window titles,
-// hyperlinks, clipboard writes), DCS/SOS/PM/APC strings, and the short ESC + one-or-more-bytes forms.
-const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[ -/]*[0-~]?)/g;
-// C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides that reorder what a terminal shows.
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Text an external command printed, safe to show: escape sequences and control characters removed, carriage returns
- * turned into newlines (a lone CR could overwrite a line on the terminal), tabs and newlines kept.
- */
-export function sanitiseText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '');
-}
 
 /** One sanitised line of at most `maxChars` characters (whitespace runs collapsed, an ellipsis where cut). */
 export function oneLine(text: string, maxChars = 200): string {
-  const line = sanitiseText(text).replace(/\s+/g, ' ').trim();
+  const line = terminalText(text, { multiline: true }).replace(/\s+/g, ' ').trim();
   return line.length <= maxChars ? line : `${line.slice(0, Math.max(0, maxChars - 1))}…`;
 }
 
@@ -140,7 +128,7 @@ class CappedOutput {
   }
 
   text(): string {
-    return sanitiseText(Buffer.concat(this.chunks).toString('utf8'));
+    return terminalText(Buffer.concat(this.chunks).toString('utf8'), { multiline: true });
   }
 }
 

@@ -10,7 +10,7 @@ import { currentTopology, describeTopology, topologyWarnings } from './topology.
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
 import { notImplementedCases } from './grade.ts';
-import { caseLabel, type Impl, type SamplingPlan } from './lab-definition.ts';
+import { type Impl, type SamplingPlan } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
 import { planLab } from './plan-lab.ts';
@@ -19,6 +19,7 @@ import { writeReports, formatTerminalSummary } from './report/index.ts';
 import { SCHEMA_VERSION, type CorrectnessEntry, type Results } from '@parallel-course/core';
 import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.ts';
 import { supervise } from './supervisor.ts';
+import { caseLabel } from '@parallel-course/core';
 
 /** Bootstrap resamples per interval: 10,000 keeps the 2.5% and 97.5% percentiles stable to about 1%. */
 export const BOOTSTRAP_RESAMPLES = 10_000;
@@ -59,7 +60,7 @@ export interface RunLabOutcome {
 export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl: Impl): string {
   const lines = ['Correctness check (every case against the reference, before any timing):'];
   for (const e of entries) {
-    const label = caseLabel(e.variant, e.params);
+    const label = caseLabel(e);
     if (e.passed) {
       const err = e.maxAbsError !== null ? `, max abs error ${e.maxAbsError.toExponential(2)}` : '';
       lines.push(`  ok    ${label} (${e.inputsChecked} inputs, ${e.comparator}${err})`);
@@ -197,7 +198,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   }
   const failedWhileMeasured = correctness.filter((e) => e.failedAt && e.failedAt.stage !== 'check' && e.failedAt.stage !== 'setup');
   if (failedWhileMeasured.length > 0) {
-    notes.push(`${failedWhileMeasured.length} case(s) failed after passing the check and are not charted: ${failedWhileMeasured.map((e) => caseLabel(e.variant, e.params)).join(', ')}.`);
+    notes.push(`${failedWhileMeasured.length} case(s) failed after passing the check and are not charted: ${failedWhileMeasured.map((e) => caseLabel(e)).join(', ')}.`);
   }
   const results: Results = {
     schemaVersion: SCHEMA_VERSION,

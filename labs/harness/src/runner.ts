@@ -9,13 +9,14 @@
  */
 import path from 'node:path';
 import { checkCase, CHECK_CALL_TIMEOUT_MS, type CheckSet } from './check.ts';
-import { caseLabel, paramsKey, resolveHeadline, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
+import { resolveHeadline, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
 import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { LabLoadError } from './errors.ts';
 import { REFERENCE, REFERENCE_PARAM } from './grade.ts';
 import { existsSync } from 'node:fs';
+import { caseLabel, paramsKey } from '@parallel-course/core';
 
 /** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */
 export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;
@@ -143,7 +144,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   // Stage 1: check. Passing cases stay set up for measuring; failing ones are torn down and never timed.
   const passing: { prepared: Prepared; instance: CaseInstance<unknown, unknown>; checkMs: number | null }[] = [];
   for (const [i, p] of prepared.entries()) {
-    send({ type: 'progress', done: i, total: prepared.length, label: caseLabel(p.definition.variant, p.definition.params), phase: 'check' });
+    send({ type: 'progress', done: i, total: prepared.length, label: caseLabel(p.definition), phase: 'check' });
     const checked = await checkCase(p.definition, lab.comparator, p.set, ctx, CHECK_CALL_TIMEOUT_MS, {
       beforeSetup: () => announce({ stage: 'setup', caseKey: p.key }, SETUP_TIMEOUT_MS, `a case's set-up may take ${SETUP_TIMEOUT_MS / 1000} s`),
       beforeInput: (input) =>
@@ -179,7 +180,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     const expected = set.expected[set.inputs.indexOf(measureInput)];
     return {
       key: p.prepared.key,
-      label: caseLabel(definition.variant, definition.params),
+      label: caseLabel(definition),
       instance: p.instance,
       input: measureInput,
       check: (output: unknown) => lab.comparator.compare(expected, output),

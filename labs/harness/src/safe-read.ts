@@ -1,7 +1,7 @@
 /**
  * Files handed in by learners (results.json, notes.md, prediction.json) are untrusted: one of them can be a FIFO
  * that blocks a read forever, a symbolic link to /dev/zero that never ends, or a file too big for one string. Every
- * command reads them through `readTextFileSafely`, and shows text from them through `sanitizeForTerminal` and
+ * command reads them through `readTextFileSafely`, and shows text from them through the core's `terminalText` and
  * `shellCommandLine`, so no file can hang, kill or fool a run (issue 14).
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
@@ -136,20 +136,7 @@ export function readResultsText(file: string, capBytes = MAX_RESULTS_BYTES): str
  * reorder a line: anything that can move the cursor, recolour, clear or disguise a terminal line. */
 const UNSAFE_TERMINAL_CHARS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
-export interface SanitizeOptions {
-  /** Keep newlines and tabs (for multi-line text such as a list of problems); default false: one line. */
-  multiline?: boolean;
-}
 
-/**
- * Text from a file made safe to print: every control character becomes "?", so an escape sequence such as
- * "\u001b[2J" cannot clear or recolour the terminal and a newline cannot forge an extra line of output. With
- * `multiline`, newlines (CRLF too) and tabs are kept.
- */
-export function sanitizeForTerminal(text: string, options: SanitizeOptions = {}): string {
-  const input = options.multiline ? text.replace(/\r\n/g, '\n') : text;
-  return input.replace(UNSAFE_TERMINAL_CHARS, (c) => (options.multiline && (c === '\n' || c === '\t') ? c : '?'));
-}
 
 /** Characters that need no quoting in a POSIX shell word (no globbing, expansion, separators or leading ~). */
 const SHELL_SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;

@@ -12,10 +12,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { caseLabel } from './lab-definition.ts';
 import type { RawObservation } from './lab-definition.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
+import { caseLabel } from '@parallel-course/core';
 
 const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
 
@@ -72,7 +72,7 @@ export function effectiveLimitMs(limitMs: number, scale = 1): number {
 }
 
 function describeActivity(activity: Activity, info: CaseInfo | undefined): string {
-  const label = info ? caseLabel(info.variant, info.params) : activity.caseKey;
+  const label = info ? caseLabel(info) : activity.caseKey;
   switch (activity.stage) {
     case 'setup':
       return `setting up ${label}`;
@@ -271,7 +271,7 @@ function runAttempt(
         return resolve({ kind: 'finished' });
       }
       const info = infoOf(ended.activity.caseKey);
-      const label = info ? caseLabel(info.variant, info.params) : ended.activity.caseKey;
+      const label = info ? caseLabel(info) : ended.activity.caseKey;
       const where = info?.learnerFile ? ` Look at ${info.learnerFile}.` : '';
       const what = describeActivity(ended.activity, info);
       let reason: string;

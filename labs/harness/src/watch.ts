@@ -11,10 +11,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabLoadError } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
-import { caseLabel, correctnessDetail } from './report/format.ts';
+import { correctnessDetail } from './report/format.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { CheckLabOutcome } from './run-lab.ts';
 import type { WatchChildMessage } from './watch-child.ts';
+import { caseLabel } from '@parallel-course/core';
 
 /** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */
 export const DEBOUNCE_MS = 200;

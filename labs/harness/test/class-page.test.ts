@@ -55,7 +55,7 @@ test('the class page: valid submissions in a table and a chart, every invalid on
   const subs = loadSubmissions(dir);
   assert.deepEqual(subs.map((s) => s.name), ['alice', 'bob', 'carol', 'dave', 'erin']);
   assert.deepEqual(subs.filter((s) => s.results !== null).map((s) => s.name), ['alice', 'bob']);
-  assert.match(subs.find((s) => s.name === 'carol')!.problems[0]!, /^speedups\[2\]\.speedup is 1\.99 but the samples give [\d.]+$/);
+  assert.match(subs.find((s) => s.name === 'carol')!.problems[0]!, /^speedups\[2\]\.speedup is 1\.990 but the samples give [\d.]+$/);
   assert.match(subs.find((s) => s.name === 'dave')!.problems[0]!, /^schema: not JSON: /);
   assert.equal(subs.find((s) => s.name === 'erin')!.problems[0], 'correctness: mine did not pass its check (wrong output on check input #0 at [0]: expected 10, got 9)');
 

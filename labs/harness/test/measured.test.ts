@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { buildAnalysisValues, parseAnalysisValues } from '../src/analysis-values.ts';
-import { formatMeasured, MeasuredSelectorError, parseCaseSelector, resolveMeasured, scaleUnit, toSignificant, type Resolved } from '../src/measured.ts';
+import { formatMeasured, MeasuredSelectorError, parseCaseSelector, resolveMeasured, scaleUnit, type Resolved } from '../src/measured.ts';
 import { parseResultsJson } from '@parallel-course/core';
+import { formatSignificant } from '@parallel-course/core';
 
 const results = parseResultsJson(readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8'));
 const values = buildAnalysisValues(results, {
@@ -80,11 +81,11 @@ test('a selector that does not resolve names itself and what the run has', () =>
 });
 
 test('formatting: 3 significant digits with trailing zeros, times and sizes scaled to fit', () => {
-  assert.equal(toSignificant(41), '41.0');
-  assert.equal(toSignificant(0.0021), '0.00210');
-  assert.equal(toSignificant(9.996), '10.0');
-  assert.equal(toSignificant(12345), '12300');
-  assert.equal(toSignificant(0), '0');
+  assert.equal(formatSignificant(41), '41.0');
+  assert.equal(formatSignificant(0.0021), '0.00210');
+  assert.equal(formatSignificant(9.996), '10.0');
+  assert.equal(formatSignificant(12345), '12300');
+  assert.equal(formatSignificant(0), '0');
   assert.equal(formatMeasured(num(0.0021, 'ms')), '2.10 µs');
   assert.equal(formatMeasured(num(0.0000021, 'ms')), '2.10 ns');
   assert.equal(formatMeasured(num(1500, 'ms', [1400, 1600])), '1.50 s [1.40, 1.60]');

@@ -13,6 +13,7 @@ import { runLab } from '../src/run-lab.ts';
 import type { Results } from '@parallel-course/core';
 import { diffRecomputed, validateFile, validateSubmission } from '../src/tools/validate.ts';
 import { genuineRun } from './support/genuine-run.ts';
+import { formatSignificant } from '@parallel-course/core';
 
 const REPORT_CLI = fileURLToPath(new URL('../src/tools/report-cli.ts', import.meta.url));
 const TOY_ROOT = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
@@ -52,9 +53,9 @@ test('a hand-edited speedup is caught and named with the number the samples give
   tampered.speedups[i]!.speedup = 2.5;
   const result = validateSubmission(tampered);
   assert.equal(result.valid, false);
-  assert.equal(result.problems[0], `speedups[${i}].speedup is 2.5 but the samples give ${Number(real.toPrecision(4))}`);
+  assert.equal(result.problems[0], `speedups[${i}].speedup is 2.500 but the samples give ${formatSignificant(real, 4)}`);
   // The headline is the same entry, so it is named too.
-  assert.ok(result.problems.includes(`headline.speedup is 2.5 but the samples give ${Number(real.toPrecision(4))}`), result.problems.join('\n'));
+  assert.ok(result.problems.includes(`headline.speedup is 2.500 but the samples give ${formatSignificant(real, 4)}`), result.problems.join('\n'));
 });
 
 test('an edited median, interval, flag or Amdahl fit is named by its path', () => {
@@ -64,11 +65,11 @@ test('an edited median, interval, flag or Amdahl fit is named by its path', () =
   tampered.cases[3]!.summary.noisy = !tampered.cases[3]!.summary.noisy;
   tampered.amdahl[0]!.serialFraction = 0.5;
   const problems = validateSubmission(tampered).problems;
-  assert.match(problems[0] ?? '', /^cases\[1\]\.summary\.median is 0\.001 but the samples give [\d.e-]+$/);
+  assert.match(problems[0] ?? '', /^cases\[1\]\.summary\.median is 0\.001000 but the samples give [\d.e-]+$/);
   assert.match(problems[1] ?? '', /^cases\[2\]\.summary\.ci95\[0\] is 0 but the samples give [\d.e-]+$/);
   assert.match(problems[2] ?? '', /^cases\[2\]\.summary\.ci95\[1\] is 99 but the samples give [\d.e-]+$/);
   assert.equal(problems[3], `cases[3].summary.noisy is ${tampered.cases[3]!.summary.noisy} but the samples give ${!tampered.cases[3]!.summary.noisy}`);
-  assert.match(problems[4] ?? '', /^amdahl\[0\]\.serialFraction is 0\.5 but the samples give [\d.e-]+$/);
+  assert.match(problems[4] ?? '', /^amdahl\[0\]\.serialFraction is 0\.5000 but the samples give [\d.e-]+$/);
   assert.equal(problems.length, 5);
 });
 

@@ -8,6 +8,7 @@ import { nativeKernelValues } from './analysis-values.ts';
 import { saturationSentence, type Bandwidth } from './bandwidth-analysis.ts';
 import { rooflineSvg } from './roofline-svg.ts';
 import { describeTriadSize } from './triad.ts';
+import { formatTime } from '@parallel-course/core';
 
 const ci = ([lo, hi]: [number, number], digits: number) => `[${lo.toFixed(digits)}, ${hi.toFixed(digits)}]`;
 
@@ -99,11 +100,9 @@ export function formatBandwidth(b: Bandwidth | null): string[] {
   return lines;
 }
 
-/** "812 ns", "4.56 us", "1.53 ms": three significant digits in the unit that fits. */
+/** "812 ns", "4.56 µs", "1.53 ms": the core's one formatter (three significant digits, the unit that fits). */
 export function fmtNs(ns: number): string {
-  if (ns >= 1e6) return `${(ns / 1e6).toPrecision(3)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toPrecision(3)} us`;
-  return `${ns.toPrecision(3)} ns`;
+  return formatTime(ns / 1e6);
 }
 
 /**

@@ -6,6 +6,7 @@
  * viewable in any report or browser.
  */
 import type { Peaks, RooflinePoint } from './analysis.ts';
+import { escapeHtml } from '@parallel-course/core';
 
 /** The triad's arithmetic intensity: a multiply and an add (2 flop) per 24 bytes moved. */
 export const TRIAD_INTENSITY = 2 / 24;
@@ -15,9 +16,6 @@ const HEIGHT = 440;
 const MARGIN = { left: 70, right: 180, top: 30, bottom: 50 };
 const COLORS = ['#1b9e77', '#d95f02', '#7570b3', '#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#666666'];
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[ch] as string);
-}
 
 /** Powers of ten covering [low, high]. */
 export function decades(low: number, high: number): number[] {
@@ -46,7 +44,7 @@ export function rooflineSvg(
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="12">`);
   parts.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`);
-  parts.push(`<text x="${MARGIN.left}" y="18" font-size="14">${escapeXml(title)}</text>`);
+  parts.push(`<text x="${MARGIN.left}" y="18" font-size="14">${escapeHtml(title)}</text>`);
   for (const t of xTicks) {
     parts.push(`<line x1="${sx(t)}" y1="${MARGIN.top}" x2="${sx(t)}" y2="${MARGIN.top + plotH}" stroke="#ddd"/>`);
     parts.push(`<text x="${sx(t)}" y="${MARGIN.top + plotH + 16}" text-anchor="middle">${t}</text>`);
@@ -65,7 +63,7 @@ export function rooflineSvg(
     parts.push(
       `<polyline fill="none" stroke="black" stroke-width="2" stroke-dasharray="${dash}" points="${sx(left)},${sy(left * gbps)} ${sx(ridge)},${sy(gflops)} ${sx(x1)},${sy(gflops)}"/>`,
     );
-    parts.push(`<text x="${sx(x1) - 4}" y="${sy(gflops) + (below ? 15 : -6)}" text-anchor="end">${escapeXml(label)}</text>`);
+    parts.push(`<text x="${sx(x1) - 4}" y="${sy(gflops) + (below ? 15 : -6)}" text-anchor="end">${escapeHtml(label)}</text>`);
   };
   roof(peaks.gflops1, peaks.gbps1, '', `1 thread: ${peaks.gflops1.toFixed(0)} Gflop/s, ${peaks.gbps1.toFixed(0)} GB/s`, true);
   roof(peaks.gflopsAll, peaks.gbpsAll, '6 4', `all threads: ${peaks.gflopsAll.toFixed(0)} Gflop/s, ${peaks.gbpsAll.toFixed(0)} GB/s`);
@@ -73,17 +71,17 @@ export function rooflineSvg(
   points.forEach((p) => {
     const key = `${p.variant}${p.threads ? ` x${p.threads}` : ''}`;
     const color = COLORS[variants.indexOf(key) % COLORS.length];
-    parts.push(`<circle cx="${sx(p.intensity)}" cy="${sy(p.gflops)}" r="4" fill="${color}"><title>${escapeXml(`${key} n=${p.size}: ${p.gflops.toFixed(2)} Gflop/s, ${(100 * p.fractionOfPeak).toFixed(1)}% of the roof`)}</title></circle>`);
+    parts.push(`<circle cx="${sx(p.intensity)}" cy="${sy(p.gflops)}" r="4" fill="${color}"><title>${escapeHtml(`${key} n=${p.size}: ${p.gflops.toFixed(2)} Gflop/s, ${(100 * p.fractionOfPeak).toFixed(1)}% of the roof`)}</title></circle>`);
   });
   triad.forEach((t, i) => {
     const [x, y] = [sx(TRIAD_INTENSITY), sy(triadGflops[i] as number)];
-    parts.push(`<rect x="${x - 4}" y="${y - 4}" width="8" height="8" fill="none" stroke="black"><title>${escapeXml(`triad x${t.threads}: ${t.gbps.toFixed(2)} GB/s`)}</title></rect>`);
+    parts.push(`<rect x="${x - 4}" y="${y - 4}" width="8" height="8" fill="none" stroke="black"><title>${escapeHtml(`triad x${t.threads}: ${t.gbps.toFixed(2)} GB/s`)}</title></rect>`);
     parts.push(`<text x="${x + 7}" y="${y + 4}" font-size="10">x${t.threads}</text>`);
   });
   variants.forEach((v, i) => {
     const y = MARGIN.top + 40 + i * 16;
     parts.push(`<circle cx="${WIDTH - MARGIN.right + 12}" cy="${y - 4}" r="4" fill="${COLORS[i % COLORS.length]}"/>`);
-    parts.push(`<text x="${WIDTH - MARGIN.right + 20}" y="${y}">${escapeXml(v)}</text>`);
+    parts.push(`<text x="${WIDTH - MARGIN.right + 20}" y="${y}">${escapeHtml(v)}</text>`);
   });
   if (triad.length > 0) {
     const y = MARGIN.top + 40 + variants.length * 16;

@@ -9,13 +9,15 @@
  *   npm run analyse -- results/task-granularity/<run>      (or: npm run analyse -- --lab task-granularity)
  * and writes analysis.md, values.json and efficiency-split.png into a new folder of the run.
  */
-import { paramsKey, type LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
+import { type LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
 import type { Results } from '@parallel-course/core';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { findKnee, fitOverhead, KNEE_FRACTION, medianOf, ruleMinTaskUs, ruleVerdict, verdictText, type Knee, type RuleVerdict } from './rule-check.ts';
 import { efficiencySplitChart } from './split-chart.ts';
+import { paramsKey } from '@parallel-course/core';
+import { formatSignificant } from '@parallel-course/core';
 
 export { linearFit } from './rule-check.ts';
 
@@ -165,7 +167,7 @@ function deriveSweep(results: Results, group: { variant: string; workers: number
 }
 
 function fmt(x: number | null | undefined, digits = 3): string {
-  return x === null || x === undefined ? 'n/a' : Number(x.toPrecision(digits)).toString();
+  return x === null || x === undefined ? 'n/a' : formatSignificant(x, digits);
 }
 
 /** A time in µs, in the unit that reads best: "52.7 µs", "1.05 ms". */

@@ -4,8 +4,8 @@
  * colours are the run report's.
  */
 import { PALETTE, REFERENCE_GREY, type ChartSpec } from '@parallel-course/harness/report/chart-spec.ts';
-import { formatSignificant } from '@parallel-course/harness/report/format.ts';
 import type { Sweep } from './analysis.ts';
+import { formatSignificant } from '@parallel-course/core';
 
 /** The efficiency the course aims for at the headline size: a dashed reference line. */
 export const TARGET_EFFICIENCY = 0.85;

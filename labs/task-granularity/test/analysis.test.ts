@@ -152,7 +152,7 @@ test('efficiency split: utilisation and speed ratio from the observations, by ha
   assert.equal(point.utilisation, 0.3);
   assert.ok(Math.abs(point.speedRatio! - 0.9765625) < 1e-12);
   assert.equal(sweepOf(g, 'pool', 1)!.curve[0]!.utilisation, null); // no observations (a run from before they were recorded)
-  assert.match(formatEfficiencySplit(g), / +pool W=2 chunk +tasks.*\n +64 +128 +12 +0\.33 +0\.30 +0\.98\n/);
+  assert.match(formatEfficiencySplit(g), / +pool W=2 chunk +tasks.*\n +64 +128 +12\.0 +0\.33 +0\.30 +0\.98\n/);
   assert.doesNotMatch(formatEfficiencySplit(g), /pool W=1 chunk/); // nothing to split for a curve without observations
 });
 

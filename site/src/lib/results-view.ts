@@ -3,8 +3,8 @@
  * Only reads fields of the harness schema (labs/harness/src/results-schema.ts); it never trusts strings as markup.
  */
 import type { Params, Results, SpeedupEntry } from '@parallel-course/core';
-import { caseLabel, paramsLabel } from '@parallel-course/harness/lab-definition.ts';
 import type { ResultsWarning } from './results-file.ts';
+import { caseLabel, paramsLabel } from '@parallel-course/core';
 
 export interface WorkerPoint {
   workers: number;
@@ -63,21 +63,8 @@ export function maxWorkers(results: Results): number {
   return max;
 }
 
-/** Formats a number for tables: 3 significant digits, plain notation for everyday magnitudes. */
-export function formatNumber(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (value === 0) return '0';
-  const magnitude = Math.abs(value);
-  if (magnitude >= 1e6 || magnitude < 1e-3) return value.toExponential(2);
-  return Number(value.toPrecision(3)).toString();
-}
 
-export { caseLabel };
 
-/** A 95% interval as "low–high" with an en dash, compact enough for narrow tables. */
-export function formatInterval([low, high]: readonly [number, number]): string {
-  return `${formatNumber(low)}–${formatNumber(high)}`;
-}
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

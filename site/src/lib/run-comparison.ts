@@ -6,7 +6,7 @@
  */
 import type { Results } from '@parallel-course/core';
 import { compareRuns, IncomparableRunError, type RunComparison, type Verdict } from '@parallel-course/harness/compare-runs.ts';
-import { caseLabel, formatRatio, formatSignificant, formatTimeWithInterval, sameParams } from '@parallel-course/harness/report/format.ts';
+import { caseLabel, formatRatio, formatSignificant, formatTimeWithInterval, sameParams } from '@parallel-course/core';
 
 /** The verdict in the viewer's words: the learner's run is "current", the course's run "earlier". */
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {

@@ -4,7 +4,8 @@ import { Chart } from '../lib/chart-setup.ts';
 import { amdahlLimit, amdahlSpeedup, gustafsonSpeedup, speedupCurves } from '@parallel-course/core';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { textTable } from '../lib/dom.ts';
-import { formatInterval, formatNumber, workerSeries, type WorkerPoint } from '../lib/results-view.ts';
+import { workerSeries, type WorkerPoint } from '../lib/results-view.ts';
+import { formatInterval, formatSignificant } from '@parallel-course/core';
 
 type Point = { x: number; y: number };
 
@@ -56,9 +57,9 @@ export function mountAmdahlExplorer(root: HTMLElement): void {
     const curves = speedupCurves(f, p);
     const limit = amdahlLimit(f);
     readout.textContent =
-      `With f = ${Math.round(f * 100)}% and p = ${p}: Amdahl S = ${formatNumber(amdahlSpeedup(f, p))} ` +
-      `(never more than ${Number.isFinite(limit) ? formatNumber(limit) : 'unbounded'}), ` +
-      `Gustafson S = ${formatNumber(gustafsonSpeedup(f, p))}.`;
+      `With f = ${Math.round(f * 100)}% and p = ${p}: Amdahl S = ${formatSignificant(amdahlSpeedup(f, p))} ` +
+      `(never more than ${Number.isFinite(limit) ? formatSignificant(limit) : 'unbounded'}), ` +
+      `Gustafson S = ${formatSignificant(gustafsonSpeedup(f, p))}.`;
 
     const datasets: ChartDataset<'line', Point[]>[] = [
       { label: 'Amdahl (fixed size)', data: curves.map((c) => ({ x: c.workers, y: c.amdahl })), pointRadius: 0, borderWidth: 2 },
@@ -80,12 +81,12 @@ export function mountAmdahlExplorer(root: HTMLElement): void {
     styleDatasets(chart, currentTheme());
     chart.update();
 
-    const rows = curves.map((c) => [String(c.workers), formatNumber(c.amdahl), formatNumber(c.gustafson), String(c.ideal)]);
+    const rows = curves.map((c) => [String(c.workers), formatSignificant(c.amdahl), formatSignificant(c.gustafson), String(c.ideal)]);
     const table = textTable(`Speedup for f = ${Math.round(f * 100)}%`, ['workers', 'Amdahl', 'Gustafson', 'ideal'], rows);
     const measuredRows: string[][] = [];
     for (const [variant, points] of measured) {
       for (const pt of points) {
-        measuredRows.push([variant, String(pt.workers), formatNumber(pt.speedup), formatInterval(pt.ci95)]);
+        measuredRows.push([variant, String(pt.workers), formatSignificant(pt.speedup), formatInterval(pt.ci95)]);
       }
     }
     const parts: HTMLElement[] = [table];
@@ -114,7 +115,7 @@ export function mountAmdahlExplorer(root: HTMLElement): void {
           if (most > Number(pInput.value)) pInput.value = String(Math.min(64, most));
           loadStatus.textContent =
             `Loaded ${file.name} (${results.lab}, ${results.impl}, ${results.environment.availableParallelism} cores available).` +
-            (fit ? ` f set to the fitted serial fraction of ${fit.variant}: ${formatNumber(fit.serialFraction)}.` : '');
+            (fit ? ` f set to the fitted serial fraction of ${fit.variant}: ${formatSignificant(fit.serialFraction)}.` : '');
         }
         render();
       })

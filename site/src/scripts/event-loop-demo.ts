@@ -5,8 +5,8 @@
  */
 import { countPrimesBelow } from '../lib/busy-work.ts';
 import { droppedFrames, longestGap } from '../lib/frame-gaps.ts';
-import { formatNumber } from '../lib/results-view.ts';
 import { element } from '../lib/dom.ts';
+import { formatSignificant } from '@parallel-course/core';
 
 type Where = 'main' | 'worker';
 
@@ -80,15 +80,15 @@ export function mountEventLoopDemo(root: HTMLElement): void {
   const report = (result: RunResult): void => {
     const label = result.where === 'main' ? 'Main thread' : 'Web Worker';
     status.textContent =
-      `${label}: the task took ${formatNumber(result.taskMs)} ms; the longest gap between frames was ` +
-      `${formatNumber(result.gapMs)} ms (${droppedFrames(result.gapMs)} frames lost at 60 Hz).`;
+      `${label}: the task took ${formatSignificant(result.taskMs)} ms; the longest gap between frames was ` +
+      `${formatSignificant(result.gapMs)} ms (${droppedFrames(result.gapMs)} frames lost at 60 Hz).`;
     const tr = element('tr');
     tr.dataset['where'] = result.where;
     tr.dataset['gapMs'] = String(result.gapMs);
     for (const text of [
       label,
-      formatNumber(result.taskMs),
-      formatNumber(result.gapMs),
+      formatSignificant(result.taskMs),
+      formatSignificant(result.gapMs),
       String(droppedFrames(result.gapMs)),
       String(result.count),
     ]) {

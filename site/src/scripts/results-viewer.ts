@@ -13,16 +13,8 @@ import { Chart } from '../lib/chart-setup.ts';
 import { amdahlSpeedup } from '@parallel-course/core';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
-import {
-  caseLabel,
-  formatInterval,
-  formatNumber,
-  maxWorkers,
-  otherSpeedups,
-  paramsLabel,
-  warningText,
-  workerSeries,
-} from '../lib/results-view.ts';
+import { maxWorkers, otherSpeedups, warningText, workerSeries } from '../lib/results-view.ts';
+import { caseLabel, formatInterval, formatSignificant, paramsLabel } from '@parallel-course/core';
 
 type Point = { x: number; y: number };
 
@@ -39,8 +31,8 @@ function describeHeadline(results: Results): string {
   const h = results.headline;
   if (!h) return 'This run has no headline result (for example because a variant failed its check).';
   return (
-    `Headline: ${caseLabel(h.variant, h.params)} is ${formatNumber(h.speedup)}x ${h.baseline} ` +
-    `(95% interval ${formatInterval(h.ci95)})${h.efficiency !== undefined ? `, efficiency ${formatNumber(h.efficiency)}` : ''}.`
+    `Headline: ${caseLabel(h)} is ${formatSignificant(h.speedup)}x ${h.baseline} ` +
+    `(95% interval ${formatInterval(h.ci95)})${h.efficiency !== undefined ? `, efficiency ${formatSignificant(h.efficiency)}` : ''}.`
   );
 }
 
@@ -51,10 +43,10 @@ function tables(results: Results): HTMLElement[] {
     results.speedups.map((s) => [
       s.variant,
       paramsLabel(s.params),
-      formatNumber(s.speedup),
+      formatSignificant(s.speedup),
       formatInterval(s.ci95),
-      s.efficiency === undefined ? '' : formatNumber(s.efficiency),
-      s.karpFlatt === undefined ? '' : formatNumber(s.karpFlatt),
+      s.efficiency === undefined ? '' : formatSignificant(s.efficiency),
+      s.karpFlatt === undefined ? '' : formatSignificant(s.karpFlatt),
       s.oversubscribed ? 'oversubscribed' : '',
     ]),
     'Speedup = median baseline time / median variant time: above 1 is faster. Oversubscribed: more workers than CPUs.',
@@ -66,9 +58,9 @@ function tables(results: Results): HTMLElement[] {
       c.variant,
       paramsLabel(c.params),
       String(c.summary.n),
-      formatNumber(c.summary.median),
+      formatSignificant(c.summary.median),
       formatInterval(c.summary.ci95),
-      formatNumber(c.summary.cv),
+      formatSignificant(c.summary.cv),
       String(c.summary.outliers.highMild + c.summary.outliers.highSevere),
       [c.summary.noisy ? 'noisy' : '', c.oversubscribed ? 'oversubscribed' : ''].filter(Boolean).join(', '),
     ]),
@@ -92,7 +84,7 @@ function tables(results: Results): HTMLElement[] {
     ['git commit', `${env.git.commit ?? 'unknown'}${env.git.dirty ? ' (uncommitted changes)' : ''}`],
     ['GPUs', env.gpus.length === 0 ? 'none found' : env.gpus.map((g) => g.name).join(', ')],
     ['Slurm', Object.keys(env.slurm).length === 0 ? 'not under Slurm' : Object.entries(env.slurm).map(([k, v]) => `${k}=${v}`).join(' ')],
-    ['harness overhead per sample (ms)', formatNumber(results.harnessOverheadMs)],
+    ['harness overhead per sample (ms)', formatSignificant(results.harnessOverheadMs)],
     ['command', results.command],
   ]);
   const parts: HTMLElement[] = [speedups, cases, correctness, environment];
@@ -230,7 +222,7 @@ export function mountResultsViewer(root: HTMLElement): void {
       for (const fit of results.amdahl) {
         const xs = Array.from({ length: top }, (_, i) => i + 1);
         datasets.push({
-          label: `Amdahl fit ${fit.variant} (f = ${formatNumber(fit.serialFraction)})`,
+          label: `Amdahl fit ${fit.variant} (f = ${formatSignificant(fit.serialFraction)})`,
           data: xs.map((x) => ({ x, y: amdahlSpeedup(fit.serialFraction, x) })),
           pointRadius: 0,
           borderWidth: 1,
@@ -264,7 +256,7 @@ export function mountResultsViewer(root: HTMLElement): void {
       const chart = new Chart(otherCanvas, {
         type: 'bar',
         data: {
-          labels: others.map((s) => caseLabel(s.variant, s.params)),
+          labels: others.map((s) => caseLabel(s)),
           datasets: [{ label: 'speedup', data: others.map((s) => s.speedup) }],
         },
         options: {

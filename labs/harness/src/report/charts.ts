@@ -6,12 +6,12 @@
 import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/core';
 import type { ChartConfig, ChartDataset, ChartPoint, ChartSpec, DataTable } from './chart-spec.ts';
 import { REFERENCE_GREY, seriesColour, withAlpha } from './chart-spec.ts';
-import { caseLabel, formatPercent, formatSignificant } from './format.ts';
 import { amdahlFitFor, baselineVariants, speedupsByWorkers, speedupsWithoutWorkers } from './select.ts';
 
 /** Amdahl's law, from the statistics stage (a pure formula): the fit curve is drawn with the same code that fitted it. */
 export { amdahlSpeedup } from '@parallel-course/core';
 import { amdahlSpeedup } from '@parallel-course/core';
+import { caseLabel, formatPercent, formatSignificant } from '@parallel-course/core';
 
 /**
  * Deterministic jitter in [-width/2, width/2) for the `index`-th point of a strip: the fractional parts of

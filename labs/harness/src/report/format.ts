@@ -1,91 +1,14 @@
 /**
- * Number and label formatting shared by every reporter, so the terminal, HTML and Markdown say the same thing
- * in the same words. Pure functions; no reporter-specific escaping here (each output format escapes its own way).
+ * The phrases every reporter shares (flags, correctness, the machine, the headline), so the terminal, HTML and
+ * Markdown say the same thing in the same words. Numbers, units and case labels come from the core's one formatter
+ * (@parallel-course/core: formatSignificant and friends, caseLabel); each output format escapes its own way.
  */
-import type { CaseResult, CorrectnessEntry, Params, SpeedupEntry } from '@parallel-course/core';
-import { caseLabel as caseLabelOf, paramsLabel } from '../lab-definition.ts';
-import { NOISY_ROBUST_CV } from '@parallel-course/core';
+import { caseLabel, formatSignificant, formatSpeedup, NOISY_ROBUST_CV, type CorrectnessEntry, type SpeedupEntry } from '@parallel-course/core';
 
 /** What the flags mean, printed under every table that shows them. */
 export const OVERSUBSCRIBED_TEXT = 'oversubscribed: more workers than available CPUs';
 /** The `noisy` rule in words, with the threshold the statistics stage applies (NOISY_ROBUST_CV). */
 export const NOISY_TEXT = `noisy: robust spread (1.4826 × MAD / median) above ${Math.round(NOISY_ROBUST_CV * 100)}%; the samples vary a lot: trust the interval less and re-run`;
-
-/** Rounds to `digits` significant digits without exponent notation for the ranges we print (1e-6 .. 1e9). */
-export function formatSignificant(value: number, digits = 3): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (value === 0) return '0';
-  const magnitude = Math.floor(Math.log10(Math.abs(value)));
-  const decimals = Math.max(0, digits - 1 - magnitude);
-  return value.toFixed(Math.min(decimals, 12));
-}
-
-/** The unit a time of `ms` milliseconds reads best in: ns below 1 µs, µs below 1 ms, s from 1000 ms. */
-export function timeScale(ms: number): { unit: 'ns' | 'µs' | 'ms' | 's'; factor: number } {
-  const abs = Math.abs(ms);
-  if (abs !== 0 && abs < 0.001) return { unit: 'ns', factor: 1e6 };
-  if (abs !== 0 && abs < 1) return { unit: 'µs', factor: 1e3 };
-  if (abs >= 1000) return { unit: 's', factor: 1e-3 };
-  return { unit: 'ms', factor: 1 };
-}
-
-/** A time given in ms, e.g. 41.3 -> "41.3 ms", 0.0021 -> "2.10 µs". */
-export function formatTime(ms: number): string {
-  const { unit, factor } = timeScale(ms);
-  return `${formatSignificant(ms * factor)} ${unit}`;
-}
-
-/** A median with its interval in the median's unit, e.g. "41.0 ms [40.7, 41.5]". */
-export function formatTimeWithInterval(medianMs: number, ci95: readonly [number, number]): string {
-  const { unit, factor } = timeScale(medianMs);
-  const f = (v: number) => formatSignificant(v * factor);
-  return `${f(medianMs)} ${unit} [${f(ci95[0])}, ${f(ci95[1])}]`;
-}
-
-/** A speedup ratio, e.g. 1.7728 -> "1.77x". */
-export function formatRatio(value: number): string {
-  return `${value.toFixed(2)}x`;
-}
-
-/** A speedup and its 95% interval, e.g. "1.77x [1.72, 1.84]". */
-export function formatSpeedup(entry: Pick<SpeedupEntry, 'speedup' | 'ci95'>): string {
-  return `${formatRatio(entry.speedup)} [${entry.ci95[0].toFixed(2)}, ${entry.ci95[1].toFixed(2)}]`;
-}
-
-/** A fraction as a percentage, e.g. 0.8864 -> "89%". */
-export function formatPercent(fraction: number): string {
-  return `${Math.round(fraction * 100)}%`;
-}
-
-/**
- * Work done per second at the median time: `amount / (medianMs / 1000)`, e.g. 40 requests in 41 ms -> "976 requests/s".
- * Large rates get k/M/G prefixes so the column stays narrow.
- */
-export function formatThroughput(work: CaseResult['workPerSample'], medianMs: number): string {
-  if (medianMs <= 0) return `- ${work.unit}/s`;
-  const perSecond = work.amount / (medianMs / 1000);
-  const prefixes: Array<[number, string]> = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
-  for (const [scale, prefix] of prefixes) {
-    if (perSecond >= scale * 10) return `${formatSignificant(perSecond / scale)} ${prefix} ${work.unit}/s`;
-  }
-  return `${formatSignificant(perSecond)} ${work.unit}/s`;
-}
-
-/** Parameters as "size=4096, workers=2" (keys sorted; lab-definition.ts's paramsLabel); "" when there are none. */
-export function formatParams(params: Params): string {
-  return paramsLabel(params);
-}
-
-/** How a case is named everywhere: "pool (workers=2)", or just "inline" (lab-definition.ts's caseLabel). */
-export function caseLabel(entry: { variant: string; params: Params }): string {
-  return caseLabelOf(entry.variant, entry.params);
-}
-
-/** True when two parameter records hold the same keys with the same values (key order does not matter). */
-export function sameParams(a: Params, b: Params): boolean {
-  const keysA = Object.keys(a);
-  return keysA.length === Object.keys(b).length && keysA.every((key) => Object.hasOwn(b, key) && b[key] === a[key]);
-}
 
 /** One word for a correctness entry: "pass", "FAIL" or "not implemented". */
 export function correctnessStatus(entry: CorrectnessEntry): 'pass' | 'FAIL' | 'not implemented' {

@@ -8,7 +8,7 @@ import type { Results } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
-import { chartScripts, escapeHtml, htmlPage } from './html-page.ts';
+import { chartScripts, htmlPage } from './html-page.ts';
 import { headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
 import { formatGrade } from './terminal.ts';
 import {
@@ -19,8 +19,9 @@ import {
   speedupsTable,
   timesTable,
 } from './tables.ts';
+import { escapeHtml } from '@parallel-course/core';
 
-export { escapeHtml, jsonForScript, loadChartJsSource } from './html-page.ts';
+export { jsonForScript, loadChartJsSource } from './html-page.ts';
 
 function renderTable(table: DataTable, caption?: string): string {
   const head = table.headers.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('');

@@ -9,6 +9,7 @@ import type { DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
 import { formatGrade } from './terminal.ts';
+import { escapeMarkdown } from '@parallel-course/core';
 import {
   amdahlTable,
   correctnessTable,
@@ -18,19 +19,6 @@ import {
   timesTable,
 } from './tables.ts';
 
-/**
- * Escapes text for Markdown inline content and table cells: backslash-escapes the characters that make emphasis,
- * code, links, headings, strikethrough and cell breaks (CommonMark allows a backslash before any ASCII punctuation), turns `<` and `>` into entities so no raw HTML
- * survives, and folds line breaks into spaces so a cell stays on its row.
- */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\r\n|\r|\n/g, ' ')
-    .replace(/[\\`*_[\]#|~]/g, (ch) => `\\${ch}`)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-}
 
 /** A fenced code block whose fence is longer than any run of backticks inside, so the text cannot end it. */
 export function codeBlock(text: string, language = ''): string {

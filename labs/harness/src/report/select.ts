@@ -4,7 +4,7 @@
  */
 import type { AmdahlFit, CaseResult, Params, Results, SpeedupEntry } from '@parallel-course/core';
 import { workerParam } from '../analysis.ts';
-import { caseLabel, sameParams } from './format.ts';
+import { caseLabel, sameParams } from '@parallel-course/core';
 
 /**
  * The worker count of a speedup entry: the lab's CaseDefinition.workers, which the harness carries into the entry

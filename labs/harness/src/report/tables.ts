@@ -4,18 +4,9 @@
  */
 import type { Results } from '@parallel-course/core';
 import type { DataTable } from './chart-spec.ts';
-import {
-  caseLabel,
-  correctnessDetail,
-  correctnessStatus,
-  formatPercent,
-  formatSignificant,
-  formatSpeedup,
-  formatTime,
-  formatTimeWithInterval,
-  formatThroughput,
-} from './format.ts';
+import { correctnessDetail, correctnessStatus } from './format.ts';
 import { baselineVariants, findCase } from './select.ts';
+import { caseLabel, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval } from '@parallel-course/core';
 
 /** Flags of a case: "noisy (spread 15%)" (robust spread, see NOISY_TEXT) and/or "oversubscribed". */
 function flags(noisy: boolean, spread: number, oversubscribed: boolean): string {

@@ -4,23 +4,10 @@
  * No colour is used, so NO_COLOR and non-TTY output need no special handling.
  */
 import type { Grade, Results } from '@parallel-course/core';
-import {
-  caseLabel,
-  correctnessDetail,
-  correctnessStatus,
-  formatPercent,
-  formatSignificant,
-  formatSpeedup,
-  formatTime,
-  formatTimeWithInterval,
-  formatThroughput,
-  headlineSentence,
-  machineOneLiner,
-  NOISY_TEXT,
-  OVERSUBSCRIBED_TEXT,
-} from './format.ts';
+import { correctnessDetail, correctnessStatus, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
 import { baselineVariants, findCase } from './select.ts';
-import { renderTextTable, terminalSafe, truncate, wrapText } from './text-table.ts';
+import { renderTextTable, truncate, wrapText } from './text-table.ts';
+import { caseLabel, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, terminalText } from '@parallel-course/core';
 
 /** Widest line the summary prints, in columns. */
 export const TERMINAL_WIDTH = 110;
@@ -35,7 +22,7 @@ function caseFlags(summary: { noisy: boolean; robustCv: number }, oversubscribed
 }
 
 function line(text: string): string {
-  return truncate(terminalSafe(text), TERMINAL_WIDTH);
+  return truncate(terminalText(text), TERMINAL_WIDTH);
 }
 
 /** Formats the whole run for a terminal: header, correctness, times, speedups, observations, headline, overhead. */

@@ -1,3 +1,4 @@
+import { terminalText } from '@parallel-course/core';
 /**
  * Plain-text tables for the terminal: columns padded to their widest cell, lines kept within a width budget by
  * shortening one flexible column (a reason, a comparator) with an ellipsis. No colour, so NO_COLOR and pipes need
@@ -8,13 +9,7 @@
 const MAX_CELL = 40;
 const GAP = '  ';
 
-/** Characters that could move the cursor, recolour or reorder a terminal line: C0/C1 controls and bidi overrides. */
-const UNSAFE_TERMINAL_CHARS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
-/** Makes text from a results file safe to print: control characters (ANSI escapes, newlines, tabs) become "?". */
-export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE_TERMINAL_CHARS, '?');
-}
 
 /** Length in code points, which is the column count for the Latin text and symbols we print. */
 export function displayWidth(text: string): number {
@@ -38,7 +33,7 @@ export function wrapText(text: string, width: number, indent = '', maxLines = 8)
   const room = Math.max(8, width - displayWidth(indent));
   const lines: string[] = [];
   let current = '';
-  for (const word of terminalSafe(text).split(/ +/)) {
+  for (const word of terminalText(text).split(/ +/)) {
     let rest = word;
     while (displayWidth(rest) > room) {
       if (current !== '') lines.push(current);
@@ -83,7 +78,7 @@ export function renderTextTable(headers: string[], rows: string[][], options: Te
   const flexible = options.flexibleColumn ?? headers.length - 1;
   const cells = [headers, ...rows].map((row) =>
     headers.map((_, i) => {
-      const text = terminalSafe(row[i] ?? '');
+      const text = terminalText(row[i] ?? '');
       return i === flexible ? text : truncate(text, MAX_CELL);
     }),
   );

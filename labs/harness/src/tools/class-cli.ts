@@ -7,9 +7,10 @@ import { parseArgs } from 'node:util';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { createRunDir, writeFileAtomic } from '../results-writer.ts';
-import { formatBytes, MAX_RESULTS_BYTES, sanitizeForTerminal } from '../safe-read.ts';
+import { formatBytes, MAX_RESULTS_BYTES } from '../safe-read.ts';
 import { isFolder, loadSubmissions, renderClassPage } from './class-page.ts';
 import { gradebookCsv, gradebookRow } from './gradebook.ts';
+import { terminalText } from '@parallel-course/core';
 
 const HELP = [
   'Usage: npm run class -- <folder of submissions> [--out DIR]',
@@ -51,8 +52,8 @@ export async function main(argv: string[]): Promise<number> {
   const valid = submissions.length - invalid.length - refused.length;
   // Names and problems quote the files (variant names, reasons): sanitised so no escape sequence reaches the terminal.
   const lines = [`${valid} valid, ${invalid.length} invalid submissions${refused.length > 0 ? `, ${refused.length} file${refused.length === 1 ? '' : 's'} refused unread` : ''}`];
-  for (const s of invalid) lines.push(`  invalid: ${sanitizeForTerminal(s.name)}: ${sanitizeForTerminal(s.problems[0] ?? '')}${s.problems.length > 1 ? ` (+${s.problems.length - 1} more)` : ''}`);
-  for (const s of refused) lines.push(`  refused: ${sanitizeForTerminal(s.name)}: ${sanitizeForTerminal(s.refused ?? '')}`);
+  for (const s of invalid) lines.push(`  invalid: ${terminalText(s.name)}: ${terminalText(s.problems[0] ?? '')}${s.problems.length > 1 ? ` (+${s.problems.length - 1} more)` : ''}`);
+  for (const s of refused) lines.push(`  refused: ${terminalText(s.name)}: ${terminalText(s.refused ?? '')}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   process.stdout.write(`Class page: ${file}\nGradebook:  ${csv}\n`);
   return EXIT_OK;

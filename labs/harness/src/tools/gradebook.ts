@@ -5,9 +5,8 @@
  * numbers do not recompute gets no grade, whatever it claims.
  */
 import type { Results } from '@parallel-course/core';
-import { caseLabel } from '../report/format.ts';
-import { escapeHtml } from '../report/html-page.ts';
 import { validateFile } from './validate.ts';
+import { caseLabel, csvField, escapeHtml } from '@parallel-course/core';
 
 export interface GradebookRow {
   learner: string;
@@ -52,12 +51,6 @@ export function gradebookRow(learner: string, file: string): GradebookRow {
   };
 }
 
-/** A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break; a leading =+-@ is defused for spreadsheets. */
-export function csvField(value: string | number | boolean | null): string {
-  let text = value === null ? '' : String(value);
-  if (/^[=+\-@]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export const GRADEBOOK_COLUMNS = ['learner', 'lab', 'status', 'checks_passed', 'checks_total', 'grade', 'target', 'cases_passed', 'cases_graded', 'lowest_ratio', 'lowest_ratio_ci_low', 'lowest_ratio_ci_high', 'cpus_forced', 'oversubscribed', 'problem'] as const;
 

@@ -7,12 +7,13 @@
  */
 import type { Results } from '@parallel-course/core';
 import { compareRuns, type RunComparison } from '../compare.ts';
-import { sanitizeForTerminal, shellCommandLine, shellQuote } from '../safe-read.ts';
+import { shellCommandLine, shellQuote } from '../safe-read.ts';
 import { baselineEvidence, scalingEvidence } from './evidence.ts';
 import type { Notes } from './notes.ts';
 import { judgePrediction, type Prediction, type PredictionVerdict } from './prediction.ts';
 import { threatsToValidity, type Threat } from './threats.ts';
 import { validateSubmission } from './validate.ts';
+import { terminalText } from '@parallel-course/core';
 
 export const LEARNER_REPORT_VERSION = 1;
 
@@ -80,7 +81,7 @@ export function buildLearnerReport(inputs: RunInput[], now = new Date()): Learne
   if (refused.length > 0) {
     throw new ReportRefusedError(
       refused
-        .map(({ input, reasons }) => `no report from ${input.runDir}:\n${reasons.slice(0, 8).map((r) => `  - ${sanitizeForTerminal(r)}`).join('\n')}`)
+        .map(({ input, reasons }) => `no report from ${input.runDir}:\n${reasons.slice(0, 8).map((r) => `  - ${terminalText(r)}`).join('\n')}`)
         .join('\n') +
         '\nFix the code until the check passes (npm run lab -- <lab> --watch), run the lab again and report that run.',
     );

@@ -2,10 +2,11 @@
  * Renders the report's blocks as Markdown (charts as PNG files beside it) and as one self-contained HTML page
  * (charts as PNG data: URLs, so it needs no script and no network). Text from results files and notes is escaped.
  */
-import { codeBlock, escapeMarkdown } from '../report/markdown.ts';
-import { escapeHtml, htmlPage } from '../report/html-page.ts';
+import { codeBlock } from '../report/markdown.ts';
+import { htmlPage } from '../report/html-page.ts';
 import type { DataTable } from '../report/chart-spec.ts';
 import type { Block } from './report-document.ts';
+import { escapeHtml, escapeMarkdown } from '@parallel-course/core';
 
 /** `charts/<run>-<chart id>.png`: file names from fixed ids, never from lab data. */
 export function chartPath(runIndex: number, chartId: string): string {

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { sanitizeForTerminal } from '../safe-read.ts';
 import { ReportRefusedError } from './learner-report.ts';
 import { validateFile } from './validate.ts';
 import { writeLearnerReport } from './write-learner-report.ts';
+import { terminalText } from '@parallel-course/core';
 
 const OPTIONS = {
   out: { type: 'string', help: 'parent folder of the report (default: results/); the report goes to <out>/reports/<timestamp>/' },
@@ -52,15 +52,15 @@ export async function main(argv: string[]): Promise<number> {
     let refused = 0;
     for (const target of rest) {
       const result = validateFile(fromUser(target));
-      const name = sanitizeForTerminal(target);
+      const name = terminalText(target);
       if (result.valid) {
         process.stdout.write(`valid    ${name}: schema, correctness and every recomputed number agree\n`);
       } else if (result.refused) {
         refused++;
-        process.stdout.write(`REFUSED  ${name}: ${sanitizeForTerminal(result.refused.message)}\n`);
+        process.stdout.write(`REFUSED  ${name}: ${terminalText(result.refused.message)}\n`);
       } else {
         invalid++;
-        process.stdout.write(`INVALID  ${name}:\n${result.problems.map((p) => `  - ${sanitizeForTerminal(p)}`).join('\n')}\n`);
+        process.stdout.write(`INVALID  ${name}:\n${result.problems.map((p) => `  - ${terminalText(p)}`).join('\n')}\n`);
       }
     }
     // A refused file is bad input (exit 2) and outranks an invalid one (exit 1); the other files are still checked.
@@ -78,15 +78,15 @@ export async function main(argv: string[]): Promise<number> {
     for (const notes of written.notesCreated) lines.push(`Notes:   ${notes} was created: write your hypothesis and interpretation there, then run this again.`);
     const missing = written.report.runs.filter((r) => Object.values(r.notes).every((v) => v === null));
     if (missing.length > 0 && written.notesCreated.length === 0) lines.push(`Your own words are missing in ${missing.map((r) => path.join(r.runDir, 'notes.md')).join(', ')}.`);
-    process.stdout.write(`${sanitizeForTerminal(lines.join('\n'), { multiline: true })}\n`);
+    process.stdout.write(`${terminalText(lines.join('\n'), { multiline: true })}\n`);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ReportRefusedError) {
-      process.stderr.write(`error: ${sanitizeForTerminal(error.message, { multiline: true })}\n`);
+      process.stderr.write(`error: ${terminalText(error.message, { multiline: true })}\n`);
       return EXIT_CHECK_FAILED;
     }
     // Schema problems and refusals quote the file too; runCli prints the message as it is.
-    if (error instanceof Error) error.message = sanitizeForTerminal(error.message, { multiline: true });
+    if (error instanceof Error) error.message = terminalText(error.message, { multiline: true });
     throw error;
   }
 }

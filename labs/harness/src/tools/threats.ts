@@ -5,7 +5,7 @@
  */
 import type { Results } from '@parallel-course/core';
 import { median } from '@parallel-course/core';
-import { caseLabel, formatPercent, formatSignificant, formatTime } from '../report/format.ts';
+import { caseLabel, formatPercent, formatSignificant, formatTime } from '@parallel-course/core';
 
 /** Relative change between the first and the second half of a case's samples above which we call it drift. */
 export const DRIFT_THRESHOLD = 0.05;

@@ -8,8 +8,8 @@
  */
 import { analyze, type AnalysisInput } from '../analysis.ts';
 import { notImplementedCases } from '../grade.ts';
-import { caseLabel } from '../report/format.ts';
 import { parseResultsJson, ResultsFileError, type Results } from '@parallel-course/core';
+import { caseLabel, formatSignificant } from '@parallel-course/core';
 
 /** The largest results file any reader accepts, in bytes: far above any file a lab writes (raw samples included),
  * small enough that reading it cannot exhaust a laptop's or a phone's memory. The harness (safe-read.ts) and the
@@ -34,8 +34,8 @@ function formatNumber(value: unknown, other?: unknown): string {
   if (Number.isInteger(value)) return String(value);
   // Four significant digits, more when needed to show that the two numbers differ.
   for (let digits = 4; digits < 17; digits++) {
-    const a = Number(value.toPrecision(digits));
-    if (typeof other !== 'number' || a !== Number(other.toPrecision(digits))) return String(a);
+    const a = formatSignificant(value, digits);
+    if (typeof other !== 'number' || a !== formatSignificant(other, digits)) return a;
   }
   return String(value);
 }

@@ -1,0 +1,79 @@
+/**
+ * The one number formatter of the course, with one rule for significant digits: a value is rounded to `digits`
+ * significant digits (3 unless a caller asks otherwise) and printed without exponent notation, trailing zeros kept
+ * (so the digits shown say how precise it is). The rounding happens before the magnitude is read, so 9.996 prints as
+ * "10.0" everywhere: the terminal, the HTML and Markdown reports, the lesson pages and the results viewer.
+ */
+import type { SpeedupEntry } from './results-schema.ts';
+
+/** Rounds to `digits` significant digits, plain notation, trailing zeros kept: 40.9955 -> "41.0", 0.0021 -> "0.00210". */
+export function formatSignificant(value: number, digits = 3): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (value === 0) return '0';
+  const rounded = Number(value.toPrecision(digits)); // rounding may carry into a new digit (9.996 -> 10.0)
+  const magnitude = Math.floor(Math.log10(Math.abs(rounded)));
+  const decimals = Math.max(0, digits - 1 - magnitude);
+  return rounded.toFixed(Math.min(decimals, 20));
+}
+
+/** The unit a time of `ms` milliseconds reads best in: ns below 1 µs, µs below 1 ms, s from 1000 ms. */
+export function timeScale(ms: number): { unit: 'ns' | 'µs' | 'ms' | 's'; factor: number } {
+  const abs = Math.abs(ms);
+  if (abs !== 0 && abs < 0.001) return { unit: 'ns', factor: 1e6 };
+  if (abs !== 0 && abs < 1) return { unit: 'µs', factor: 1e3 };
+  if (abs >= 1000) return { unit: 's', factor: 1e-3 };
+  return { unit: 'ms', factor: 1 };
+}
+
+/** timeScale of the value after rounding, so 999.7 µs reads "1.00 ms", not "1000 µs". */
+function roundedTimeScale(ms: number, digits: number): { unit: 'ns' | 'µs' | 'ms' | 's'; factor: number } {
+  const first = timeScale(ms);
+  return timeScale(Number(formatSignificant(ms * first.factor, digits)) / first.factor);
+}
+
+/** A time given in ms, e.g. 41.3 -> "41.3 ms", 0.0021 -> "2.10 µs". */
+export function formatTime(ms: number, digits = 3): string {
+  const { unit, factor } = roundedTimeScale(ms, digits);
+  return `${formatSignificant(ms * factor, digits)} ${unit}`;
+}
+
+/** A median with its interval in the median's unit, e.g. "41.0 ms [40.7, 41.5]". */
+export function formatTimeWithInterval(medianMs: number, ci95: readonly [number, number], digits = 3): string {
+  const { unit, factor } = roundedTimeScale(medianMs, digits);
+  const f = (v: number) => formatSignificant(v * factor, digits);
+  return `${f(medianMs)} ${unit} [${f(ci95[0])}, ${f(ci95[1])}]`;
+}
+
+/** A speedup ratio, e.g. 1.7728 -> "1.77x", 9.996 -> "10.0x". */
+export function formatRatio(value: number, digits = 3): string {
+  return `${formatSignificant(value, digits)}x`;
+}
+
+/** A speedup and its 95% interval, e.g. "1.77x [1.72, 1.84]". */
+export function formatSpeedup(entry: Pick<SpeedupEntry, 'speedup' | 'ci95'>, digits = 3): string {
+  return `${formatRatio(entry.speedup, digits)} [${formatSignificant(entry.ci95[0], digits)}, ${formatSignificant(entry.ci95[1], digits)}]`;
+}
+
+/** A 95% interval as "low–high" with an en dash, compact enough for narrow tables. */
+export function formatInterval([low, high]: readonly [number, number], digits = 3): string {
+  return `${formatSignificant(low, digits)}–${formatSignificant(high, digits)}`;
+}
+
+/** A fraction as a whole percentage, e.g. 0.8864 -> "89%". */
+export function formatPercent(fraction: number): string {
+  return `${Math.round(fraction * 100)}%`;
+}
+
+/**
+ * Work done per second at the median time: `amount / (medianMs / 1000)`, e.g. 40 requests in 41 ms -> "976 requests/s".
+ * Large rates get k/M/G prefixes so the column stays narrow.
+ */
+export function formatThroughput(work: { amount: number; unit: string }, medianMs: number, digits = 3): string {
+  if (medianMs <= 0) return `- ${work.unit}/s`;
+  const perSecond = work.amount / (medianMs / 1000);
+  const prefixes: Array<[number, string]> = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [scale, prefix] of prefixes) {
+    if (perSecond >= scale * 10) return `${formatSignificant(perSecond / scale, digits)} ${prefix} ${work.unit}/s`;
+  }
+  return `${formatSignificant(perSecond, digits)} ${work.unit}/s`;
+}
