@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { Results } from '@parallel-course/core';
-import { checkResults } from '@parallel-course/harness/tools/validate-core.ts';
+import { checkResults } from '@parallel-course/core';
 import { genuineRun } from '../../labs/harness/test/support/genuine-run.ts';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
 import { openFile } from './support/viewer.ts';

@@ -10,3 +10,6 @@ export * from './results-schema.ts';
 export * from './case-identity.ts';
 export * from './format.ts';
 export * from './sanitise.ts';
+export * from './analysis.ts';
+export * from './grade.ts';
+export * from './validate.ts';

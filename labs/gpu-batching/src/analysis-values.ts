@@ -15,7 +15,7 @@
  * A key is absent when its case was not run (a quick run has fewer batches, no threadpool reader, no memory source).
  * Tables: batchSweep, pipeline, sessions, devices.
  */
-import { caseRatioInterval } from '@parallel-course/harness/analysis.ts';
+import { caseRatioInterval } from '@parallel-course/core';
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
 import type { CaseResult, Results } from '@parallel-course/core';
 import { median } from '@parallel-course/core';

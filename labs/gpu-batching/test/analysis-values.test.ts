@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze } from '@parallel-course/harness/analysis.ts';
+import { analyze } from '@parallel-course/core';
 import { buildAnalysisValues } from '@parallel-course/harness/analysis-values.ts';
 import type { Results } from '@parallel-course/core';
 import { analyseResults } from '../src/analysis.ts';

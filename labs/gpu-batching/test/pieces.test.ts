@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { analyze } from '@parallel-course/harness/analysis.ts';
+import { analyze } from '@parallel-course/core';
 import type { Results } from '@parallel-course/core';
 import { AllocationError, isAllocationError, withHalving } from '../src/allocation.ts';
 import { analyseResults, formatAnalysis } from '../src/analysis.ts';

@@ -8,7 +8,7 @@
  */
 import type { Params, Results } from '@parallel-course/core';
 import { compareSamples, createRng } from '@parallel-course/core';
-import { checkResults } from './tools/validate-core.ts';
+import { checkResults } from '@parallel-course/core';
 import { caseLabel, formatRatio, sameParams } from '@parallel-course/core';
 
 export type Verdict = 'faster' | 'slower' | 'within-noise' | 'only-in-this-run' | 'only-in-earlier-run';

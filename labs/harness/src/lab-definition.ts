@@ -7,7 +7,7 @@
  */
 import type { AnalysisTable, MeasuredValue } from './analysis-values.ts';
 import type { LearnerFile } from './learner-module.ts';
-import type { Params, Results } from '@parallel-course/core';
+import type { CaseRef, Params, RawObservation, Results } from '@parallel-course/core';
 
 export type Impl = 'exercise' | 'solution';
 
@@ -40,12 +40,6 @@ export interface Comparator<Output> {
   compare(expected: Output, actual: Output): Comparison;
 }
 
-/** Extra observations a case records while it is measured, e.g. latency of a cheap endpoint under load. */
-export interface RawObservation {
-  unit: string;
-  description: string;
-  samples: number[];
-}
 
 /** A case that has been set up (pool warmed, server started, addon loaded). Set-up is never timed. */
 export interface CaseInstance<Input, Output> {
@@ -117,10 +111,7 @@ export interface LabPlanning {
 }
 
 /** A case named by its variant and params. */
-export interface Headline {
-  variant: string;
-  params: Params;
-}
+export type Headline = CaseRef;
 
 /** The headline case of `lab` for this run. */
 export function resolveHeadline(headline: Headline | ((ctx: LabContext) => Headline), ctx: LabContext): Headline {

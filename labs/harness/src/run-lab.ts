@@ -4,12 +4,12 @@
  */
 import path from 'node:path';
 import { analyseResults, ANALYSIS_FILE, writeAnalysis } from './analyse.ts';
-import { analyze, type AnalysisInput } from './analysis.ts';
+import { analyze, type AnalysisInput } from '@parallel-course/core';
 import { cpuBudget, describeBudget } from './cpus.ts';
 import { currentTopology, describeTopology, topologyWarnings } from './topology.ts';
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
-import { notImplementedCases } from './grade.ts';
+import { notImplementedCases } from '@parallel-course/core';
 import { type Impl, type SamplingPlan } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';

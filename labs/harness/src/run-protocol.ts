@@ -4,8 +4,8 @@
  * with a time limit before it makes it; the supervisor ends the runner when a limit passes without an answer.
  */
 import type { Impl, SamplingPlan } from './lab-definition.ts';
+import type { RawObservation } from '@parallel-course/core';
 import type { CorrectnessEntry, Params } from '@parallel-course/core';
-import type { RawObservation } from './lab-definition.ts';
 
 /** What the supervisor asks the runner to do. */
 export interface RunJob {

@@ -14,7 +14,7 @@ import { loadLab } from './lab-registry.ts';
 import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
 import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { LabLoadError } from './errors.ts';
-import { REFERENCE, REFERENCE_PARAM } from './grade.ts';
+import { REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
 import { existsSync } from 'node:fs';
 import { caseLabel, paramsKey } from '@parallel-course/core';
 

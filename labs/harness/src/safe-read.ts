@@ -6,7 +6,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { UnsafeFileError } from './errors.ts';
-import { MAX_RESULTS_BYTES } from './tools/validate-core.ts';
+import { MAX_RESULTS_BYTES } from '@parallel-course/core';
 
 export { MAX_RESULTS_BYTES, UnsafeFileError };
 

@@ -12,7 +12,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { RawObservation } from './lab-definition.ts';
+import type { RawObservation } from '@parallel-course/core';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 import { caseLabel } from '@parallel-course/core';

@@ -1,7 +1,7 @@
 /** The statistics stage as assembled for results.json, on samples whose answers are known by hand. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze, findBaseline, findOneWorkerCase, pairingOf, summarizeObservation, workerParam, type AnalysisInput } from '../src/analysis.ts';
+import { analyze, findBaseline, findOneWorkerCase, pairingOf, summarizeObservation, workerParam, type AnalysisInput } from '@parallel-course/core';
 import { amdahlFitFor, speedupsWithoutWorkers, workerSeries } from '../src/report/select.ts';
 import type { Params, Results } from '@parallel-course/core';
 

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { compareRuns, comparisonCaveats, formatComparison } from '../src/compare.ts';
 import { runLab } from '../src/run-lab.ts';
 import type { Results } from '@parallel-course/core';
-import { recompute } from '../src/tools/validate-core.ts';
+import { recompute } from '@parallel-course/core';
 import { slowImpl, tempRoot, TINY_SAMPLING } from './support/temp-root.ts';
 
 async function sumsRun(root: string, impl: 'exercise' | 'solution'): Promise<Results> {

@@ -14,7 +14,7 @@ import { formatGrade } from '../src/report/terminal.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { tempDir } from './support/temp-dir.ts';
 import { main as classMain } from '../src/tools/class-cli.ts';
-import { gradeCases } from '../src/grade.ts';
+import { gradeCases } from '@parallel-course/core';
 import { csvField } from '@parallel-course/core';
 
 const SAMPLING = { warmupIterations: 2, rounds: 4, iterationsPerRound: 3 };

@@ -5,7 +5,7 @@
  * the terminal; a "Reproduce" block keeps an edited command on one quoted shell line.
  * Every command that could hang on the old code runs as a child process with a timeout, so this file cannot hang.
  */
-import { recompute } from '../src/tools/validate-core.ts';
+import { recompute } from '@parallel-course/core';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';

@@ -7,7 +7,7 @@
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
 import type { CaseResult, Results } from '@parallel-course/core';
-import { caseRatioInterval } from '@parallel-course/harness/analysis.ts';
+import { caseRatioInterval } from '@parallel-course/core';
 import type { NativeKernelAnalysis, RungPoint } from './analysis.ts';
 import { matmulFlop } from './matrices.ts';
 import { productTolerance } from './tolerance.ts';

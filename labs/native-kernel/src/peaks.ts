@@ -2,7 +2,7 @@
  * This machine's own peaks, measured by the probes in native/probe.cc, recorded as observations of the headline
  * case (after every case has been measured, so the probes never overlap a timed sample).
  */
-import type { RawObservation } from '@parallel-course/harness/lab-definition.ts';
+import type { RawObservation } from '@parallel-course/core';
 import type { NativeKernel } from './addon.ts';
 
 export const PEAK_OBSERVATIONS = {

@@ -6,7 +6,8 @@ import { importLearnerModule, type LearnerFile } from '@parallel-course/harness/
 import { SCHEDULE, TALLY_WORKER } from './learner-files.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CaseDefinition, CaseInstance, LabContext, RawObservation } from '@parallel-course/harness/lab-definition.ts';
+import type { CaseDefinition, CaseInstance, LabContext } from '@parallel-course/harness/lab-definition.ts';
+import type { RawObservation } from '@parallel-course/core';
 import type { LabInput } from './inputs.ts';
 import { readBusyNs, resetBusyClock, UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { lease } from './lease.ts';

@@ -5,7 +5,7 @@
  * from the raw samples. The text is parsed as JSON only: nothing in it is executed or rendered as HTML.
  */
 import { parseResultsJson, ResultsFileError, type Results } from '@parallel-course/core';
-import { checkResults, MAX_RESULTS_BYTES } from '@parallel-course/harness/tools/validate-core.ts';
+import { checkResults, MAX_RESULTS_BYTES } from '@parallel-course/core';
 
 /** The harness's cap (64 MiB), one constant for the command line and this viewer. */
 export { MAX_RESULTS_BYTES };

@@ -3,7 +3,7 @@
  * what the statistics stage already wrote.
  */
 import type { AmdahlFit, CaseResult, Params, Results, SpeedupEntry } from '@parallel-course/core';
-import { workerParam } from '../analysis.ts';
+import { workerParam } from '@parallel-course/core';
 import { caseLabel, sameParams } from '@parallel-course/core';
 
 /**

@@ -8,7 +8,7 @@
  */
 import { UnsafeFileError } from '../errors.ts';
 import { readResultsText } from '../safe-read.ts';
-import { validateSubmission, type ValidationResult } from './validate-core.ts';
+import { validateSubmission, type ValidationResult } from '@parallel-course/core';
 
 export {
   checkResults,
@@ -18,7 +18,7 @@ export {
   RELATIVE_TOLERANCE,
   validateSubmission,
   type ValidationResult,
-} from './validate-core.ts';
+} from '@parallel-course/core';
 
 export interface FileValidationResult extends ValidationResult {
   /** Why the file was not read at all (not a regular file, over the cap, missing), or null when it was read. */

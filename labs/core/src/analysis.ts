@@ -8,9 +8,8 @@
  * the independent percentile bootstrap, each from createRng(seedFor(seed, 'speedup:<variant>:<params>')); an
  * efficiency over a one-worker case gets its own from seedFor(seed, 'efficiency:<variant>:<params>').
  */
-import type { Params } from '@parallel-course/core';
-import type { AmdahlFit, CaseResult, Grade, Observation, SpeedupEntry } from '@parallel-course/core';
-import type { RawObservation } from './lab-definition.ts';
+import type { AmdahlFit, CaseResult, Grade, Observation, Params, SpeedupEntry } from './results-schema.ts';
+import { paramsKey } from './case-identity.ts';
 import { gradeCases, type GradingSpec } from './grade.ts';
 import {
   amdahlFit,
@@ -27,11 +26,17 @@ import {
   sorted,
   speedup,
   summarize,
-} from '@parallel-course/core';
-import { paramsKey } from '@parallel-course/core';
+} from './statistics.ts';
 
 /** The `noisy` threshold on the robust coefficient of variation (1.4826 * MAD / median): 0.1 = 10 %. */
 export { NOISY_ROBUST_CV };
+
+/** Extra observations a case records while it is measured, e.g. latency of a cheap endpoint under load. */
+export interface RawObservation {
+  unit: string;
+  description: string;
+  samples: number[];
+}
 
 export interface AnalysisInput {
   variant: string;

@@ -9,10 +9,9 @@
  * `report -- validate` recomputes it and a hand-edited grade is caught.
  */
 import type { AnalysisInput } from './analysis.ts';
-import { type Headline } from './lab-definition.ts';
-import type { CaseResult, CorrectnessEntry, Grade, Params } from '@parallel-course/core';
-import { median } from '@parallel-course/core';
-import { paramsKey } from '@parallel-course/core';
+import type { CaseResult, CorrectnessEntry, Grade, Params } from './results-schema.ts';
+import { median } from './statistics.ts';
+import { paramsKey, type CaseRef as Headline } from './case-identity.ts';
 
 /** The param and value that mark the reference solution's copy of a graded case (runner.ts adds them). */
 export const REFERENCE_PARAM = 'impl';

@@ -6,10 +6,11 @@
  *   3. every summary number recomputed from the raw samples with the file's own seed and resample count
  *      (`analyze` is a pure function of them), so a hand-edited number is caught and named.
  */
-import { analyze, type AnalysisInput } from '../analysis.ts';
-import { notImplementedCases } from '../grade.ts';
-import { parseResultsJson, ResultsFileError, type Results } from '@parallel-course/core';
-import { caseLabel, formatSignificant } from '@parallel-course/core';
+import { analyze, type AnalysisInput } from './analysis.ts';
+import { notImplementedCases } from './grade.ts';
+import { parseResultsJson, ResultsFileError, type Results } from './results-schema.ts';
+import { caseLabel } from './case-identity.ts';
+import { formatSignificant } from './format.ts';
 
 /** The largest results file any reader accepts, in bytes: far above any file a lab writes (raw samples included),
  * small enough that reading it cannot exhaust a laptop's or a phone's memory. The harness (safe-read.ts) and the
