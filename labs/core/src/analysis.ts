@@ -8,7 +8,7 @@
  * the independent percentile bootstrap, each from createRng(seedFor(seed, 'speedup:<variant>:<params>')); an
  * efficiency over a one-worker case gets its own from seedFor(seed, 'efficiency:<variant>:<params>').
  */
-import type { AmdahlFit, CaseResult, Grade, Observation, Params, SpeedupEntry } from './results-schema.ts';
+import type { AmdahlFit, CaseResult, Grade, Observation, Params, SampleUnit, SpeedupEntry } from './results-schema.ts';
 import { paramsKey } from './case-identity.ts';
 import { gradeCases, type GradingSpec } from './grade.ts';
 import {
@@ -57,8 +57,13 @@ export interface AnalysisInput {
    */
   measureGroup?: string;
   workPerSample: { amount: number; unit: string };
+  /** What one sample is (LabDefinition.sampleItems); absent: the sample itself, once. */
+  sample?: SampleUnit;
   observations: Record<string, RawObservation>;
 }
+
+/** The sample unit of a case that declares none: one sample is one sample. */
+export const ONE_SAMPLE: SampleUnit = { item: 'sample', itemsPerSample: 1 };
 
 export interface AnalysisOptions {
   baseline: string;
@@ -210,6 +215,7 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     // Without round indices (an older caller) the samples are recorded as one round: nothing to pair, see pairingOf.
     sampleRounds: input.sampleRounds ?? input.samplesMs.map(() => 0),
     workPerSample: input.workPerSample,
+    sample: input.sample ?? ONE_SAMPLE,
     summary: summarize(input.samplesMs, { noisyRobustCv: NOISY_ROBUST_CV }),
     observations: Object.fromEntries(Object.entries(input.observations).map(([k, v]) => [k, summarizeObservation(v)])),
     oversubscribed: input.workers !== undefined && input.workers > options.availableParallelism,
@@ -230,6 +236,7 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     const entry: SpeedupEntry = {
       variant: input.variant,
       baseline: options.baseline,
+      baselineParams: base.params,
       params: input.params,
       speedup: s,
       ci95: interval.ci95,
@@ -257,6 +264,9 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
       entry.efficiency = efficiency(scaling, workers);
       entry.efficiencyCi95 = [scalingCi.ci95[0] / workers, scalingCi.ci95[1] / workers];
       entry.efficiencyBasis = one ? 'one-worker' : 'baseline';
+      const over = one ?? base;
+      entry.efficiencyOver = { variant: over.variant, params: over.params };
+      entry.efficiencySpeedup = scaling;
       entry.efficiencyPairing = scalingCi.pairing;
       const kf = karpFlatt(scaling, workers);
       if (kf !== null) entry.karpFlatt = kf;

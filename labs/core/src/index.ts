@@ -13,3 +13,4 @@ export * from './sanitise.ts';
 export * from './analysis.ts';
 export * from './grade.ts';
 export * from './validate.ts';
+export * from './upgrade.ts';

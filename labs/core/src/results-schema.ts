@@ -6,12 +6,18 @@
  * Bump SCHEMA_VERSION when a field changes meaning; readers reject versions they do not know.
  */
 import { z } from 'zod';
+import { UPGRADABLE_VERSION, upgradeResults, type LabDeclarations } from './upgrade.ts';
 
 /**
  * 2: samples keep their round (`sampleRounds`) and the order they were taken in; a failed case says where it failed
  * (`failedAt`), also after the check; `cpus` records P and what set it, `topology` the cores, SMT, sockets and caches.
+ * 3: the file says what its numbers mean instead of leaving readers to guess: the lab's `baseline` and declared
+ * `sweeps`; each case's `sample` (what one sample is: 20000 calls, 1 request...); each speedup's baseline case
+ * (`baseline` + `baselineParams`); the case and the speedup an efficiency and Karp-Flatt come from (`efficiencyOver`,
+ * `efficiencySpeedup`). The cgroup quota is recorded once, in `cpus.quota`. Version 2 files load through one
+ * upgrade step (upgrade.ts).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Parameters of one case of a lab's sweep, e.g. `{ workers: 2 }` or `{ size: 4096 }`. */
 export const paramsSchema = z.record(z.string().min(1).max(64), z.union([z.number(), z.string().max(200)]));
@@ -31,8 +37,6 @@ export const environmentSchema = z.object({
   cpuCount: z.number().int().nonnegative(),
   availableParallelism: z.number().int().positive(),
   totalMemoryBytes: nonNegative,
-  /** CPUs allowed by the cgroup quota (cpu.max quota / period), or null when unlimited or unknown. */
-  cgroupCpuQuota: z.number().positive().nullable(),
   /** The CPU affinity list from /proc/self/status (`Cpus_allowed_list`), or null where not available. */
   cpuAffinity: z.string().nullable(),
   uvThreadpoolSize: z.string().nullable(),
@@ -64,6 +68,9 @@ export const topologySchema = z.object({
   coresPerSocket: z.number().int().positive().nullable(),
   caches: z.array(z.object({ level: z.number().int().positive(), type: z.string().max(40), sizeKiB: z.number().positive(), sharedByCpus: z.number().int().positive() })).max(16),
 });
+
+/** What one sample is: itemsPerSample repetitions of one item (see caseResultSchema.sample). */
+export const sampleSchema = z.object({ item: z.string().min(1).max(40), itemsPerSample: z.number().positive() });
 
 export const sampleSummarySchema = z.object({
   n: z.number().int().positive(),
@@ -114,6 +121,12 @@ export const caseResultSchema = z.object({
   sampleRounds: z.array(z.number().int().nonnegative()).min(1).max(1_000_000),
   /** How many units of work one sample does (requests, elements...), to turn times into throughput. */
   workPerSample: z.object({ amount: z.number().positive(), unit: z.string().max(40) }),
+  /**
+   * What one sample is, as the lab declares it (LabDefinition.sampleItems): `itemsPerSample` repetitions of one `item`
+   * ("call", "request", "batch"; "sample" with 1 when a sample is the unit itself). A time per item is the sample's time
+   * divided by itemsPerSample: readers derive per-call times from this, never from a page author's memory.
+   */
+  sample: sampleSchema,
   summary: sampleSummarySchema,
   observations: z.record(z.string().max(100), observationSchema),
   /** Set when the case uses more workers than `availableParallelism`. */
@@ -146,9 +159,14 @@ export const correctnessSchema = z.object({
     .nullable(),
 });
 
+/** A case by name: its variant and params. */
+export const caseRefSchema = z.object({ variant: z.string().min(1).max(100), params: paramsSchema });
+
 export const speedupSchema = z.object({
   variant: z.string().min(1).max(100),
+  /** The baseline case this speedup is over: the variant `baseline` with `baselineParams`. */
   baseline: z.string().min(1).max(100),
+  baselineParams: paramsSchema,
   params: paramsSchema,
   /** median(baseline time) / median(variant time): above 1 means the variant is faster. */
   speedup: z.number().positive(),
@@ -174,9 +192,26 @@ export const speedupSchema = z.object({
   efficiencyBasis: z.enum(['one-worker', 'baseline']).optional(),
   /** How the efficiency's interval was resampled (see `pairing`); 'rounds' for the one-worker case itself. */
   efficiencyPairing: z.enum(['rounds', 'independent']).optional(),
-  /** Karp-Flatt experimentally determined serial fraction, where the case has more than one worker. */
+  /** The case the efficiency's speedup is over: the same variant on one worker, or the baseline case. */
+  efficiencyOver: caseRefSchema.optional(),
+  /** The speedup efficiency and Karp-Flatt are computed from: median(efficiencyOver) / median(this case). */
+  efficiencySpeedup: z.number().positive().optional(),
+  /** Karp-Flatt experimentally determined serial fraction (from efficiencySpeedup), where the case has more than one worker. */
   karpFlatt: z.number().optional(),
   oversubscribed: z.boolean(),
+});
+
+/**
+ * A sweep the lab declares (LabDefinition.sweeps): the param it varies and the variants it varies it for. Readers draw
+ * each as curves over that param, one curve per variant and setting of its other params, each point's y the speedup
+ * `over` names: 'baseline', the entry's speedup over its baseline case (baseline + baselineParams); 'one-worker',
+ * its efficiencySpeedup over efficiencyOver (the same variant on one worker).
+ */
+export const sweepSchema = z.object({
+  param: z.string().min(1).max(64),
+  variants: z.array(z.string().min(1).max(100)).min(1).max(50),
+  over: z.enum(['baseline', 'one-worker']),
+  title: z.string().min(1).max(200),
 });
 
 export const amdahlFitSchema = z.object({
@@ -235,6 +270,10 @@ export const resultsSchema = z.object({
   startedAt: z.iso.datetime(),
   finishedAt: z.iso.datetime(),
   command: z.string().max(2000),
+  /** The lab's baseline variant (LabDefinition.baseline): every speedup is over one of its cases. */
+  baseline: z.string().min(1).max(100),
+  /** The sweeps the lab declares, so readers chart each over its own param instead of guessing from the params. */
+  sweeps: z.array(sweepSchema).max(20),
   /** Seed of the input generator and of the bootstrap, so every summary can be recomputed exactly. */
   seed: z.number().int(),
   bootstrapResamples: z.number().int().positive(),
@@ -268,6 +307,8 @@ export type CaseResult = z.infer<typeof caseResultSchema>;
 export type CorrectnessEntry = z.infer<typeof correctnessSchema>;
 export type SpeedupEntry = z.infer<typeof speedupSchema>;
 export type AmdahlFit = z.infer<typeof amdahlFitSchema>;
+export type Sweep = z.infer<typeof sweepSchema>;
+export type SampleUnit = z.infer<typeof sampleSchema>;
 export type Results = z.infer<typeof resultsSchema>;
 export type Grade = z.infer<typeof gradeSchema>;
 
@@ -282,8 +323,14 @@ export class ResultsFileError extends Error {
   }
 }
 
-/** Validates parsed JSON as results; throws ResultsFileError naming every problem. */
-export function parseResults(data: unknown, source = 'results'): Results {
+/**
+ * Validates parsed JSON as results; throws ResultsFileError naming every problem. A version 2 file is upgraded first
+ * (upgrade.ts), with the lab's declarations where the caller has them; older or unknown versions are refused.
+ */
+export function parseResults(data: unknown, source = 'results', declared?: LabDeclarations): Results {
+  if (typeof data === 'object' && data !== null && !Array.isArray(data) && (data as { schemaVersion?: unknown }).schemaVersion === UPGRADABLE_VERSION) {
+    data = upgradeResults(data as Record<string, unknown>, declared);
+  }
   if (typeof data === 'object' && data !== null && 'schemaVersion' in data && data.schemaVersion !== SCHEMA_VERSION) {
     const older = typeof data.schemaVersion === 'number' && data.schemaVersion < SCHEMA_VERSION;
     throw new ResultsFileError(source, [
@@ -303,12 +350,12 @@ export function parseResults(data: unknown, source = 'results'): Results {
 }
 
 /** Parses JSON text and validates it; a syntax error becomes a ResultsFileError too. */
-export function parseResultsJson(text: string, source = 'results'): Results {
+export function parseResultsJson(text: string, source = 'results', declared?: LabDeclarations): Results {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     throw new ResultsFileError(source, [`not JSON: ${(error as Error).message}`]);
   }
-  return parseResults(data, source);
+  return parseResults(data, source, declared);
 }

@@ -21,6 +21,9 @@ export interface TerminalTextOptions {
   /** Keep newlines and tabs (a carriage return becomes a newline): for multi-line text such as a list of problems or
    * a command's output. Default false: one line, where a newline could forge an extra line of output. */
   multiline?: boolean;
+  /** 'drop': remove the remaining controls instead of showing "?", for a command's output that is parsed as well as
+   * shown (a GPU list from nvidia-smi). Default 'mark'. */
+  controls?: 'mark' | 'drop';
 }
 
 /**
@@ -33,7 +36,7 @@ export function terminalText(text: string, options: TerminalTextOptions = {}): s
   const input = options.multiline ? text.replace(/\r\n?/g, '\n') : text;
   return input
     .replace(ESCAPE_SEQUENCE, '')
-    .replace(UNSAFE_TERMINAL_CHARS, (c) => (options.multiline && (c === '\n' || c === '\t') ? c : '?'));
+    .replace(UNSAFE_TERMINAL_CHARS, (c) => (options.multiline && (c === '\n' || c === '\t') ? c : options.controls === 'drop' ? '' : '?'));
 }
 
 /** Escapes text for HTML (and SVG) element content and double- or single-quoted attribute values. */

@@ -47,7 +47,7 @@ function sameNumber(a: number, b: number): boolean {
 }
 
 /** Fields `analyze` copies from its input: the raw data itself, so there is nothing to recompute. */
-const RAW_INPUT_KEYS = new Set(['samplesMs', 'sampleRounds', 'samples', 'params', 'workPerSample', 'description', 'unit']);
+const RAW_INPUT_KEYS = new Set(['samplesMs', 'sampleRounds', 'samples', 'params', 'workPerSample', 'sample', 'description', 'unit']);
 
 /**
  * Compares what the file says with what the samples give, field by field, and names each difference by its path.
@@ -100,12 +100,13 @@ export function recompute(results: Results): ReturnType<typeof analyze> {
     samplesMs: c.samplesMs,
     sampleRounds: c.sampleRounds,
     workPerSample: c.workPerSample,
+    sample: c.sample,
     observations: Object.fromEntries(
       Object.entries(c.observations).map(([name, o]) => [name, { unit: o.unit, description: o.description, samples: o.samples }]),
     ),
   }));
-  // The lab's baseline and headline are declarations, not measurements: the file records them in its speedups.
-  const baseline = results.speedups[0]?.baseline ?? results.headline?.baseline ?? results.cases[0]?.variant ?? '';
+  // The lab's baseline and headline are declarations, not measurements: the file records them.
+  const baseline = results.baseline;
   const headline = results.headline ?? { variant: '', params: {} };
   return analyze(inputs, {
     baseline,
@@ -137,7 +138,7 @@ export function checkResults(results: Results): string[] {
       problems.push(`correctness: ${caseLabel(entry)} did not pass its check (${entry.reason ?? 'no reason given'})`);
     }
   }
-  if (results.speedups.some((s) => s.baseline !== results.speedups[0]?.baseline)) {
+  if (results.speedups.some((s) => s.baseline !== results.baseline)) {
     problems.push('speedups: entries name different baselines; the harness uses one baseline per lab');
   }
   let recomputed: ReturnType<typeof analyze> | null = null;

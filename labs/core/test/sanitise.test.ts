@@ -16,6 +16,7 @@ test('terminalText multiline keeps newlines and tabs and turns a carriage return
   assert.equal(terminalText(`a${ESC}[2J\r\nb\tc`, { multiline: true }), 'a\nb\tc');
   assert.equal(terminalText('over\rwrite', { multiline: true }), 'over\nwrite');
   assert.equal(terminalText('nul\x00 del\x7f bidi\u202eevil', { multiline: true }), 'nul? del? bidi?evil');
+  assert.equal(terminalText('nul\x00 del\x7f bidi\u202eevil', { multiline: true, controls: 'drop' }), 'nul del bidievil');
 });
 
 test('escapeHtml escapes the five characters that matter in content and quoted attributes', () => {

@@ -23,8 +23,8 @@ function rejects(mutate: (data: Record<string, unknown>) => void, problem: RegEx
 test('malformed results files are rejected, naming the problem', () => {
   assert.throws(() => parseResultsJson('{"schemaVersion": 1,', 'broken.json'), /broken\.json is not a valid results file:\n {2}- not JSON/);
   rejects((d) => delete d.environment, /^environment: /);
-  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 3, this tool reads version 2: re-run the lab with this version of the course, or update the course/);
-  rejects((d) => (d.schemaVersion = 1), /^recorded with an older harness \(schema version 1; this one reads version 2\): .* Rerun the lab/);
+  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 4, this tool reads version 3: re-run the lab with this version of the course, or update the course/);
+  rejects((d) => (d.schemaVersion = 1), /^recorded with an older harness \(schema version 1; this one reads version 3\): .* Rerun the lab/);
   rejects((d) => delete (((d.cases as Record<string, unknown>[])[0] as Record<string, unknown>).sampleRounds), /^cases\.0\.sampleRounds: /);
   rejects((d) => delete ((d.correctness as Record<string, unknown>[])[0] as Record<string, unknown>).failedAt, /^correctness\.0\.failedAt: /);
   rejects((d) => (d.lab = '../../etc'), /^lab: /);
@@ -37,4 +37,29 @@ test('malformed results files are rejected, naming the problem', () => {
 test('a file that is not an object at all is rejected', () => {
   assert.throws(() => parseResults(null, 'x'), ResultsFileError);
   assert.throws(() => parseResults([1, 2], 'x'), ResultsFileError);
+});
+
+test('a version 2 file loads through the one upgrade step: baseline, baseline cases, efficiency bases, one quota', () => {
+  const v2 = JSON.parse(fixture) as Record<string, unknown>;
+  assert.equal(v2['schemaVersion'], 2, 'the fixture is a version 2 file');
+  const results = parseResults(v2, 'fixture');
+  assert.equal(results.schemaVersion, SCHEMA_VERSION);
+  assert.equal(results.baseline, 'inline');
+  assert.deepEqual(results.sweeps, [], 'without the declarations of the lab, no sweeps are guessed');
+  assert.ok(results.cases.every((c) => c.sample.item === 'sample' && c.sample.itemsPerSample === 1));
+  assert.ok(results.speedups.every((s) => s.baseline === 'inline' && Object.keys(s.baselineParams).length === 0));
+  const two = results.speedups.find((s) => s.variant === 'pool' && s.params['workers'] === 2)!;
+  // This fixture's efficiencies were over the baseline (efficiencyBasis 'baseline'): the upgrade names that case.
+  assert.deepEqual(two.efficiencyOver, { variant: 'inline', params: {} });
+  assert.ok(Math.abs(two.efficiencySpeedup! - two.efficiency! * 2) < 1e-12);
+  assert.equal('cgroupCpuQuota' in results.environment, false);
+});
+
+test('the upgrade takes the declarations of the lab: its sweeps and what one sample is', () => {
+  const results = parseResults(JSON.parse(fixture), 'fixture', {
+    sweeps: [{ param: 'workers', variants: ['pool'], over: 'baseline', title: 'by workers' }],
+    sampleItems: (c) => ({ item: 'request', itemsPerSample: c.workPerSample.amount }),
+  });
+  assert.equal(results.sweeps[0]?.param, 'workers');
+  assert.deepEqual(results.cases[0]?.sample, { item: 'request', itemsPerSample: results.cases[0]?.workPerSample.amount });
 });

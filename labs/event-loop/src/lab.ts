@@ -141,6 +141,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
     { name: 'pool', description: 'a piscina pool of worker threads', source: '<impl>/handlers.ts: createPoolHandler, <impl>/worker.ts' },
   ],
   baseline: 'inline',
+  sweeps: [{ param: 'workers', variants: ['pool'], over: 'baseline', title: 'Speedup over inline, by pool workers' }],
   // The claim is about the node: the pool with one worker per CPU the job may use.
   headline: (ctx) => ({ variant: 'pool', params: { workers: ctx.availableParallelism } }),
   // Every handler the learner writes, against the reference's: the same burst, the same server process design.
@@ -169,6 +170,8 @@ const lab: LabDefinition<BurstInput, string[]> = {
   workPerSample(input) {
     return { amount: input.accounts.length, unit: 'requests' };
   },
+  // A sample is one burst of requests: a time per request divides by its size.
+  sampleItems: (_params, work) => ({ item: 'request', itemsPerSample: work.amount }),
   cases(ctx) {
     return [
       serverCase('inline', undefined),

@@ -20,6 +20,7 @@ function serverCase(variant: string, workers: number | undefined, medianMs: numb
     samplesMs: [medianMs],
     sampleRounds: [0],
     workPerSample: { amount: 24, unit: 'requests' },
+    sample: { item: 'request', itemsPerSample: 24 },
     summary: { median: medianMs, ci95 } as CaseResult['summary'],
     observations: {
       [PING]: obs([1, 2, 3], 2, 3, 3),
@@ -34,6 +35,7 @@ function serverCase(variant: string, workers: number | undefined, medianMs: numb
 const speedup = (variant: string, workers: number | undefined, s: number, extra: Partial<SpeedupEntry> = {}): SpeedupEntry => ({
   variant,
   baseline: 'inline',
+  baselineParams: {},
   params: workers === undefined ? {} : { workers },
   speedup: s,
   ci95: [Math.round(100 * s - 10) / 100, Math.round(100 * s + 10) / 100],

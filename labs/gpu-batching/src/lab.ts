@@ -79,6 +79,11 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     ];
   },
   baseline: 'one-at-a-time',
+  sweeps: [
+    { param: 'batch', variants: ['batched'], over: 'baseline', title: 'Speedup over one at a time, by batch size' },
+    { param: 'sessions', variants: ['sessions'], over: 'baseline', title: 'Speedup over one at a time, by concurrent sessions' },
+    { param: 'devices', variants: ['devices'], over: 'baseline', title: 'Speedup over one at a time, by devices' },
+  ],
   get headline() {
     return { variant: 'batched', params: { ep: labTarget().ep, batch: HEADLINE_BATCH } };
   },

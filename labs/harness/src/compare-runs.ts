@@ -137,7 +137,7 @@ export function compareRuns(earlier: Results, current: Results, options: Compare
  * the machine changed between the runs, and every verdict includes that change.
  */
 function driftCaveat(cases: CaseComparison[], current: Results): string[] {
-  const baseline = current.speedups[0]?.baseline;
+  const baseline = current.baseline;
   const moved = cases.filter((c) => c.variant === baseline && (c.verdict === 'faster' || c.verdict === 'slower') && c.ratio !== null && c.ci95 !== null);
   return moved.map(
     (c) =>

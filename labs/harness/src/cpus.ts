@@ -110,10 +110,14 @@ export function readCgroupQuota(readText: (file: string) => string | null = read
   return quotas.length > 0 ? Math.min(...quotas) : null;
 }
 
+/** The one affinity parser: `Cpus_allowed_list` from /proc/self/status text, e.g. "0-1" (what taskset or Slurm set); null when absent. */
+export function cpuAffinityList(status: string | null): string | null {
+  return status?.match(/^Cpus_allowed_list:\s*(\S+)/m)?.[1] ?? null;
+}
+
 /** CPUs in this process's affinity mask (`Cpus_allowed_list`); where that cannot be read, what Node reports. */
 export function readAffinity(readText: (file: string) => string | null = read): number {
-  const status = readText('/proc/self/status');
-  const list = status?.match(/^Cpus_allowed_list:\s*(\S+)/m)?.[1];
+  const list = cpuAffinityList(readText('/proc/self/status'));
   return (list ? countCpuList(list) : null) ?? os.availableParallelism();
 }
 

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { describeProbeFailure, oneLine, runProbe } from './probe.ts';
+import { cpuAffinityList } from './cpus.ts';
 import type { Environment } from '@parallel-course/core';
 
 /** Time each command of the manifest may take, in ms: git and nvidia-smi answer in well under a second when healthy. */
@@ -25,34 +26,6 @@ async function run(command: string, args: string[], report: (line: string) => vo
   const result = await runProbe(command, args, { cwd, timeoutMs: PROBE_TIMEOUT_MS });
   if (result.timedOut) report(`note: ${describeProbeFailure(command, result)}; the results record it as unknown`);
   return result.ok ? result.stdout : null;
-}
-
-/**
- * CPUs granted by the cgroup CPU quota: quota / period from cgroup v2 `cpu.max` ("max 100000" means unlimited)
- * or cgroup v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`. `os.availableParallelism()` (libuv 1.52, Node 24.21) applies
- * a quota, rounded down, only where libuv reads it: cgroup v2 `cpu.max`, or v1 mounted as "cpu,cpuacct". With the v1
- * cpu controller mounted alone (this project's VMs) a 0.5-CPU quota still gave 2, so the quota is read here too and
- * recorded next to what Node reports (the harness's P is in cpus.ts).
- */
-export function parseCgroupQuota(cpuMax: string | null, v1Quota: string | null, v1Period: string | null): number | null {
-  if (cpuMax !== null) {
-    const [quota, period] = cpuMax.trim().split(/\s+/);
-    if (quota === undefined || quota === 'max' || period === undefined) return null;
-    const value = Number(quota) / Number(period);
-    return Number.isFinite(value) && value > 0 ? value : null;
-  }
-  if (v1Quota !== null && v1Period !== null) {
-    const quota = Number(v1Quota.trim());
-    const period = Number(v1Period.trim());
-    return quota > 0 && period > 0 ? quota / period : null;
-  }
-  return null;
-}
-
-/** `Cpus_allowed_list` from /proc/self/status, e.g. "0-1": the affinity mask taskset or Slurm set. */
-export function parseCpuAffinity(status: string | null): string | null {
-  const match = status?.match(/^Cpus_allowed_list:\s*(\S+)/m);
-  return match?.[1] ?? null;
 }
 
 /** More GPUs than any node has: past this, nvidia-smi's output is garbage, not a list. */
@@ -109,12 +82,8 @@ export async function collectEnvironment(
     cpuCount: cpus.length,
     availableParallelism: os.availableParallelism(),
     totalMemoryBytes: os.totalmem(),
-    cgroupCpuQuota: parseCgroupQuota(
-      readText('/sys/fs/cgroup/cpu.max'),
-      readText('/sys/fs/cgroup/cpu/cpu.cfs_quota_us'),
-      readText('/sys/fs/cgroup/cpu/cpu.cfs_period_us'),
-    ),
-    cpuAffinity: parseCpuAffinity(readText('/proc/self/status')),
+    // The quota is recorded once, in results.cpus (cpus.ts reads it, with every ancestor cgroup); the affinity list here.
+    cpuAffinity: cpuAffinityList(readText('/proc/self/status')),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
     slurm,
     git: gitState,

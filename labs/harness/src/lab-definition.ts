@@ -7,7 +7,7 @@
  */
 import type { AnalysisTable, MeasuredValue } from './analysis-values.ts';
 import type { LearnerFile } from './learner-module.ts';
-import type { CaseRef, Params, RawObservation, Results } from '@parallel-course/core';
+import type { CaseRef, Params, RawObservation, Results, SampleUnit, Sweep } from '@parallel-course/core';
 
 export type Impl = 'exercise' | 'solution';
 
@@ -186,6 +186,17 @@ export interface LabDefinition<Input, Output> {
   comparator: Comparator<Output>;
   /** How much work one sample does, to turn a time into a throughput, e.g. `{ amount: 12, unit: 'requests' }`. */
   workPerSample(input: Input): { amount: number; unit: string };
+  /**
+   * What one sample is, from the case's params and its work: e.g. `{ item: 'call', itemsPerSample: 20000 }` when a
+   * sample calls the function 20000 times. Recorded with every case (results.json `sample`), so a reader can show a
+   * time per call. Absent: a sample is the unit itself (`{ item: 'sample', itemsPerSample: 1 }`).
+   */
+  sampleItems?(params: Params, work: { amount: number; unit: string }): SampleUnit;
+  /**
+   * The sweeps of this lab's cases: which param each varies, for which variants, and what its speedups are over.
+   * Recorded in results.json, so the reports, the viewer and the episodes chart each as curves over its own param.
+   */
+  sweeps: Sweep[];
   /** The sweep, expanded into cases. */
   cases(ctx: LabContext): CaseDefinition<Input, Output>[];
   sampling: { quick: SamplingPlan; full: SamplingPlan };

@@ -5,7 +5,10 @@
  * Selectors (`at`):
  *   headline   the headline speedup with its interval (unit 'x')
  *   baseline   the headline's baseline median time with its interval (ms, shown in the unit that fits)
- *   median     a case's median time with its interval: `case="<variant> <param>=<value> ..."`
+ *   median     a case's median time with its interval: `case="<variant> <param>=<value> ..."`; with `per="<item>"` the
+ *              time per item the run declares for the case (results.json `sample`: per="call" divides by the calls
+ *              in one sample), with per="sample" the time of a whole sample. A case whose sample holds more than one
+ *              item needs `per`: the page must say which it shows, and it must be the unit the run declares.
  *   speedup    a case's speedup over its baseline (results.speedups) with its interval: `case="..."`
  *   value      a value from analysis/values.json: `name="<key>"`
  *   machine    the run's machine in words (CPU model, P, Node, date)
@@ -13,8 +16,8 @@
  * No node: imports: the site's build and the browser can use it.
  */
 import type { AnalysisValues, MeasuredValue } from './analysis-values.ts';
-import type { Params, Results } from '@parallel-course/core';
-import { caseLabel, formatSignificant } from '@parallel-course/core';
+import type { CaseResult, Params, Results } from '@parallel-course/core';
+import { caseLabel, formatSignificant, sameCase } from '@parallel-course/core';
 
 export const MEASURED_SELECTORS = ['headline', 'baseline', 'median', 'speedup', 'value', 'machine'] as const;
 export type MeasuredAt = (typeof MEASURED_SELECTORS)[number];
@@ -25,6 +28,8 @@ export interface MeasuredSelector {
   case?: string | undefined;
   /** For value: the key in values.json. */
   name?: string | undefined;
+  /** For median and baseline: "sample" or the item the run declares for the case ("call", "request"). */
+  per?: string | undefined;
 }
 
 export type Resolved =
@@ -45,6 +50,7 @@ export function describeSelector(lab: string, selector: MeasuredSelector): strin
   const parts = [`run="${lab}"`, `at="${selector.at}"`];
   if (selector.case !== undefined) parts.push(`case="${selector.case}"`);
   if (selector.name !== undefined) parts.push(`name="${selector.name}"`);
+  if (selector.per !== undefined) parts.push(`per="${selector.per}"`);
   return parts.join(' ');
 }
 
@@ -127,6 +133,26 @@ export function resolveMeasured(results: Results, values: AnalysisValues | null,
       throw error;
     }
   };
+  // A median in the unit the run declares for the case: per sample, or per item with per="<item>".
+  const medianOf = (c: CaseResult, what: string): Resolved => {
+    const { item, itemsPerSample } = c.sample;
+    const per = selector.per;
+    let divide: number;
+    let unitText: string;
+    if (per === undefined || per === 'sample') {
+      if (per === undefined && itemsPerSample !== 1) {
+        fail(`${caseLabel(c)}: one sample of this case is ${itemsPerSample} ${item}s (results.json "sample"): write per="${item}" for the time per ${item}, or per="sample" for the time of a whole sample`);
+      }
+      divide = 1;
+      unitText = itemsPerSample === 1 ? `per ${item}` : `per sample of ${itemsPerSample} ${item}s`;
+    } else if (per === item) {
+      divide = itemsPerSample;
+      unitText = `per ${item} (a sample is ${itemsPerSample} ${item}${itemsPerSample === 1 ? '' : 's'})`;
+    } else {
+      return fail(`per="${per}" but the run declares the samples of ${caseLabel(c)} in ${item}s (${itemsPerSample} per sample): write per="${item}" or per="sample"`);
+    }
+    return { kind: 'number', value: c.summary.median / divide, unit: 'ms', ci95: [c.summary.ci95[0] / divide, c.summary.ci95[1] / divide], what: `${what}, ${unitText}` };
+  };
   switch (selector.at) {
     case 'headline': {
       const h = results.headline ?? fail(`the ${lab} run has no headline speedup (its headline case failed or was not measured)`);
@@ -134,16 +160,15 @@ export function resolveMeasured(results: Results, values: AnalysisValues | null,
     }
     case 'baseline': {
       const h = results.headline ?? fail(`the ${lab} run has no headline, so no headline baseline`);
-      const base = results.cases.filter((c) => c.variant === h.baseline);
-      // The baseline case the headline was computed against: the one whose median is the headline's baselineMedianMs.
-      const c = base.find((b) => b.summary.median === h.baselineMedianMs) ?? (base.length === 1 ? base[0] : undefined);
-      if (!c) return { kind: 'number', value: h.baselineMedianMs, unit: 'ms', ci95: null, what: `median time of the baseline (${h.baseline})` };
-      return { kind: 'number', value: c.summary.median, unit: 'ms', ci95: [c.summary.ci95[0], c.summary.ci95[1]], what: `median time of the baseline, ${caseLabel(c)}` };
+      // The baseline case the headline names (baseline + baselineParams): no guessing from medians.
+      const c = results.cases.find((b) => sameCase(b, { variant: h.baseline, params: h.baselineParams }));
+      if (!c) return fail(`the ${lab} run has no case ${caseLabel({ variant: h.baseline, params: h.baselineParams })}, the baseline its headline names`);
+      return medianOf(c, `median time of the baseline, ${caseLabel(c)}`);
     }
     case 'median': {
       const text = requireCase();
       const c = within(() => findCase(results.cases, text, `measured cases of ${lab}`));
-      return { kind: 'number', value: c.summary.median, unit: 'ms', ci95: [c.summary.ci95[0], c.summary.ci95[1]], what: `median time per sample of ${caseLabel(c)}` };
+      return medianOf(c, `median time of ${caseLabel(c)}`);
     }
     case 'speedup': {
       const text = requireCase();

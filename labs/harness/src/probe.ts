@@ -86,7 +86,7 @@ export function resolveProbeOptions(options: ProbeOptions = {}): ResolvedProbeOp
 
 /** One sanitised line of at most `maxChars` characters (whitespace runs collapsed, an ellipsis where cut). */
 export function oneLine(text: string, maxChars = 200): string {
-  const line = terminalText(text, { multiline: true }).replace(/\s+/g, ' ').trim();
+  const line = terminalText(text, { multiline: true, controls: 'drop' }).replace(/\s+/g, ' ').trim();
   return line.length <= maxChars ? line : `${line.slice(0, Math.max(0, maxChars - 1))}…`;
 }
 
@@ -128,7 +128,7 @@ class CappedOutput {
   }
 
   text(): string {
-    return terminalText(Buffer.concat(this.chunks).toString('utf8'), { multiline: true });
+    return terminalText(Buffer.concat(this.chunks).toString('utf8'), { multiline: true, controls: 'drop' });
   }
 }
 

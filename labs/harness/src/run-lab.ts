@@ -162,6 +162,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
       samplesMs: m.samplesMs,
       sampleRounds: m.sampleRounds,
       workPerSample: m.workPerSample,
+      sample: m.sample,
       observations: m.observations,
     };
   });
@@ -209,6 +210,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     command,
+    baseline: lab.baseline,
+    sweeps: lab.sweeps,
     seed,
     bootstrapResamples: BOOTSTRAP_RESAMPLES,
     harnessOverheadMs: run.harnessOverheadMs,

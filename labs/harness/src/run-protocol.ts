@@ -5,7 +5,7 @@
  */
 import type { Impl, SamplingPlan } from './lab-definition.ts';
 import type { RawObservation } from '@parallel-course/core';
-import type { CorrectnessEntry, Params } from '@parallel-course/core';
+import type { CorrectnessEntry, Params, SampleUnit, Sweep } from '@parallel-course/core';
 
 /** What the supervisor asks the runner to do. */
 export interface RunJob {
@@ -57,6 +57,7 @@ export type RunnerMessage =
       title: string;
       baseline: string;
       headline: { variant: string; params: Params };
+      sweeps: Sweep[];
       notes: string[];
       cases: CaseInfo[];
       plan: SamplingPlan;
@@ -77,6 +78,7 @@ export type RunnerMessage =
       caseKey: string;
       observations: Record<string, RawObservation>;
       workPerSample: { amount: number; unit: string };
+      sample: SampleUnit;
     }
   | { type: 'overhead'; harnessOverheadMs: number }
   | { type: 'done' }

@@ -16,7 +16,7 @@ import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessag
 import { LabLoadError } from './errors.ts';
 import { REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
 import { existsSync } from 'node:fs';
-import { caseLabel, paramsKey } from '@parallel-course/core';
+import { caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
 
 /** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */
 export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;
@@ -130,6 +130,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     title: lab.title,
     baseline: lab.baseline,
     headline: resolveHeadline(lab.headline, ctx),
+    sweeps: lab.sweeps,
     notes: lab.notes?.(ctx) ?? [],
     cases: infos,
     plan,
@@ -204,7 +205,9 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   for (const [i, m] of measured.entries()) {
     if (m.failed) continue;
     const p = passing[i]!;
-    send({ type: 'measured', caseKey: p.prepared.key, observations: m.observations, workPerSample: lab.workPerSample(p.prepared.measureInput) });
+    const workPerSample = lab.workPerSample(p.prepared.measureInput);
+    const sample = lab.sampleItems?.(p.prepared.definition.params, workPerSample) ?? ONE_SAMPLE;
+    send({ type: 'measured', caseKey: p.prepared.key, observations: m.observations, workPerSample, sample });
   }
   await teardownAll();
 }

@@ -12,7 +12,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { RawObservation } from '@parallel-course/core';
+import type { RawObservation, SampleUnit } from '@parallel-course/core';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 import { caseLabel } from '@parallel-course/core';
@@ -38,6 +38,7 @@ export interface MeasuredData {
   sampleRounds: number[];
   observations: Record<string, RawObservation>;
   workPerSample: { amount: number; unit: string };
+  sample: SampleUnit;
 }
 
 export interface SupervisedRun {
@@ -241,7 +242,7 @@ function runAttempt(
         }
         case 'measured': {
           const s = samples.get(message.caseKey);
-          if (s) run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample });
+          if (s) run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample, sample: message.sample });
           measuringFinished = true;
           break;
         }

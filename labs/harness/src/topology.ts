@@ -6,7 +6,7 @@
  * Everything is null where sysfs cannot be read (macOS, a container that hides it): the run says "unknown".
  */
 import { readFileSync } from 'node:fs';
-import { countCpuList } from './cpus.ts';
+import { countCpuList, cpuAffinityList } from './cpus.ts';
 
 export interface CacheInfo {
   level: number;
@@ -124,7 +124,7 @@ export function readTopology(allowed: number[], readText: (file: string) => stri
 
 /** The topology of this process's CPUs (its affinity mask from /proc/self/status, else CPUs 0..n-1). */
 export function currentTopology(readText: (file: string) => string | null = defaultRead, fallbackCount = 1): Topology {
-  const list = readText('/proc/self/status')?.match(/^Cpus_allowed_list:\s*(\S+)/m)?.[1];
+  const list = cpuAffinityList(readText('/proc/self/status'));
   const allowed = list && countCpuList(list) ? expandCpuList(list) : Array.from({ length: fallbackCount }, (_, i) => i);
   return readTopology(allowed, readText);
 }

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { collectEnvironment, parseCgroupQuota, parseCpuAffinity, parseNvidiaSmi } from '../src/environment.ts';
+import { collectEnvironment, parseNvidiaSmi } from '../src/environment.ts';
+import { cpuAffinityList, quotaFromCfs, quotaFromCpuMax } from '../src/cpus.ts';
 import { environmentSchema } from '@parallel-course/core';
 import { fakeNvidiaSmi, garbage, HUNG } from './support/fake-nvidia-smi.ts';
 
@@ -23,18 +24,21 @@ function collectInChild(env: NodeJS.ProcessEnv, timeout: number) {
   return JSON.parse(run.stdout) as { gpus: unknown[]; lines: string[]; ms: number };
 }
 
-test('cgroup CPU quota: v2 cpu.max and v1 files', () => {
-  assert.equal(parseCgroupQuota('max 100000\n', null, null), null);
-  assert.equal(parseCgroupQuota('150000 100000\n', null, null), 1.5);
-  assert.equal(parseCgroupQuota(null, '200000', '100000'), 2);
-  assert.equal(parseCgroupQuota(null, '-1', '100000'), null);
-  assert.equal(parseCgroupQuota(null, null, null), null);
+test('cgroup CPU quota: v2 cpu.max and v1 files (the one reader, cpus.ts)', () => {
+  assert.equal(quotaFromCpuMax('max 100000\n'), null);
+  assert.equal(quotaFromCpuMax('150000 100000\n'), 1.5);
+  assert.equal(quotaFromCfs('200000', '100000'), 2);
+  assert.equal(quotaFromCfs('-1', '100000'), null);
 });
 
-test('CPU affinity from /proc/self/status', () => {
-  assert.equal(parseCpuAffinity('Name:\tnode\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\nMems_allowed:\t1\n'), '0-1');
-  assert.equal(parseCpuAffinity('Name:\tnode\n'), null);
-  assert.equal(parseCpuAffinity(null), null);
+test('CPU affinity from /proc/self/status (the one parser, cpus.ts)', () => {
+  assert.equal(cpuAffinityList('Name:\tnode\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\nMems_allowed:\t1\n'), '0-1');
+  assert.equal(cpuAffinityList('Name:\tnode\n'), null);
+  assert.equal(cpuAffinityList(null), null);
+});
+
+test('results.json records the cgroup quota once, in cpus.quota', () => {
+  assert.equal('cgroupCpuQuota' in environmentSchema.shape, false);
 });
 
 test('GPUs from nvidia-smi csv output', () => {

@@ -54,7 +54,7 @@ test('threats: drift is the second half against the first; a quick, dirty, unsch
   const { results } = await genuineRun(t);
   const ids = threatsToValidity({ ...results, quick: true, environment: { ...results.environment, git: { commit: 'abc', dirty: true }, slurm: {} } }).map((threat) => threat.id);
   for (const id of ['smt', 'shared-node', 'quick-run', 'uncommitted-code'] as const) assert.ok(ids.includes(id), id);
-  const quota = threatsToValidity({ ...results, environment: { ...results.environment, cgroupCpuQuota: 0.5 } });
+  const quota = threatsToValidity({ ...results, cpus: { ...results.cpus, quota: 0.5 } });
   assert.match(quota.find((threat) => threat.id === 'cgroup-quota')?.text ?? '', /^the cgroup CPU quota allows 0\.500 CPUs but \d+ were visible/);
 });
 

@@ -38,6 +38,7 @@ function fakeLab(cases: CaseDefinition<unknown, unknown>[], grading?: LabDefinit
     variants: [],
     learnerFiles: [],
     baseline: 'base',
+    sweeps: [],
     headline: { variant: 'head', params: {} },
     inputParams: [],
     inputs: () => ({ check: [], measure: null }),

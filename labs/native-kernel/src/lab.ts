@@ -417,6 +417,10 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     },
   ],
   baseline: 'ts-typed',
+  // The threads sweep, scaled against the same kernel on one thread (the speedups over ts-typed are in the table).
+  sweeps: [
+    { param: 'threads', variants: ['native-threads', 'native-blocked-threads', 'native-blas-threads', 'triad'], over: 'one-worker', title: 'Speedup over one thread, by threads' },
+  ],
   headline: { variant: 'native-march', params: { size: LARGEST_SIZE } },
   // The learner's two kernels, each compiled the same way as the reference's: kernel.cc's loop at -O3 -march=native
   // at the ladder's largest size, and blocked.cc at the largest size the run measures it (where blocking pays).
@@ -450,6 +454,12 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   // Also the triad's: its results are small integers, exact in double precision (triad.ts), so the tolerance, far
   // below 1, admits no wrong one.
   comparator: matmulComparator(MAX_SIZE),
+  sampleItems(params, work) {
+    // A product sample calls the kernel `repeats` times (matrices.ts): the page's "per call" times divide by it. A
+    // triad sample is one timed pass of the addon, the sample itself.
+    if (params['elements'] !== undefined) return { item: 'sample', itemsPerSample: 1 };
+    return { item: 'call', itemsPerSample: Math.round(work.amount / matmulFlop(Number(params['size']))) };
+  },
   workPerSample(input) {
     // The triad in bytes, so its throughput reads as bytes/s: memory bandwidth.
     if (isTriadInput(input)) return { amount: triadBytes(input.length), unit: 'bytes' };

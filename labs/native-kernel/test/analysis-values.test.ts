@@ -15,6 +15,7 @@ function fakeCase(variant: string, size: number, samples: number[], median: numb
     samplesMs: samples,
     sampleRounds: samples.map((_, i) => Math.floor(i / 2)),
     workPerSample: { amount: 2 * size ** 3, unit: 'flop' },
+    sample: { item: 'call', itemsPerSample: 1 },
     summary: {
       n: samples.length, median, ci95: [Math.min(...samples), Math.max(...samples)], mean: median, sd: 0, mad: 0, iqr: 0, min: Math.min(...samples), max: Math.max(...samples), cv: 0, robustCv: 0, noisy: false,
       outliers: { lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 0 },

@@ -16,6 +16,7 @@ function fakeCase(variant: string, params: Record<string, number>, ms: number, f
     samplesMs: samples,
     sampleRounds: [0, 0, 1, 1],
     workPerSample: { amount: flop, unit: 'flop' },
+    sample: { item: 'call', itemsPerSample: Math.round(flop / (2 * Number(params['size'] ?? 1) ** 3)) },
     summary: {
       n: 4, median: ms, ci95: [ms, ms], mean: ms, sd: 0, mad: 0, iqr: 0, min: ms, max: ms, cv: 0, robustCv: 0, noisy: false,
       outliers: { lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 0 },

@@ -129,6 +129,10 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     { name: 'shared', description: 'payload in a SharedArrayBuffer: only a reference travels', source: '<impl>/transport.ts' },
   ],
   baseline: 'serial',
+  sweeps: [
+    { param: 'chunk', variants: ['pool', 'process'], over: 'baseline', title: 'Speedup over the serial loop, by chunk size' },
+    { param: 'workers', variants: ['pool'], over: 'one-worker', title: 'Speedup over one worker, by workers' },
+  ],
   // The claim is about the node: the pool at W = P workers, 4 tasks per worker.
   headline: (ctx) => ({ variant: 'pool', params: sweepParams(bestChunk(workersFor(ctx)), workersFor(ctx)) }),
   // The scheduler at the headline's chunk size, and the shared-memory hand-off of 16 MiB (the learner's transport).

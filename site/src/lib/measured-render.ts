@@ -49,7 +49,7 @@ function runFor(runs: CourseRuns, lab: string, page: string, tag: string): Cours
 }
 
 function selectorOf(props: MeasuredProps): MeasuredSelector {
-  return { at: props.at, case: props.case, name: props.name };
+  return { at: props.at, case: props.case, name: props.name, per: props.per };
 }
 
 /** Resolves `props` in `runs`; `page` names the episode for the build error. */
@@ -195,5 +195,5 @@ export function renderChart(runs: CourseRuns, props: { run: string; variant: str
     points = refPoints;
     fellBack = true;
   }
-  return { lab: props.run, variant: props.variant, param: props.param, baseline: used.results.speedups[0]?.baseline ?? '', points, source: describeRun(used), run: used, fellBack };
+  return { lab: props.run, variant: props.variant, param: props.param, baseline: used.results.baseline, points, source: describeRun(used), run: used, fellBack };
 }

@@ -76,7 +76,7 @@ function tables(results: Results): HTMLElement[] {
     ['CPU', env.cpuModel],
     ['CPUs (os.cpus)', String(env.cpuCount)],
     ['available parallelism', String(env.availableParallelism)],
-    ['cgroup CPU quota', env.cgroupCpuQuota === null ? 'none' : String(env.cgroupCpuQuota)],
+    ['cgroup CPU quota', results.cpus.quota === null ? 'none' : formatSignificant(results.cpus.quota)],
     ['CPU affinity', env.cpuAffinity ?? 'unknown'],
     ['Node / V8 / libuv', `${env.node} / ${env.v8} / ${env.uv}`],
     ['OS', `${env.platform} ${env.arch} ${env.osRelease}`],

@@ -15,11 +15,9 @@ export function workersOf(entry: Pick<SpeedupEntry, 'workers'>): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-/** Names of the variants that speedups are measured against (usually one), in order of first appearance. */
+/** The variant every speedup is measured against, as the file records it (one per lab). */
 export function baselineVariants(results: Results): string[] {
-  const names = results.speedups.map((s) => s.baseline);
-  if (results.headline !== null) names.push(results.headline.baseline);
-  return [...new Set(names)];
+  return [results.baseline];
 }
 
 /** The measured case for a variant and parameter set, if it was measured. */

@@ -102,7 +102,7 @@ export function environmentTable(results: Results): DataTable {
   const rows: string[][] = [
     ['CPU', env.cpuModel],
     ['CPUs (logical / available to this process)', `${env.cpuCount} / ${env.availableParallelism}`],
-    ['cgroup CPU quota', env.cgroupCpuQuota === null ? 'none' : formatSignificant(env.cgroupCpuQuota)],
+    ['cgroup CPU quota', results.cpus.quota === null ? 'none' : formatSignificant(results.cpus.quota)],
     ['CPU affinity', env.cpuAffinity ?? 'unknown'],
     ['memory', `${gib.toFixed(1)} GiB`],
     ['GPUs', env.gpus.length === 0 ? 'none' : env.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` (${g.memoryMiB} MiB)`}`).join(', ')],

@@ -10,7 +10,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCgroupQuota, parseCpuAffinity, parseNvidiaSmi } from '../environment.ts';
+import { parseNvidiaSmi } from '../environment.ts';
+import { cpuAffinityList, readCgroupQuota } from '../cpus.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { describeProbeFailure, oneLine, runProbe } from '../probe.ts';
@@ -99,8 +100,8 @@ export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
     cxx,
     cpuCount: os.cpus().length,
     availableParallelism: os.availableParallelism(),
-    cpuAffinity: parseCpuAffinity(readText('/proc/self/status')),
-    cgroupCpuQuota: parseCgroupQuota(readText('/sys/fs/cgroup/cpu.max'), readText('/sys/fs/cgroup/cpu/cpu.cfs_quota_us'), readText('/sys/fs/cgroup/cpu/cpu.cfs_period_us')),
+    cpuAffinity: cpuAffinityList(readText('/proc/self/status')),
+    cgroupCpuQuota: readCgroupQuota(),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
     ...gpus,
     ort,

@@ -8,8 +8,7 @@ import { caseLabel, formatSignificant, formatThroughput, formatTimeWithInterval 
 
 /** The baseline cases (the variant every speedup is relative to) with their absolute times. */
 export function baselineCases(results: Results): Results['cases'] {
-  const baseline = results.speedups[0]?.baseline ?? results.headline?.baseline;
-  return baseline === undefined ? [] : results.cases.filter((c) => c.variant === baseline);
+  return results.cases.filter((c) => c.variant === results.baseline);
 }
 
 /** One sentence per baseline case: its median time, interval and throughput; then its observations. */

@@ -133,7 +133,7 @@ export function toMachineReadable(report: LearnerReport): unknown {
       amdahl: results.amdahl,
       correctness: results.correctness.map((e) => ({ variant: e.variant, params: e.params, passed: e.passed, inputsChecked: e.inputsChecked, comparator: e.comparator })),
       baseline: results.cases
-        .filter((c) => c.variant === (results.speedups[0]?.baseline ?? results.headline?.baseline))
+        .filter((c) => c.variant === results.baseline)
         .map((c) => ({ variant: c.variant, params: c.params, summary: c.summary, workPerSample: c.workPerSample })),
       environment: results.environment,
     })),

@@ -70,10 +70,10 @@ export function threatsToValidity(results: Results): Threat[] {
       text: `${oversubscribed.map(caseLabel).join(', ')} used more workers than the ${env.availableParallelism} available CPUs: their speedup is limited by time-slicing, and the Amdahl fit leaves them out.`,
     });
   }
-  if (env.cgroupCpuQuota !== null && env.cgroupCpuQuota < env.availableParallelism) {
+  if (results.cpus.quota !== null && results.cpus.quota < env.availableParallelism) {
     threats.push({
       id: 'cgroup-quota',
-      text: `the cgroup CPU quota allows ${formatSignificant(env.cgroupCpuQuota)} CPUs but ${env.availableParallelism} were visible: workers beyond the quota are throttled, which the oversubscription flag does not catch.`,
+      text: `the cgroup CPU quota allows ${formatSignificant(results.cpus.quota)} CPUs but ${env.availableParallelism} were visible: workers beyond the quota are throttled, which the oversubscription flag does not catch.`,
     });
   }
   const load = env.loadAverage?.[0];

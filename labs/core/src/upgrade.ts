@@ -1,0 +1,65 @@
+/**
+ * The one upgrade step for older results files: version 2 (the harness before the core) to the current version 3.
+ * Version 2 left its readers to guess what the numbers mean; this is the only place that still guesses, once, so no
+ * reader has to:
+ *   - the lab's baseline variant: the one its speedups name (they all name the same one in version 2);
+ *   - each speedup's baseline case: the baseline case that shares the most of its params (how the harness chose it);
+ *   - the case and speedup an efficiency came from: the one-worker case its `efficiencyBasis` says, else the baseline;
+ *   - what one sample is: the lab's declaration where the caller passes one (the harness does, from the lab
+ *     definition), else "1 sample per sample";
+ *   - the sweeps: the lab's declaration where the caller passes one, else none (readers then draw no sweep charts);
+ *   - the cgroup quota recorded twice: the environment's copy is dropped, `cpus.quota` stays.
+ * Files older than version 2 are refused by parseResults with the message that says how to re-run.
+ */
+import { findBaseline, findOneWorkerCase } from './analysis.ts';
+import type { Params, SampleUnit, Sweep } from './results-schema.ts';
+
+/** The version this step reads. */
+export const UPGRADABLE_VERSION = 2;
+
+/** What a lab definition declares that version 2 did not record (the harness passes its lab's, the browser none). */
+export interface LabDeclarations {
+  baseline?: string;
+  sweeps?: Sweep[];
+  sampleItems?(entry: { variant: string; params: Params; workPerSample: { amount: number; unit: string } }): SampleUnit;
+}
+
+type Loose = Record<string, unknown>;
+const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
+const list = (v: unknown): Loose[] => (Array.isArray(v) ? v.filter(isObject) : []);
+const caseLike = (v: Loose) => ({ ...v, variant: String(v['variant']), params: (isObject(v['params']) ? v['params'] : {}) as Params, workers: typeof v['workers'] === 'number' ? v['workers'] : undefined });
+
+/**
+ * A version 2 results object as version 3 (a new object; the input is not changed). Fields it cannot read are left as
+ * they are, so the schema names them afterwards.
+ */
+export function upgradeResults(data: Loose, declared: LabDeclarations = {}): Loose {
+  const out: Loose = structuredClone(data);
+  const cases = list(out['cases']).map(caseLike);
+  const speedups = list(out['speedups']);
+  const headline = isObject(out['headline']) ? out['headline'] : null;
+  const baseline = declared.baseline ?? (speedups[0]?.['baseline'] as string | undefined) ?? (headline?.['baseline'] as string | undefined) ?? cases[0]?.variant ?? '';
+  out['baseline'] = baseline;
+  out['sweeps'] = declared.sweeps ?? [];
+  for (const c of list(out['cases'])) {
+    const work = isObject(c['workPerSample']) ? (c['workPerSample'] as { amount: number; unit: string }) : { amount: 1, unit: 'sample' };
+    c['sample'] = declared.sampleItems?.({ variant: String(c['variant']), params: (c['params'] ?? {}) as Params, workPerSample: work }) ?? { item: 'sample', itemsPerSample: 1 };
+  }
+  const upgradeSpeedup = (s: Loose): void => {
+    const target = caseLike(s);
+    const base = findBaseline(cases, baseline, target);
+    s['baselineParams'] = base ? base.params : {};
+    if (typeof s['efficiency'] === 'number' && typeof s['workers'] === 'number') {
+      const self = cases.find((c) => c.variant === target.variant && JSON.stringify(Object.entries(c.params).sort()) === JSON.stringify(Object.entries(target.params).sort()));
+      const one = s['efficiencyBasis'] === 'one-worker' && self ? findOneWorkerCase(cases, { ...self, workers: s['workers'] }) : null;
+      const over = one ?? base;
+      if (over) s['efficiencyOver'] = { variant: over.variant, params: over.params };
+      s['efficiencySpeedup'] = s['efficiency'] * s['workers'];
+    }
+  };
+  speedups.forEach(upgradeSpeedup);
+  if (headline) upgradeSpeedup(headline);
+  if (isObject(out['environment'])) delete out['environment']['cgroupCpuQuota'];
+  out['schemaVersion'] = 3;
+  return out;
+}
