@@ -79,8 +79,8 @@ describe('results view', () => {
   it('labels parameters with sorted keys', () => {
     assert.equal(paramsLabel({ workers: 2, size: 'large' }), 'size=large, workers=2');
     assert.equal(paramsLabel({}), '');
-    assert.equal(caseLabel('pool', { workers: 2 }), 'pool (workers=2)');
-    assert.equal(caseLabel('inline', {}), 'inline');
+    assert.equal(caseLabel({ variant: 'pool', params: { workers: 2 } }), 'pool (workers=2)');
+    assert.equal(caseLabel({ variant: 'inline', params: {} }), 'inline');
     assert.equal(formatInterval([1.234, 5.678]), '1.23–5.68');
   });
 
@@ -109,7 +109,8 @@ describe('results view', () => {
     assert.equal(formatSignificant(9.142857), '9.14');
     assert.equal(formatSignificant(1234.5), '1230');
     assert.equal(formatSignificant(0), '0');
-    assert.equal(formatSignificant(0.00012), '1.20e-4');
+    assert.equal(formatSignificant(0.00012), '0.000120');
+    assert.equal(formatSignificant(9.996), '10.0');
   });
 });
 
