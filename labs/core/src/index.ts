@@ -14,3 +14,4 @@ export * from './analysis.ts';
 export * from './grade.ts';
 export * from './validate.ts';
 export * from './upgrade.ts';
+export * from './sweeps.ts';

@@ -417,8 +417,10 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     },
   ],
   baseline: 'ts-typed',
-  // The threads sweep, scaled against the same kernel on one thread (the speedups over ts-typed are in the table).
+  // The size sweep (the crossover: where each rung starts to beat ts-typed) and the threads sweep, scaled against the
+  // same kernel on one thread (their speedups over ts-typed are in the tables).
   sweeps: [
+    { param: 'size', variants: ['ts-naive', 'native-O0', 'native-O3', 'native-march', 'native-blocked', 'native-blas'], over: 'baseline', title: 'Speedup over ts-typed, by matrix size n' },
     { param: 'threads', variants: ['native-threads', 'native-blocked-threads', 'native-blas-threads', 'triad'], over: 'one-worker', title: 'Speedup over one thread, by threads' },
   ],
   headline: { variant: 'native-march', params: { size: LARGEST_SIZE } },

@@ -3,7 +3,8 @@
  * as the current version through the core's one upgrade step (upgradeResults), with what the lab definition declares
  * that version 2 did not record (its sweeps and what one sample is). Every number stays as the run measured it; the
  * file is validated (schema, correctness, every number recomputed) before it is written. Used once to bring the
- * committed reference runs to version 3; a learner's own old run is better re-run.
+ * committed reference runs to version 3; a learner's own old run is better re-run. A current file gets its lab's
+ * declared sweeps again (declarations, not measurements: after a lab declares a new sweep).
  */
 import { writeFileSync } from 'node:fs';
 import { checkResults, parseResultsJson, SCHEMA_VERSION, type LabDeclarations, type Results } from '@parallel-course/core';
@@ -26,7 +27,9 @@ export async function labDeclarations(labName: string): Promise<LabDeclarations>
 export async function upgradeFile(file: string): Promise<Results> {
   const text = readResultsText(file);
   const lab = (JSON.parse(text) as { lab?: unknown }).lab;
-  const results = parseResultsJson(text, file, typeof lab === 'string' ? await labDeclarations(lab) : {});
+  const declared = typeof lab === 'string' ? await labDeclarations(lab) : {};
+  const parsed = parseResultsJson(text, file, declared);
+  const results = declared.sweeps ? { ...parsed, sweeps: declared.sweeps } : parsed;
   const problems = checkResults(results);
   if (problems.length > 0) throw new Error(`${file} does not validate after the upgrade:\n  ${problems.join('\n  ')}`);
   return results;
