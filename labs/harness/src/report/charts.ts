@@ -11,7 +11,7 @@ import { amdahlFitFor, baselineVariants, speedupsByWorkers, speedupsWithoutWorke
 /** Amdahl's law, from the statistics stage (a pure formula): the fit curve is drawn with the same code that fitted it. */
 export { amdahlSpeedup } from '@parallel-course/core';
 import { amdahlSpeedup } from '@parallel-course/core';
-import { caseLabel, formatPercent, formatSignificant } from '@parallel-course/core';
+import { caseLabel, formatPercent, formatSignificant, speedupsOutsideSweeps, sweepCharts, type SweepChart } from '@parallel-course/core';
 
 /**
  * Deterministic jitter in [-width/2, width/2) for the `index`-th point of a strip: the fractional parts of
@@ -279,7 +279,8 @@ export function timeDistributionChart(results: Results): ChartSpec | null {
  * its 95% interval as a capped vertical segment on top, and the speedup-1 line. Returns null when there are none.
  */
 export function speedupPerCaseChart(results: Results): ChartSpec | null {
-  const entries: SpeedupEntry[] = speedupsWithoutWorkers(results);
+  // With declared sweeps, the cases no sweep curve shows; an older file without them: the cases without workers.
+  const entries: SpeedupEntry[] = results.sweeps.length > 0 ? speedupsOutsideSweeps(results) : speedupsWithoutWorkers(results);
   if (entries.length === 0) return null;
   const labels = entries.map((e) => caseLabel(e));
   const baseline = baselineName(results);
@@ -359,11 +360,86 @@ export function speedupPerCaseChart(results: Results): ChartSpec | null {
   };
 }
 
-/** Every chart that applies to these results, in report order. */
+/**
+ * (d) One declared sweep (results.sweeps, drawn by the core's sweepCharts): speedup against the swept param, one
+ * curve per variant and setting of its other params, each point with its 95% interval; a log axis where the values
+ * are powers of two or span a wide range; the Amdahl fit and the ideal line where the param is the worker count.
+ */
+export function sweepChartSpec(results: Results, chart: SweepChart, index: number): ChartSpec {
+  const { sweep } = chart;
+  const datasets: ChartDataset[] = [];
+  const rows: string[][] = [];
+  const xs = chart.curves.flatMap((c) => c.points.map((p) => p.x));
+  const xMin = Math.min(...xs);
+  const xMax = Math.max(...xs);
+  chart.curves.forEach((curve, i) => {
+    const colour = seriesColour(i);
+    datasets.push({
+      type: 'scatter',
+      label: curve.label,
+      data: curve.points.map((p) => ({ x: p.x, y: round(p.y) })),
+      showLine: true,
+      borderColor: colour,
+      backgroundColor: colour,
+      borderWidth: 2,
+      pointRadius: 4,
+      pointStyle: curve.points.map((p) => (p.oversubscribed ? 'triangle' : 'circle')),
+    });
+    datasets.push({
+      type: 'line',
+      label: `${curve.label} 95% interval`,
+      data: intervalSegments(curve.points.map((p) => ({ x: p.x, low: round(p.ci95[0]), high: round(p.ci95[1]) }))),
+      borderColor: colour,
+      borderWidth: 1.5,
+      pointStyle: 'line',
+      pointRadius: 5,
+      spanGaps: false,
+    });
+    const workersAreX = curve.points.every((p) => p.entry.workers === p.x);
+    const fit = workersAreX ? amdahlFitFor(results, curve.points[0]!.entry) : null;
+    if (fit) {
+      const steps = 40;
+      const curveXs = Array.from({ length: steps + 1 }, (_, k) => xMin * (xMax / xMin) ** (k / steps));
+      datasets.push({ type: 'line', label: `${curve.label} Amdahl fit (serial fraction ${formatSignificant(fit.serialFraction, 2)})`, data: curveXs.map((x) => ({ x: round(x), y: round(amdahlSpeedup(fit.serialFraction, x)) })), borderColor: colour, borderDash: [6, 4], borderWidth: 1.5, pointRadius: 0 });
+    }
+    for (const p of curve.points) {
+      rows.push([curve.label, String(p.x), formatSignificant(p.y), formatSignificant(p.ci95[0]), formatSignificant(p.ci95[1]), caseLabel(p.over), p.oversubscribed ? 'yes' : 'no']);
+    }
+  });
+  if (chart.curves.some((c) => c.points.every((p) => p.entry.workers === p.x))) {
+    datasets.push({ type: 'line', label: 'ideal (speedup = workers)', data: [{ x: xMin, y: xMin }, { x: xMax, y: xMax }], borderColor: REFERENCE_GREY, borderDash: [2, 3], borderWidth: 1.5, pointRadius: 0 });
+  }
+  const axisText = chart.axis === 'log2' ? `${sweep.param} (log scale: powers of two equally spaced)` : chart.axis === 'log10' ? `${sweep.param} (log scale)` : sweep.param;
+  const config: ChartConfig = {
+    type: 'scatter',
+    data: { datasets },
+    options: {
+      ...BASE_OPTIONS,
+      plugins: { title: title(`${results.lab}: ${sweep.title}`), legend: { position: 'bottom' } },
+      scales: {
+        x: chart.axis === 'linear' ? { type: 'linear', title: axisTitle(axisText) } : { type: 'logarithmic', min: xMin / 1.2, max: xMax * 1.2, title: axisTitle(axisText) },
+        y: { type: 'linear', beginAtZero: true, title: axisTitle(`${chart.yTitle} (×)`) },
+      },
+    },
+  };
+  return {
+    // A fixed id from the sweep's position, never from lab data (PNG names come from it).
+    id: `sweep-${index + 1}`,
+    title: sweep.title,
+    description: `${sweep.title}: one curve per ${chart.curves.length === 1 ? 'variant' : 'variant and setting of its other params'}, each point the median speedup with its 95% interval (${chart.yTitle}; the table names the case each is over). Triangles mark oversubscribed cases.`,
+    config,
+    table: { headers: ['curve', sweep.param, 'speedup', '95% CI low', '95% CI high', 'over', 'oversubscribed'], rows },
+  };
+}
+
+/**
+ * Every chart that applies to these results, in report order: a file with declared sweeps gets one chart per sweep
+ * (and bars for the speedups no sweep shows); an older file without them keeps the worker chart it always had.
+ */
 export function buildCharts(results: Results): ChartSpec[] {
-  return [speedupVsWorkersChart(results), speedupPerCaseChart(results), timeDistributionChart(results)].filter(
-    (spec): spec is ChartSpec => spec !== null,
-  );
+  const sweeps = sweepCharts(results).map((chart, i) => sweepChartSpec(results, chart, i));
+  const workers = results.sweeps.length > 0 ? null : speedupVsWorkersChart(results);
+  return [workers, ...sweeps, speedupPerCaseChart(results), timeDistributionChart(results)].filter((spec): spec is ChartSpec => spec !== null);
 }
 
 export type { ChartSpec, DataTable };
