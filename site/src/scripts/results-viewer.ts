@@ -14,7 +14,7 @@ import { amdahlSpeedup } from '@parallel-course/core';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
 import { maxWorkers, otherSpeedups, warningText, workerSeries } from '../lib/results-view.ts';
-import { caseLabel, formatInterval, formatSignificant, paramsLabel } from '@parallel-course/core';
+import { caseLabel, formatInterval, formatSignificant, paramsLabel, speedupsOutsideSweeps, sweepCharts, type SweepChart } from '@parallel-course/core';
 
 type Point = { x: number; y: number };
 
@@ -149,10 +149,11 @@ export function mountResultsViewer(root: HTMLElement): void {
   const workersCanvas = q<HTMLCanvasElement>('[data-rv-workers-chart]');
   const otherBox = q<HTMLElement>('[data-rv-other-box]');
   const otherCanvas = q<HTMLCanvasElement>('[data-rv-other-chart]');
+  const sweepsHolder = q<HTMLElement>('[data-rv-sweeps]');
   const tableHolder = q<HTMLElement>('[data-rv-tables]');
   if (!fileInput || !labPick || !labSelect || !note || !errorBox || !compareBox || !compareSummary || !compareTable) return;
   if (!caveatsBox || !caveatList || !warningBox || !output || !viewPick || !viewSelect || !source || !title || !summary) return;
-  if (!headline || !workersBox || !workersCanvas || !otherBox || !otherCanvas || !tableHolder) return;
+  if (!headline || !workersBox || !workersCanvas || !otherBox || !otherCanvas || !tableHolder || !sweepsHolder) return;
 
   const course = embeddedRuns(root);
   let selectedLab: string | null = course.labs.includes(labSelect.value) ? labSelect.value : (course.labs[0] ?? null);
@@ -199,6 +200,48 @@ export function mountResultsViewer(root: HTMLElement): void {
     charts = [];
   };
 
+  /** One declared sweep as a line chart over its param; its data also on the box, for the browser test. */
+  const showSweep = (sweep: SweepChart): void => {
+    const box = element('div', undefined, 'chart-box');
+    box.dataset['rvSweep'] = sweep.sweep.param;
+    box.dataset['rvSweepData'] = JSON.stringify(sweep.curves.map((c) => ({ label: c.label, points: c.points.map((p) => [p.x, p.y]) })));
+    const canvas = element('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', `${sweep.sweep.title}; the speedup table below holds the same numbers.`);
+    box.append(canvas);
+    sweepsHolder.append(box);
+    const xs = [...new Set(sweep.curves.flatMap((c) => c.points.map((p) => p.x)))].sort((a, b) => a - b);
+    const datasets: ChartDataset<'line', Point[]>[] = sweep.curves.map((c) => ({ label: c.label, data: c.points.map((p) => ({ x: p.x, y: p.y })), pointRadius: 4, borderWidth: 2 }));
+    const axisTitle = { display: true, text: sweep.axis === 'linear' ? sweep.sweep.param : `${sweep.sweep.param} (log scale)` };
+    const chart = new Chart(canvas, {
+      type: 'line',
+      data: { datasets },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        parsing: false,
+        scales: {
+          x:
+            sweep.axis === 'linear'
+              ? { type: 'linear', title: axisTitle }
+              : {
+                  type: 'logarithmic',
+                  min: xs[0]! / 1.2,
+                  max: xs[xs.length - 1]! * 1.2,
+                  title: axisTitle,
+                  // Powers of two: a tick at each swept value, not at 1, 2, 5, 10.
+                  ...(sweep.axis === 'log2' ? { afterBuildTicks: (axis: { ticks: { value: number }[] }) => { axis.ticks = xs.map((value) => ({ value })); } } : {}),
+                },
+          y: { type: 'linear', min: 0, title: { display: true, text: sweep.yTitle } },
+        },
+        plugins: { title: { display: true, text: sweep.sweep.title }, legend: { position: 'bottom' } },
+      },
+    });
+    restyleLines(chart, currentTheme());
+    chart.update();
+    charts.push({ chart, unfollow: followTheme(chart, restyleLines) });
+  };
+
   /** One run as charts and tables, under the line that says whose run it is. */
   const show = (results: Results, warning: ResultsWarning | null, label: string): void => {
     clearCharts();
@@ -210,7 +253,11 @@ export function mountResultsViewer(root: HTMLElement): void {
     summary.textContent = describeRun(results);
     headline.textContent = describeHeadline(results);
 
-    const series = workerSeries(results);
+    // The lab's declared sweeps (results.sweeps), each as curves over its own param; an older file without them keeps
+    // the chart against params.workers.
+    sweepsHolder.replaceChildren();
+    for (const sweep of sweepCharts(results)) showSweep(sweep);
+    const series: ReturnType<typeof workerSeries> = results.sweeps.length > 0 ? new Map() : workerSeries(results);
     workersBox.hidden = series.size === 0;
     if (series.size > 0) {
       const top = maxWorkers(results);
@@ -248,10 +295,10 @@ export function mountResultsViewer(root: HTMLElement): void {
       charts.push({ chart, unfollow: followTheme(chart, restyleLines) });
     }
 
-    const others = otherSpeedups(results);
+    const others = results.sweeps.length > 0 ? speedupsOutsideSweeps(results) : otherSpeedups(results);
     otherBox.hidden = others.length === 0;
     // About 3 rem per bar plus room for the axis, so two bars do not fill a whole chart.
-    otherBox.style.height = `${4 + 3 * others.length}rem`;
+    otherBox.style.height = `min(${4 + 3 * others.length}rem, 80vh)`;
     if (others.length > 0) {
       const chart = new Chart(otherCanvas, {
         type: 'bar',

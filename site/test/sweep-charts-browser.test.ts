@@ -1,0 +1,74 @@
+/**
+ * The results viewer draws each declared sweep of each reference run as a chart of curves over its own param (issue
+ * 24): native-kernel's size and threads, gpu-batching's batch, sessions and devices, task-granularity's chunk and
+ * event-loop's workers. Each chart's data is checked against the core's sweepCharts of the same run, no curve has one
+ * point, and no chart container is taller than the viewport (native-kernel's speedups were one 3,472 px bar chart).
+ * The page is a one-page course built for this test (COURSE_EPISODES), so it is quicker than the whole site.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { parseResultsJson, sweepCharts } from '@parallel-course/core';
+import { findRunFolders } from '@parallel-course/harness/run-folders.ts';
+import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
+import { startStaticServer } from '../scripts/static-server.ts';
+import { findBrowser } from './support/browser.ts';
+import { watchErrors } from './support/site.ts';
+
+const SITE = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BROWSER = findBrowser();
+const VIEWPORT = { width: 1280, height: 800 };
+
+/** What the core draws for the reference run of `lab`: per sweep param, its curves as [x, y] points. */
+function expectedSweeps(lab: string): Record<string, { label: string; points: [number, number][] }[]> {
+  const dir = findRunFolders(path.join(ROOT, 'reference'), lab)[0]!;
+  const results = parseResultsJson(readFileSync(path.join(dir, 'results.json'), 'utf8'), lab);
+  return Object.fromEntries(sweepCharts(results).map((c) => [c.sweep.param, c.curves.map((k) => ({ label: k.label, points: k.points.map((p) => [p.x, p.y] as [number, number]) }))]));
+}
+
+test('the viewer charts every declared sweep over its param, with the run\'s data, and no chart is taller than the screen', { skip: typeof BROWSER === 'string' ? false : BROWSER.message, timeout: 600_000 }, async (t) => {
+  const dir = tempDir(t, 'sweep-charts-browser-');
+  const folder = path.join(dir, 'episodes');
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, 'index.mdx'), ['---', 'title: Test course', 'description: A tiny course.', 'kind: page', '---', '', 'Start.', ''].join('\n'));
+  writeFileSync(path.join(folder, 'results-viewer.mdx'), ['---', 'title: Results viewer', 'description: The viewer.', 'kind: page', '---', '', "import ResultsViewer from '@course-site/components/ResultsViewer.astro';", '', '<ResultsViewer />', ''].join('\n'));
+  const dist = path.join(dir, 'dist');
+  const build = spawnSync(process.execPath, ['scripts/build-checked.ts'], {
+    cwd: SITE,
+    encoding: 'utf8',
+    env: { ...process.env, SITE_BASE: '/', COURSE_EPISODES: folder, COURSE_BUILD_OUT: dist, COURSE_BUILD_CACHE: path.join(dir, 'cache'), COURSE_NUMBER_CHECK: 'strict' },
+    timeout: 300_000,
+  });
+  assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`.slice(-4000));
+
+  const { server, url } = await startStaticServer({ root: dist, base: '/', port: 0 });
+  t.after(() => new Promise<void>((done) => (server as Server).close(() => done())));
+  const browser = await chromium.launch({ executablePath: BROWSER as string, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  t.after(() => browser.close());
+  const tab = await browser.newPage({ viewport: VIEWPORT });
+  const errors = watchErrors(tab);
+  await tab.goto(`${url}results-viewer/`);
+
+  const expected: Record<string, string[]> = { 'native-kernel': ['size', 'threads'], 'gpu-batching': ['batch', 'sessions', 'devices'], 'task-granularity': ['chunk'], 'event-loop': ['workers'] };
+  for (const [lab, params] of Object.entries(expected)) {
+    await tab.locator('select[data-rv-lab]').selectOption(lab);
+    await tab.waitForFunction((l) => document.querySelector('[data-rv-title]')?.textContent !== '' && document.querySelector('[data-rv-sweeps] [data-rv-sweep]') !== null && (document.querySelector('select[data-rv-lab]') as HTMLSelectElement | null)?.value === l, lab);
+    const shown = await tab.locator('[data-rv-sweep]').evaluateAll((boxes) => boxes.map((b) => ({ param: (b as HTMLElement).dataset['rvSweep']!, data: JSON.parse((b as HTMLElement).dataset['rvSweepData']!) })));
+    const want = expectedSweeps(lab);
+    for (const param of params) assert.ok(shown.some((s) => s.param === param), `${lab}: a chart of the ${param} sweep`);
+    for (const s of shown) {
+      assert.deepEqual(s.data, want[s.param], `${lab}: the ${s.param} chart shows the run's speedups`);
+      for (const curve of s.data as { label: string; points: unknown[] }[]) assert.ok(curve.points.length >= 2, `${lab} ${s.param}: "${curve.label}" has two points or more`);
+    }
+    const heights = await tab.locator('.chart-box').evaluateAll((boxes) => boxes.filter((b) => !(b as HTMLElement).hidden && (b as HTMLElement).offsetParent !== null).map((b) => b.getBoundingClientRect().height));
+    assert.ok(heights.length > 0);
+    for (const h of heights) assert.ok(h <= VIEWPORT.height, `${lab}: a chart container is ${h} px tall, more than the ${VIEWPORT.height} px viewport`);
+  }
+  assert.deepEqual(errors, []);
+});
