@@ -6,6 +6,7 @@
  */
 import { formatMeasured, describeSelector, MeasuredSelectorError, resolveMeasured, type MeasuredSelector, type Resolved } from '@parallel-course/harness/measured.ts';
 import { courseRun, describeRun, type CourseRun, type CourseRuns } from './course-runs.ts';
+import { sweepAxis, type SweepAxis } from '@parallel-course/core';
 
 export interface MeasuredProps extends MeasuredSelector {
   run: string;
@@ -154,6 +155,8 @@ export interface ChartRender {
   param: string;
   baseline: string;
   points: { x: number; speedup: number; low: number; high: number; oversubscribed: boolean }[];
+  /** The x axis the core chooses for these values (log2 for powers of two). */
+  axis: SweepAxis;
   source: string;
   run: CourseRun;
   fellBack: boolean;
@@ -170,6 +173,12 @@ export function renderChart(runs: CourseRuns, props: { run: string; variant: str
     fixed[token.slice(0, eq)] = token.slice(eq + 1);
   }
   const run = runFor(runs, props.run, page, tag);
+  // Only a sweep the lab declares (results.json `sweeps`) is charted: the chart then means what the lab says it varies.
+  const declared = run.results.sweeps.filter((s) => s.param === props.param && s.variants.includes(props.variant));
+  if (run.results.sweeps.length > 0 && declared.length === 0) {
+    const list = run.results.sweeps.map((s) => `param="${s.param}" for ${s.variants.join(', ')}`).join('; ');
+    throw new MeasuredBuildError(`${page}: ${tag}: the ${props.run} lab declares no sweep of "${props.param}" for "${props.variant}"; its sweeps are: ${list}`);
+  }
   const pointsOf = (r: CourseRun) =>
     r.results.speedups
       .filter(
@@ -184,6 +193,7 @@ export function renderChart(runs: CourseRuns, props: { run: string; variant: str
   let used = run;
   let points = pointsOf(run);
   let fellBack = run.fellBack;
+  if (points.length === 1) throw new MeasuredBuildError(`${page}: ${tag}: one point is not a curve; hold fewer params fixed with where="..." or quote the value with <Measured>`);
   if (points.length === 0) {
     const reference = runs.reference.get(props.run);
     const refPoints = reference ? pointsOf(reference) : [];
@@ -195,5 +205,5 @@ export function renderChart(runs: CourseRuns, props: { run: string; variant: str
     points = refPoints;
     fellBack = true;
   }
-  return { lab: props.run, variant: props.variant, param: props.param, baseline: used.results.baseline, points, source: describeRun(used), run: used, fellBack };
+  return { lab: props.run, variant: props.variant, param: props.param, baseline: used.results.baseline, points, axis: sweepAxis(points.map((p) => p.x)), source: describeRun(used), run: used, fellBack };
 }
