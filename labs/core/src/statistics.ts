@@ -25,6 +25,6 @@ export { bootstrapMedianCi, bootstrapRatioCi } from './statistics/bootstrap.ts';
 export { NOISY_ROBUST_CV, summarize } from './statistics/summary.ts';
 export type { SummarizeOptions } from './statistics/summary.ts';
 export { compareSamples } from './statistics/compare.ts';
-export type { CompareOptions, Comparison } from './statistics/compare.ts';
+export type { CompareOptions, SampleComparison } from './statistics/compare.ts';
 export { amdahlFit, amdahlLimit, amdahlSpeedup, efficiency, gustafsonSpeedup, karpFlatt, speedup, speedupCurves } from './statistics/scaling.ts';
 export type { AmdahlFitResult, LawPoint, ScalingPoint } from './statistics/scaling.ts';

@@ -16,7 +16,7 @@ export interface CompareOptions {
 }
 
 /** The verdict of `compareSamples`. */
-export interface Comparison {
+export interface SampleComparison {
   /** median(before) / median(after): above 1 means `after` is faster. Unitless. */
   ratio: number;
   /** Percentile-bootstrap 95 % interval of the ratio (see `bootstrapRatioCi`). */
@@ -43,7 +43,7 @@ export function compareSamples(
   rng: () => number,
   resamples: number,
   options: CompareOptions = {},
-): Comparison {
+): SampleComparison {
   const threshold = options.threshold ?? 0;
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold < 1)) {
     throw new StatisticsInputError(
