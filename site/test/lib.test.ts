@@ -2,14 +2,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseResults } from '@parallel-course/core';
-import { amdahlLimit, amdahlSpeedup, gustafsonSpeedup, speedupCurves } from '@parallel-course/core';
+import { amdahlLimit, amdahlSpeedup, caseLabel, formatInterval, formatSignificant, gustafsonSpeedup, paramsLabel, parseResults, speedupCurves } from '@parallel-course/core';
 import { droppedFrames, longestGap } from '../src/lib/frame-gaps.ts';
 import { countPrimesBelow } from '../src/lib/busy-work.ts';
 import { maxWorkers, otherSpeedups, workerSeries } from '../src/lib/results-view.ts';
 import { resolveBase } from '../src/lib/base-path.ts';
 import { resolveRequestPath } from '../scripts/static-server.ts';
-import { caseLabel, formatInterval, formatSignificant, paramsLabel } from '@parallel-course/core';
 
 const close = (actual: number, expected: number, tolerance = 1e-9): void =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);

@@ -7,13 +7,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { Results } from '@parallel-course/core';
-import { checkResults, recompute } from '@parallel-course/core';
+import { caseLabel, checkResults, recompute, type Results } from '@parallel-course/core';
 import { loadCourseRuns, type CourseRun } from '../src/lib/course-runs.ts';
 import { courseRunLabel } from '../src/lib/viewer-runs.ts';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
 import { openFile } from './support/viewer.ts';
-import { caseLabel } from '@parallel-course/core';
 
 let site: SiteUnderTest;
 let runs: CourseRun[];

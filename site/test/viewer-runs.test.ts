@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseResultsJson, type Results } from '@parallel-course/core';
-import { recompute } from '@parallel-course/core';
+import { parseResultsJson, recompute, type Results } from '@parallel-course/core';
 import { compareWithReference, comparisonRows, verdictCounts } from '../src/lib/run-comparison.ts';
 import { courseRunLabel, embedJson, machineWords, placeLearnerRun, yourRunLabel } from '../src/lib/viewer-runs.ts';
 

@@ -6,8 +6,7 @@
  * Pure functions of the validated results: they start nothing and read no files.
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
-import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/core';
-import { median, orderStatisticMedianCi } from '@parallel-course/core';
+import { type CaseResult, median, orderStatisticMedianCi, type Results, type SpeedupEntry } from '@parallel-course/core';
 
 /** The observations each server case records (lab.ts: serverCase). */
 export const PING = 'ping latency';

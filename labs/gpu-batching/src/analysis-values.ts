@@ -15,12 +15,9 @@
  * A key is absent when its case was not run (a quick run has fewer batches, no threadpool reader, no memory source).
  * Tables: batchSweep, pipeline, sessions, devices.
  */
-import { caseRatioInterval } from '@parallel-course/core';
+import { caseRatioInterval, type CaseResult, median, paramsKey, type Results, sameParams } from '@parallel-course/core';
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
-import type { CaseResult, Results } from '@parallel-course/core';
-import { median } from '@parallel-course/core';
 import type { CaseLine, LabAnalysis } from './analysis.ts';
-import { paramsKey, sameParams } from '@parallel-course/core';
 
 /** Gain per doubling of the batch below which the curve has reached its knee (the episode's "less than 10%"). */
 export const KNEE_GAIN_PER_DOUBLING = 0.1;

@@ -4,11 +4,8 @@
  * per-device efficiency of the multi-device cases (the harness's, read from the speedups), and what the sessions add.
  * Pure functions of the results file.
  */
-import type { CaseResult, Results } from '@parallel-course/core';
-import { median, quantile, sorted } from '@parallel-course/core';
+import { type CaseResult, formatSignificant, median, quantile, type Results, sameParams, sorted } from '@parallel-course/core';
 import { DEFAULT_STABILITY, firstStableWindow, windowThroughputs, type StabilityOptions } from './stability.ts';
-import { sameParams } from '@parallel-course/core';
-import { formatSignificant } from '@parallel-course/core';
 
 export interface CaseLine {
   label: string;

@@ -4,9 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze } from '@parallel-course/core';
+import { analyze, type Results } from '@parallel-course/core';
 import { buildAnalysisValues } from '@parallel-course/harness/analysis-values.ts';
-import type { Results } from '@parallel-course/core';
 import { analyseResults } from '../src/analysis.ts';
 import { analysisValues, kneeOf, overlapBound, throughputOf } from '../src/analysis-values.ts';
 

@@ -10,10 +10,9 @@ import { EXIT_OK, EXIT_USAGE, exitCodeFor } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { headlineSentence } from './report/format.ts';
 import { htmlPage } from './report/html-page.ts';
-import type { Results } from '@parallel-course/core';
+import { escapeHtml, type Results } from '@parallel-course/core';
 import { createRunDir, writeFileAtomic } from './results-writer.ts';
 import { runLab, type RunLabOptions } from './run-lab.ts';
-import { escapeHtml } from '@parallel-course/core';
 
 export interface BundleEntry {
   lab: string;

@@ -6,10 +6,7 @@
  * A run whose numbers do not recompute from its samples is refused with an `IncomparableRunError`; compare.ts turns
  * it into the command line's UsageError.
  */
-import type { Params, Results } from '@parallel-course/core';
-import { compareSamples, createRng } from '@parallel-course/core';
-import { checkResults } from '@parallel-course/core';
-import { caseLabel, formatRatio, sameParams } from '@parallel-course/core';
+import { caseLabel, checkResults, compareSamples, createRng, formatRatio, type Params, type Results, sameParams } from '@parallel-course/core';
 
 export type Verdict = 'faster' | 'slower' | 'within-noise' | 'only-in-this-run' | 'only-in-earlier-run';
 

@@ -7,7 +7,7 @@
  * A run whose numbers do not recompute from its samples (edited, or an older harness) is refused; one with failed
  * cases is flagged.
  */
-import type { Results } from '@parallel-course/core';
+import { caseLabel, formatRatio, formatTime, type Results, terminalText } from '@parallel-course/core';
 import {
   comparabilityProblems,
   compareRuns as compareRunsPure,
@@ -18,7 +18,6 @@ import {
 } from './compare-runs.ts';
 import { renderTextTable } from './report/text-table.ts';
 import { UsageError } from './errors.ts';
-import { caseLabel, formatRatio, formatTime, terminalText } from '@parallel-course/core';
 
 // The comparison itself is pure and browser-safe (compare-runs.ts, used by the site's results viewer too); this file
 // adds what the command line needs: its error type, sanitised text and the terminal table.

@@ -16,8 +16,7 @@
  * No node: imports: the site's build and the browser can use it.
  */
 import type { AnalysisValues, MeasuredValue } from './analysis-values.ts';
-import type { CaseResult, Params, Results } from '@parallel-course/core';
-import { caseLabel, formatSignificant, sameCase } from '@parallel-course/core';
+import { caseLabel, type CaseResult, formatSignificant, type Params, type Results, sameCase } from '@parallel-course/core';
 
 export const MEASURED_SELECTORS = ['headline', 'baseline', 'median', 'speedup', 'value', 'machine'] as const;
 export type MeasuredAt = (typeof MEASURED_SELECTORS)[number];

@@ -4,22 +4,19 @@
  */
 import path from 'node:path';
 import { analyseResults, ANALYSIS_FILE, writeAnalysis } from './analyse.ts';
-import { analyze, type AnalysisInput } from '@parallel-course/core';
+import { type AnalysisInput, analyze, caseLabel, type CorrectnessEntry, notImplementedCases, type Results, SCHEMA_VERSION } from '@parallel-course/core';
 import { cpuBudget, describeBudget } from './cpus.ts';
 import { currentTopology, describeTopology, topologyWarnings } from './topology.ts';
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
-import { notImplementedCases } from '@parallel-course/core';
 import { type Impl, type SamplingPlan } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
 import { planLab } from './plan-lab.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
-import { SCHEMA_VERSION, type CorrectnessEntry, type Results } from '@parallel-course/core';
 import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.ts';
 import { supervise } from './supervisor.ts';
-import { caseLabel } from '@parallel-course/core';
 
 /** Bootstrap resamples per interval: 10,000 keeps the 2.5% and 97.5% percentiles stable to about 1%. */
 export const BOOTSTRAP_RESAMPLES = 10_000;

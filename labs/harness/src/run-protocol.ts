@@ -4,8 +4,7 @@
  * with a time limit before it makes it; the supervisor ends the runner when a limit passes without an answer.
  */
 import type { Impl, SamplingPlan } from './lab-definition.ts';
-import type { RawObservation } from '@parallel-course/core';
-import type { CorrectnessEntry, Params, SampleUnit, Sweep } from '@parallel-course/core';
+import type { CorrectnessEntry, Params, RawObservation, SampleUnit, Sweep } from '@parallel-course/core';
 
 /** What the supervisor asks the runner to do. */
 export interface RunJob {

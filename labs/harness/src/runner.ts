@@ -14,9 +14,8 @@ import { loadLab } from './lab-registry.ts';
 import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
 import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { LabLoadError } from './errors.ts';
-import { REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
+import { caseLabel, ONE_SAMPLE, paramsKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
 import { existsSync } from 'node:fs';
-import { caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
 
 /** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */
 export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;

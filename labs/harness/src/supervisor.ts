@@ -12,10 +12,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { RawObservation, SampleUnit } from '@parallel-course/core';
-import type { CorrectnessEntry } from '@parallel-course/core';
+import { caseLabel, type CorrectnessEntry, type RawObservation, type SampleUnit } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
-import { caseLabel } from '@parallel-course/core';
 
 const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
 

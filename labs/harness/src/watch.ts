@@ -12,10 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { LabLoadError } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { correctnessDetail } from './report/format.ts';
-import type { CorrectnessEntry } from '@parallel-course/core';
+import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
 import type { CheckLabOutcome } from './run-lab.ts';
 import type { WatchChildMessage } from './watch-child.ts';
-import { caseLabel } from '@parallel-course/core';
 
 /** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */
 export const DEBOUNCE_MS = 200;

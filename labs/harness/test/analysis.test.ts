@@ -1,9 +1,8 @@
 /** The statistics stage as assembled for results.json, on samples whose answers are known by hand. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze, findBaseline, findOneWorkerCase, pairingOf, summarizeObservation, workerParam, type AnalysisInput } from '@parallel-course/core';
+import { type AnalysisInput, analyze, findBaseline, findOneWorkerCase, pairingOf, type Params, type Results, summarizeObservation, workerParam } from '@parallel-course/core';
 import { amdahlFitFor, speedupsWithoutWorkers, workerSeries } from '../src/report/select.ts';
-import type { Params, Results } from '@parallel-course/core';
 
 const options = { baseline: 'inline', headline: { variant: 'pool', params: { workers: 2 } }, seed: 1, resamples: 200, availableParallelism: 2 };
 const work = { amount: 12, unit: 'requests' };

@@ -8,8 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { compareRuns, comparisonCaveats, formatComparison } from '../src/compare.ts';
 import { runLab } from '../src/run-lab.ts';
-import type { Results } from '@parallel-course/core';
-import { recompute } from '@parallel-course/core';
+import { recompute, type Results } from '@parallel-course/core';
 import { slowImpl, tempRoot, TINY_SAMPLING } from './support/temp-root.ts';
 
 async function sumsRun(root: string, impl: 'exercise' | 'solution'): Promise<Results> {

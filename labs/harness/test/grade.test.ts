@@ -8,14 +8,12 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run-lab.ts';
-import { parseResultsJson } from '@parallel-course/core';
+import { csvField, gradeCases, parseResultsJson } from '@parallel-course/core';
 import { validateSubmission } from '../src/tools/validate.ts';
 import { formatGrade } from '../src/report/terminal.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { tempDir } from './support/temp-dir.ts';
 import { main as classMain } from '../src/tools/class-cli.ts';
-import { gradeCases } from '@parallel-course/core';
-import { csvField } from '@parallel-course/core';
 
 const SAMPLING = { warmupIterations: 2, rounds: 4, iterationsPerRound: 3 };
 

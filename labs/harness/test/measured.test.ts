@@ -7,8 +7,7 @@ import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { buildAnalysisValues, parseAnalysisValues } from '../src/analysis-values.ts';
 import { formatMeasured, MeasuredSelectorError, parseCaseSelector, resolveMeasured, scaleUnit, type Resolved } from '../src/measured.ts';
-import { parseResultsJson } from '@parallel-course/core';
-import { formatSignificant } from '@parallel-course/core';
+import { formatSignificant, parseResultsJson } from '@parallel-course/core';
 
 const results = parseResultsJson(readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8'));
 const values = buildAnalysisValues(results, {

@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { ChartDataset, ChartPoint } from '../src/report/chart-spec.ts';
 import {
-  amdahlSpeedup,
   buildCharts,
   speedupPerCaseChart,
   speedupVsWorkersChart,
   timeDistributionChart,
 } from '../src/report/charts.ts';
-import { parseResults, type Results } from '@parallel-course/core';
+import { amdahlSpeedup, parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);
 

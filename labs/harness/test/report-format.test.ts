@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { amdahlSpeedup, jitter, thinSamples } from '../src/report/charts.ts';
+import { jitter, thinSamples } from '../src/report/charts.ts';
 import { renderTextTable, wrapText } from '../src/report/text-table.ts';
-import { caseLabel, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, sameParams, terminalText } from '@parallel-course/core';
+import { amdahlSpeedup, caseLabel, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, sameParams, terminalText } from '@parallel-course/core';
 
 describe('report number formatting', () => {
   it('rounds to three significant digits', () => {

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { jsonForScript, loadChartJsSource, renderHtmlReport } from '../src/report/html.ts';
-import { parseResults, type Results } from '@parallel-course/core';
-import { escapeHtml } from '@parallel-course/core';
+import { escapeHtml, parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);
 const HOSTILE = '<img src=x onerror=alert(1)>';

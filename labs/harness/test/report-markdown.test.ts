@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { codeBlock, renderMarkdownReport } from '../src/report/markdown.ts';
-import { parseResults, type Results } from '@parallel-course/core';
-import { escapeMarkdown } from '@parallel-course/core';
+import { escapeMarkdown, parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);
 

@@ -5,7 +5,7 @@
  * the terminal; a "Reproduce" block keeps an edited command on one quoted shell line.
  * Every command that could hang on the old code runs as a child process with a timeout, so this file cannot hang.
  */
-import { recompute } from '@parallel-course/core';
+import { recompute, type Results, terminalText } from '@parallel-course/core';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
@@ -17,14 +17,12 @@ import { compareRuns, formatComparison } from '../src/compare.ts';
 import { UnsafeFileError } from '../src/errors.ts';
 import { renderHtmlReport } from '../src/report/html.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
-import type { Results } from '@parallel-course/core';
 import { MAX_RESULTS_BYTES, readResultsText, readTextFileSafely, shellCommandLine, shellQuote } from '../src/safe-read.ts';
 import { buildLearnerReport, reproduceCommands } from '../src/tools/learner-report.ts';
 import { parseNotes } from '../src/tools/notes.ts';
 import { renderHtml, renderMarkdown } from '../src/tools/render-report.ts';
 import { reportDocument } from '../src/tools/report-document.ts';
 import { genuineRun } from './support/genuine-run.ts';
-import { terminalText } from '@parallel-course/core';
 
 const REPORT_CLI = fileURLToPath(new URL('../src/tools/report-cli.ts', import.meta.url));
 const CLASS_CLI = fileURLToPath(new URL('../src/tools/class-cli.ts', import.meta.url));

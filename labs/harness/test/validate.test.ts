@@ -10,10 +10,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '../src/run-lab.ts';
-import type { Results } from '@parallel-course/core';
+import { formatSignificant, type Results } from '@parallel-course/core';
 import { diffRecomputed, validateFile, validateSubmission } from '../src/tools/validate.ts';
 import { genuineRun } from './support/genuine-run.ts';
-import { formatSignificant } from '@parallel-course/core';
 
 const REPORT_CLI = fileURLToPath(new URL('../src/tools/report-cli.ts', import.meta.url));
 const TOY_ROOT = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
@@ -87,7 +86,7 @@ test('malformed files are rejected with the schema problem', () => {
   delete noSeed.seed;
   assert.deepEqual(validateSubmission(noSeed).problems, ['schema: seed: Invalid input: expected number, received undefined']);
   assert.deepEqual(validateSubmission({ ...copy(), schemaVersion: 9 }).problems, [
-    'schema: schemaVersion is 9, this tool reads version 2: re-run the lab with this version of the course, or update the course to read it',
+    'schema: schemaVersion is 9, this tool reads version 3: re-run the lab with this version of the course, or update the course to read it',
   ]);
   const negative = copy();
   negative.cases[0]!.samplesMs[0] = -1;

@@ -1,14 +1,13 @@
 /**
  * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json.
  */
-import type { Results } from '@parallel-course/core';
+import { formatTime, type Results } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { analyseNativeKernel, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
 import { nativeKernelValues } from './analysis-values.ts';
 import { saturationSentence, type Bandwidth } from './bandwidth-analysis.ts';
 import { rooflineSvg } from './roofline-svg.ts';
 import { describeTriadSize } from './triad.ts';
-import { formatTime } from '@parallel-course/core';
 
 const ci = ([lo, hi]: [number, number], digits: number) => `[${lo.toFixed(digits)}, ${hi.toFixed(digits)}]`;
 

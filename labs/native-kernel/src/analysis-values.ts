@@ -6,8 +6,7 @@
  * results and the lab's own analysis (analysis.ts); nothing here measures.
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
-import type { CaseResult, Results } from '@parallel-course/core';
-import { caseRatioInterval } from '@parallel-course/core';
+import { caseRatioInterval, type CaseResult, type Results } from '@parallel-course/core';
 import type { NativeKernelAnalysis, RungPoint } from './analysis.ts';
 import { matmulFlop } from './matrices.ts';
 import { productTolerance } from './tolerance.ts';

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze } from '@parallel-course/core';
-import type { CaseResult } from '@parallel-course/core';
+import { analyze, type CaseResult } from '@parallel-course/core';
 import { crossovers, intensity, roofline, roofsFrom, rooflineSummary, rungPoint, threadScaling, type RungPoint } from '../src/analysis.ts';
 import { formatBandwidth } from '../src/analysis-report.ts';
 import { bandwidthFrom, saturationPoint, saturationSentence } from '../src/bandwidth-analysis.ts';

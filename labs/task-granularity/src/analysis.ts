@@ -11,13 +11,11 @@
  */
 import { type LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
-import type { Results } from '@parallel-course/core';
+import { formatSignificant, paramsKey, type Results } from '@parallel-course/core';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { findKnee, fitOverhead, KNEE_FRACTION, medianOf, ruleMinTaskUs, ruleVerdict, verdictText, type Knee, type RuleVerdict } from './rule-check.ts';
 import { efficiencySplitChart } from './split-chart.ts';
-import { paramsKey } from '@parallel-course/core';
-import { formatSignificant } from '@parallel-course/core';
 
 export { linearFit } from './rule-check.ts';
 

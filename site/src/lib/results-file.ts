@@ -4,8 +4,7 @@
  * validate`, labs/harness/src/tools/validate-core.ts): every correctness check passed and every number recomputes
  * from the raw samples. The text is parsed as JSON only: nothing in it is executed or rendered as HTML.
  */
-import { parseResultsJson, ResultsFileError, type Results } from '@parallel-course/core';
-import { checkResults, MAX_RESULTS_BYTES } from '@parallel-course/core';
+import { checkResults, MAX_RESULTS_BYTES, parseResultsJson, type Results, ResultsFileError } from '@parallel-course/core';
 
 /** The harness's cap (64 MiB), one constant for the command line and this viewer. */
 export { MAX_RESULTS_BYTES };

@@ -2,9 +2,8 @@
  * Turns a validated results file into the series the charts and tables show. Pure: no DOM, unit-tested.
  * Only reads fields of the harness schema (labs/harness/src/results-schema.ts); it never trusts strings as markup.
  */
-import type { Params, Results, SpeedupEntry } from '@parallel-course/core';
+import { caseLabel, type Params, paramsLabel, type Results, type SpeedupEntry } from '@parallel-course/core';
 import type { ResultsWarning } from './results-file.ts';
-import { caseLabel, paramsLabel } from '@parallel-course/core';
 
 export interface WorkerPoint {
   workers: number;

@@ -4,9 +4,8 @@
  * runs' own samples, and its caveats). Pure, no DOM: the rows are plain text for `textTable`. Loaded only when the
  * learner opens a file (it brings the schema, zod, with the validator).
  */
-import type { Results } from '@parallel-course/core';
+import { caseLabel, formatRatio, formatSignificant, formatTimeWithInterval, type Results, sameParams } from '@parallel-course/core';
 import { compareRuns, IncomparableRunError, type RunComparison, type Verdict } from '@parallel-course/harness/compare-runs.ts';
-import { caseLabel, formatRatio, formatSignificant, formatTimeWithInterval, sameParams } from '@parallel-course/core';
 
 /** The verdict in the viewer's words: the learner's run is "current", the course's run "earlier". */
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {

@@ -1,11 +1,10 @@
 /** Behaviour of <AmdahlExplorer />: sliders -> curves -> chart and table; an optional results file adds points. */
 import type { ChartDataset } from 'chart.js';
 import { Chart } from '../lib/chart-setup.ts';
-import { amdahlLimit, amdahlSpeedup, gustafsonSpeedup, speedupCurves } from '@parallel-course/core';
+import { amdahlLimit, amdahlSpeedup, formatInterval, formatSignificant, gustafsonSpeedup, speedupCurves } from '@parallel-course/core';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { textTable } from '../lib/dom.ts';
 import { workerSeries, type WorkerPoint } from '../lib/results-view.ts';
-import { formatInterval, formatSignificant } from '@parallel-course/core';
 
 type Point = { x: number; y: number };
 

@@ -6,15 +6,13 @@
  * recompute from its samples, is still shown, under a warning that says so in words (role="alert").
  */
 import type { ChartDataset } from 'chart.js';
-import type { Results } from '@parallel-course/core';
+import { amdahlSpeedup, caseLabel, formatInterval, formatSignificant, paramsLabel, type Results, speedupsOutsideSweeps, type SweepChart, sweepCharts } from '@parallel-course/core';
 import type { ResultsWarning } from '../lib/results-file.ts';
 import { placeLearnerRun, yourRunLabel, type EmbeddedRun } from '../lib/viewer-runs.ts';
 import { Chart } from '../lib/chart-setup.ts';
-import { amdahlSpeedup } from '@parallel-course/core';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
 import { maxWorkers, otherSpeedups, warningText, workerSeries } from '../lib/results-view.ts';
-import { caseLabel, formatInterval, formatSignificant, paramsLabel, speedupsOutsideSweeps, sweepCharts, type SweepChart } from '@parallel-course/core';
 
 type Point = { x: number; y: number };
 

@@ -3,15 +3,11 @@
  * statistics stage computed; the only arithmetic is drawing (the Amdahl curve from its fitted serial fraction,
  * deterministic jitter, thinning very long sample lists for display).
  */
-import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/core';
+import { amdahlSpeedup, caseLabel, type CaseResult, formatPercent, formatSignificant, type Results, type SpeedupEntry, speedupsOutsideSweeps, type SweepChart, sweepCharts } from '@parallel-course/core';
 import type { ChartConfig, ChartDataset, ChartPoint, ChartSpec, DataTable } from './chart-spec.ts';
 import { REFERENCE_GREY, seriesColour, withAlpha } from './chart-spec.ts';
 import { amdahlFitFor, baselineVariants, speedupsByWorkers, speedupsWithoutWorkers } from './select.ts';
 
-/** Amdahl's law, from the statistics stage (a pure formula): the fit curve is drawn with the same code that fitted it. */
-export { amdahlSpeedup } from '@parallel-course/core';
-import { amdahlSpeedup } from '@parallel-course/core';
-import { caseLabel, formatPercent, formatSignificant, speedupsOutsideSweeps, sweepCharts, type SweepChart } from '@parallel-course/core';
 
 /**
  * Deterministic jitter in [-width/2, width/2) for the `index`-th point of a strip: the fractional parts of

@@ -4,7 +4,7 @@
  * exact command. Every string from the results file is HTML-escaped; chart data travels as JSON in a
  * <script type="application/json"> block with `<`, `>` and `&` escaped, so lab data cannot close the script.
  */
-import type { Results } from '@parallel-course/core';
+import { escapeHtml, type Results } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
@@ -19,7 +19,6 @@ import {
   speedupsTable,
   timesTable,
 } from './tables.ts';
-import { escapeHtml } from '@parallel-course/core';
 
 export { jsonForScript, loadChartJsSource } from './html-page.ts';
 

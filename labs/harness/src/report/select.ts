@@ -2,9 +2,7 @@
  * Read-only views over Results that several reporters need. Nothing here computes a statistic: it only finds
  * what the statistics stage already wrote.
  */
-import type { AmdahlFit, CaseResult, Params, Results, SpeedupEntry } from '@parallel-course/core';
-import { workerParam } from '@parallel-course/core';
-import { caseLabel, sameParams } from '@parallel-course/core';
+import { type AmdahlFit, caseLabel, type CaseResult, type Params, type Results, sameParams, type SpeedupEntry, workerParam } from '@parallel-course/core';
 
 /**
  * The worker count of a speedup entry: the lab's CaseDefinition.workers, which the harness carries into the entry

@@ -7,13 +7,12 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Results } from '@parallel-course/core';
+import { caseLabel, escapeHtml, formatPercent, formatSignificant, formatSpeedup, formatTimeWithInterval, type Results } from '@parallel-course/core';
 import { chartScripts, htmlPage } from '../report/html-page.ts';
 import { seriesColour, REFERENCE_GREY } from '../report/chart-spec.ts';
 import { speedupsByWorkers } from '../report/select.ts';
 import { validateFile } from './validate.ts';
 import { gradebookHtml, gradebookRow } from './gradebook.ts';
-import { caseLabel, escapeHtml, formatPercent, formatSignificant, formatSpeedup, formatTimeWithInterval } from '@parallel-course/core';
 
 export interface Submission {
   /** The learner's name: the file's path under the folder, without `/results.json` or `.json`. */

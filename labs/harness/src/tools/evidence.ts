@@ -2,9 +2,8 @@
  * Evidence sentences a report builds from numbers: where the baseline's time goes and what the scaling curve says.
  * Pure functions of Results; the learner's own interpretation goes in notes.md.
  */
-import type { Results } from '@parallel-course/core';
+import { caseLabel, formatSignificant, formatThroughput, formatTimeWithInterval, type Results } from '@parallel-course/core';
 import { speedupsByWorkers } from '../report/select.ts';
-import { caseLabel, formatSignificant, formatThroughput, formatTimeWithInterval } from '@parallel-course/core';
 
 /** The baseline cases (the variant every speedup is relative to) with their absolute times. */
 export function baselineCases(results: Results): Results['cases'] {

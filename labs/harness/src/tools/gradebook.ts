@@ -4,9 +4,8 @@
  * row per learner and lab, plain columns, RFC 4180 quoting). Rows come from each file's own validation: a file whose
  * numbers do not recompute gets no grade, whatever it claims.
  */
-import type { Results } from '@parallel-course/core';
+import { caseLabel, csvField, escapeHtml, type Results } from '@parallel-course/core';
 import { validateFile } from './validate.ts';
-import { caseLabel, csvField, escapeHtml } from '@parallel-course/core';
 
 export interface GradebookRow {
   learner: string;

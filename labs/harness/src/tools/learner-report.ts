@@ -5,7 +5,7 @@
  *
  * No report is made from a run that failed its check or whose numbers do not follow from its samples.
  */
-import type { Results } from '@parallel-course/core';
+import { type Results, terminalText } from '@parallel-course/core';
 import { compareRuns, type RunComparison } from '../compare.ts';
 import { shellCommandLine, shellQuote } from '../safe-read.ts';
 import { baselineEvidence, scalingEvidence } from './evidence.ts';
@@ -13,7 +13,6 @@ import type { Notes } from './notes.ts';
 import { judgePrediction, type Prediction, type PredictionVerdict } from './prediction.ts';
 import { threatsToValidity, type Threat } from './threats.ts';
 import { validateSubmission } from './validate.ts';
-import { terminalText } from '@parallel-course/core';
 
 export const LEARNER_REPORT_VERSION = 1;
 

@@ -3,9 +3,7 @@
  * load), SMT, a shared node, more workers than cores, a cgroup quota below the CPU count, a quick run, uncommitted
  * code, a harness floor close to the times measured. Pure: the report lists what applies, with the evidence.
  */
-import type { Results } from '@parallel-course/core';
-import { median } from '@parallel-course/core';
-import { caseLabel, formatPercent, formatSignificant, formatTime } from '@parallel-course/core';
+import { caseLabel, formatPercent, formatSignificant, formatTime, median, type Results } from '@parallel-course/core';
 
 /** Relative change between the first and the second half of a case's samples above which we call it drift. */
 export const DRIFT_THRESHOLD = 0.05;
