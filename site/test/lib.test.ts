@@ -130,3 +130,16 @@ describe('base path and static server', () => {
     assert.equal(resolveRequestPath('/srv/site', '/course/', '/course/%2e%2e/%2e%2e/etc/passwd'), null);
   });
 });
+
+describe('worker series from declared sweeps', () => {
+  it('a schema 3 run gives the curves of its worker sweeps, not a guess from params.workers', async () => {
+    const { readdirSync } = await import('node:fs');
+    const dir = new URL('../../reference/native-kernel/', import.meta.url);
+    const run = readdirSync(dir).find((d) => /^\d{4}-/.test(d))!;
+    const results = parseResults(JSON.parse(readFileSync(new URL(`${run}/results.json`, dir), 'utf8')));
+    const series = workerSeries(results);
+    // native-kernel has no params.workers at all: its threads sweep is what the declaration names.
+    assert.ok(series.has('native-threads (size=256)'), [...series.keys()].join(', '));
+    assert.deepEqual(series.get('native-threads (size=256)')!.map((p) => p.workers), [1, 2]);
+  });
+});

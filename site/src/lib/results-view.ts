@@ -2,7 +2,7 @@
  * Turns a validated results file into the series the charts and tables show. Pure: no DOM, unit-tested.
  * Only reads fields of the harness schema (labs/harness/src/results-schema.ts); it never trusts strings as markup.
  */
-import { caseLabel, type Params, paramsLabel, type Results, type SpeedupEntry } from '@parallel-course/core';
+import { caseLabel, type Params, paramsLabel, type Results, type SpeedupEntry, sweepCharts } from '@parallel-course/core';
 import type { ResultsWarning } from './results-file.ts';
 
 export interface WorkerPoint {
@@ -24,11 +24,21 @@ function seriesKey(entry: SpeedupEntry): string {
 }
 
 /**
- * Speedup against workers, one series per variant (and per other parameter values), sorted by workers.
- * Entries without a numeric `workers` parameter are left out: see `otherSpeedups`.
+ * Speedup against workers, one series per variant (and per other parameter values), sorted by workers. A file with
+ * declared sweeps (schema 3) gives the curves of its worker sweeps (those whose param is the cases' worker count:
+ * `workers`, `threads`, `devices`...); only an older file without them falls back to a numeric `workers` param.
  */
 export function workerSeries(results: Results): Map<string, WorkerPoint[]> {
   const series = new Map<string, WorkerPoint[]>();
+  if (results.sweeps.length > 0) {
+    for (const chart of sweepCharts(results)) {
+      for (const curve of chart.curves) {
+        if (!curve.points.every((p) => p.entry.workers === p.x)) continue;
+        series.set(curve.label, curve.points.map((p) => ({ workers: p.x, speedup: p.y, ci95: p.ci95, efficiency: p.entry.efficiency, oversubscribed: p.oversubscribed })));
+      }
+    }
+    return series;
+  }
   for (const entry of results.speedups) {
     const workers = entry.params['workers'];
     if (typeof workers !== 'number') continue;
