@@ -31,18 +31,26 @@ export interface CpuBudget {
   nodeReports: number;
 }
 
-/** Number of CPUs in a Linux CPU list such as "0-3,8,10-11"; null when the text is not one. */
-export function countCpuList(list: string): number | null {
-  let count = 0;
+/** The most CPUs a list may name: beyond any machine, so a garbled list cannot make a huge array. */
+const MAX_CPU_LIST = 1 << 16;
+
+/** The one CPU-list parser: every CPU number in a Linux CPU list such as "0-3,8,10-11"; [] when the text is not one. */
+export function expandCpuList(list: string): number[] {
+  const cpus: number[] = [];
   for (const part of list.trim().split(',')) {
     const match = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!match) return null;
+    if (!match) return [];
     const low = Number(match[1]);
     const high = match[2] === undefined ? low : Number(match[2]);
-    if (high < low) return null;
-    count += high - low + 1;
+    if (high < low || cpus.length + high - low >= MAX_CPU_LIST) return [];
+    for (let c = low; c <= high; c++) cpus.push(c);
   }
-  return count > 0 ? count : null;
+  return cpus;
+}
+
+/** Number of CPUs in a Linux CPU list such as "0-3,8,10-11"; null when the text is not one. */
+export function countCpuList(list: string): number | null {
+  return expandCpuList(list).length || null;
 }
 
 /** CPUs granted by a cgroup v2 `cpu.max` ("50000 100000" = 0.5; "max 100000" = no limit); null when unlimited. */

@@ -6,7 +6,7 @@
  * Everything is null where sysfs cannot be read (macOS, a container that hides it): the run says "unknown".
  */
 import { readFileSync } from 'node:fs';
-import { countCpuList, cpuAffinityList } from './cpus.ts';
+import { countCpuList, cpuAffinityList, expandCpuList } from './cpus.ts';
 
 export interface CacheInfo {
   level: number;
@@ -31,18 +31,6 @@ export interface Topology {
   caches: CacheInfo[];
 }
 
-/** Every CPU number in a Linux CPU list such as "0-3,8". */
-export function expandCpuList(list: string): number[] {
-  const cpus: number[] = [];
-  for (const part of list.trim().split(',')) {
-    const match = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!match) return [];
-    const low = Number(match[1]);
-    const high = match[2] === undefined ? low : Number(match[2]);
-    for (let c = low; c <= high; c++) cpus.push(c);
-  }
-  return cpus;
-}
 
 /** "32K", "1024K", "32M" -> KiB. */
 export function parseCacheSize(text: string): number | null {
