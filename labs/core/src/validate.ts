@@ -29,7 +29,7 @@ export interface ValidationResult {
   results: Results | null;
 }
 
-function formatNumber(value: unknown, other?: unknown): string {
+function showDifference(value: unknown, other?: unknown): string {
   if (value === undefined) return 'no value';
   if (typeof value !== 'number') return JSON.stringify(value);
   if (Number.isInteger(value)) return String(value);
@@ -57,8 +57,8 @@ export function diffRecomputed(path: string, claimed: unknown, recomputed: unkno
   if (problems.length >= 50) return;
   if (typeof recomputed === 'number' || typeof claimed === 'number') {
     if (typeof recomputed !== 'number' || typeof claimed !== 'number' || !sameNumber(claimed, recomputed)) {
-      const said = claimed === undefined ? 'missing' : formatNumber(claimed, recomputed);
-      problems.push(`${path} is ${said} but the samples give ${formatNumber(recomputed, claimed)}`);
+      const said = claimed === undefined ? 'missing' : showDifference(claimed, recomputed);
+      problems.push(`${path} is ${said} but the samples give ${showDifference(recomputed, claimed)}`);
     }
     return;
   }
