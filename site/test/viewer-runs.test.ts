@@ -40,13 +40,15 @@ test('the harness comparison imports no node: module, directly or through its im
       const spec = match[3]!;
       assert.ok(!spec.startsWith('node:') && !['fs', 'os', 'path', 'child_process'].includes(spec), `${file} imports ${spec}`);
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+      // The core is a workspace package: follow its public entry too.
+      if (spec === '@parallel-course/core') visit(fileURLToPath(new URL('../../labs/core/src/index.ts', import.meta.url)));
     }
   };
   visit(COMPARE_RUNS);
   assert.ok(seen.size > 3, `followed only ${seen.size} files`);
 });
 
-test('a case with twice the time is "slower" at ratio 0.50x; unchanged cases are within noise at 1.00x', () => {
+test('a case with twice the time is "slower" at ratio 0.500x; unchanged cases are within noise at 1.00x', () => {
   const reference = fixture();
   const i = reference.cases.findIndex((c) => c.variant !== reference.speedups[0]!.baseline);
   const mine = scaled(reference, i, 2);
@@ -57,7 +59,7 @@ test('a case with twice the time is "slower" at ratio 0.50x; unchanged cases are
   const slow = rows[i]!;
   assert.equal(slow.verdict, 'slower');
   assert.equal(slow.verdictWords, 'slower');
-  assert.equal(slow.ratio, '0.50x');
+  assert.equal(slow.ratio, '0.500x');
   // Medians with their intervals, each in its own unit: the learner's median is twice the reference's.
   const number = (text: string): number => Number(text.split(' ')[0]);
   assert.match(slow.reference, /^[\d.]+ (ns|µs|ms|s) \[[\d.]+, [\d.]+\]$/);
