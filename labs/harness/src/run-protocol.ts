@@ -87,5 +87,3 @@ export type RunnerMessage =
 export function caseKeyOf(variant: string, paramsKeyText: string): string {
   return `${variant}|${paramsKeyText}`;
 }
-
-export type CorrectnessMessage = Extract<RunnerMessage, { type: 'checked' }>;

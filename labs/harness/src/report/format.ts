@@ -3,7 +3,7 @@
  * in the same words. Pure functions; no reporter-specific escaping here (each output format escapes its own way).
  */
 import type { CaseResult, CorrectnessEntry, Params, SpeedupEntry } from '../results-schema.ts';
-import { caseLabel as caseLabelOf, paramsLabel } from '../lab-definition.ts';
+import { caseLabel as caseLabelOf } from '../lab-definition.ts';
 import { NOISY_ROBUST_CV } from '../statistics.ts';
 
 /** What the flags mean, printed under every table that shows them. */
@@ -69,11 +69,6 @@ export function formatThroughput(work: CaseResult['workPerSample'], medianMs: nu
     if (perSecond >= scale * 10) return `${formatSignificant(perSecond / scale)} ${prefix} ${work.unit}/s`;
   }
   return `${formatSignificant(perSecond)} ${work.unit}/s`;
-}
-
-/** Parameters as "size=4096, workers=2" (keys sorted; lab-definition.ts's paramsLabel); "" when there are none. */
-export function formatParams(params: Params): string {
-  return paramsLabel(params);
 }
 
 /** How a case is named everywhere: "pool (workers=2)", or just "inline" (lab-definition.ts's caseLabel). */
