@@ -13,8 +13,8 @@ import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { listRuns, readResults } from './results-reader.ts';
 import { runLab } from './run-lab.ts';
 import { formatStatus, labStatus } from './status.ts';
-import { ensureNotes } from './tools/notes.ts';
-import { parsePrediction, savePrediction, type Prediction } from './tools/prediction.ts';
+import { ensureNotes } from './notes.ts';
+import { parsePrediction, savePrediction, type Prediction } from './prediction.ts';
 import { watchLab } from './watch.ts';
 import { bundleExitCode, runBundle } from './bundle.ts';
 

@@ -251,6 +251,8 @@ export interface CheckLabOptions {
   rootDir?: string;
   /** Multiplies every time limit of a call into lab code (tests shorten the limits; default 1). */
   limitScale?: number;
+  /** Check the sweep planned for this many CPUs, as runLab's `cpus`. Default: COURSE_CPUS, else the CPUs the job may use. */
+  cpus?: number;
 }
 
 export interface CheckLabOutcome {
@@ -281,7 +283,7 @@ export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcom
       seed: options.seed ?? DEFAULT_SEED,
       rootDir,
       checkOnly: true,
-      availableParallelism: cpuBudget().p,
+      availableParallelism: cpuBudget(options.cpus).p,
     },
     ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import test from 'node:test';
 import { writeAnalysis } from '../src/analyse.ts';
 import { parseAnalysisValuesJson } from '../src/analysis-values.ts';
-import { checkRunFolder } from '../src/run-folders.ts';
+import { checkRunFolder } from '../src/tools/run-folders.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);

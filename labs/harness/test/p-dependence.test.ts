@@ -17,7 +17,8 @@ test('the rule flags each way a test can see P, and passes a pinned run', () => 
   assert.deepEqual(pReasons("const cpus = 2; await runLab({ lab: 'toy', sampling: f(1), cpus });"), []);
   assert.deepEqual(pReasons("await runBundle({ labs, outRoot, quick: true });"), ['calls runBundle without cpus']);
   assert.deepEqual(pReasons("await runBundle({ labs, cpus: 2 });"), []);
-  assert.deepEqual(pReasons('await checkLab({ lab });'), ["calls checkLab (always the environment's P)"]);
+  assert.deepEqual(pReasons('await checkLab({ lab });'), ['calls checkLab without cpus']);
+  assert.deepEqual(pReasons('await checkLab({ lab, cpus: 2 });'), []);
   assert.deepEqual(pReasons('watchLab({ lab });'), ["calls watchLab (always the environment's P)"]);
   assert.deepEqual(pReasons("const env = { ...process.env, COURSE_CPUS: '8' };"), ['names COURSE_CPUS']);
   assert.deepEqual(pReasons('const b = cpuBudget();'), ['calls cpuBudget() without a count']);
@@ -57,11 +58,11 @@ test("the files CI reruns at P = 1 and 64 are the lab tests that can see P, and 
   assert.deepEqual(nested, [], 'a test below labs/<lab>/test/ itself: labTestFiles must read it too');
   const dependent = pDependentTests().map((t) => t.file);
   assert.ok(dependent.length < labTestFiles().length, 'not every file');
-  for (const file of ['labs/harness/test/cpus.test.ts', 'labs/harness/test/supervision.test.ts', 'labs/harness/test/watch.test.ts']) {
+  for (const file of ['labs/harness/test/cpus.test.ts', 'labs/harness/test/status.test.ts', 'labs/harness/test/watch.test.ts']) {
     assert.ok(dependent.includes(file), `${file} reads P`);
   }
   // Each of these runs a real lab and plans it for 2 CPUs itself: running it again at P = 1 and 64 repeats it.
-  for (const file of ['labs/event-loop/test/event-loop.test.ts', 'labs/gpu-batching/test/lab.test.ts', 'labs/native-kernel/test/smoke.test.ts', 'labs/task-granularity/test/smoke.test.ts', 'labs/task-granularity/test/supervised.test.ts']) {
+  for (const file of ['labs/event-loop/test/event-loop.test.ts', 'labs/gpu-batching/test/lab.test.ts', 'labs/native-kernel/test/smoke.test.ts', 'labs/task-granularity/test/smoke.test.ts', 'labs/task-granularity/test/supervised.test.ts', 'labs/harness/test/supervision.test.ts']) {
     assert.ok(!dependent.includes(file), `${file} pins P`);
   }
 });

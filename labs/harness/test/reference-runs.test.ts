@@ -11,7 +11,7 @@ import test from 'node:test';
 import { analyseResults } from '../src/analyse.ts';
 import { buildAnalysisValues } from '../src/analysis-values.ts';
 import { ROOT_DIR, labNames } from '../src/lab-registry.ts';
-import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/run-folders.ts';
+import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/tools/run-folders.ts';
 import { currentReference, makeReference, referenceReadme } from '../src/tools/reference-cli.ts';
 import { tempDir } from './support/temp-dir.ts';
 

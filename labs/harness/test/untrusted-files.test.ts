@@ -20,7 +20,7 @@ import { renderMarkdownReport } from '../src/report/markdown.ts';
 import type { Results } from '../src/results-schema.ts';
 import { MAX_RESULTS_BYTES, readResultsText, readTextFileSafely, sanitizeForTerminal, shellCommandLine, shellQuote } from '../src/safe-read.ts';
 import { buildLearnerReport, reproduceCommands } from '../src/tools/learner-report.ts';
-import { parseNotes } from '../src/tools/notes.ts';
+import { parseNotes } from '../src/notes.ts';
 import { renderHtml, renderMarkdown } from '../src/tools/render-report.ts';
 import { reportDocument } from '../src/tools/report-document.ts';
 import { genuineRun } from './support/genuine-run.ts';

@@ -20,7 +20,7 @@ import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { machineText } from '../measured.ts';
 import type { Results } from '../results-schema.ts';
-import { checkRunFolder, findRunFolders, labsWithRuns } from '../run-folders.ts';
+import { checkRunFolder, findRunFolders, labsWithRuns } from './run-folders.ts';
 
 const USAGE = 'Usage: npm run reference -- <bundle folder | results folder> [--out <folder>] [--lab <lab>]...   (default out: reference/, every lab)';
 

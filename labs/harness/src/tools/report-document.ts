@@ -8,7 +8,7 @@ import { buildCharts } from '../report/charts.ts';
 import { caseLabel, formatPercent, formatRatio, headlineSentence, machineOneLiner } from '../report/format.ts';
 import { amdahlTable, correctnessTable, environmentTable, speedupsTable, timesTable } from '../report/tables.ts';
 import type { LearnerReport, ReportRun } from './learner-report.ts';
-import { NOTE_SECTIONS, type NoteKey } from './notes.ts';
+import { NOTE_SECTIONS, type NoteKey } from '../notes.ts';
 
 export type Block =
   | { kind: 'heading'; level: 1 | 2 | 3; text: string }

@@ -3,9 +3,9 @@
  * (.ci/run: `npm run test:p`). Run as a script, it prints those files, one a line.
  *
  * P reaches lab code through one door: cpuBudget() without a forced count (src/cpus.ts reads COURSE_CPUS there), which
- * runLab, runBundle and the CLI call unless given --cpus / `cpus`, and checkLab and watchLab always call. A test file
+ * runLab, runBundle, checkLab and the CLI call unless given --cpus / `cpus`, and watchLab always calls. A test file
  * depends on P when its text (or that of a test/support file it imports) names COURSE_CPUS, calls cpuBudget() bare,
- * calls checkLab, checkLabInChild or watchLab, calls runLab or runBundle without `cpus` in the call, or runs
+ * calls watchLab, calls runLab, runBundle, checkLab or checkLabInChild without `cpus` in the call, or runs
  * src/cli.ts other than with '--cpus' in the argument list. The rule errs towards "depends" (that only costs time);
  * p-dependence.test.ts checks the rule on examples and that no other harness module calls cpuBudget or these entries.
  */
@@ -17,9 +17,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /** Harness functions that plan for P from the environment unless a call pins it with `cpus`. */
-export const PINNABLE_ENTRIES = ['runLab', 'runBundle'] as const;
-/** Harness functions that always plan for the environment's P (checks for --watch and --status). */
-export const UNPINNED_ENTRIES = ['checkLab', 'checkLabInChild', 'watchLab'] as const;
+export const PINNABLE_ENTRIES = ['runLab', 'runBundle', 'checkLab', 'checkLabInChild'] as const;
+/** Harness functions that always plan for the environment's P (the checks of --watch). */
+export const UNPINNED_ENTRIES = ['watchLab'] as const;
 
 /** The text from `open` (an index of '(' or '[') to its matching closer; strings and comments are not special. */
 function balanced(text: string, open: number): string {
