@@ -253,6 +253,8 @@ export interface CheckLabOptions {
   limitScale?: number;
   /** Check the sweep planned for this many CPUs, as runLab's `cpus`. Default: COURSE_CPUS, else the CPUs the job may use. */
   cpus?: number;
+  /** Stops the check (its runner process group) early: --watch closing. The outcome then counts as failed. */
+  stop?: AbortSignal;
 }
 
 export interface CheckLabOutcome {
@@ -286,6 +288,7 @@ export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcom
       availableParallelism: cpuBudget(options.cpus).p,
     },
     ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
+    ...(options.stop ? { stop: options.stop } : {}),
   });
   if (run.fatal) {
     if (run.fatal.kind === 'usage') throw new LabLoadError(run.fatal.message);

@@ -64,6 +64,8 @@ export interface SuperviseOptions {
   onEvent?(line: string): void;
   /** Multiplies every announced limit, grace included (tests shorten limits; default 1). */
   limitScale?: number;
+  /** Ends the run as SIGTERM would (--watch stops a check this way when it closes). */
+  stop?: AbortSignal;
 }
 
 /** The time a call may take before the supervisor ends the runner, in ms. */
@@ -129,6 +131,9 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   };
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
+  const onStop = () => onSignal('SIGTERM');
+  if (options.stop?.aborted) onStop();
+  options.stop?.addEventListener('abort', onStop);
 
   try {
     for (let attempt = 1; !run.interrupted; attempt++) {
@@ -161,6 +166,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     }
   } finally {
     for (const s of signals) process.off(s, onSignal);
+    options.stop?.removeEventListener('abort', onStop);
   }
   const order = (run.lab?.cases ?? []).map((c) => c.key);
   run.correctness = order.filter((k) => entries.has(k)).map((k) => entries.get(k) as CorrectnessEntry);

@@ -47,7 +47,7 @@ test('P has no other door: COURSE_CPUS is read in cpus.ts alone, cpuBudget and t
   const entries = new RegExp(`\\b(${[...PINNABLE_ENTRIES, ...UNPINNED_ENTRIES].join('|')})\\(`);
   assert.deepEqual(
     callers(entries),
-    ['labs/harness/src/bundle.ts', 'labs/harness/src/check-process.ts', 'labs/harness/src/cli.ts', 'labs/harness/src/run-lab.ts', 'labs/harness/src/watch-child.ts', 'labs/harness/src/watch.ts'],
+    ['labs/harness/src/bundle.ts', 'labs/harness/src/cli.ts', 'labs/harness/src/run-lab.ts', 'labs/harness/src/status.ts', 'labs/harness/src/watch.ts'],
     fix,
   );
 });

@@ -5,7 +5,7 @@
  * P reaches lab code through one door: cpuBudget() without a forced count (src/cpus.ts reads COURSE_CPUS there), which
  * runLab, runBundle, checkLab and the CLI call unless given --cpus / `cpus`, and watchLab always calls. A test file
  * depends on P when its text (or that of a test/support file it imports) names COURSE_CPUS, calls cpuBudget() bare,
- * calls watchLab, calls runLab, runBundle, checkLab or checkLabInChild without `cpus` in the call, or runs
+ * calls watchLab, calls runLab, runBundle, checkLab or checkForStatus without `cpus` in the call, or runs
  * src/cli.ts other than with '--cpus' in the argument list. The rule errs towards "depends" (that only costs time);
  * p-dependence.test.ts checks the rule on examples and that no other harness module calls cpuBudget or these entries.
  */
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /** Harness functions that plan for P from the environment unless a call pins it with `cpus`. */
-export const PINNABLE_ENTRIES = ['runLab', 'runBundle', 'checkLab', 'checkLabInChild'] as const;
+export const PINNABLE_ENTRIES = ['runLab', 'runBundle', 'checkLab', 'checkForStatus'] as const;
 /** Harness functions that always plan for the environment's P (the checks of --watch). */
 export const UNPINNED_ENTRIES = ['watchLab'] as const;
 
