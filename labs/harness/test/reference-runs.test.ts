@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { analyseResults } from '../src/analyse.ts';
+import { runLabAnalysis } from '../src/lab-analysis.ts';
 import { buildAnalysisValues } from '../src/analysis-values.ts';
 import { ROOT_DIR, labNames } from '../src/lab-registry.ts';
 import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/tools/run-folders.ts';
@@ -43,7 +43,7 @@ test("every reference run's values.json is what the lab's analysis gives now (re
   for (const lab of labNames()) {
     for (const dir of findRunFolders(REFERENCE, lab)) {
       const checked = checkRunFolder(dir, { requireValues: true });
-      const fresh = buildAnalysisValues(checked.results!, await analyseResults(checked.results!, ROOT_DIR));
+      const fresh = buildAnalysisValues(checked.results!, await runLabAnalysis(checked.results!, ROOT_DIR));
       assert.deepEqual(
         checked.values,
         JSON.parse(JSON.stringify(fresh)),
