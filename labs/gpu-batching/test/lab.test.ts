@@ -24,7 +24,7 @@ import type { SampleSource } from '../src/dataset.ts';
 const SCRIPT = fileURLToPath(new URL('../scripts/gpu-node.sh', import.meta.url));
 const ANALYSE = fileURLToPath(new URL('../../harness/src/tools/analyse-cli.ts', import.meta.url));
 const DOUBLE = fileURLToPath(new URL('./fixtures/bin/nvidia-smi', import.meta.url));
-const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
+const TINY = { warmupSamples: 0, rounds: 1, samplesPerRound: 1 };
 /**
  * The same case list on any machine: the sweep planned for 2 CPUs (forced, as --cpus 2 does), and no GPU visible
  * (an empty CUDA_VISIBLE_DEVICES hides every GPU from the lab, as a scheduler's empty allocation would).

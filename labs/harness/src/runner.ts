@@ -173,7 +173,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   }
 
   // Stage 2: measure what passed; every sample's output is compared with the reference outside the timed region.
-  send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.iterationsPerRound)) });
+  send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.samplesPerRound)) });
   const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => {
     const { definition, set, measureInput } = p.prepared;
     const expected = set.expected[set.inputs.indexOf(measureInput)];

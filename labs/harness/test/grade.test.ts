@@ -17,7 +17,7 @@ import { main as classMain } from '../src/tools/class-cli.ts';
 import { csvField } from '../src/tools/gradebook.ts';
 import { gradeCases } from '../src/grade.ts';
 
-const SAMPLING = { warmupIterations: 2, rounds: 4, iterationsPerRound: 3 };
+const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
 
 async function grade(t: Parameters<typeof tempRoot>[2] & object, exercise: string) {
   const root = tempRoot('faults-root', 'harness-grade-', t);

@@ -138,7 +138,7 @@ test('a report from two real runs: every section, the notes, the prediction, cha
 
 test('no report from a run that failed its check: the error names the cases and the fix', async (t) => {
   const outDir = tempDir(t, 'harness-refused-');
-  const failed = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, rootDir: TOY_ROOT, silent: true, sampling: { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 } });
+  const failed = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, rootDir: TOY_ROOT, silent: true, sampling: { warmupSamples: 1, rounds: 2, samplesPerRound: 3 } });
   const reportRoot = tempDir(t, 'harness-refused-out-');
   await assert.rejects(writeLearnerReport([failed.runDir!], reportRoot), (error: unknown) => {
     assert.ok(error instanceof ReportRefusedError);

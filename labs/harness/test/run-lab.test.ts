@@ -13,7 +13,7 @@ import { runLab } from '../src/run-lab.ts';
 import { parseResultsJson } from '../src/results-schema.ts';
 
 const rootDir = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
-const tiny = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
+const tiny = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
 
 /** Counts of calls per variant, from the lines the toy lab appends to TOY_CALLS_FILE in the harness's child process. */
 function readCalls(file: string): Record<string, number> {

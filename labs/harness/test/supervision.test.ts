@@ -15,7 +15,7 @@ import { tempRoot } from './support/temp-root.ts';
 // Limits x 0.05: a check call may take 3.25 s instead of 65 s, a measured round of 3 samples 1.75 s instead of 35 s
 // (generous for these microsecond calls even on a loaded machine; short enough for the hangs to cost little).
 const LIMIT_SCALE = 0.05;
-const SAMPLING = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
+const SAMPLING = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
 
 /** Calls 1-3 are the check (two check inputs and the measured input), call 4 the warm-up, calls 5-10 measured. */
 const COUNTER = `let calls = 0;\nconst next = () => ++calls;\n`;
