@@ -11,13 +11,15 @@ import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
 import { notImplementedCases } from './grade.ts';
 import { caseLabel, type Impl, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
-import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
+import { loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
 import { planLoadedLab, type LabPlan, type LabPlanOptions } from './plan-lab.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
 import { SCHEMA_VERSION, type CorrectnessEntry, type Results } from './results-schema.ts';
 import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.ts';
+import { runCases } from './run-cases.ts';
+import type { LabInfo } from './run-protocol.ts';
 import { supervise } from './supervisor.ts';
 
 /** Bootstrap resamples per interval: 10,000 keeps the 2.5% and 97.5% percentiles stable to about 1%. */
@@ -121,10 +123,21 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   if (plan) print(plan.line);
   const sampling = options.sampling ?? plan?.sampling;
 
+  // The run's declarations (its cases, headline, notes), from the lab loaded above: the runner computes the same.
+  const job = { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.grade ? { grade: true } : {}), ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}) };
+  let declared: LabInfo;
+  try {
+    declared = runCases(definition, job).info;
+  } catch (error) {
+    removeIfEmpty(runDir);
+    throw error;
+  }
+
   // Stages 1 and 2, check and measure, in a supervised child process: learner code cannot block this one.
   let phase = '';
   const run = await supervise({
-    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.grade ? { grade: true } : {}), ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}) },
+    job,
+    lab: declared,
     forwardOutput: !options.silent,
     onProgress: (p) => {
       if (p.phase !== phase) {
@@ -288,17 +301,11 @@ export interface CheckLabOutcome {
 export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcome> {
   const started = performance.now();
   const rootDir = options.rootDir ?? ROOT_DIR;
-  if (!labNames(rootDir).includes(options.lab)) await loadLab(options.lab, rootDir); // throws the usage message
+  // Lab code only, as in runLab; the learner's code is imported in the runner's set-up, a fresh process per check.
+  const job = { lab: options.lab, impl: options.impl, quick: true, seed: options.seed ?? DEFAULT_SEED, rootDir, checkOnly: true, availableParallelism: cpuBudget(options.cpus).p };
   const run = await supervise({
-    job: {
-      lab: options.lab,
-      impl: options.impl,
-      quick: true,
-      seed: options.seed ?? DEFAULT_SEED,
-      rootDir,
-      checkOnly: true,
-      availableParallelism: cpuBudget(options.cpus).p,
-    },
+    job,
+    lab: runCases(await loadLab(options.lab, rootDir), job).info,
     ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
   });

@@ -50,19 +50,23 @@ export type Activity =
   | { stage: 'measure'; caseKey: string; round: number }
   | { stage: 'teardown'; caseKey: string };
 
+/**
+ * What the supervisor knows of a run before it starts the runner: computed in each process from its own load of the
+ * lab (run-cases.ts), never sent.
+ */
+export interface LabInfo {
+  name: string;
+  title: string;
+  baseline: string;
+  headline: { variant: string; params: Params };
+  notes: string[];
+  cases: CaseInfo[];
+  plan: SamplingPlan;
+  /** The graded cases and the target, when the job grades. */
+  grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
+}
+
 export type RunnerMessage =
-  | {
-      type: 'lab';
-      name: string;
-      title: string;
-      baseline: string;
-      headline: { variant: string; params: Params };
-      notes: string[];
-      cases: CaseInfo[];
-      plan: SamplingPlan;
-      /** The graded cases and the target, when the job grades. */
-      grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
-    }
   /** A call into lab or learner code starts; it must end within `limitMs` (`why` explains the limit). */
   | { type: 'call'; activity: Activity; limitMs: number; why: string }
   /** The call announced last has returned (or thrown: then a `checked` or `case-failed` follows). */
