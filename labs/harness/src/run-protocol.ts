@@ -22,6 +22,12 @@ export interface RunJob {
   exclude: string[];
   /** Keys of cases the run's plan left out to stay within its time budget (plan.ts): never listed, set up or run. */
   omit?: string[];
+  /**
+   * The case keys the supervisor computed (run-cases.ts), in order: the runner computes its own and stops if they
+   * differ (a lab whose case list depends on something other than its context), rather than report cases the
+   * supervisor does not know.
+   */
+  caseKeys?: string[];
   /** The CPU count the lab plans for (os.availableParallelism() unless forced). */
   availableParallelism: number;
   /**

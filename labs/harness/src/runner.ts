@@ -62,6 +62,13 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   const lab = (await loadLab(job.lab, job.rootDir)) as LabDefinition<unknown, unknown>;
   // The same declarations the supervisor computed from its own load of the lab (run-cases.ts): they are not sent back.
   const { ctx, info, definitions: allDefinitions } = runCases(lab, job);
+  const keys = info.cases.map((c) => c.key);
+  if (job.caseKeys && keys.join('\n') !== job.caseKeys.join('\n')) {
+    throw new Error(
+      `the ${lab.name} lab's cases differ between the harness's process and the runner's (${job.caseKeys.length} vs ${keys.length} cases; ` +
+        `first difference: ${job.caseKeys.find((k, i) => k !== keys[i]) ?? keys[job.caseKeys.length]}): cases() must depend only on its context`,
+    );
+  }
   const plan = info.plan;
   const excluded = new Set(job.exclude);
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKeyOf(d.variant, paramsKey(d.params))));

@@ -140,7 +140,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
 
   try {
     for (let attempt = 1; !run.interrupted; attempt++) {
-      const job: RunJob = { ...options.job, exclude: [...failedKeys] };
+      const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key) };
       const outcome = await runAttempt(job, options, run, entries, (child) => (current = child));
       current = null;
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
