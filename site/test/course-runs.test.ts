@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { findRunFolders } from '@parallel-course/harness/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
 import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { CourseRunsError, loadCourseRuns } from '../src/lib/course-runs.ts';
 import { MeasuredBuildError, renderChart, renderMeasured, renderTable } from '../src/lib/measured-render.ts';

@@ -299,8 +299,6 @@ export const resultsSchema = z.object({
 
 export type Params = z.infer<typeof paramsSchema>;
 export type Environment = z.infer<typeof environmentSchema>;
-export type CpusRecord = z.infer<typeof cpusSchema>;
-export type TopologyRecord = z.infer<typeof topologySchema>;
 export type SampleSummary = z.infer<typeof sampleSummarySchema>;
 export type Observation = z.infer<typeof observationSchema>;
 export type CaseResult = z.infer<typeof caseResultSchema>;

@@ -186,8 +186,8 @@ const lab: LabDefinition<BurstInput, string[]> = {
   // The load generator's CPU share, and the values and table episodes 03 to 05 quote (analysis.ts).
   analyse: analyseEventLoop,
   sampling: {
-    quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
-    full: { warmupIterations: 2, rounds: 10, iterationsPerRound: 3 },
+    quick: { warmupSamples: 1, rounds: 4, samplesPerRound: 2 },
+    full: { warmupSamples: 2, rounds: 10, samplesPerRound: 3 },
   },
   // The run's plan (the harness's plan.ts): one PBKDF2 key timed here; the burst's keys for the reference outputs.
   planning: {

@@ -20,8 +20,6 @@ const DEVICE_MAIN = fileURLToPath(new URL('./device-main.ts', import.meta.url));
 /** Start-up: Node loading TypeScript, ONNX Runtime loading the 15 MB model (about 0.5 s here; longer for CUDA). */
 const START_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
-/** Exit code a test's injected crash uses; any unexpected exit is handled the same way. */
-export const INJECTED_CRASH_EXIT = 70;
 
 export interface DeviceSpec {
   /** Position in the pool (0, 1, ...): the name progress and errors use. */

@@ -151,9 +151,9 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     return { text: formatAnalysis(analysis), files: [{ name: 'analysis.json', contents: `${JSON.stringify(analysis, null, 2)}\n` }], ...analysisValues(results, analysis) };
   },
   sampling: {
-    quick: { warmupIterations: 1, rounds: 4, iterationsPerRound: 2 },
+    quick: { warmupSamples: 1, rounds: 4, samplesPerRound: 2 },
     // 23 cases x 17 passes of 1024 samples: about 3 minutes on a busy 2-CPU machine.
-    full: { warmupIterations: 1, rounds: 8, iterationsPerRound: 2 },
+    full: { warmupSamples: 1, rounds: 8, samplesPerRound: 2 },
   },
   // The run's plan (the harness's plan.ts): the reference's dense-layer loop timed here, ONNX Runtime's costs scaled by it.
   planning: {

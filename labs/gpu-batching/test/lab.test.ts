@@ -24,7 +24,7 @@ import type { SampleSource } from '../src/dataset.ts';
 const SCRIPT = fileURLToPath(new URL('../scripts/gpu-node.sh', import.meta.url));
 const ANALYSE = fileURLToPath(new URL('../../harness/src/tools/analyse-cli.ts', import.meta.url));
 const DOUBLE = fileURLToPath(new URL('./fixtures/bin/nvidia-smi', import.meta.url));
-const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
+const TINY = { warmupSamples: 0, rounds: 1, samplesPerRound: 1 };
 /**
  * The same case list on any machine: the sweep planned for 2 CPUs (forced, as --cpus 2 does), and no GPU visible
  * (an empty CUDA_VISIBLE_DEVICES hides every GPU from the lab, as a scheduler's empty allocation would).
@@ -57,7 +57,7 @@ test('the shipped exercise says what to write and where', async () => {
 test('a tiny-sampling run of the solution through runLab: valid results, every case correct, CPU labelled', { timeout: 180_000 }, async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'gpu-batching-smoke-'));
   try {
-    const outcome = await withoutGpus(() => runLab({ lab: 'gpu-batching', impl: 'solution', quick: true, outDir: out, sampling: TINY, silent: true, ...MACHINE }));
+    const outcome = await withoutGpus(() => runLab({ lab: 'gpu-batching', impl: 'solution', quick: true, outDir: out, sampling: TINY, silent: true, cpus: MACHINE.cpus }));
     assert.equal(outcome.exitCode, 0, outcome.summary + JSON.stringify(outcome.correctness.filter((c) => !c.passed)));
     const results = parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json');
     assert.ok(results.correctness.every((c) => c.passed));
@@ -99,7 +99,7 @@ test('a tiny-sampling run of the solution through runLab: valid results, every c
 test('the shipped exercise is reported as not implemented and never timed; the lab-side variants still run', { timeout: 120_000 }, async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'gpu-batching-exercise-'));
   try {
-    const outcome = await withoutGpus(() => runLab({ lab: 'gpu-batching', impl: 'exercise', quick: true, outDir: out, sampling: TINY, silent: true, ...MACHINE }));
+    const outcome = await withoutGpus(() => runLab({ lab: 'gpu-batching', impl: 'exercise', quick: true, outDir: out, sampling: TINY, silent: true, cpus: MACHINE.cpus }));
     assert.equal(outcome.exitCode, 1);
     // What passed (the baseline and read-then-infer, which are lab code) is measured; nothing unfinished is timed.
     assert.deepEqual([...new Set(outcome.results?.cases.map((c) => c.variant))].sort(), ['one-at-a-time', 'read-then-infer']);

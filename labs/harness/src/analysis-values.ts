@@ -1,6 +1,6 @@
 /**
  * The derived values of a lab's analysis, as data: `analysis/values.json`, written beside analysis.md for every run
- * (analyse.ts: writeAnalysis) and read by the course site, which renders every measured number an episode shows
+ * (lab-analysis.ts: writeAnalysis) and read by the course site, which renders every measured number an episode shows
  * from it (`<Measured run="<lab>" at="value" name="<key>" />`) and every table (`<MeasuredTable>`), issue 20.
  *
  * Keys are camelCase and stable (episodes name them): e.g. `perTaskOverheadUs`, `blockedOverMarch512`. A value is a

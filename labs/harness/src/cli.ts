@@ -4,7 +4,6 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkLabInChild } from './check-process.ts';
 import { comparabilityCaveats, compareRuns, formatComparison } from './compare.ts';
 import { parseForcedCpus } from './cpus.ts';
 import { EXIT_OK, UsageError, runCli } from './errors.ts';
@@ -12,9 +11,9 @@ import type { Impl } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { listRuns, readResults } from './results-reader.ts';
 import { runLab } from './run-lab.ts';
-import { formatStatus, labStatus } from './status.ts';
-import { ensureNotes } from './tools/notes.ts';
-import { parsePrediction, savePrediction, type Prediction } from './tools/prediction.ts';
+import { checkForStatus, formatStatus, labStatus } from './status.ts';
+import { ensureNotes } from './notes.ts';
+import { parsePrediction, savePrediction, type Prediction } from './prediction.ts';
 import { watchLab } from './watch.ts';
 import { bundleExitCode, runBundle } from './bundle.ts';
 
@@ -160,7 +159,7 @@ async function showStatus(command: ParsedCommand): Promise<number> {
   const statuses = [];
   for (const lab of labNames()) {
     process.stderr.write(`checking ${lab}...\n`);
-    const check = await checkLabInChild({ lab, impl: 'exercise', rootDir: ROOT_DIR });
+    const check = await checkForStatus({ lab, impl: 'exercise', rootDir: ROOT_DIR });
     statuses.push(labStatus(lab, 'error' in check ? check : check.correctness, listRuns(outRoot, lab)));
   }
   process.stdout.write(`${formatStatus(statuses)}\n`);

@@ -126,11 +126,16 @@ export interface VariantInfo {
   source: string;
 }
 
-/** How many samples to take. Rounds interleave the cases, so drift hits every case alike. */
+/**
+ * How many samples to take. Rounds interleave the cases, so drift hits every case alike. Every count is of samples
+ * (one timed call each); how much work one sample does is the case's own (workPerSample). Not a results-file field.
+ */
 export interface SamplingPlan {
-  warmupIterations: number;
+  /** Samples per case before the measured rounds, discarded (their outputs are still checked). */
+  warmupSamples: number;
   rounds: number;
-  iterationsPerRound: number;
+  /** Samples per case in each round. */
+  samplesPerRound: number;
 }
 
 export interface LabInputs<Input> {

@@ -141,7 +141,7 @@ export async function measureCases<Input, Output>(
   plan: SamplingPlan,
   hooks: MeasureHooks = {},
 ): Promise<MeasuredCase[]> {
-  const total = targets.length * (plan.rounds + (plan.warmupIterations > 0 ? 1 : 0));
+  const total = targets.length * (plan.rounds + (plan.warmupSamples > 0 ? 1 : 0));
   let done = 0;
   const samples: number[][] = targets.map(() => []);
   const rounds: number[][] = targets.map(() => []);
@@ -163,13 +163,13 @@ export async function measureCases<Input, Output>(
     // groups never share one, and the statistics pair only cases that were measured side by side.
     const firstRound = g * plan.rounds;
     // Warm-up just before the group's rounds: JIT tiers, pool threads and caches are warm when its samples start.
-    if (plan.warmupIterations > 0) {
+    if (plan.warmupSamples > 0) {
       for (const i of members) {
         const target = targets[i] as MeasureTarget<Input, Output>;
         hooks.onProgress?.({ done, total, label: target.label, phase: 'warm-up' });
-        hooks.beforeCall?.(i, { stage: 'warm-up', caseKey: target.key }, plan.warmupIterations);
+        hooks.beforeCall?.(i, { stage: 'warm-up', caseKey: target.key }, plan.warmupSamples);
         try {
-          await takeSamples(target, plan.warmupIterations, 'warm-up', 0);
+          await takeSamples(target, plan.warmupSamples, 'warm-up', 0);
         } catch (error) {
           fail(i, 'warm-up', error);
         }
@@ -186,9 +186,9 @@ export async function measureCases<Input, Output>(
         done++;
         if (failed[i]) continue;
         hooks.onProgress?.({ done: done - 1, total, label: target.label, phase: 'measure' });
-        hooks.beforeCall?.(i, { stage: 'measure', caseKey: target.key, round: firstRound + round }, plan.iterationsPerRound);
+        hooks.beforeCall?.(i, { stage: 'measure', caseKey: target.key, round: firstRound + round }, plan.samplesPerRound);
         try {
-          const taken = await takeSamples(target, plan.iterationsPerRound, 'measured', (samples[i] as number[]).length);
+          const taken = await takeSamples(target, plan.samplesPerRound, 'measured', (samples[i] as number[]).length);
           (samples[i] as number[]).push(...taken);
           (rounds[i] as number[]).push(...taken.map(() => firstRound + round));
           hooks.onRound?.(i, firstRound + round, taken);

@@ -51,7 +51,7 @@ export interface RunPlan {
   /** Making the inputs and their reference outputs, once per distinct input. */
   inputsMs: number;
   harnessMs: number;
-  /** Everything: harness + inputs + per case (set-up + check + (warm-up + rounds x iterations) samples). */
+  /** Everything: harness + inputs + per case (set-up + check + (warm-up + rounds x samples per round) samples). */
   totalMs: number;
   /** Labels of the cases without an estimate (not counted). */
   unestimated: string[];
@@ -107,7 +107,7 @@ function protectedKeys(lab: LabDefinition<unknown, unknown>, ctx: LabContext, gr
 
 /** Samples each case takes under `sampling`, the check's one on the measured input included. */
 function samplesPerCase(sampling: SamplingPlan): number {
-  return 1 + sampling.warmupIterations + sampling.rounds * sampling.iterationsPerRound;
+  return 1 + sampling.warmupSamples + sampling.rounds * sampling.samplesPerRound;
 }
 
 function totalOf(cases: PlannedCase[], sampling: SamplingPlan, inputsMs: number, harnessMs: number): number {

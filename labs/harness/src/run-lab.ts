@@ -3,19 +3,21 @@
  * inputs -> check -> measure -> statistics -> environment -> results -> reports. No stage reaches back.
  */
 import path from 'node:path';
-import { analyseResults, ANALYSIS_FILE, writeAnalysis } from './analyse.ts';
+import { ANALYSIS_FILE, writeAnalysis } from './lab-analysis.ts';
 import { type AnalysisInput, analyze, caseLabel, type CorrectnessEntry, notImplementedCases, type Results, SCHEMA_VERSION } from '@parallel-course/core';
 import { cpuBudget, describeBudget } from './cpus.ts';
 import { currentTopology, describeTopology, topologyWarnings } from './topology.ts';
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
-import { type Impl, type SamplingPlan } from './lab-definition.ts';
+import { type Impl, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
-import { planLab } from './plan-lab.ts';
+import { planLoadedLab, type LabPlan, type LabPlanOptions } from './plan-lab.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
 import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.ts';
+import { runCases } from './run-cases.ts';
+import type { LabInfo } from './run-protocol.ts';
 import { supervise } from './supervisor.ts';
 
 /** Bootstrap resamples per interval: 10,000 keeps the 2.5% and 97.5% percentiles stable to about 1%. */
@@ -74,6 +76,15 @@ export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl
   return lines.join('\n');
 }
 
+/** The run's plan from the loaded lab; null when the lab declares none or its calibration throws. */
+function planOrNull(lab: LabDefinition<unknown, unknown>, options: LabPlanOptions): LabPlan | null {
+  try {
+    return planLoadedLab(lab, options);
+  } catch {
+    return null;
+  }
+}
+
 /** What to say, and how to exit, when a signal ended the run. */
 function interruptedOutcome(signal: NodeJS.Signals, lab: string, outRoot: string, command: string, correctness: CorrectnessEntry[]): RunLabOutcome {
   const summary =
@@ -85,7 +96,9 @@ function interruptedOutcome(signal: NodeJS.Signals, lab: string, outRoot: string
 export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const rootDir = options.rootDir ?? ROOT_DIR;
   const outRoot = path.resolve(options.outDir ?? path.join(rootDir, 'results'));
-  if (!labNames(rootDir).includes(options.lab)) await loadLab(options.lab, rootDir); // throws the usage message
+  // The lab's definition, loaded once in this process (lab code only: the learner's modules are imported in the
+  // runner's set-up, never here): the plan and the lab's own analysis use it. An unknown or broken lab fails here.
+  const definition = await loadLab(options.lab, rootDir);
   // The run folder exists and takes a file before anything is measured; it is removed again if nothing is written.
   const startedAt = new Date();
   const runDir = prepareRunDir(outRoot, options.lab, startedAt);
@@ -103,15 +116,26 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
 
   // The plan (plan.ts): the run's time from each case's work and a calibration here, and fewer rounds (or optional
   // cases left out) when it would overrun its budget. A test's own sampling is never planned; a plan that cannot be
-  // made (a lab that fails to load) changes nothing: the runner reports that lab's problem as before.
-  const plan = options.sampling ? null : await planLab({ lab: options.lab, impl: options.impl, quick: options.quick, p: cpus.p, seed, rootDir, rates: 'here', ...(options.grade ? { grade: true } : {}) }).catch(() => null);
+  // made (the lab's calibration throws) changes nothing: the runner reports that lab's problem as before.
+  const plan = options.sampling ? null : planOrNull(definition, { lab: options.lab, impl: options.impl, quick: options.quick, p: cpus.p, seed, rootDir, rates: 'here', ...(options.grade ? { grade: true } : {}) });
   if (plan) print(plan.line);
   const sampling = options.sampling ?? plan?.sampling;
+
+  // The run's declarations (its cases, headline, notes), from the lab loaded above: the runner computes the same.
+  const job = { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.grade ? { grade: true } : {}), ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}) };
+  let declared: LabInfo;
+  try {
+    declared = runCases(definition, job).info;
+  } catch (error) {
+    removeIfEmpty(runDir);
+    throw error;
+  }
 
   // Stages 1 and 2, check and measure, in a supervised child process: learner code cannot block this one.
   let phase = '';
   const run = await supervise({
-    job: { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.grade ? { grade: true } : {}), ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}) },
+    job,
+    lab: declared,
     forwardOutput: !options.silent,
     onProgress: (p) => {
       if (p.phase !== phase) {
@@ -225,10 +249,11 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   if (written.fellBack) print(`warning: could not write to ${runDir} (${written.problem}); the results are in ${written.dir} instead.`);
 
   // Stage 7: the lab's own analysis, from the results alone (the same as `npm run analyse -- <run folder>`).
+  // The same loaded definition and the results value: nothing is loaded or read back from the folder just written.
   let analysisLine: string | null = null;
   try {
-    const analysis = await analyseResults(results, rootDir);
-    if (analysis) analysisLine = `Analysis: ${path.join(writeAnalysis(written.dir, analysis).dir, ANALYSIS_FILE)}`;
+    const analysis = definition.analyse ? await definition.analyse(results) : null;
+    if (analysis) analysisLine = `Analysis: ${path.join(writeAnalysis(written.dir, analysis, results).dir, ANALYSIS_FILE)}`;
   } catch (error) {
     analysisLine = `Analysis: the lab's analysis failed (${(error as Error).message}); the results are kept. Retry with: npm run analyse -- ${written.dir}`;
   }
@@ -252,6 +277,10 @@ export interface CheckLabOptions {
   rootDir?: string;
   /** Multiplies every time limit of a call into lab code (tests shorten the limits; default 1). */
   limitScale?: number;
+  /** Check the sweep planned for this many CPUs, as runLab's `cpus`. Default: COURSE_CPUS, else the CPUs the job may use. */
+  cpus?: number;
+  /** Stops the check (its runner process group) early: --watch closing. The outcome then counts as failed. */
+  stop?: AbortSignal;
 }
 
 export interface CheckLabOutcome {
@@ -273,18 +302,13 @@ export interface CheckLabOutcome {
 export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcome> {
   const started = performance.now();
   const rootDir = options.rootDir ?? ROOT_DIR;
-  if (!labNames(rootDir).includes(options.lab)) await loadLab(options.lab, rootDir); // throws the usage message
+  // Lab code only, as in runLab; the learner's code is imported in the runner's set-up, a fresh process per check.
+  const job = { lab: options.lab, impl: options.impl, quick: true, seed: options.seed ?? DEFAULT_SEED, rootDir, checkOnly: true, availableParallelism: cpuBudget(options.cpus).p };
   const run = await supervise({
-    job: {
-      lab: options.lab,
-      impl: options.impl,
-      quick: true,
-      seed: options.seed ?? DEFAULT_SEED,
-      rootDir,
-      checkOnly: true,
-      availableParallelism: cpuBudget().p,
-    },
+    job,
+    lab: runCases(await loadLab(options.lab, rootDir), job).info,
     ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
+    ...(options.stop ? { stop: options.stop } : {}),
   });
   if (run.fatal) {
     if (run.fatal.kind === 'usage') throw new LabLoadError(run.fatal.message);

@@ -21,6 +21,12 @@ export interface RunJob {
   exclude: string[];
   /** Keys of cases the run's plan left out to stay within its time budget (plan.ts): never listed, set up or run. */
   omit?: string[];
+  /**
+   * The case keys the supervisor computed (run-cases.ts), in order: the runner computes its own and stops if they
+   * differ (a lab whose case list depends on something other than its context), rather than report cases the
+   * supervisor does not know.
+   */
+  caseKeys?: string[];
   /** The CPU count the lab plans for (os.availableParallelism() unless forced). */
   availableParallelism: number;
   /**
@@ -49,20 +55,24 @@ export type Activity =
   | { stage: 'measure'; caseKey: string; round: number }
   | { stage: 'teardown'; caseKey: string };
 
+/**
+ * What the supervisor knows of a run before it starts the runner: computed in each process from its own load of the
+ * lab (run-cases.ts), never sent.
+ */
+export interface LabInfo {
+  name: string;
+  title: string;
+  baseline: string;
+  sweeps: Sweep[];
+  headline: { variant: string; params: Params };
+  notes: string[];
+  cases: CaseInfo[];
+  plan: SamplingPlan;
+  /** The graded cases and the target, when the job grades. */
+  grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
+}
+
 export type RunnerMessage =
-  | {
-      type: 'lab';
-      name: string;
-      title: string;
-      baseline: string;
-      headline: { variant: string; params: Params };
-      sweeps: Sweep[];
-      notes: string[];
-      cases: CaseInfo[];
-      plan: SamplingPlan;
-      /** The graded cases and the target, when the job grades. */
-      grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
-    }
   /** A call into lab or learner code starts; it must end within `limitMs` (`why` explains the limit). */
   | { type: 'call'; activity: Activity; limitMs: number; why: string }
   /** The call announced last has returned (or thrown: then a `checked` or `case-failed` follows). */
@@ -88,5 +98,3 @@ export type RunnerMessage =
 export function caseKeyOf(variant: string, paramsKeyText: string): string {
   return `${variant}|${paramsKeyText}`;
 }
-
-export type CorrectnessMessage = Extract<RunnerMessage, { type: 'checked' }>;

@@ -7,15 +7,13 @@
  * What it sends is raw: verdicts, samples per round in the order taken, observations. Statistics, results and
  * reports happen in the supervisor's process, which never imports learner code.
  */
-import path from 'node:path';
 import { checkCase, CHECK_CALL_TIMEOUT_MS, type CheckSet } from './check.ts';
-import { resolveHeadline, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
+import { type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
-import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessage } from './run-protocol.ts';
-import { LabLoadError } from './errors.ts';
-import { caseLabel, ONE_SAMPLE, paramsKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
-import { existsSync } from 'node:fs';
+import { runCases } from './run-cases.ts';
+import { caseKeyOf, type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
+import { caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
 
 /** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */
 export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;
@@ -31,15 +29,6 @@ export const MIN_SAMPLE_LIMIT_MS = 10_000;
 /** The limit for one sample of a case whose check call on the measured input took `checkMs`. */
 export function sampleLimitMs(checkMs: number | null): number {
   return Math.max(MIN_SAMPLE_LIMIT_MS, Math.ceil(SAMPLE_LIMIT_FACTOR * (checkMs ?? MIN_SAMPLE_LIMIT_MS)));
-}
-
-/** The learner's file behind a variant, from its `source` line: `<impl>/schedule.ts: runInChunks` -> `exercises/<lab>/schedule.ts`. */
-export function learnerFileOf(info: VariantInfo | undefined, lab: string, impl: RunJob['impl']): string | null {
-  if (!info) return null;
-  const implDir = `${impl === 'exercise' ? 'exercises' : 'solutions'}/${lab}`;
-  const files = info.source.split(/[,+]/).map((part) => part.trim().split(':')[0]?.trim() ?? '').filter(Boolean);
-  const learner = files.find((f) => f.startsWith('<impl>/'));
-  return (learner ?? files[0] ?? null)?.replace('<impl>', implDir) ?? null;
 }
 
 interface Prepared {
@@ -69,72 +58,19 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
   return prepared;
 }
 
-/** What this job grades, or null; a lab that declares nothing to grade cannot be graded. */
-function gradingOf(lab: LabDefinition<unknown, unknown>, job: RunJob, ctx: LabContext): Extract<RunnerMessage, { type: 'lab' }>['grading'] {
-  if (!job.grade) return null;
-  if (!lab.grading) throw new LabLoadError(`the ${lab.name} lab declares nothing to grade (no 'grading' in labs/${lab.name}/src/lab.ts)`);
-  return { cases: lab.grading.cases(ctx), target: lab.grading.target, targetText: lab.grading.targetText };
-}
-
-/**
- * The reference solution's copies of the graded cases: the same variant and params plus `impl: 'reference'`, set up
- * from solutions/<lab>, so they are checked, measured and interleaved with the learner's cases like any other case.
- */
-function referenceCases(
-  lab: LabDefinition<unknown, unknown>,
-  job: RunJob,
-  ctx: LabContext,
-  grading: Extract<RunnerMessage, { type: 'lab' }>['grading'],
-): CaseDefinition<unknown, unknown>[] {
-  if (!grading) return [];
-  const referenceCtx: LabContext = { ...ctx, impl: 'solution', implDir: path.join(job.rootDir, 'solutions', lab.name) };
-  const graded = new Set(grading.cases.map((g) => caseKeyOf(g.variant, paramsKey(g.params))));
-  return lab
-    .cases(referenceCtx)
-    .filter((d) => graded.has(caseKeyOf(d.variant, paramsKey(d.params))))
-    .map((d) => ({ ...d, params: { ...d.params, [REFERENCE_PARAM]: REFERENCE }, setup: () => d.setup(referenceCtx) }));
-}
-
 /** Runs the job, sending every step to `send`. Throws LabLoadError/UsageError for problems that are not one case's. */
 export async function runJob(job: RunJob, send: (message: RunnerMessage) => void): Promise<void> {
   const lab = (await loadLab(job.lab, job.rootDir)) as LabDefinition<unknown, unknown>;
-  const implRel = path.join(job.impl === 'exercise' ? 'exercises' : 'solutions', lab.name);
-  const implDir = path.join(job.rootDir, implRel);
-  if (!existsSync(implDir)) throw new LabLoadError(`${implRel} is missing: restore it with 'git checkout -- ${implRel}'`);
-  const ctx: LabContext = {
-    impl: job.impl,
-    implDir,
-    rootDir: job.rootDir,
-    quick: job.quick,
-    availableParallelism: job.availableParallelism,
-    seed: job.seed,
-  };
-  const plan = job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full);
-  const grading = gradingOf(lab, job, ctx);
-  const omitted = new Set(job.omit ?? []);
-  const planned = lab.cases(ctx).filter((d) => !omitted.has(caseKeyOf(d.variant, paramsKey(d.params))));
-  const allDefinitions = [...planned, ...referenceCases(lab, job, ctx, grading)];
-  const variants = new Map(lab.variants.map((v) => [v.name, v]));
-  const infos: CaseInfo[] = allDefinitions.map((d) => ({
-    key: caseKeyOf(d.variant, paramsKey(d.params)),
-    variant: d.variant,
-    params: d.params,
-    ...(d.workers !== undefined ? { workers: d.workers } : {}),
-    ...(d.measureGroup !== undefined ? { measureGroup: d.measureGroup } : {}),
-    learnerFile: learnerFileOf(variants.get(d.variant), lab.name, d.params[REFERENCE_PARAM] === REFERENCE ? 'solution' : job.impl),
-  }));
-  send({
-    type: 'lab',
-    name: lab.name,
-    title: lab.title,
-    baseline: lab.baseline,
-    headline: resolveHeadline(lab.headline, ctx),
-    sweeps: lab.sweeps,
-    notes: lab.notes?.(ctx) ?? [],
-    cases: infos,
-    plan,
-    grading,
-  });
+  // The same declarations the supervisor computed from its own load of the lab (run-cases.ts): they are not sent back.
+  const { ctx, info, definitions: allDefinitions } = runCases(lab, job);
+  const keys = info.cases.map((c) => c.key);
+  if (job.caseKeys && keys.join('\n') !== job.caseKeys.join('\n')) {
+    throw new Error(
+      `the ${lab.name} lab's cases differ between the harness's process and the runner's (${job.caseKeys.length} vs ${keys.length} cases; ` +
+        `first difference: ${job.caseKeys.find((k, i) => k !== keys[i]) ?? keys[job.caseKeys.length]}): cases() must depend only on its context`,
+    );
+  }
+  const plan = info.plan;
   const excluded = new Set(job.exclude);
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKeyOf(d.variant, paramsKey(d.params))));
   const prepared = await prepareCases(lab, definitions, ctx);
@@ -174,7 +110,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   }
 
   // Stage 2: measure what passed; every sample's output is compared with the reference outside the timed region.
-  send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.iterationsPerRound)) });
+  send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.samplesPerRound)) });
   const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => {
     const { definition, set, measureInput } = p.prepared;
     const expected = set.expected[set.inputs.indexOf(measureInput)];

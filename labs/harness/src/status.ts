@@ -10,6 +10,19 @@ import type { CorrectnessEntry, Results } from '@parallel-course/core';
 import type { RunOnDisk } from './results-reader.ts';
 import { headlineSentence } from './report/format.ts';
 import { renderTextTable } from './report/text-table.ts';
+import { checkLab, type CheckLabOptions, type CheckLabOutcome } from './run-lab.ts';
+
+/**
+ * The check of one lab for --status (checkLab: a fresh supervised runner process, so it sees the learner's current
+ * files and a hung call ends within its limit), with an error that is not one case's (an unknown lab) as a value.
+ */
+export async function checkForStatus(options: CheckLabOptions): Promise<CheckLabOutcome | { error: string }> {
+  try {
+    return await checkLab(options);
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
 
 export type LabState = 'not started' | 'failing' | 'passing' | 'measured' | 'error';
 

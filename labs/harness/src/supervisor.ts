@@ -13,7 +13,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { caseLabel, type CorrectnessEntry, type RawObservation, type SampleUnit } from '@parallel-course/core';
-import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
+import type { Activity, CaseInfo, LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 
 const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
 
@@ -29,7 +29,7 @@ export const INTERRUPT_GRACE_MS = 1_500;
 /** Bytes of the runner's stderr kept for the message when it dies. */
 const STDERR_TAIL_BYTES = 4096;
 
-export type LabInfo = Extract<RunnerMessage, { type: 'lab' }>;
+export type { LabInfo };
 
 export interface MeasuredData {
   samplesMs: number[];
@@ -40,7 +40,8 @@ export interface MeasuredData {
 }
 
 export interface SupervisedRun {
-  lab: LabInfo | null;
+  /** The run's declarations, as given (SuperviseOptions.lab). */
+  lab: LabInfo;
   /** One entry per case that was checked, in the lab's case order. */
   correctness: CorrectnessEntry[];
   /** Cases measured without failing, by case key. */
@@ -56,6 +57,8 @@ export interface SupervisedRun {
 
 export interface SuperviseOptions {
   job: Omit<RunJob, 'exclude'>;
+  /** The run's declarations, from this process's own load of the lab (run-cases.ts); the runner computes the same. */
+  lab: LabInfo;
   /** Forward the runner's stdout and stderr to this process's (off in tests). */
   forwardOutput?: boolean;
   onProgress?(progress: Extract<RunnerMessage, { type: 'progress' }>): void;
@@ -63,6 +66,8 @@ export interface SuperviseOptions {
   onEvent?(line: string): void;
   /** Multiplies every announced limit, grace included (tests shorten limits; default 1). */
   limitScale?: number;
+  /** Ends the run as SIGTERM would (--watch stops a check this way when it closes). */
+  stop?: AbortSignal;
 }
 
 /** The time a call may take before the supervisor ends the runner, in ms. */
@@ -113,7 +118,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /** Runs a job under supervision; never throws for anything learner code does. */
 export async function supervise(options: SuperviseOptions): Promise<SupervisedRun> {
-  const run: SupervisedRun = { lab: null, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [] };
+  const run: SupervisedRun = { lab: options.lab, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [] };
   const entries = new Map<string, CorrectnessEntry>();
   const failedKeys = new Set<string>();
   let current: ChildProcess | null = null;
@@ -128,17 +133,20 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   };
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
+  const onStop = () => onSignal('SIGTERM');
+  if (options.stop?.aborted) onStop();
+  options.stop?.addEventListener('abort', onStop);
 
   try {
     for (let attempt = 1; !run.interrupted; attempt++) {
-      const job: RunJob = { ...options.job, exclude: [...failedKeys] };
+      const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key) };
       const outcome = await runAttempt(job, options, run, entries, (child) => (current = child));
       current = null;
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
       // A case ended the process: start again without it and without the rest of its variant (the same code would
       // most likely end it again, one restart per chunk size), and without the cases that failed their check.
       failedKeys.add(outcome.caseKey);
-      for (const info of run.lab?.cases ?? []) {
+      for (const info of run.lab.cases) {
         if (info.variant !== outcome.variant || info.key === outcome.caseKey || failedKeys.has(info.key)) continue;
         failedKeys.add(info.key);
         entries.set(info.key, failedEntry(info, `skipped: ${outcome.label} of the same variant ended the lab process; fix that first`, undefined, 'check', null));
@@ -147,7 +155,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
       run.measured.clear();
       run.harnessOverheadMs = null;
       if (attempt >= MAX_ATTEMPTS) {
-        const left = (run.lab?.cases ?? []).filter((c) => !failedKeys.has(c.key));
+        const left = (run.lab.cases).filter((c) => !failedKeys.has(c.key));
         for (const info of left) {
           entries.set(info.key, failedEntry(info, `not measured: the lab process had to be ended ${attempt} times in this run; fix the cases above first`, entries.get(info.key), 'check', null));
         }
@@ -160,8 +168,9 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     }
   } finally {
     for (const s of signals) process.off(s, onSignal);
+    options.stop?.removeEventListener('abort', onStop);
   }
-  const order = (run.lab?.cases ?? []).map((c) => c.key);
+  const order = (run.lab.cases).map((c) => c.key);
   run.correctness = order.filter((k) => entries.has(k)).map((k) => entries.get(k) as CorrectnessEntry);
   return run;
 }
@@ -189,7 +198,7 @@ function runAttempt(
       if (options.forwardOutput) process.stderr.write(chunk);
       stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_BYTES);
     });
-    const infoOf = (key: string) => run.lab?.cases.find((c) => c.key === key);
+    const infoOf = (key: string) => run.lab.cases.find((c) => c.key === key);
     const samples = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
     let activity: { activity: Activity; limitMs: number; why: string } | null = null;
     let timer: NodeJS.Timeout | null = null;
@@ -204,9 +213,6 @@ function runAttempt(
 
     child.on('message', (message: RunnerMessage) => {
       switch (message.type) {
-        case 'lab':
-          run.lab = message;
-          break;
         case 'call':
           clearTimer();
           activity = { activity: message.activity, limitMs: message.limitMs, why: message.why };

@@ -2,10 +2,11 @@
  * `npm run lab -- <lab> --watch`: re-runs the correctness check of the learner's code on every save, with the first
  * mismatch explained. Timing only on request (`--measure`: a --quick run after each passing check).
  *
- * Each check runs in a fresh child process (watch-child.ts) so the edited file is imported anew; a save during a
- * check stops that check and starts another. Saves are debounced: editors write a file in several steps.
+ * Each check is checkLab's: the learner's code runs in a fresh supervised runner process, so the edited file is
+ * imported anew (Node caches every imported module, and a loaded addon, for the life of a process); this process only
+ * waits for it. A save during a check is checked as soon as that check ends. Saves are debounced: editors write a file in several steps.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +14,11 @@ import { LabLoadError } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { correctnessDetail } from './report/format.ts';
 import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
-import type { CheckLabOutcome } from './run-lab.ts';
-import type { WatchChildMessage } from './watch-child.ts';
+import { checkLab, type CheckLabOutcome } from './run-lab.ts';
 
 /** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */
 export const DEBOUNCE_MS = 200;
 
-const CHILD = fileURLToPath(new URL('./watch-child.ts', import.meta.url));
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
 export interface WatchOptions {
@@ -47,6 +46,12 @@ export interface WatchHandle {
   dir: string;
   /** Stops watching and stops a running check. */
   close(): Promise<void>;
+}
+
+/** The check or measuring run in progress: how to stop it, and when it has ended. */
+interface Running {
+  stop(): void;
+  done: Promise<void>;
 }
 
 /** Files whose change should start a check: sources, not editor swap files or build output. */
@@ -97,8 +102,8 @@ export function watchLab(options: WatchOptions): WatchHandle {
   }
   const debounceMs = options.debounceMs ?? DEBOUNCE_MS;
   // A check or measuring run is never killed on a save (a lab's servers and pools must get their teardown):
-  // the save is remembered in `pending` and checked as soon as the running child exits.
-  let child: ChildProcess | null = null;
+  // the save is remembered in `pending` and checked as soon as the running check or run ends.
+  let busy: Running | null = null;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let pending: string | null = null;
@@ -106,9 +111,9 @@ export function watchLab(options: WatchOptions): WatchHandle {
 
   const idle = () => write(`[${timeOfDay()}] watching ${implRel} (Ctrl+C to stop)`);
 
-  /** What to do when a child exits: a check of the newest save, or measuring, or waiting. */
+  /** What to do when a check or run ends: a check of the newest save, or measuring, or waiting. */
   const next = (afterCheck: boolean) => {
-    child = null;
+    busy = null;
     if (closed) return;
     if (pending !== null) {
       const trigger = pending;
@@ -125,8 +130,10 @@ export function watchLab(options: WatchOptions): WatchHandle {
     write(`[${timeOfDay()}] all cases pass: measuring (--quick)...`);
     const args = [CLI, options.lab, '--impl', options.impl, '--quick', ...(options.measureArgs ?? [])];
     const current = spawn(process.execPath, args, { stdio: 'inherit', cwd: options.rootDir });
-    child = current;
-    current.on('exit', () => next(false));
+    const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+    // A run handles SIGTERM itself: it stops the lab's processes and writes nothing (run-lab.ts).
+    busy = { stop: () => current.kill('SIGTERM'), done: exited };
+    void exited.then(() => next(false));
   };
 
   const report = (result: WatchCheckResult) => {
@@ -136,52 +143,42 @@ export function watchLab(options: WatchOptions): WatchHandle {
 
   const runCheck = (trigger: string | null) => {
     write(`[${timeOfDay()}] ${trigger ? `${trigger} changed: ` : ''}checking ${options.lab} (${options.impl})...`);
-    const payload = JSON.stringify({
+    // checkLab runs the check in a fresh supervised runner process: the learner's saved files are imported anew.
+    const stop = new AbortController();
+    const done = checkLab({
       lab: options.lab,
       impl: options.impl,
       rootDir: options.rootDir,
+      stop: stop.signal,
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    });
-    const current = fork(CHILD, [payload], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], cwd: options.rootDir });
-    child = current;
-    let stderr = '';
-    current.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    let answered = false;
-    current.on('message', (message: WatchChildMessage) => {
-      answered = true;
-      if (closed) return;
-      if (pending !== null) {
-        write('(the files changed during this check: checking again)');
-        return;
-      }
-      if ('error' in message) {
-        write(`error: ${message.error}`);
-        report({ kind: 'error', message: message.error, trigger });
-        return;
-      }
-      const outcome = message.outcome;
-      write(outcome.report);
-      const explained = explainFirstFailure(outcome.correctness, implRel);
-      const passed = outcome.correctness.filter((e) => e.passed).length;
-      const seconds = (outcome.elapsedMs / 1000).toFixed(1);
-      write(
-        explained === null
-          ? `All ${outcome.correctness.length} cases pass (${seconds} s).`
-          : `${explained}\n${passed} of ${outcome.correctness.length} cases pass (${seconds} s).`,
-      );
-      report({ kind: 'checked', outcome, trigger });
-    });
-    current.on('exit', (code, signal) => {
-      if (!answered && !closed && pending === null) {
-        const last = stderr.trim().split('\n').slice(-5).join(' / ') || 'no output';
-        const message = `the check stopped without an answer (exit ${code ?? signal}): ${last}`;
+    }).then(
+      (outcome) => {
+        if (closed) return;
+        if (pending !== null) {
+          write('(the files changed during this check: checking again)');
+          return;
+        }
+        write(outcome.report);
+        const explained = explainFirstFailure(outcome.correctness, implRel);
+        const passed = outcome.correctness.filter((e) => e.passed).length;
+        const seconds = (outcome.elapsedMs / 1000).toFixed(1);
+        write(
+          explained === null
+            ? `All ${outcome.correctness.length} cases pass (${seconds} s).`
+            : `${explained}\n${passed} of ${outcome.correctness.length} cases pass (${seconds} s).`,
+        );
+        report({ kind: 'checked', outcome, trigger });
+      },
+      (error: unknown) => {
+        if (closed || pending !== null) return;
+        const message = error instanceof Error ? error.message : String(error);
         write(`error: ${message}`);
         report({ kind: 'error', message, trigger });
-      }
-      next(true);
-    });
+      },
+    );
+    const running: Running = { stop: () => stop.abort(), done: done.then(() => undefined) };
+    busy = running;
+    void done.then(() => next(true));
   };
 
   let watcher: FSWatcher;
@@ -192,7 +189,7 @@ export function watchLab(options: WatchOptions): WatchHandle {
       const changed = path.join(implRel, filename);
       timer = setTimeout(() => {
         timer = null;
-        if (child !== null) pending = changed; // checked when the running child exits
+        if (busy !== null) pending = changed; // checked when the running check or run ends
         else runCheck(changed);
       }, debounceMs);
     });
@@ -207,11 +204,10 @@ export function watchLab(options: WatchOptions): WatchHandle {
       closed = true;
       if (timer) clearTimeout(timer);
       watcher.close();
-      const running = child;
-      if (running && running.exitCode === null && running.signalCode === null) {
-        const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-        running.kill('SIGTERM');
-        await exited;
+      const running = busy;
+      if (running) {
+        running.stop();
+        await running.done;
       }
     },
   };

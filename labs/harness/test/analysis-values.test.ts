@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { writeAnalysis } from '../src/analyse.ts';
+import { writeAnalysis } from '../src/lab-analysis.ts';
 import { parseAnalysisValuesJson } from '../src/analysis-values.ts';
-import { checkRunFolder } from '../src/run-folders.ts';
+import { checkRunFolder } from '../src/tools/run-folders.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);

@@ -10,7 +10,7 @@ import { LabLoadError } from '../src/errors.ts';
 import { parseCommand } from '../src/cli.ts';
 
 const rootDir = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
-const tiny = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
+const tiny = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
 
 test('--all runs each lab into the bundle, keeps going after a failure, and writes an index', async (t) => {
   const outRoot = mkdtempSync(path.join(os.tmpdir(), 'harness-bundle-'));

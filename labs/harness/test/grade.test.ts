@@ -15,7 +15,7 @@ import { tempRoot } from './support/temp-root.ts';
 import { tempDir } from './support/temp-dir.ts';
 import { main as classMain } from '../src/tools/class-cli.ts';
 
-const SAMPLING = { warmupIterations: 2, rounds: 4, iterationsPerRound: 3 };
+const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
 
 async function grade(t: Parameters<typeof tempRoot>[2] & object, exercise: string) {
   const root = tempRoot('faults-root', 'harness-grade-', t);

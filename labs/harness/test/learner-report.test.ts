@@ -4,14 +4,14 @@
  * measurement. A run that failed its check gets no report, and the tool says why.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '../src/run-lab.ts';
 import { ReportRefusedError, reproduceCommands } from '../src/tools/learner-report.ts';
-import { ensureNotes, NOTES_FILE, notesTemplate, parseNotes } from '../src/tools/notes.ts';
-import { judgePrediction, savePrediction } from '../src/tools/prediction.ts';
+import { ensureNotes, NOTES_FILE, notesTemplate, parseNotes } from '../src/notes.ts';
+import { judgePrediction, savePrediction } from '../src/prediction.ts';
 import { driftOf, threatsToValidity } from '../src/tools/threats.ts';
 import { writeLearnerReport } from '../src/tools/write-learner-report.ts';
 import { genuineRun } from './support/genuine-run.ts';
@@ -19,6 +19,18 @@ import { tempDir } from './support/temp-dir.ts';
 
 const TOY_ROOT = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+// Two genuine runs of the workflow fixture for the whole file (a run costs seconds): the report compares them, and
+// the threats and reproduce tests read the first one's results (as values; the report test writes into the folders).
+let first: Awaited<ReturnType<typeof genuineRun>>;
+let second: Awaited<ReturnType<typeof genuineRun>>;
+before(async () => {
+  first = await genuineRun();
+  second = await genuineRun();
+});
+after(() => {
+  for (const run of [first, second]) if (run) rmSync(run.root, { recursive: true, force: true });
+});
 
 test('notes: the template has a prompt per section; only what the learner wrote is read back', () => {
   const template = notesTemplate('sums', '2026-12-02T10:00:00.000Z');
@@ -47,26 +59,24 @@ test('judgePrediction: inside the interval, optimistic above it, pessimistic bel
   assert.equal(at(1.2).verdict, 'pessimistic');
 });
 
-test('threats: drift is the second half against the first; a quick, dirty, unscheduled run says so', async (t) => {
+test('threats: drift is the second half against the first; a quick, dirty, unscheduled run says so', () => {
   // Reference: medians of [1, 1, 1] and [1.1, 1.1, 1.1] -> 1.1 / 1 - 1 = +10%.
   assert.ok(Math.abs((driftOf([1, 1, 1, 1.1, 1.1, 1.1]) ?? 0) - 0.1) < 1e-12);
   assert.equal(driftOf([1, 2, 3]), null);
-  const { results } = await genuineRun(t);
+  const { results } = first;
   const ids = threatsToValidity({ ...results, quick: true, environment: { ...results.environment, git: { commit: 'abc', dirty: true }, slurm: {} } }).map((threat) => threat.id);
   for (const id of ['smt', 'shared-node', 'quick-run', 'uncommitted-code'] as const) assert.ok(ids.includes(id), id);
   const quota = threatsToValidity({ ...results, cpus: { ...results.cpus, quota: 0.5 } });
   assert.match(quota.find((threat) => threat.id === 'cgroup-quota')?.text ?? '', /^the cgroup CPU quota allows 0\.500 CPUs but \d+ were visible/);
 });
 
-test('reproduceCommands: the commit, a locked install and the command with its seed', async (t) => {
-  const { results } = await genuineRun(t);
+test('reproduceCommands: the commit, a locked install and the command with its seed', () => {
+  const { results } = first;
   const commands = reproduceCommands({ ...results, command: 'npm run lab -- sums --quick', seed: 7, environment: { ...results.environment, git: { commit: 'abc123', dirty: false } } });
   assert.deepEqual(commands, ['git checkout abc123', 'npm ci', 'npm run lab -- sums --quick --seed 7']);
 });
 
 test('a report from two real runs: every section, the notes, the prediction, charts as PNG and in the HTML', async (t) => {
-  const first = await genuineRun(t);
-  const second = await genuineRun(t);
   writeFileSync(
     path.join(second.runDir, NOTES_FILE),
     notesTemplate('sums', second.results.startedAt)
@@ -138,7 +148,7 @@ test('a report from two real runs: every section, the notes, the prediction, cha
 
 test('no report from a run that failed its check: the error names the cases and the fix', async (t) => {
   const outDir = tempDir(t, 'harness-refused-');
-  const failed = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, rootDir: TOY_ROOT, silent: true, sampling: { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 } });
+  const failed = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, rootDir: TOY_ROOT, silent: true, sampling: { warmupSamples: 1, rounds: 2, samplesPerRound: 3 } });
   const reportRoot = tempDir(t, 'harness-refused-out-');
   await assert.rejects(writeLearnerReport([failed.runDir!], reportRoot), (error: unknown) => {
     assert.ok(error instanceof ReportRefusedError);

@@ -40,7 +40,7 @@ describe('measureCases with groups', () => {
     });
     const measured = await measureCases(
       [target('a'), target('t1', 'threads'), target('b'), target('t2', 'threads')],
-      { warmupIterations: 1, rounds: 2, iterationsPerRound: 1 },
+      { warmupSamples: 1, rounds: 2, samplesPerRound: 1 },
     );
     // Warm-up a, b; rounds [a, b] then [b, a]; then warm-up t1, t2; rounds [t1, t2], [t2, t1].
     assert.deepEqual(calls, ['a', 'b', 'a', 'b', 'b', 'a', 't1', 't2', 't1', 't2', 't2', 't1']);
@@ -68,7 +68,7 @@ describe('measureCases checks every sample', () => {
       // Sample order: warm-up (call 1), then rounds of 2: calls 2-3, 4-5, 6-7. Wrong on call 5 only: measured sample #3.
       instance: { run: () => (++calls === 5 ? 'bad' : 'ok'), teardown() {} },
     };
-    const measured = await measureCases([right('steady'), flaky], { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 }, {
+    const measured = await measureCases([right('steady'), flaky], { warmupSamples: 1, rounds: 3, samplesPerRound: 2 }, {
       onCaseFailed: (i, stage, reason, sample) => failures.push([i, stage, reason, sample]),
     });
     assert.equal(measured[1]?.failed, true);
@@ -91,7 +91,7 @@ describe('measureCases checks every sample', () => {
     });
     const measured = await measureCases(
       [target('ok', () => 'x'), target('throws', () => { throw new Error('boom'); })],
-      { warmupIterations: 0, rounds: 2, iterationsPerRound: 1 },
+      { warmupSamples: 0, rounds: 2, samplesPerRound: 1 },
       { onCaseFailed: (_i, _stage, reason) => failures.push(reason) },
     );
     assert.deepEqual(failures, ['threw while it was measured (measure): boom']);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import test from 'node:test';
 import { ROOT_DIR } from '../src/lab-registry.ts';
 import { MeasuredSelectorError, resolveMeasured, type MeasuredSelector } from '../src/measured.ts';
-import { checkRunFolder, findRunFolders } from '../src/run-folders.ts';
+import { checkRunFolder, findRunFolders } from '../src/tools/run-folders.ts';
 
 function referenceRun(lab: string) {
   const [dir] = findRunFolders(path.join(ROOT_DIR, 'reference'), lab);

@@ -16,7 +16,7 @@ import { runLab } from '../src/run-lab.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const CTX: LabContext = { impl: 'solution', implDir: '/nowhere', rootDir: '/nowhere', quick: false, availableParallelism: 4, seed: 1 };
-const SAMPLING: SamplingPlan = { warmupIterations: 1, rounds: 10, iterationsPerRound: 2 };
+const SAMPLING: SamplingPlan = { warmupSamples: 1, rounds: 10, samplesPerRound: 2 };
 
 /** A case whose one sample takes `sampleMs` at the rate 1 (calibration { msPerUnit: 1 }). */
 function fakeCase(variant: string, sampleMs: number, extra: Partial<CaseDefinition<unknown, unknown>> = {}): CaseDefinition<unknown, unknown> {
@@ -131,7 +131,7 @@ test('npm run lab runs the plan: fewer rounds, an optional case left out, the pl
       '    ...(workers === undefined ? {} : { workers }),\n',
       "    ...(workers === undefined ? {} : { workers }),\n    estimate: () => ({ sampleMs: 1500 }),\n    ...(name === 'mine' ? { optional: true } : {}),\n",
     )
-    .replace('quick: { warmupIterations: 3, rounds: 2, iterationsPerRound: 4 },', 'quick: { warmupIterations: 3, rounds: 6, iterationsPerRound: 4 },')
+    .replace('quick: { warmupSamples: 3, rounds: 2, samplesPerRound: 4 },', 'quick: { warmupSamples: 3, rounds: 6, samplesPerRound: 4 },')
     .replace(/\n};\n\nexport default lab;/, '\n  planning: { calibrate: () => ({}), reference: {} },\n};\n\nexport default lab;');
   assert.match(source, /optional: true[\s\S]*rounds: 6[\s\S]*planning: /, 'the fixture was edited as intended');
   writeFileSync(file, source);

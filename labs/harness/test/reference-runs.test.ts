@@ -8,14 +8,25 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { analyseResults } from '../src/analyse.ts';
+import { runLabAnalysis } from '../src/lab-analysis.ts';
 import { buildAnalysisValues } from '../src/analysis-values.ts';
 import { ROOT_DIR, labNames } from '../src/lab-registry.ts';
-import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/run-folders.ts';
+import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/tools/run-folders.ts';
 import { currentReference, makeReference, referenceReadme } from '../src/tools/reference-cli.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const REFERENCE = path.join(ROOT_DIR, 'reference');
+
+// Checking a run folder recomputes every number from the samples (seconds per run): once per folder for this file.
+const checkedRuns = new Map<string, ReturnType<typeof checkRunFolder>>();
+function checkedRun(dir: string): ReturnType<typeof checkRunFolder> {
+  let checked = checkedRuns.get(dir);
+  if (!checked) {
+    checked = checkRunFolder(dir, { requireValues: true });
+    checkedRuns.set(dir, checked);
+  }
+  return checked;
+}
 
 test('every lab has a reference run, and every committed run validates with its values.json', () => {
   assert.deepEqual(labsWithRuns(REFERENCE), labNames(), 'reference/ holds a run of every lab (npm run reference -- <bundle>)');
@@ -23,7 +34,7 @@ test('every lab has a reference run, and every committed run validates with its 
     const runs = findRunFolders(REFERENCE, lab);
     assert.equal(runs.length, 1, `reference/${lab} holds one run`);
     for (const dir of runs) {
-      const checked = checkRunFolder(dir, { requireValues: true });
+      const checked = checkedRun(dir);
       assert.deepEqual(checked.problems, [], `${path.relative(ROOT_DIR, dir)} validates`);
       assert.equal(checked.results?.lab, lab);
       assert.equal(checked.results?.impl, 'solution', `${path.relative(ROOT_DIR, dir)} is a run of the solution`);
@@ -42,8 +53,8 @@ test('every lab has a reference run, and every committed run validates with its 
 test("every reference run's values.json is what the lab's analysis gives now (regenerated after each change)", async () => {
   for (const lab of labNames()) {
     for (const dir of findRunFolders(REFERENCE, lab)) {
-      const checked = checkRunFolder(dir, { requireValues: true });
-      const fresh = buildAnalysisValues(checked.results!, await analyseResults(checked.results!, ROOT_DIR));
+      const checked = checkedRun(dir);
+      const fresh = buildAnalysisValues(checked.results!, await runLabAnalysis(checked.results!, ROOT_DIR));
       assert.deepEqual(
         checked.values,
         JSON.parse(JSON.stringify(fresh)),

@@ -10,7 +10,7 @@ import { buildCharts } from '../src/report/charts.ts';
 import { renderChartPng } from '../src/report/png.ts';
 import { ROOT_DIR } from '../src/lab-registry.ts';
 import { readResults } from '../src/results-reader.ts';
-import { findRunFolders } from '../src/run-folders.ts';
+import { findRunFolders } from '../src/tools/run-folders.ts';
 import { formatSignificant } from '@parallel-course/core';
 
 const reference = (lab: string) => readResults(findRunFolders(path.join(ROOT_DIR, 'reference'), lab)[0]!).results;

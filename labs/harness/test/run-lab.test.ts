@@ -8,12 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { analyseResults, writeAnalysis } from '../src/analyse.ts';
+import { runLabAnalysis, writeAnalysis } from '../src/lab-analysis.ts';
 import { runLab } from '../src/run-lab.ts';
 import { parseResultsJson } from '@parallel-course/core';
 
 const rootDir = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
-const tiny = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
+const tiny = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
 
 /** Counts of calls per variant, from the lines the toy lab appends to TOY_CALLS_FILE in the harness's child process. */
 function readCalls(file: string): Record<string, number> {
@@ -91,7 +91,7 @@ test('analysing a run again writes a new folder and never replaces a file; a lab
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-analyse-'));
   t.after(() => rmSync(outDir, { recursive: true, force: true }));
   const run = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
-  const again = await analyseResults(run.results!, rootDir);
+  const again = await runLabAnalysis(run.results!, rootDir);
   const written = writeAnalysis(run.runDir!, again!);
   assert.equal(path.basename(written.dir), 'analysis-2');
   assert.deepEqual(readdirSync(written.dir).sort(), ['analysis.md', 'cases.txt', 'values.json']);

@@ -15,7 +15,7 @@ import { tempRoot } from './support/temp-root.ts';
 // Limits x 0.05: a check call may take 3.25 s instead of 65 s, a measured round of 3 samples 1.75 s instead of 35 s
 // (generous for these microsecond calls even on a loaded machine; short enough for the hangs to cost little).
 const LIMIT_SCALE = 0.05;
-const SAMPLING = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
+const SAMPLING = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
 
 /** Calls 1-3 are the check (two check inputs and the measured input), call 4 the warm-up, calls 5-10 measured. */
 const COUNTER = `let calls = 0;\nconst next = () => ++calls;\n`;
@@ -38,6 +38,7 @@ async function runWith(t: { after(fn: () => void): void }, source: string) {
     silent: true,
     rootDir: root,
     limitScale: LIMIT_SCALE,
+    cpus: 2, // the faulty lab's cases do not depend on P: no need to rerun these at P = 1 and 64
   });
   const learner = outcome.correctness.find((e) => e.variant === 'learner');
   return { outcome, learner, seconds: (performance.now() - started) / 1000 };
@@ -130,7 +131,7 @@ test('--watch and --status checks are supervised too: a synchronous loop ends wi
   const root = tempRoot('faults-root', 'harness-faults-', t);
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), fault('if (n === 2) for (;;) {}'));
   const started = performance.now();
-  const outcome = await checkLab({ lab: 'faulty', impl: 'exercise', rootDir: root, limitScale: LIMIT_SCALE });
+  const outcome = await checkLab({ lab: 'faulty', impl: 'exercise', rootDir: root, limitScale: LIMIT_SCALE, cpus: 2 });
   assert.equal(outcome.exitCode, 1);
   const learner = outcome.correctness.find((e) => e.variant === 'learner');
   assert.match(learner?.reason ?? '', /^checking learner on input #1 did not finish within 3\.3 s .* Look at exercises\/faulty\/faulty\.ts\./);

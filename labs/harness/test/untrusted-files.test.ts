@@ -19,7 +19,7 @@ import { renderHtmlReport } from '../src/report/html.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
 import { MAX_RESULTS_BYTES, readResultsText, readTextFileSafely, shellCommandLine, shellQuote } from '../src/safe-read.ts';
 import { buildLearnerReport, reproduceCommands } from '../src/tools/learner-report.ts';
-import { parseNotes } from '../src/tools/notes.ts';
+import { parseNotes } from '../src/notes.ts';
 import { renderHtml, renderMarkdown } from '../src/tools/render-report.ts';
 import { reportDocument } from '../src/tools/report-document.ts';
 import { genuineRun } from './support/genuine-run.ts';

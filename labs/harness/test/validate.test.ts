@@ -95,7 +95,7 @@ test('malformed files are rejected with the schema problem', () => {
 
 test('a run whose check failed is rejected, naming each failed case and why', async () => {
   const outDir = tempDir('harness-failed-');
-  const outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, rootDir: TOY_ROOT, silent: true, sampling: { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 } });
+  const outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, rootDir: TOY_ROOT, silent: true, sampling: { warmupSamples: 1, rounds: 2, samplesPerRound: 3 } });
   const problems = validateSubmission(outcome.results).problems;
   assert.match(problems[0] ?? '', /^correctness: wrong did not pass its check \(wrong output on check input #0 at \[0\]: expected \d+, got \d+\)$/);
   assert.equal(problems[1], 'correctness: todo did not pass its check (not implemented: the toy in exercises/toy/impl.ts)');

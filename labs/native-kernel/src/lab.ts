@@ -517,8 +517,8 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     return analyseRun(results);
   },
   sampling: {
-    quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
-    full: { warmupIterations: 3, rounds: 15, iterationsPerRound: 4 },
+    quick: { warmupSamples: 1, rounds: 3, samplesPerRound: 2 },
+    full: { warmupSamples: 3, rounds: 15, samplesPerRound: 4 },
   },
   // The run's plan (the harness's plan.ts): the TypeScript product and triad timed here, the native rungs as ratios.
   planning: { calibrate, reference: REFERENCE_RATES, inputsMs: (params, _ctx, rates) => estimateNativeKernelInputs(params, rates) },

@@ -41,7 +41,7 @@ test('no compiler: install succeeds, the reason and the fix are recorded, TypeSc
   const script = `
     import { runLab } from ${JSON.stringify(pathToFileURL(path.join(REPO, 'labs/harness/src/run-lab.ts')).href)};
     const outcome = await runLab({ lab: 'native-kernel', impl: 'solution', quick: true, silent: true, rootDir: ${JSON.stringify(root)},
-      outDir: ${JSON.stringify(path.join(root, 'results'))}, sampling: { warmupIterations: 1, rounds: 1, iterationsPerRound: 2 }, cpus: 2 });
+      outDir: ${JSON.stringify(path.join(root, 'results'))}, sampling: { warmupSamples: 1, rounds: 1, samplesPerRound: 2 }, cpus: 2 });
     console.log(JSON.stringify({ exitCode: outcome.exitCode, variants: [...new Set(outcome.results?.cases.map((c) => c.variant))], notes: outcome.results?.notes }));`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   assert.equal(run.status, 0, run.stderr);

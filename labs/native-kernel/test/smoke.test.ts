@@ -8,7 +8,7 @@ import { runLab } from '@parallel-course/harness';
 import { blasStatus, rungStatus } from '../src/addon.ts';
 import { analyseNativeKernel } from '../src/analysis.ts';
 
-const sampling = { warmupIterations: 1, rounds: 1, iterationsPerRound: 2 };
+const sampling = { warmupSamples: 1, rounds: 1, samplesPerRound: 2 };
 // The sweep planned for 2 CPUs whatever this machine has (forced, as --cpus 2 does), so the case list is known.
 const cpus = 2;
 const skip = rungStatus('solution', 'march').available ? false : 'the addon is not built here';

@@ -219,9 +219,9 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     return analyseGranularity(results, { points: POINTS_PER_WORKER * Math.max(2, results.cpus.p), workers: results.cpus.p });
   },
   sampling: {
-    quick: { warmupIterations: 1, rounds: 3, iterationsPerRound: 2 },
+    quick: { warmupSamples: 1, rounds: 3, samplesPerRound: 2 },
     // 12 samples per case (6 rounds of 2): the 64 MiB clone alone takes 0.3 to 1.5 s per sample on the reference VM.
-    full: { warmupIterations: 1, rounds: 6, iterationsPerRound: 2 },
+    full: { warmupSamples: 1, rounds: 6, samplesPerRound: 2 },
   },
   // The run's plan (the harness's plan.ts): a Monte Carlo point and a checksummed MiB timed here.
   planning: {

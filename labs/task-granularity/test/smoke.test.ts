@@ -26,7 +26,7 @@ const BEST_CHUNK = bestChunk(WORKERS);
 const POINTS = pointsFor(WORKERS);
 
 const ANALYSE_CLI = fileURLToPath(new URL('../../harness/src/tools/analyse-cli.ts', import.meta.url));
-const TINY = { warmupIterations: 0, rounds: 1, iterationsPerRound: 1 };
+const TINY = { warmupSamples: 0, rounds: 1, samplesPerRound: 1 };
 
 function processWorkers(): string[] {
   return runningProcesses(fileURLToPath(new URL('../src/process-worker.ts', import.meta.url)));

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 // Limits x 0.15: a check call may take 9.75 s instead of 65 s (a pool's first check call on a loaded machine
 // can take a few seconds; a hang costs two limits and a restart per variant).
 const LIMIT_SCALE = 0.15;
-const TINY = { warmupIterations: 1, rounds: 2, iterationsPerRound: 1 };
+const TINY = { warmupSamples: 1, rounds: 2, samplesPerRound: 1 };
 const PROCESS_WORKER = fileURLToPath(new URL('../src/process-worker.ts', import.meta.url));
 
 async function runPlanted(t: { after(fn: () => void): void }, statement: string) {

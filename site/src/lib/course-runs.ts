@@ -9,7 +9,7 @@
  *     the newest valid run there is used; a lab with none there falls back to the reference, with `fellBack` set so the
  *     pages say so. A relative path is taken from where the command was started (npm's INIT_CWD).
  * A run is valid when its results.json passes `npm run report -- validate` (schema, correctness, every number
- * recomputed from the samples) and its analysis/values.json, if any, passes its schema (run-folders.ts).
+ * recomputed from the samples) and its analysis/values.json, if any, passes its schema (tools/run-folders.ts).
  * Every file is read through the harness's safe reader (a regular file within its cap), never trusted as markup.
  * Build-time only (node:fs).
  */
@@ -19,7 +19,7 @@ import type { AnalysisValues } from '@parallel-course/harness/analysis-values.ts
 import { labNames } from '@parallel-course/harness/lab-registry.ts';
 import { machineText } from '@parallel-course/harness/measured.ts';
 import type { Results } from '@parallel-course/core';
-import { checkRunFolder, findRunFolders, type CheckedRun } from '@parallel-course/harness/run-folders.ts';
+import { checkRunFolder, findRunFolders, type CheckedRun } from '@parallel-course/harness/tools/run-folders.ts';
 
 export interface CourseRun {
   lab: string;

@@ -53,4 +53,3 @@ export const lessonFields = z
     }
   });
 
-export type LessonFields = z.infer<typeof lessonFields>;

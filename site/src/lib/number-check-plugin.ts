@@ -4,8 +4,7 @@
  * the hand-typed measurements (number-check.ts) and, by the mode of that file, fails the build naming the file, the
  * line and the text with the fix (strict), prints one summary line (warn), or does nothing (off).
  *
- * The mode: COURSE_NUMBER_CHECK=strict|warn|off when set, else site/number-check.json: `mode` for every episode,
- * and `strictFiles`, the episodes already converted to <Measured>/<Given>, which are strict whatever the mode.
+ * The mode: COURSE_NUMBER_CHECK=strict|warn|off when set, else site/number-check.json's `mode`, for every episode.
  * Warnings never contain "[WARN]", so the checked build (scripts/build-checked.ts) does not fail on them.
  */
 import { readFileSync } from 'node:fs';
@@ -19,8 +18,7 @@ export function numberCheckConfig(siteDir: string): NumberCheckConfig {
   const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<NumberCheckConfig>;
   const mode = data.mode ?? 'warn';
   if (mode !== 'strict' && mode !== 'warn' && mode !== 'off') throw new Error(`${file}: "mode" must be "strict", "warn" or "off", not ${JSON.stringify(mode)}`);
-  const strictFiles = Array.isArray(data.strictFiles) ? data.strictFiles.filter((f): f is string => typeof f === 'string') : [];
-  return { mode, strictFiles };
+  return { mode };
 }
 
 /** Thrown by the build for an episode with hand-typed measurements in strict mode. */
@@ -40,7 +38,7 @@ export function numberCheckPlugin(siteDir: string) {
       if (!ctx.fileURL) return;
       const file = fileURLToPath(ctx.fileURL);
       if (!file.endsWith('.mdx') && !file.endsWith('.md')) return;
-      const mode = modeFor(file, numberCheckConfig(siteDir));
+      const mode = modeFor(numberCheckConfig(siteDir));
       if (mode === 'off') return;
       const findings = findHandTypedMeasurements(root as MdNode);
       if (findings.length === 0) return;

@@ -104,17 +104,12 @@ export type NumberCheckMode = 'strict' | 'warn' | 'off';
 export interface NumberCheckConfig {
   /** The mode for every episode; COURSE_NUMBER_CHECK overrides it. */
   mode: NumberCheckMode;
-  /** Episode file names (e.g. "05-event-loop.mdx") already converted: strict whatever the mode, except 'off'. */
-  strictFiles: string[];
 }
 
-/** The mode for one file: COURSE_NUMBER_CHECK (strict|warn|off) wins, then the config's mode and its converted files. */
-export function modeFor(file: string, config: NumberCheckConfig, env: NodeJS.ProcessEnv = process.env): NumberCheckMode {
+/** The mode for every episode: COURSE_NUMBER_CHECK (strict|warn|off) wins, then the config's mode. */
+export function modeFor(config: NumberCheckConfig, env: NodeJS.ProcessEnv = process.env): NumberCheckMode {
   const fromEnv = env['COURSE_NUMBER_CHECK'];
-  if (fromEnv === 'strict' || fromEnv === 'off') return fromEnv;
-  const base = file.split(/[\\/]/).pop() ?? file;
-  if (config.strictFiles.includes(base)) return 'strict';
-  if (fromEnv === 'warn') return 'warn';
+  if (fromEnv === 'strict' || fromEnv === 'warn' || fromEnv === 'off') return fromEnv;
   return config.mode;
 }
 

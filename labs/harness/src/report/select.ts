@@ -82,8 +82,3 @@ export function speedupsWithoutWorkers(results: Results): SpeedupEntry[] {
   const swept = new Set(workerSeries(results).flatMap((series) => series.entries.map((e) => `${e.variant}|${caseLabel(e)}`)));
   return results.speedups.filter((entry) => !swept.has(`${entry.variant}|${caseLabel(entry)}`));
 }
-
-/** Correctness entries that did not pass, so reports can put them first. */
-export function failedCorrectness(results: Results): Results['correctness'] {
-  return results.correctness.filter((entry) => !entry.passed);
-}

@@ -1,11 +1,11 @@
 /**
- * `npm run analyse -- <run folder or results.json>`: the lab's own analysis of a finished run (src/analyse.ts),
+ * `npm run analyse -- <run folder or results.json>`: the lab's own analysis of a finished run (src/lab-analysis.ts),
  * the same command for every lab; `npm run analyse -- --lab <lab>` takes that lab's newest run under results/.
  * Prints the analysis and writes it into a new folder of the run. Exit codes: 0 ok, 2 bad input, 3 internal error.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyseResults, writeAnalysis } from '../analyse.ts';
+import { runLabAnalysis, writeAnalysis } from '../lab-analysis.ts';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { listRuns, readResults } from '../results-reader.ts';
@@ -37,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     throw new UsageError(`give one run folder, or --lab <lab>\n${USAGE}`);
   }
   const { runDir, results } = readResults(target);
-  const analysis = await analyseResults(results);
+  const analysis = await runLabAnalysis(results);
   if (analysis === null) {
     process.stdout.write(`the ${results.lab} lab has no analysis of its own: its report is ${path.join(runDir, 'report.html')}\n`);
     return EXIT_OK;

@@ -9,8 +9,8 @@ import { type Results, terminalText } from '@parallel-course/core';
 import { compareRuns, type RunComparison } from '../compare.ts';
 import { shellCommandLine, shellQuote } from '../safe-read.ts';
 import { baselineEvidence, scalingEvidence } from './evidence.ts';
-import type { Notes } from './notes.ts';
-import { judgePrediction, type Prediction, type PredictionVerdict } from './prediction.ts';
+import type { Notes } from '../notes.ts';
+import { judgePrediction, type Prediction, type PredictionVerdict } from '../prediction.ts';
 import { threatsToValidity, type Threat } from './threats.ts';
 import { validateSubmission } from './validate.ts';
 

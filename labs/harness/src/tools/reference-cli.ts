@@ -5,7 +5,7 @@
  * For every lab with a run there (the newest valid one), it
  *   1. copies results.json, notes.md and report.md (no charts/ PNGs or report.html: they are regenerable and large)
  *      into `<out>/<lab>/<time>/`, replacing that lab's earlier reference runs;
- *   2. regenerates analysis/ with this version of the lab's analysis, values.json included (analyse.ts);
+ *   2. regenerates analysis/ with this version of the lab's analysis, values.json included (lab-analysis.ts);
  *   3. checks the copy as CI does: results as `npm run report -- validate` checks them, values.json by its schema;
  * then writes `<out>/README.md` naming the command, the machine(s) and the dates. A lab without a valid run keeps
  * its earlier reference run, and the tool says so. `--lab <lab>` (repeatable) limits it to those labs;
@@ -15,12 +15,12 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyseResults, writeAnalysis } from '../analyse.ts';
+import { runLabAnalysis, writeAnalysis } from '../lab-analysis.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { machineText } from '../measured.ts';
 import type { Results } from '@parallel-course/core';
-import { checkRunFolder, findRunFolders, labsWithRuns } from '../run-folders.ts';
+import { checkRunFolder, findRunFolders, labsWithRuns } from './run-folders.ts';
 
 const USAGE = 'Usage: npm run reference -- <bundle folder | results folder> [--out <folder>] [--lab <lab>]...   (default out: reference/, every lab)';
 
@@ -67,7 +67,7 @@ export async function makeReference(source: string, outDir: string, rootDir = RO
       for (const name of REFERENCE_FILES) {
         if (existsSync(path.join(picked.dir, name))) copyFileSync(path.join(picked.dir, name), path.join(staging, name));
       }
-      const analysis = await analyseResults(picked.results, rootDir);
+      const analysis = await runLabAnalysis(picked.results, rootDir);
       writeAnalysis(staging, analysis ?? { text: `The ${lab} lab has no analysis of its own.`, files: [] }, picked.results);
       const checked = checkRunFolder(staging, { requireValues: true });
       if (checked.problems.length > 0) {

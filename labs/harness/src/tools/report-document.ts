@@ -8,7 +8,7 @@ import { buildCharts } from '../report/charts.ts';
 import { headlineSentence, machineOneLiner } from '../report/format.ts';
 import { amdahlTable, correctnessTable, environmentTable, speedupsTable, timesTable } from '../report/tables.ts';
 import type { LearnerReport, ReportRun } from './learner-report.ts';
-import { NOTE_SECTIONS, type NoteKey } from './notes.ts';
+import { NOTE_SECTIONS, type NoteKey } from '../notes.ts';
 import { caseLabel, formatPercent, formatRatio } from '@parallel-course/core';
 
 export type Block =

@@ -42,4 +42,4 @@ export const WRONG_IMPL = `export function sumSquares(xs: Float64Array): number 
 `;
 
 /** Enough warm-up for the JIT to settle on these small loops, and few samples: a run takes well under a second. */
-export const TINY_SAMPLING = { warmupIterations: 5, rounds: 2, iterationsPerRound: 5 };
+export const TINY_SAMPLING = { warmupSamples: 5, rounds: 2, samplesPerRound: 5 };

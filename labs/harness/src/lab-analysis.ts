@@ -2,7 +2,8 @@
  * Stage 7, the lab's own analysis of a finished run (LabDefinition.analyse), the same for every lab: at the end of
  * `npm run lab`, and again whenever asked with `npm run analyse -- <run folder>`. It reads the validated results,
  * never the learner's code, and writes into a NEW folder of the run (analysis/, then analysis-2/, ...): a run folder's
- * files are never replaced.
+ * files are never replaced. (Not the statistics stage, whose medians and intervals every lab gets alike: this is the
+ * lab's own reading of them.)
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -51,7 +52,7 @@ export function writeAnalysis(runDir: string, analysis: LabAnalysis, run?: Pick<
 }
 
 /** Runs the lab's analysis of `results`; null when the lab declares none. */
-export async function analyseResults(results: Results, rootDir?: string): Promise<LabAnalysis | null> {
+export async function runLabAnalysis(results: Results, rootDir?: string): Promise<LabAnalysis | null> {
   const lab = await loadLab(results.lab, rootDir);
   return lab.analyse ? lab.analyse(results) : null;
 }

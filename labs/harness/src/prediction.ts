@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { UnsafeFileError, UsageError } from '../errors.ts';
+import { UnsafeFileError, UsageError } from './errors.ts';
 import type { SpeedupEntry } from '@parallel-course/core';
-import { writeFileAtomic } from '../results-writer.ts';
-import { readTextFileSafely } from '../safe-read.ts';
+import { writeFileAtomic } from './results-writer.ts';
+import { readTextFileSafely } from './safe-read.ts';
 
 export const PREDICTION_FILE = 'prediction.json';
 

@@ -10,12 +10,12 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseAnalysisValuesJson, VALUES_FILE, type AnalysisValues } from './analysis-values.ts';
-import { UnsafeFileError } from './errors.ts';
-import { RESULTS_FILE } from './results-reader.ts';
+import { parseAnalysisValuesJson, VALUES_FILE, type AnalysisValues } from '../analysis-values.ts';
+import { UnsafeFileError } from '../errors.ts';
+import { RESULTS_FILE } from '../results-reader.ts';
 import type { Results } from '@parallel-course/core';
-import { readTextFileSafely } from './safe-read.ts';
-import { validateFile } from './tools/validate.ts';
+import { readTextFileSafely } from '../safe-read.ts';
+import { validateFile } from './validate.ts';
 
 /** The largest values.json read, in bytes: far above any lab's (a few KiB). */
 export const MAX_VALUES_BYTES = 4 * 1024 * 1024;

@@ -4,9 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { UnsafeFileError } from '../errors.ts';
-import { writeFileAtomic } from '../results-writer.ts';
-import { readTextFileSafely } from '../safe-read.ts';
+import { UnsafeFileError } from './errors.ts';
+import { writeFileAtomic } from './results-writer.ts';
+import { readTextFileSafely } from './safe-read.ts';
 
 export const NOTES_FILE = 'notes.md';
 

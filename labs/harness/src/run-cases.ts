@@ -1,0 +1,91 @@
+/**
+ * A run's declarations, from the lab's definition and the job: its context, its case list (the plan's omissions
+ * gone, the reference's copies of graded cases added) and what the supervisor needs to know of each case. Computed
+ * from the lab code alone (`lab.cases()` starts nothing and imports no learner code), so the supervisor and the
+ * runner each compute them from their own load of the lab, and nothing about them crosses the process boundary.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { LabLoadError } from './errors.ts';
+import { paramsKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
+import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
+import { caseKeyOf, type CaseInfo, type LabInfo, type RunJob } from './run-protocol.ts';
+
+/** The learner's file behind a variant, from its `source` line: `<impl>/schedule.ts: runInChunks` -> `exercises/<lab>/schedule.ts`. */
+export function learnerFileOf(info: VariantInfo | undefined, lab: string, impl: RunJob['impl']): string | null {
+  if (!info) return null;
+  const implDir = `${impl === 'exercise' ? 'exercises' : 'solutions'}/${lab}`;
+  const files = info.source.split(/[,+]/).map((part) => part.trim().split(':')[0]?.trim() ?? '').filter(Boolean);
+  const learner = files.find((f) => f.startsWith('<impl>/'));
+  return (learner ?? files[0] ?? null)?.replace('<impl>', implDir) ?? null;
+}
+
+/** What this job grades, or null; a lab that declares nothing to grade cannot be graded. */
+function gradingOf(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: LabContext): LabInfo['grading'] {
+  if (!job.grade) return null;
+  if (!lab.grading) throw new LabLoadError(`the ${lab.name} lab declares nothing to grade (no 'grading' in labs/${lab.name}/src/lab.ts)`);
+  return { cases: lab.grading.cases(ctx), target: lab.grading.target, targetText: lab.grading.targetText };
+}
+
+/**
+ * The reference solution's copies of the graded cases: the same variant and params plus `impl: 'reference'`, set up
+ * from solutions/<lab>, so they are checked, measured and interleaved with the learner's cases like any other case.
+ */
+function referenceCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: LabContext, grading: LabInfo['grading']): CaseDefinition<unknown, unknown>[] {
+  if (!grading) return [];
+  const referenceCtx: LabContext = { ...ctx, impl: 'solution', implDir: path.join(job.rootDir, 'solutions', lab.name) };
+  const graded = new Set(grading.cases.map((g) => caseKeyOf(g.variant, paramsKey(g.params))));
+  return lab
+    .cases(referenceCtx)
+    .filter((d) => graded.has(caseKeyOf(d.variant, paramsKey(d.params))))
+    .map((d) => ({ ...d, params: { ...d.params, [REFERENCE_PARAM]: REFERENCE }, setup: () => d.setup(referenceCtx) }));
+}
+
+export type RunCasesJob = Omit<RunJob, 'exclude' | 'checkOnly'>;
+
+export interface RunCases {
+  ctx: LabContext;
+  info: LabInfo;
+  /** Every case of the run, in the lab's order, the reference's copies last (before any exclusion after a restart). */
+  definitions: CaseDefinition<unknown, unknown>[];
+}
+
+/** The run's declarations; throws LabLoadError for a missing impl folder or a --grade of a lab with nothing to grade. */
+export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob): RunCases {
+  const implRel = path.join(job.impl === 'exercise' ? 'exercises' : 'solutions', lab.name);
+  const implDir = path.join(job.rootDir, implRel);
+  if (!existsSync(implDir)) throw new LabLoadError(`${implRel} is missing: restore it with 'git checkout -- ${implRel}'`);
+  const ctx: LabContext = {
+    impl: job.impl,
+    implDir,
+    rootDir: job.rootDir,
+    quick: job.quick,
+    availableParallelism: job.availableParallelism,
+    seed: job.seed,
+  };
+  const grading = gradingOf(lab, job, ctx);
+  const omitted = new Set(job.omit ?? []);
+  const planned = lab.cases(ctx).filter((d) => !omitted.has(caseKeyOf(d.variant, paramsKey(d.params))));
+  const definitions = [...planned, ...referenceCases(lab, job, ctx, grading)];
+  const variants = new Map(lab.variants.map((v) => [v.name, v]));
+  const cases: CaseInfo[] = definitions.map((d) => ({
+    key: caseKeyOf(d.variant, paramsKey(d.params)),
+    variant: d.variant,
+    params: d.params,
+    ...(d.workers !== undefined ? { workers: d.workers } : {}),
+    ...(d.measureGroup !== undefined ? { measureGroup: d.measureGroup } : {}),
+    learnerFile: learnerFileOf(variants.get(d.variant), lab.name, d.params[REFERENCE_PARAM] === REFERENCE ? 'solution' : job.impl),
+  }));
+  const info: LabInfo = {
+    name: lab.name,
+    title: lab.title,
+    baseline: lab.baseline,
+    sweeps: lab.sweeps,
+    headline: resolveHeadline(lab.headline, ctx),
+    notes: lab.notes?.(ctx) ?? [],
+    cases,
+    plan: job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full),
+    grading,
+  };
+  return { ctx, info, definitions };
+}

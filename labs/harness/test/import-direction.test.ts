@@ -1,0 +1,71 @@
+/**
+ * One direction of flow: the run pipeline (every module directly in labs/harness/src) never imports the tools built
+ * on its results (src/tools/) or the reports (src/report/). Read from the import lines, so a new one fails here.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+
+/**
+ * Imports that still run upwards, each with what removes it. The test fails on one missing from this list and on an
+ * entry that no longer exists (delete it then): the list can only shrink.
+ */
+const KNOWN: Record<string, string> = {
+  // Stage 6 of a run is its reports: the one call of the stage sequence into report/ (run-lab.ts's header lists it).
+  'run-lab.ts -> report/index.ts': 'stage 6, the reports of a run',
+  // Helpers the core package (issue 24) takes over: case labels, the number formatter, the terminal table.
+  'bundle.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
+  'bundle.ts -> report/html-page.ts': 'the --all index page: a report of its own',
+  'compare-runs.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
+  'compare-runs.ts -> tools/validate-core.ts': 'issue 24: recomputation moves to @parallel-course/core',
+  'compare.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
+  'compare.ts -> report/text-table.ts': 'issue 24: the terminal table goes with the formatter',
+  'safe-read.ts -> tools/validate-core.ts': 'issue 24: the results cap moves to @parallel-course/core',
+  'status.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
+  'status.ts -> report/text-table.ts': 'issue 24: the terminal table goes with the formatter',
+  'watch.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
+};
+
+/** `importer -> target` for each relative import (static, dynamic or type-only) of a pipeline module into tools/ or report/. */
+export function upwardImports(files: { name: string; source: string }[]): string[] {
+  const found = new Set<string>();
+  for (const { name, source } of files) {
+    for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.\/[^'"]+)['"]/gm)) {
+      const target = path.posix.normalize(m[1]!);
+      if (/^(tools|report)\//.test(target)) found.add(`${name} -> ${target}`);
+    }
+  }
+  return [...found].sort();
+}
+
+function pipelineFiles(): { name: string; source: string }[] {
+  return readdirSync(SRC, { withFileTypes: true })
+    .filter((d) => d.isFile() && d.name.endsWith('.ts'))
+    .map((d) => ({ name: d.name, source: readFileSync(path.join(SRC, d.name), 'utf8') }));
+}
+
+test('the reader finds static, type-only, side-effect and dynamic imports into tools/ and report/, and nothing else', () => {
+  const source = [
+    "import { a } from './tools/x.ts';",
+    "import type { B } from './report/y.ts';",
+    "import './report/side.ts';",
+    "const m = await import('./tools/lazy.ts');",
+    "import { c } from './results-reader.ts';",
+    "import { d } from '../tools/elsewhere.ts';",
+    "import { e } from 'node:fs';",
+  ].join('\n');
+  assert.deepEqual(upwardImports([{ name: 'p.ts', source }]), ['p.ts -> report/side.ts', 'p.ts -> report/y.ts', 'p.ts -> tools/lazy.ts', 'p.ts -> tools/x.ts']);
+});
+
+test('no module of the run pipeline imports tools/ or report/ beyond the known, shrinking list', () => {
+  const found = upwardImports(pipelineFiles());
+  assert.ok(pipelineFiles().length > 20, 'the pipeline modules were read');
+  const unknown = found.filter((edge) => !(edge in KNOWN));
+  assert.deepEqual(unknown, [], 'the run pipeline imports tools/ or report/: move what it needs down into src/ (or the core package) instead');
+  const gone = Object.keys(KNOWN).filter((edge) => !found.includes(edge));
+  assert.deepEqual(gone, [], 'these imports are gone: delete them from KNOWN in this test');
+});

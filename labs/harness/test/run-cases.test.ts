@@ -1,0 +1,55 @@
+/**
+ * A run's declarations are computed from the lab in each process (run-cases.ts), never sent between them: the case
+ * list the supervisor holds is the runner's, with the plan's omissions gone and --grade's reference copies added.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { LabLoadError } from '../src/errors.ts';
+import { loadLab } from '../src/lab-registry.ts';
+import { runCases } from '../src/run-cases.ts';
+import { tempRoot } from './support/temp-root.ts';
+
+const ROOT = fileURLToPath(new URL('./fixtures/faults-root/', import.meta.url));
+const JOB = { lab: 'faulty', impl: 'solution' as const, quick: true, seed: 1, rootDir: ROOT, availableParallelism: 2 };
+
+test('the declarations: every case in the lab\'s order with its learner file, the headline, the plan', async () => {
+  const { info, definitions } = runCases(await loadLab('faulty', ROOT), JOB);
+  assert.deepEqual(info.cases.map((c) => c.key), ['loop|', 'learner|', 'steady|']);
+  assert.deepEqual(definitions.map((d) => d.variant), ['loop', 'learner', 'steady']);
+  assert.equal(info.cases.find((c) => c.variant === 'learner')?.learnerFile, 'solutions/faulty/faulty.ts');
+  assert.deepEqual(info.headline, { variant: 'steady', params: {} });
+  assert.equal(info.grading, null);
+  assert.deepEqual(info.plan, { warmupSamples: 1, rounds: 2, samplesPerRound: 3 });
+});
+
+test('omitted cases are gone; --grade adds the reference\'s copy of each graded case, from solutions/', async () => {
+  const lab = await loadLab('faulty', ROOT);
+  assert.deepEqual(runCases(lab, { ...JOB, omit: ['steady|'] }).info.cases.map((c) => c.key), ['loop|', 'learner|']);
+  const graded = runCases(lab, { ...JOB, impl: 'exercise', grade: true }).info;
+  assert.deepEqual(graded.cases.map((c) => [c.variant, c.params, c.learnerFile]), [
+    ['loop', {}, 'labs/faulty/src/lab.ts'],
+    ['learner', {}, 'exercises/faulty/faulty.ts'],
+    ['steady', {}, 'labs/faulty/src/lab.ts'],
+    ['learner', { impl: 'reference' }, 'solutions/faulty/faulty.ts'],
+  ]);
+  assert.equal(graded.grading?.target, 0.2);
+});
+
+test('a missing impl folder is the lab\'s problem, named with its fix, before any process starts', async (t) => {
+  const root = tempRoot('faults-root', 'harness-run-cases-', t);
+  const { rmSync } = await import('node:fs');
+  rmSync(`${root}/exercises/faulty`, { recursive: true });
+  const lab = await loadLab('faulty', root);
+  assert.throws(() => runCases(lab, { ...JOB, rootDir: root, impl: 'exercise' }), (error: unknown) => error instanceof LabLoadError && /^exercises\/faulty is missing: restore it with 'git checkout -- exercises\/faulty'$/.test(error.message));
+});
+
+test('a runner whose case list differs from the supervisor\'s stops with the reason, instead of reporting unknown cases', async () => {
+  const { supervise } = await import('../src/supervisor.ts');
+  const job = { ...JOB, checkOnly: true };
+  const { info } = runCases(await loadLab('faulty', ROOT), job);
+  const run = await supervise({ job, lab: { ...info, cases: info.cases.slice(1) } });
+  assert.equal(run.fatal?.kind, 'internal');
+  assert.match(run.fatal?.message ?? '', /the faulty lab's cases differ between the harness's process and the runner's \(2 vs 3 cases; first difference: learner\|\): cases\(\) must depend only on its context/);
+  assert.deepEqual(run.correctness, []);
+});
