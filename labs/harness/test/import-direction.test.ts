@@ -20,11 +20,7 @@ const KNOWN: Record<string, string> = {
   // Helpers the core package (issue 24) takes over: case labels, the number formatter, the terminal table.
   'bundle.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
   'bundle.ts -> report/html-page.ts': 'the --all index page: a report of its own',
-  'compare-runs.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
-  'compare-runs.ts -> tools/validate-core.ts': 'issue 24: recomputation moves to @parallel-course/core',
-  'compare.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
   'compare.ts -> report/text-table.ts': 'issue 24: the terminal table goes with the formatter',
-  'safe-read.ts -> tools/validate-core.ts': 'issue 24: the results cap moves to @parallel-course/core',
   'status.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
   'status.ts -> report/text-table.ts': 'issue 24: the terminal table goes with the formatter',
   'watch.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
