@@ -16,6 +16,7 @@ import { caseKeyOf, type Activity, type CaseInfo, type RunJob, type RunnerMessag
 import { LabLoadError } from './errors.ts';
 import { REFERENCE, REFERENCE_PARAM } from './grade.ts';
 import { existsSync } from 'node:fs';
+import type { CorrectnessEntry } from './results-schema.ts';
 
 /** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */
 export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;
@@ -40,6 +41,12 @@ export function learnerFileOf(info: VariantInfo | undefined, lab: string, impl: 
   const files = info.source.split(/[,+]/).map((part) => part.trim().split(':')[0]?.trim() ?? '').filter(Boolean);
   const learner = files.find((f) => f.startsWith('<impl>/'));
   return (learner ?? files[0] ?? null)?.replace('<impl>', implDir) ?? null;
+}
+
+/** A failed check's reason names the file to look at (a throw, a patch refused by the sandbox), when it does not yet. */
+function withLearnerFile(entry: CorrectnessEntry, file: string | null): CorrectnessEntry {
+  if (entry.passed || entry.notImplemented || file === null || entry.reason === null || entry.reason.includes(file)) return entry;
+  return { ...entry, reason: `${entry.reason.replace(/\.+$/, '')}. Look at ${file}.` };
 }
 
 interface Prepared {
@@ -153,7 +160,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     });
     // The last check input is the measured input: its (cold) time sets the case's limit per measured sample.
     const checkMs = checked.callMs.length === p.set.inputs.length ? (checked.callMs.at(-1) ?? null) : null;
-    send({ type: 'checked', entry: checked.entry, caseKey: p.key, measureCallMs: checkMs });
+    send({ type: 'checked', entry: withLearnerFile(checked.entry, infos.find((i) => i.key === p.key)?.learnerFile ?? null), caseKey: p.key, measureCallMs: checkMs });
     if (checked.instance) passing.push({ prepared: p, instance: checked.instance, checkMs });
   }
   send({ type: 'progress', done: prepared.length, total: prepared.length, label: '', phase: 'check' });

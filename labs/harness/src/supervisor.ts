@@ -11,7 +11,11 @@
  * SIGINT, SIGTERM and SIGHUP end the runner's process group and the run; nothing is written (run-lab.ts says so).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readSandboxNeeds, sandboxExecArgv } from './sandbox.ts';
 import { caseLabel } from './lab-definition.ts';
 import type { RawObservation } from './lab-definition.ts';
 import type { CorrectnessEntry } from './results-schema.ts';
@@ -129,11 +133,24 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   };
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
+  // The runner's own temp folder: with the lab's declared folders, the only place its code may write (sandbox.ts).
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), `lab-run-${options.job.lab}-`));
+  const needs = readSandboxNeeds(options.job.rootDir, options.job.lab);
+  // A folder granted to the runner must exist when it starts: Node resolves the grants then (a missing one is a file).
+  for (const w of needs.writes) mkdirSync(path.join(options.job.rootDir, 'labs', options.job.lab, w), { recursive: true });
+  const execArgv = sandboxExecArgv({
+    rootDir: options.job.rootDir,
+    lab: options.job.lab,
+    impl: options.job.impl,
+    grade: options.job.grade === true,
+    tmpDir,
+    needs,
+  });
 
   try {
     for (let attempt = 1; !run.interrupted; attempt++) {
       const job: RunJob = { ...options.job, exclude: [...failedKeys] };
-      const outcome = await runAttempt(job, options, run, entries, (child) => (current = child));
+      const outcome = await runAttempt(job, options, run, entries, (child) => (current = child), { execArgv, tmpDir });
       current = null;
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
       // A case ended the process: start again without it and without the rest of its variant (the same code would
@@ -161,6 +178,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     }
   } finally {
     for (const s of signals) process.off(s, onSignal);
+    rmSync(tmpDir, { recursive: true, force: true });
   }
   const order = (run.lab?.cases ?? []).map((c) => c.key);
   run.correctness = order.filter((k) => entries.has(k)).map((k) => entries.get(k) as CorrectnessEntry);
@@ -175,12 +193,14 @@ function runAttempt(
   run: SupervisedRun,
   entries: Map<string, CorrectnessEntry>,
   started: (child: ChildProcess) => void,
+  sandbox: { execArgv: string[]; tmpDir: string },
 ): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
     const child = fork(RUN_CHILD, [JSON.stringify(job)], {
       cwd: job.rootDir,
-      // Not the parent's flags: `node -e <script>` would run the script again instead of the runner.
-      execArgv: [],
+      // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
+      execArgv: sandbox.execArgv,
+      env: { ...process.env, TMPDIR: sandbox.tmpDir },
       detached: true, // its own process group: one kill ends the runner and every process it started
       stdio: ['ignore', options.forwardOutput ? 'inherit' : 'ignore', 'pipe', 'ipc'],
     });
@@ -192,7 +212,10 @@ function runAttempt(
     });
     const infoOf = (key: string) => run.lab?.cases.find((c) => c.key === key);
     const samples = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
+    const forged = new Set<string>();
     let activity: { activity: Activity; limitMs: number; why: string } | null = null;
+    /** Rounds already received for the announced call: one is expected, a second is forged (seal.ts). */
+    let roundsInCall = 0;
     let timer: NodeJS.Timeout | null = null;
     let overran: { activity: Activity; limitMs: number; why: string } | null = null;
     let done = false;
@@ -211,6 +234,7 @@ function runAttempt(
         case 'call':
           clearTimer();
           activity = { activity: message.activity, limitMs: message.limitMs, why: message.why };
+          roundsInCall = 0;
           timer = setTimeout(() => {
             overran = activity;
             killGroup(child, 'SIGKILL');
@@ -227,6 +251,17 @@ function runAttempt(
           options.onProgress?.(message);
           break;
         case 'round': {
+          const announced = activity?.activity;
+          if (announced?.stage !== 'measure' || announced.caseKey !== message.caseKey || announced.round !== message.round || ++roundsInCall > 1) {
+            // Only the runner's measuring loop sends rounds, one per announced call: anything else was forged.
+            const key = announced?.caseKey ?? message.caseKey;
+            samples.delete(key);
+            forged.add(key);
+            const info = infoOf(key);
+            if (info) entries.set(key, failedEntry(info, `a measured round arrived that the harness did not take (round ${message.round} of ${message.caseKey}): lab or learner code wrote to the harness's channel${info.learnerFile ? `. Look at ${info.learnerFile}.` : ''}`, entries.get(key), 'measure', null));
+            break;
+          }
+          if (forged.has(message.caseKey)) break;
           const s = samples.get(message.caseKey) ?? { samplesMs: [], sampleRounds: [] };
           s.samplesMs.push(...message.samplesMs);
           s.sampleRounds.push(...message.samplesMs.map(() => message.round));
@@ -240,7 +275,7 @@ function runAttempt(
           break;
         }
         case 'measured': {
-          const s = samples.get(message.caseKey);
+          const s = forged.has(message.caseKey) ? undefined : samples.get(message.caseKey);
           if (s) run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample });
           measuringFinished = true;
           break;
