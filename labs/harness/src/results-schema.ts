@@ -255,6 +255,10 @@ export const resultsSchema = z.object({
   headline: speedupSchema.nullable(),
   /** Null for a plain run; `--grade` runs record the grade here. */
   grade: gradeSchema.nullable(),
+  /** `--grade` runs: the fingerprint of solutions/<lab> they were measured against (reference-fingerprint.ts). */
+  referenceSolution: z
+    .object({ folder: z.string().max(200), sha256: z.string().regex(/^[0-9a-f]{64}$/), files: z.number().int().nonnegative().max(100_000) })
+    .optional(),
   notes: z.array(z.string().max(2000)),
 });
 

@@ -10,6 +10,7 @@ import { currentTopology, describeTopology, topologyWarnings } from './topology.
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
 import { notImplementedCases } from './grade.ts';
+import { fingerprintReference } from './reference-fingerprint.ts';
 import { caseLabel, type Impl, type SamplingPlan } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
@@ -101,6 +102,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const topology = currentTopology(undefined, cpus.affinity);
   // The machine as it was when the run started (its load average then says whether others were using it).
   const environment = await collectEnvironment(rootDir);
+  // Before any learner code runs: what the grade will be a ratio to (validate and class compare it with the course's).
+  const referenceSolution = options.grade ? fingerprintReference(rootDir, options.lab) : null;
   print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run; ${describeBudget(cpus)})`);
 
   // The plan (plan.ts): the run's time from each case's work and a calibration here, and fewer rounds (or optional
@@ -216,6 +219,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     topology,
     correctness,
     ...analysis,
+    ...(referenceSolution ? { referenceSolution } : {}),
     notes,
   };
   // Stage 6: results and reports, fed the same validated results; if the folder failed us after all, a temporary one.

@@ -7,7 +7,7 @@
 import type { Results } from '../results-schema.ts';
 import { caseLabel } from '../report/format.ts';
 import { escapeHtml } from '../report/html-page.ts';
-import { validateFile } from './validate.ts';
+import { validateFile, type ValidateFileOptions } from './validate.ts';
 
 export interface GradebookRow {
   learner: string;
@@ -27,11 +27,11 @@ export interface GradebookRow {
 }
 
 /** One row from one file's validation (file name = learner). */
-export function gradebookRow(learner: string, file: string): GradebookRow {
+export function gradebookRow(learner: string, file: string, options: ValidateFileOptions = {}): GradebookRow {
   const blank = { learner, lab: '', checksPassed: 0, checksTotal: 0, grade: 'none' as const, target: null, cases: [], cpusForced: false, oversubscribed: false };
   let result;
   try {
-    result = validateFile(file);
+    result = validateFile(file, options);
   } catch (error) {
     return { ...blank, status: 'invalid', problem: (error as Error).message.split('\n')[0] ?? '' };
   }
