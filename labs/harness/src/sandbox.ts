@@ -19,7 +19,11 @@
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Impl } from './lab-definition.ts';
+
+/** The repository this harness is in: the runner's own code and the dependencies it resolves (a test's lab root may be elsewhere). */
+const HARNESS_REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** What a lab's runner needs beyond the default, from `"sandbox"` in labs/<lab>/package.json. */
 export interface SandboxNeeds {
@@ -77,6 +81,9 @@ export function sandboxExecArgv(options: SandboxOptions): string[] {
     ...withRealPath(path.join(rootDir, 'node_modules')),
     ...workspaceTargets(rootDir),
     path.join(rootDir, 'package.json'),
+    ...withRealPath(path.join(HARNESS_REPO, 'labs', 'harness')),
+    ...withRealPath(path.join(HARNESS_REPO, 'node_modules')),
+    path.join(HARNESS_REPO, 'package.json'),
     ...withRealPath(path.join(rootDir, impl === 'exercise' ? 'exercises' : 'solutions', lab)),
     ...(grade ? withRealPath(path.join(rootDir, 'solutions', lab)) : []),
     ...withRealPath(tmpDir),
