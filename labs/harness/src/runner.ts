@@ -54,11 +54,15 @@ interface Prepared {
   definition: CaseDefinition<unknown, unknown>;
   set: CheckSet<unknown, unknown>;
   measureInput: unknown;
+  measureAt: ((sample: number) => unknown) | undefined;
 }
+
+/** The sample numbers of one case's fresh inputs: case k uses k x this + 0, 1, 2, ... (far above any plan's count). */
+export const SAMPLES_PER_CASE_MAX = 10_000;
 
 /** Inputs and reference outputs for every case; cases that agree on the lab's input params share them. */
 async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: CaseDefinition<unknown, unknown>[], ctx: LabContext): Promise<Prepared[]> {
-  const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown }>();
+  const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown; measureAt: ((sample: number) => unknown) | undefined }>();
   const prepared: Prepared[] = [];
   for (const definition of definitions) {
     const inputKey = paramsKey(definition.params, lab.inputParams);
@@ -68,10 +72,10 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
       const all = [...inputs.check, inputs.measure];
       const expected = [];
       for (const input of all) expected.push(await lab.reference(input));
-      entry = { set: { inputs: all, expected }, measureInput: inputs.measure };
+      entry = { set: { inputs: all, expected }, measureInput: inputs.measure, measureAt: inputs.measureAt?.bind(inputs) };
       sets.set(inputKey, entry);
     }
-    prepared.push({ key: caseKeyOf(definition.variant, paramsKey(definition.params)), definition, set: entry.set, measureInput: entry.measureInput });
+    prepared.push({ key: caseKeyOf(definition.variant, paramsKey(definition.params)), definition, set: entry.set, measureInput: entry.measureInput, measureAt: entry.measureAt });
   }
   return prepared;
 }
@@ -181,15 +185,20 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
 
   // Stage 2: measure what passed; every sample's output is compared with the reference outside the timed region.
   send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.iterationsPerRound)) });
-  const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => {
-    const { definition, set, measureInput } = p.prepared;
+  const targets: MeasureTarget<unknown, unknown>[] = passing.map((p, ordinal) => {
+    const { definition, set, measureInput, measureAt } = p.prepared;
     const expected = set.expected[set.inputs.indexOf(measureInput)];
+    const checkSample = lab.checkSample?.bind(lab);
+    // Fresh inputs per sample, distinct across cases too (a cache shared through a file gains nothing either).
+    const fresh = measureAt && checkSample ? { inputAt: (sample: number) => measureAt(ordinal * SAMPLES_PER_CASE_MAX + sample) } : {};
     return {
       key: p.prepared.key,
       label: caseLabel(definition.variant, definition.params),
       instance: p.instance,
       input: measureInput,
-      check: (output: unknown) => lab.comparator.compare(expected, output),
+      ...fresh,
+      check: (output: unknown, input: unknown) =>
+        input === measureInput || !checkSample ? lab.comparator.compare(expected, output) : checkSample(input, output),
       sampleLimitMs: sampleLimitMs(p.checkMs),
       ...(definition.measureGroup ? { group: definition.measureGroup } : {}),
     };
