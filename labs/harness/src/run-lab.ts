@@ -11,6 +11,7 @@ import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
 import { notImplementedCases } from './grade.ts';
 import { fingerprintReference } from './reference-fingerprint.ts';
+import { plausibilityFlags } from './plausibility.ts';
 import { caseLabel, type Impl, type SamplingPlan } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
@@ -198,6 +199,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   if (analysis.grade && (cpus.forced || analysis.grade.oversubscribed)) {
     notes.push(`The grade was measured with ${cpus.forced ? `P forced to ${cpus.p}` : ''}${cpus.forced && analysis.grade.oversubscribed ? ' and ' : ''}${analysis.grade.oversubscribed ? 'graded cases oversubscribed' : ''}: the learner's and the reference's code shared the same CPUs, but the ratio is not what the node would give.`);
   }
+  // Ratios no machine gives: flagged in the results and every report (plausibility.ts); such a grade does not pass.
+  for (const flag of plausibilityFlags({ cpus, speedups: analysis.speedups, grade: analysis.grade })) notes.push(`Implausible, not a measurement: ${flag.message}.`);
   const failedWhileMeasured = correctness.filter((e) => e.failedAt && e.failedAt.stage !== 'check' && e.failedAt.stage !== 'setup');
   if (failedWhileMeasured.length > 0) {
     notes.push(`${failedWhileMeasured.length} case(s) failed after passing the check and are not charted: ${failedWhileMeasured.map((e) => caseLabel(e.variant, e.params)).join(', ')}.`);

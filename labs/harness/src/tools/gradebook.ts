@@ -8,6 +8,7 @@ import type { Results } from '../results-schema.ts';
 import { caseLabel } from '../report/format.ts';
 import { escapeHtml } from '../report/html-page.ts';
 import { validateFile, type ValidateFileOptions } from './validate.ts';
+import { plausibilityFlags } from '../plausibility.ts';
 
 export interface GradebookRow {
   learner: string;
@@ -48,7 +49,8 @@ export function gradebookRow(learner: string, file: string, options: ValidateFil
     grade: r.grade === null ? 'none' : r.grade.passed ? 'pass' : 'fail',
     target: r.grade?.target ?? null,
     cases: (r.grade?.entries ?? []).map((e) => ({ label: caseLabel(e), ratio: e.ratio, ci95: e.ci95, passed: e.passed, uncertain: e.uncertain, ...(e.notAttempted ? { notAttempted: true } : {}) })),
-    problem: result.problems[0] ?? '',
+    // An implausible ratio is named where an instructor looks first (its grade already does not pass).
+    problem: result.problems[0] ?? (plausibilityFlags(r)[0] ? `implausible: ${plausibilityFlags(r)[0]!.message}` : ''),
   };
 }
 

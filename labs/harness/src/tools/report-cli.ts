@@ -12,6 +12,7 @@ import { ROOT_DIR } from '../lab-registry.ts';
 import { sanitizeForTerminal } from '../safe-read.ts';
 import { ReportRefusedError } from './learner-report.ts';
 import { validateFile } from './validate.ts';
+import { plausibilityFlags } from '../plausibility.ts';
 import { writeLearnerReport } from './write-learner-report.ts';
 
 const OPTIONS = {
@@ -55,6 +56,8 @@ export async function main(argv: string[]): Promise<number> {
       const name = sanitizeForTerminal(target);
       if (result.valid) {
         process.stdout.write(`valid    ${name}: schema, correctness and every recomputed number agree\n`);
+        // Valid arithmetic on an implausible measurement: said, so nobody reads it as a result (plausibility.ts).
+        for (const flag of result.results ? plausibilityFlags(result.results) : []) process.stdout.write(`  warning: implausible: ${sanitizeForTerminal(flag.message)}\n`);
       } else if (result.refused) {
         refused++;
         process.stdout.write(`REFUSED  ${name}: ${sanitizeForTerminal(result.refused.message)}\n`);
