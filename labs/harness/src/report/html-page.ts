@@ -13,6 +13,8 @@ export { jsonForScript };
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text
+    // C0/C1 controls but tab and line breaks (ESC, BEL...): a page printed to a terminal or a pager must not run them.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

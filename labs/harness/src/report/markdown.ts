@@ -26,6 +26,8 @@ import {
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/\r\n|\r|\n/g, ' ')
+    // Other controls (ESC, BEL...): `cat report.md` in a terminal must not run them.
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .replace(/[\\`*_[\]#|~]/g, (ch) => `\\${ch}`)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

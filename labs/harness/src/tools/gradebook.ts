@@ -54,10 +54,11 @@ export function gradebookRow(learner: string, file: string, options: ValidateFil
   };
 }
 
-/** A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break; a leading =+-@ is defused for spreadsheets. */
+/** A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break; a leading = + - @ TAB or CR is defused for spreadsheets. */
 export function csvField(value: string | number | boolean | null): string {
   let text = value === null ? '' : String(value);
-  if (/^[=+\-@]/.test(text) && typeof value === 'string') text = `'${text}`;
+  // OWASP's list: = + - @ and also TAB and CR, which some spreadsheets skip before reading a formula.
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

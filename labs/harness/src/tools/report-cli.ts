@@ -52,7 +52,15 @@ export async function main(argv: string[]): Promise<number> {
     let invalid = 0;
     let refused = 0;
     for (const target of rest) {
-      const result = validateFile(fromUser(target));
+      let result;
+      try {
+        result = validateFile(fromUser(target));
+      } catch (error) {
+        // One file that breaks the check must not stop the others: it is invalid, with the reason (never its text).
+        invalid++;
+        process.stdout.write(`INVALID  ${sanitizeForTerminal(target)}:\n  - could not be checked: ${sanitizeForTerminal((error as Error).message.split('\n')[0] ?? '')}\n`);
+        continue;
+      }
       const name = sanitizeForTerminal(target);
       if (result.valid) {
         process.stdout.write(`valid    ${name}: schema, correctness and every recomputed number agree\n`);
