@@ -11,6 +11,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
+import { differingExcerpts } from '@parallel-course/harness/comparators.ts';
 import { deriveRingSync, KEY_BYTES, KEYS_PER_REQUEST, MAX_ACCOUNT } from './work.ts';
 
 /** The accounts of burst number `burst` (0 is the burst the check verifies in full), `n` requests each. */
@@ -22,9 +23,11 @@ export function accountsOf(burst: number, n: number): number[] {
 
 const KEY_LINE = new RegExp(`^[0-9a-f]{${KEY_BYTES * 2}}$`);
 
-function mismatch(index: number, expected: string, actual: unknown): Comparison {
+/** `expected` is a description of the shape, or (`bytes`) the exact body, shown from its first difference. */
+function mismatch(index: number, expected: string, actual: unknown, bytes = false): Comparison {
   const text = typeof actual === 'string' ? actual : JSON.stringify(actual) ?? String(actual);
-  return { equal: false, firstMismatch: { index, expected: expected.slice(0, 80), actual: text.slice(0, 80) }, maxAbsError: null, maxRelError: null };
+  const shown = bytes ? differingExcerpts(expected, text) : { expected: expected.slice(0, 80), actual: text.slice(0, 80) };
+  return { equal: false, firstMismatch: { index, expected: shown.expected, actual: shown.actual }, maxAbsError: null, maxRelError: null };
 }
 
 /** Every body's account line and key shapes, and one random body's bytes. */
@@ -39,6 +42,6 @@ export function spotCheck(accounts: readonly number[], output: unknown, draw: (n
   }
   const i = draw(accounts.length);
   const expected = deriveRingSync(accounts[i] as number);
-  if (output[i] !== expected) return mismatch(i, expected, output[i]);
+  if (output[i] !== expected) return mismatch(i, expected, output[i], true);
   return { equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null };
 }

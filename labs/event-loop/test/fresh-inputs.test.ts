@@ -37,7 +37,7 @@ test("the per-sample check passes the right answers and catches a wrong shape, a
   assert.equal(spotCheck(accounts, right, () => 2).equal, true);
   assert.equal(spotCheck(accounts, right.slice(1), () => 0).equal, false, 'a missing body');
   const swapped = [right[1]!, right[0]!, right[2]!, right[3]!];
-  assert.match(spotCheck(accounts, swapped, () => 3).firstMismatch?.expected ?? '', /^account 1012 and 8 hex keys/);
+  assert.match(spotCheck(accounts, swapped, () => 3).firstMismatch?.expected ?? "", /^account 1012 and 8 hex keys/);
   // A plausible-looking fake: the right account line and 8 hex keys, but not the derived ones.
   const faked = [...right];
   faked[2] = `account ${accounts[2]}\n${Array.from({ length: 8 }, () => 'ab'.repeat(32)).join('\n')}\n`;
