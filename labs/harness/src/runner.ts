@@ -49,6 +49,26 @@ function withLearnerFile(entry: CorrectnessEntry, file: string | null): Correctn
   return { ...entry, reason: `${entry.reason.replace(/\.+$/, '')}. Look at ${file}.` };
 }
 
+/** A check call that hit its limit (check.ts withTimeout). */
+const TIMED_OUT = /did not finish within/;
+
+/** The failed entry of a case not checked because an earlier case of its variant never finished. */
+function skippedAfterHang(definition: CaseDefinition<unknown, unknown>, comparator: string, hungLabel: string, file: string | null): CorrectnessEntry {
+  return {
+    variant: definition.variant,
+    params: definition.params,
+    passed: false,
+    comparator,
+    reason: `not checked: ${hungLabel} of the same variant never finished its check (a promise that never settles?); fix that first${file ? `. Look at ${file}.` : ''}`,
+    notImplemented: false,
+    firstMismatch: null,
+    maxAbsError: null,
+    maxRelError: null,
+    inputsChecked: 0,
+    failedAt: { stage: 'check', sample: null },
+  };
+}
+
 interface Prepared {
   key: string;
   definition: CaseDefinition<unknown, unknown>;
@@ -153,9 +173,20 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
 
   // Stage 1: check. Passing cases stay set up for measuring; failing ones are torn down and never timed.
   const passing: { prepared: Prepared; instance: CaseInstance<unknown, unknown>; checkMs: number | null }[] = [];
+  // A variant whose call never finished in one case (a promise that never settles) would cost the same limit in each
+  // of its other cases, one after another: they are failed at once, pointing at the first.
+  const hung = new Map<string, string>();
+  // The runner's own limit answers a promise that never settles before the supervisor's (which adds its grace).
+  const checkLimitMs = Math.max(1, Math.round(CHECK_CALL_TIMEOUT_MS * (job.limitScale ?? 1)));
   for (const [i, p] of prepared.entries()) {
     send({ type: 'progress', done: i, total: prepared.length, label: caseLabel(p.definition.variant, p.definition.params), phase: 'check' });
-    const checked = await checkCase(p.definition, lab.comparator, p.set, ctx, CHECK_CALL_TIMEOUT_MS, {
+    const hungLabel = hung.get(p.definition.variant);
+    if (hungLabel !== undefined) {
+      const file = infos.find((info) => info.key === p.key)?.learnerFile ?? null;
+      send({ type: 'checked', caseKey: p.key, measureCallMs: null, entry: skippedAfterHang(p.definition, lab.comparator.description, hungLabel, file) });
+      continue;
+    }
+    const checked = await checkCase(p.definition, lab.comparator, p.set, ctx, checkLimitMs, {
       beforeSetup: () => announce({ stage: 'setup', caseKey: p.key }, SETUP_TIMEOUT_MS, `a case's set-up may take ${SETUP_TIMEOUT_MS / 1000} s`),
       beforeInput: (input) =>
         announce({ stage: 'check', caseKey: p.key, input }, CHECK_CALL_TIMEOUT_MS, `one call of the check may take ${CHECK_CALL_TIMEOUT_MS / 1000} s`),
@@ -165,6 +196,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     // The last check input is the measured input: its (cold) time sets the case's limit per measured sample.
     const checkMs = checked.callMs.length === p.set.inputs.length ? (checked.callMs.at(-1) ?? null) : null;
     send({ type: 'checked', entry: withLearnerFile(checked.entry, infos.find((i) => i.key === p.key)?.learnerFile ?? null), caseKey: p.key, measureCallMs: checkMs });
+    if (!checked.entry.passed && TIMED_OUT.test(checked.entry.reason ?? '')) hung.set(p.definition.variant, caseLabel(p.definition.variant, p.definition.params));
     if (checked.instance) passing.push({ prepared: p, instance: checked.instance, checkMs });
   }
   send({ type: 'progress', done: prepared.length, total: prepared.length, label: '', phase: 'check' });

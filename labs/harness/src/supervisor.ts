@@ -149,7 +149,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
 
   try {
     for (let attempt = 1; !run.interrupted; attempt++) {
-      const job: RunJob = { ...options.job, exclude: [...failedKeys] };
+      const job: RunJob = { ...options.job, exclude: [...failedKeys], ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}) };
       const outcome = await runAttempt(job, options, run, entries, (child) => (current = child), { execArgv, tmpDir });
       current = null;
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
