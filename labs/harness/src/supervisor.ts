@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSandboxNeeds, sandboxExecArgv } from './sandbox.ts';
+import { competingLoadNote, readCpuSnapshot, roundLoad, type CpuSnapshot, type RoundLoad } from './competing-load.ts';
 import { caseLabel } from './lab-definition.ts';
 import type { RawObservation } from './lab-definition.ts';
 import type { CorrectnessEntry } from './results-schema.ts';
@@ -55,8 +56,10 @@ export interface SupervisedRun {
   fatal: { kind: 'usage' | 'internal'; message: string } | null;
   /** The signal that interrupted the run, if one did. */
   interrupted: NodeJS.Signals | null;
-  /** What the supervisor did that a reader should know (restarts, a teardown that was cut short). */
+  /** What the supervisor did that a reader should know (restarts, a teardown that was cut short, competing load). */
   notes: string[];
+  /** What other processes used while each round's cases were timed, by round (Linux; empty elsewhere). */
+  competingCpus: Map<number, RoundLoad>;
 }
 
 export interface SuperviseOptions {
@@ -118,7 +121,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /** Runs a job under supervision; never throws for anything learner code does. */
 export async function supervise(options: SuperviseOptions): Promise<SupervisedRun> {
-  const run: SupervisedRun = { lab: null, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [] };
+  const run: SupervisedRun = { lab: null, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [], competingCpus: new Map() };
   const entries = new Map<string, CorrectnessEntry>();
   const failedKeys = new Set<string>();
   let current: ChildProcess | null = null;
@@ -163,6 +166,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
       }
       for (const [key, entry] of entries) if (!entry.passed) failedKeys.add(key);
       run.measured.clear();
+      run.competingCpus.clear();
       run.harnessOverheadMs = null;
       if (attempt >= MAX_ATTEMPTS) {
         const left = (run.lab?.cases ?? []).filter((c) => !failedKeys.has(c.key));
@@ -180,6 +184,8 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     for (const s of signals) process.off(s, onSignal);
     rmSync(tmpDir, { recursive: true, force: true });
   }
+  const load = competingLoadNote(run.competingCpus);
+  if (load !== null) run.notes.push(load);
   const order = (run.lab?.cases ?? []).map((c) => c.key);
   run.correctness = order.filter((k) => entries.has(k)).map((k) => entries.get(k) as CorrectnessEntry);
   return run;
@@ -213,6 +219,8 @@ function runAttempt(
     const infoOf = (key: string) => run.lab?.cases.find((c) => c.key === key);
     const samples = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
     const forged = new Set<string>();
+    // The CPU other processes took while each measured round was timed (competing-load.ts).
+    let roundStart: CpuSnapshot | null = null;
     let activity: { activity: Activity; limitMs: number; why: string } | null = null;
     /** Rounds already received for the announced call: one is expected, a second is forged (seal.ts). */
     let roundsInCall = 0;
@@ -235,6 +243,7 @@ function runAttempt(
           clearTimer();
           activity = { activity: message.activity, limitMs: message.limitMs, why: message.why };
           roundsInCall = 0;
+          roundStart = message.activity.stage === 'measure' && child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
           timer = setTimeout(() => {
             overran = activity;
             killGroup(child, 'SIGKILL');
@@ -262,6 +271,12 @@ function runAttempt(
             break;
           }
           if (forged.has(message.caseKey)) break;
+          const roundEnd = roundStart && child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
+          if (roundStart && roundEnd) {
+            const load = roundLoad(roundStart, roundEnd);
+            const sum = run.competingCpus.get(message.round) ?? { othersTicks: 0, seconds: 0 };
+            run.competingCpus.set(message.round, { othersTicks: sum.othersTicks + load.othersTicks, seconds: sum.seconds + load.seconds });
+          }
           const s = samples.get(message.caseKey) ?? { samplesMs: [], sampleRounds: [] };
           s.samplesMs.push(...message.samplesMs);
           s.sampleRounds.push(...message.samplesMs.map(() => message.round));
