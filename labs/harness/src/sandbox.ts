@@ -33,9 +33,11 @@ export interface SandboxNeeds {
   addons: boolean;
   /** Folders the lab writes while it runs, relative to labs/<lab> (a generated model file). */
   writes: string[];
+  /** System folders the lab reads, absolute, under /proc or /sys only (its children's resident memory). */
+  reads: string[];
 }
 
-export const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [] };
+export const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [], reads: [] };
 
 /** Reads `"sandbox": { "childProcess": true, "addons": true, "writes": ["models"] }` from labs/<lab>/package.json. */
 export function readSandboxNeeds(rootDir: string, lab: string): SandboxNeeds {
@@ -46,7 +48,11 @@ export function readSandboxNeeds(rootDir: string, lab: string): SandboxNeeds {
   for (const w of writes) {
     if (path.isAbsolute(w) || w.split(/[\\/]/).includes('..')) throw new Error(`labs/${lab}/package.json: sandbox.writes must name folders inside labs/${lab} (got '${w}')`);
   }
-  return { childProcess: declared.childProcess === true, addons: declared.addons === true, writes };
+  const reads = Array.isArray(declared.reads) ? declared.reads.filter((r): r is string => typeof r === 'string') : [];
+  for (const r of reads) {
+    if (!/^\/(proc|sys)(\/|$)/.test(r) || r.split('/').includes('..')) throw new Error(`labs/${lab}/package.json: sandbox.reads may name only folders under /proc or /sys (got '${r}')`);
+  }
+  return { childProcess: declared.childProcess === true, addons: declared.addons === true, writes, reads };
 }
 
 export interface SandboxOptions {
@@ -87,6 +93,7 @@ export function sandboxExecArgv(options: SandboxOptions): string[] {
     ...withRealPath(path.join(rootDir, impl === 'exercise' ? 'exercises' : 'solutions', lab)),
     ...(grade ? withRealPath(path.join(rootDir, 'solutions', lab)) : []),
     ...withRealPath(tmpDir),
+    ...needs.reads,
   ]);
   const writes = new Set<string>([...withRealPath(tmpDir), ...needs.writes.map((w) => path.join(rootDir, 'labs', lab, w))]);
   for (const w of writes) reads.add(w);
