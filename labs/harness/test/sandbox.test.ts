@@ -4,11 +4,14 @@
  * changes nothing; each attempt is refused by the permission model. Before the sandbox, every one succeeded.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { runLab } from '../src/run-lab.ts';
-import { sandboxExecArgv } from '../src/sandbox.ts';
+import { readSandboxNeeds, sandboxExecArgv } from '../src/sandbox.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupIterations: 1, rounds: 2, iterationsPerRound: 3 };
@@ -80,4 +83,21 @@ test('the flags grant reading the code under test and writing only the temp fold
   assert.ok(graded.includes('--allow-fs-read=/course/solutions/demo'), 'grading reads the reference solution');
   assert.ok(graded.includes('--allow-child-process') && graded.includes('--allow-addons'));
   assert.ok(graded.includes('--allow-fs-read=/proc'), 'a declared system folder (task-granularity reads its children\'s memory in /proc)');
+});
+
+test('inside the sandbox, native-kernel sees the CPU topology it sees outside (its triad is sized from it)', () => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const script = `import { currentTopology } from ${JSON.stringify(pathToFileURL(path.join(root, 'labs/harness/src/topology.ts')).href)}; console.log(JSON.stringify(currentTopology()));`;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'harness-topology-'));
+  try {
+    const file = path.join(tmp, 'topology.mjs');
+    writeFileSync(file, script);
+    const argv = sandboxExecArgv({ rootDir: root, lab: 'native-kernel', impl: 'solution', grade: false, tmpDir: tmp, needs: readSandboxNeeds(root, 'native-kernel') });
+    const inside = spawnSync(process.execPath, [...argv, file], { encoding: 'utf8' });
+    const outside = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+    assert.equal(inside.status, 0, inside.stderr);
+    assert.deepEqual(JSON.parse(inside.stdout), JSON.parse(outside.stdout));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
