@@ -12,6 +12,7 @@ import type { AnalysisInput } from './analysis.ts';
 import type { CaseResult, CorrectnessEntry, Grade, Params } from './results-schema.ts';
 import { median } from './statistics.ts';
 import { paramsKey, type CaseRef as Headline } from './case-identity.ts';
+import { implausibleGradeRatio } from './plausibility.ts';
 
 /** The param and value that mark the reference solution's copy of a graded case (runner.ts adds them). */
 export const REFERENCE_PARAM = 'impl';
@@ -59,6 +60,9 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     }
     const ratio = median(reference.samplesMs) / median(learner.samplesMs);
     const { ci95, pairing } = interval(reference, learner, `grade:${g.variant}:${paramsKey(g.params)}`);
+    // A ratio no machine gives is flagged, never passed (plausibility.ts).
+    const implausible = implausibleGradeRatio(ratio);
+    if (implausible !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: implausible };
     return { ...base, ratio, ci95, pairing, passed: ci95[1] >= spec.target, uncertain: ci95[0] < spec.target && ci95[1] >= spec.target, reason: null };
   });
   const graded = cases.filter((c) =>

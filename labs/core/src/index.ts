@@ -15,3 +15,4 @@ export * from './grade.ts';
 export * from './validate.ts';
 export * from './upgrade.ts';
 export * from './sweeps.ts';
+export * from './plausibility.ts';

@@ -19,6 +19,17 @@ import { UPGRADABLE_VERSION, upgradeResults, type LabDeclarations } from './upgr
  */
 export const SCHEMA_VERSION = 3;
 
+/**
+ * Caps on what a results file controls, so every reader's work is bounded (issue 25: a 36 KB file asking for 10^9
+ * resamples hung validate, class and the viewer). Each is far above what any lab writes: runs use 10,000 resamples,
+ * at most 60 samples and 84 cases; the largest committed run costs 5 x 10^7 resample draws.
+ */
+export const MAX_BOOTSTRAP_RESAMPLES = 100_000;
+export const MAX_SAMPLES_PER_CASE = 100_000;
+export const MAX_CASES = 2_000;
+/** bootstrapResamples x all samples: a few seconds of recomputation at most. */
+export const MAX_BOOTSTRAP_WORK = 2e8;
+
 /** Parameters of one case of a lab's sweep, e.g. `{ workers: 2 }` or `{ size: 4096 }`. */
 export const paramsSchema = z.record(z.string().min(1).max(64), z.union([z.number(), z.string().max(200)]));
 
@@ -27,23 +38,23 @@ const nonNegative = finite.refine((v) => v >= 0, 'must be >= 0');
 const interval = z.tuple([finite, finite]).refine(([low, high]) => low <= high, 'interval low must be <= high');
 
 export const environmentSchema = z.object({
-  node: z.string(),
-  v8: z.string(),
-  uv: z.string(),
-  platform: z.string(),
-  arch: z.string(),
-  osRelease: z.string(),
-  cpuModel: z.string(),
+  node: z.string().max(100),
+  v8: z.string().max(100),
+  uv: z.string().max(100),
+  platform: z.string().max(50),
+  arch: z.string().max(50),
+  osRelease: z.string().max(300),
+  cpuModel: z.string().max(300),
   cpuCount: z.number().int().nonnegative(),
   availableParallelism: z.number().int().positive(),
   totalMemoryBytes: nonNegative,
   /** The CPU affinity list from /proc/self/status (`Cpus_allowed_list`), or null where not available. */
-  cpuAffinity: z.string().nullable(),
-  uvThreadpoolSize: z.string().nullable(),
-  slurm: z.record(z.string(), z.string()),
-  git: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }),
-  gpus: z.array(z.object({ name: z.string(), memoryMiB: z.number().nullable() })),
-  hostname: z.string(),
+  cpuAffinity: z.string().max(10_000).nullable(),
+  uvThreadpoolSize: z.string().max(20).nullable(),
+  slurm: z.record(z.string().max(100), z.string().max(2000)).refine((r) => Object.keys(r).length <= 200, 'at most 200 entries'),
+  git: z.object({ commit: z.string().max(100).nullable(), dirty: z.boolean().nullable() }),
+  gpus: z.array(z.object({ name: z.string().max(300), memoryMiB: z.number().nullable() })).max(256),
+  hostname: z.string().max(300),
   /** 1, 5 and 15 minute load averages when the run started: above the CPU count, others were using the machine. */
   loadAverage: z.tuple([nonNegative, nonNegative, nonNegative]).optional(),
 });
@@ -112,13 +123,13 @@ export const caseResultSchema = z.object({
   /** The case's worker (thread or process) count, where it has one: efficiency and the Amdahl fit use it. */
   workers: z.number().int().positive().optional(),
   /** Time per sample (one call of the measured function), in ms, in the order taken. */
-  samplesMs: z.array(nonNegative).min(1).max(1_000_000),
+  samplesMs: z.array(nonNegative).min(1).max(MAX_SAMPLES_PER_CASE),
   /**
    * The round (0-based) each sample was taken in, same length as samplesMs, numbered across the run. A round measures
    * every case of one measure group back to back, so cases with the same rounds are paired round by round; cases of
    * different groups never share a round.
    */
-  sampleRounds: z.array(z.number().int().nonnegative()).min(1).max(1_000_000),
+  sampleRounds: z.array(z.number().int().nonnegative()).min(1).max(MAX_SAMPLES_PER_CASE),
   /** How many units of work one sample does (requests, elements...), to turn times into throughput. */
   workPerSample: z.object({ amount: z.number().positive(), unit: z.string().max(40) }),
   /**
@@ -128,7 +139,7 @@ export const caseResultSchema = z.object({
    */
   sample: sampleSchema,
   summary: sampleSummarySchema,
-  observations: z.record(z.string().max(100), observationSchema),
+  observations: z.record(z.string().max(100), observationSchema).refine((r) => Object.keys(r).length <= 100, 'at most 100 observations'),
   /** Set when the case uses more workers than `availableParallelism`. */
   oversubscribed: z.boolean(),
 });
@@ -276,7 +287,7 @@ export const resultsSchema = z.object({
   sweeps: z.array(sweepSchema).max(20),
   /** Seed of the input generator and of the bootstrap, so every summary can be recomputed exactly. */
   seed: z.number().int(),
-  bootstrapResamples: z.number().int().positive(),
+  bootstrapResamples: z.number().int().positive().max(MAX_BOOTSTRAP_RESAMPLES),
   /** Median time of an empty sample under the same harness settings, in ms: the floor under every sample. */
   harnessOverheadMs: nonNegative,
   environment: environmentSchema,
@@ -287,15 +298,24 @@ export const resultsSchema = z.object({
    */
   cpus: cpusSchema,
   topology: topologySchema,
-  correctness: z.array(correctnessSchema).min(1),
-  cases: z.array(caseResultSchema),
-  speedups: z.array(speedupSchema),
-  amdahl: z.array(amdahlFitSchema),
+  correctness: z.array(correctnessSchema).min(1).max(MAX_CASES),
+  cases: z.array(caseResultSchema).max(MAX_CASES),
+  speedups: z.array(speedupSchema).max(MAX_CASES),
+  amdahl: z.array(amdahlFitSchema).max(MAX_CASES),
   headline: speedupSchema.nullable(),
   /** Null for a plain run; `--grade` runs record the grade here. */
   grade: gradeSchema.nullable(),
-  notes: z.array(z.string().max(2000)),
-});
+  /** `--grade` runs: the fingerprint of solutions/<lab> they were measured against (reference-fingerprint.ts). */
+  referenceSolution: z
+    .object({ folder: z.string().max(200), sha256: z.string().regex(/^[0-9a-f]{64}$/), files: z.number().int().nonnegative().max(100_000) })
+    .optional(),
+  notes: z.array(z.string().max(2000)).max(500),
+})
+  // What a reader's recomputation costs (validate, class, the viewer, the site build): bounded per file.
+  .refine((r) => r.bootstrapResamples * r.cases.reduce((n, c) => n + c.samplesMs.length, 0) <= MAX_BOOTSTRAP_WORK, {
+    message: `bootstrapResamples x samples is over ${MAX_BOOTSTRAP_WORK.toExponential()}: more than any lab writes (10,000 x a few thousand); the file cannot be recomputed in bounded time`,
+    path: ['bootstrapResamples'],
+  });
 
 export type Params = z.infer<typeof paramsSchema>;
 export type Environment = z.infer<typeof environmentSchema>;
@@ -348,12 +368,26 @@ export function parseResults(data: unknown, source = 'results', declared?: LabDe
 }
 
 /** Parses JSON text and validates it; a syntax error becomes a ResultsFileError too. */
+/**
+ * A JSON syntax error without the excerpt V8 quotes from the text (`Unexpected token 'r', "root:x:0:0"... is not
+ * valid JSON`): a file handed in may be anything, and its bytes must not reach a page or a terminal. Keeps the position.
+ */
+export function jsonErrorWithoutContent(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // V8's messages that quote nothing ("Expected ',' or '}' after property value in JSON at position 19") stay as they are.
+  if (!/["`]|token '/.test(message)) return message;
+  const position = /position (\d+)/.exec(message)?.[1];
+  const line = /line (\d+) column (\d+)/.exec(message);
+  const where = line ? ` at line ${line[1]} column ${line[2]}` : position !== undefined ? ` at character ${position}` : '';
+  return /Unexpected end/.test(message) ? `the text ends too early${where}` : `a syntax error${where}`;
+}
+
 export function parseResultsJson(text: string, source = 'results', declared?: LabDeclarations): Results {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new ResultsFileError(source, [`not JSON: ${(error as Error).message}`]);
+    throw new ResultsFileError(source, [`not JSON: ${jsonErrorWithoutContent(error)}`]);
   }
   return parseResults(data, source, declared);
 }

@@ -42,6 +42,8 @@ export function terminalText(text: string, options: TerminalTextOptions = {}): s
 /** Escapes text for HTML (and SVG) element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text
+    // C0/C1 controls but tab and line breaks (ESC, BEL...): a page printed to a terminal or a pager must not run them.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -57,6 +59,8 @@ export function escapeHtml(text: string): string {
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/\r\n|\r|\n/g, ' ')
+    // Other controls (ESC, BEL...): `cat report.md` in a terminal must not run them.
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .replace(/[\\`*_[\]#|~]/g, (ch) => `\\${ch}`)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

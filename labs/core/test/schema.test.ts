@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { parseResults, parseResultsJson, ResultsFileError, SCHEMA_VERSION } from '../src/results-schema.ts';
+import { parseResults, parseResultsJson, ResultsFileError, SCHEMA_VERSION } from '@parallel-course/core';
 
 const fixture = readFileSync(new URL('../../harness/test/fixtures/results-event-loop.json', import.meta.url), 'utf8');
 

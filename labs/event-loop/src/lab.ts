@@ -11,6 +11,7 @@ import { burst, PingProbe } from './load.ts';
 import type { VariantName } from './protocol.ts';
 import { startServerProcess } from './server-process.ts';
 import { deriveRingSync } from './work.ts';
+import { accountsOf, spotCheck } from './fresh-inputs.ts';
 import { calibrate, estimateInputs, estimateServerCase, REFERENCE_RATES } from './estimates.ts';
 import { analyseEventLoop, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, PING } from './analysis.ts';
 
@@ -157,16 +158,20 @@ const lab: LabDefinition<BurstInput, string[]> = {
   inputParams: [],
   inputs(_params, ctx) {
     const n = burstFor(ctx.availableParallelism);
-    // Distinct accounts per sample so no layer can cache an answer; the check uses another set, including edge values.
+    // Distinct accounts in every request of every sample of every case (measureAt), so no layer can cache an answer;
+    // the check uses another set, including edge values.
     return {
       check: [{ accounts: [0, 1, 2, 999_999_999, 1_000_000_000, 42] }],
-      measure: { accounts: Array.from({ length: n }, (_, i) => 1000 + i) },
+      measure: { accounts: accountsOf(0, n) },
+      measureAt: (sample: number) => ({ accounts: accountsOf(sample + 1, n) }),
     };
   },
   reference(input) {
     return input.accounts.map((account) => deriveRingSync(account));
   },
   comparator: exactStrings(),
+  // Each sample's fresh burst: every body's shape and account, and one body, drawn after the answer, in full.
+  checkSample: (input, output) => spotCheck(input.accounts, output),
   workPerSample(input) {
     return { amount: input.accounts.length, unit: 'requests' };
   },

@@ -8,6 +8,7 @@
  * Pure: no node: imports, so the site's build and the browser can use the same schema.
  */
 import { z } from 'zod';
+import { jsonErrorWithoutContent } from '@parallel-course/core';
 
 export const ANALYSIS_VALUES_VERSION = 1;
 export const VALUES_FILE = 'values.json';
@@ -87,7 +88,7 @@ export function parseAnalysisValuesJson(text: string, source = 'values.json'): A
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new AnalysisValuesError(source, [`not JSON: ${(error as Error).message}`]);
+    throw new AnalysisValuesError(source, [`not JSON: ${jsonErrorWithoutContent(error)}`]);
   }
   return parseAnalysisValues(data, source);
 }

@@ -14,6 +14,7 @@ import { runLab } from './run-lab.ts';
 import { checkForStatus, formatStatus, labStatus } from './status.ts';
 import { ensureNotes } from './notes.ts';
 import { parsePrediction, savePrediction, type Prediction } from './prediction.ts';
+import { writeBesideResults } from './results-writer.ts';
 import { watchLab } from './watch.ts';
 import { bundleExitCode, runBundle } from './bundle.ts';
 
@@ -232,12 +233,17 @@ export async function main(argv: string[]): Promise<number> {
     rootDir: ROOT_DIR,
   });
   if (outcome.runDir !== null && outcome.results !== null) {
-    if (command.prediction) {
-      savePrediction(outcome.runDir, command.prediction);
-      process.stdout.write(`Prediction: ${command.prediction.speedup}x, kept in ${path.join(outcome.runDir, 'prediction.json')}\n`);
+    // The results are written: a full disk now costs the small files beside them a warning, not the run its exit code.
+    const runDir = outcome.runDir;
+    const results = outcome.results;
+    const prediction = command.prediction;
+    if (prediction && writeBesideResults('prediction.json', runDir, () => savePrediction(runDir, prediction))) {
+      process.stdout.write(`Prediction: ${prediction.speedup}x, kept in ${path.join(runDir, 'prediction.json')}\n`);
     }
-    const notes = ensureNotes(outcome.runDir, outcome.results.lab, outcome.results.startedAt);
-    process.stdout.write(`Your notes: ${notes.file} (your hypothesis and interpretation; then npm run report -- ${outcome.runDir})\n`);
+    let notesFile = '';
+    if (writeBesideResults('notes.md', runDir, () => (notesFile = ensureNotes(runDir, results.lab, results.startedAt).file))) {
+      process.stdout.write(`Your notes: ${notesFile} (your hypothesis and interpretation; then npm run report -- ${runDir})\n`);
+    }
     if (earlier) process.stdout.write(`\n${formatComparison(compareRuns(earlier.results, outcome.results))}\n`);
   } else if (command.prediction || earlier) {
     process.stdout.write('No run folder was written (the check failed), so there is nothing to compare and the prediction was not kept.\n');

@@ -11,6 +11,22 @@ function shorten(value: unknown): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text;
 }
 
+/**
+ * Two differing strings shortened around their first difference, so both excerpts never read the same: a window of
+ * SHOWN_CHARS that starts a few characters before the first differing character, with `…` where text was cut
+ * (`at`: that character's offset).
+ */
+export function differingExcerpts(expected: string, actual: string): { expected: string; actual: string; at: number } {
+  let at = 0;
+  while (at < expected.length && at < actual.length && expected[at] === actual[at]) at++;
+  const start = Math.max(0, at - 10);
+  const cut = (text: string) => {
+    const window = JSON.stringify(text.slice(start, start + SHOWN_CHARS - 20));
+    return `${start > 0 ? '…' : ''}${window}${start + SHOWN_CHARS - 20 < text.length ? '…' : ''}`;
+  };
+  return { expected: cut(expected), actual: cut(actual), at };
+}
+
 const EQUAL: Comparison = { equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null };
 
 /** Outputs of different lengths: the first mismatch is the length itself. */
@@ -31,9 +47,13 @@ export function exactStrings(): Comparator<readonly string[]> {
       if (expected.length !== actual.length) return lengthMismatch(expected.length, actual.length);
       for (let i = 0; i < expected.length; i++) {
         if (expected[i] !== actual[i]) {
+          const e = expected[i];
+          const a = actual[i];
+          // Strings shown from their first difference (a long body that differs past character 80 read the same).
+          const shown = typeof e === 'string' && typeof a === 'string' ? differingExcerpts(e, a) : null;
           return {
             equal: false,
-            firstMismatch: { index: i, expected: shorten(expected[i]), actual: shorten(actual[i]) },
+            firstMismatch: shown ? { index: i, expected: shown.expected, actual: shown.actual } : { index: i, expected: shorten(e), actual: shorten(a) },
             maxAbsError: null,
             maxRelError: null,
           };

@@ -60,7 +60,7 @@ const VERDICT_TEXT: Record<Verdict, string> = {
 };
 
 /** The comparison as a terminal table with one verdict per case, then the caveats; text from the files is sanitised
- * (renderTextTable does the cells, sanitizeForTerminal the rest). */
+ * (renderTextTable does the cells, terminalText the rest). */
 export function formatComparison(comparison: RunComparison): string {
   const rule = comparison.threshold > 0 ? `touches 1 +- ${Math.round(comparison.threshold * 100)}%` : 'contains 1';
   const rows = comparison.cases.map((c) => [

@@ -141,8 +141,14 @@ export interface SamplingPlan {
 export interface LabInputs<Input> {
   /** Inputs for the correctness check: every case's output must match the reference on each of them. */
   check: Input[];
-  /** The input each measured sample runs on. */
+  /** The input each measured sample runs on (the one checked in full; with `measureAt`, the shape of the others). */
   measure: Input;
+  /**
+   * A fresh input per sample, so a memoising answer gains nothing: `sample` is unique per case and sample of the run
+   * (warm-up included), and the same cost of work for every value. A lab that can vary its input says so here; one
+   * that cannot says why in its README. Each such sample is checked with `checkSample`, not the full reference.
+   */
+  measureAt?(sample: number): Input;
 }
 
 /** A lab's reading of a run: text for the terminal and analysis.md, and files (charts, SVG) beside it. */
@@ -189,6 +195,11 @@ export interface LabDefinition<Input, Output> {
   /** The reference output for an input: the definition of a correct answer. */
   reference(input: Input): Output | Promise<Output>;
   comparator: Comparator<Output>;
+  /**
+   * With `LabInputs.measureAt`: checks one sample's output on its fresh input, cheaper than the full reference (a
+   * lab whose reference costs as much as the work spot-checks a seeded part and checks the shape of the rest).
+   */
+  checkSample?(input: Input, output: Output): Comparison;
   /** How much work one sample does, to turn a time into a throughput, e.g. `{ amount: 12, unit: 'requests' }`. */
   workPerSample(input: Input): { amount: number; unit: string };
   /**

@@ -25,8 +25,10 @@ export interface MeasureTarget<Input, Output> {
   label: string;
   instance: CaseInstance<Input, Output>;
   input: Input;
-  /** Compares one sample's output with the reference output for `input`. */
-  check(output: Output): Comparison;
+  /** A fresh input per sample (LabInputs.measureAt), by the case's sample count so far (warm-up included). */
+  inputAt?(sample: number): Input;
+  /** Compares one sample's output with the reference output for the input it ran on. */
+  check(output: Output, input: Input): Comparison;
   /** The longest one sample may take before the supervisor ends the run, in ms (stated when it does). */
   sampleLimitMs: number;
   /** Cases of one group are interleaved; groups are measured in turn (undefined is the default group). */
@@ -89,18 +91,25 @@ export class WrongSampleError extends Error {
   }
 }
 
+/** Samples taken of each target so far (warm-up included): the index of its next fresh input. */
+const taken = new WeakMap<object, number>();
+
 /** Takes `count` samples of `target`, checking each output; returns their times in the order taken. */
 async function takeSamples<Input, Output>(target: MeasureTarget<Input, Output>, count: number, stage: string, firstIndex: number): Promise<number[]> {
   const times: number[] = [];
   const afterSample = target.instance.afterSample?.bind(target.instance);
   for (let s = 0; s < count; s++) {
     let output: Output | undefined;
+    const index = taken.get(target) ?? 0;
+    taken.set(target, index + 1);
+    // Made before the clock starts: a fresh input costs the sample nothing.
+    const input = target.inputAt ? target.inputAt(index) : target.input;
     times.push(
       await timeOne(target.label, async () => {
-        output = await target.instance.run(target.input);
+        output = await target.instance.run(input);
       }, afterSample),
     );
-    const comparison = target.check(output as Output);
+    const comparison = target.check(output as Output, input);
     if (!comparison.equal) throw new WrongSampleError(firstIndex + s, stage, comparison);
   }
   return times;

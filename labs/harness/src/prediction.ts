@@ -4,6 +4,7 @@
  * time it was recorded (before the run started), and the report sets it against the measurement.
  */
 import path from 'node:path';
+import { jsonErrorWithoutContent } from '@parallel-course/core';
 import { z } from 'zod';
 import { UnsafeFileError, UsageError } from './errors.ts';
 import type { SpeedupEntry } from '@parallel-course/core';
@@ -58,7 +59,7 @@ export function readPrediction(runDir: string): Prediction | null {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file} is not JSON (${(error as Error).message}): fix it or delete it`);
+    throw new UsageError(`${file} is not JSON (${jsonErrorWithoutContent(error)}): fix it or delete it`);
   }
   const parsed = predictionSchema.safeParse(data);
   if (!parsed.success) {

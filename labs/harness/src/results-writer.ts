@@ -115,7 +115,13 @@ export async function writeRunFolder<T>(runDir: string, results: Results, writeR
  */
 export function writeFileAtomic(file: string, text: string | Uint8Array, options: { replace?: boolean } = {}): void {
   const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  writeFileSync(temp, text, { flag: 'wx' });
+  try {
+    writeFileSync(temp, text, { flag: 'wx' });
+  } catch (error) {
+    // A full disk fails the write after the file was created: no half-written .tmp-* is left behind.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(temp, { force: true });
+    throw error;
+  }
   if (options.replace) {
     try {
       renameSync(temp, file);
@@ -129,6 +135,30 @@ export function writeFileAtomic(file: string, text: string | Uint8Array, options
     linkSync(temp, file);
   } finally {
     unlinkSync(temp);
+  }
+}
+
+/** The codes of a write that failed for want of space: a full disk, a quota, a file-size limit. */
+export function isOutOfSpace(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
+}
+
+/**
+ * Writes a file that goes beside results already kept (notes.md, prediction.json): when the disk is full it says
+ * so on stderr and returns false, so a measured run is never turned into a crash (exit 3) by its last small file.
+ */
+export function writeBesideResults(what: string, runDir: string, write: () => void): boolean {
+  try {
+    write();
+    return true;
+  } catch (error) {
+    if (!isOutOfSpace(error)) throw error;
+    process.stderr.write(
+      `warning: ${what} was not written (${(error as NodeJS.ErrnoException).code}: no space left for it); the results are kept in ${runDir}. ` +
+        `Free some space, then 'npm run report -- ${runDir}' writes it.\n`,
+    );
+    return false;
   }
 }
 

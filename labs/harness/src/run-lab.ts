@@ -4,12 +4,13 @@
  */
 import path from 'node:path';
 import { ANALYSIS_FILE, writeAnalysis } from './lab-analysis.ts';
-import { type AnalysisInput, analyze, caseLabel, type CorrectnessEntry, notImplementedCases, type Results, SCHEMA_VERSION } from '@parallel-course/core';
+import { type AnalysisInput, analyze, caseLabel, type CorrectnessEntry, notImplementedCases, plausibilityFlags, type Results, SCHEMA_VERSION } from '@parallel-course/core';
 import { cpuBudget, describeBudget } from './cpus.ts';
 import { currentTopology, describeTopology, topologyWarnings } from './topology.ts';
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
 import { type Impl, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
+import { fingerprintReference } from './reference-fingerprint.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { measureGroups } from './measure.ts';
 import { planLoadedLab, type LabPlan, type LabPlanOptions } from './plan-lab.ts';
@@ -112,6 +113,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const topology = currentTopology(undefined, cpus.affinity);
   // The machine as it was when the run started (its load average then says whether others were using it).
   const environment = await collectEnvironment(rootDir);
+  // Before any learner code runs: what the grade will be a ratio to (validate and class compare it with the course's).
+  const referenceSolution = options.grade ? fingerprintReference(rootDir, options.lab) : null;
   print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run; ${describeBudget(cpus)})`);
 
   // The plan (plan.ts): the run's time from each case's work and a calibration here, and fewer rounds (or optional
@@ -218,6 +221,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   if (analysis.grade && (cpus.forced || analysis.grade.oversubscribed)) {
     notes.push(`The grade was measured with ${cpus.forced ? `P forced to ${cpus.p}` : ''}${cpus.forced && analysis.grade.oversubscribed ? ' and ' : ''}${analysis.grade.oversubscribed ? 'graded cases oversubscribed' : ''}: the learner's and the reference's code shared the same CPUs, but the ratio is not what the node would give.`);
   }
+  // Ratios no machine gives: flagged in the results and every report (plausibility.ts); such a grade does not pass.
+  for (const flag of plausibilityFlags({ cpus, speedups: analysis.speedups, grade: analysis.grade })) notes.push(`Implausible, not a measurement: ${flag.message}.`);
   const failedWhileMeasured = correctness.filter((e) => e.failedAt && e.failedAt.stage !== 'check' && e.failedAt.stage !== 'setup');
   if (failedWhileMeasured.length > 0) {
     notes.push(`${failedWhileMeasured.length} case(s) failed after passing the check and are not charted: ${failedWhileMeasured.map((e) => caseLabel(e)).join(', ')}.`);
@@ -241,6 +246,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     topology,
     correctness,
     ...analysis,
+    ...(referenceSolution ? { referenceSolution } : {}),
     notes,
   };
   // Stage 6: results and reports, fed the same validated results; if the folder failed us after all, a temporary one.

@@ -34,6 +34,8 @@ export interface RunJob {
    * learner's, as the same variant with params `{ ...params, impl: 'reference' }`.
    */
   grade?: boolean;
+  /** Multiplies the runner's own call limits, as the supervisor's (tests shorten them; default 1). */
+  limitScale?: number;
 }
 
 /** One case of the lab's sweep as the supervisor needs to know it (no functions). */

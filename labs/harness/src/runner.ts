@@ -14,6 +14,8 @@ import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.t
 import { runCases } from './run-cases.ts';
 import { caseKeyOf, type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
+import { LabLoadError } from './errors.ts';
+import type { CorrectnessEntry } from '@parallel-course/core';
 
 /** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */
 export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;
@@ -31,16 +33,46 @@ export function sampleLimitMs(checkMs: number | null): number {
   return Math.max(MIN_SAMPLE_LIMIT_MS, Math.ceil(SAMPLE_LIMIT_FACTOR * (checkMs ?? MIN_SAMPLE_LIMIT_MS)));
 }
 
+/** A failed check's reason names the file to look at (a throw, a patch refused by the sandbox), when it does not yet. */
+function withLearnerFile(entry: CorrectnessEntry, file: string | null): CorrectnessEntry {
+  if (entry.passed || entry.notImplemented || file === null || entry.reason === null || entry.reason.includes(file)) return entry;
+  return { ...entry, reason: `${entry.reason.replace(/\.+$/, '')}. Look at ${file}.` };
+}
+
+/** A check call that hit its limit (check.ts withTimeout). */
+const TIMED_OUT = /did not finish within/;
+
+/** The failed entry of a case not checked because an earlier case of its variant never finished. */
+function skippedAfterHang(definition: CaseDefinition<unknown, unknown>, comparator: string, hungLabel: string, file: string | null): CorrectnessEntry {
+  return {
+    variant: definition.variant,
+    params: definition.params,
+    passed: false,
+    comparator,
+    reason: `not checked: ${hungLabel} of the same variant never finished its check (a promise that never settles?); fix that first${file ? `. Look at ${file}.` : ''}`,
+    notImplemented: false,
+    firstMismatch: null,
+    maxAbsError: null,
+    maxRelError: null,
+    inputsChecked: 0,
+    failedAt: { stage: 'check', sample: null },
+  };
+}
+
 interface Prepared {
   key: string;
   definition: CaseDefinition<unknown, unknown>;
   set: CheckSet<unknown, unknown>;
   measureInput: unknown;
+  measureAt: ((sample: number) => unknown) | undefined;
 }
+
+/** The sample numbers of one case's fresh inputs: case k uses k x this + 0, 1, 2, ... (far above any plan's count). */
+export const SAMPLES_PER_CASE_MAX = 10_000;
 
 /** Inputs and reference outputs for every case; cases that agree on the lab's input params share them. */
 async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: CaseDefinition<unknown, unknown>[], ctx: LabContext): Promise<Prepared[]> {
-  const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown }>();
+  const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown; measureAt: ((sample: number) => unknown) | undefined }>();
   const prepared: Prepared[] = [];
   for (const definition of definitions) {
     const inputKey = paramsKey(definition.params, lab.inputParams);
@@ -50,10 +82,10 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
       const all = [...inputs.check, inputs.measure];
       const expected = [];
       for (const input of all) expected.push(await lab.reference(input));
-      entry = { set: { inputs: all, expected }, measureInput: inputs.measure };
+      entry = { set: { inputs: all, expected }, measureInput: inputs.measure, measureAt: inputs.measureAt?.bind(inputs) };
       sets.set(inputKey, entry);
     }
-    prepared.push({ key: caseKeyOf(definition.variant, paramsKey(definition.params)), definition, set: entry.set, measureInput: entry.measureInput });
+    prepared.push({ key: caseKeyOf(definition.variant, paramsKey(definition.params)), definition, set: entry.set, measureInput: entry.measureInput, measureAt: entry.measureAt });
   }
   return prepared;
 }
@@ -79,9 +111,20 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
 
   // Stage 1: check. Passing cases stay set up for measuring; failing ones are torn down and never timed.
   const passing: { prepared: Prepared; instance: CaseInstance<unknown, unknown>; checkMs: number | null }[] = [];
+  // A variant whose call never finished in one case (a promise that never settles) would cost the same limit in each
+  // of its other cases, one after another: they are failed at once, pointing at the first.
+  const hung = new Map<string, string>();
+  // The runner's own limit answers a promise that never settles before the supervisor's (which adds its grace).
+  const checkLimitMs = Math.max(1, Math.round(CHECK_CALL_TIMEOUT_MS * (job.limitScale ?? 1)));
   for (const [i, p] of prepared.entries()) {
     send({ type: 'progress', done: i, total: prepared.length, label: caseLabel(p.definition), phase: 'check' });
-    const checked = await checkCase(p.definition, lab.comparator, p.set, ctx, CHECK_CALL_TIMEOUT_MS, {
+    const hungLabel = hung.get(p.definition.variant);
+    if (hungLabel !== undefined) {
+      const file = info.cases.find((info) => info.key === p.key)?.learnerFile ?? null;
+      send({ type: 'checked', caseKey: p.key, measureCallMs: null, entry: skippedAfterHang(p.definition, lab.comparator.description, hungLabel, file) });
+      continue;
+    }
+    const checked = await checkCase(p.definition, lab.comparator, p.set, ctx, checkLimitMs, {
       beforeSetup: () => announce({ stage: 'setup', caseKey: p.key }, SETUP_TIMEOUT_MS, `a case's set-up may take ${SETUP_TIMEOUT_MS / 1000} s`),
       beforeInput: (input) =>
         announce({ stage: 'check', caseKey: p.key, input }, CHECK_CALL_TIMEOUT_MS, `one call of the check may take ${CHECK_CALL_TIMEOUT_MS / 1000} s`),
@@ -90,7 +133,8 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     });
     // The last check input is the measured input: its (cold) time sets the case's limit per measured sample.
     const checkMs = checked.callMs.length === p.set.inputs.length ? (checked.callMs.at(-1) ?? null) : null;
-    send({ type: 'checked', entry: checked.entry, caseKey: p.key, measureCallMs: checkMs });
+    send({ type: 'checked', entry: withLearnerFile(checked.entry, info.cases.find((i) => i.key === p.key)?.learnerFile ?? null), caseKey: p.key, measureCallMs: checkMs });
+    if (!checked.entry.passed && TIMED_OUT.test(checked.entry.reason ?? '')) hung.set(p.definition.variant, caseLabel(p.definition));
     if (checked.instance) passing.push({ prepared: p, instance: checked.instance, checkMs });
   }
   send({ type: 'progress', done: prepared.length, total: prepared.length, label: '', phase: 'check' });
@@ -111,15 +155,20 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
 
   // Stage 2: measure what passed; every sample's output is compared with the reference outside the timed region.
   send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.samplesPerRound)) });
-  const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => {
-    const { definition, set, measureInput } = p.prepared;
+  const targets: MeasureTarget<unknown, unknown>[] = passing.map((p, ordinal) => {
+    const { definition, set, measureInput, measureAt } = p.prepared;
     const expected = set.expected[set.inputs.indexOf(measureInput)];
+    const checkSample = lab.checkSample?.bind(lab);
+    // Fresh inputs per sample, distinct across cases too (a cache shared through a file gains nothing either).
+    const fresh = measureAt && checkSample ? { inputAt: (sample: number) => measureAt(ordinal * SAMPLES_PER_CASE_MAX + sample) } : {};
     return {
       key: p.prepared.key,
       label: caseLabel(definition),
       instance: p.instance,
       input: measureInput,
-      check: (output: unknown) => lab.comparator.compare(expected, output),
+      ...fresh,
+      check: (output: unknown, input: unknown) =>
+        input === measureInput || !checkSample ? lab.comparator.compare(expected, output) : checkSample(input, output),
       sampleLimitMs: sampleLimitMs(p.checkMs),
       ...(definition.measureGroup ? { group: definition.measureGroup } : {}),
     };

@@ -90,11 +90,16 @@ export function readTextFileSafely(file: string, options: SafeReadOptions): stri
   }
   const early = refusal(file, stats, options);
   if (early) throw early;
+  // A link to a regular file is refused too: a results folder's link to /etc/passwd must not be read (issue 25).
+  if (isSymlink(file)) {
+    throw new UnsafeFileError('FILE_NOT_REGULAR', file, 'is a symbolic link; links are not followed, so it was not read', options.fix);
+  }
 
   let fd: number;
   try {
     // O_NONBLOCK and O_NOCTTY do not exist on Windows, where there are no FIFOs to open by name either.
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+    // O_NOFOLLOW: a link swapped in after the check is not followed either.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0) | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     throw fromSystemError(file, error, options);
   }

@@ -11,7 +11,12 @@
  * SIGINT, SIGTERM and SIGHUP end the runner's process group and the run; nothing is written (run-lab.ts says so).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readSandboxNeeds, sandboxExecArgv } from './sandbox.ts';
+import { competingLoadNote, readCpuSnapshot, roundLoad, type CpuSnapshot, type RoundLoad } from './competing-load.ts';
 import { caseLabel, type CorrectnessEntry, type RawObservation, type SampleUnit } from '@parallel-course/core';
 import type { Activity, CaseInfo, LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 
@@ -51,8 +56,10 @@ export interface SupervisedRun {
   fatal: { kind: 'usage' | 'internal'; message: string } | null;
   /** The signal that interrupted the run, if one did. */
   interrupted: NodeJS.Signals | null;
-  /** What the supervisor did that a reader should know (restarts, a teardown that was cut short). */
+  /** What the supervisor did that a reader should know (restarts, a teardown that was cut short, competing load). */
   notes: string[];
+  /** What other processes used while each round's cases were timed, by round (Linux; empty elsewhere). */
+  competingCpus: Map<number, RoundLoad>;
 }
 
 export interface SuperviseOptions {
@@ -118,7 +125,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /** Runs a job under supervision; never throws for anything learner code does. */
 export async function supervise(options: SuperviseOptions): Promise<SupervisedRun> {
-  const run: SupervisedRun = { lab: options.lab, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [] };
+  const run: SupervisedRun = { lab: options.lab, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [], competingCpus: new Map() };
   const entries = new Map<string, CorrectnessEntry>();
   const failedKeys = new Set<string>();
   let current: ChildProcess | null = null;
@@ -136,11 +143,24 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const onStop = () => onSignal('SIGTERM');
   if (options.stop?.aborted) onStop();
   options.stop?.addEventListener('abort', onStop);
+  // The runner's own temp folder: with the lab's declared folders, the only place its code may write (sandbox.ts).
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), `lab-run-${options.job.lab}-`));
+  const needs = readSandboxNeeds(options.job.rootDir, options.job.lab);
+  // A folder granted to the runner must exist when it starts: Node resolves the grants then (a missing one is a file).
+  for (const w of needs.writes) mkdirSync(path.join(options.job.rootDir, 'labs', options.job.lab, w), { recursive: true });
+  const execArgv = sandboxExecArgv({
+    rootDir: options.job.rootDir,
+    lab: options.job.lab,
+    impl: options.job.impl,
+    grade: options.job.grade === true,
+    tmpDir,
+    needs,
+  });
 
   try {
     for (let attempt = 1; !run.interrupted; attempt++) {
-      const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key) };
-      const outcome = await runAttempt(job, options, run, entries, (child) => (current = child));
+      const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key), ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}) };
+      const outcome = await runAttempt(job, options, run, entries, (child) => (current = child), { execArgv, tmpDir });
       current = null;
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
       // A case ended the process: start again without it and without the rest of its variant (the same code would
@@ -153,6 +173,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
       }
       for (const [key, entry] of entries) if (!entry.passed) failedKeys.add(key);
       run.measured.clear();
+      run.competingCpus.clear();
       run.harnessOverheadMs = null;
       if (attempt >= MAX_ATTEMPTS) {
         const left = (run.lab.cases).filter((c) => !failedKeys.has(c.key));
@@ -169,8 +190,11 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   } finally {
     for (const s of signals) process.off(s, onSignal);
     options.stop?.removeEventListener('abort', onStop);
+    rmSync(tmpDir, { recursive: true, force: true });
   }
-  const order = (run.lab.cases).map((c) => c.key);
+  const load = competingLoadNote(run.competingCpus);
+  if (load !== null) run.notes.push(load);
+  const order = run.lab.cases.map((c) => c.key);
   run.correctness = order.filter((k) => entries.has(k)).map((k) => entries.get(k) as CorrectnessEntry);
   return run;
 }
@@ -183,12 +207,14 @@ function runAttempt(
   run: SupervisedRun,
   entries: Map<string, CorrectnessEntry>,
   started: (child: ChildProcess) => void,
+  sandbox: { execArgv: string[]; tmpDir: string },
 ): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
     const child = fork(RUN_CHILD, [JSON.stringify(job)], {
       cwd: job.rootDir,
-      // Not the parent's flags: `node -e <script>` would run the script again instead of the runner.
-      execArgv: [],
+      // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
+      execArgv: sandbox.execArgv,
+      env: { ...process.env, TMPDIR: sandbox.tmpDir },
       detached: true, // its own process group: one kill ends the runner and every process it started
       stdio: ['ignore', options.forwardOutput ? 'inherit' : 'ignore', 'pipe', 'ipc'],
     });
@@ -200,7 +226,12 @@ function runAttempt(
     });
     const infoOf = (key: string) => run.lab.cases.find((c) => c.key === key);
     const samples = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
+    const forged = new Set<string>();
+    // The CPU other processes took while each measured round was timed (competing-load.ts).
+    let roundStart: CpuSnapshot | null = null;
     let activity: { activity: Activity; limitMs: number; why: string } | null = null;
+    /** Rounds already received for the announced call: one is expected, a second is forged (seal.ts). */
+    let roundsInCall = 0;
     let timer: NodeJS.Timeout | null = null;
     let overran: { activity: Activity; limitMs: number; why: string } | null = null;
     let done = false;
@@ -216,6 +247,8 @@ function runAttempt(
         case 'call':
           clearTimer();
           activity = { activity: message.activity, limitMs: message.limitMs, why: message.why };
+          roundsInCall = 0;
+          roundStart = message.activity.stage === 'measure' && child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
           timer = setTimeout(() => {
             overran = activity;
             killGroup(child, 'SIGKILL');
@@ -232,6 +265,23 @@ function runAttempt(
           options.onProgress?.(message);
           break;
         case 'round': {
+          const announced = activity?.activity;
+          if (announced?.stage !== 'measure' || announced.caseKey !== message.caseKey || announced.round !== message.round || ++roundsInCall > 1) {
+            // Only the runner's measuring loop sends rounds, one per announced call: anything else was forged.
+            const key = announced?.caseKey ?? message.caseKey;
+            samples.delete(key);
+            forged.add(key);
+            const info = infoOf(key);
+            if (info) entries.set(key, failedEntry(info, `a measured round arrived that the harness did not take (round ${message.round} of ${message.caseKey}): lab or learner code wrote to the harness's channel${info.learnerFile ? `. Look at ${info.learnerFile}.` : ''}`, entries.get(key), 'measure', null));
+            break;
+          }
+          if (forged.has(message.caseKey)) break;
+          const roundEnd = roundStart && child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
+          if (roundStart && roundEnd) {
+            const load = roundLoad(roundStart, roundEnd);
+            const sum = run.competingCpus.get(message.round) ?? { othersTicks: 0, seconds: 0 };
+            run.competingCpus.set(message.round, { othersTicks: sum.othersTicks + load.othersTicks, seconds: sum.seconds + load.seconds });
+          }
           const s = samples.get(message.caseKey) ?? { samplesMs: [], sampleRounds: [] };
           s.samplesMs.push(...message.samplesMs);
           s.sampleRounds.push(...message.samplesMs.map(() => message.round));
@@ -245,7 +295,7 @@ function runAttempt(
           break;
         }
         case 'measured': {
-          const s = samples.get(message.caseKey);
+          const s = forged.has(message.caseKey) ? undefined : samples.get(message.caseKey);
           if (s) run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample, sample: message.sample });
           measuringFinished = true;
           break;

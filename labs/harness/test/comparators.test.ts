@@ -22,3 +22,15 @@ test('withinTolerance: |a - e| <= abs + rel*|e|, with the largest absolute and r
   assert.equal(close.compare([1], [Number.NaN]).equal, false);
   assert.throws(() => withinTolerance({ abs: -1, rel: 0 }), /tolerances must be non-negative/);
 });
+
+test('a mismatch excerpt of two long strings shows their first difference, so the two never read the same', () => {
+  const head = 'account 1000\n' + 'a'.repeat(200);
+  const compared = exactStrings().compare([`${head}X-expected`], [`${head}Y-actual`]);
+  const m = compared.firstMismatch!;
+  assert.equal(m.index, 0);
+  assert.notEqual(m.expected, m.actual);
+  assert.match(m.expected, /X-expected/);
+  assert.match(m.actual, /Y-actual/);
+  assert.ok(m.expected.startsWith('…'), 'the cut is marked');
+  assert.ok(m.expected.length <= 90);
+});

@@ -21,7 +21,7 @@ async function grade(t: Parameters<typeof tempRoot>[2] & object, exercise: strin
   const root = tempRoot('faults-root', 'harness-grade-', t);
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), exercise);
   const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
-  return { outcome, results: outcome.results ? parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json') : null };
+  return { root, outcome, results: outcome.results ? parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json') : null };
 }
 
 const SAME = readFileSync(new URL('./fixtures/faults-root/solutions/faulty/faulty.ts', import.meta.url), 'utf8');
@@ -84,7 +84,7 @@ test('npm run class shows a gradebook (one row per learner; the reference copies
   const saved = process.stdout.write.bind(process.stdout);
   process.stdout.write = (() => true) as typeof process.stdout.write;
   try {
-    assert.equal(await classMain([path.join(dir, 'class'), '--out', out]), 0);
+    assert.equal(await classMain([path.join(dir, 'class'), '--out', out, '--course', runs.alice.root]), 0);
   } finally {
     process.stdout.write = saved;
   }

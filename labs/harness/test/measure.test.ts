@@ -112,3 +112,34 @@ describe('collectGarbage', () => {
     assert.equal(collected, true);
   });
 });
+
+describe('measureCases with fresh inputs (LabInputs.measureAt)', () => {
+  it('runs every sample, warm-up included, on its own input, so a memoising answer never hits its cache', async () => {
+    const memo = new Map<number, number>();
+    let hits = 0;
+    const checked: number[] = [];
+    const target: MeasureTarget<number, number> = {
+      key: 'memo',
+      label: 'memo',
+      input: 0,
+      inputAt: (sample) => 1000 + sample,
+      check: (output, input) => {
+        checked.push(input);
+        return { equal: output === input * 2, firstMismatch: null, maxAbsError: null, maxRelError: null };
+      },
+      sampleLimitMs: 10_000,
+      instance: {
+        run: (x) => {
+          if (memo.has(x)) hits++;
+          else memo.set(x, x * 2);
+          return memo.get(x)!;
+        },
+        teardown() {},
+      },
+    };
+    const [measured] = await measureCases([target], { warmupSamples: 2, rounds: 3, samplesPerRound: 2 });
+    assert.equal(measured?.failed, false);
+    assert.equal(hits, 0, 'a memoised answer was reused');
+    assert.deepEqual(checked, [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007], 'each output is checked against the input it ran on');
+  });
+});

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { runLabAnalysis, writeAnalysis } from '../src/lab-analysis.ts';
 import { runLab } from '../src/run-lab.ts';
 import { parseResultsJson } from '@parallel-course/core';
+import { tempRoot } from './support/temp-root.ts';
 
 const rootDir = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
 const tiny = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
@@ -25,14 +26,17 @@ function readCalls(file: string): Record<string, number> {
 test('a wrong variant fails the check, is never timed, and the run exits 1', async (t) => {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-gate-'));
   t.after(() => rmSync(outDir, { recursive: true, force: true }));
-  process.env.TOY_CALLS_FILE = path.join(outDir, 'calls.txt');
+  // In a copy of the root: the lab process may write only the folder the toy lab declares (`sandbox.writes`).
+  const root = tempRoot('root', 'harness-gate-root-', t);
+  const callsFile = path.join(root, 'labs', 'toy', 'calls', 'calls.txt');
+  process.env.TOY_CALLS_FILE = callsFile;
   let outcome;
   try {
-    outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir });
+    outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir: root });
   } finally {
     delete process.env.TOY_CALLS_FILE;
   }
-  const calls = readCalls(path.join(outDir, 'calls.txt'));
+  const calls = readCalls(callsFile);
 
   assert.equal(outcome.exitCode, 1);
   const wrong = outcome.correctness.find((e) => e.variant === 'wrong');

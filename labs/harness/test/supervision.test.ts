@@ -138,3 +138,28 @@ test('--watch and --status checks are supervised too: a synchronous loop ends wi
   assert.deepEqual(outcome.correctness.map((e) => [e.variant, e.passed]), [['loop', true], ['learner', false], ['steady', true]]);
   assert.ok(performance.now() - started < 20_000);
 });
+
+test("a promise that never settles in the check fails its variant's other cases at once, naming the file", { timeout: 30_000 }, async (t) => {
+  // Three cases of the learner's variant (as gpu-batching's pipeline has several prefetch depths), each of which would
+  // wait out the check's limit in turn: the first fails on the limit, the others at once, pointing at it.
+  const root = tempRoot('faults-root', 'harness-hang-', t);
+  const labFile = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
+  const lab = readFileSync(labFile, 'utf8')
+    .replace("      variant('learner', async (xs) => {", "      ...[1, 2, 3].map((k) => ({ ...variant('learner', async (xs) => {")
+    .replace("        return [await impl.sumSquares(xs)];\n      }),", "        return [await impl.sumSquares(xs)];\n      }), params: { k } })),");
+  assert.notEqual(lab, readFileSync(labFile, 'utf8'), 'the fixture was rewritten');
+  writeFileSync(labFile, lab);
+  writeFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), 'export async function sumSquares(): Promise<number> { return new Promise(() => {}); }\n');
+  const { runJob } = await import('../src/runner.ts');
+  const checked: { params: Record<string, unknown>; passed: boolean; reason: string | null }[] = [];
+  const started = performance.now();
+  await runJob(
+    { lab: 'faulty', impl: 'solution', quick: true, seed: 1, rootDir: root, checkOnly: true, exclude: [], availableParallelism: 2, limitScale: LIMIT_SCALE },
+    (m) => void (m.type === 'checked' && m.entry.variant === 'learner' && checked.push(m.entry)),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  assert.deepEqual(checked.map((e) => [e.params['k'], e.passed]), [[1, false], [2, false], [3, false]]);
+  assert.match(checked[0]!.reason ?? '', /did not finish within 3 s .*Look at solutions\/faulty\/faulty\.ts\.$/);
+  assert.match(checked[1]!.reason ?? '', /^not checked: learner \(k=1\) of the same variant never finished its check .*Look at solutions\/faulty\/faulty\.ts\.$/);
+  assert.ok(seconds < 8, `took ${seconds} s: the other cases waited out the limit too`);
+});

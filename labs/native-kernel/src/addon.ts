@@ -129,6 +129,14 @@ export function loadBlas(threads = 1): BlasKernel {
 /** Loads a rung's module; throws an Error saying what is wrong and how to fix it. Call in setup, never when timed. */
 export function loadRung(impl: Impl, rung: Rung): NativeKernel {
   const status = rungStatus(impl, rung);
+  if (!status.available && impl === 'exercise' && rungStatus('solution', rung).available) {
+    // The solution's rung built with the same toolchain: the learner's C++ is what does not compile.
+    const file = /blocked\.cc/.test(status.reason) ? 'blocked.cc' : /kernel\.cc/.test(status.reason) ? 'kernel.cc' : 'kernel.cc or blocked.cc';
+    throw new Error(
+      `exercises/native-kernel/${file} does not compile (the solution's rungs built with the same compiler): ${status.reason.split('\n')[0]}. ` +
+        `Fix the error, then run \`${BUILD_COMMAND}\` (the compiler's full output is in labs/native-kernel/build/native-kernel-build.json)`,
+    );
+  }
   if (!status.available) throw new Error(`the ${impl} native rung ${rung} is unavailable: ${status.reason}. Fix: ${status.fix}`);
   try {
     return require(status.file) as NativeKernel;

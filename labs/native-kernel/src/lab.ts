@@ -475,10 +475,14 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     const blas = blasStatus().available;
     // Unavailable rungs and a stale build are reported through notes(), which the harness prints and records.
     const cases: CaseDefinition<NativeKernelInput, Float64Array>[] = [];
+    // The learner's rungs that did not build while the solution's did: the toolchain works, so the learner's C++
+    // does not compile. That is a failed check (exit 1, the file named), not an "unavailable" note (exit 0).
+    const broken = ctx.impl === 'exercise' ? RUNGS.filter((rung) => !available.has(rung) && rungStatus('solution', rung).available) : [];
     for (const size of sizes) {
       cases.push(tsNaiveCase(size), tsTypedCase(size));
       for (const rung of RUNGS) {
         if (available.has(rung)) cases.push(nativeCase(rung, size, rung === 'march' && size === LARGEST_SIZE));
+        else if (broken.includes(rung) && size === sizes[0]) cases.push(nativeCase(rung, size));
       }
       if (available.has('march')) cases.push(nativeBlockedCase(size));
       if (blas) cases.push(nativeBlasCase(size));

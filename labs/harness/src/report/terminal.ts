@@ -35,7 +35,7 @@ export function formatGrade(grade: Grade): string[] {
         ? `  ${label}: ${e.reason ?? 'not attempted (optional)'}`
         : e.ratio === null || e.ci95 === null
         ? `  ${label}: not graded: ${e.reason ?? 'no ratio'}`
-        : `  ${label}: ${e.ratio.toFixed(2)} of the reference [${e.ci95[0].toFixed(2)}, ${e.ci95[1].toFixed(2)}]: ${e.passed ? 'PASS' : 'FAIL'}${e.uncertain ? ' (uncertain: the interval straddles the target; rerun to be sure)' : ''}`,
+        : `  ${label}: ${e.ratio.toFixed(2)} of the reference [${e.ci95[0].toFixed(2)}, ${e.ci95[1].toFixed(2)}]: ${e.passed ? 'PASS' : 'FAIL'}${e.uncertain ? ' (uncertain: the interval straddles the target; rerun to be sure)' : ''}${e.reason ? ` (${e.reason})` : ''}`,
     );
   }
   lines.push(

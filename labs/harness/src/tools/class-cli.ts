@@ -19,13 +19,15 @@ const HELP = [
   `  A *.json that is not a regular file (a FIFO, a link to a device) or is over ${formatBytes(MAX_RESULTS_BYTES)} is refused unread and listed.`,
   '',
   '  --out <value>        parent folder of the page (default: results/); the page goes to <out>/class/<timestamp>/',
+  '  --course <dir>       the course checkout whose solutions/<lab> every grade must have been measured against',
+  '                       (default: this one); a grade measured against a changed reference solution is refused',
   '  --help               show this help',
 ].join('\n');
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, course: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
   }
@@ -37,16 +39,17 @@ export async function main(argv: string[]): Promise<number> {
   const base = process.env.INIT_CWD ?? process.cwd();
   const dir = path.resolve(base, parsed.positionals[0] as string);
   if (!isFolder(dir)) throw new UsageError(`${parsed.positionals[0]} is not a folder: give the folder that holds the learners' results.json files`);
-  const submissions = loadSubmissions(dir);
+  const validation = { referenceRoot: parsed.values.course ? path.resolve(base, parsed.values.course) : ROOT_DIR };
+  const submissions = loadSubmissions(dir, validation);
   if (submissions.length === 0) throw new UsageError(`no .json files under ${dir}: collect the learners' results.json files there (one folder or file name per learner)`);
   const outRoot = parsed.values.out ? path.resolve(base, parsed.values.out) : path.join(ROOT_DIR, 'results');
   const now = new Date();
   const runDir = createRunDir(outRoot, 'class', now);
   const file = path.join(runDir, 'class.html');
-  writeFileAtomic(file, renderClassPage(dir, submissions, now));
+  writeFileAtomic(file, renderClassPage(dir, submissions, now, validation));
   // The gradebook: one row per learner and lab, for an LMS (class-page.ts shows the same table).
   const csv = path.join(runDir, 'gradebook.csv');
-  writeFileAtomic(csv, gradebookCsv(submissions.map((s) => gradebookRow(s.name, s.file))));
+  writeFileAtomic(csv, gradebookCsv(submissions.map((s) => gradebookRow(s.name, s.file, validation))));
   const refused = submissions.filter((s) => s.refused !== null);
   const invalid = submissions.filter((s) => s.results === null && s.refused === null);
   const valid = submissions.length - invalid.length - refused.length;

@@ -11,7 +11,7 @@ import { caseLabel, escapeHtml, formatPercent, formatSignificant, formatSpeedup,
 import { chartScripts, htmlPage } from '../report/html-page.ts';
 import { seriesColour, REFERENCE_GREY } from '../report/chart-spec.ts';
 import { speedupsByWorkers } from '../report/select.ts';
-import { validateFile } from './validate.ts';
+import { validateFile, type ValidateFileOptions } from './validate.ts';
 import { gradebookHtml, gradebookRow } from './gradebook.ts';
 
 export interface Submission {
@@ -54,11 +54,11 @@ export function submissionName(dir: string, file: string): string {
 }
 
 /** Validates every submission, each file read safely (validate.ts); an exception in one file becomes its problem. */
-export function loadSubmissions(dir: string): Submission[] {
+export function loadSubmissions(dir: string, options: ValidateFileOptions = {}): Submission[] {
   return findSubmissionFiles(dir).map((file) => {
     const name = submissionName(dir, file);
     try {
-      const result = validateFile(file);
+      const result = validateFile(file, options);
       return { name, file, results: result.valid ? result.results : null, problems: result.problems, refused: result.refused?.message ?? null };
     } catch (error) {
       return { name, file, results: null, problems: [`could not be checked: ${(error as Error).message}`], refused: null };
@@ -144,7 +144,7 @@ th, td { border: 1px solid var(--rule); padding: 0.25rem 0.5rem; text-align: lef
 `;
 
 /** The whole page. Chart data travels as JSON in a script block, escaped so no submission can close it. */
-export function renderClassPage(dir: string, submissions: Submission[], now = new Date()): string {
+export function renderClassPage(dir: string, submissions: Submission[], now = new Date(), options: ValidateFileOptions = {}): string {
   const valid = submissions.filter((s) => s.results !== null);
   const invalid = submissions.filter((s) => s.results === null || s.problems.length > 0);
   const labs = [...new Set(valid.map((s) => (s.results as Results).lab))].sort();
@@ -168,7 +168,7 @@ ${config ? `<div class="chart-box"><canvas id="chart-${i}" role="img" aria-label
 <p class="muted">${escapeHtml(`${submissions.length} files in ${dir}, ${valid.length} valid, ${invalid.length} invalid · made ${now.toISOString()} · every number recomputed from the raw samples of each file`)}</p>
 <section><h2>Gradebook</h2>
 <p class="muted">One row per learner and lab; the same rows are in gradebook.csv beside this page. A grade is the learner's speed relative to the reference solution measured in the same run (npm run lab -- &lt;lab&gt; --grade); a file whose numbers do not recompute gets none.</p>
-${gradebookHtml(submissions.map((s) => gradebookRow(s.name, s.file)))}
+${gradebookHtml(submissions.map((s) => gradebookRow(s.name, s.file, options)))}
 </section>
 ${sections.join('\n')}
 <section><h2>Invalid submissions (${invalid.length})</h2>

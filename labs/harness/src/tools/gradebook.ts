@@ -4,8 +4,8 @@
  * row per learner and lab, plain columns, RFC 4180 quoting). Rows come from each file's own validation: a file whose
  * numbers do not recompute gets no grade, whatever it claims.
  */
-import { caseLabel, csvField, escapeHtml, type Results } from '@parallel-course/core';
-import { validateFile } from './validate.ts';
+import { caseLabel, csvField, escapeHtml, plausibilityFlags, type Results } from '@parallel-course/core';
+import { validateFile, type ValidateFileOptions } from './validate.ts';
 
 export interface GradebookRow {
   learner: string;
@@ -25,11 +25,11 @@ export interface GradebookRow {
 }
 
 /** One row from one file's validation (file name = learner). */
-export function gradebookRow(learner: string, file: string): GradebookRow {
+export function gradebookRow(learner: string, file: string, options: ValidateFileOptions = {}): GradebookRow {
   const blank = { learner, lab: '', checksPassed: 0, checksTotal: 0, grade: 'none' as const, target: null, cases: [], cpusForced: false, oversubscribed: false };
   let result;
   try {
-    result = validateFile(file);
+    result = validateFile(file, options);
   } catch (error) {
     return { ...blank, status: 'invalid', problem: (error as Error).message.split('\n')[0] ?? '' };
   }
@@ -46,7 +46,8 @@ export function gradebookRow(learner: string, file: string): GradebookRow {
     grade: r.grade === null ? 'none' : r.grade.passed ? 'pass' : 'fail',
     target: r.grade?.target ?? null,
     cases: (r.grade?.entries ?? []).map((e) => ({ label: caseLabel(e), ratio: e.ratio, ci95: e.ci95, passed: e.passed, uncertain: e.uncertain, ...(e.notAttempted ? { notAttempted: true } : {}) })),
-    problem: result.problems[0] ?? '',
+    // An implausible ratio is named where an instructor looks first (its grade already does not pass).
+    problem: result.problems[0] ?? (plausibilityFlags(r)[0] ? `implausible: ${plausibilityFlags(r)[0]!.message}` : ''),
   };
 }
 

@@ -3,7 +3,7 @@
  * `npm run report -- validate <results.json>...`: an instructor's check of submissions.
  * Exit codes (errors.ts): 0 ok, 1 a run failed its check or a submission is invalid, 2 bad input (also a file refused
  * unread: a FIFO, a link to a device, a file over the cap; safe-read.ts), 3 internal error.
- * Text quoted from files (problems, reasons) is passed through sanitizeForTerminal before it is printed.
+ * Text quoted from files (problems, reasons) is passed through terminalText before it is printed.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,7 +12,7 @@ import { ROOT_DIR } from '../lab-registry.ts';
 import { ReportRefusedError } from './learner-report.ts';
 import { validateFile } from './validate.ts';
 import { writeLearnerReport } from './write-learner-report.ts';
-import { terminalText } from '@parallel-course/core';
+import { plausibilityFlags, terminalText } from '@parallel-course/core';
 
 const OPTIONS = {
   out: { type: 'string', help: 'parent folder of the report (default: results/); the report goes to <out>/reports/<timestamp>/' },
@@ -51,10 +51,20 @@ export async function main(argv: string[]): Promise<number> {
     let invalid = 0;
     let refused = 0;
     for (const target of rest) {
-      const result = validateFile(fromUser(target));
+      let result;
+      try {
+        result = validateFile(fromUser(target));
+      } catch (error) {
+        // One file that breaks the check must not stop the others: it is invalid, with the reason (never its text).
+        invalid++;
+        process.stdout.write(`INVALID  ${terminalText(target)}:\n  - could not be checked: ${terminalText((error as Error).message.split('\n')[0] ?? '')}\n`);
+        continue;
+      }
       const name = terminalText(target);
       if (result.valid) {
         process.stdout.write(`valid    ${name}: schema, correctness and every recomputed number agree\n`);
+        // Valid arithmetic on an implausible measurement: said, so nobody reads it as a result (plausibility.ts).
+        for (const flag of result.results ? plausibilityFlags(result.results) : []) process.stdout.write(`  warning: implausible: ${terminalText(flag.message)}\n`);
       } else if (result.refused) {
         refused++;
         process.stdout.write(`REFUSED  ${name}: ${terminalText(result.refused.message)}\n`);

@@ -1,0 +1,71 @@
+/**
+ * Puts the clock, the sample recorder and the runner's channel to the supervisor out of reach of the code the runner
+ * loads after it (the lab's and the learner's), sealed before any lab module is imported:
+ * - `performance` and Performance.prototype, process.hrtime (tinybench binds its clock from them at import, but a
+ *   later Bench or the harness's own calibration must not read a patched one either);
+ * - tinybench's Bench and Task classes (a learner module can import 'tinybench' and patch Bench.prototype.run);
+ * - process.send: only the runner's own `sendToSupervisor` may use the IPC channel, so learner code cannot post
+ *   forged 'round' messages (the supervisor also refuses a round it did not announce).
+ * A patch attempt then throws in the learner's module (ES modules are strict), and the case fails naming the file.
+ */
+import { Bench, Task } from 'tinybench';
+
+type SendArgs = [message: unknown, handle: undefined, options: object, callback: (error: Error | null) => void];
+
+let sealed = false;
+let realSend: ((...args: SendArgs) => boolean) | null = null;
+let ours = false;
+
+/** Message for code that tries the channel. */
+export const CHANNEL_CLOSED = 'process.send is reserved for the harness in the lab process: lab and learner code report through return values';
+
+function lockProperty(target: object, key: PropertyKey, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: false, configurable: false, enumerable: true });
+}
+
+const arrayIterator = Object.getPrototypeOf([][Symbol.iterator]()) as object;
+const typedArray = Object.getPrototypeOf(Float64Array) as { prototype: object };
+/** The built-ins tinybench and measure.ts call between the clock readings and the message that carries them. */
+const BUILT_INS: object[] = [
+  Array, Array.prototype, arrayIterator, Object.getPrototypeOf(arrayIterator) as object, typedArray, typedArray.prototype,
+  Float64Array, Float64Array.prototype, Promise, Promise.prototype, Function.prototype, Math, JSON, Reflect,
+  Number, Number.prototype, BigInt, BigInt.prototype, Map.prototype, Set.prototype, Date, Date.prototype,
+];
+
+/** Seals the timing path. Idempotent; call before loading any lab or learner module. */
+export function sealMeasurement(): void {
+  if (sealed) return;
+  sealed = true;
+  const perf = globalThis.performance;
+  lockProperty(globalThis, 'performance', perf);
+  for (const object of [...BUILT_INS, perf, Object.getPrototypeOf(perf), process.hrtime, Bench, Bench.prototype, Task, Task.prototype]) Object.freeze(object);
+  lockProperty(process, 'hrtime', process.hrtime);
+
+  if (typeof process.send !== 'function') return;
+  const send = process.send as unknown as (...args: SendArgs) => boolean;
+  const internal = (process as unknown as { _send: (...args: unknown[]) => boolean })._send;
+  realSend = send;
+  // process.send calls this._send: the guard lets only sendToSupervisor's calls through.
+  lockProperty(process, '_send', function guardedSend(this: unknown, ...args: unknown[]) {
+    if (!ours) throw new Error(CHANNEL_CLOSED);
+    return internal.apply(this, args);
+  });
+  lockProperty(process, 'send', () => {
+    throw new Error(CHANNEL_CLOSED);
+  });
+}
+
+/** Sends one message to the supervisor; resolves when it has left (or at once when there is no channel). */
+export function sendToSupervisor(message: unknown): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected) return resolve();
+    const send = realSend ?? (process.send as unknown as ((...args: SendArgs) => boolean) | undefined);
+    if (!send) return resolve();
+    ours = true;
+    try {
+      send.call(process, message, undefined, {}, () => resolve());
+    } finally {
+      ours = false;
+    }
+  });
+}

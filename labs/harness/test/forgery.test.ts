@@ -1,0 +1,68 @@
+/**
+ * Learner code cannot forge its grade by patching what the harness times with (seal.ts, sandbox.ts): each forgery
+ * from issue 25, planted in a learner that is 300x slower than the reference, must leave the grade failing. Before the
+ * seal, the Array.prototype.push patch and the forged 'round' message each turned this learner into a pass.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runLab } from '../src/run-lab.ts';
+import { parseResultsJson } from '@parallel-course/core';
+import { tempRoot } from './support/temp-root.ts';
+
+const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
+
+/** A correct answer doing 30x the work, with `forgery` run once at module level (swallowed when `quiet`). */
+function learner(forgery: string, quiet: boolean): string {
+  const block = quiet ? `try {\n${forgery}\n} catch {}` : forgery;
+  return `export let mine = false;
+${block}
+export function sumSquares(xs: Float64Array): number {
+  let s = 0;
+  for (let r = 0; r < 300; r++) { s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!; }
+  mine = true;
+  return s;
+}
+`;
+}
+
+const FORGERIES: Record<string, string> = {
+  // Scales the sample tinybench records right after the learner's call (the forgery that passed on main).
+  'Array.prototype.push': `const push = Array.prototype.push;
+Array.prototype.push = function (...items: unknown[]) {
+  if (mine && items.length === 1 && typeof items[0] === 'number' && (new Error().stack ?? '').includes('tinybench')) { mine = false; items = [(items[0] as number) / 1000]; }
+  return push.apply(this, items as never);
+};`,
+  'performance.now': `const now = performance.now.bind(performance); let t0 = now(); performance.now = () => t0 + (now() - t0) / 1000;`,
+  'Math.round': `Math.round = (x: number) => 0;`,
+  // Posts a round of tiny samples for the learner's case straight to the supervisor.
+  'process.send': `process.send!({ type: 'round', caseKey: 'learner|', round: 0, samplesMs: Array.from({ length: 200 }, () => 1e-6) });`,
+  'tinybench Bench.prototype.run': `const tb = await import('tinybench'); const run = tb.Bench.prototype.run; tb.Bench.prototype.run = async function () { const r = await run.call(this); for (const t of r) for (let i = 0; i < (t.result?.latency?.samples?.length ?? 0); i++) t.result.latency.samples[i] /= 1000; return r; };`,
+};
+
+async function grade(t: Parameters<typeof tempRoot>[2] & object, source: string) {
+  const root = tempRoot('faults-root', 'harness-forgery-', t);
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), source);
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const results = outcome.runDir ? parseResultsJson(readFileSync(path.join(outcome.runDir, 'results.json'), 'utf8'), 'results.json') : null;
+  return { outcome, results };
+}
+
+for (const [name, forgery] of Object.entries(FORGERIES)) {
+  test(`a swallowed ${name} forgery does not move the grade of a 300x slower learner`, async (t) => {
+    const { outcome, results } = await grade(t, learner(forgery, true));
+    const entry = results?.grade?.entries[0];
+    assert.ok(entry?.ratio !== null && entry?.ratio !== undefined, `graded: ${JSON.stringify(outcome.correctness)}`);
+    assert.ok(entry.ratio < 0.5, `ratio ${entry.ratio}: the forgery moved it`);
+  });
+}
+
+test('an unguarded patch of a built-in fails the learner case, naming the file', async (t) => {
+  const { outcome } = await grade(t, learner(FORGERIES['Array.prototype.push']!, false));
+  const entry = outcome.correctness.find((e) => e.variant === 'learner' && !('impl' in e.params));
+  assert.equal(entry?.passed, false);
+  assert.match(entry?.reason ?? '', /read only|read-only|not extensible/);
+  assert.match(entry?.reason ?? '', /exercises\/faulty\/faulty\.ts/);
+  assert.notEqual(outcome.exitCode, 0);
+});
