@@ -21,10 +21,10 @@ import { bundleExitCode, runBundle } from './bundle.ts';
 
 const OPTIONS = {
   impl: { type: 'string', default: 'exercise', help: 'exercise (your code, the default) or solution (the reference)' },
-  quick: { type: 'boolean', default: false, help: 'fewer samples and a smaller sweep: about a minute' },
+  quick: { type: 'boolean', default: false, help: 'fewer samples and a smaller sweep (README.md lists each lab\'s planned time)' },
   out: { type: 'string', help: 'folder for results (default: results/); each run gets <out>/<lab>/<timestamp>/' },
   seed: { type: 'string', help: 'seed of the inputs and of the bootstrap (an integer)' },
-  cpus: { type: 'string', help: 'plan the sweep for N CPUs instead of the CPUs this job may use (flagged as forced)' },
+  cpus: { type: 'string', help: 'run with P forced to N instead of the CPUs this job may use: sweep and pools sized for N (flagged as forced)' },
   list: { type: 'boolean', default: false, help: 'list the labs' },
   all: { type: 'boolean', default: false, help: 'run every lab in turn into one bundle folder <out>/all/<timestamp>/ with an index page' },
   watch: { type: 'boolean', default: false, help: 're-run the correctness check on every save of your code (no timing)' },
