@@ -5,7 +5,8 @@
  *   - the learner's files (exercises/<lab>/) and the reference solution (solutions/<lab>/),
  *   - the lab's package (labs/<lab>/: its src, native sources and the built addon under build/; not node_modules
  *     or tests),
- *   - the harness's own src (labs/harness/src/) and the installed packages (package-lock.json),
+ *   - the src/ of the harness and of every other shared package under labs/, and the installed packages
+ *     (package-lock.json),
  *   - the Node version, the platform and the CPUs the check plans for (the number of cases depends on P).
  * Any change among these reruns that lab's check; nothing is trusted from the cache's file beyond its own shape.
  * The file lives in results/ (git-ignored); a missing, unreadable or foreign cache file is simply a miss.
@@ -50,13 +51,22 @@ function listFiles(dir: string, out: string[]): void {
   }
 }
 
+/** The src/ of every package under labs/ that is not a lab (the harness, and any shared package beside it). */
+function sharedPackages(rootDir: string): string[][] {
+  const labsDir = path.join(rootDir, 'labs');
+  if (!existsSync(labsDir)) return [];
+  return readdirSync(labsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'node_modules' && !existsSync(path.join(labsDir, d.name, 'src', 'lab.ts')))
+    .map((d) => ['labs', d.name, 'src']);
+}
+
 /**
  * The content hash of everything the check of `lab` depends on. `extra` carries what is not a file (the CPU count
  * the check plans for); the Node version and platform are always part of it.
  */
 export function checkInputsKey(lab: string, rootDir: string, extra: Record<string, string | number> = {}): string {
   const files: string[] = [];
-  for (const dir of [['exercises', lab], ['solutions', lab], ['labs', lab], ['labs', 'harness', 'src']]) {
+  for (const dir of [['exercises', lab], ['solutions', lab], ['labs', lab], ...sharedPackages(rootDir)]) {
     listFiles(path.join(rootDir, ...dir), files);
   }
   for (const file of ['package-lock.json', 'package.json']) {

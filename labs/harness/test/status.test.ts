@@ -110,6 +110,10 @@ test('--status cache: a cached check is reused while nothing changed, and a chan
   writeFileSync(path.join(root, 'labs', 'sums', 'src', 'extra.ts'), 'export const x = 1;\n');
   assert.equal((await run()).reused, false, 'a new file in the lab\'s package is a change too');
   assert.notEqual(checkInputsKey('sums', root, { p: 2 }), checkInputsKey('sums', root, { p: 4 }), 'the CPUs the check plans for are part of the key');
+  const before = checkInputsKey('sums', root, { p: 2 });
+  mkdirSync(path.join(root, 'labs', 'shared', 'src'), { recursive: true });
+  writeFileSync(path.join(root, 'labs', 'shared', 'src', 'stats.ts'), 'export const median = 1;\n');
+  assert.notEqual(checkInputsKey('sums', root, { p: 2 }), before, "a shared package's src (not a lab: no src/lab.ts) is part of the key");
   assert.equal(checks, 3);
   writeFileSync(cacheFile, 'not json');
   assert.equal((await run()).reused, false, 'an unreadable cache is a miss, not an error');
