@@ -7,7 +7,7 @@ import { machineText } from '@parallel-course/harness/measured.ts';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
 
 /** One course run as the site serves it to the viewer (a JSON file per lab, written at build time). */
-export interface EmbeddedRun {
+export interface ViewerRun {
   lab: string;
   /** "reference run: <machine>, <date>" or "instructor's run: ...", from `courseRunLabel`. */
   label: string;

@@ -8,7 +8,7 @@
 import type { ChartDataset } from 'chart.js';
 import type { Results } from '@parallel-course/harness/results-schema.ts';
 import type { ResultsWarning } from '../lib/results-file.ts';
-import { placeLearnerRun, viewerRunFiles, yourRunLabel, type EmbeddedRun } from '../lib/viewer-runs.ts';
+import { placeLearnerRun, viewerRunFiles, yourRunLabel, type ViewerRun } from '../lib/viewer-runs.ts';
 import { Chart } from '../lib/chart-setup.ts';
 import { amdahlSpeedup } from '../lib/amdahl.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
@@ -111,19 +111,19 @@ function tables(results: Results): HTMLElement[] {
  */
 function courseRuns(root: HTMLElement, select: HTMLSelectElement): {
   labs: string[];
-  view: (lab: string) => Promise<EmbeddedRun>;
-  full: (lab: string) => Promise<EmbeddedRun>;
+  view: (lab: string) => Promise<ViewerRun>;
+  full: (lab: string) => Promise<ViewerRun>;
 } {
   const base = root.dataset['rvRunsBase'] ?? '';
   const labs = [...select.options].map((o) => o.value);
-  const fetched = new Map<string, Promise<EmbeddedRun>>();
-  const load = (lab: string, file: string): Promise<EmbeddedRun> => {
+  const fetched = new Map<string, Promise<ViewerRun>>();
+  const load = (lab: string, file: string): Promise<ViewerRun> => {
     const url = new URL(`${base}${file}`, document.baseURI).href;
     let pending = fetched.get(url);
     if (!pending) {
       pending = fetch(url).then(async (response) => {
         if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
-        return (await response.json()) as EmbeddedRun;
+        return (await response.json()) as ViewerRun;
       }).catch((error: unknown) => {
         fetched.delete(url); // a later pick tries again
         throw new Error(
@@ -311,7 +311,7 @@ export function mountResultsViewer(root: HTMLElement): void {
   };
 
   /** The learner's run beside the course's run: computed off the first paint (the bootstrap takes a moment). */
-  const showComparison = (reference: EmbeddedRun, mine: LearnerRun): void => {
+  const showComparison = (reference: ViewerRun, mine: LearnerRun): void => {
     const mark = generation;
     compareBox.hidden = false;
     compareSummary.textContent = `Comparing your run with the ${reference.label} …`;
@@ -380,7 +380,7 @@ export function mountResultsViewer(root: HTMLElement): void {
   };
 
   /** What render shows once the course's run of the selected lab (or none) is at hand. */
-  const renderWith = (reference: EmbeddedRun | null): void => {
+  const renderWith = (reference: ViewerRun | null): void => {
     const mine = learner !== null && learner.results.lab === selectedLab ? learner : null;
     viewPick.hidden = !(reference && mine);
     if (reference && mine) showComparison(reference, mine);

@@ -7,12 +7,12 @@
  */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { loadCourseRuns } from '../../lib/course-runs.ts';
-import { courseRunLabel, viewerRunFiles, withoutSamples, type EmbeddedRun } from '../../lib/viewer-runs.ts';
+import { courseRunLabel, viewerRunFiles, withoutSamples, type ViewerRun } from '../../lib/viewer-runs.ts';
 
 export const getStaticPaths = (() => {
   const paths = [];
   for (const run of loadCourseRuns().labs.values()) {
-    const full: EmbeddedRun = { lab: run.lab, label: courseRunLabel(run), results: run.results };
+    const full: ViewerRun = { lab: run.lab, label: courseRunLabel(run), results: run.results };
     const files = viewerRunFiles(run.lab);
     paths.push({ params: { name: files.full.replace(/\.json$/, '') }, props: { run: full } });
     paths.push({ params: { name: files.view.replace(/\.json$/, '') }, props: { run: { ...full, results: withoutSamples(full.results) } } });
@@ -21,4 +21,4 @@ export const getStaticPaths = (() => {
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute = ({ props }) =>
-  new Response(JSON.stringify((props as { run: EmbeddedRun }).run), { headers: { 'content-type': 'application/json' } });
+  new Response(JSON.stringify((props as { run: ViewerRun }).run), { headers: { 'content-type': 'application/json' } });
