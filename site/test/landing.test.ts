@@ -152,6 +152,11 @@ describe('the landing page on a phone', () => {
     });
     assert.ok(gap !== null, 'the viewer has a "Lab:" label around its drop-down');
     assert.ok(gap >= 4, `"Lab:" is ${gap} px from its drop-down`);
+    const overflow = await page.locator('[data-results-viewer]').evaluate((viewer) => {
+      const right = viewer.getBoundingClientRect().right;
+      return [...viewer.querySelectorAll('.rv-pick :is(input, select)')].map((c) => c.getBoundingClientRect().right - right).filter((d) => d > 0.5);
+    });
+    assert.deepEqual(overflow, [], 'the viewer\'s controls stay inside it on a phone');
     await page.close();
   });
 
