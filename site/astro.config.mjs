@@ -14,6 +14,13 @@ import { numberCheckPlugin } from './src/lib/number-check-plugin.ts';
  * SITE_BASE sets the path the static build is served under (e.g. "/course/" on a shared host); default "/".
  */
 const base = resolveBase(process.env.SITE_BASE);
+
+/**
+ * No telemetry: Astro sends anonymous usage data from build, dev and preview unless ASTRO_TELEMETRY_DISABLED is set.
+ * The site's scripts set it (scripts/astro-command.ts); this covers an `npx astro build` typed by hand, whose usage
+ * event is recorded only after this file is loaded (node_modules/astro/dist/core/build/index.js).
+ */
+process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
 const siteUrl = process.env.SITE_URL || undefined;
 
 /**

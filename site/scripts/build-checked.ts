@@ -5,16 +5,12 @@
  * Exit codes: astro's own when it fails, 1 for warnings or output that shows no finished build.
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { buildCompleted, BUILD_COMPLETE, findWarnings } from './build-log.ts';
+import { ASTRO_BIN, astroEnv } from './astro-command.ts';
 
-// Astro's command line, run on this same Node (24, through npm run): the `astro` on PATH may be the system's Node 20.
-// 'astro' resolves to <package>/dist/index.js; its command line is <package>/bin/astro.mjs ("bin" in its package.json).
-const astroBin = join(dirname(createRequire(import.meta.url).resolve('astro')), '..', 'bin', 'astro.mjs');
-
-const child = spawn(process.execPath, [astroBin, 'build', ...process.argv.slice(2)], {
+const child = spawn(process.execPath, [ASTRO_BIN, 'build', ...process.argv.slice(2)], {
   cwd: new URL('..', import.meta.url),
+  env: astroEnv(),
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 let output = '';

@@ -1,10 +1,12 @@
 /**
  * A small static file server for the built site (dist/), used by `npm start` and by the browser tests.
  * Serves the site under its base path (SITE_BASE at build time) on 127.0.0.1 only; needs no network.
+ * Text goes out compressed (brotli or gzip, as the browser's Accept-Encoding allows: compress.ts).
  */
 import { createServer, type Server } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { chooseEncoding, compressBody, compressible } from './compress.ts';
 
 export interface StaticServerOptions {
   /** Folder of the built site, e.g. site/dist. */
@@ -62,17 +64,24 @@ export async function startStaticServer(options: StaticServerOptions): Promise<{
         if (info?.isDirectory()) file = join(file, 'index.html');
       }
       const body = file === null ? null : await readFile(file).catch(() => null);
+      const version = file === null ? '' : await stat(file).then((i) => `${file}\0${i.size}\0${i.mtimeMs}`, () => '');
       if (body === null) {
         const page = await readFile(notFoundPage).catch(() => Buffer.from('Not found'));
         response.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
         response.end(page);
         return;
       }
-      response.writeHead(200, {
-        'content-type': MIME[extname(file as string)] ?? 'application/octet-stream',
-        'cache-control': 'no-cache',
-      });
-      response.end(body);
+      const type = MIME[extname(file as string)] ?? 'application/octet-stream';
+      const encoding = compressible(type) ? chooseEncoding(request.headers['accept-encoding']) : null;
+      const headers: Record<string, string> = { 'content-type': type, 'cache-control': 'no-cache', vary: 'accept-encoding' };
+      if (encoding === null) {
+        response.writeHead(200, headers);
+        response.end(body);
+        return;
+      }
+      const packed = compressBody(body, encoding, version);
+      response.writeHead(200, { ...headers, 'content-encoding': encoding, 'content-length': String(packed.length) });
+      response.end(packed);
     })();
   });
   await new Promise<void>((done, fail) => {

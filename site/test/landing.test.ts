@@ -118,6 +118,48 @@ describe('the landing page on a phone', () => {
     await page.close();
   });
 
+  it('has a menu at 390 px, and the instructor-view switch in it', async () => {
+    const page = await phone.newPage();
+    const errors = watchErrors(page);
+    await page.goto(site.url, { waitUntil: 'load' });
+    const menu = page.locator('button[popovertarget="starlight__sidebar"]');
+    assert.ok(await menu.isVisible(), 'no menu button on the landing page at 390 px');
+    const toggle = page.locator('[data-instructor-toggle]').filter({ visible: true });
+    assert.equal(await toggle.count(), 0, 'the switch is in the menu, not loose on the page');
+    await menu.click();
+    await toggle.first().waitFor({ state: 'visible' });
+    await page.getByRole('link', { name: 'About the course' }).first().waitFor({ state: 'visible' });
+    await toggle.first().click();
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('instructor-view')), true);
+    assert.equal(await toggle.first().getAttribute('aria-pressed'), 'true');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('keeps the results viewer\'s "Lab:" apart from its drop-down at 390 px', async () => {
+    const page = await phone.newPage();
+    await page.goto(`${site.url}results-viewer/`, { waitUntil: 'load' });
+    const gap = await page.locator('[data-rv-lab-pick]').evaluate((label) => {
+      const text = [...label.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.includes('Lab:'));
+      const select = label.querySelector('select');
+      if (!text || !select) return null;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const words = range.getBoundingClientRect();
+      const box = select.getBoundingClientRect();
+      // Beside it with a gap, or wrapped onto the next line: either way not glued.
+      return box.top >= words.bottom - 1 ? Infinity : box.left - words.right;
+    });
+    assert.ok(gap !== null, 'the viewer has a "Lab:" label around its drop-down');
+    assert.ok(gap >= 4, `"Lab:" is ${gap} px from its drop-down`);
+    const overflow = await page.locator('[data-results-viewer]').evaluate((viewer) => {
+      const right = viewer.getBoundingClientRect().right;
+      return [...viewer.querySelectorAll('.rv-pick :is(input, select)')].map((c) => c.getBoundingClientRect().right - right).filter((d) => d > 0.5);
+    });
+    assert.deepEqual(overflow, [], 'the viewer\'s controls stay inside it on a phone');
+    await page.close();
+  });
+
   it('reads at 390 px without sideways scrolling (page, schedule and outcomes fit the screen)', async () => {
     const page = await phone.newPage();
     await page.goto(site.url, { waitUntil: 'load' });

@@ -6,12 +6,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { caseLabel, checkResults, recompute, type Results } from '@parallel-course/core';
 import { loadCourseRuns, type CourseRun } from '../src/lib/course-runs.ts';
 import { courseRunLabel } from '../src/lib/viewer-runs.ts';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
-import { openFile } from './support/viewer.ts';
+import { openFile, waitForText } from './support/viewer.ts';
 
 let site: SiteUnderTest;
 let runs: CourseRun[];
@@ -81,6 +83,7 @@ describe('results viewer with the course runs', () => {
     // Every other lab's run, by the picker.
     for (const run of runs.slice(1)) {
       await page.locator('[data-rv-lab]').selectOption(run.lab);
+      await waitForText(page, '[data-rv-title]', run.results.title);
       assert.equal(await page.locator('[data-rv-source]').textContent(), courseRunLabel(run));
       assert.equal(await page.locator('[data-rv-title]').textContent(), run.results.title);
     }
@@ -109,6 +112,7 @@ describe('results viewer with the course runs', () => {
     assert.ok(await page.locator('[data-rv-caveats]').isHidden());
     assert.match((await page.locator('[data-rv-source]').textContent()) ?? '', /^your run \(mine\.json\)/);
     await page.locator('[data-rv-view]').selectOption('course');
+    await waitForText(page, '[data-rv-source]', courseRunLabel(runs[0]!));
     assert.equal(await page.locator('[data-rv-source]').textContent(), courseRunLabel(runs[0]!));
     assert.deepEqual(errors, []);
     await page.close();
@@ -125,6 +129,8 @@ describe('results viewer with the course runs', () => {
     const caveats = await page.locator('[data-rv-caveat-list] li').allTextContents();
     assert.ok(caveats.some((c) => /^the runs were on different machines \(.*Learner Laptop CPU\)/.test(c)), caveats.join('\n'));
     assert.ok(caveats.some((c) => /one run is --quick and the other is not/.test(c)), caveats.join('\n'));
+    // Like with like: the reason why only the shared cases are compared comes first.
+    assert.match((await page.locator('[data-rv-compare-summary]').textContent()) ?? '', /^Your run is a (--quick|full) run and the course's run a (full|--quick) one: .*only the \d+ cases both runs measured are compared/);
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -146,6 +152,7 @@ describe('results viewer with the course runs', () => {
     assert.equal(await page.locator('[data-rv-title]').textContent(), stray.title);
     // Back to a course lab: its run; the learner's lab stays in the picker, and picking it shows their run again.
     await page.locator('[data-rv-lab]').selectOption(runs[0]!.lab);
+    await waitForText(page, '[data-rv-source]', courseRunLabel(runs[0]!));
     assert.equal(await page.locator('[data-rv-source]').textContent(), courseRunLabel(runs[0]!));
     await page.locator('[data-rv-lab]').selectOption('no-such-lab');
     assert.match((await page.locator('[data-rv-source]').textContent()) ?? '', /^your run \(stray\.json\)/);
@@ -161,6 +168,20 @@ describe('results viewer with the course runs', () => {
     await page.waitForFunction(() => document.querySelector('[data-rv-compare-summary]')?.textContent?.startsWith('Not compared') === true, undefined, { timeout: 60_000 });
     assert.match((await page.locator('[data-rv-compare-summary]').textContent()) ?? '', /^Not compared: your run \(.*\) cannot be compared: its numbers do not recompute from its samples/);
     assert.match((await page.locator('[data-rv-warning]').textContent()) ?? '', /^Warning: do not trust the numbers in this file\./);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('says what analysis/values.json is and to pick results.json, instead of blaming an older harness', async () => {
+    const { page, errors } = await openViewer();
+    const values = readFileSync(join(runs[0]!.dir, 'analysis', 'values.json'));
+    await page.locator('[data-rv-file]').setInputFiles({ name: 'values.json', mimeType: 'application/json', buffer: values });
+    const alert = page.locator('[data-rv-error]');
+    await alert.waitFor({ state: 'visible' });
+    const text = (await alert.textContent()) ?? '';
+    assert.match(text, /this is the lab's analysis values \(analysis\/values\.json/);
+    assert.match(text, /pick results\.json in the run folder instead/);
+    assert.doesNotMatch(text, /older harness/);
     assert.deepEqual(errors, []);
     await page.close();
   });

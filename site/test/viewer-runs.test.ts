@@ -6,12 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseResultsJson, recompute, type Results } from '@parallel-course/core';
-import { compareWithReference, comparisonRows, verdictCounts } from '../src/lib/run-comparison.ts';
-import { courseRunLabel, embedJson, machineWords, placeLearnerRun, yourRunLabel } from '../src/lib/viewer-runs.ts';
+import { compareWithReference, comparisonRows, likeWithLike, verdictCounts } from '../src/lib/run-comparison.ts';
+import { otherRunFile } from '../src/lib/results-file.ts';
+import { courseRunLabel, machineWords, placeLearnerRun, viewerRunFiles, withoutSamples, yourRunLabel } from '../src/lib/viewer-runs.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
 const COMPARE_RUNS = fileURLToPath(new URL('../../labs/harness/src/compare-runs.ts', import.meta.url));
@@ -122,9 +123,51 @@ test('a learner\'s run goes to its lab: switched with a note, or alone when the 
   assert.deepEqual(placeLearnerRun([], null, 'sums'), { lab: 'sums', hasReference: false, note: null });
 });
 
-test('embedded JSON cannot close its <script> element or open a comment, and parses back to the same value', () => {
-  const value = { title: '</script><script>alert(1)</script><!-- \u2028' };
-  const text = embedJson(value);
-  assert.doesNotMatch(text, /<\/script|<!--|\u2028/i);
-  assert.deepEqual(JSON.parse(text), value);
+test('the viewer\'s run files: a view without raw samples (same summaries), and the whole run for comparisons', () => {
+  assert.deepEqual(viewerRunFiles('event-loop'), { view: 'event-loop.view.json', full: 'event-loop.json' });
+  assert.throws(() => viewerRunFiles('../x'), /not a lab name/);
+  const results = fixture();
+  const view = withoutSamples(results);
+  assert.ok(view.cases.every((c) => c.samplesMs.length === 0 && c.sampleRounds.length === 0 && Object.keys(c.observations).length === 0));
+  assert.deepEqual(view.cases.map((c) => c.summary), results.cases.map((c) => c.summary), 'every summary the tables show is kept');
+  assert.deepEqual(view.speedups, results.speedups);
+  assert.ok(results.cases.some((c) => c.samplesMs.length > 0), 'the original keeps its samples');
+  assert.ok(JSON.stringify(view).length < JSON.stringify(results).length, 'the view is smaller');
+});
+
+test('a --quick run against a full one is compared on the cases both measured, with the reason first', () => {
+  const full = { ...fixture(), quick: false };
+  const quickCopy = structuredClone(full);
+  quickCopy.quick = true;
+  const baseline = quickCopy.speedups[0]!.baseline;
+  const dropped = quickCopy.cases.findIndex((c) => c.variant !== baseline);
+  quickCopy.cases.splice(dropped, 1);
+  const quick = { ...quickCopy, ...recompute(quickCopy) };
+  const outcome = compareWithReference(full, quick);
+  assert.ok(outcome.ok, outcome.ok ? '' : outcome.reason);
+  if (!outcome.ok) return;
+  const rows = comparisonRows(full, quick, outcome.comparison);
+  assert.ok(rows.some((r) => r.verdict === 'only-in-earlier-run'), 'the full run has a case the quick one lacks');
+  const alike = likeWithLike(full, quick, rows);
+  assert.equal(alike.rows.length, full.cases.length - 1);
+  assert.ok(alike.rows.every((r) => r.verdict !== 'only-in-earlier-run' && r.verdict !== 'only-in-this-run'));
+  assert.match(alike.reason ?? '', /^Your run is a --quick run and the course's run a full one: .* only the \d+ cases both runs measured are compared \(1 case only one of them has is left out\)\./);
+  assert.doesNotMatch(verdictCounts(alike.rows), /only in/);
+  const same = likeWithLike(full, full, rows);
+  assert.equal(same.reason, null, 'runs alike: nothing left out');
+  assert.equal(same.rows.length, rows.length);
+});
+
+test('picking analysis/values.json or prediction.json says what the file is and to pick results.json', () => {
+  const dir = fileURLToPath(new URL('../../reference/event-loop/', import.meta.url));
+  const run = readdirSync(dir)[0]!;
+  const values = readFileSync(resolve(dir, run, 'analysis', 'values.json'), 'utf8');
+  const said = otherRunFile(values, 'values.json') ?? '';
+  assert.match(said, /^this is the lab's analysis values \(analysis\/values\.json/);
+  assert.match(said, /pick results\.json in the run folder instead: results\/<lab>\/<time>\/results\.json, one folder up from values\.json$/);
+  assert.doesNotMatch(said, /older harness|rerun/i);
+  const prediction = JSON.stringify({ speedup: 1.8, why: '2 CPUs', recordedAt: '2026-01-01T00:00:00.000Z' });
+  assert.match(otherRunFile(prediction, 'prediction.json') ?? '', /^this is your prediction \(prediction\.json/);
+  assert.equal(otherRunFile(readFileSync(FIXTURE, 'utf8'), 'results.json'), null, 'a results file is left to the schema');
+  assert.equal(otherRunFile('not json', 'x.json'), null);
 });

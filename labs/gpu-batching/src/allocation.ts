@@ -51,7 +51,7 @@ export function withHalving(infer: InferFn, options: HalvingOptions): HalvingInf
         if (count <= 1) {
           throw new AllocationError(
             `a batch of 1 does not fit in memory: the model alone is too big for this device (${(error as Error).message}). ` +
-              'Run `npm run plan -w labs/gpu-batching` to see the memory per device.',
+              'Run `npm run memory-plan -w labs/gpu-batching` to see the memory per device.',
             { cause: error },
           );
         }

@@ -1,5 +1,5 @@
 /**
- * `npm run plan -w labs/gpu-batching [-- --headroom-gb 3] [--json] [--no-probe]`: the memory plan.
+ * `npm run memory-plan -w labs/gpu-batching [-- --headroom-gb 3] [--json] [--no-probe]`: the memory plan.
  * Lists the devices (GPUs from nvidia-smi, or this machine's RAM when there is none), measures the model's footprint
  * in this process (RSS before and after loading ONNX Runtime, the session, and two batch sizes), and suggests
  * processes per device and a batch size that leave the headroom free. Also says whether CUDA is really usable.
@@ -21,7 +21,7 @@ export const ASSUMED_CUDA_CONTEXT_BYTES = 512 * MiB;
 const ANALYTIC_PER_SAMPLE_BYTES = (MODEL_SPEC.layers.reduce((a, b) => a + 2 * b, 0) - (MODEL_SPEC.layers[0] as number) - (MODEL_SPEC.layers.at(-1) as number)) * 4;
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nUsage: npm run plan -w labs/gpu-batching -- [--headroom-gb 2..3] [--json] [--no-probe]\n`);
+  process.stderr.write(`${message}\nUsage: npm run memory-plan -w labs/gpu-batching -- [--headroom-gb 2..3] [--json] [--no-probe]\n`);
   process.exit(2);
 }
 

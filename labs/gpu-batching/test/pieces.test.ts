@@ -130,7 +130,7 @@ test('other errors pass through, and a batch of one that does not fit is an Allo
   const tiny = withHalving(fakeInfer(0, []), { features: 2, outputs: 1, onHalve: () => {} });
   await assert.rejects(tiny.infer(new Float32Array(4), 2), (error: unknown) => {
     assert.ok(error instanceof AllocationError);
-    assert.match(error.message, /a batch of 1 does not fit in memory: .*npm run plan -w labs\/gpu-batching/);
+    assert.match(error.message, /a batch of 1 does not fit in memory: .*npm run memory-plan -w labs\/gpu-batching/);
     return true;
   });
   assert.equal(isAllocationError(new Error('CUDA failure 2: out of memory')), true);

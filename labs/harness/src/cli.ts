@@ -5,13 +5,14 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { comparabilityCaveats, compareRuns, formatComparison } from './compare.ts';
-import { parseForcedCpus } from './cpus.ts';
+import { cpuBudget, parseForcedCpus } from './cpus.ts';
 import { EXIT_OK, UsageError, runCli } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 import { listRuns, readResults } from './results-reader.ts';
 import { runLab } from './run-lab.ts';
-import { checkForStatus, formatStatus, labStatus } from './status.ts';
+import { checkForStatus, designedFailuresOf, formatStatus, labStatus } from './status.ts';
+import { cachedCheck, statusCachePath } from './status-cache.ts';
 import { ensureNotes } from './notes.ts';
 import { parsePrediction, savePrediction, type Prediction } from './prediction.ts';
 import { writeBesideResults } from './results-writer.ts';
@@ -20,10 +21,10 @@ import { bundleExitCode, runBundle } from './bundle.ts';
 
 const OPTIONS = {
   impl: { type: 'string', default: 'exercise', help: 'exercise (your code, the default) or solution (the reference)' },
-  quick: { type: 'boolean', default: false, help: 'fewer samples and a smaller sweep: about a minute' },
+  quick: { type: 'boolean', default: false, help: 'fewer samples and a smaller sweep (README.md lists each lab\'s planned time)' },
   out: { type: 'string', help: 'folder for results (default: results/); each run gets <out>/<lab>/<timestamp>/' },
   seed: { type: 'string', help: 'seed of the inputs and of the bootstrap (an integer)' },
-  cpus: { type: 'string', help: 'plan the sweep for N CPUs instead of the CPUs this job may use (flagged as forced)' },
+  cpus: { type: 'string', help: 'run with P forced to N instead of the CPUs this job may use: sweep and pools sized for N (flagged as forced)' },
   list: { type: 'boolean', default: false, help: 'list the labs' },
   all: { type: 'boolean', default: false, help: 'run every lab in turn into one bundle folder <out>/all/<timestamp>/ with an index page' },
   watch: { type: 'boolean', default: false, help: 're-run the correctness check on every save of your code (no timing)' },
@@ -31,7 +32,7 @@ const OPTIONS = {
   compare: { type: 'string', help: 'an earlier run folder: a faster / slower / within-noise verdict per case' },
   predict: { type: 'string', help: 'the headline speedup you expect (e.g. 1.8), kept with the run for the report' },
   why: { type: 'string', help: 'with --predict: why you expect it, in one sentence' },
-  status: { type: 'boolean', default: false, help: "each lab's state: not started, failing, passing, measured" },
+  status: { type: 'boolean', default: false, help: "each lab's state (not started, failing, passing, measured) and what to do next; rechecks only labs whose files changed" },
   grade: { type: 'boolean', default: false, help: "measure your code beside the reference solution in one run and grade it against the lab's target" },
   help: { type: 'boolean', short: 'h', default: false, help: 'show this help' },
 } as const;
@@ -158,12 +159,24 @@ function fromUser(target: string): string {
 async function showStatus(command: ParsedCommand): Promise<number> {
   const outRoot = command.out ? fromUser(command.out) : path.join(ROOT_DIR, 'results');
   const statuses = [];
+  const reused = new Set<string>();
   for (const lab of labNames()) {
-    process.stderr.write(`checking ${lab}...\n`);
-    const check = await checkForStatus({ lab, impl: 'exercise', rootDir: ROOT_DIR });
-    statuses.push(labStatus(lab, 'error' in check ? check : check.correctness, listRuns(outRoot, lab)));
+    const { value, reused: fromCache } = await cachedCheck({
+      lab,
+      rootDir: ROOT_DIR,
+      cacheFile: statusCachePath(ROOT_DIR),
+      extra: { p: cpuBudget().p },
+      async compute() {
+        process.stderr.write(`checking ${lab} (new or changed since the last --status)...\n`);
+        const check = await checkForStatus({ lab, impl: 'exercise', rootDir: ROOT_DIR });
+        if ('error' in check) return { check, designedFailures: [] };
+        return { check: check.correctness, designedFailures: designedFailuresOf(await loadLab(lab), ROOT_DIR) };
+      },
+    });
+    if (fromCache) reused.add(lab);
+    statuses.push(labStatus(lab, value.check, listRuns(outRoot, lab), value.designedFailures));
   }
-  process.stdout.write(`${formatStatus(statuses)}\n`);
+  process.stdout.write(`${formatStatus(statuses, reused)}\n`);
   return EXIT_OK;
 }
 

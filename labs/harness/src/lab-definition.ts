@@ -124,6 +124,12 @@ export interface VariantInfo {
   description: string;
   /** Where its code is, e.g. "labs/event-loop/src/inline.ts" or "<impl>/handlers.ts: createPoolHandler". */
   source: string;
+  /**
+   * Set when the exercise ships this variant running but wrong on purpose (the lesson is to fix it): one line on
+   * what the failure teaches. While the variant's <impl> file still holds its TODO(learner), `--status` shows the
+   * failure as the exercise to do, not as a bug.
+   */
+  shipsFailing?: string;
 }
 
 /**

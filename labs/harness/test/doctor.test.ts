@@ -77,7 +77,8 @@ test('nvidia-smi on PATH but without a GPU list: the reason, and advice to run i
 test('npm run doctor on this machine exits 0 and reports every check', () => {
   const result = spawnSync(process.execPath, [DOCTOR], { encoding: 'utf8', timeout: 90_000 });
   assert.equal(result.status, 0, result.stdout + result.stderr);
-  for (const check of ['Node.js', 'packages', 'C++ compiler', 'CPUs', 'CPU affinity', 'cgroup CPU quota', 'UV_THREADPOOL_SIZE', 'GPUs', 'ONNX Runtime cpu', 'ONNX Runtime cuda']) {
+  // 'native addon' and 'native BLAS rung' come from the native-kernel lab's own probe (labs/native-kernel/src/doctor-probe.ts).
+  for (const check of ['Node.js', 'packages', 'C++ compiler', 'CPUs', 'CPU affinity', 'cgroup CPU quota', 'UV_THREADPOOL_SIZE', 'GPUs', 'ONNX Runtime cpu', 'ONNX Runtime cuda', 'native addon', 'native BLAS rung']) {
     assert.match(result.stdout, new RegExp(`^(ok  |WARN)  ${check.replace(/[+]/g, '\\+')}`, 'm'), check);
   }
   // The hand-encoded one-node model (tiny-onnx.ts) really runs on ONNX Runtime's CPU provider.
@@ -120,4 +121,25 @@ test('garbage from nvidia-smi is not printed raw: escape sequences and control c
   assert.equal(unreadable.status, 0, unreadable.stderr);
   assert.match(unreadable.stdout, /^WARN {2}GPUs {15}nvidia-smi answered with no GPU line that can be read: "no GPU here"$/m);
   assert.doesNotMatch(unreadable.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+});
+
+test('npm run doctor -- --help prints what it checks and its exit codes; an unknown option is exit 2 with the help', () => {
+  const help = spawnSync(process.execPath, [DOCTOR, '--help'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: npm run doctor/);
+  assert.match(help.stdout, /native addon and its BLAS rung/);
+  assert.match(help.stdout, /Exit codes: 0 the course can run/);
+  assert.doesNotMatch(help.stdout, /^(ok  |WARN|FAIL)  /m, 'help runs no check');
+  const bad = spawnSync(process.execPath, [DOCTOR, '--bogus'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /bogus/);
+  assert.match(bad.stderr, /Usage: npm run doctor/);
+});
+
+test("a lab's own findings are printed with the rest, and a lab's warning never fails the doctor", () => {
+  const lab = { check: 'native addon', level: 'warn' as const, value: '6 of 6 rungs unusable', advice: 'Fix: run `npm run build -w labs/native-kernel`' };
+  const findings = diagnose({ ...HEALTHY, labFindings: [lab] });
+  assert.deepEqual(findings.at(-1), lab);
+  assert.equal(doctorFailed(findings), false);
+  assert.match(formatFindings(findings), /^WARN {2}native addon {7}6 of 6 rungs unusable$/m);
 });

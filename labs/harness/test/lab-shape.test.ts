@@ -105,6 +105,11 @@ for (const name of labNames()) {
       for (const file of variant.source.match(/<impl>\/[\w.-]+/g) ?? []) {
         assert.ok(lab.learnerFiles.some((f) => `<impl>/${f.file}` === file), `variant ${variant.name} names ${file}, which is not a declared learner file`);
       }
+      if (variant.shipsFailing) {
+        // --status reads this failure as the exercise only while the shipped file holds its TODO(learner).
+        const file = variant.source.match(/<impl>\/([\w.-]+)/)?.[1];
+        assert.ok(file && readFileSync(path.join(ROOT_DIR, 'exercises', name, file), 'utf8').includes('TODO(learner)'), `variant ${variant.name} ships failing: its exercise file holds a TODO(learner)`);
+      }
     }
     assert.ok(existsSync(path.join(ROOT_DIR, lab.episode)), `its episode ${lab.episode} exists`);
     assert.ok(readFileSync(path.join(ROOT_DIR, lab.episode), 'utf8').includes(`lab: ${name}`), 'the episode names the lab in its frontmatter');

@@ -15,7 +15,37 @@ export async function readResultsFile(file: File): Promise<Results> {
       `the file is ${(file.size / 1048576).toFixed(1)} MiB, more than the ${MAX_RESULTS_BYTES / 1048576} MiB a results file can be: pick the results.json from results/<lab>/<time>/`,
     ]);
   }
-  return parseResultsJson(await file.text(), file.name);
+  const text = await file.text();
+  const other = otherRunFile(text, file.name);
+  if (other !== null) throw new ResultsFileError(file.name, [other]);
+  return parseResultsJson(text, file.name);
+}
+
+/**
+ * A run folder holds other JSON files beside results.json; picking one of them is a likely slip, and the schema's
+ * answer to it ("recorded with an older harness", or a list of missing fields) would send the learner the wrong way.
+ * Says what the file is and which one to pick instead, or null for anything else (then the schema speaks).
+ */
+export function otherRunFile(text: string, fileName: string): string | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || 'cases' in data) return null;
+  const has = (key: string): boolean => key in data;
+  const pick = 'pick results.json in the run folder instead: results/<lab>/<time>/results.json';
+  if (has('values') && has('tables') && has('lab')) {
+    return (
+      `this is the lab's analysis values (analysis/values.json: the derived numbers the episodes quote, written by the ` +
+      `lab's analysis beside the run), not a run's results. The viewer reads the run itself: ${pick}, one folder up from ${fileName}`
+    );
+  }
+  if (has('speedup') && has('why') && has('recordedAt')) {
+    return `this is your prediction (prediction.json, written by --predict), not a run's results: ${pick}, beside it`;
+  }
+  return null;
 }
 
 /** Why the numbers of a file that passed the schema cannot be trusted. */

@@ -74,3 +74,30 @@ export function verdictCounts(rows: readonly ComparisonRow[]): string {
     .map(([v, n]) => `${n} ${VERDICT_WORDS[v]}`)
     .join(', ');
 }
+
+/** The rows to show and the sentence that comes first when the two runs are not alike (a --quick run and a full one). */
+export interface LikeWithLike {
+  rows: ComparisonRow[];
+  /** Why some cases are left out, shown before the verdicts; null when both runs are alike (nothing left out). */
+  reason: string | null;
+}
+
+/**
+ * Compares like with like: a --quick run measures a smaller sweep with fewer samples than a full run, so set against
+ * a full run most of its cases read "only in the reference" and the rest are judged on unequal evidence. When exactly
+ * one of the two runs is --quick, only the cases both runs measured are kept, and the reason comes first.
+ */
+export function likeWithLike(reference: Results, yours: Results, rows: readonly ComparisonRow[]): LikeWithLike {
+  if (reference.quick === yours.quick) return { rows: [...rows], reason: null };
+  const shared = rows.filter((r) => r.verdict !== 'only-in-this-run' && r.verdict !== 'only-in-earlier-run');
+  const left = rows.length - shared.length;
+  const which = yours.quick ? 'Your run is a --quick run and the course\'s run a full one' : 'Your run is a full run and the course\'s run a --quick one';
+  const cases = (n: number): string => (n === 1 ? '1 case' : `${n} cases`);
+  return {
+    rows: shared,
+    reason:
+      `${which}: a --quick run measures a smaller sweep with fewer samples, so only the ${cases(shared.length)} both runs ` +
+      `measured are compared${left > 0 ? ` (${cases(left)} only one of them has ${left === 1 ? 'is' : 'are'} left out)` : ''}. ` +
+      `For a full comparison, run the lab without --quick.`,
+  };
+}

@@ -6,8 +6,8 @@
 import { machineText } from '@parallel-course/harness/measured.ts';
 import type { Results } from '@parallel-course/core';
 
-/** One course run as the page embeds it (a `<script type="application/json">` per lab, written at build time). */
-export interface EmbeddedRun {
+/** One course run as the site serves it to the viewer (a JSON file per lab, written at build time). */
+export interface ViewerRun {
   lab: string;
   /** "reference run: <machine>, <date>" or "instructor's run: ...", from `courseRunLabel`. */
   label: string;
@@ -34,8 +34,26 @@ export function yourRunLabel(results: Results, fileName: string): string {
   return `your run (${fileName}): ${machineWords(results)}${results.quick ? ' (a --quick run)' : ''}`;
 }
 
-/** The embedded runs' JSON, safe inside a `<script>` element (no "</script>", no "<!--"): the harness's reports' escaping. */
-export { jsonForScript as embedJson } from '@parallel-course/harness/report/json-script.ts';
+/**
+ * The built site's files of one lab's course run (src/pages/viewer-runs/[name].json.ts), relative to the site's base:
+ * `view` without raw samples (what the charts and tables need; fetched when the lab is shown), `full` the whole run
+ * (fetched only to compare a learner's file). A lab name is lower-case and dash-separated (lab-registry.ts).
+ */
+export function viewerRunFiles(lab: string): { view: string; full: string } {
+  if (!/^[a-z0-9-]+$/.test(lab)) throw new Error(`not a lab name: ${JSON.stringify(lab)}`);
+  return { view: `${lab}.view.json`, full: `${lab}.json` };
+}
+
+/** The folder of those files under the site's base. */
+export const VIEWER_RUNS_DIR = 'viewer-runs/';
+
+/**
+ * A run without its raw samples (samplesMs, sampleRounds, observations emptied): every summary, speedup, interval
+ * and check stays, so the viewer's charts and tables are the same; a comparison fetches the whole run instead.
+ */
+export function withoutSamples(results: Results): Results {
+  return { ...results, cases: results.cases.map((c) => ({ ...c, samplesMs: [], sampleRounds: [], observations: {} })) };
+}
 
 /** Where the viewer goes when the learner opens a run of `learnerLab` while `selectedLab` is on show. */
 export interface Placement {

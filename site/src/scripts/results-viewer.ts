@@ -1,6 +1,6 @@
 /**
- * Behaviour of <ResultsViewer />. On load: the course's runs embedded in the page (JSON, parsed per lab when picked)
- * -> the picked lab's run as charts and tables. A learner's file: schema validation -> the validator's checks -> the
+ * Behaviour of <ResultsViewer />. On load: the picked lab's course run, fetched from the built site (JSON, without
+ * raw samples) -> charts and tables. A learner's file: schema validation -> the validator's checks -> the
  * course's run of the same lab beside it, case by case, with `--compare`'s verdicts (lib/run-comparison.ts), and the
  * learner's run as charts and tables (text only, never HTML). A file with a failed check, or whose numbers do not
  * recompute from its samples, is still shown, under a warning that says so in words (role="alert").
@@ -8,7 +8,7 @@
 import type { ChartDataset } from 'chart.js';
 import { amdahlSpeedup, caseLabel, formatInterval, formatSignificant, paramsLabel, type Results, speedupsOutsideSweeps, type SweepChart, sweepCharts } from '@parallel-course/core';
 import type { ResultsWarning } from '../lib/results-file.ts';
-import { placeLearnerRun, yourRunLabel, type EmbeddedRun } from '../lib/viewer-runs.ts';
+import { placeLearnerRun, viewerRunFiles, yourRunLabel, type ViewerRun } from '../lib/viewer-runs.ts';
 import { Chart } from '../lib/chart-setup.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
@@ -94,25 +94,41 @@ function tables(results: Results): HTMLElement[] {
   return parts;
 }
 
-/** The course's runs in the page: one `<script type="application/json" data-rv-run="<lab>">` each, parsed when first shown. */
-function embeddedRuns(root: HTMLElement): { labs: string[]; run: (lab: string) => EmbeddedRun | null } {
-  const elements = new Map<string, HTMLScriptElement>();
-  for (const el of root.querySelectorAll<HTMLScriptElement>('script[type="application/json"][data-rv-run]')) {
-    elements.set(el.dataset['rvRun'] ?? '', el);
-  }
-  const parsed = new Map<string, EmbeddedRun>();
+/**
+ * The course's runs: the labs are the picker's options as built; each run is a JSON file of the built site
+ * (src/pages/viewer-runs/), fetched the first time it is needed: the view without raw samples to show a lab, the
+ * whole run to compare a learner's file. Fetched once each, and parsed as JSON, never as markup.
+ */
+function courseRuns(root: HTMLElement, select: HTMLSelectElement): {
+  labs: string[];
+  view: (lab: string) => Promise<ViewerRun>;
+  full: (lab: string) => Promise<ViewerRun>;
+} {
+  const base = root.dataset['rvRunsBase'] ?? '';
+  const labs = [...select.options].map((o) => o.value);
+  const fetched = new Map<string, Promise<ViewerRun>>();
+  const load = (lab: string, file: string): Promise<ViewerRun> => {
+    const url = new URL(`${base}${file}`, document.baseURI).href;
+    let pending = fetched.get(url);
+    if (!pending) {
+      pending = fetch(url).then(async (response) => {
+        if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+        return (await response.json()) as ViewerRun;
+      }).catch((error: unknown) => {
+        fetched.delete(url); // a later pick tries again
+        throw new Error(
+          `Could not load the course's run of ${lab} (${url}): ${error instanceof Error ? error.message : String(error)}. ` +
+            'The viewer fetches it from the site: serve the built course with "npm start" rather than opening its files from disk.',
+        );
+      });
+      fetched.set(url, pending);
+    }
+    return pending;
+  };
   return {
-    labs: [...elements.keys()],
-    run(lab) {
-      const cached = parsed.get(lab);
-      if (cached) return cached;
-      const el = elements.get(lab);
-      if (!el) return null;
-      // Written at build time from runs validated there (course-runs.ts); parsed as JSON, never as markup.
-      const run = JSON.parse(el.textContent ?? '') as EmbeddedRun;
-      parsed.set(lab, run);
-      return run;
-    },
+    labs,
+    view: (lab) => load(lab, viewerRunFiles(lab).view),
+    full: (lab) => load(lab, viewerRunFiles(lab).full),
   };
 }
 
@@ -153,7 +169,7 @@ export function mountResultsViewer(root: HTMLElement): void {
   if (!caveatsBox || !caveatList || !warningBox || !output || !viewPick || !viewSelect || !source || !title || !summary) return;
   if (!headline || !workersBox || !workersCanvas || !otherBox || !otherCanvas || !tableHolder || !sweepsHolder) return;
 
-  const course = embeddedRuns(root);
+  const course = courseRuns(root, labSelect);
   let selectedLab: string | null = course.labs.includes(labSelect.value) ? labSelect.value : (course.labs[0] ?? null);
   let learner: LearnerRun | null = null;
   // Bumped by every change of what is on show, so a comparison that finishes late does not overwrite a newer one.
@@ -332,22 +348,26 @@ export function mountResultsViewer(root: HTMLElement): void {
   };
 
   /** The learner's run beside the course's run: computed off the first paint (the bootstrap takes a moment). */
-  const showComparison = (reference: EmbeddedRun, mine: LearnerRun): void => {
+  const showComparison = (reference: ViewerRun, mine: LearnerRun): void => {
     const mark = generation;
     compareBox.hidden = false;
     compareSummary.textContent = `Comparing your run with the ${reference.label} …`;
     compareTable.replaceChildren();
     caveatsBox.hidden = true;
-    import('../lib/run-comparison.ts')
-      .then(({ compareWithReference, comparisonRows, verdictCounts }) => {
+    // The comparison needs the course run's raw samples: the whole run, fetched now (the view has none).
+    Promise.all([import('../lib/run-comparison.ts'), course.full(reference.lab)])
+      .then(([{ compareWithReference, comparisonRows, likeWithLike, verdictCounts }, whole]) => {
         if (mark !== generation) return;
-        const outcome = compareWithReference(reference.results, mine.results);
+        const outcome = compareWithReference(whole.results, mine.results);
         if (!outcome.ok) {
           compareSummary.textContent = `Not compared: ${outcome.reason}`;
           return;
         }
-        const rows = comparisonRows(reference.results, mine.results, outcome.comparison);
-        compareSummary.textContent = `Against the ${reference.label}. Case by case, as "npm run report -- --compare" judges it: ${verdictCounts(rows)}.`;
+        // A --quick run against a full one: only the cases both measured, and the reason first.
+        const { rows, reason } = likeWithLike(whole.results, mine.results, comparisonRows(whole.results, mine.results, outcome.comparison));
+        compareSummary.textContent =
+          `${reason === null ? '' : `${reason} `}Against the ${reference.label}. ` +
+          `Case by case, as "npm run report -- --compare" judges it: ${verdictCounts(rows) || 'no case in common'}.`;
         const table = textTable(
           'Your run against the course\'s run, case by case',
           ['case', 'course run', 'your run', 'ratio [95% interval]', 'verdict'],
@@ -375,10 +395,29 @@ export function mountResultsViewer(root: HTMLElement): void {
       });
   };
 
-  /** Shows the selected lab: the course's run, and the learner's run of the same lab beside it when there is one. */
+  /** Shows the selected lab: the course's run (fetched), and the learner's run of the same lab beside it when there is one. */
   const render = (): void => {
-    generation++;
-    const reference = selectedLab === null ? null : course.run(selectedLab);
+    const mark = ++generation;
+    const lab = selectedLab;
+    if (lab === null || !course.labs.includes(lab)) {
+      renderWith(null);
+      return;
+    }
+    course
+      .view(lab)
+      .then((reference) => {
+        if (mark === generation) renderWith(reference);
+      })
+      .catch((error: unknown) => {
+        if (mark !== generation) return;
+        renderWith(null);
+        errorBox.replaceChildren(element('pre', error instanceof Error ? error.message : String(error)));
+        errorBox.hidden = false;
+      });
+  };
+
+  /** What render shows once the course's run of the selected lab (or none) is at hand. */
+  const renderWith = (reference: ViewerRun | null): void => {
     const mine = learner !== null && learner.results.lab === selectedLab ? learner : null;
     viewPick.hidden = !(reference && mine);
     if (reference && mine) showComparison(reference, mine);

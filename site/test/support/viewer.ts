@@ -16,3 +16,12 @@ export async function openFile(page: Page, file: ViewerFile): Promise<void> {
     { timeout: 20_000 },
   );
 }
+
+/** Waits until `selector`'s text is `expected`: a picked lab's course run is fetched, so it shows a moment later. */
+export async function waitForText(page: Page, selector: string, expected: string): Promise<void> {
+  await page.waitForFunction(
+    ([sel, text]) => document.querySelector(sel!)?.textContent === text,
+    [selector, expected] as const,
+    { timeout: 20_000 },
+  );
+}

@@ -1,21 +1,24 @@
 /**
  * `npm run doctor`: collects the probe for doctor.ts on this machine and prints the findings.
- * Exit codes (errors.ts): 0 the course can run (warnings allowed), 1 it cannot, 3 internal error.
+ * Exit codes (errors.ts): 0 the course can run (warnings allowed), 1 it cannot, 2 bad input, 3 internal error.
+ * Each lab may add its own checks as `labs/<lab>/src/doctor-probe.ts` (native-kernel: the addon and its BLAS rung
+ * built, load and multiply right): run in a child process like the other probes, its findings printed with the rest.
  * Every command (compilers, nvidia-smi, the ONNX Runtime probe) runs through probe.ts, all at once: a hung driver or
  * compiler costs at most its time limit plus two grace periods and one line of findings, and nothing it prints
  * reaches the terminal unsanitised.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { parseNvidiaSmi } from '../environment.ts';
 import { cpuAffinityList, readCgroupQuota } from '../cpus.ts';
-import { EXIT_CHECK_FAILED, EXIT_OK, runCli } from '../errors.ts';
-import { ROOT_DIR } from '../lab-registry.ts';
+import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
+import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { describeProbeFailure, oneLine, runProbe } from '../probe.ts';
-import { diagnose, doctorFailed, formatFindings, type DoctorProbe } from './doctor.ts';
+import { diagnose, doctorFailed, formatFindings, type DoctorProbe, type Finding } from './doctor.ts';
 import type { OrtProbe } from './ort-probe.ts';
 
 const ORT_PROBE = fileURLToPath(new URL('./ort-probe.ts', import.meta.url));
@@ -80,6 +83,32 @@ async function probeOrt(rootDir: string): Promise<OrtProbe> {
   }
 }
 
+/** A lab's own probe (labs/<lab>/src/doctor-probe.ts): its findings, made safe to print; a probe that fails is one warning. */
+async function probeLab(lab: string, file: string, rootDir: string): Promise<Finding[]> {
+  const result = await runProbe(process.execPath, [file], { timeoutMs: ORT_PROBE_TIMEOUT_MS, cwd: rootDir });
+  try {
+    if (!result.ok) throw new Error(describeProbeFailure('it', result) ?? 'it failed');
+    const parsed = JSON.parse(result.stdout.trim().split('\n').pop() ?? 'null') as { findings?: unknown };
+    if (!Array.isArray(parsed?.findings)) throw new Error('it printed no findings');
+    return parsed.findings.map((f: Partial<Finding>) => ({
+      check: oneLine(String(f.check ?? lab), 40),
+      level: f.level === 'ok' || f.level === 'warn' ? f.level : 'warn', // a lab's probe never stops the course
+      value: oneLine(String(f.value ?? ''), 300),
+      advice: oneLine(String(f.advice ?? ''), 600),
+    }));
+  } catch (error) {
+    return [{ check: lab, level: 'warn', value: 'its check did not finish', advice: `${path.relative(rootDir, file)}: ${(error as Error).message}` }];
+  }
+}
+
+/** Every lab's own probe, all at once. */
+async function probeLabs(rootDir: string): Promise<Finding[]> {
+  const probes = labNames(rootDir)
+    .map((lab) => ({ lab, file: path.join(rootDir, 'labs', lab, 'src', 'doctor-probe.ts') }))
+    .filter((p) => existsSync(p.file));
+  return (await Promise.all(probes.map((p) => probeLab(p.lab, p.file, rootDir)))).flat();
+}
+
 export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
   const require = createRequire(path.join(rootDir, 'labs', 'harness', 'package.json'));
   const packages: Record<string, string | null> = {};
@@ -93,7 +122,7 @@ export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
   }
   const slurm = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith('SLURM_') && v !== undefined)) as Record<string, string>;
   // All at once: the doctor takes as long as the slowest probe, not their sum.
-  const [ort, gpus, cxx] = await Promise.all([probeOrt(rootDir), probeGpus(), findCompiler()]);
+  const [ort, gpus, cxx, labFindings] = await Promise.all([probeOrt(rootDir), probeGpus(), findCompiler(), probeLabs(rootDir)]);
   return {
     nodeVersion: process.version,
     execPath: process.execPath,
@@ -107,13 +136,33 @@ export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
     ort,
     packages,
     slurm,
+    labFindings,
   };
 }
 
-export async function main(): Promise<number> {
+export const HELP = `Usage: npm run doctor [-- --help]
+
+Checks whether this machine can run the course, and what its numbers will mean: Node (the pinned 24), the packages,
+a C++ compiler, the native addon and its BLAS rung (built, loaded, multiplying right), the CPUs this process may use,
+the affinity mask, a container's CPU quota, UV_THREADPOOL_SIZE, GPUs (nvidia-smi) and the ONNX Runtime execution
+providers that really run a session. Each line: ok, WARN or FAIL, then what to do.
+
+Exit codes: 0 the course can run (warnings allowed), 1 it cannot (Node too old, packages missing), 2 bad input.`;
+
+export async function main(argv: string[] = []): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT_OK;
+  }
   const findings = diagnose(await probeMachine());
   process.stdout.write(`${formatFindings(findings)}\n`);
   return doctorFailed(findings) ? EXIT_CHECK_FAILED : EXIT_OK;
 }
 
-if (import.meta.main) runCli(() => main());
+if (import.meta.main) runCli(() => main(process.argv.slice(2)));

@@ -28,6 +28,8 @@ export interface DoctorProbe {
   /** Packages the harness needs, each with the error of loading it (null = loaded). */
   packages: Record<string, string | null>;
   slurm: Record<string, string>;
+  /** What each lab's own probe found (labs/<lab>/src/doctor-probe.ts, e.g. the native addon and its BLAS rung). */
+  labFindings?: Finding[];
 }
 
 export type Level = 'ok' | 'warn' | 'fail';
@@ -111,6 +113,7 @@ export function diagnose(p: DoctorProbe): Finding[] {
           : { check: 'GPUs', level: 'ok', value: p.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` ${g.memoryMiB} MiB`}`).join(', '), advice: 'visible to this process (CUDA_VISIBLE_DEVICES applies)' },
   );
   out.push(...ortFindings(p));
+  out.push(...(p.labFindings ?? []));
   if (Object.keys(p.slurm).length > 0) {
     out.push({ check: 'Slurm', level: 'ok', value: `job ${p.slurm['SLURM_JOB_ID'] ?? '?'}, ${p.slurm['SLURM_CPUS_PER_TASK'] ?? '?'} CPUs per task`, advice: 'recorded in every results.json' });
   }

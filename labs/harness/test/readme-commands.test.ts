@@ -1,0 +1,34 @@
+/** README.md's table of commands is rendered from the reference runs (tools/readme-commands.ts), and lists every script. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ROOT_DIR } from '../src/lab-registry.ts';
+import { BEGIN, END, renderCommands, replaceBlock } from '../src/tools/readme-commands.ts';
+
+const readme = readFileSync(path.join(ROOT_DIR, 'README.md'), 'utf8');
+
+test("README.md's commands block is the one rendered from reference/ now (else: node labs/harness/src/tools/readme-commands.ts --write)", async () => {
+  const block = await renderCommands();
+  const current = readme.slice(readme.indexOf(BEGIN), readme.indexOf(END) + END.length);
+  assert.equal(current, block, 'the README block is stale: run node labs/harness/src/tools/readme-commands.ts --write');
+  // The times come from the runs: each lab's full-run wall time appears, as the block's formatter writes it.
+  assert.match(block, /measured: event-loop \d+ (min|s)/);
+  assert.match(block, /`npm run lab -- --all --quick` \| every lab, quick \| planned: \d/);
+});
+
+test('the README names every npm script of the course', () => {
+  const scripts = Object.keys((JSON.parse(readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+  const internal = new Set(['typecheck', 'test:labs']); // run by npm test
+  for (const name of scripts) {
+    if (internal.has(name)) continue;
+    const spelled = name === 'start' || name === 'test' ? `npm ${name}` : `npm run ${name}`;
+    assert.ok(readme.includes(`\`${spelled}`), `README.md does not list \`${spelled}\``);
+  }
+});
+
+test('replaceBlock swaps the text between the markers and refuses a README without them', () => {
+  const text = `before\n${BEGIN}\nold\n${END}\nafter\n`;
+  assert.equal(replaceBlock(text, `${BEGIN}\nnew\n${END}`), `before\n${BEGIN}\nnew\n${END}\nafter\n`);
+  assert.throws(() => replaceBlock('no markers', 'x'), /has no commands block/);
+});
