@@ -5,7 +5,8 @@
  * - the template's old srun line (no --cpus-per-task) gives the lab 1 CPU: the same P check fails, and the run warns;
  * - class-array.sbatch over three learners (correct, wrong, hangs): their runs, the class page and gradebook.csv;
  * - a job ended by scancel and one past its time limit: no results, no process left, and the log says how to rerun.
- * Where no Slurm answers, one test skips with the reason; with COURSE_REQUIRE_SLURM=1 (CI) that is a failure instead.
+ * Where no Slurm answers, one test skips with the reason; where start-slurm.sh configured one (CI) or with
+ * COURSE_REQUIRE_SLURM=1, that is a failure instead.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Results } from '../src/results-schema.ts';
-import { describeJob, JOB_CPUS, jobEnv, jobRecords, processesOfJob, realSlurmUnavailable, slurmVersion, runJob, submit, waitForText, waitUntilGone } from './support/real-slurm.ts';
+import { describeJob, JOB_CPUS, jobEnv, jobRecords, processesOfJob, realSlurmRequired, realSlurmUnavailable, slurmVersion, runJob, submit, waitForText, waitUntilGone } from './support/real-slurm.ts';
 import { tempDir } from './support/temp-dir.ts';
 import { tempRoot } from './support/temp-root.ts';
 
@@ -68,8 +69,8 @@ function cancelAfter(t: TestContext, id: string): void {
 
 const unavailable = realSlurmUnavailable();
 if (unavailable !== null) {
-  if (process.env.COURSE_REQUIRE_SLURM === '1' && !process.env.COURSE_CPUS) {
-    test('a real Slurm answers (COURSE_REQUIRE_SLURM=1)', () => assert.fail(unavailable));
+  if (realSlurmRequired() && !process.env.COURSE_CPUS) {
+    test('a real Slurm answers (start-slurm.sh configured one here, or COURSE_REQUIRE_SLURM=1)', () => assert.fail(unavailable));
   } else {
     test('the Slurm templates on a real Slurm', { skip: unavailable }, () => {});
   }

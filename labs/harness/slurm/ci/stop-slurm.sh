@@ -10,12 +10,14 @@ marker='# written by labs/harness/slurm/ci/start-slurm.sh'
 if ! grep -qF "$marker" "$conf" 2>/dev/null; then
   exit 0   # start-slurm.sh started nothing here (no root, or a real cluster it left alone)
 fi
-# Jobs first, so no slurmstepd outlives the daemons.
-timeout 10 scancel --full --partition=debug 2>/dev/null
-for _ in $(seq 15); do
-  [ -z "$(timeout 5 squeue -h -o %i 2>/dev/null)" ] && break
-  sleep 1
-done
+# Jobs first, so no slurmstepd outlives the daemons (only slurmctld can cancel them).
+if [ -f "$state/slurmctld.pid" ] && kill -0 "$(cat "$state/slurmctld.pid")" 2>/dev/null; then
+  timeout 10 scancel --full --partition=debug 2>/dev/null
+  for _ in $(seq 15); do
+    [ -z "$(timeout 5 squeue -h -o %i 2>/dev/null)" ] && break
+    sleep 1
+  done
+fi
 
 stop_pid_file() { # $1 pid file, $2 name: SIGTERM, then SIGKILL after 10 s
   local pid

@@ -5,6 +5,22 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** The first line of the slurm.conf that labs/harness/slurm/ci/start-slurm.sh writes (and stop-slurm.sh removes). */
+export const CI_CONF_MARKER = '# written by labs/harness/slurm/ci/start-slurm.sh';
+
+/**
+ * Must a Slurm answer here? Yes where start-slurm.sh has written this machine's slurm.conf (CI), or with
+ * COURSE_REQUIRE_SLURM=1: then an unreachable Slurm is a failure, not a skip.
+ */
+export function realSlurmRequired(env: NodeJS.ProcessEnv = process.env, conf = '/etc/slurm/slurm.conf'): boolean {
+  if (env.COURSE_REQUIRE_SLURM === '1') return true;
+  try {
+    return readFileSync(conf, 'utf8').startsWith(CI_CONF_MARKER);
+  } catch {
+    return false;
+  }
+}
+
 /** The CPUs per task the tests ask for: the lab in the job must plan for exactly this many. */
 export const JOB_CPUS = 2;
 
@@ -20,7 +36,7 @@ export function realSlurmUnavailable(env: NodeJS.ProcessEnv = process.env): stri
   }
   const nodes = spawnSync('sinfo', ['-h', '-N', '-o', '%T %c'], { encoding: 'utf8', timeout: 10_000 });
   if (nodes.status !== 0) {
-    const why = (nodes.stderr || nodes.error?.message || '').trim().split('\n')[0];
+    const why = (nodes.stderr || nodes.error?.message || '').trim().split('\n')[0]?.replace(/^sinfo: /, '');
     return `Slurm does not answer (sinfo: ${why || `exit ${nodes.status}`}); are slurmctld and slurmd running? (labs/harness/slurm/ci/start-slurm.sh as root)`;
   }
   const usable = nodes.stdout.split('\n').some((line) => {
