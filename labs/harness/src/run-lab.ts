@@ -7,6 +7,7 @@ import { ANALYSIS_FILE, writeAnalysis } from './lab-analysis.ts';
 import { type AnalysisInput, analyze, caseLabel, type CorrectnessEntry, notImplementedCases, plausibilityFlags, type Results, SCHEMA_VERSION } from '@parallel-course/core';
 import { cpuBudget, describeBudget } from './cpus.ts';
 import { currentTopology, describeTopology, topologyWarnings } from './topology.ts';
+import { slurmStepWarning } from './slurm-step.ts';
 import { collectEnvironment } from './environment.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, exitCodeForSignal, LabLoadError } from './errors.ts';
 import { type Impl, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
@@ -116,6 +117,9 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   // Before any learner code runs: what the grade will be a ratio to (validate and class compare it with the course's).
   const referenceSolution = options.grade ? fingerprintReference(rootDir, options.lab) : null;
   print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run; ${describeBudget(cpus)})`);
+  // An srun that did not pass --cpus-per-task (Slurm 22.05+) leaves the lab one CPU of a many-CPU job: say so first.
+  const stepWarning = slurmStepWarning(cpus.available, process.env);
+  if (stepWarning) print(`warning: ${stepWarning}`);
 
   // The plan (plan.ts): the run's time from each case's work and a calibration here, and fewer rounds (or optional
   // cases left out) when it would overrun its budget. A test's own sampling is never planned; a plan that cannot be
@@ -204,7 +208,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
       ? { ...lab.grading, notImplemented: notImplementedCases(correctness) }
       : null,
   });
-  const notes: string[] = [describeBudget(cpus), `Topology: ${describeTopology(topology)}.`, ...(plan ? [plan.note] : []), ...lab.notes, ...run.notes];
+  const notes: string[] = [describeBudget(cpus), ...(stepWarning ? [stepWarning] : []), `Topology: ${describeTopology(topology)}.`, ...(plan ? [plan.note] : []), ...lab.notes, ...run.notes];
   notes.push(...topologyWarnings(topology, Math.max(0, ...measuredCases.map((c) => c.workers ?? 0))));
   if (analysis.cases.some((c) => c.oversubscribed)) {
     notes.push(`Cases with more workers than available CPUs (${cpus.available}) are flagged oversubscribed: their speedup is limited by time-slicing.`);

@@ -24,8 +24,14 @@ export interface Submission {
   refused: string | null;
 }
 
+/** A run's `analysis/values.json` (the lab's named values, analysis-values.ts): part of a run, not a submission. */
+function isAnalysisValues(folder: string, name: string): boolean {
+  return name === 'values.json' && path.basename(folder) === 'analysis';
+}
+
 /**
- * Every *.json under `dir` (hidden folders and node_modules skipped), sorted; unreadable folders are skipped.
+ * Every *.json under `dir` (hidden folders and node_modules skipped; a run's report.json, prediction.json and
+ * analysis/values.json are not submissions), sorted; unreadable folders are skipped.
  * Symbolic links are never followed into folders; a *.json that is not a regular file (a FIFO, a socket, a link to
  * a device) is listed too, so that loadSubmissions reports it as refused instead of leaving it out silently.
  */
@@ -42,7 +48,7 @@ export function findSubmissionFiles(dir: string): string[] {
       if (e.name.startsWith('.') || e.name === 'node_modules') continue;
       const full = path.join(d, e.name);
       if (e.isDirectory()) walk(full);
-      else if (e.name.endsWith('.json') && e.name !== 'report.json' && e.name !== 'prediction.json') out.push(full);
+      else if (e.name.endsWith('.json') && e.name !== 'report.json' && e.name !== 'prediction.json' && !isAnalysisValues(d, e.name)) out.push(full);
     }
   };
   walk(dir);
