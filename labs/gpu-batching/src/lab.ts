@@ -20,7 +20,9 @@ import {
 import { ensureDataset, loadAllSync } from './dataset.ts';
 import { detectGpusSync } from './gpus.ts';
 import { buildLayers, forwardReference, type DenseLayer } from './model-spec.ts';
-import { deviceCounts, resolveTarget, type Target } from './target.ts';
+import { adapterKind, deviceCounts, processesPerDevice, providerLabel, resolveTarget, targetParams, WEBGPU_ONE_DEVICE, type Target } from './target.ts';
+import { findWebGpu } from './webgpu-probe.ts';
+import { describeAdapter, EMULATED_WARNING } from './webgpu.ts';
 import { calibrate, estimateGpuCase, estimateGpuInputs, REFERENCE_RATES } from './estimates.ts';
 
 let target: Target | null = null;
@@ -31,11 +33,13 @@ let target: Target | null = null;
  * nvidia-smi. Synchronous because LabDefinition.cases() is; detectGpusSync is bounded like every probe.
  */
 export function labTarget(): Target {
-  target ??= resolveTarget(process.env, detectGpusSync());
+  if (target) return target;
+  target = resolveTarget(process.env, detectGpusSync(), (mode) => findWebGpu(mode));
+  // The emulated adapter's VK_ICD_FILENAMES, set before this process's first WebGPU session (the Vulkan loader reads
+  // it when Dawn creates its instance) and inherited by every device process; a value the user set is kept.
+  for (const [name, value] of Object.entries(target.env ?? {})) process.env[name] ??= value;
   return target;
 }
-
-const providerName = (): string => (labTarget().ep === 'cuda' ? 'CUDA' : 'CPU');
 
 /** Samples per pass (one measured sample = one pass over the data set). */
 export const DATASET_SIZE = { quick: 512, full: 1024 };
@@ -59,14 +63,31 @@ export const TOLERANCE = { abs: 1e-5, rel: 1e-4 };
 
 let layers: DenseLayer[] | null = null;
 
+/** What a device is on this run's target, for the devices variant's description. */
+function deviceWords(): string {
+  const ep = labTarget().ep;
+  return ep === 'cuda' ? 'GPU, CUDA_VISIBLE_DEVICES' : ep === 'webgpu' ? 'the one WebGPU adapter: no per-process choice of adapter' : 'CPU process, 1 thread';
+}
+
+/** The WebGPU run's notes: the adapter, the emulated warning, and what this provider cannot do or measure here. */
+function webgpuNotes(current: Target): string[] {
+  const kind = adapterKind(current);
+  return [
+    `WebGPU adapter: ${current.adapter ? describeAdapter(current.adapter) : 'not known (onnxruntime-node does not say which adapter Dawn took)'}; every case says adapter=${kind}.`,
+    ...(kind === 'emulated' ? [`Every number of this run is from an ${EMULATED_WARNING}: SwiftShader runs the GPU's work on this machine's CPUs.`] : []),
+    `Devices: ${WEBGPU_ONE_DEVICE}.`,
+    'Transfers are inside every call: onnxruntime-node 1.30 has no GPU-resident tensors or I/O binding (tensors live in CPU memory), so each run uploads its inputs and reads its logits back, and the call latency includes both.',
+  ];
+}
+
 const lab: LabDefinition<InferenceInput, Float32Array> = {
   name: 'gpu-batching',
   learnerFiles: LEARNER_FILES,
   // title, variants and headline name the execution provider: getters, so detection waits until a run reads them.
   get title() {
-    return `Batched and multi-device inference (ONNX Runtime, ${providerName()} execution provider)`;
+    return `Batched and multi-device inference (ONNX Runtime, ${providerLabel(labTarget())} execution provider)`;
   },
-  summary: 'onnxruntime-node: one at a time vs batches 1..512, I/O pipeline, sessions, one process per device (CUDA on a GPU node, else CPU)',
+  summary: 'onnxruntime-node: one at a time vs batches 1..512, I/O pipeline, sessions, processes per device and one process per device (CUDA, WebGPU or CPU)',
   episode: 'episodes/08-gpu-batching.mdx',
   get variants() {
     return [
@@ -75,18 +96,19 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       { name: 'read-then-infer', description: 'read a batch from disk, then infer it: I/O and compute one after the other', source: 'labs/gpu-batching/src/cases.ts: sequentialCase' },
       { name: 'pipeline', description: 'reads prefetched (on a reader thread, or fs.promises) while the model computes', source: '<impl>/pipeline.ts: inferPipelined' },
       { name: 'sessions', description: 'several sessions on one device at once (the counterpart of CUDA streams)', source: '<impl>/batching.ts: inferWithSessions' },
-      { name: 'devices', description: `one process per device (${labTarget().ep === 'cuda' ? 'GPU, CUDA_VISIBLE_DEVICES' : 'CPU process, 1 thread'}), shared chunk queue, data from disk or kept in memory`, source: 'labs/gpu-batching/src/device-pool.ts, <impl>/chunks.ts, <impl>/pipeline.ts' },
+      { name: 'devices', description: `one process per device (${deviceWords()}), shared chunk queue, data from disk or kept in memory`, source: 'labs/gpu-batching/src/device-pool.ts, <impl>/chunks.ts, <impl>/pipeline.ts' },
+      { name: 'processes-per-device', description: `several processes sharing one device, each with its own session (the "1.5-3x from several models per GPU" claim)${labTarget().ep === 'cpu' ? '; on CPU each process is one thread, so this is the devices case again' : ''}`, source: 'labs/gpu-batching/src/device-pool.ts, <impl>/chunks.ts, <impl>/pipeline.ts' },
     ];
   },
   baseline: 'one-at-a-time',
   get headline() {
-    return { variant: 'batched', params: { ep: labTarget().ep, batch: HEADLINE_BATCH } };
+    return { variant: 'batched', params: { ...targetParams(labTarget()), batch: HEADLINE_BATCH } };
   },
   // The learner's batching at the headline batch size, and the pipeline (prefetch 4) at the working batch.
   grading: {
     cases: (): Headline[] => [
-      { variant: 'batched', params: { ep: labTarget().ep, batch: HEADLINE_BATCH } },
-      { variant: 'pipeline', params: { ep: labTarget().ep, batch: WORK_BATCH, prefetch: 4, reader: 'worker' } },
+      { variant: 'batched', params: { ...targetParams(labTarget()), batch: HEADLINE_BATCH } },
+      { variant: 'pipeline', params: { ...targetParams(labTarget()), batch: WORK_BATCH, prefetch: 4, reader: 'worker' } },
     ],
     target: 0.9,
     targetText: "at least 0.9 of the reference's throughput: batches at the headline size, and the pipeline at prefetch 4",
@@ -121,6 +143,8 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       ...(ctx.quick ? [] : [sequentialCase(current, WORK_BATCH, 'threadpool'), pipelineCase(current, WORK_BATCH, 4, 'threadpool')]),
       ...(ctx.quick ? [1, 2] : SESSIONS).map((sessions) => sessionsCase(current, WORK_BATCH, sessions)),
       ...deviceCounts(current, ctx.availableParallelism, THREADS_PER_SESSION).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'disk')),
+      // Several processes on one device: each its own session and queue share (disk data, as the devices case).
+      ...processesPerDevice(ctx.availableParallelism, THREADS_PER_SESSION).map((processes) => devicesCase(current, WORK_BATCH, 1, 4, 'disk', processes)),
       // Devices on data each process already holds: their compute alone, which is what per-device efficiency is about.
       ...(ctx.quick ? [] : deviceCounts(current, ctx.availableParallelism, THREADS_PER_SESSION).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'memory'))),
     ];
@@ -134,6 +158,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     return [
       `Execution provider: ${current.reason}.`,
       ...(current.ep === 'cpu' ? ['Nothing in this run used a GPU: every case ran on the CPU execution provider (ep=cpu), and "devices" are CPU processes.'] : []),
+      ...(current.ep === 'webgpu' ? webgpuNotes(current) : []),
     ];
   },
   // The lab's reading of a run (latency percentiles, stability, pipeline ratio, device efficiency), with its JSON form
