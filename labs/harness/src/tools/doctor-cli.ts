@@ -14,6 +14,7 @@ import { parseCgroupQuota, parseCpuAffinity, parseNvidiaSmi } from '../environme
 import { EXIT_CHECK_FAILED, EXIT_OK, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { describeProbeFailure, oneLine, runProbe } from '../probe.ts';
+import { recordedWebGpuAdapters } from '../webgpu-adapters.ts';
 import { diagnose, doctorFailed, formatFindings, type DoctorProbe } from './doctor.ts';
 import type { OrtProbe } from './ort-probe.ts';
 
@@ -104,6 +105,7 @@ export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
     ...gpus,
     ort,
+    webgpuAdapters: recordedWebGpuAdapters(),
     packages,
     slurm,
   };

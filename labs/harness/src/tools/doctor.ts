@@ -5,6 +5,7 @@
  */
 import type { Environment } from '../results-schema.ts';
 import type { OrtProbe } from './ort-probe.ts';
+import { describeAdapter, type WebGpuAdapter } from '../webgpu-adapters.ts';
 
 /** The course runs TypeScript directly, which needs Node >= 22.18 (type stripping on by default); it pins 24. */
 export const REQUIRED_NODE_MAJOR = 24;
@@ -25,6 +26,8 @@ export interface DoctorProbe {
   /** Why nvidia-smi, though on PATH, gave no GPU list (it failed, overran its time limit, printed garbage), in one line; null otherwise. */
   gpuProblem: string | null;
   ort: OrtProbe | null;
+  /** WebGPU adapters Dawn can find (recordedWebGpuAdapters); absent: not looked for. */
+  webgpuAdapters?: WebGpuAdapter[];
   /** Packages the harness needs, each with the error of loading it (null = loaded). */
   packages: Record<string, string | null>;
   slurm: Record<string, string>;
@@ -111,6 +114,7 @@ export function diagnose(p: DoctorProbe): Finding[] {
           : { check: 'GPUs', level: 'ok', value: p.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` ${g.memoryMiB} MiB`}`).join(', '), advice: 'visible to this process (CUDA_VISIBLE_DEVICES applies)' },
   );
   out.push(...ortFindings(p));
+  if (p.webgpuAdapters) out.push(webgpuFinding(p.webgpuAdapters));
   if (Object.keys(p.slurm).length > 0) {
     out.push({ check: 'Slurm', level: 'ok', value: `job ${p.slurm['SLURM_JOB_ID'] ?? '?'}, ${p.slurm['SLURM_CPUS_PER_TASK'] ?? '?'} CPUs per task`, advice: 'recorded in every results.json' });
   }
@@ -149,6 +153,22 @@ function ortFindings(p: DoctorProbe): Finding[] {
         },
   );
   return out;
+}
+
+/** The WebGPU adapters, each said real or emulated, and what the gpu-batching lab does with them. */
+export function webgpuFinding(adapters: WebGpuAdapter[]): Finding {
+  const check = 'WebGPU adapters';
+  if (adapters.length === 0) {
+    return { check, level: 'ok', value: 'none found', advice: "the gpu-batching lab's webgpu target needs one: your GPU's Vulkan driver (Linux), Metal (macOS) or D3D12 (Windows); for the emulated one on Debian: apt-get install chromium libvulkan1" };
+  }
+  const value = adapters.map(describeAdapter).join('; ');
+  if (adapters.some((a) => a.emulated === false)) {
+    return { check, level: 'ok', value, advice: 'with no CUDA GPU, the gpu-batching lab runs on WebGPU (GPU_BATCHING_EP=auto); GPU_BATCHING_EP=cpu measures the CPU instead' };
+  }
+  if (adapters.every((a) => a.emulated === true)) {
+    return { check, level: 'ok', value, advice: "emulated only: GPU_BATCHING_EP=webgpu runs the gpu-batching lab on it (correct, but its times are not a GPU's); auto never picks it" };
+  }
+  return { check, level: 'ok', value, advice: 'not known to be a real GPU: auto does not pick it; GPU_BATCHING_EP=webgpu uses it, labelled adapter=unknown' };
 }
 
 /** Exit status of the doctor: non-zero only when the course cannot run. */
