@@ -139,6 +139,8 @@ test('other errors pass through, and a batch of one that does not fit is an Allo
   });
   assert.equal(isAllocationError(new Error('CUDA failure 2: out of memory')), true);
   assert.equal(isAllocationError(new Error('std::bad_alloc')), true);
+  assert.equal(isAllocationError(new Error('WebGPU: OutOfMemory while creating a buffer')), true);
+  assert.equal(isAllocationError(new Error('Buffer size (2147483648 bytes) exceeds the limit (1073741824 bytes) of maxBufferSize')), true);
   assert.equal(isAllocationError(new Error('invalid input')), false);
 });
 

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { classifyVulkanDriver, icdManifestFiles, listWebGpuAdapters, parseIcdManifest, recordedWebGpuAdapters, SWIFTSHADER_ICD } from '@parallel-course/harness/webgpu-adapters.ts';
 import { deviceCounts, deviceSpecs, processesPerDevice, providerLabel, resolveTarget, targetParams, type WebGpuFinder } from '../src/target.ts';
 import { findWebGpu } from '../src/webgpu-probe.ts';
+import { GiB, largestBatchUnder, MiB } from '../src/memory-plan.ts';
 import { emulatedAdapterEnv, vulkanLoaderFound } from '../src/webgpu.ts';
 
 const none = { gpus: [], problems: ['nvidia-smi not found: no NVIDIA driver on this machine'] };
@@ -105,4 +106,10 @@ test('the emulated adapter: SwiftShader ICD and the Vulkan loader, or the fix', 
   assert.equal(any.usable, true);
   assert.equal(probed[0]?.VK_ICD_FILENAMES, SWIFTSHADER_ICD);
   assert.deepEqual(any.env, { VK_ICD_FILENAMES: SWIFTSHADER_ICD });
+});
+
+test("the memory plan's WebGPU limit: the largest batch whose buffers fit under the adapter's largest buffer", () => {
+  assert.equal(largestBatchUnder(GiB), 512, "SwiftShader's 1 GiB holds every swept batch");
+  assert.equal(largestBatchUnder(MiB), 0, 'the first layer (784 x 2048 floats, 6.1 MiB) does not fit in 1 MiB');
+  assert.equal(largestBatchUnder(6.2 * MiB), 512, 'once the weights fit, so does a batch of 512 (512 x 2048 floats is 4 MiB)');
 });
