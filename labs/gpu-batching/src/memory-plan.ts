@@ -16,7 +16,7 @@ export const MAX_BATCH = 512;
  * WebGPU's limits are not readable here: onnxruntime-node 1.30 exposes no adapter (no limits, no memory). What is
  * known: SwiftShader's largest buffer is 1 GiB (maxBufferSize, read in headless chromium's navigator.gpu on this
  * course's machines), and its "device memory" is this machine's RAM. The largest buffer of a batch B is B x 2048
- * floats (the first hidden layer) or the first layer's weights, 784 x 2048 floats.
+ * floats (the first hidden layer) or the largest weight matrix, 2048 x 1024 floats (8 MiB).
  */
 export const SWIFTSHADER_MAX_BUFFER_BYTES = GiB;
 const LARGEST_WIDTH = Math.max(...MODEL_SPEC.layers);

@@ -110,6 +110,6 @@ test('the emulated adapter: SwiftShader ICD and the Vulkan loader, or the fix', 
 
 test("the memory plan's WebGPU limit: the largest batch whose buffers fit under the adapter's largest buffer", () => {
   assert.equal(largestBatchUnder(GiB), 512, "SwiftShader's 1 GiB holds every swept batch");
-  assert.equal(largestBatchUnder(MiB), 0, 'the first layer (784 x 2048 floats, 6.1 MiB) does not fit in 1 MiB');
-  assert.equal(largestBatchUnder(6.2 * MiB), 512, 'once the weights fit, so does a batch of 512 (512 x 2048 floats is 4 MiB)');
+  assert.equal(largestBatchUnder(7 * MiB), 0, 'the second layer (2048 x 1024 floats, 8 MiB) does not fit in 7 MiB');
+  assert.equal(largestBatchUnder(8 * MiB), 512, 'once the weights fit, so does a batch of 512 (512 x 2048 floats is 4 MiB)');
 });
