@@ -80,6 +80,9 @@ export async function openModel(options: OpenModelOptions): Promise<Model> {
       intraOpNumThreads: options.threads,
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
+      // On WebGPU, no operator may quietly run on the CPU: creation fails instead (every operator of this model has a
+      // WebGPU kernel; tried on SwiftShader). Not on CPU, where every operator would count as a fallback.
+      ...(options.ep === 'webgpu' ? { extra: { session: { disable_cpu_ep_fallback: '1' } } } : {}),
     });
   } catch (error) {
     const why = (error as Error).message;
