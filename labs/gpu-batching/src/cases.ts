@@ -11,6 +11,7 @@ import type { DeviceDataSource } from './device-protocol.ts';
 import { ensureModelFile } from './model-file.ts';
 import { outputFeatures } from './model-spec.ts';
 import { openModel, type Model } from './session.ts';
+import { measureTransferMs } from './transfer.ts';
 import { deviceSpecs, targetParams, type Target } from './target.ts';
 
 /** One sample's input: the data set on disk and the same samples already decoded in memory. */
@@ -77,10 +78,23 @@ export function batchedCase(target: Target, batch: number): Case {
     async setup(ctx: LabContext): Promise<Instance> {
       const impl = await loadImpl(ctx.implDir);
       const [model] = (await openSessions(target, 1)) as [Model];
+      // On a GPU provider, the transfer of a batch and its logits, measured apart from compute (transfer.ts), in setup.
+      const transferMs = target.ep === 'cpu' ? [] : await measureTransferMs(target.ep, batch);
       return {
         run: ({ dataset, samples }) => impl.inferInBatches(model, samples, dataset.count, batch),
         resetObservations: () => model.resetStats(),
-        collectObservations: () => ({ 'call latency': latency(model.latenciesMs, `batch of ${batch}`) }),
+        collectObservations: () => ({
+          'call latency': latency(model.latenciesMs, `batch of ${batch}`),
+          ...(transferMs.length
+            ? {
+                'transfer-only call': {
+                  unit: 'ms',
+                  description: `a call that uploads a batch of ${batch} inputs and reads ${batch} x ${model.outputs} outputs back through a stand-in model with 0.2% of the compute (transfer.ts), in setup: transfer and call cost without the model's compute`,
+                  samples: [...transferMs],
+                },
+              }
+            : {}),
+        }),
         teardown: () => model.release(),
       };
     },

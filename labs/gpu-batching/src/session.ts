@@ -59,7 +59,7 @@ export const WEBGPU_SESSION_FIX =
  * One provider's options. WebGPU takes no device id in onnxruntime-node 1.30 (the binding forwards `deviceId` to
  * CUDA, TensorRT and DirectML only): the adapter is whichever Dawn picks in this process (see target.ts).
  */
-function providerOption(ep: ExecutionProvider, deviceId: number): ort.InferenceSession.ExecutionProviderConfig {
+export function providerOption(ep: ExecutionProvider, deviceId: number): ort.InferenceSession.ExecutionProviderConfig {
   if (ep === 'cuda') return { name: 'cuda', deviceId };
   // 'basic' validation (the default, said out loud): a WebGPU error becomes an exception, not a crash of the process.
   if (ep === 'webgpu') return { name: 'webgpu', validationMode: 'basic' };

@@ -43,6 +43,8 @@ test('GPU_BATCHING_EP=webgpu alone: every case runs on the emulated adapter, pas
     assert.deepEqual([...variants].sort(), ['batched', 'devices', 'one-at-a-time', 'pipeline', 'processes-per-device', 'read-then-infer', 'sessions']);
     assert.deepEqual(results.cases.filter((c) => c.variant === 'processes-per-device').map((c) => c.params.processes).sort(), [1, 2]);
     assert.deepEqual(results.cases.filter((c) => c.variant === 'devices').map((c) => c.params.devices), [1], 'one device: no per-process adapter choice');
+    // Transfer measured apart from compute, on every batched case (a stand-in model with the same input and output sizes).
+    assert.ok(results.cases.filter((c) => c.variant === 'batched').every((c) => (c.observations['transfer-only call']?.samples.length ?? 0) > 0));
     const report = readFileSync(path.join(outcome.runDir!, 'report.md'), 'utf8');
     assert.ok(report.includes(EMULATED_WARNING), 'the report names the emulated GPU');
   } finally {
