@@ -219,7 +219,7 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
   const devicesMax = a.devices.reduce((m, d) => Math.max(m, d.devices), 0);
   if (devicesMax) put('devicesMax', devicesMax, '', 'most device processes run at once');
   // An emulated WebGPU adapter is not a GPU: it counts as none, as the CPU does.
-  put('gpusUsed', a.ep === 'cuda' || (a.ep === 'webgpu' && a.adapter === 'real') ? devicesMax : 0, '', 'GPUs the run used (0 when every case ran on the CPU, an emulated GPU included)');
+  put('gpusUsed', a.ep === 'cuda' || (a.ep === 'webgpu' && a.adapter === 'real') ? devicesMax : 0, '', 'GPUs the run used (0 when every case ran on the CPU)');
   put('gpusFound', results.environment.gpus?.length ?? 0, '', 'GPUs nvidia-smi listed on the machine');
 
   const on = a.ep === 'cpu' ? 'CPU execution provider: no GPU was used' : providerWords(a.ep, a.adapter);
