@@ -152,6 +152,14 @@ function ortFindings(p: DoctorProbe): Finding[] {
               : 'expected without a GPU: the lab uses CPU devices',
         },
   );
+  const webgpu = o.sessions['webgpu'];
+  if (webgpu) {
+    out.push(
+      webgpu.ok
+        ? { check: 'ONNX Runtime webgpu', level: 'ok', value: 'session created on WebGPU as this machine is set up', advice: 'the gpu-batching lab can run on WebGPU (see the WebGPU adapters line for real or emulated)' }
+        : { check: 'ONNX Runtime webgpu', level: 'ok', value: `not usable as set up: ${webgpu.error ?? 'failed'}`, advice: "expected without a GPU's Vulkan, Metal or D3D12 driver; GPU_BATCHING_EP=webgpu sets up the emulated adapter where Debian's chromium and libvulkan1 are installed" },
+    );
+  }
   return out;
 }
 
