@@ -26,8 +26,7 @@ test('GPU_BATCHING_EP=webgpu alone: every case runs on the emulated adapter, pas
   for (const name of ['VK_ICD_FILENAMES', 'VK_DRIVER_FILES', 'CUDA_VISIBLE_DEVICES']) delete process.env[name];
   process.env.GPU_BATCHING_EP = 'webgpu';
   // No real GPU may be visible, so the run is the emulated one whatever machine runs the test.
-  process.env.XDG_CONFIG_DIRS = '/nonexistent-webgpu-test';
-  process.env.XDG_DATA_DIRS = '/nonexistent-webgpu-test';
+  for (const name of ['XDG_CONFIG_HOME', 'XDG_CONFIG_DIRS', 'XDG_DATA_HOME', 'XDG_DATA_DIRS']) process.env[name] = '/nonexistent-webgpu-test';
   process.env.CUDA_VISIBLE_DEVICES = '';
   const out = mkdtempSync(path.join(os.tmpdir(), 'gpu-batching-webgpu-'));
   try {

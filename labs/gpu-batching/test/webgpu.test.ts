@@ -99,7 +99,7 @@ test('the emulated adapter: SwiftShader ICD and the Vulkan loader, or the fix', 
   const probed: NodeJS.ProcessEnv[] = [];
   const probe = (env: NodeJS.ProcessEnv) => (probed.push(env), { usable: true, reason: null });
   const exists = has([SWIFTSHADER_ICD, '/usr/lib/x86_64-linux-gnu/libvulkan.so.1']);
-  const empty = { XDG_CONFIG_DIRS: '/nonexistent-a', XDG_DATA_DIRS: '/nonexistent-b' };
+  const empty = { XDG_CONFIG_HOME: '/nonexistent', XDG_CONFIG_DIRS: '/nonexistent-a', XDG_DATA_HOME: '/nonexistent', XDG_DATA_DIRS: '/nonexistent-b' };
   assert.equal(findWebGpu('real', empty, 'linux', probe, exists).usable, false);
   assert.equal(probed.length, 0, 'auto probes nothing when no real adapter is listed');
   const any = findWebGpu('any', empty, 'linux', probe, exists);

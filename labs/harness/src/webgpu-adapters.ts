@@ -68,9 +68,12 @@ export function parseIcdManifest(text: string): string | null {
 export function icdManifestFiles(env: NodeJS.ProcessEnv, listDir: (dir: string) => string[] = safeList): string[] {
   const override = env.VK_DRIVER_FILES || env.VK_ICD_FILENAMES;
   if (override) return override.split(':').filter(Boolean);
+  const home = env.HOME ?? '';
   const dirs = [
+    ...(env.XDG_CONFIG_HOME ? [env.XDG_CONFIG_HOME] : home ? [path.join(home, '.config')] : []),
     ...(env.XDG_CONFIG_DIRS ?? '/etc/xdg').split(':').filter(Boolean),
     '/etc',
+    ...(env.XDG_DATA_HOME ? [env.XDG_DATA_HOME] : home ? [path.join(home, '.local', 'share')] : []),
     ...(env.XDG_DATA_DIRS ?? '/usr/local/share:/usr/share').split(':').filter(Boolean),
   ].map((d) => path.join(d, 'vulkan', 'icd.d'));
   return [...new Set(dirs)].flatMap((dir) => listDir(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f)));
