@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describeProbeFailure, runProbeSync } from '@parallel-course/harness/probe.ts';
 import { parseProbeOutput, type CudaProbe } from './cuda-probe.ts';
 import { ensureModelFile } from './model-file.ts';
-import { describeAdapter, emulatedAdapterEnv, listWebGpuAdapters, vulkanLoaderFound, type WebGpuAdapter } from './webgpu.ts';
+import { describeAdapter, emulatedAdapterEnv, listWebGpuAdapters, vulkanLoaderFound, WEBGPU_FIX, type WebGpuAdapter } from './webgpu.ts';
 
 export type ProviderProbe = CudaProbe;
 
@@ -84,5 +84,5 @@ export function findWebGpu(
   const name = adapter ? describeAdapter(adapter) : 'the adapter Dawn picks';
   return result.usable
     ? { usable: true, adapter, env: extra, reason: `${name}${real.length > 1 ? ` (Dawn picks among ${real.length} real adapters: ${listed})` : ''}` }
-    : { usable: false, adapter, env: {}, reason: `a WebGPU session on ${name} failed: ${result.reason}` };
+    : { usable: false, adapter, env: {}, reason: `a WebGPU session on ${name} failed (${result.reason}). Fix: ${WEBGPU_FIX}` };
 }
