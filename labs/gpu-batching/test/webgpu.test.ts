@@ -106,6 +106,12 @@ test('the emulated adapter: SwiftShader ICD and the Vulkan loader, or the fix', 
   assert.equal(any.usable, true);
   assert.equal(probed[0]?.VK_ICD_FILENAMES, SWIFTSHADER_ICD);
   assert.deepEqual(any.env, { VK_ICD_FILENAMES: SWIFTSHADER_ICD });
+  // A session that cannot be created: not usable, the provider's words, then the fix.
+  const broken = findWebGpu('any', empty, 'linux', () => ({ usable: false, reason: 'Failed to get a WebGPU adapter: No supported adapters' }), exists);
+  assert.equal(broken.usable, false);
+  assert.match(broken.reason, /failed \(Failed to get a WebGPU adapter: No supported adapters\)\. Fix: install a Vulkan driver for your GPU/);
+  // Without the Vulkan loader nothing is probed: the fix names libvulkan1.
+  assert.match(findWebGpu('any', empty, 'linux', probe, has([SWIFTSHADER_ICD])).reason, /apt-get install libvulkan1/);
 });
 
 test("the memory plan's WebGPU limit: the largest batch whose buffers fit under the adapter's largest buffer", () => {
