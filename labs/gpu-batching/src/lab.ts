@@ -50,6 +50,19 @@ export function batchSizes(quick: boolean): number[] {
   return quick ? [1, 8, 64, 256, 512] : [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 }
 export const HEADLINE_BATCH = 256;
+/**
+ * On an emulated WebGPU adapter, smaller passes and checks: SwiftShader ran one call of the lab's model in about
+ * 0.3-0.7 s of CPU time at batch 1 here (under load), so 512 one-at-a-time calls per pass, or a check of 300, would
+ * take minutes and overrun the harness's 60 s limit per check call. Its times teach nothing anyway; correctness is
+ * what such a run shows, and these sizes still cover one sample, an odd count and more than one batch of 64.
+ */
+export const EMULATED_SIZES = { dataset: 64, check: [1, 37, 65] };
+
+/** Samples per pass and check sizes for this run's target. */
+function sizes(quick: boolean): { dataset: number; check: number[] } {
+  if (adapterKind(labTarget()) === 'emulated') return EMULATED_SIZES;
+  return { dataset: quick ? DATASET_SIZE.quick : DATASET_SIZE.full, check: CHECK_SIZES };
+}
 /** Batch for the pipeline, sessions and devices cases: it already gives most of batching's gain, and 1024 samples still split into 16 chunks to share out. */
 export const WORK_BATCH = 64;
 export const PREFETCH = [1, 4];
@@ -75,7 +88,12 @@ function webgpuNotes(current: Target): string[] {
   const kind = adapterKind(current);
   return [
     `WebGPU adapter: ${current.adapter ? describeAdapter(current.adapter) : 'not known (onnxruntime-node does not say which adapter Dawn took)'}; every case says adapter=${kind}.`,
-    ...(kind === 'emulated' ? [`Every number of this run is from an ${EMULATED_WARNING}: SwiftShader runs the GPU's work on this machine's CPUs.`] : []),
+    ...(kind === 'emulated'
+      ? [
+          `Every number of this run is from an ${EMULATED_WARNING}: SwiftShader runs the GPU's work on this machine's CPUs.`,
+          `On the emulated adapter each pass is ${EMULATED_SIZES.dataset} samples and the check inputs ${EMULATED_SIZES.check.join(', ')} (SwiftShader is far slower than the CPU provider; see EMULATED_SIZES in src/lab.ts).`,
+        ]
+      : []),
     `Devices: ${WEBGPU_ONE_DEVICE}.`,
     'Transfers are inside every call: onnxruntime-node 1.30 has no GPU-resident tensors or I/O binding (tensors live in CPU memory), so each run uploads its inputs and reads its logits back, and the call latency includes both. ' +
       "Measured apart: each batched case's 'transfer-only call' observation times the same upload and download through a stand-in model with 0.2% of the compute.",
@@ -122,8 +140,8 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       return { dataset, samples: loadAllSync(dataset) };
     };
     return {
-      check: CHECK_SIZES.map((count, i) => input(ctx.seed + 1 + i, count)),
-      measure: input(ctx.seed, ctx.quick ? DATASET_SIZE.quick : DATASET_SIZE.full),
+      check: sizes(ctx.quick).check.map((count, i) => input(ctx.seed + 1 + i, count)),
+      measure: input(ctx.seed, sizes(ctx.quick).dataset),
     };
   },
   reference(input) {
@@ -151,7 +169,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       ...(ctx.quick ? [] : deviceCounts(current, ctx.availableParallelism, THREADS_PER_SESSION).map((devices) => devicesCase(current, WORK_BATCH, devices, 4, 'memory'))),
     ];
     // Each case with its estimate for the run's plan, from its variant and params (src/estimates.ts).
-    const count = ctx.quick ? DATASET_SIZE.quick : DATASET_SIZE.full;
+    const count = sizes(ctx.quick).dataset;
     return cases.map((c) => ({ ...c, estimate: (c2: LabContext, rates: Calibration) => estimateGpuCase(c.variant, c.params, count, c2, rates) }));
   },
   notes() {
@@ -181,7 +199,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
   planning: {
     calibrate,
     reference: REFERENCE_RATES,
-    inputsMs: (_params, ctx, rates) => estimateGpuInputs(ctx.quick ? DATASET_SIZE.quick : DATASET_SIZE.full, rates),
+    inputsMs: (_params, ctx, rates) => estimateGpuInputs(sizes(ctx.quick).dataset, rates),
   },
 };
 
