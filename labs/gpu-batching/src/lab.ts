@@ -106,7 +106,8 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
   learnerFiles: LEARNER_FILES,
   // title, variants and headline name the execution provider: getters, so detection waits until a run reads them.
   get title() {
-    return `Batched and multi-device inference (ONNX Runtime, ${providerLabel(labTarget())} execution provider)`;
+    const [name, ...rest] = providerLabel(labTarget()).split(', ');
+    return `Batched and multi-device inference (ONNX Runtime, ${name} execution provider${rest.length ? `; ${rest.join(', ')}` : ''})`;
   },
   summary: 'onnxruntime-node: one at a time vs batches 1..512, I/O pipeline, sessions, processes per device and one process per device (CUDA, WebGPU or CPU)',
   episode: 'episodes/08-gpu-batching.mdx',
