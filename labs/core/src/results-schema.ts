@@ -54,6 +54,11 @@ export const environmentSchema = z.object({
   slurm: z.record(z.string().max(100), z.string().max(2000)).refine((r) => Object.keys(r).length <= 200, 'at most 200 entries'),
   git: z.object({ commit: z.string().max(100).nullable(), dirty: z.boolean().nullable() }),
   gpus: z.array(z.object({ name: z.string().max(300), memoryMiB: z.number().nullable() })).max(256),
+  /** WebGPU adapters Dawn can find (webgpu-adapters.ts): emulated true = a GPU emulated on the CPU, null = unknown. */
+  webgpuAdapters: z
+    .array(z.object({ backend: z.enum(['vulkan', 'metal', 'd3d12']), vendor: z.string().max(200), driver: z.string().max(200), emulated: z.boolean().nullable(), source: z.string().max(400) }))
+    .max(64)
+    .optional(),
   hostname: z.string().max(300),
   /** 1, 5 and 15 minute load averages when the run started: above the CPU count, others were using the machine. */
   loadAverage: z.tuple([nonNegative, nonNegative, nonNegative]).optional(),

@@ -4,8 +4,12 @@
  * a real error: the model itself is too big for the device.
  */
 
-/** Matches the allocation failures ONNX Runtime reports on CPU (bad_alloc, arena) and on CUDA (cudaErrorMemoryAllocation). */
-const ALLOCATION_ERROR = /out of memory|failed to allocate|bad_alloc|cudaErrorMemoryAllocation|CUDNN_STATUS_ALLOC_FAILED/i;
+/**
+ * Matches the allocation failures ONNX Runtime reports on CPU (bad_alloc, arena), on CUDA (cudaErrorMemoryAllocation)
+ * and on WebGPU (Dawn's OutOfMemory, and a buffer over the adapter's maxBufferSize or maxStorageBufferBindingSize
+ * limit: a smaller batch needs smaller buffers, so halving is the fix there too).
+ */
+const ALLOCATION_ERROR = /out ?of ?memory|failed to allocate|bad_alloc|cudaErrorMemoryAllocation|CUDNN_STATUS_ALLOC_FAILED|exceeds (the|device) limit|maxBufferSize|maxStorageBufferBindingSize/i;
 
 export function isAllocationError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);

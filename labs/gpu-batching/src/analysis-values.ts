@@ -17,7 +17,7 @@
  */
 import { caseRatioInterval, type CaseResult, median, paramsKey, type Results, sameParams } from '@parallel-course/core';
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
-import type { CaseLine, LabAnalysis } from './analysis.ts';
+import { providerWords, type CaseLine, type LabAnalysis } from './analysis.ts';
 
 /** Gain per doubling of the batch below which the curve has reached its knee (the episode's "less than 10%"). */
 export const KNEE_GAIN_PER_DOUBLING = 0.1;
@@ -57,7 +57,7 @@ export function throughputOf(work: number, medianMs: number, ciMs: readonly [num
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function analysisValues(results: Results, a: LabAnalysis): { values: Record<string, MeasuredValue>; tables: Record<string, AnalysisTable> } {
-  const where = a.ep === 'cuda' ? 'CUDA execution provider (GPU)' : 'CPU execution provider (CPU fallback: no GPU used)';
+  const where = providerWords(a.ep, a.adapter);
   const values: Record<string, MeasuredValue> = {};
   const put = (key: string, value: number, unit: string, what: string, ci95: [number, number] | null = null) => {
     if (Number.isFinite(value)) values[key] = { value, unit, ci95, what: `${what}; ${where}` };
@@ -181,6 +181,15 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
     sessionRows.push([String(s.sessions), timeCell(c, `${s.sessions} session(s)`), tpCell(c, `${s.sessions} session(s)`), s.sessions === 1 ? '1' : xCell(s.vsOne, null, 'throughput over one session'), msCell(s.latency?.p50, 'call latency p50'), msCell(s.latency?.p99, 'call latency p99')]);
   }
 
+  // Processes sharing one device: the "several models per GPU" claim, measured.
+  const sharingRows: (string | MeasuredValue)[][] = [];
+  for (const p of a.sharing) {
+    const c = caseOf('processes-per-device', { processes: p.processes });
+    const text = `${p.processes} process(es) on one device`;
+    if (p.vsOne !== null && p.processes !== 1) put(`sharingVsOne${p.processes}`, p.vsOne, 'x', `throughput of ${text} over one process on it (medians)`);
+    sharingRows.push([String(p.processes), timeCell(c, text), tpCell(c, text), p.processes === 1 ? '1' : xCell(p.vsOne, null, 'throughput over one process on the device')]);
+  }
+
   // Devices: efficiency, busy fractions, memory per process.
   const deviceRows: (string | MeasuredValue)[][] = [];
   const resident: number[] = [];
@@ -205,10 +214,11 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
   if (resident.length) put('deviceResidentMiB', median(resident), 'MiB', 'resident memory of one device process after a pass (runtime, session and buffers at batch 64; host memory)');
   const devicesMax = a.devices.reduce((m, d) => Math.max(m, d.devices), 0);
   if (devicesMax) put('devicesMax', devicesMax, '', 'most device processes run at once');
-  put('gpusUsed', a.ep === 'cuda' ? devicesMax : 0, '', 'GPUs the run used (0 when every case ran on the CPU)');
+  // An emulated WebGPU adapter is not a GPU: it counts as none, as the CPU does.
+  put('gpusUsed', a.ep === 'cuda' || (a.ep === 'webgpu' && a.adapter === 'real') ? devicesMax : 0, '', 'GPUs the run used (0 when every case ran on the CPU)');
   put('gpusFound', results.environment.gpus?.length ?? 0, '', 'GPUs nvidia-smi listed on the machine');
 
-  const on = a.ep === 'cuda' ? 'CUDA execution provider (GPU)' : 'CPU execution provider: no GPU was used';
+  const on = a.ep === 'cpu' ? 'CPU execution provider: no GPU was used' : providerWords(a.ep, a.adapter);
   const tables: Record<string, AnalysisTable> = {};
   if (batchRows.length) {
     tables.batchSweep = {
@@ -227,9 +237,12 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
   if (sessionRows.length) {
     tables.sessions = { caption: `Sessions on one device (${on})`, columns: ['sessions', 'time per pass', 'throughput', 'vs one session', 'call p50', 'call p99'], rows: sessionRows };
   }
+  if (sharingRows.length) {
+    tables.sharing = { caption: `Processes sharing one device (${on}): the "several models per GPU" claim`, columns: ['processes', 'time per pass', 'throughput', 'vs one process'], rows: sharingRows };
+  }
   if (deviceRows.length) {
     tables.devices = {
-      caption: `One process per device (${on}${a.ep === 'cuda' ? '' : '; the devices are CPU processes of one thread each'})`,
+      caption: `One process per device (${on}${a.ep === 'cpu' ? '; the devices are CPU processes of one thread each' : a.ep === 'webgpu' ? '; one device: a WebGPU session cannot be given an adapter' : ''})`,
       columns: ['devices', 'data', 'time per pass', 'throughput', 'efficiency', 'busy fraction per device'],
       rows: deviceRows,
     };

@@ -38,13 +38,28 @@ export interface DeviceLine {
 
 export interface LabAnalysis {
   ep: string;
+  /** On WebGPU: 'emulated', 'real' or 'unknown' (the cases' `adapter` param); null on CPU and CUDA. */
+  adapter: string | null;
   baseline: CaseLine | null;
   batches: (CaseLine & { batch: number; speedup: number | null })[];
   best: { batch: number; speedup: number } | null;
   pipeline: { label: string; wallMs: number; ioMs: number; computeMs: number; ratio: number }[];
   sessions: (CaseLine & { sessions: number; vsOne: number | null })[];
   devices: DeviceLine[];
+  /** Several processes sharing one device: throughput against one process on it (the "several models per GPU" claim). */
+  sharing: { processes: number; throughput: number; vsOne: number | null }[];
   notes: string[];
+}
+
+/** The execution provider in words, with the emulated adapter's warning wherever a number is shown. */
+export function providerWords(ep: string, adapter: string | null): string {
+  if (ep === 'cuda') return 'CUDA execution provider (GPU)';
+  if (ep === 'webgpu') {
+    return adapter === 'emulated'
+      ? "WebGPU execution provider on an emulated GPU on the CPU: correct, but its times are not a GPU's"
+      : adapter === 'real' ? 'WebGPU execution provider (GPU)' : 'WebGPU execution provider (adapter not known to be a real GPU)';
+  }
+  return 'CPU execution provider (CPU fallback: no GPU used)';
 }
 
 const label = (c: CaseResult) => `${c.variant} (${Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(', ')})`;
@@ -73,6 +88,8 @@ export function analyseResults(all: Results, stability: StabilityOptions = DEFAU
   const baselineCase = results.cases.find((c) => c.variant === 'one-at-a-time') ?? null;
   const baseline = baselineCase ? line(baselineCase) : null;
   const ep = String(baselineCase?.params.ep ?? results.cases[0]?.params.ep ?? 'unknown');
+  const adapterParam = baselineCase?.params.adapter ?? results.cases[0]?.params.adapter;
+  const adapter = adapterParam === undefined ? null : String(adapterParam);
   const notes: string[] = [];
 
   const batches = results.cases
@@ -123,8 +140,14 @@ export function analyseResults(all: Results, stability: StabilityOptions = DEFAU
       .map(([, o]) => median(o.samples));
     return { source, devices: d, throughput, efficiency: entry?.efficiency ?? null, efficiencyCi: entry?.efficiencyCi95 ?? null, busy };
   });
+  const sharingCases = results.cases.filter((c) => c.variant === 'processes-per-device');
+  const oneProcess = sharingCases.find((c) => c.params.processes === 1);
+  const sharing = sharingCases
+    .map((c) => ({ processes: num(c.params.processes) ?? 0, throughput: throughputOf(c), vsOne: oneProcess ? median(oneProcess.samplesMs) / median(c.samplesMs) : null }))
+    .sort((a, b) => a.processes - b.processes);
   if (ep === 'cpu') notes.push('Execution provider: CPU. The "devices" are CPU processes with one ONNX Runtime thread each; no GPU was used.');
-  return { ep, baseline, batches, best, pipeline, sessions, devices, notes };
+  if (ep === 'webgpu') notes.push(`Execution provider: ${providerWords(ep, adapter)}.`);
+  return { ep, adapter, baseline, batches, best, pipeline, sessions, devices, sharing, notes };
 }
 
 const fmt = (v: number, digits = 3) => formatSignificant(v, digits);
@@ -133,7 +156,7 @@ const fmt = (v: number, digits = 3) => formatSignificant(v, digits);
 export function formatAnalysis(a: LabAnalysis, stability: StabilityOptions = DEFAULT_STABILITY): string {
   const stable = (l: CaseLine) => (l.stableAtWindow === null ? `no (${l.windows} windows)` : `yes, at window ${l.stableAtWindow + 1} of ${l.windows}`);
   const lat = (l: CaseLine) => (l.latency ? `${fmt(l.latency.p50)} / ${fmt(l.latency.p95)} / ${fmt(l.latency.p99)}` : '-');
-  const out = [`Execution provider that ran: ${a.ep.toUpperCase()}`, ''];
+  const out = [`Execution provider that ran: ${a.ep.toUpperCase()}${a.adapter ? ` (adapter: ${a.adapter})` : ''}`, ''];
   out.push(`Batch sweep (throughput at the median; call latency p50 / p95 / p99 in ms; stable = ${stability.windows} consecutive windows within ${stability.tolerance * 100}%)`);
   out.push(`  ${'batch'.padEnd(16)}${'samples/s'.padStart(11)}${'speedup'.padStart(9)}  ${'latency p50/p95/p99'.padEnd(26)}stable`);
   if (a.baseline) out.push(`  ${'one-at-a-time'.padEnd(16)}${fmt(a.baseline.throughput).padStart(11)}${'1.00x'.padStart(9)}  ${lat(a.baseline).padEnd(26)}${stable(a.baseline)}`);
@@ -149,6 +172,10 @@ export function formatAnalysis(a: LabAnalysis, stability: StabilityOptions = DEF
   for (const d of a.devices) {
     const efficiency = d.efficiency === null ? '-' : `${d.efficiency.toFixed(2)}${d.efficiencyCi ? ` [${d.efficiencyCi[0].toFixed(2)}, ${d.efficiencyCi[1].toFixed(2)}]` : ''}`;
     out.push(`  ${String(d.devices).padEnd(3)} device(s), data from ${d.source.padEnd(6)}: ${fmt(d.throughput)} samples/s, efficiency ${efficiency}, busy ${d.busy.map((b) => b.toFixed(2)).join(' / ')}`);
+  }
+  if (a.sharing.length) {
+    out.push('', 'Processes sharing one device (throughput relative to one process on it)');
+    for (const p of a.sharing) out.push(`  ${String(p.processes).padEnd(3)} process(es): ${fmt(p.throughput)} samples/s, ${p.vsOne === null ? '-' : `${p.vsOne.toFixed(2)}x`}`);
   }
   if (a.notes.length) out.push('', ...a.notes);
   return out.join('\n');

@@ -12,7 +12,8 @@ import type { DeviceDataSource } from './device-protocol.ts';
 import { ensureModelFile } from './model-file.ts';
 import { outputFeatures } from './model-spec.ts';
 import { openModel, type Model } from './session.ts';
-import { deviceSpecs, type Target } from './target.ts';
+import { measureTransferMs } from './transfer.ts';
+import { deviceSpecs, targetParams, type Target } from './target.ts';
 
 /** One sample's input: the data set on disk and the same samples already decoded in memory. */
 export interface InferenceInput {
@@ -52,7 +53,7 @@ async function openSessions(target: Target, count: number): Promise<Model[]> {
 export function oneAtATimeCase(target: Target): Case {
   return {
     variant: 'one-at-a-time',
-    params: { ep: target.ep },
+    params: { ...targetParams(target) },
     async setup(): Promise<Instance> {
       const [model] = (await openSessions(target, 1)) as [Model];
       return {
@@ -74,14 +75,27 @@ export function oneAtATimeCase(target: Target): Case {
 export function batchedCase(target: Target, batch: number): Case {
   return {
     variant: 'batched',
-    params: { ep: target.ep, batch },
+    params: { ...targetParams(target), batch },
     async setup(ctx: LabContext): Promise<Instance> {
       const impl = await loadImpl(ctx.implDir);
       const [model] = (await openSessions(target, 1)) as [Model];
+      // On a GPU provider, the transfer of a batch and its logits, measured apart from compute (transfer.ts), in setup.
+      const transferMs = target.ep === 'cpu' ? [] : await measureTransferMs(target.ep, batch);
       return {
         run: ({ dataset, samples }) => impl.inferInBatches(model, samples, dataset.count, batch),
         resetObservations: () => model.resetStats(),
-        collectObservations: () => ({ 'call latency': latency(model.latenciesMs, `batch of ${batch}`) }),
+        collectObservations: () => ({
+          'call latency': latency(model.latenciesMs, `batch of ${batch}`),
+          ...(transferMs.length
+            ? {
+                'transfer-only call': {
+                  unit: 'ms',
+                  description: `a call that uploads a batch of ${batch} inputs and reads ${batch} x ${model.outputs} outputs back through a stand-in model with 0.2% of the compute (transfer.ts), in setup: transfer and call cost without the model's compute`,
+                  samples: [...transferMs],
+                },
+              }
+            : {}),
+        }),
         teardown: () => model.release(),
       };
     },
@@ -95,7 +109,7 @@ export function batchedCase(target: Target, batch: number): Case {
 export function sequentialCase(target: Target, batch: number, reader: ReaderKind): Case {
   return {
     variant: 'read-then-infer',
-    params: { ep: target.ep, batch, reader },
+    params: { ...targetParams(target), batch, reader },
     async setup(): Promise<Instance> {
       const [model] = (await openSessions(target, 1)) as [Model];
       const readers = openReader(reader);
@@ -141,7 +155,7 @@ function openReader(kind: ReaderKind): { source(dataset: Dataset): TimedSource; 
 export function pipelineCase(target: Target, batch: number, prefetch: number, reader: ReaderKind): Case {
   return {
     variant: 'pipeline',
-    params: { ep: target.ep, batch, prefetch, reader },
+    params: { ...targetParams(target), batch, prefetch, reader },
     async setup(ctx: LabContext): Promise<Instance> {
       const impl = await loadImpl(ctx.implDir);
       const [model] = (await openSessions(target, 1)) as [Model];
@@ -174,7 +188,7 @@ export function pipelineCase(target: Target, batch: number, prefetch: number, re
 export function sessionsCase(target: Target, batch: number, sessions: number): Case {
   return {
     variant: 'sessions',
-    params: { ep: target.ep, batch, sessions },
+    params: { ...targetParams(target), batch, sessions },
     async setup(ctx: LabContext): Promise<Instance> {
       const impl = await loadImpl(ctx.implDir);
       const models = await openSessions(target, sessions);
@@ -195,31 +209,38 @@ function busyFractions(devices: DeviceStats[], wallMs: number): number[] {
   return devices.map((d) => d.busyMs / wallMs);
 }
 
-export function devicesCase(target: Target, batch: number, devices: number, prefetch: number, source: DeviceDataSource): Case {
+/**
+ * One process per device (`devices`), or several processes sharing one device (`processes-per-device`: `sharing`
+ * processes on device 0, the sweep's 1 included): the case behind "1.5-3x from several models per GPU", measured where it could hold.
+ */
+export function devicesCase(target: Target, batch: number, devices: number, prefetch: number, source: DeviceDataSource, sharing?: number): Case {
+  const shared = sharing !== undefined;
+  const processes = sharing ?? devices;
   return {
-    variant: 'devices',
-    params: { ep: target.ep, batch, devices, source },
-    // The harness computes efficiency (with its interval) against the one-device case reading the same way.
-    workers: devices,
+    variant: shared ? 'processes-per-device' : 'devices',
+    params: shared ? { ...targetParams(target), batch, processes, source } : { ...targetParams(target), batch, devices, source },
+    // The harness computes efficiency (with its interval) against the one-process case reading the same way.
+    workers: processes,
     async setup(ctx: LabContext): Promise<Instance> {
       if (target.error) throw new Error(target.error);
       const impl = await loadImpl(ctx.implDir);
       const model = ensureModelFile();
       const pool = await startDevicePool({
-        devices: deviceSpecs(target, devices, THREADS_PER_SESSION),
+        devices: shared ? deviceSpecs(target, 1, THREADS_PER_SESSION, processes) : deviceSpecs(target, devices, THREADS_PER_SESSION),
         modelPath: model.path,
         implDir: ctx.implDir,
         // Failures are said as they happen (progress per device is left to the harness's bar and to devices-cli.ts).
         onEvent: (event) => {
-          if (event.type !== 'progress') process.stderr.write(`devices=${devices} (${target.ep}): ${describeEvent(event)}\n`);
+          if (event.type !== 'progress') process.stderr.write(`${shared ? `processes=${processes} on one device` : `devices=${devices}`} (${target.ep}): ${describeEvent(event)}\n`);
         },
       });
+      const who = (position: string) => (shared ? `process ${position} of ${processes} on one ${target.ep} device` : `device ${position} (${target.ep})`);
       const perDevice: Record<number, { samples: number[]; busy: number[]; residentMiB: number[] }> = {};
       const latencies: number[] = [];
       let retries = 0;
       return {
         async run({ dataset }) {
-          const ranges = impl.chunkRanges(dataset.count, devices * CHUNKS_PER_DEVICE);
+          const ranges = impl.chunkRanges(dataset.count, processes * CHUNKS_PER_DEVICE);
           const result = await pool.run({ source, dir: dataset.dir, datasetCount: dataset.count, ranges, outputs: outputFeatures(), batch, prefetch });
           const busy = busyFractions(result.devices, result.wallMs);
           for (const [i, d] of result.devices.entries()) {
@@ -242,19 +263,19 @@ export function devicesCase(target: Target, batch: number, devices: number, pref
           for (const [device, slot] of Object.entries(perDevice)) {
             observations[`device ${device} busy fraction`] = {
               unit: 'ratio',
-              description: `device ${device} (${target.ep}): time inside inference / wall time of the pass (1 = never idle)`,
+              description: `${who(device)}: time inside inference / wall time of the pass (1 = never idle)`,
               samples: slot.busy,
             };
             observations[`device ${device} samples`] = {
               unit: 'samples',
-              description: `samples device ${device} (${target.ep}) processed per pass (the shared queue balances them)`,
+              description: `samples ${who(device)} processed per pass (the shared queue balances them)`,
               samples: slot.samples,
             };
             // The memory plan's "runtime + model + batch x per sample" as one process really held it (host memory).
             if (slot.residentMiB.length) {
               observations[`device ${device} resident MiB`] = {
                 unit: 'MiB',
-                description: `resident memory of device ${device}'s process (${target.ep}) after a pass: runtime, session and buffers at this batch (host memory, not GPU memory)`,
+                description: `resident memory of ${who(device)} after a pass: runtime, session and buffers at this batch (host memory, not GPU memory)`,
                 samples: slot.residentMiB,
               };
             }

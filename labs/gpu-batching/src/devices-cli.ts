@@ -18,7 +18,8 @@ import { TOLERANCE, WORK_BATCH } from './lab.ts';
 import { ensureModelFile } from './model-file.ts';
 import { outputFeatures } from './model-spec.ts';
 import { openModel } from './session.ts';
-import { deviceSpecs, resolveTarget } from './target.ts';
+import { deviceSpecs, providerLabel, resolveTarget } from './target.ts';
+import { findWebGpu } from './webgpu-probe.ts';
 
 function usage(message: string): never {
   process.stderr.write(`${message}\nUsage: npm run devices -w labs/gpu-batching -- [--devices N] [--samples N] [--batch N] [--impl solution|exercise]\n`);
@@ -38,15 +39,16 @@ try {
 } catch (error) {
   usage((error as Error).message);
 }
-const target = resolveTarget(process.env, await detectGpus());
+const target = resolveTarget(process.env, await detectGpus(), (mode) => findWebGpu(mode));
+for (const [name, value] of Object.entries(target.env ?? {})) process.env[name] ??= value;
 if (target.error) usage(target.error);
 const implName = args.values.impl ?? 'solution';
 if (implName !== 'solution' && implName !== 'exercise') usage(`--impl must be solution or exercise, got '${implName}'`);
 const implDir = path.join(ROOT_DIR, implName === 'solution' ? 'solutions' : 'exercises', 'gpu-batching');
-const devices = positiveInt('devices', args.values.devices, target.ep === 'cuda' ? target.gpus.length : Math.min(2, os.availableParallelism()));
+const devices = positiveInt('devices', args.values.devices, target.ep === 'cuda' ? target.gpus.length : target.ep === 'webgpu' ? 1 : Math.min(2, os.availableParallelism()));
 const count = positiveInt('samples', args.values.samples, 4096);
 const batch = positiveInt('batch', args.values.batch, WORK_BATCH);
-const label = target.ep === 'cuda' ? 'CUDA' : 'CPU';
+const label = providerLabel(target);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 say(`Execution provider: ${label} (${target.reason})`);

@@ -76,6 +76,8 @@ function inferMs(count: number, batch: number, calibration: Calibration): number
 
 /** ms of one pass over `count` samples by the case `variant` with `params`, on P CPUs. */
 function passMs(variant: string, params: Params, count: number, p: number, calibration: Calibration): number {
+  // Several processes on one device cost, as estimated here (CPU rates), what as many device processes do.
+  if (variant === 'processes-per-device') return passMs('devices', { ...params, devices: Number(params.processes ?? 1) }, count, p, calibration);
   const batch = typeof params.batch === 'number' ? params.batch : 1;
   const reads = count * REFERENCE_COSTS.readMs * slowdown(calibration);
   switch (variant) {
@@ -102,6 +104,7 @@ function passMs(variant: string, params: Params, count: number, p: number, calib
 /** What a case's set-up starts: sessions, a reader thread, or device processes (in parallel up to P). */
 function setupMs(variant: string, params: Params, p: number, calibration: Calibration): number {
   const scale = slowdown(calibration);
+  if (variant === 'processes-per-device') return setupMs('devices', { ...params, devices: Number(params.processes ?? 1) }, p, calibration);
   if (variant === 'devices') {
     const devices = Number(params.devices ?? 1);
     return (parallelMs(devices * REFERENCE_COSTS.deviceStartMs, devices, p) + devices * REFERENCE_COSTS.forkMs) * scale;

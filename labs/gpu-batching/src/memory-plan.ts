@@ -4,12 +4,31 @@
  * Pure functions: every number is an input, so the plan can be unit-tested on hand-computed values.
  * Units: bytes throughout.
  */
+import { MODEL_SPEC } from './model-spec.ts';
 
 export const MiB = 1024 * 1024;
 export const GiB = 1024 * MiB;
 /** Default headroom: 2 GiB left free for the driver, other users and fragmentation (the issue asks for 2-3 GB). */
 export const DEFAULT_HEADROOM_BYTES = 2 * GiB;
 export const MAX_BATCH = 512;
+
+/**
+ * WebGPU's limits are not readable here: onnxruntime-node 1.30 exposes no adapter (no limits, no memory). What is
+ * known: SwiftShader's largest buffer is 1 GiB (maxBufferSize, read in headless chromium's navigator.gpu on this
+ * course's machines), and its "device memory" is this machine's RAM. The largest buffer of a batch B is B x 2048
+ * floats (the first hidden layer) or the largest weight matrix, 2048 x 1024 floats (8 MiB).
+ */
+export const SWIFTSHADER_MAX_BUFFER_BYTES = GiB;
+const LARGEST_WIDTH = Math.max(...MODEL_SPEC.layers);
+const LARGEST_WEIGHTS_BYTES = Math.max(...MODEL_SPEC.layers.slice(1).map((n, i) => n * (MODEL_SPEC.layers[i] as number))) * 4;
+
+/** The largest power-of-two batch (<= MAX_BATCH) whose largest buffer fits under `maxBufferBytes`; 0 when the weights alone do not. */
+export function largestBatchUnder(maxBufferBytes: number): number {
+  if (LARGEST_WEIGHTS_BYTES > maxBufferBytes) return 0;
+  let batch = 0;
+  for (let b = 1; b <= MAX_BATCH; b *= 2) if (b * LARGEST_WIDTH * 4 <= maxBufferBytes) batch = b;
+  return batch;
+}
 
 export interface Footprint {
   /** Per process, before any model: the runtime (CUDA context on a GPU; Node and ONNX Runtime on CPU). */

@@ -8,9 +8,11 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { probeCuda, type CudaProbe } from './cuda-probe.ts';
 import { detectGpus } from './gpus.ts';
-import { DEFAULT_HEADROOM_BYTES, formatBytes, GiB, MiB, planDevice, type DevicePlan, type Footprint } from './memory-plan.ts';
+import { DEFAULT_HEADROOM_BYTES, formatBytes, GiB, largestBatchUnder, MiB, planDevice, SWIFTSHADER_MAX_BUFFER_BYTES, type DevicePlan, type Footprint } from './memory-plan.ts';
 import { ensureModelFile } from './model-file.ts';
 import { MODEL_SPEC } from './model-spec.ts';
+import { describeAdapter, recordedWebGpuAdapters } from '@parallel-course/harness/webgpu-adapters.ts';
+
 
 /** Recorded before ONNX Runtime is loaded: Node alone. */
 const rssAtStart = process.memoryUsage.rss();
@@ -90,8 +92,14 @@ async function main(): Promise<void> {
     });
   }
 
+  // WebGPU adapters: an emulated one plans in RAM under its buffer limit; a real one cannot be sized from here.
+  const adapters = recordedWebGpuAdapters();
+  const webgpu = adapters.map((a) => ({
+    adapter: a,
+    plan: a.emulated === true ? planDevice(os.freemem(), footprint, { headroomBytes, maxProcesses: os.availableParallelism(), maxBatch: largestBatchUnder(SWIFTSHADER_MAX_BUFFER_BYTES) }) : null,
+  }));
   if (parsed.values.json) {
-    process.stdout.write(`${JSON.stringify({ model: { path: model.path, bytes: model.bytes }, gpus: detection.gpus, problems: detection.problems, cuda, footprint, headroomBytes, devices: rows }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ model: { path: model.path, bytes: model.bytes }, gpus: detection.gpus, problems: detection.problems, cuda, footprint, headroomBytes, devices: rows, webgpu }, null, 2)}\n`);
     return;
   }
   const lines = [
@@ -111,6 +119,11 @@ async function main(): Promise<void> {
     ),
     '',
     ...rows.map((r) => `${r.device}: ${r.plan.note}`),
+    '',
+    webgpu.length ? 'WebGPU adapters (onnxruntime-node exposes no adapter limits or memory; an allocation failure halves the batch, as on CUDA):' : 'WebGPU adapters: none found.',
+    ...webgpu.map(({ adapter, plan }) =>
+      `  ${describeAdapter(adapter)}: ${plan ? `its memory is this machine's RAM and its largest buffer ${formatBytes(SWIFTSHADER_MAX_BUFFER_BYTES)}: ${plan.note}` : 'memory and limits not readable here: no plan; the lab halves the batch when an allocation fails'}`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -8,7 +8,7 @@ import ort from 'onnxruntime-node';
 import { withHalving, type InferFn } from './allocation.ts';
 import { INPUT_NAME, inputFeatures, MODEL_SPEC, OUTPUT_NAME, outputFeatures } from './model-spec.ts';
 
-export type ExecutionProvider = 'cpu' | 'cuda';
+export type ExecutionProvider = 'cpu' | 'cuda' | 'webgpu';
 
 export interface OpenModelOptions {
   modelPath: string;
@@ -51,8 +51,19 @@ export class SessionError extends Error {
 export const CUDA_FIX =
   'install the CUDA execution provider (labs/gpu-batching/README.md, "On a GPU node"), or run on CPU with GPU_BATCHING_EP=cpu';
 
-function providerOption(ep: ExecutionProvider, deviceId: number): ort.InferenceSession.ExecutionProviderConfig {
-  return ep === 'cuda' ? { name: 'cuda', deviceId } : 'cpu';
+/** The fix for an unusable WebGPU provider. */
+export const WEBGPU_SESSION_FIX =
+  'run `npm run plan -w labs/gpu-batching` to see the WebGPU adapters found; labs/gpu-batching/README.md (its WebGPU paragraph) says what each needs; or run on the CPU with GPU_BATCHING_EP=cpu';
+
+/**
+ * One provider's options. WebGPU takes no device id in onnxruntime-node 1.30 (the binding forwards `deviceId` to
+ * CUDA, TensorRT and DirectML only): the adapter is whichever Dawn picks in this process (see target.ts).
+ */
+export function providerOption(ep: ExecutionProvider, deviceId: number): ort.InferenceSession.ExecutionProviderConfig {
+  if (ep === 'cuda') return { name: 'cuda', deviceId };
+  // 'basic' validation (the default, said out loud): a WebGPU error becomes an exception, not a crash of the process.
+  if (ep === 'webgpu') return { name: 'webgpu', validationMode: 'basic' };
+  return 'cpu';
 }
 
 export async function openModel(options: OpenModelOptions): Promise<Model> {
@@ -69,13 +80,18 @@ export async function openModel(options: OpenModelOptions): Promise<Model> {
       intraOpNumThreads: options.threads,
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
+      // On WebGPU, no operator may quietly run on the CPU: creation fails instead (every operator of this model has a
+      // WebGPU kernel; tried on SwiftShader). Not on CPU, where every operator would count as a fallback.
+      ...(options.ep === 'webgpu' ? { extra: { session: { disable_cpu_ep_fallback: '1' } } } : {}),
     });
   } catch (error) {
     const why = (error as Error).message;
     throw new SessionError(
       options.ep === 'cuda'
         ? `the CUDA execution provider is not usable in this process (${why}): ${CUDA_FIX}`
-        : `could not load the model ${options.modelPath} on CPU: ${why}`,
+        : options.ep === 'webgpu'
+          ? `the WebGPU execution provider is not usable in this process (${why}): ${WEBGPU_SESSION_FIX}`
+          : `could not load the model ${options.modelPath} on CPU: ${why}`,
       { cause: error },
     );
   }

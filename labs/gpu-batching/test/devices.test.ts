@@ -22,7 +22,7 @@ import { chunkRanges } from '../../../solutions/gpu-batching/chunks.ts';
 const SOLUTION = fileURLToPath(new URL('../../../solutions/gpu-batching', import.meta.url));
 const EXERCISE = fileURLToPath(new URL('../../../exercises/gpu-batching', import.meta.url));
 const COUNT = 150;
-const cpu = resolveTarget({ GPU_BATCHING_EP: 'cpu' }, { gpus: [], problems: [] });
+const cpu = resolveTarget({ GPU_BATCHING_EP: 'cpu' }, { gpus: [], problems: [] }, () => { throw new Error('the CPU target looks for no WebGPU adapter'); });
 const root = mkdtempSync(path.join(os.tmpdir(), 'gpu-batching-devices-'));
 const compare = withinTolerance(TOLERANCE).compare;
 let dataset: Dataset;

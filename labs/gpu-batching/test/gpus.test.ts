@@ -101,7 +101,7 @@ test('importing the lab and listing the labs run no nvidia-smi; the first run th
   assert.deepEqual(value, [
     'Batched and multi-device inference (ONNX Runtime, CUDA execution provider)',
     'cuda',
-    'Execution provider: CUDA: 1 GPU(s) listed by nvidia-smi (set GPU_BATCHING_EP=cpu to measure the CPU instead).',
+    'Execution provider: CUDA: 1 GPU(s) listed by nvidia-smi (set GPU_BATCHING_EP=cpu or webgpu to measure those instead).',
   ]);
   assert.equal(readFileSync(calls, 'utf8'), 'ran\n', 'detected once per process');
 });

@@ -65,7 +65,7 @@ test('a tiny-sampling run of the solution through runLab: valid results, every c
     assert.match(results.title, /CPU execution provider/);
     assert.deepEqual(results.headline?.params, { ep: 'cpu', batch: 256 });
     const variants = new Set(results.cases.map((c) => c.variant));
-    assert.deepEqual([...variants].sort(), ['batched', 'devices', 'one-at-a-time', 'pipeline', 'read-then-infer', 'sessions']);
+    assert.deepEqual([...variants].sort(), ['batched', 'devices', 'one-at-a-time', 'pipeline', 'processes-per-device', 'read-then-infer', 'sessions']);
     assert.ok(results.cases.every((c) => c.workPerSample.unit === 'samples' && c.workPerSample.amount === 512));
     const twoDevices = results.cases.find((c) => c.variant === 'devices' && c.params.devices === 2)!;
     assert.deepEqual(Object.keys(twoDevices.observations).filter((k) => k.endsWith('samples')).sort(), ['device 0 samples', 'device 1 samples']);
@@ -82,7 +82,7 @@ test('a tiny-sampling run of the solution through runLab: valid results, every c
     assert.match(values.values.perCallUsOneAtATime?.what ?? '', /CPU fallback: no GPU used/);
     assert.ok(values.values.speedupBatch256 && values.values.pipelineRatioPrefetch4, Object.keys(values.values).join(', '));
     assert.ok((values.values.deviceResidentMiB?.value ?? 0) > 0, 'each device process reports its resident memory');
-    assert.deepEqual(Object.keys(values.tables).sort(), ['batchSweep', 'devices', 'pipeline', 'sessions']);
+    assert.deepEqual(Object.keys(values.tables).sort(), ['batchSweep', 'devices', 'pipeline', 'sessions', 'sharing']);
     const cli = spawnSync(process.execPath, [ANALYSE, outcome.runDir!], { encoding: 'utf8' });
     assert.equal(cli.status, 0, cli.stderr);
     assert.match(cli.stdout, /best: batch \d+, [\d.]+x the one-at-a-time throughput/);
@@ -106,7 +106,7 @@ test('the shipped exercise is reported as not implemented and never timed; the l
     const byVariant = (v: string) => outcome.correctness.filter((c) => c.variant === v);
     assert.ok(byVariant('one-at-a-time').every((c) => c.passed));
     assert.ok(byVariant('read-then-infer').every((c) => c.passed));
-    for (const [variant, fn] of [['batched', 'inferInBatches'], ['sessions', 'inferWithSessions'], ['pipeline', 'inferPipelined'], ['devices', 'chunkRanges']]) {
+    for (const [variant, fn] of [['batched', 'inferInBatches'], ['sessions', 'inferWithSessions'], ['pipeline', 'inferPipelined'], ['devices', 'chunkRanges'], ['processes-per-device', 'chunkRanges']]) {
       for (const entry of byVariant(variant!)) {
         assert.equal(entry.notImplemented, true, `${variant} ${JSON.stringify(entry.params)}: ${entry.reason}`);
         assert.match(entry.reason ?? '', new RegExp(`^not implemented: ${fn} in exercises/gpu-batching/`));

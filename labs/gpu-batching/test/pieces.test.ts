@@ -18,6 +18,9 @@ import { firstStableWindow, windowThroughputs, withinTolerance } from '../src/st
 import { deviceCounts, deviceSpecs, resolveTarget } from '../src/target.ts';
 import { chunkRanges } from '../../../solutions/gpu-batching/chunks.ts';
 
+/** No WebGPU adapter anywhere: these tests are about CUDA and CPU (webgpu.test.ts has WebGPU's). */
+const NO_WEBGPU = () => ({ usable: false, adapter: null, env: {}, reason: 'no WebGPU adapter (test)' });
+
 test('chunkRanges splits by ceiling division and covers every sample once', () => {
   // ceil(10 / 4) = 3: 3 + 3 + 3 + 1
   assert.deepEqual(chunkRanges(10, 4), [{ start: 0, count: 3 }, { start: 3, count: 3 }, { start: 6, count: 3 }, { start: 9, count: 1 }]);
@@ -79,21 +82,21 @@ test('nvidia-smi output is parsed, names with commas included, bad lines reporte
 test('the execution provider: CUDA only with a GPU, CPU labelled as such, bad settings named', () => {
   const gpu = { index: 3, name: 'G', totalMiB: 1, usedMiB: 0, freeMiB: 1 };
   const none = { gpus: [], problems: ['nvidia-smi not found: no NVIDIA driver on this machine'] };
-  assert.equal(resolveTarget({}, none).ep, 'cpu');
-  assert.match(resolveTarget({}, none).reason, /^CPU: no GPU \(nvidia-smi not found/);
-  assert.equal(resolveTarget({}, { gpus: [gpu], problems: [] }).ep, 'cuda');
-  assert.equal(resolveTarget({ GPU_BATCHING_EP: 'cpu' }, { gpus: [gpu], problems: [] }).ep, 'cpu');
-  assert.match(resolveTarget({ GPU_BATCHING_EP: 'cuda' }, none).error ?? '', /GPU_BATCHING_EP=cuda but no GPU was found/);
-  assert.match(resolveTarget({ GPU_BATCHING_EP: 'tpu' }, none).error ?? '', /GPU_BATCHING_EP must be auto, cpu or cuda, got 'tpu'/);
+  assert.equal(resolveTarget({}, none, NO_WEBGPU).ep, 'cpu');
+  assert.match(resolveTarget({}, none, NO_WEBGPU).reason, /^CPU: no GPU \(nvidia-smi not found/);
+  assert.equal(resolveTarget({}, { gpus: [gpu], problems: [] }, NO_WEBGPU).ep, 'cuda');
+  assert.equal(resolveTarget({ GPU_BATCHING_EP: 'cpu' }, { gpus: [gpu], problems: [] }, NO_WEBGPU).ep, 'cpu');
+  assert.match(resolveTarget({ GPU_BATCHING_EP: 'cuda' }, none, NO_WEBGPU).error ?? '', /GPU_BATCHING_EP=cuda but no GPU was found/);
+  assert.match(resolveTarget({ GPU_BATCHING_EP: 'tpu' }, none, NO_WEBGPU).error ?? '', /GPU_BATCHING_EP must be auto, cpu, cuda or webgpu, got 'tpu'/);
   // One process per GPU, each seeing only its own GPU by its nvidia-smi index; CPU devices see none.
-  const cuda = resolveTarget({}, { gpus: [gpu, { ...gpu, index: 5 }], problems: [] });
+  const cuda = resolveTarget({}, { gpus: [gpu, { ...gpu, index: 5 }], problems: [] }, NO_WEBGPU);
   assert.deepEqual(deviceSpecs(cuda, 2, 1).map((d) => d.visibleDevices), ['3', '5']);
-  assert.deepEqual(deviceSpecs(resolveTarget({}, none), 2, 1).map((d) => [d.ep, d.visibleDevices]), [['cpu', ''], ['cpu', '']]);
+  assert.deepEqual(deviceSpecs(resolveTarget({}, none, NO_WEBGPU), 2, 1).map((d) => [d.ep, d.visibleDevices]), [['cpu', ''], ['cpu', '']]);
   assert.throws(() => deviceSpecs(cuda, 3, 1), /3 CUDA devices asked for, but only 2 GPU\(s\) are listed/);
   assert.deepEqual(deviceCounts(cuda, 2), [1, 2]);
-  assert.deepEqual(deviceCounts(resolveTarget({}, none), 2), [1, 2]);
-  assert.deepEqual(deviceCounts(resolveTarget({}, none), 16), [1, 2, 3, 4, 8, 16]);
-  assert.deepEqual(deviceCounts(resolveTarget({}, none), 16, 4), [1, 2, 3, 4], 'P / threads per session processes');
+  assert.deepEqual(deviceCounts(resolveTarget({}, none, NO_WEBGPU), 2), [1, 2]);
+  assert.deepEqual(deviceCounts(resolveTarget({}, none, NO_WEBGPU), 16), [1, 2, 3, 4, 8, 16]);
+  assert.deepEqual(deviceCounts(resolveTarget({}, none, NO_WEBGPU), 16, 4), [1, 2, 3, 4], 'P / threads per session processes');
 });
 
 /** A fake model of 2 features -> 1 output (the sum), that runs out of memory above `limit` samples. */
@@ -135,6 +138,8 @@ test('other errors pass through, and a batch of one that does not fit is an Allo
   });
   assert.equal(isAllocationError(new Error('CUDA failure 2: out of memory')), true);
   assert.equal(isAllocationError(new Error('std::bad_alloc')), true);
+  assert.equal(isAllocationError(new Error('WebGPU: OutOfMemory while creating a buffer')), true);
+  assert.equal(isAllocationError(new Error('Buffer size (2147483648 bytes) exceeds the limit (1073741824 bytes) of maxBufferSize')), true);
   assert.equal(isAllocationError(new Error('invalid input')), false);
 });
 

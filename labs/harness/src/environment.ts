@@ -4,6 +4,7 @@
  * nvidia-smi) run through probe.ts: bounded in time, their output sanitised, so a hung driver delays a run by at
  * most PROBE_TIMEOUT_MS plus two grace periods, and says so in one line.
  */
+import { recordedWebGpuAdapters } from './webgpu-adapters.ts';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { describeProbeFailure, oneLine, runProbe } from './probe.ts';
@@ -88,6 +89,7 @@ export async function collectEnvironment(
     slurm,
     git: gitState,
     gpus: parseNvidiaSmi(smiOutput),
+    webgpuAdapters: recordedWebGpuAdapters().slice(0, 64),
     hostname: os.hostname(),
     loadAverage: os.loadavg() as [number, number, number],
   };

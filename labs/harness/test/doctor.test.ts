@@ -143,3 +143,14 @@ test("a lab's own findings are printed with the rest, and a lab's warning never 
   assert.equal(doctorFailed(findings), false);
   assert.match(formatFindings(findings), /^WARN {2}native addon {7}6 of 6 rungs unusable$/m);
 });
+test('WebGPU adapters: none, emulated only, real, unknown: each said, and what the gpu-batching lab does with it', async () => {
+  const { webgpuFinding } = await import('../src/tools/doctor.ts');
+  const swiftshader = { backend: 'vulkan' as const, vendor: 'Google SwiftShader (CPU)', driver: 'libvk_swiftshader.so', emulated: true, source: '/usr/lib/chromium/vk_swiftshader_icd.json' };
+  assert.match(webgpuFinding([]).advice, /apt-get install chromium libvulkan1/);
+  assert.equal(find({ webgpuAdapters: [swiftshader] }, 'WebGPU adapters').value, 'Google SwiftShader (CPU) (vulkan, libvk_swiftshader.so; emulated on the CPU)');
+  assert.match(webgpuFinding([swiftshader]).advice, /auto never picks it/);
+  assert.match(webgpuFinding([swiftshader, { ...swiftshader, vendor: 'NVIDIA', emulated: false }]).advice, /runs on WebGPU \(GPU_BATCHING_EP=auto\)/);
+  assert.match(webgpuFinding([{ ...swiftshader, emulated: null }]).value, /real or emulated: unknown/);
+  assert.equal(find({}, 'WebGPU adapters'), undefined, 'not looked for, not listed');
+});
+

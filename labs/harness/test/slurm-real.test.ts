@@ -14,7 +14,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'no
 import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Results } from '../src/results-schema.ts';
+import type { Results } from '@parallel-course/core';
 import { describeJob, JOB_CPUS, jobEnv, jobRecords, processesOfJob, realSlurmRequired, realSlurmUnavailable, slurmVersion, runJob, submit, waitForText, waitUntilGone } from './support/real-slurm.ts';
 import { tempDir } from './support/temp-dir.ts';
 import { tempRoot } from './support/temp-root.ts';

@@ -105,6 +105,10 @@ export function environmentTable(results: Results): DataTable {
     ['CPU affinity', env.cpuAffinity ?? 'unknown'],
     ['memory', `${gib.toFixed(1)} GiB`],
     ['GPUs', env.gpus.length === 0 ? 'none' : env.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` (${g.memoryMiB} MiB)`}`).join(', ')],
+    // WebGPU adapters, each said real or emulated: an emulated adapter's times are the CPU's (webgpu-adapters.ts).
+    ...(env.webgpuAdapters?.length
+      ? [['WebGPU adapters', env.webgpuAdapters.map((a) => `${a.vendor} (${a.backend}, ${a.emulated === true ? 'emulated on the CPU' : a.emulated === false ? 'real GPU' : 'real or emulated: unknown'})`).join(', ')] as [string, string]]
+      : []),
     ['Node.js / V8 / libuv', `${env.node} / ${env.v8} / ${env.uv}`],
     ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize ?? 'unset (libuv default 4)'],
     ['OS', `${env.platform} ${env.arch} ${env.osRelease}`],

@@ -18,6 +18,7 @@ import { cpuAffinityList, readCgroupQuota } from '../cpus.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { describeProbeFailure, oneLine, runProbe } from '../probe.ts';
+import { recordedWebGpuAdapters } from '../webgpu-adapters.ts';
 import { diagnose, doctorFailed, formatFindings, type DoctorProbe, type Finding } from './doctor.ts';
 import type { OrtProbe } from './ort-probe.ts';
 
@@ -134,6 +135,7 @@ export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
     ...gpus,
     ort,
+    webgpuAdapters: recordedWebGpuAdapters(),
     packages,
     slurm,
     labFindings,

@@ -5,6 +5,7 @@
  */
 import type { Environment } from '@parallel-course/core';
 import type { OrtProbe } from './ort-probe.ts';
+import { describeAdapter, type WebGpuAdapter } from '../webgpu-adapters.ts';
 
 /** The course runs TypeScript directly, which needs Node >= 22.18 (type stripping on by default); it pins 24. */
 export const REQUIRED_NODE_MAJOR = 24;
@@ -25,6 +26,8 @@ export interface DoctorProbe {
   /** Why nvidia-smi, though on PATH, gave no GPU list (it failed, overran its time limit, printed garbage), in one line; null otherwise. */
   gpuProblem: string | null;
   ort: OrtProbe | null;
+  /** WebGPU adapters Dawn can find (recordedWebGpuAdapters); absent: not looked for. */
+  webgpuAdapters?: WebGpuAdapter[];
   /** Packages the harness needs, each with the error of loading it (null = loaded). */
   packages: Record<string, string | null>;
   slurm: Record<string, string>;
@@ -113,6 +116,7 @@ export function diagnose(p: DoctorProbe): Finding[] {
           : { check: 'GPUs', level: 'ok', value: p.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` ${g.memoryMiB} MiB`}`).join(', '), advice: 'visible to this process (CUDA_VISIBLE_DEVICES applies)' },
   );
   out.push(...ortFindings(p));
+  if (p.webgpuAdapters) out.push(webgpuFinding(p.webgpuAdapters));
   out.push(...(p.labFindings ?? []));
   if (Object.keys(p.slurm).length > 0) {
     out.push({ check: 'Slurm', level: 'ok', value: `job ${p.slurm['SLURM_JOB_ID'] ?? '?'}, ${p.slurm['SLURM_CPUS_PER_TASK'] ?? '?'} CPUs per task`, advice: 'recorded in every results.json' });
@@ -151,7 +155,31 @@ function ortFindings(p: DoctorProbe): Finding[] {
               : 'expected without a GPU: the lab uses CPU devices',
         },
   );
+  const webgpu = o.sessions['webgpu'];
+  if (webgpu) {
+    out.push(
+      webgpu.ok
+        ? { check: 'ONNX Runtime webgpu', level: 'ok', value: 'session created on WebGPU as this machine is set up', advice: 'the gpu-batching lab can run on WebGPU (see the WebGPU adapters line for real or emulated)' }
+        : { check: 'ONNX Runtime webgpu', level: 'ok', value: `not usable as set up: ${webgpu.error ?? 'failed'}`, advice: "expected without a GPU's Vulkan, Metal or D3D12 driver; GPU_BATCHING_EP=webgpu sets up the emulated adapter where Debian's chromium and libvulkan1 are installed" },
+    );
+  }
   return out;
+}
+
+/** The WebGPU adapters, each said real or emulated, and what the gpu-batching lab does with them. */
+export function webgpuFinding(adapters: WebGpuAdapter[]): Finding {
+  const check = 'WebGPU adapters';
+  if (adapters.length === 0) {
+    return { check, level: 'ok', value: 'none found', advice: "the gpu-batching lab's webgpu target needs one: your GPU's Vulkan driver (Linux), Metal (macOS) or D3D12 (Windows); for the emulated one on Debian: apt-get install chromium libvulkan1" };
+  }
+  const value = adapters.map(describeAdapter).join('; ');
+  if (adapters.some((a) => a.emulated === false)) {
+    return { check, level: 'ok', value, advice: 'with no CUDA GPU, the gpu-batching lab runs on WebGPU (GPU_BATCHING_EP=auto); GPU_BATCHING_EP=cpu measures the CPU instead' };
+  }
+  if (adapters.every((a) => a.emulated === true)) {
+    return { check, level: 'ok', value, advice: "emulated only: GPU_BATCHING_EP=webgpu runs the gpu-batching lab on it (correct, but its times are not a GPU's); auto never picks it" };
+  }
+  return { check, level: 'ok', value, advice: 'not known to be a real GPU: auto does not pick it; GPU_BATCHING_EP=webgpu uses it, labelled adapter=unknown' };
 }
 
 /** Exit status of the doctor: non-zero only when the course cannot run. */

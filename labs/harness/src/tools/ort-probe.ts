@@ -1,6 +1,7 @@
 /**
  * Run by `npm run doctor` in a child process: which ONNX Runtime execution providers are built in, and whether a
- * session can really be created on CUDA (and on CPU). In a child, because a missing CUDA library makes ONNX Runtime
+ * session can really be created on CUDA, on WebGPU as this machine is set up (no emulated adapter is set up here),
+ * and on CPU. In a child, because a missing CUDA library makes ONNX Runtime
  * print to stderr from native code and a broken install can crash the process. Prints one JSON line.
  * The sessions use a hand-encoded one-node model (tiny-onnx.ts) and really run it once.
  */
@@ -21,7 +22,7 @@ try {
   probe.backends = ort.listSupportedBackends().map((b) => ({ name: b.name, bundled: b.bundled }));
   {
     probe.sessions = {};
-    for (const provider of ['cpu', 'cuda']) {
+    for (const provider of ['cpu', 'cuda', 'webgpu']) {
       try {
         const session = await ort.InferenceSession.create(identityModel(), { executionProviders: [provider] });
         const out = await session.run({ x: new ort.Tensor('float32', Float32Array.of(42), [1]) });
