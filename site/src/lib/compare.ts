@@ -42,7 +42,7 @@ export function satisfies(direction: Direction, expected: Expectation): boolean 
 /** The props both components take: the lab, the kind of value and the two things compared. */
 export interface CompareProps {
   run: string;
-  /** median | speedup (a and b are cases) or value (a and b are names in analysis/values.json). */
+  /** median | speedup (a and b are cases) or value (a and b are names in analysis/values.json); b may be a number. */
   at: string;
   a: string;
   b: string;
@@ -102,7 +102,9 @@ export function renderCompare(runs: CourseRuns, props: CompareProps, page: strin
     }
   };
   const a = resolve(props.a);
-  const b = resolve(props.b);
+  // b may be a plain number (b="1": a speedup against no speedup), taken in a's unit, without an interval.
+  const literal = /^-?\d+(\.\d+)?$/.test(props.b.trim()) ? Number(props.b) : null;
+  const b = literal === null ? resolve(props.b) : { kind: 'number' as const, value: literal, unit: a.unit, ci95: null, what: `the number ${literal}` };
   if (a.unit !== b.unit) throw new MeasuredBuildError(`${page}: ${tag}: a is in "${a.unit}" and b in "${b.unit}"; compare values of one unit`);
   const asInterval = (r: typeof a): Interval => ({ value: r.value, low: r.ci95?.[0] ?? r.value, high: r.ci95?.[1] ?? r.value });
   const direction = directionOf(asInterval(a), asInterval(b));

@@ -58,7 +58,7 @@ export const MEASUREMENT_PATTERN = new RegExp(
     `${NUMBER}${WORD_SEP}\\p{L}+${WORD_SEP}per${WORD_SEP}second${END}`,
     `${NUMBER}[x×]${END}`,
     // "a 95% interval" names the kind of interval, not a measurement.
-    `${NUMBER}${WORD_SEP}?%(?!\\s+(?:bootstrap\\s+|confidence\\s+)?intervals?\\b)`,
+    `${NUMBER}${WORD_SEP}?%(?!\\s+(?:bootstrap\\s+|confidence\\s+|order-statistic\\s+)?intervals?\\b)`,
     `(?<![\\p{L}\\p{N}_.,/])\\d+\\.\\d+${WORD_SEP}times${END}`,
     `${NUMBER}${WORD_SEP}${TIMES}`,
   ]
