@@ -74,7 +74,7 @@ export interface EpisodeSection {
 }
 
 /** Components a learner reads as a table or works as a widget: one minute each. */
-const WIDGET_TAGS = /<(?:MeasuredTable|SpeedupChart|EventLoopDemo|AmdahlExplorer|DecisionChart|ResultsViewer|KnowledgeCheck)\b/g;
+const WIDGET_TAGS = /<(?:MeasuredTable|SpeedupChart|RunFigure|EventLoopDemo|AmdahlExplorer|DecisionChart|ResultsViewer|KnowledgeCheck)\b/g;
 
 /** Results tables and widgets of a text: the components above and the markdown tables that quote a run. */
 export function widgetsOf(text: string): number {
