@@ -25,7 +25,13 @@ test('the rule: numbers with units of time, rate and size, and speedup factors; 
   assert.deepEqual(hits('10 minutes, 2 hours, n = 256, 3 × workers, x86, 0x1F, 3 times a day, run it 5 times'), []);
 });
 
-test('in a page: code, inline code, frontmatter, imports, Measured and Given are exempt; text in other components is not', () => {
+test('percentages are measurements too, except the "95% interval" that names a kind of interval (issue 29)', () => {
+  const hits = (text: string) => findInText(text).map((h) => h.text);
+  assert.deepEqual(hits('a loop about 26% of peak, 2 % of a node, 55.9% of the samples'), ['26%', '2 %', '55.9%']);
+  assert.deepEqual(hits('its 95% interval, a 95% bootstrap interval, 95% confidence intervals'), []);
+});
+
+test('in a page: code, inline code, imports, Measured and Given are exempt; the frontmatter and text in other components are not', () => {
   const source = [
     '---',
     'title: T',
@@ -52,6 +58,7 @@ test('in a page: code, inline code, frontmatter, imports, Measured and Given are
   assert.deepEqual(
     found.map((f) => [f.line, f.text]),
     [
+      [3, '12 ms'],
       [8, '12.3 ms'],
       [16, '7 ms'],
       [19, '1.8x'],

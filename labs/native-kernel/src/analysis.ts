@@ -15,7 +15,7 @@ export interface RungPoint {
   variant: string;
   size: number;
   threads: number | null;
-  /** Median time of one product (one call), in ns, and its bootstrap 95% interval. */
+  /** Median time of one product (one call), in ns, and its 95% order-statistic interval (the harness's, scaled to one product). */
   perCallNs: number;
   perCallNsCi: [number, number];
   /** Achieved Gflop/s at the median time, and the interval that follows from the time's interval. */

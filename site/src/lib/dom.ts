@@ -43,6 +43,10 @@ export function textTable(
   table.append(head, body);
   const wrapper = element('div', undefined, 'table-block');
   const scroller = element('div', undefined, 'table-scroll');
+  // A keyboard must be able to scroll to the hidden columns: a focusable region named after the table (issue 29).
+  scroller.tabIndex = 0;
+  scroller.setAttribute('role', 'region');
+  scroller.setAttribute('aria-label', caption);
   scroller.append(table);
   wrapper.append(scroller);
   if (note !== undefined) wrapper.append(element('p', note, 'table-note'));

@@ -9,7 +9,12 @@
  *   rate   anything per second written "/s" (GB/s, GFLOP/s, req/s, requests/s, /s) or "per second"
  *   size   B byte(s) KB kB MB GB TB KiB MiB GiB TiB
  *   factor 1.8x or 1.8× (no space), and "1.8 times" (with decimals, or followed by faster, slower, as, more, ...)
+ *   share  a percentage, 26% or 26 % (issue 29: a typed "about 26%" of peak drifted from the run's 22.7%), except
+ *          the "95% interval" that names an interval's kind
+ * The frontmatter is checked too (issue 29): its keypoints and objectives are lesson text, and a component cannot
+ * quote a run there, so a measured number in the frontmatter must go.
  * Not flagged: minutes and hours (lesson timings), plain numbers (counts, sizes such as n = 256), "3 × workers".
+ * A percentage that is not a measurement (an example's 5% serial fraction, a rule's 10% overhead) goes in <Given>.
  * Pure: works on any mdast tree (satteri's, as the build and count-numbers.ts parse it).
  */
 
@@ -52,6 +57,8 @@ export const MEASUREMENT_PATTERN = new RegExp(
     `${NUMBER}${WORD_SEP}${UNIT_WORD}${END}`,
     `${NUMBER}${WORD_SEP}\\p{L}+${WORD_SEP}per${WORD_SEP}second${END}`,
     `${NUMBER}[x×]${END}`,
+    // "a 95% interval" names the kind of interval, not a measurement.
+    `${NUMBER}${WORD_SEP}?%(?!\\s+(?:bootstrap\\s+|confidence\\s+|order-statistic\\s+)?intervals?\\b)`,
     `(?<![\\p{L}\\p{N}_.,/])\\d+\\.\\d+${WORD_SEP}times${END}`,
     `${NUMBER}${WORD_SEP}${TIMES}`,
   ]
@@ -62,8 +69,8 @@ export const MEASUREMENT_PATTERN = new RegExp(
 
 /** Components whose content is exempt: they render or name the number's source themselves. */
 export const EXEMPT_COMPONENTS = new Set(['Measured', 'Given', 'MeasuredTable', 'SpeedupChart']);
-/** Node types never checked: code, frontmatter, ESM, expressions, raw HTML, math. */
-const SKIPPED_TYPES = new Set(['code', 'inlineCode', 'yaml', 'toml', 'mdxjsEsm', 'mdxFlowExpression', 'mdxTextExpression', 'html', 'math', 'inlineMath', 'definition']);
+/** Node types never checked: code, ESM, expressions, raw HTML, math. (Frontmatter is checked as text.) */
+const SKIPPED_TYPES = new Set(['code', 'inlineCode', 'mdxjsEsm', 'mdxFlowExpression', 'mdxTextExpression', 'html', 'math', 'inlineMath', 'definition']);
 
 /** The hand-typed measurements in one string, with their offsets. */
 export function findInText(text: string): { index: number; text: string }[] {
@@ -78,11 +85,14 @@ export function findHandTypedMeasurements(root: MdNode): Finding[] {
   const walk = (node: MdNode) => {
     if (SKIPPED_TYPES.has(node.type)) return;
     if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name && EXEMPT_COMPONENTS.has(node.name)) return;
-    if (node.type === 'text' && typeof node.value === 'string') {
+    const isFrontmatter = node.type === 'yaml' || node.type === 'toml';
+    if ((node.type === 'text' || isFrontmatter) && typeof node.value === 'string') {
       for (const hit of findInText(node.value)) {
         const before = node.value.slice(0, hit.index);
         const newlines = before.split('\n').length - 1;
-        const start = node.position?.start ?? { line: 0, column: 0 };
+        const at = node.position?.start ?? { line: 0, column: 0 };
+        // A frontmatter node starts at its opening "---"; its value starts on the next line, at column 1.
+        const start = isFrontmatter ? { line: at.line + 1, column: 1 } : at;
         const column = newlines === 0 ? start.column + hit.index : hit.index - before.lastIndexOf('\n');
         const context = node.value
           .slice(Math.max(0, hit.index - 40), hit.index + hit.text.length + 30)
@@ -118,10 +128,10 @@ export function describeFindings(file: string, findings: readonly Finding[], lim
   const lines = findings.slice(0, limit).map((f) => `  ${file}:${f.line}:${f.column}  "${f.text}"  in: …${f.context}…`);
   const more = findings.length > limit ? [`  ... and ${findings.length - limit} more (COURSE_NUMBER_CHECK=strict lists them all)`] : [];
   return (
-    `${file}: ${findings.length} hand-typed measurement${findings.length === 1 ? '' : 's'} (a number with a unit of time, rate or size, or a speedup factor):\n` +
+    `${file}: ${findings.length} hand-typed measurement${findings.length === 1 ? '' : 's'} (a number with a unit of time, rate or size, a speedup factor or a percentage, in the text or the frontmatter):\n` +
     [...lines, ...more].join('\n') +
     '\n  Fix: quote a measured number from a run with <Measured run="<lab>" at="..." /> (site/src/components/Measured.astro), ' +
     'or wrap a number that is not a measurement of the course\'s runs in <Given from="<its source>">...</Given>; ' +
-    'remove numbers the prose does not need.'
+    'remove numbers the prose does not need (in the frontmatter, where no component works, say it without the number).'
   );
 }

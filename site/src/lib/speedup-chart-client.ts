@@ -56,7 +56,10 @@ export function mountSpeedupChart(root: HTMLElement): void {
       maintainAspectRatio: false,
       parsing: false,
       scales: {
-        x: { type: data.log ? 'logarithmic' : 'linear', title: { display: true, text: data.param } },
+        // On a log axis, ticks at the swept values themselves (powers of two read as 1, 2, 4, ..., not 1, 2, 5, 10).
+        x: data.log
+          ? { type: 'logarithmic', title: { display: true, text: data.param }, afterBuildTicks: (scale: { ticks: { value: number }[] }) => { scale.ticks = data.points.map((p) => ({ value: p.x })); } }
+          : { type: 'linear', title: { display: true, text: data.param } },
         y: { type: 'linear', min: 0, title: { display: true, text: `speedup over ${data.baseline}` } },
       },
       plugins: { legend: { position: 'bottom', labels: { filter: (item) => !item.text.startsWith('95% interval (low)') } } },

@@ -12,10 +12,22 @@
 
 /**
  * Reading speed for the course's text, words per minute. Technical prose with tables and code is read at about 150
- * to 200 words per minute; the course takes the middle of that range for every word a learner sees (code, tables
- * and solutions included, instructor notes and folded hints left out).
+ * to 200 words per minute; the course takes the slow end (issue 29: a room reads, asks and rereads) for every word a
+ * learner sees (code, tables and solutions included, instructor notes and folded hints left out).
  */
-export const WORDS_PER_MINUTE = 175;
+export const WORDS_PER_MINUTE = 150;
+
+/** Minutes a learner spends on each results table, chart or interactive widget of the core path (issue 29). */
+export const WIDGET_MINUTES = 1;
+
+/**
+ * A coding challenge (one that sends the learner to a file under exercises/ or native code) takes this many times
+ * the minutes it declares: writing, compiling and fixing code runs over (issue 29).
+ */
+export const CODING_FACTOR = 1.5;
+
+/** The one break of the day, in minutes, counted against the four hours (issue 29). */
+export const BREAK_MINUTES = 10;
 
 /** Minutes a challenge needs at least, besides reading it and the lab runs it asks for: thinking, trying, checking. */
 export const CHALLENGE_FLOOR_MINUTES = 3;
@@ -40,6 +52,8 @@ export interface ChallengeItem {
   words: number;
   /** The lab runs its text asks for: one per `npm run lab -- <lab>` command. */
   runs: LabRun[];
+  /** It asks the learner to write code in a file of exercises/ (counted at CODING_FACTOR times its minutes). */
+  coding: boolean;
 }
 
 export type SectionKind = 'core' | 'deep-dive' | 'homework';
@@ -55,6 +69,19 @@ export interface EpisodeSection {
   challenges: ChallengeItem[];
   /** True when it shows how to run the episode's lab (`<RunLab`) outside an optional challenge. */
   runsLab: boolean;
+  /** Results tables, charts and interactive widgets outside its optional challenges (WIDGET_MINUTES each). */
+  widgets: number;
+}
+
+/** Components a learner reads as a table or works as a widget: one minute each. */
+const WIDGET_TAGS = /<(?:MeasuredTable|SpeedupChart|RunFigure|EventLoopDemo|AmdahlExplorer|DecisionChart|ResultsViewer|KnowledgeCheck)\b/g;
+
+/** Results tables and widgets of a text: the components above and the markdown tables that quote a run. */
+export function widgetsOf(text: string): number {
+  const components = text.match(WIDGET_TAGS)?.length ?? 0;
+  // A markdown table is a block of lines starting with "|"; it is a results table when it quotes a <Measured>.
+  const tables = text.split(/\n(?!\|)/).filter((block) => /^\|.*\n\|\s*:?-/m.test(block) && /<Measured\b/.test(block)).length;
+  return components + tables;
 }
 
 /** Words of a text: whitespace-separated tokens with at least one letter or digit. */
@@ -92,6 +119,7 @@ export function challengesOf(text: string): ChallengeItem[] {
       optional: /(^|\s)optional(\s|=|$)/.test(attributes),
       words: countWords(match[0]),
       runs,
+      coding: /\bexercises\/[\w./-]+\.(?:ts|cc|mts|js)\b/.test(body),
     });
   }
   return items;
@@ -119,6 +147,7 @@ export function sectionsOf(source: string): EpisodeSection[] {
         words: countWords(withoutOptional),
         challenges: challengesOf(part),
         runsLab: /<RunLab\b/.test(withoutOptional),
+        widgets: widgetsOf(withoutOptional),
       };
     })
     .filter((section) => section.title !== null || section.words > 0 || section.challenges.length > 0);
@@ -143,6 +172,12 @@ export function runMinutes(runs: readonly LabRun[], durations: Readonly<Record<s
 /** The least a challenge can honestly take: thinking time plus its runs. */
 export function challengeFloor(challenge: ChallengeItem, durations: Readonly<Record<string, LabDuration>>): number {
   return CHALLENGE_FLOOR_MINUTES + runMinutes(challenge.runs, durations);
+}
+
+/** What a challenge counts for on the schedule: its declared minutes (else its floor), 1.5 times for coding. */
+export function challengeMinutes(challenge: ChallengeItem, durations: Readonly<Record<string, LabDuration>>): number {
+  const minutes = challenge.minutes ?? challengeFloor(challenge, durations);
+  return challenge.coding ? Math.ceil(minutes * CODING_FACTOR) : minutes;
 }
 
 export interface DeclaredMinutes {
@@ -174,11 +209,12 @@ export function budgetLines(
   const lines: BudgetLine[] = [];
   const core = sections.filter((section) => section.kind === 'core');
   const coreWords = core.reduce((sum, section) => sum + section.words, 0);
+  const coreWidgets = core.reduce((sum, section) => sum + section.widgets, 0);
   lines.push({
     item: 'teaching',
     declared: declared.teaching,
-    floor: readingMinutes(coreWords),
-    derivation: `${coreWords} words of the core sections at ${WORDS_PER_MINUTE} words per minute`,
+    floor: readingMinutes(coreWords) + coreWidgets * WIDGET_MINUTES,
+    derivation: `${coreWords} words of the core sections at ${WORDS_PER_MINUTE} words per minute + ${coreWidgets} results tables and widgets at ${WIDGET_MINUTES} min`,
   });
   const challengeLines = (challenges: readonly ChallengeItem[]) =>
     challenges.map((challenge) => {
@@ -193,12 +229,13 @@ export function budgetLines(
     });
   const coreChallenges = core.flatMap((section) => section.challenges.filter((challenge) => !challenge.optional));
   const labRun = declared.lab !== undefined && core.some((section) => section.runsLab) ? runMinutes([{ lab: declared.lab, quick: false }], durations) : 0;
-  const exercisesFloor = coreChallenges.reduce((sum, challenge) => sum + (challenge.minutes ?? challengeFloor(challenge, durations)), 0) + labRun;
+  const exercisesFloor = coreChallenges.reduce((sum, challenge) => sum + challengeMinutes(challenge, durations), 0) + labRun;
+  const coding = coreChallenges.filter((challenge) => challenge.coding).length;
   lines.push({
     item: 'exercises',
     declared: declared.exercises,
     floor: exercisesFloor,
-    derivation: `${coreChallenges.length} core challenges' minutes${labRun > 0 ? ` + one full run of ${declared.lab} (${labRun} min)` : ''}`,
+    derivation: `${coreChallenges.length} core challenges' minutes (${coding} coding, at ${CODING_FACTOR} times)${labRun > 0 ? ` + one full run of ${declared.lab} (${labRun} min)` : ''}`,
   });
   lines.push(...challengeLines(sections.flatMap((section) => section.challenges)));
   // Optional items: deep-dive sections and optional challenges of core sections, each against its frontmatter entry.

@@ -1,0 +1,128 @@
+/**
+ * Sentences against numbers (issue 29): the verb of a sentence that compares two measured values comes from the
+ * run the page shows, never from the author's run. A pure function of the course's runs, used by <Compare> (the
+ * verb: faster / slower / within noise) and <Claim> (a sentence that asserts a direction: checked against the run).
+ *
+ * Two values differ only when their 95% intervals do not overlap; overlapping intervals are "within noise". A value
+ * without an interval counts as a point (a zero-width interval), so two point values differ whenever they differ.
+ * For a claim that the run contradicts: with the reference runs the build fails (the course may not ship a sentence
+ * its own run refutes); with an instructor's COURSE_RUNS the page shows the sentence with a visible note that their
+ * run differs, because an instructor's run on another machine may honestly disagree.
+ */
+import { describeSelector, MeasuredSelectorError, resolveMeasured, type MeasuredSelector } from '@parallel-course/harness/measured.ts';
+import { courseRun, describeRun, type CourseRun, type CourseRuns } from './course-runs.ts';
+import { MeasuredBuildError } from './measured-render.ts';
+
+/** How `a` compares with `b`: more (a's interval wholly above b's), less, or level (the intervals overlap). */
+export type Direction = 'more' | 'less' | 'level';
+/** What a claim asserts: one direction, or "not less" / "not more" (a at least / at most level with b). */
+export type Expectation = Direction | 'not-less' | 'not-more';
+export const EXPECTATIONS: readonly Expectation[] = ['more', 'less', 'level', 'not-less', 'not-more'];
+
+export interface Interval {
+  value: number;
+  low: number;
+  high: number;
+}
+
+/** The direction from two intervals: only intervals that do not overlap make a difference. */
+export function directionOf(a: Interval, b: Interval): Direction {
+  if (a.low > b.high) return 'more';
+  if (a.high < b.low) return 'less';
+  return 'level';
+}
+
+/** Whether a run's direction satisfies what a sentence asserts. */
+export function satisfies(direction: Direction, expected: Expectation): boolean {
+  if (expected === 'not-less') return direction !== 'less';
+  if (expected === 'not-more') return direction !== 'more';
+  return direction === expected;
+}
+
+/** The props both components take: the lab, the kind of value and the two things compared. */
+export interface CompareProps {
+  run: string;
+  /** median | speedup (a and b are cases) or value (a and b are names in analysis/values.json); b may be a number. */
+  at: string;
+  a: string;
+  b: string;
+  /** The words for each direction; defaults by unit: times read slower/faster, everything else higher/lower. */
+  more?: string | undefined;
+  less?: string | undefined;
+  level?: string | undefined;
+  /** What the sentence asserts; the run is checked against it. */
+  expect?: string | undefined;
+}
+
+export interface CompareRender {
+  direction: Direction;
+  /** The verb phrase for the direction found. */
+  text: string;
+  /** The tooltip and the provenance line: both values with their intervals and the run. */
+  title: string;
+  run: CourseRun;
+  /** Set when `expect` was given and the run (an instructor's) does not satisfy it: the visible note. */
+  differs: string | null;
+}
+
+const TIME_UNITS = new Set(['ns', 'µs', 'us', 'μs', 'ms', 's']);
+
+function selectorFor(at: string, key: string): MeasuredSelector {
+  if (at === 'value') return { at, name: key };
+  if (at === 'median' || at === 'speedup') return { at, case: key };
+  throw new MeasuredSelectorError(`at="${at}" cannot be compared; use median, speedup or value`);
+}
+
+function describeExpectation(expected: Expectation, words: Record<Direction, string>): string {
+  if (expected === 'not-less') return `${words.more} or ${words.level}`;
+  if (expected === 'not-more') return `${words.less} or ${words.level}`;
+  return words[expected];
+}
+
+/** Resolves a comparison in the run `runs` shows for `props.run`; `page` names the episode in build errors. */
+export function renderCompare(runs: CourseRuns, props: CompareProps, page: string): CompareRender {
+  const tag = `<Compare run="${props.run}" at="${props.at}" a="${props.a}" b="${props.b}"${props.expect ? ` expect="${props.expect}"` : ''} />`;
+  const expected = props.expect;
+  if (expected !== undefined && !EXPECTATIONS.includes(expected as Expectation)) {
+    throw new MeasuredBuildError(`${page}: ${tag}: expect="${expected}" must be one of ${EXPECTATIONS.join(', ')}`);
+  }
+  let run: CourseRun;
+  try {
+    run = courseRun(runs, props.run);
+  } catch (error) {
+    throw new MeasuredBuildError(`${page}: ${tag}: ${(error as Error).message}`);
+  }
+  const resolve = (key: string) => {
+    try {
+      const r = resolveMeasured(run.results, run.values, selectorFor(props.at, key));
+      if (r.kind !== 'number') throw new MeasuredSelectorError(`${describeSelector(props.run, selectorFor(props.at, key))} is not a number`);
+      return r;
+    } catch (error) {
+      throw new MeasuredBuildError(`${page}: ${tag}: does not resolve in the ${run.source === 'reference' ? 'reference' : "instructor's"} run ${run.dir}: ${(error as Error).message}`);
+    }
+  };
+  const a = resolve(props.a);
+  // b may be a plain number (b="1": a speedup against no speedup), taken in a's unit, without an interval.
+  const literal = /^-?\d+(\.\d+)?$/.test(props.b.trim()) ? Number(props.b) : null;
+  const b = literal === null ? resolve(props.b) : { kind: 'number' as const, value: literal, unit: a.unit, ci95: null, what: `the number ${literal}` };
+  if (a.unit !== b.unit) throw new MeasuredBuildError(`${page}: ${tag}: a is in "${a.unit}" and b in "${b.unit}"; compare values of one unit`);
+  const asInterval = (r: typeof a): Interval => ({ value: r.value, low: r.ci95?.[0] ?? r.value, high: r.ci95?.[1] ?? r.value });
+  const direction = directionOf(asInterval(a), asInterval(b));
+  const isTime = TIME_UNITS.has(a.unit);
+  const words: Record<Direction, string> = {
+    more: props.more ?? (isTime ? 'slower than' : 'higher than'),
+    less: props.less ?? (isTime ? 'faster than' : 'lower than'),
+    level: props.level ?? 'within noise of',
+  };
+  const show = (r: typeof a) => `${r.value}${r.ci95 ? ` [${r.ci95[0]}, ${r.ci95[1]}]` : ''} ${r.unit}`.trim();
+  const title = [`${a.what}: ${show(a)}`, `${b.what}: ${show(b)}`, `Different only where the 95% intervals do not overlap.`, describeRun(run)].join('\n');
+  let differs: string | null = null;
+  if (expected !== undefined && !satisfies(direction, expected as Expectation)) {
+    const message = `the text expects ${props.a} ${describeExpectation(expected as Expectation, words)} ${props.b}, and this run has it ${words[direction]}`;
+    if (run.source === 'reference' || run.fellBack) {
+      throw new MeasuredBuildError(`${page}: ${tag}: the reference run contradicts the sentence: ${message} (${run.dir}). Rephrase it so it holds on any run, or let the run give the verb with <Compare> without expect.`);
+    }
+    differs = `Your run differs here: ${message}.`;
+  }
+  return { direction, text: words[direction], title, run, differs };
+}
