@@ -13,7 +13,19 @@ export interface StaticServerOptions {
   base: string;
   /** TCP port; 0 picks a free one. */
   port: number;
+  /**
+   * Send COOP/COEP so pages are cross-origin isolated (SharedArrayBuffer, WebAssembly threads, a finer timer for the
+   * in-page labs). `npm start` sends them; a static host without header control cannot, and the labs say so.
+   */
+  crossOriginIsolation?: boolean;
 }
+
+/** The headers that make a page cross-origin isolated; every resource of the built site is same-origin. */
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+  'cross-origin-resource-policy': 'same-origin',
+};
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -71,6 +83,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<{
       response.writeHead(200, {
         'content-type': MIME[extname(file as string)] ?? 'application/octet-stream',
         'cache-control': 'no-cache',
+        ...(options.crossOriginIsolation ? ISOLATION_HEADERS : {}),
       });
       response.end(body);
     })();
