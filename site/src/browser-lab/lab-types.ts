@@ -20,8 +20,15 @@ export interface CaseHandle<Output> {
 export interface BrowserCase<Output> {
   variant: string;
   params: Params;
+  /** Cases with the same key share one sample size (repetitions per sample); all cases share one when absent. */
+  sizeGroup?: string;
   /** The worker count, where the case has one (efficiency and the Amdahl fit use it). */
   workers?: number;
+  /**
+   * A case shown failing on purpose (the racy counter): it runs once and its check's verdict goes to the notes, as
+   * `<demonstration>: <verdict>`; it is never timed and is not one of the file's checked cases.
+   */
+  demonstration?: string;
   /** Why this browser cannot run the case (no SIMD, not isolated...), or null: such a case is listed, never run. */
   unavailable: string | null;
   setup(): Promise<CaseHandle<Output>>;
@@ -48,13 +55,15 @@ export interface BrowserLab<Output> {
   /** Smallest time per sample, in ms, whatever the timer allows (a sample shorter than this is mostly overhead). */
   floorMs?: number;
   comparator: string;
-  /** What a correct run of `reps` repetitions returns, computed by the reference implementation. */
-  expected(reps: number): Output;
+  /** What a correct run of `reps` repetitions of a case with `params` returns, from the reference implementation. */
+  expected(reps: number, params: Params): Output;
   check(expected: Output, actual: Output): CheckVerdict;
   cases: BrowserCase<Output>[];
   observers?: SampleObserver[];
   /** Lines the results file and the page carry (what was off and why, what the cases mean). */
   notes: string[];
+  /** Lines computed from the finished results (a knee, a label), added to the notes. */
+  summarize?(results: import('./core-adapter.ts').Results): string[];
   /** 'exercise' when the learner's edited code ran. */
   impl?: 'exercise' | 'solution';
 }

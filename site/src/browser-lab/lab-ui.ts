@@ -86,9 +86,16 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: () => BrowserLab<
   const status = root.querySelector<HTMLElement>('[data-bl-status]')!;
   const out = root.querySelector<HTMLElement>('[data-bl-output]')!;
   const off = root.querySelector<HTMLElement>('[data-bl-off]')!;
-  const preview = makeLab();
-  for (const c of preview.cases.filter((c) => c.unavailable !== null)) off.append(element('li', `${caseLabel(c.variant, c.params)}: off in this browser, ${c.unavailable}`));
-  for (const note of preview.notes) off.append(element('li', note));
+  // What this browser cannot run, and the lab's notes, before anything runs (again when the learner picks a part).
+  const showOff = (): void => {
+    const preview = makeLab();
+    off.replaceChildren(
+      ...preview.cases.filter((c) => c.unavailable !== null).map((c) => element('li', `${caseLabel(c.variant, c.params)}: off in this browser, ${c.unavailable}`)),
+      ...preview.notes.map((note) => element('li', note)),
+    );
+  };
+  showOff();
+  root.querySelector('[data-bl-part]')?.addEventListener('change', showOff);
   let controller: AbortController | null = null;
   const start = async (isQuick: boolean): Promise<void> => {
     if (controller) return;

@@ -85,13 +85,16 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
   };
   const harnessOverheadMs = await emptySampleMs();
   const correctness: Correctness[] = [];
+  const demonstrated: string[] = [];
   const timed: Timed<O>[] = [];
   const handles: CaseHandle<O>[] = [];
   const onAbort = (): void => handles.forEach((h) => h.teardown());
   signal.addEventListener('abort', onAbort, { once: true });
   const runnable = lab.cases.filter((c) => c.unavailable === null);
+  if (!runnable.some((c) => c.demonstration === undefined)) throw new Error('this browser can run none of this lab\'s cases: see the lines above');
   const rounds = roundsFor(options.quick);
-  let reps = 1;
+  const repsOf = new Map<string, number>();
+  const repsFor = (c: BrowserCase<unknown>): number => repsOf.get(c.sizeGroup ?? '') ?? 1;
   try {
     // 2. Correct before timed.
     for (const [i, c] of runnable.entries()) {
@@ -103,7 +106,11 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
         handle = await c.setup();
         handles.push(handle);
         stage = 'check';
-        const verdict = lab.check(lab.expected(1), await handle.run(1));
+        const verdict = lab.check(lab.expected(1, c.params), await handle.run(1));
+        if (c.demonstration !== undefined) {
+          demonstrated.push(`${c.demonstration}: ${verdict.passed ? 'this time the check passed (the race did not show; run again)' : `the check failed, ${verdict.reason}`}. Not timed.`);
+          continue;
+        }
         correctness.push(entry(c, lab.comparator, verdict, 1, { stage, sample: null }));
         if (verdict.passed) timed.push({ c, handle, samplesMs: [], rounds: [], hidden: [], observed: new Map(), failed: false });
       } catch (error) {
@@ -115,24 +122,30 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
     // 3. Size the sample on the fastest case (the best of three single repetitions), then warm every case up.
     stopped(signal);
     onProgress('sizing the samples', 0.2);
-    let fastest = Number.POSITIVE_INFINITY;
+    const fastest = new Map<string, number>();
     for (const t of timed) {
+      const group = t.c.sizeGroup ?? '';
       for (let k = 0; k < 3; k++) {
         const t0 = performance.now();
         await t.handle.run(1);
-        fastest = Math.min(fastest, performance.now() - t0);
+        fastest.set(group, Math.min(fastest.get(group) ?? Number.POSITIVE_INFINITY, performance.now() - t0));
       }
       stopped(signal);
       await nextTask();
     }
-    reps = repetitionsFor(fastest, targetMs);
+    for (const [group, time] of fastest) repsOf.set(group, repetitionsFor(time, targetMs));
     for (const t of timed) {
-      await t.handle.run(reps);
+      await t.handle.run(repsOf.get(t.c.sizeGroup ?? '')!);
       stopped(signal);
       await nextTask();
     }
     // 4. Interleaved rounds, each sample's output checked.
-    const expected = lab.expected(reps);
+    const expectedOf = new Map<string, O>();
+    const expectedFor = (reps: number, c: BrowserCase<O>): O => {
+      const key = `${reps} ${JSON.stringify(c.params)}`;
+      if (!expectedOf.has(key)) expectedOf.set(key, lab.expected(reps, c.params));
+      return expectedOf.get(key)!;
+    };
     for (let round = 0; round < rounds; round++) {
       const live = timed.filter((t) => !t.failed);
       for (let k = 0; k < live.length; k++) {
@@ -147,6 +160,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
         const hiddenAtStart = document.hidden;
         lab.observers?.forEach((o) => o.start());
         let output: O;
+        const reps = repsFor(t.c);
         const t0 = performance.now();
         try {
           output = await t.handle.run(reps);
@@ -163,7 +177,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
           t.observed.set(o.name, [...(t.observed.get(o.name) ?? []), ...values]);
         }
         document.removeEventListener('visibilitychange', onVisibility);
-        const verdict = lab.check(expected, output);
+        const verdict = lab.check(expectedFor(reps, t.c), output);
         if (!verdict.passed) {
           t.failed = true;
           const at = correctness.findIndex((e) => e.variant === t.c.variant && JSON.stringify(e.params) === JSON.stringify(t.c.params));
@@ -194,7 +208,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
       ...(t.c.workers !== undefined ? { workers: t.c.workers } : {}),
       samplesMs: t.samplesMs,
       sampleRounds: t.rounds,
-      workPerSample: { amount: reps, unit: lab.workUnit },
+      workPerSample: { amount: repsFor(t.c), unit: lab.workUnit },
       observations: {
         ...Object.fromEntries((lab.observers ?? []).map((o) => [o.name, { unit: o.unit, description: o.description, samples: t.observed.get(o.name) ?? [] }])),
         hiddenTab: { unit: 'flag', description: '1 for a sample taken while the tab was hidden or changed visibility (the browser throttles timers in background tabs), 0 otherwise', samples: t.hidden },
@@ -204,9 +218,10 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
   const hiddenSamples = timed.reduce((sum, t) => sum + t.hidden.reduce((a, b) => a + b, 0), 0);
   const skipped = lab.cases.filter((c) => c.unavailable !== null).map((c) => `${c.variant} ${JSON.stringify(c.params)} was not run: ${c.unavailable}`);
   const notes = [
-    `Timer resolution ${timerResolutionMs.toPrecision(3)} ms (${browser.crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated'}); each sample was sized to at least ${targetMs.toPrecision(3)} ms (${reps} ${lab.workUnit} per sample) so the resolution is under 1 % of it.`,
+    `Timer resolution ${timerResolutionMs.toPrecision(3)} ms (${browser.crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated'}); each sample was sized to at least ${targetMs.toPrecision(3)} ms (${[...repsOf.values()].join(', ')} ${lab.workUnit} per sample) so the resolution is under 1 % of it.`,
     ...(hiddenSamples > 0 ? [`${hiddenSamples} samples were taken while the tab was hidden (observation hiddenTab = 1): background tabs are throttled, so treat those cases' times with care.`] : []),
     ...skipped,
+    ...demonstrated,
     ...lab.notes,
   ];
   const results: Results = {
@@ -233,6 +248,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
     grade: null,
     notes: notes.map((n) => n.slice(0, 2000)),
   };
+  results.notes.push(...(lab.summarize?.(results) ?? []).map((n) => n.slice(0, 2000)));
   onProgress('done', 1);
   return results;
 }
