@@ -1,6 +1,6 @@
 /**
  * An Astro integration that puts the in-page labs' large files into the built site, so nothing is fetched from a CDN:
- *   ort/    onnxruntime-web's WebGPU build (its ESM bundle and the one .wasm it loads), from node_modules;
+ *   ort/    onnxruntime-web's WebGPU build (its ESM bundle and the one .wasm it loads: in 1.30 the asyncify build, not JSEP), from node_modules;
  *   models/ the gpu-batching lab's model, generated here by the lab's own code (labs/gpu-batching/src/model-onnx.ts:
  *           the same bytes the Node lab writes), never downloaded and not committed.
  * Done after the build (astro:build:done) so Vite never bundles or inlines them; the episode-08 lab loads them at
@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The files of onnxruntime-web the page needs, by their names in its dist/ folder. */
-export const ORT_FILES = ['ort.webgpu.bundle.min.mjs', 'ort-wasm-simd-threaded.jsep.wasm'] as const;
+export const ORT_FILES = ['ort.webgpu.bundle.min.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'] as const;
 
 export function browserLabAssets() {
   return {

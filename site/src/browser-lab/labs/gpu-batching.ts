@@ -23,7 +23,7 @@ let ortPromise: Promise<typeof Ort> | null = null;
 /** The site's own copy of onnxruntime-web (WebGPU build: it has the wasm backend too). */
 function loadOrt(): Promise<typeof Ort> {
   ortPromise ??= (import(/* @vite-ignore */ `${base}ort/ort.webgpu.bundle.min.mjs`) as Promise<typeof Ort>).then((ort) => {
-    ort.env.wasm.wasmPaths = { wasm: `${base}ort/ort-wasm-simd-threaded.jsep.wasm` };
+    ort.env.wasm.wasmPaths = { wasm: `${base}ort/ort-wasm-simd-threaded.asyncify.wasm` };
     // Threads need SharedArrayBuffer, which needs cross-origin isolation.
     ort.env.wasm.numThreads = globalThis.crossOriginIsolated === true ? Math.min(4, navigator.hardwareConcurrency || 1) : 1;
     return ort;

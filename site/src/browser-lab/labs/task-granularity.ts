@@ -13,8 +13,8 @@ import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-t
 import { WorkerPool } from '../pool.ts';
 
 type Reply = number | { sum: number; data?: Uint8Array };
-const POINTS = 1 << 20;
-const CHUNKS = [1 << 8, 1 << 10, 1 << 12, 1 << 14, 1 << 16];
+const POINTS = 1 << 19;
+const CHUNKS = [1 << 10, 1 << 12, 1 << 14, 1 << 16];
 const SIZES_MIB = [1, 8, 64];
 const INCREMENTS = 200_000;
 
