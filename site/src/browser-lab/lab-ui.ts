@@ -78,7 +78,7 @@ function resultsView(results: Results): HTMLElement {
 }
 
 /** Wires one lab's section: `[data-browser-lab]` with the buttons and areas BrowserLab.astro renders. */
-export function mountBrowserLab<O>(root: HTMLElement, makeLab: () => BrowserLab<O>): void {
+export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) => BrowserLab<O>): void {
   const run = root.querySelector<HTMLButtonElement>('[data-bl-run]')!;
   const quick = root.querySelector<HTMLButtonElement>('[data-bl-quick]')!;
   const stop = root.querySelector<HTMLButtonElement>('[data-bl-stop]')!;
@@ -88,7 +88,7 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: () => BrowserLab<
   const off = root.querySelector<HTMLElement>('[data-bl-off]')!;
   // What this browser cannot run, and the lab's notes, before anything runs (again when the learner picks a part).
   const showOff = (): void => {
-    const preview = makeLab();
+    const preview = makeLab(false);
     off.replaceChildren(
       ...preview.cases.filter((c) => c.unavailable !== null).map((c) => element('li', `${caseLabel(c.variant, c.params)}: off in this browser, ${c.unavailable}`)),
       ...preview.notes.map((note) => element('li', note)),
@@ -106,7 +106,7 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: () => BrowserLab<
     progress.hidden = false;
     out.replaceChildren();
     try {
-      const results = await runBrowserLab(makeLab(), {
+      const results = await runBrowserLab(makeLab(isQuick), {
         quick: isQuick,
         signal: controller.signal,
         onProgress(text, fraction) {

@@ -10,6 +10,8 @@ import type { Results } from '../core-adapter.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
 
 const BATCHES = [1, 4, 16, 64];
+/** The quick run stops at 16: on an emulated adapter a batch of 64 takes seconds. */
+const QUICK_BATCHES = [1, 4, 16];
 const FEATURES = MODEL_SPEC.layers[0]!;
 const CLASSES = MODEL_SPEC.layers.at(-1)!;
 /** The Node lab's tolerance for float32 logits against the float64 reference (labs/gpu-batching/src/lab.ts). */
@@ -111,17 +113,18 @@ export function knees(results: Pick<Results, 'cases'>): string[] {
     if (points.length === 0) continue;
     const best = Math.max(...points.map((p) => p.rate));
     const knee = points.find((p) => p.rate >= 0.9 * best)!;
-    lines.push(`${backend}: throughput ${points.map((p) => `batch ${p.batch} ${p.rate.toFixed(0)}/s`).join(', ')}; knee at batch ${knee.batch} (the smallest batch within 90 % of the best).`);
+    lines.push(`${backend}: throughput ${points.map((p) => `batch ${p.batch} ${p.rate.toPrecision(3)}/s`).join(', ')}; knee at batch ${knee.batch} (the smallest batch within 90 % of the best).`);
   }
   return lines;
 }
 
-export function createLab(): BrowserLab<Float32Array> {
+export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float32Array> {
+  const batches = quick ? QUICK_BATCHES : BATCHES;
   return {
     lab: 'gpu-batching',
     title: 'Batched inference in the browser: onnxruntime-web on WebAssembly and WebGPU',
     baseline: 'wasm',
-    headline: { variant: 'webgpu', params: { batch: BATCHES.at(-1)! } },
+    headline: { variant: 'webgpu', params: { batch: batches.at(-1)! } },
     workUnit: 'batches',
     comparator: `logits within abs ${TOLERANCE.abs} + rel ${TOLERANCE.rel} of the float64 reference forward pass`,
     expected(_reps, params) {
@@ -141,7 +144,7 @@ export function createLab(): BrowserLab<Float32Array> {
       }
       return { passed: at < 0, reason: at < 0 ? null : `logit ${at} is ${actual[at]}, the reference says ${expected[at]}`, firstMismatch: at < 0 ? null : { index: at, expected: String(expected[at]), actual: String(actual[at]) }, maxAbsError: Number.isFinite(worst) ? worst : null, maxRelError: null };
     },
-    cases: BATCHES.flatMap((batch) => [backendCase('wasm', batch), backendCase('webgpu', batch)]),
+    cases: batches.flatMap((batch) => [backendCase('wasm', batch), backendCase('webgpu', batch)]),
     summarize(results) {
       const webgpu = results.environment.browser?.webgpu;
       return [...knees(results), ...(webgpu?.emulated ? [`webgpu ran on ${webgpu.vendor} ${webgpu.architecture}: ${EMULATED_LABEL}.`] : [])];

@@ -15,7 +15,9 @@ import { WorkerPool } from '../pool.ts';
 type Reply = number | { sum: number; data?: Uint8Array };
 const POINTS = 1 << 19;
 const CHUNKS = [1 << 10, 1 << 12, 1 << 14, 1 << 16];
-const SIZES_MIB = [1, 8, 64];
+/** Hand-off sizes: the full run's 1-64 MiB; the quick run's two (a 64 MiB clone is slow on a small machine). */
+const SIZES_MIB = [1, 4, 16, 64];
+const QUICK_SIZES_MIB = [1, 16];
 const INCREMENTS = 200_000;
 
 const newPool = (size: number): WorkerPool<Record<string, unknown>, Reply> =>
@@ -59,7 +61,7 @@ function sweepLab(p: number): BrowserLab<number> {
   };
 }
 
-function handoffLab(): BrowserLab<number> {
+function handoffLab(quick: boolean): BrowserLab<number> {
   const patterns = new Map<number, number>();
   const expectedSum = (mib: number): number => {
     if (!patterns.has(mib)) {
@@ -96,11 +98,11 @@ function handoffLab(): BrowserLab<number> {
     },
   });
   return {
-    lab: 'task-granularity', title: 'Task granularity in the browser: clone, transfer and SharedArrayBuffer hand-offs', baseline: 'clone', headline: { variant: 'transfer', params: { mib: 64 } },
+    lab: 'task-granularity', title: 'Task granularity in the browser: clone, transfer and SharedArrayBuffer hand-offs', baseline: 'clone', headline: { variant: 'transfer', params: { mib: quick ? 16 : 64 } },
     workUnit: 'hand-offs', comparator: 'exact checksum of one byte per cache line of what the worker received',
     expected: (_reps, params) => expectedSum(Number(params['mib'])),
     check: (e, a) => exact(e, a, 'the worker\'s checksum was'),
-    cases: SIZES_MIB.flatMap((mib) => [handoff('clone', mib), handoff('transfer', mib), handoff('sab', mib)]),
+    cases: (quick ? QUICK_SIZES_MIB : SIZES_MIB).flatMap((mib) => [handoff('clone', mib), handoff('transfer', mib), handoff('sab', mib)]),
     notes: ['clone copies the buffer into the worker; transfer moves it (the page\'s copy becomes unusable until it comes back); the SharedArrayBuffer is shared once and each hand-off is a small message.'],
   };
 }
@@ -134,8 +136,8 @@ function raceLab(p: number): BrowserLab<number> {
   };
 }
 
-export function createLab(root: HTMLElement): BrowserLab<number> {
+export function createLab(root: HTMLElement, quick = false): BrowserLab<number> {
   const part = root.querySelector<HTMLSelectElement>('[data-bl-part]')?.value ?? 'sweep';
   const p = pageParallelism();
-  return part === 'handoff' ? handoffLab() : part === 'race' ? raceLab(p) : sweepLab(p);
+  return part === 'handoff' ? handoffLab(quick) : part === 'race' ? raceLab(p) : sweepLab(p);
 }
