@@ -116,3 +116,19 @@ describe('in-page lab, episode 07 (matrix product)', () => {
     await page.close();
   });
 });
+
+describe('in-page lab, a hidden tab', () => {
+  it('marks every sample taken while the page was hidden, and says so', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(`${site.plain}07-native-kernel/`);
+    // Headless chromium never hides the page: make it report hidden, as a background tab does.
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const results = validated(await quickRun(page, 'native-kernel'));
+    for (const c of results.cases) assert.deepEqual(c.observations['hiddenTab']?.samples, [1, 1, 1, 1, 1], c.variant);
+    assert.ok(results.notes.some((n) => /samples were taken while the tab was hidden/.test(n)), results.notes.join('\n'));
+    await page.close();
+  });
+});

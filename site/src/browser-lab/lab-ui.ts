@@ -10,13 +10,7 @@ import { element, textTable } from '../lib/dom.ts';
 import { caseLabel, type Results } from './core-adapter.ts';
 import type { BrowserLab } from './lab-types.ts';
 import { runBrowserLab } from './runner.ts';
-
-/** "faster", "slower" or "no clear difference", from where the ratio's interval lies against 1. */
-export function verdict(ci: readonly [number, number]): string {
-  if (ci[0] > 1) return 'faster';
-  if (ci[1] < 1) return 'slower';
-  return 'no clear difference';
-}
+import { verdict } from './verdict.ts';
 
 function fmt(value: number): string {
   return Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);

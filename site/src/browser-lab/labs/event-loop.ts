@@ -7,14 +7,8 @@ import { pageParallelism } from '../environment.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
 import { pingProbe } from '../ping-probe.ts';
 import { WorkerPool } from '../pool.ts';
+import { workerCounts } from '../worker-counts.ts';
 import { BLOCK, expectedPrimes, handleRequests } from '../primes.ts';
-
-/** Worker counts 1..P: every count up to 8, then powers of two and P itself. */
-export function workerCounts(p: number): number[] {
-  const counts = new Set<number>();
-  for (let w = 1; w <= p; w++) if (w <= 8 || (w & (w - 1)) === 0 || w === p) counts.add(w);
-  return [...counts];
-}
 
 /** Hands the next message task to the page: lets input, rendering and the probe in between two chunks. */
 function yieldToPage(): Promise<void> {
