@@ -8,6 +8,7 @@ import { loadCourseRuns } from './src/lib/course-runs.ts';
 import { episodesDir } from './src/lib/episodes-dir.ts';
 import { satteri } from '@astrojs/markdown-satteri';
 import { numberCheckPlugin } from './src/lib/number-check-plugin.ts';
+import { browserLabAssets } from './src/lib/browser-lab-assets.ts';
 
 /**
  * The course site. Episodes live in the repository's top-level episodes/ folder (see src/content.config.ts).
@@ -82,6 +83,8 @@ export default defineConfig({
     processor: satteri({ mdastPlugins: [numberCheckPlugin(fileURLToPath(new URL('.', import.meta.url)))] }),
   },
   integrations: [
+    // onnxruntime-web's files and the gpu-batching model, into the built site (episode 08's in-page lab).
+    browserLabAssets(),
     ...(siteUrl === undefined ? [noSitemapWithoutSite] : []),
     starlight({
       title: 'Parallel Node.js',

@@ -1,6 +1,8 @@
 /**
  * `npm start`: serves the built course on http://127.0.0.1:<PORT>/<SITE_BASE> (PORT defaults to 4321).
- * Offline: everything the pages need is in dist/.
+ * Offline: everything the pages need is in dist/. The pages are cross-origin isolated (COOP/COEP headers), so the
+ * in-page labs get SharedArrayBuffer and the finer timer; COURSE_ISOLATION=0 serves them without, as a plain static
+ * host would.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +20,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 try {
-  const { url } = await startStaticServer({ root, base: resolveBase(process.env['SITE_BASE']), port });
+  const crossOriginIsolation = process.env['COURSE_ISOLATION'] !== '0';
+  const { url } = await startStaticServer({ root, base: resolveBase(process.env['SITE_BASE']), port, crossOriginIsolation });
   console.log(`The course is served at ${url}  (Ctrl+C stops it)`);
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;

@@ -15,7 +15,19 @@ export interface StaticServerOptions {
   base: string;
   /** TCP port; 0 picks a free one. */
   port: number;
+  /**
+   * Send COOP/COEP so pages are cross-origin isolated (SharedArrayBuffer, WebAssembly threads, a finer timer for the
+   * in-page labs). `npm start` sends them; a static host without header control cannot, and the labs say so.
+   */
+  crossOriginIsolation?: boolean;
 }
+
+/** The headers that make a page cross-origin isolated; every resource of the built site is same-origin. */
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+  'cross-origin-resource-policy': 'same-origin',
+};
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -73,7 +85,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<{
       }
       const type = MIME[extname(file as string)] ?? 'application/octet-stream';
       const encoding = compressible(type) ? chooseEncoding(request.headers['accept-encoding']) : null;
-      const headers: Record<string, string> = { 'content-type': type, 'cache-control': 'no-cache', vary: 'accept-encoding' };
+      const headers: Record<string, string> = { 'content-type': type, 'cache-control': 'no-cache', vary: 'accept-encoding', ...(options.crossOriginIsolation ? ISOLATION_HEADERS : {}) };
       if (encoding === null) {
         response.writeHead(200, headers);
         response.end(body);

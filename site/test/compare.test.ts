@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { findRunFolders } from '@parallel-course/harness/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
 import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { directionOf, renderCompare, satisfies, type CompareProps } from '../src/lib/compare.ts';
 import { loadCourseRuns } from '../src/lib/course-runs.ts';

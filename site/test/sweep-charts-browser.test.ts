@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { parseResultsJson, sweepCharts } from '@parallel-course/core';
-import { findRunFolders } from '@parallel-course/harness/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
 import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { startStaticServer } from '../scripts/static-server.ts';
 import { findBrowser } from './support/browser.ts';

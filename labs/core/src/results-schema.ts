@@ -37,6 +37,25 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const nonNegative = finite.refine((v) => v >= 0, 'must be >= 0');
 const interval = z.tuple([finite, finite]).refine(([low, high]) => low <= high, 'interval low must be <= high');
 
+/**
+ * Where a run in the learner's browser ran (site/src/browser-lab/): the browser's own facts, since it has no Node,
+ * no /proc and no hostname. The Node fields of `environment` then say "browser" (see the runner's environment.ts).
+ */
+export const browserEnvironmentSchema = z.object({
+  userAgent: z.string().max(1000),
+  /** navigator.hardwareConcurrency: the logical CPUs the browser reports (it may report fewer than the machine has). */
+  hardwareConcurrency: z.number().int().nonnegative(),
+  /** True when the page was cross-origin isolated (COOP/COEP): SharedArrayBuffer, WebAssembly threads, a finer timer. */
+  crossOriginIsolated: z.boolean(),
+  /** The smallest step of performance.now() measured at the start of the run, in ms. */
+  timerResolutionMs: z.number().positive(),
+  /** The time each sample was sized to reach (the resolution under 1 % of it), in ms. */
+  sampleTargetMs: z.number().positive(),
+  /** The WebGPU adapter's info, or null when the browser has none (the reason is in `webgpuUnavailable`). */
+  webgpu: z.object({ vendor: z.string().max(200), architecture: z.string().max(200), device: z.string().max(200), description: z.string().max(500), emulated: z.boolean() }).nullable(),
+  webgpuUnavailable: z.string().max(500).nullable(),
+});
+
 export const environmentSchema = z.object({
   node: z.string().max(100),
   v8: z.string().max(100),
@@ -62,11 +81,14 @@ export const environmentSchema = z.object({
   hostname: z.string().max(300),
   /** 1, 5 and 15 minute load averages when the run started: above the CPU count, others were using the machine. */
   loadAverage: z.tuple([nonNegative, nonNegative, nonNegative]).optional(),
+  /** Present only for a run in a browser (`runtime: "browser"`). */
+  browser: browserEnvironmentSchema.optional(),
 });
 
 export const cpusSchema = z.object({
   p: z.number().int().positive(),
-  limit: z.enum(['affinity', 'cgroup-quota']),
+  /** 'hardware-concurrency': a browser run, whose only count is navigator.hardwareConcurrency. */
+  limit: z.enum(['affinity', 'cgroup-quota', 'hardware-concurrency']),
   available: z.number().int().positive(),
   forced: z.boolean(),
   affinity: z.number().int().positive(),
@@ -280,6 +302,8 @@ export const gradeSchema = z.object({
 export const resultsSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   lab: z.string().regex(/^[a-z0-9-]+$/),
+  /** Where the run ran: absent or 'node' for the harness, 'browser' for an episode's in-page lab (environment.browser). */
+  runtime: z.enum(['node', 'browser']).optional(),
   title: z.string().max(200),
   impl: z.enum(['exercise', 'solution']),
   quick: z.boolean(),
@@ -324,6 +348,7 @@ export const resultsSchema = z.object({
 
 export type Params = z.infer<typeof paramsSchema>;
 export type Environment = z.infer<typeof environmentSchema>;
+export type BrowserEnvironment = z.infer<typeof browserEnvironmentSchema>;
 export type SampleSummary = z.infer<typeof sampleSummarySchema>;
 export type Observation = z.infer<typeof observationSchema>;
 export type CaseResult = z.infer<typeof caseResultSchema>;

@@ -1,0 +1,71 @@
+/** What an in-page lab declares to the runner (runner.ts): its cases, its reference and its check. */
+import type { Params, Sweep } from './core-adapter.ts';
+
+/** The check's verdict on one output, in the shape of the harness's correctness entries. */
+export interface CheckVerdict {
+  passed: boolean;
+  reason: string | null;
+  firstMismatch: { index: number | string; expected: string; actual: string } | null;
+  maxAbsError: number | null;
+  maxRelError: number | null;
+}
+
+/** One case, ready to run: `run(reps)` does one sample's work and returns the output the check compares. */
+export interface CaseHandle<Output> {
+  run(reps: number): Promise<Output>;
+  /** Ends what set-up started (workers, memory); called once, also after a failure or Stop. */
+  teardown(): void;
+}
+
+export interface BrowserCase<Output> {
+  variant: string;
+  params: Params;
+  /** Cases with the same key share one sample size (repetitions per sample); all cases share one when absent. */
+  sizeGroup?: string;
+  /** The worker count, where the case has one (efficiency and the Amdahl fit use it). */
+  workers?: number;
+  /**
+   * A case shown failing on purpose (the racy counter): it runs once and its check's verdict goes to the notes, as
+   * `<demonstration>: <verdict>`; it is never timed and is not one of the file's checked cases.
+   */
+  demonstration?: string;
+  /** Why this browser cannot run the case (no SIMD, not isolated...), or null: such a case is listed, never run. */
+  unavailable: string | null;
+  setup(): Promise<CaseHandle<Output>>;
+}
+
+/** Extra observations taken around every sample (the page's own responsiveness, for example). */
+export interface SampleObserver {
+  name: string;
+  unit: string;
+  description: string;
+  start(): void;
+  /** Resolves with the observations of the sample just taken (waits for the last probe in flight). */
+  stop(): Promise<number[]>;
+}
+
+export interface BrowserLab<Output> {
+  /** The harness lab this one mirrors (event-loop, task-granularity, native-kernel, gpu-batching). */
+  lab: string;
+  title: string;
+  baseline: string;
+  /** The sweeps its cases form (the results file declares them; the viewer draws each as a curve over its param). */
+  sweeps?: Sweep[];
+  headline: { variant: string; params: Params };
+  /** The unit of one repetition (requests, products...). */
+  workUnit: string;
+  /** Smallest time per sample, in ms, whatever the timer allows (a sample shorter than this is mostly overhead). */
+  floorMs?: number;
+  comparator: string;
+  /** What a correct run of `reps` repetitions of a case with `params` returns, from the reference implementation. */
+  expected(reps: number, params: Params): Output;
+  check(expected: Output, actual: Output): CheckVerdict;
+  cases: BrowserCase<Output>[];
+  observers?: SampleObserver[];
+  /** Lines the results file and the page carry (what was off and why, what the cases mean). */
+  notes: string[];
+  /** Lines computed from the finished results (a knee, a label), added to the notes. */
+  summarize?(results: import('./core-adapter.ts').Results): string[];
+  /** 'exercise' when the learner's edited code ran. */
+  impl?: 'exercise' | 'solution';
+}

@@ -1,0 +1,135 @@
+/**
+ * The page side of an in-page lab: Run and Quick run start it (on a click only), a progress bar and a status line
+ * follow it, Stop ends it at once (workers terminated), and the outcome is a chart, tables, the verdicts and a
+ * results file to download (the harness's schema, `runtime: "browser"`), which the results viewer opens.
+ * Cases this browser cannot run are listed with the reason before anything runs.
+ */
+import { Chart } from '../lib/chart-setup.ts';
+import { currentTheme, followTheme, seriesColour, styleAxes } from '../lib/chart-theme.ts';
+import { element, textTable } from '../lib/dom.ts';
+import { caseLabel, type Results } from './core-adapter.ts';
+import type { BrowserLab } from './lab-types.ts';
+import { runBrowserLab } from './runner.ts';
+import { verdict } from './verdict.ts';
+
+function fmt(value: number): string {
+  return Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);
+}
+
+function resultsView(results: Results): HTMLElement {
+  const box = element('div', undefined, 'bl-results');
+  const canvas = element('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', 'Median time per sample of each case, with its 95% interval; the table below has the numbers');
+  const chartBox = element('div', undefined, 'bl-chart');
+  chartBox.append(canvas);
+  const theme = currentTheme();
+  const labels = results.cases.map((c) => caseLabel(c));
+  const chart = new Chart(canvas, {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: [
+        { label: 'median time per sample (ms)', data: results.cases.map((c) => c.summary.median), backgroundColor: seriesColour(theme, 0) },
+        { label: '95% interval of the median', data: results.cases.map((c) => [c.summary.ci95[0], c.summary.ci95[1]] as unknown as number), backgroundColor: seriesColour(theme, 1), barPercentage: 0.25 },
+      ],
+    },
+    options: { animation: false, responsive: true, maintainAspectRatio: false, scales: { x: {}, y: { beginAtZero: true, title: { display: true, text: 'ms per sample' } } } },
+  });
+  styleAxes(chart, theme);
+  chart.update();
+  followTheme(chart, styleAxes);
+  const verdicts = element('ul', undefined, 'bl-verdicts');
+  for (const s of results.speedups) {
+    const eff = s.efficiency !== undefined ? `, efficiency ${fmt(s.efficiency)}` : '';
+    verdicts.append(element('li', `${caseLabel(s)}: ${fmt(s.speedup)}x ${s.baseline} (95% interval ${fmt(s.ci95[0])} to ${fmt(s.ci95[1])}): ${verdict(s.ci95)}${eff}${s.oversubscribed ? ' (more workers than CPUs)' : ''}`));
+  }
+  const cases = textTable(
+    'Your run: time per sample (ms)',
+    ['case', 'samples', 'median', '95% interval', 'robust CV', 'hidden-tab samples', 'other observations'],
+    results.cases.map((c) => [
+      caseLabel(c),
+      String(c.summary.n),
+      fmt(c.summary.median),
+      `${fmt(c.summary.ci95[0])} to ${fmt(c.summary.ci95[1])}`,
+      fmt(c.summary.robustCv),
+      String((c.observations['hiddenTab']?.samples ?? []).filter((v) => v > 0).length),
+      Object.entries(c.observations)
+        .filter(([name]) => name !== 'hiddenTab')
+        .map(([name, o]) => (o.p99 === null ? `${name}: none` : `${name} p50 ${fmt(o.p50 ?? 0)} / p99 ${fmt(o.p99)} / max ${fmt(o.max ?? 0)} ${o.unit}`))
+        .join('; '),
+    ]),
+  );
+  const checks = textTable(
+    'Correct before timed: every case against the reference, every timed sample checked',
+    ['case', 'passed', 'reason'],
+    results.correctness.map((c) => [caseLabel(c), c.passed ? 'yes' : 'NO', c.reason ?? '']),
+  );
+  const notes = element('ul', undefined, 'bl-notes');
+  for (const note of results.notes) notes.append(element('li', note));
+  box.append(chartBox, verdicts, cases, checks, notes);
+  return box;
+}
+
+/** Wires one lab's section: `[data-browser-lab]` with the buttons and areas BrowserLab.astro renders. */
+export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) => BrowserLab<O>): void {
+  const run = root.querySelector<HTMLButtonElement>('[data-bl-run]')!;
+  const quick = root.querySelector<HTMLButtonElement>('[data-bl-quick]')!;
+  const stop = root.querySelector<HTMLButtonElement>('[data-bl-stop]')!;
+  const progress = root.querySelector<HTMLProgressElement>('[data-bl-progress]')!;
+  const status = root.querySelector<HTMLElement>('[data-bl-status]')!;
+  const out = root.querySelector<HTMLElement>('[data-bl-output]')!;
+  const off = root.querySelector<HTMLElement>('[data-bl-off]')!;
+  // What this browser cannot run, and the lab's notes, before anything runs (again when the learner picks a part).
+  const showOff = (): void => {
+    const preview = makeLab(false);
+    off.replaceChildren(
+      ...preview.cases.filter((c) => c.unavailable !== null).map((c) => element('li', `${caseLabel(c)}: off in this browser, ${c.unavailable}`)),
+      ...preview.notes.map((note) => element('li', note)),
+    );
+  };
+  showOff();
+  root.querySelector('[data-bl-part]')?.addEventListener('change', showOff);
+  let controller: AbortController | null = null;
+  const start = async (isQuick: boolean): Promise<void> => {
+    if (controller) return;
+    controller = new AbortController();
+    root.dataset['state'] = 'running';
+    run.disabled = quick.disabled = true;
+    stop.disabled = false;
+    progress.hidden = false;
+    out.replaceChildren();
+    try {
+      const results = await runBrowserLab(makeLab(isQuick), {
+        quick: isQuick,
+        signal: controller.signal,
+        onProgress(text, fraction) {
+          status.textContent = text;
+          progress.value = fraction;
+        },
+      });
+      const blob = new Blob([`${JSON.stringify(results, null, 2)}\n`], { type: 'application/json' });
+      const link = element('a', 'Download the results file (opens in the results viewer; npm run report -- validate checks it)');
+      link.href = URL.createObjectURL(blob);
+      link.download = `results-${results.lab}-browser.json`;
+      link.dataset['blDownload'] = '';
+      const failed = results.correctness.filter((c) => !c.passed).length;
+      status.textContent = failed === 0 ? `Done: every case passed its check; ${results.cases.length} cases timed.` : `Done, but ${failed} case(s) failed their check and were not timed: see the table.`;
+      out.append(link, resultsView(results));
+      root.dataset['state'] = 'done';
+    } catch (error) {
+      const aborted = controller?.signal.aborted === true;
+      status.textContent = aborted ? 'Stopped: the workers were ended, nothing was recorded.' : `The run failed: ${(error as Error)?.message ?? String(error)}`;
+      root.dataset['state'] = aborted ? 'stopped' : 'failed';
+    } finally {
+      controller = null;
+      run.disabled = quick.disabled = false;
+      stop.disabled = true;
+      progress.hidden = true;
+    }
+  };
+  run.addEventListener('click', () => void start(false));
+  quick.addEventListener('click', () => void start(true));
+  stop.addEventListener('click', () => controller?.abort());
+  root.dataset['state'] = 'ready';
+}

@@ -1,0 +1,118 @@
+/**
+ * Episode 05 in the browser: one CPU-heavy request handler run inline on the page's main thread, inline in chunks
+ * that yield between requests, and in a pool of 1..P Web Workers, while the page measures its own responsiveness.
+ * The exercise: the learner's own handler (the textarea), run in the pool at P after it passes the check.
+ */
+import { pageParallelism } from '../environment.ts';
+import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
+import { pingProbe } from '../ping-probe.ts';
+import { WorkerPool } from '../pool.ts';
+import { workerCounts } from '../worker-counts.ts';
+import { BLOCK, expectedPrimes, handleRequests } from '../primes.ts';
+
+/** Hands the next message task to the page: lets input, rendering and the probe in between two chunks. */
+function yieldToPage(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(0);
+  });
+}
+
+function poolCase(variant: string, workers: number, source: string | null): BrowserCase<number> {
+  return {
+    variant,
+    params: { workers },
+    workers,
+    unavailable: typeof Worker === 'undefined' ? 'this browser has no Web Workers' : null,
+    async setup(): Promise<CaseHandle<number>> {
+      const pool = new WorkerPool<{ from?: number; count?: number; source?: string }, number>(workers, () => new Worker(new URL('../workers/primes-worker.ts', import.meta.url), { type: 'module' }));
+      if (source !== null) await Promise.all(Array.from({ length: workers }, (_, i) => pool.request(i, { source })));
+      return {
+        async run(reps) {
+          // Contiguous shares of the requests, one message per worker: the per-message cost is paid once per sample.
+          const shares = Array.from({ length: workers }, (_, i) => {
+            const from = Math.floor((reps * i) / workers);
+            const to = Math.floor((reps * (i + 1)) / workers);
+            return to > from ? pool.request(i, { from, count: to - from }) : Promise.resolve(0);
+          });
+          return (await Promise.all(shares)).reduce((a, b) => a + b, 0);
+        },
+        teardown: () => pool.terminate(),
+      };
+    },
+  };
+}
+
+/** The textarea's starting code: the course's handler, for the learner to change (and break, and fix). */
+export const STARTER_HANDLER = `function countPrimesInRange(start, end) {
+  let count = 0;
+  for (let n = Math.max(2, start); n < end; n++) {
+    let prime = true;
+    for (let d = 2; d * d <= n; d++) {
+      if (n % d === 0) { prime = false; break; }
+    }
+    if (prime) count++;
+  }
+  return count;
+}`;
+
+export function createLab(root: HTMLElement): BrowserLab<number> {
+  const p = pageParallelism();
+  const editor = root.querySelector<HTMLTextAreaElement>('[data-bl-code]');
+  const source = editor && editor.value.trim() !== '' ? editor.value : null;
+  const edited = source !== null && source.trim() !== STARTER_HANDLER.trim();
+  const cases: BrowserCase<number>[] = [
+    {
+      variant: 'inline',
+      params: {},
+      unavailable: null,
+      async setup() {
+        return { run: async (reps) => handleRequests(0, reps), teardown() {} };
+      },
+    },
+    {
+      variant: 'chunked',
+      params: {},
+      unavailable: null,
+      async setup() {
+        return {
+          async run(reps) {
+            let total = 0;
+            for (let r = 0; r < reps; r++) {
+              total += handleRequests(r, 1);
+              await yieldToPage();
+            }
+            return total;
+          },
+          teardown() {},
+        };
+      },
+    },
+    ...workerCounts(p).map((w) => poolCase('pool', w, null)),
+    ...(source !== null ? [poolCase('your-handler', p, source)] : []),
+  ];
+  return {
+    lab: 'event-loop',
+    title: 'Event loop, in the browser: inline, chunked and a Web Worker pool',
+    baseline: 'inline',
+    sweeps: [{ param: 'workers', variants: ['pool'], over: 'baseline', title: 'Worker pool: speedup over inline by workers' }],
+    headline: { variant: 'pool', params: { workers: p } },
+    workUnit: 'requests',
+    // A sample of at least 20 ms: long enough that the inline case visibly blocks the page, short enough to stay usable.
+    floorMs: 20,
+    comparator: 'exact prime count (a sieve of Eratosthenes is the reference)',
+    expected: expectedPrimes,
+    check(expected, actual): CheckVerdict {
+      if (actual === expected) return { passed: true, reason: null, firstMismatch: null, maxAbsError: null, maxRelError: null };
+      return { passed: false, reason: `counted ${String(actual)} primes, the sieve counts ${expected}`, firstMismatch: { index: 'total', expected: String(expected), actual: String(actual) }, maxAbsError: typeof actual === 'number' ? Math.abs(actual - expected) : null, maxRelError: null };
+    },
+    cases,
+    observers: [pingProbe()],
+    notes: [
+      `A request counts the primes in a block of ${BLOCK} numbers; P = ${p} (navigator.hardwareConcurrency${p < (navigator.hardwareConcurrency || 0) ? `, capped at ${p}` : ''}).`,
+      ...(source !== null ? [edited ? 'your-handler ran the code you edited in the page, in the pool at P.' : 'your-handler ran the starting code, unchanged.'] : []),
+    ],
+    impl: edited ? 'exercise' : 'solution',
+  };
+}

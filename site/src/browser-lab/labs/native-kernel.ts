@@ -1,0 +1,179 @@
+/**
+ * Episode 07 in the browser: the matrix product C = A * B (n x n doubles) in plain JavaScript (arrays of rows), in
+ * typed arrays, and in WebAssembly built from the AssemblyScript in ../wasm/ (scalar, and SIMD where the browser has
+ * it). Every rung sums each element's terms in the same order as the typed-array reference, so results agree to the
+ * last bits; the check still allows a rounding tolerance.
+ */
+import scalarUrl from '../wasm/matmul-scalar.wasm?url';
+import simdUrl from '../wasm/matmul-simd.wasm?url';
+import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
+
+/** A minimal module that uses one SIMD instruction: WebAssembly.validate says whether the browser has SIMD. */
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+export function hasWasmSimd(): boolean {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/** Seeded inputs (mulberry32), values in [-1, 1). */
+function randomMatrix(n: number, seed: number): Float64Array {
+  let state = seed >>> 0;
+  const m = new Float64Array(n * n);
+  for (let i = 0; i < m.length; i++) {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    m[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
+  }
+  return m;
+}
+
+export function matmulTyped(a: Float64Array, b: Float64Array, c: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const row = i * n;
+    for (let j = 0; j < n; j++) c[row + j] = 0;
+    for (let k = 0; k < n; k++) {
+      const aik = a[row + k]!;
+      const bRow = k * n;
+      for (let j = 0; j < n; j++) c[row + j]! += aik * b[bRow + j]!;
+    }
+  }
+}
+
+function matmulNaive(a: number[][], b: number[][], n: number): number[][] {
+  const c: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const row: number[] = [];
+    for (let j = 0; j < n; j++) {
+      let sum = 0;
+      for (let k = 0; k < n; k++) sum += a[i]![k]! * b[k]![j]!;
+      row.push(sum);
+    }
+    c.push(row);
+  }
+  return c;
+}
+
+const rows = (m: Float64Array, n: number): number[][] => Array.from({ length: n }, (_, i) => Array.from(m.subarray(i * n, (i + 1) * n)));
+
+function jsCase(variant: string, n: number, a: Float64Array, b: Float64Array): BrowserCase<Float64Array> {
+  return {
+    variant,
+    params: { n },
+    unavailable: null,
+    async setup(): Promise<CaseHandle<Float64Array>> {
+      if (variant === 'js-naive') {
+        const ar = rows(a, n);
+        const br = rows(b, n);
+        return {
+          async run(reps) {
+            let c: number[][] = [];
+            for (let r = 0; r < reps; r++) c = matmulNaive(ar, br, n);
+            return Float64Array.from(c.flat());
+          },
+          teardown() {},
+        };
+      }
+      const c = new Float64Array(n * n);
+      return {
+        async run(reps) {
+          for (let r = 0; r < reps; r++) matmulTyped(a, b, c, n);
+          return c.slice();
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+function wasmCase(variant: string, url: string, entry: string, n: number, a: Float64Array, b: Float64Array, unavailable: string | null): BrowserCase<Float64Array> {
+  return {
+    variant,
+    params: { n },
+    unavailable,
+    async setup(): Promise<CaseHandle<Float64Array>> {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
+      const { instance } = await WebAssembly.instantiate(await response.arrayBuffer());
+      const exports = instance.exports as { memory: WebAssembly.Memory; reserve(n: number): number } & Record<string, (n: number) => void>;
+      if (!exports.reserve(n)) throw new Error(`WebAssembly memory could not grow to three ${n} x ${n} matrices`);
+      const kernel = exports[entry]!;
+      const memory = new Float64Array(exports.memory.buffer);
+      memory.set(a, 0);
+      memory.set(b, n * n);
+      return {
+        async run(reps) {
+          for (let r = 0; r < reps; r++) kernel(n);
+          return new Float64Array(exports.memory.buffer, 2 * n * n * 8, n * n).slice();
+        },
+        teardown() {},
+      };
+    },
+  };
+}
+
+export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64Array> {
+  // n = 128: three matrices (384 KiB) fit in a typical L2; the full run's 256 (1.5 MiB) spills to L3.
+  const n = quick ? 128 : 256;
+  const a = randomMatrix(n, 0x5eed ^ n);
+  const b = randomMatrix(n, 0xbeef ^ n);
+  let reference: Float64Array | null = null;
+  const simd = hasWasmSimd();
+  const isolated = globalThis.crossOriginIsolated === true;
+  // Each element is a sum of n products of numbers in [-1, 1): rounding error stays far below n * n * 2^-52.
+  const tolerance = n * n * Number.EPSILON;
+  return {
+    lab: 'native-kernel',
+    title: 'Matrix product in the browser: JavaScript, typed arrays, WebAssembly and WebAssembly SIMD',
+    baseline: 'js-naive',
+    headline: simd ? { variant: 'wasm-simd', params: { n } } : { variant: 'wasm', params: { n } },
+    workUnit: 'products',
+    comparator: `max |C - C_ref| <= ${tolerance.toExponential(2)} (the typed-array i-k-j product is the reference)`,
+    expected() {
+      if (!reference) {
+        reference = new Float64Array(n * n);
+        matmulTyped(a, b, reference, n);
+      }
+      return reference;
+    },
+    check(expected, actual): CheckVerdict {
+      if (!(actual instanceof Float64Array) || actual.length !== expected.length) {
+        return { passed: false, reason: `the product has ${actual?.length} elements, expected ${expected.length}`, firstMismatch: null, maxAbsError: null, maxRelError: null };
+      }
+      let worst = 0;
+      let at = -1;
+      for (let i = 0; i < expected.length; i++) {
+        const error = Math.abs(actual[i]! - expected[i]!);
+        if (!(error <= worst)) {
+          worst = Number.isNaN(error) ? Number.POSITIVE_INFINITY : error;
+          at = i;
+        }
+      }
+      const passed = worst <= tolerance;
+      return {
+        passed,
+        reason: passed ? null : `element ${at} is off by ${worst}, more than the tolerance ${tolerance}`,
+        firstMismatch: passed ? null : { index: at, expected: String(expected[at]), actual: String(actual[at]) },
+        maxAbsError: Number.isFinite(worst) ? worst : null,
+        maxRelError: null,
+      };
+    },
+    cases: [
+      jsCase('js-naive', n, a, b),
+      jsCase('typed', n, a, b),
+      wasmCase('wasm', scalarUrl, 'matmul', n, a, b, typeof WebAssembly === 'object' ? null : 'this browser has no WebAssembly'),
+      wasmCase('wasm-simd', simdUrl, 'matmulSimd', n, a, b, simd ? null : 'this browser has no WebAssembly SIMD (WebAssembly.validate refused a SIMD module)'),
+    ],
+    notes: [
+      `n = ${n}: one product is ${2 * n ** 3} floating-point operations; GFLOP/s = that x products per sample / time per sample.`,
+      isolated
+        ? 'WebAssembly threads: the page is cross-origin isolated, but this version of the lab has no threaded WebAssembly kernel (the Node lab\'s native-threads rung is the one to compare).'
+        : 'WebAssembly threads: off, the page is not cross-origin isolated (threads need SharedArrayBuffer, which needs COOP/COEP headers: npm start sends them).',
+    ],
+  };
+}

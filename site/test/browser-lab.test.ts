@@ -1,0 +1,134 @@
+/**
+ * The in-page labs (src/browser-lab/) in chromium: each runs a quick run to the end, every check passes, its results
+ * file validates with the Node validator and opens in the results viewer; Stop stops; the learner's handler is checked
+ * before it is timed; isolation is reported as it is. No speed is asserted: only what follows from the method.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateSubmission } from '@parallel-course/core';
+import type { Results } from '@parallel-course/core';
+import { watchErrors } from './support/site.ts';
+import { openLabSite, quickRun, type LabSite } from './support/browser-lab.ts';
+import { openFile } from './support/viewer.ts';
+
+let site: LabSite;
+before(async () => {
+  site = await openLabSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+/** Validates as `npm run report -- validate` does (schema, checks, every number recomputed) and returns the results. */
+function validated(text: string): Results {
+  const check = validateSubmission(text, 'browser results');
+  assert.deepEqual(check.problems, [], 'the Node validator accepts the browser\'s results file');
+  assert.ok(check.valid && check.results);
+  return check.results;
+}
+
+function assertMethod(results: Results): void {
+  assert.equal(results.runtime, 'browser');
+  const b = results.environment.browser!;
+  assert.ok(b, 'environment.browser is recorded');
+  assert.ok(b.userAgent.length > 0 && b.hardwareConcurrency >= 1);
+  assert.ok(b.timerResolutionMs > 0 && b.timerResolutionMs <= 0.01 * b.sampleTargetMs, `resolution ${b.timerResolutionMs} ms under 1 % of the sample target ${b.sampleTargetMs} ms`);
+  assert.ok(results.correctness.every((c) => c.passed), JSON.stringify(results.correctness.filter((c) => !c.passed)));
+  for (const c of results.cases) {
+    assert.equal(c.samplesMs.length, 5, `${c.variant}: one sample per round of the quick run`);
+    assert.deepEqual(c.sampleRounds, [0, 1, 2, 3, 4]);
+    assert.ok(c.observations['hiddenTab'], 'hidden-tab marks are recorded');
+  }
+}
+
+describe('in-page lab, episode 05 (event loop)', () => {
+  it('runs to the end, isolated, checked; the file validates and opens in the viewer', async (t) => {
+    const page = await site.browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${site.isolated}05-event-loop/`);
+    const results = validated(await quickRun(page, 'event-loop'));
+    assertMethod(results);
+    const b = results.environment.browser!;
+    assert.equal(b.crossOriginIsolated, true);
+    const p = results.cpus.p;
+    const variants = results.cases.map((c) => `${c.variant}${c.params['workers'] ?? ''}`);
+    assert.ok(variants.includes('inline') && variants.includes('chunked') && variants.includes(`pool${p}`) && variants.includes(`your-handler${p}`), variants.join(', '));
+    assert.ok(results.cases.every((c) => (c.observations['pingDelay']?.samples.length ?? 0) > 0), 'every case has ping delays');
+    assert.ok(results.headline && results.headline.variant === 'pool' && results.headline.efficiency !== undefined);
+    assert.ok(b.webgpu !== null || b.webgpuUnavailable !== null);
+    t.diagnostic(`timer ${b.timerResolutionMs} ms isolated; pool efficiency at P=${p}: ${results.headline.efficiency} [${results.headline.efficiencyCi95}]; webgpu ${JSON.stringify(b.webgpu ?? b.webgpuUnavailable)}`);
+    const viewer = await site.browser.newPage();
+    await viewer.goto(`${site.isolated}results-viewer/`);
+    await openFile(viewer, { name: 'results-event-loop-browser.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
+    assert.deepEqual(errors, []);
+    await viewer.close();
+    await page.close();
+  });
+
+  it('Stop ends a full run at once and records nothing', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(`${site.plain}05-event-loop/`);
+    const root = page.locator('[data-browser-lab="event-loop"]');
+    await root.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
+    await root.getByRole('button', { name: 'Full run' }).click();
+    await page.waitForFunction(() => /round/.test(document.querySelector('[data-browser-lab="event-loop"] [data-bl-status]')?.textContent ?? ''), null, { timeout: 120_000 });
+    const stoppedAt = Date.now();
+    await root.getByRole('button', { name: 'Stop' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-browser-lab="event-loop"]')?.getAttribute('data-state') === 'stopped', null, { timeout: 10_000 });
+    assert.ok(Date.now() - stoppedAt < 10_000);
+    assert.equal(await root.locator('[data-bl-download]').count(), 0, 'a stopped run offers no results file');
+    await page.close();
+  });
+
+  it('the learner\'s handler is checked before it is timed: a wrong one is never timed', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(`${site.plain}05-event-loop/`);
+    const root = page.locator('[data-browser-lab="event-loop"]');
+    await root.locator('summary').click();
+    await root.locator('[data-bl-code]').fill('function countPrimesInRange(start, end) { return end - start; }');
+    const text = await quickRun(page, 'event-loop');
+    const check = validateSubmission(text, 'browser results');
+    const results = check.results!;
+    assert.equal(results.impl, 'exercise');
+    const mine = results.correctness.find((c) => c.variant === 'your-handler');
+    assert.ok(mine && !mine.passed && mine.failedAt?.stage === 'check', JSON.stringify(mine));
+    assert.ok(!results.cases.some((c) => c.variant === 'your-handler'), 'the failed handler was not timed');
+    assert.ok(check.problems.some((p) => p.includes('your-handler')), 'the validator names the failed case');
+    assert.equal(results.environment.browser?.crossOriginIsolated, false);
+    await page.close();
+  });
+});
+
+describe('in-page lab, episode 07 (matrix product)', () => {
+  it('runs JS, typed arrays, WebAssembly and WebAssembly SIMD, checked; the file validates', async (t) => {
+    const page = await site.browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${site.plain}07-native-kernel/`);
+    const results = validated(await quickRun(page, 'native-kernel'));
+    assertMethod(results);
+    assert.deepEqual(results.cases.map((c) => c.variant), ['js-naive', 'typed', 'wasm', 'wasm-simd']);
+    assert.ok(results.notes.some((n) => /threads: off, the page is not cross-origin isolated/.test(n)), 'threads off says why');
+    const simd = results.cases.find((c) => c.variant === 'wasm-simd')!;
+    const n = Number(simd.params['n']);
+    const gflops = (2 * n ** 3 * simd.workPerSample.amount) / simd.summary.median / 1e6;
+    t.diagnostic(`timer ${results.environment.browser?.timerResolutionMs} ms not isolated; wasm-simd ${gflops.toFixed(2)} GFLOP/s at n=${n}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('in-page lab, a hidden tab', () => {
+  it('marks every sample taken while the page was hidden, and says so', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(`${site.plain}07-native-kernel/`);
+    // Headless chromium never hides the page: make it report hidden, as a background tab does.
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const results = validated(await quickRun(page, 'native-kernel'));
+    for (const c of results.cases) assert.deepEqual(c.observations['hiddenTab']?.samples, [1, 1, 1, 1, 1], c.variant);
+    assert.ok(results.notes.some((n) => /samples were taken while the tab was hidden/.test(n)), results.notes.join('\n'));
+    await page.close();
+  });
+});
