@@ -22,7 +22,6 @@ const KNOWN: Record<string, string> = {
   'bundle.ts -> report/html-page.ts': 'the --all index page: a report of its own',
   'compare.ts -> report/text-table.ts': 'issue 24: the terminal table goes with the formatter',
   'status.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
-  'status.ts -> report/text-table.ts': 'issue 24: the terminal table goes with the formatter',
   'watch.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
 };
 
