@@ -33,9 +33,16 @@ export interface SandboxNeeds {
   addons: boolean;
   /** Folders the lab writes while it runs, relative to labs/<lab> (a generated model file). */
   writes: string[];
-  /** System folders the lab reads, absolute, under /proc or /sys only (its children's resident memory). */
+  /**
+   * System folders the lab reads, absolute, from SYSTEM_READS only: /proc and /sys (its children's resident memory,
+   * the CPU topology) and the system's libraries and Vulkan driver lists (gpu-batching looks for a WebGPU adapter).
+   * None of them holds a user's or another learner's files. A granted folder that does not exist is left out.
+   */
   reads: string[];
 }
+
+/** The system folders a lab may declare it reads (sandbox.reads): public system data, nothing of a user's. */
+const SYSTEM_READS = /^\/(proc|sys|usr\/lib|usr\/lib64|usr\/local\/lib|lib|lib64|usr\/share\/vulkan|usr\/local\/share\/vulkan|etc\/vulkan|etc\/xdg\/vulkan)(\/|$)/;
 
 export const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [], reads: [] };
 
@@ -50,9 +57,9 @@ export function readSandboxNeeds(rootDir: string, lab: string): SandboxNeeds {
   }
   const reads = Array.isArray(declared.reads) ? declared.reads.filter((r): r is string => typeof r === 'string') : [];
   for (const r of reads) {
-    if (!/^\/(proc|sys)(\/|$)/.test(r) || r.split('/').includes('..')) throw new Error(`labs/${lab}/package.json: sandbox.reads may name only folders under /proc or /sys (got '${r}')`);
+    if (!SYSTEM_READS.test(r) || r.split('/').includes('..')) throw new Error(`labs/${lab}/package.json: sandbox.reads may name only system folders (/proc, /sys, the library folders, the Vulkan driver lists; got '${r}')`);
   }
-  return { childProcess: declared.childProcess === true, addons: declared.addons === true, writes, reads };
+  return { childProcess: declared.childProcess === true, addons: declared.addons === true, writes, reads: reads.filter((r) => existsSync(r)) };
 }
 
 export interface SandboxOptions {
@@ -88,6 +95,8 @@ export function sandboxExecArgv(options: SandboxOptions): string[] {
     ...workspaceTargets(rootDir),
     path.join(rootDir, 'package.json'),
     ...withRealPath(path.join(HARNESS_REPO, 'labs', 'harness')),
+    // The browser-safe core the harness and every lab import (statistics, schema, formatting).
+    ...withRealPath(path.join(HARNESS_REPO, 'labs', 'core')),
     ...withRealPath(path.join(HARNESS_REPO, 'node_modules')),
     path.join(HARNESS_REPO, 'package.json'),
     ...withRealPath(path.join(rootDir, impl === 'exercise' ? 'exercises' : 'solutions', lab)),

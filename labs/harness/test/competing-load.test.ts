@@ -25,7 +25,7 @@ test('the counters: busy ticks, a process group and its ticks, CPUs used by othe
 
 test('a run beside a process spinning on a CPU says so in its notes', { skip: !existsSync('/proc/stat') }, async (t) => {
   const root = tempRoot('faults-root', 'harness-load-', t);
-  writeFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), slowImpl(2000));
+  writeFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), slowImpl(20000)); // long enough that each round passes MIN_JUDGED_SECONDS on a quiet machine
   const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
   t.after(() => spinner.kill('SIGKILL'));
   const outcome = await runLab({

@@ -74,6 +74,7 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm ci`', 'installs the packages, the pinned Node 24 (Linux) and compiles the native addon', 'not timed (network and compiler)'],
     ['`npm start`', 'builds the course site and serves it at http://127.0.0.1:4321/ (Astro telemetry off)', 'not timed (a site build)'],
     ['`npm test`', 'type-check, every unit and lab test, the site built and driven in a browser', 'not timed: the longest command; while working, run one file: `node --test <file>`'],
+    ['`npm run test:p`', "the tests whose result can depend on the CPU count, for CI's reruns with COURSE_CPUS=1 and 64", 'not timed (part of CI)'],
     ['`npm run lab -- --list`', 'the labs, one line each', fewSeconds],
     ['`npm run lab -- <lab> --impl solution`', 'the reference solution, full run: check, measure, report', `measured: ${perLab(full)}`],
     ['`npm run lab -- <lab> --quick`', 'the same with fewer samples and a smaller sweep (your code by default)', `planned: ${perLab(quick)}`],
