@@ -17,7 +17,7 @@
  * the same flags); a native addon runs outside the model. Labs that need either say so in package.json, and the
  * instructor guide says how class runs add an OS boundary (a copy per learner, a job per learner).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Impl } from './lab-definition.ts';
@@ -75,8 +75,17 @@ export interface SandboxOptions {
 /** A path and, when it is a link (a test root's node_modules, npm's workspace links), where it leads. */
 function withRealPath(p: string): string[] {
   if (!existsSync(p)) return [p];
+  // Every hop of a chain of links (a class task's copy -> the course's node_modules -> the repository's): Node checks
+  // the path it resolves at each step, not only the last.
+  const paths = [p];
+  let current = p;
+  for (let hop = 0; hop < 8 && lstatSync(current).isSymbolicLink(); hop++) {
+    current = path.resolve(path.dirname(current), readlinkSync(current));
+    paths.push(current);
+  }
   const real = realpathSync(p);
-  return real === p ? [p] : [p, real];
+  if (!paths.includes(real)) paths.push(real);
+  return paths;
 }
 
 /** The workspace packages node_modules links to (@parallel-course/* -> labs/*), resolved, so imports through them load. */

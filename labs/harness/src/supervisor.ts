@@ -145,6 +145,9 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   options.stop?.addEventListener('abort', onStop);
   // The runner's own temp folder: with the lab's declared folders, the only place its code may write (sandbox.ts).
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), `lab-run-${options.job.lab}-`));
+  // Also on a signal that ends this process before the finally below runs (SIGTERM from scancel or a --time limit).
+  const removeTmpDir = () => rmSync(tmpDir, { recursive: true, force: true });
+  process.once('exit', removeTmpDir);
   const needs = readSandboxNeeds(options.job.rootDir, options.job.lab);
   // A folder granted to the runner must exist when it starts: Node resolves the grants then (a missing one is a file).
   for (const w of needs.writes) mkdirSync(path.join(options.job.rootDir, 'labs', options.job.lab, w), { recursive: true });
@@ -190,7 +193,8 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   } finally {
     for (const s of signals) process.off(s, onSignal);
     options.stop?.removeEventListener('abort', onStop);
-    rmSync(tmpDir, { recursive: true, force: true });
+    removeTmpDir();
+    process.removeListener('exit', removeTmpDir);
   }
   const load = competingLoadNote(run.competingCpus);
   if (load !== null) run.notes.push(load);

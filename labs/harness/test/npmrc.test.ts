@@ -33,6 +33,10 @@ function runInstallScript(extra: Record<string, string>) {
   for (const key of ['ONNXRUNTIME_NODE_INSTALL', 'ONNXRUNTIME_NODE_INSTALL_CUDA', 'npm_config_onnxruntime_node_install', 'npm_config_onnxruntime_node_install_cuda']) {
     if (!(key in extra)) delete env[key];
   }
+  // Under `npm test` these name the course's own package.json, and the script then takes itself for a local install of
+  // onnxruntime-node and exits at once: an install script of a dependency never sees them pointing there.
+  delete env.npm_config_local_prefix;
+  delete env.npm_package_json;
   return spawnSync(process.execPath, [path.join(ORT_DIR, 'script', 'install.js')], { cwd: ORT_DIR, env, encoding: 'utf8', timeout: 60_000 });
 }
 
