@@ -37,9 +37,12 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs: number
 async function startRun(t: { after(fn: () => void): void }): Promise<{ child: ChildProcess; outDir: string; output: () => string }> {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-signals-'));
   let output = '';
+  // Its own temp folder: a SIGKILLed harness cannot remove its runner's (lab-run-*), so the test removes it.
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'harness-signals-tmp-'));
   const child = spawn(process.execPath, [CLI, 'event-loop', '--impl', 'solution', '--quick', '--cpus', '2', '--out', outDir], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TMPDIR: tmpDir },
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -47,6 +50,7 @@ async function startRun(t: { after(fn: () => void): void }): Promise<{ child: Ch
     child.kill('SIGKILL');
     for (const pid of [...runningProcesses(SERVER_MAIN), ...runningProcesses(RUN_CHILD)]) process.kill(Number(pid), 'SIGKILL');
     rmSync(outDir, { recursive: true, force: true });
+    rmSync(tmpDir, { recursive: true, force: true });
   });
   await waitFor('the event-loop servers to start', () => runningProcesses(SERVER_MAIN).length > 0, 120_000);
   return { child, outDir, output: () => output };
