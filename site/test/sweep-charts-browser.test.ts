@@ -58,7 +58,14 @@ test('the viewer charts every declared sweep over its param, with the run\'s dat
   const expected: Record<string, string[]> = { 'native-kernel': ['size', 'threads'], 'gpu-batching': ['batch', 'sessions', 'devices'], 'task-granularity': ['chunk'], 'event-loop': ['workers'] };
   for (const [lab, params] of Object.entries(expected)) {
     await tab.locator('select[data-rv-lab]').selectOption(lab);
-    await tab.waitForFunction((l) => document.querySelector('[data-rv-title]')?.textContent !== '' && document.querySelector('[data-rv-sweeps] [data-rv-sweep]') !== null && (document.querySelector('select[data-rv-lab]') as HTMLSelectElement | null)?.value === l, lab);
+    // The lab's run is fetched when picked: wait until its own sweeps replaced the previous lab's.
+    await tab.waitForFunction(
+      ([l, want]) =>
+        document.querySelector('[data-rv-title]')?.textContent !== '' &&
+        (document.querySelector('select[data-rv-lab]') as HTMLSelectElement | null)?.value === l &&
+        (want as string[]).every((p) => document.querySelector(`[data-rv-sweeps] [data-rv-sweep="${p}"]`) !== null),
+      [lab, params] as const,
+    );
     const shown = await tab.locator('[data-rv-sweep]').evaluateAll((boxes) => boxes.map((b) => ({ param: (b as HTMLElement).dataset['rvSweep']!, data: JSON.parse((b as HTMLElement).dataset['rvSweepData']!) })));
     const want = expectedSweeps(lab);
     for (const param of params) assert.ok(shown.some((s) => s.param === param), `${lab}: a chart of the ${param} sweep`);

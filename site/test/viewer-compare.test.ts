@@ -106,7 +106,7 @@ describe('results viewer with the course runs', () => {
     assert.equal(got.size, run.cases.length);
     const row = page.locator(`[data-rv-compare-table] tr[data-case="${slowCase}"] td`);
     const cells = await row.allTextContents();
-    assert.match(cells[3] ?? '', /^0\.50x \[[\d.]+, [\d.]+\]$/, 'the ratio is the course median over yours, with its interval');
+    assert.match(cells[3] ?? '', /^0\.500x \[[\d.]+, [\d.]+\]$/, 'the ratio is the course median over yours, with its interval');
     assert.match(await page.locator('[data-rv-compare-summary]').textContent() ?? '', /^Against the (reference run|instructor's run): .*1 slower/);
     // The same machine and run: no caveat. The view switch shows either run.
     assert.ok(await page.locator('[data-rv-caveats]').isHidden());

@@ -72,7 +72,7 @@ describe('results viewer warning', () => {
     const text = (await alert.textContent()) ?? '';
     assert.match(text, /^Warning: do not trust the numbers in this file\./);
     assert.match(text, /\d+ numbers? do(es)? not follow from the raw samples in the file/);
-    assert.match(text, new RegExp(`speedups\\[${i}\\]\\.speedup is 9\\.99 but the samples give [\\d.]+`));
+    assert.match(text, new RegExp(`speedups\\[${i}\\]\\.speedup is 9\\.990 but the samples give [\\d.]+`));
     assert.doesNotMatch(text, /failed the correctness check/);
     // Words, not colour alone: the alert is a visible box with its title in bold.
     assert.ok(await alert.isVisible());
