@@ -11,7 +11,10 @@ const readme = readFileSync(path.join(ROOT_DIR, 'README.md'), 'utf8');
 test("README.md's commands block is the one rendered from reference/ now (else: node labs/harness/src/tools/readme-commands.ts --write)", async () => {
   const block = await renderCommands();
   const current = readme.slice(readme.indexOf(BEGIN), readme.indexOf(END) + END.length);
-  assert.equal(current, block, 'the README block is stale: run node labs/harness/src/tools/readme-commands.ts --write');
+  // A planned time follows the rungs this machine built (native-kernel plans its BLAS and -march rungs only where they
+  // load), so it moves by a second or two between machines; the measured times and every other cell must match.
+  const withoutPlannedSeconds = (text: string) => text.replace(/planned: [^|]*\|/g, (cell) => cell.replace(/\d+ (min|s)/g, 'N $1'));
+  assert.equal(withoutPlannedSeconds(current), withoutPlannedSeconds(block), 'the README block is stale: run node labs/harness/src/tools/readme-commands.ts --write');
   // The times come from the runs: each lab's full-run wall time appears, as the block's formatter writes it.
   assert.match(block, /measured: event-loop \d+ (min|s)/);
   assert.match(block, /`npm run lab -- --all --quick` \| every lab, quick \| planned: \d/);
