@@ -6,6 +6,8 @@
  */
 import scalarUrl from '../wasm/matmul-scalar.wasm?url';
 import simdUrl from '../wasm/matmul-simd.wasm?url';
+// The lab's own JavaScript rungs (no node: imports), so the page times the code the Node lab times.
+import { matmulNaive, matmulTyped } from '../../../../labs/native-kernel/src/ts-kernels.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
 
 /** A minimal module that uses one SIMD instruction: WebAssembly.validate says whether the browser has SIMD. */
@@ -31,32 +33,6 @@ function randomMatrix(n: number, seed: number): Float64Array {
     m[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
   }
   return m;
-}
-
-export function matmulTyped(a: Float64Array, b: Float64Array, c: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) {
-    const row = i * n;
-    for (let j = 0; j < n; j++) c[row + j] = 0;
-    for (let k = 0; k < n; k++) {
-      const aik = a[row + k]!;
-      const bRow = k * n;
-      for (let j = 0; j < n; j++) c[row + j]! += aik * b[bRow + j]!;
-    }
-  }
-}
-
-function matmulNaive(a: number[][], b: number[][], n: number): number[][] {
-  const c: number[][] = [];
-  for (let i = 0; i < n; i++) {
-    const row: number[] = [];
-    for (let j = 0; j < n; j++) {
-      let sum = 0;
-      for (let k = 0; k < n; k++) sum += a[i]![k]! * b[k]![j]!;
-      row.push(sum);
-    }
-    c.push(row);
-  }
-  return c;
 }
 
 const rows = (m: Float64Array, n: number): number[][] => Array.from({ length: n }, (_, i) => Array.from(m.subarray(i * n, (i + 1) * n)));
