@@ -51,26 +51,46 @@ test("COURSE_RUNS: the instructor's runs where there are some, the reference (ma
   assert.match(fallback.title, /Reference value: no run of task-granularity/);
 });
 
-test("a selector missing from the instructor's run shows the reference's value, marked; missing everywhere, it fails the build", (t) => {
+test("an instructor's values.json is recomputed from the run's results: a missing value is filled in, an edited one refuses the run (issue 25)", (t) => {
   const dir = tempDir(t, 'course-runs-');
   otherMachineRuns(dir, ['event-loop']);
-  // The instructor's run lacks one value (made by an older version of the lab's analysis).
   const runDir = findRunFolders(path.join(dir, 'results'), 'event-loop').at(-1)!;
   const valuesFile = path.join(runDir, 'analysis', 'values.json');
-  const values = JSON.parse(readFileSync(valuesFile, 'utf8'));
-  const [key] = Object.keys(values.values);
-  delete values.values[key!];
-  writeFileSync(valuesFile, JSON.stringify(values));
-  const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: path.join(dir, 'results'), cwd: '/' });
-  const r = renderMeasured(runs, { run: 'event-loop', at: 'value', name: key! }, 'episodes/x.mdx');
-  assert.equal(r.fellBack, true);
-  assert.equal(r.run.source, 'reference');
-  assert.match(r.title, /not in the instructor's run/);
+  const original = JSON.parse(readFileSync(valuesFile, 'utf8'));
+  const [key] = Object.keys(original.values);
+
+  // Written by an older analysis that lacked one value: the run is used, with the value this analysis computes.
+  const older = structuredClone(original);
+  delete older.values[key!];
+  writeFileSync(valuesFile, JSON.stringify(older));
+  let runs = loadCourseRuns({ rootDir: ROOT, courseRuns: path.join(dir, 'results'), cwd: '/' });
+  let r = renderMeasured(runs, { run: 'event-loop', at: 'value', name: key! }, 'episodes/x.mdx');
+  assert.equal(r.fellBack, false);
+  assert.equal(r.run.source, 'course-runs');
+  assert.deepEqual(runs.labs.get('event-loop')!.values!.values[key!], original.values[key!]);
   assert.throws(
     () => renderMeasured(runs, { run: 'event-loop', at: 'value', name: 'noSuchValue' }, 'episodes/x.mdx'),
     (error: Error) => error instanceof MeasuredBuildError && /episodes\/x\.mdx: <Measured run="event-loop" at="value" name="noSuchValue" \/> resolves neither in/.test(error.message),
   );
   assert.throws(() => renderMeasured(runs, { run: 'no-such-lab', at: 'headline' }, 'episodes/x.mdx'), /run="no-such-lab" is not a lab; the labs are: event-loop, gpu-batching/);
+
+  // A number planted in the file (it would render as measured): the run is refused, with the reason, never shown.
+  // (another folder: loadCourseRuns caches a folder's runs for the build)
+  const dir2 = tempDir(t, 'course-runs-');
+  otherMachineRuns(dir2, ['event-loop', 'task-granularity']);
+  const forged = structuredClone(original);
+  forged.values[key!].value = 987654321;
+  writeFileSync(path.join(findRunFolders(path.join(dir2, 'results'), 'event-loop').at(-1)!, 'analysis', 'values.json'), JSON.stringify(forged));
+  runs = loadCourseRuns({ rootDir: ROOT, courseRuns: path.join(dir2, 'results'), cwd: '/' });
+  const eventLoop = runs.labs.get('event-loop')!;
+  assert.equal(eventLoop.source, 'reference');
+  assert.equal(eventLoop.fellBack, true);
+  assert.match(eventLoop.fellBackReason!, new RegExp(`values\\.json: .* contradicts this run's results \\(value "${key}" is 987654321`));
+  assert.equal(runs.labs.get('task-granularity')!.source, 'course-runs');
+  r = renderMeasured(runs, { run: 'event-loop', at: 'value', name: key! }, 'episodes/x.mdx');
+  assert.notEqual(r.text, '987654321');
+  assert.doesNotMatch(r.text, /987/);
+
 });
 
 test('COURSE_RUNS naming a missing folder, or one without a valid run, is a clear error', (t) => {

@@ -12,6 +12,7 @@ import { runLabAnalysis } from '../src/lab-analysis.ts';
 import { buildAnalysisValues } from '../src/analysis-values.ts';
 import { ROOT_DIR, labNames } from '../src/lab-registry.ts';
 import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/tools/run-folders.ts';
+import { recomputeValuesInChild } from '../src/tools/recompute-values.ts';
 import { currentReference, makeReference, referenceReadme } from '../src/tools/reference-cli.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -105,4 +106,14 @@ test('npm run reference: copies the newest valid run of each lab, regenerates an
   assert.equal(again!.to, null);
   assert.match(again!.problems.join('\n'), /headline\.speedup is .* but the samples give/);
   assert.ok(existsSync(entry!.to!), 'the earlier reference run is kept');
+});
+
+test("every reference run's values.json is what this version of its lab's analysis computes (rerun `npm run reference` when an analysis changes)", () => {
+  for (const lab of labNames()) {
+    for (const dir of findRunFolders(REFERENCE, lab)) {
+      const inFile = checkedRun(dir).values;
+      assert.notEqual(inFile, null);
+      assert.deepEqual(inFile, recomputeValuesInChild(dir), `${path.relative(ROOT_DIR, dir)}: values.json and its recomputation`);
+    }
+  }
 });

@@ -9,7 +9,8 @@
  *     the newest valid run there is used; a lab with none there falls back to the reference, with `fellBack` set so the
  *     pages say so. A relative path is taken from where the command was started (npm's INIT_CWD).
  * A run is valid when its results.json passes `npm run report -- validate` (schema, correctness, every number
- * recomputed from the samples) and its analysis/values.json, if any, passes its schema (tools/run-folders.ts).
+ * recomputed from the samples) and its analysis/values.json, if any, passes its schema (tools/run-folders.ts) and,
+ * for a COURSE_RUNS run, equals what the lab's analysis computes from those results (tools/recompute-values.ts).
  * Every file is read through the harness's safe reader (a regular file within its cap), never trusted as markup.
  * Build-time only (node:fs).
  */
@@ -69,15 +70,20 @@ export function repoRoot(): string {
   return process.env['COURSE_REPO_ROOT'] ?? path.resolve(process.cwd(), '..');
 }
 
-/** checkRunFolder, memoised for one load: a folder is read and validated (every number recomputed) once. */
+/**
+ * checkRunFolder, memoised for one load: a folder is read and validated (every number recomputed) once. Runs outside
+ * the committed reference also have their values.json recomputed by the lab's analysis (an edited one is refused).
+ */
 type Check = (dir: string) => CheckedRun;
 
-function memoisedCheck(): Check {
+function memoisedCheck(rootDir: string): Check {
   const checked = new Map<string, CheckedRun>();
+  const referenceDir = path.join(rootDir, 'reference');
   return (dir) => {
     let result = checked.get(dir);
     if (result === undefined) {
-      result = checkRunFolder(dir);
+      const inReference = !path.relative(referenceDir, dir).startsWith('..') && !path.isAbsolute(path.relative(referenceDir, dir));
+      result = checkRunFolder(dir, { rootDir, recomputeValues: !inReference });
       checked.set(dir, result);
     }
     return result;
@@ -127,7 +133,7 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
 
   const referenceDir = path.join(rootDir, 'reference');
   const labs = labNames(rootDir);
-  const check = memoisedCheck();
+  const check = memoisedCheck(rootDir);
   const reference = new Map<string, CourseRun>();
   for (const lab of labs) {
     const { run } = newestValid(referenceDir, lab, 'reference', check);

@@ -15,6 +15,7 @@ import { UnsafeFileError } from '../errors.ts';
 import { RESULTS_FILE } from '../results-reader.ts';
 import type { Results } from '@parallel-course/core';
 import { readTextFileSafely } from '../safe-read.ts';
+import { recomputeValuesInChild, valuesContradictions } from './recompute-values.ts';
 import { validateFile } from './validate.ts';
 
 /** The largest values.json read, in bytes: far above any lab's (a few KiB). */
@@ -102,16 +103,37 @@ export interface CheckedRun {
   problems: string[];
 }
 
+export interface CheckRunOptions {
+  /** A run without a values.json is a problem. */
+  requireValues?: boolean;
+  /**
+   * Recompute the values from the validated results with this version of the lab's analysis (recompute-values.ts)
+   * and refuse a values.json that differs: for runs from folders the course does not own (COURSE_RUNS).
+   */
+  recomputeValues?: boolean;
+  /** The repository root whose labs and reference solutions the run is checked against; default the harness's. */
+  rootDir?: string;
+}
+
 /**
  * Reads and checks a run folder: results.json as `npm run report -- validate` checks it, and the newest values.json,
- * which must be valid and belong to the same run (lab and startedAt). `requireValues`: a run without one is a problem.
+ * which must be valid and belong to the same run (lab and startedAt). With `recomputeValues` the values returned are
+ * the ones the lab's analysis computes from the validated results, and a values.json whose numbers contradict them
+ * makes the run invalid.
  */
-export function checkRunFolder(runDir: string, options: { requireValues?: boolean } = {}): CheckedRun {
-  const checked = validateFile(path.join(runDir, RESULTS_FILE));
+export function checkRunFolder(runDir: string, options: CheckRunOptions = {}): CheckedRun {
+  const checked = validateFile(path.join(runDir, RESULTS_FILE), options.rootDir === undefined ? {} : { referenceRoot: options.rootDir });
   const problems = [...checked.problems];
   let values: AnalysisValues | null = null;
   const valuesFile = findValuesFile(runDir);
-  if (valuesFile === null) {
+  if (valuesFile === null && options.recomputeValues && checked.results && checked.valid) {
+    // A run from before values.json (or whose analysis folder was not copied): its values are computed here.
+    try {
+      values = recomputeValuesInChild(runDir, options.rootDir);
+    } catch (error) {
+      problems.push(`${VALUES_FILE}: the values of ${runDir} could not be computed: ${(error as Error).message}`);
+    }
+  } else if (valuesFile === null) {
     if (options.requireValues) problems.push(`${VALUES_FILE}: the run has no analysis/${VALUES_FILE} (run "npm run analyse -- ${runDir}")`);
   } else {
     try {
@@ -122,9 +144,27 @@ export function checkRunFolder(runDir: string, options: { requireValues?: boolea
       if (checked.results && (values.lab !== checked.results.lab || values.startedAt !== checked.results.startedAt)) {
         problems.push(`${VALUES_FILE}: ${valuesFile} belongs to the ${values.lab} run of ${values.startedAt}, not to this ${checked.results.lab} run of ${checked.results.startedAt}`);
         values = null;
+      } else if (options.recomputeValues && checked.results && checked.valid) {
+        // The values shown are the recomputed ones; a file whose numbers contradict them was edited: the run is refused.
+        try {
+          const recomputed = recomputeValuesInChild(runDir, options.rootDir);
+          const contradictions = valuesContradictions(values, recomputed);
+          if (contradictions.length > 0) {
+            problems.push(
+              `${VALUES_FILE}: ${valuesFile} contradicts this run's results (${contradictions.join('; ')}): it was edited after the ` +
+                `run; rerun "npm run analyse -- ${runDir}" to write a new analysis folder`,
+            );
+            values = null;
+          } else {
+            values = recomputed;
+          }
+        } catch (error) {
+          problems.push(`${VALUES_FILE}: the values of ${runDir} could not be recomputed: ${(error as Error).message}`);
+          values = null;
+        }
       }
     } catch (error) {
-      if (!(error instanceof UnsafeFileError) && !(error instanceof Error && 'problems' in error)) throw error;
+      if (!(error instanceof UnsafeFileError) && !(error instanceof Error && 'problems' in error) ) throw error;
       problems.push(`${VALUES_FILE}: ${(error as Error).message}`);
       values = null;
     }

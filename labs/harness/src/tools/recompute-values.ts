@@ -1,0 +1,96 @@
+/**
+ * A run's analysis values recomputed from its validated results by this version of the lab's own analysis, so a
+ * values.json in someone else's folder (an instructor's COURSE_RUNS, a learner's submission) is never rendered on
+ * trust: results.json's numbers are recomputed from its samples (validate.ts), and values.json's from results.json here.
+ *
+ * The labs' analyses are async and some load a native chart renderer, while the site reads its runs synchronously
+ * while it renders; so the recomputation runs in a child process (`node recompute-values.ts <run folder>`, which
+ * prints the values as JSON), bounded in time, and the comparison stays a pure function.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { buildAnalysisValues, parseAnalysisValues, type AnalysisValues, type MeasuredValue } from '../analysis-values.ts';
+import { runLabAnalysis } from '../lab-analysis.ts';
+import { ROOT_DIR } from '../lab-registry.ts';
+import { RESULTS_FILE } from '../results-reader.ts';
+import { validateFile } from './validate.ts';
+
+/** How long one recomputation may take: a lab's analysis takes 1-3 s; a hung one must not stop a site build. */
+export const RECOMPUTE_TIMEOUT_MS = 60_000;
+/** Two recomputed numbers agree when they differ by less than this, relatively (the analyses are deterministic). */
+const RELATIVE_TOLERANCE = 1e-9;
+
+/** This file, from the repository root (not import.meta.url: the site's build bundles this module elsewhere). */
+const SCRIPT = 'labs/harness/src/tools/recompute-values.ts';
+
+/** The run's values as this version of its lab's analysis computes them, in this process. */
+export async function recomputeValues(runDir: string, rootDir = ROOT_DIR): Promise<AnalysisValues> {
+  const checked = validateFile(path.join(runDir, RESULTS_FILE), { referenceRoot: rootDir });
+  if (!checked.results || !checked.valid) throw new Error(`its results.json is not valid: ${checked.problems[0] ?? 'unknown problem'}`);
+  const analysis = await runLabAnalysis(checked.results, rootDir);
+  return buildAnalysisValues(checked.results, analysis);
+}
+
+/** recomputeValues in a child process (see the file's comment); throws with the child's message when it fails. */
+export function recomputeValuesInChild(runDir: string, rootDir = ROOT_DIR, timeoutMs = RECOMPUTE_TIMEOUT_MS): AnalysisValues {
+  let stdout: string;
+  try {
+    stdout = execFileSync(process.execPath, [path.join(rootDir, SCRIPT), runDir, rootDir], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    const failed = error as { signal?: string | null; stderr?: string };
+    if (failed.signal) throw new Error(`the lab's analysis did not finish within ${timeoutMs / 1000} s`);
+    const last = (failed.stderr ?? '').trim().split('\n').filter(Boolean).at(-1) ?? 'no message';
+    throw new Error(`the lab's analysis failed: ${last.slice(0, 300)}`);
+  }
+  return parseAnalysisValues(JSON.parse(stdout), 'the recomputed analysis values');
+}
+
+function sameNumber(a: number, b: number): boolean {
+  return a === b || Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+}
+
+function sameMeasured(a: MeasuredValue, b: MeasuredValue): boolean {
+  const sameInterval = (a.ci95 ?? null) === null ? (b.ci95 ?? null) === null : b.ci95 != null && sameNumber(a.ci95![0], b.ci95[0]) && sameNumber(a.ci95![1], b.ci95[1]);
+  return sameNumber(a.value, b.value) && a.unit === b.unit && sameInterval;
+}
+
+function shown(v: MeasuredValue): string {
+  return `${v.value}${v.unit === '' ? '' : ` ${v.unit}`}${v.ci95 ? ` [${v.ci95[0]}, ${v.ci95[1]}]` : ''}`;
+}
+
+/**
+ * Where a values file contradicts its recomputation: each value both have with a different number, unit or interval,
+ * and each table of the same shape with a different cell; at most `limit` lines, empty when none. A value or table only
+ * one side has is not a contradiction but a version difference (an older or newer analysis), and the recomputed values
+ * are the ones shown. Pure.
+ */
+export function valuesContradictions(inFile: AnalysisValues, recomputed: AnalysisValues, limit = 5): string[] {
+  const found: string[] = [];
+  for (const [key, a] of Object.entries(inFile.values)) {
+    const b = recomputed.values[key];
+    if (b !== undefined && !sameMeasured(a, b)) found.push(`value "${key}" is ${shown(a)}, the analysis gives ${shown(b)}`);
+  }
+  for (const [key, a] of Object.entries(inFile.tables)) {
+    const b = recomputed.tables[key];
+    if (b === undefined || a.rows.length !== b.rows.length || a.columns.join('\0') !== b.columns.join('\0')) continue;
+    const differs = (x: string | MeasuredValue | undefined, y: string | MeasuredValue | undefined) =>
+      typeof x === 'object' && typeof y === 'object' ? !sameMeasured(x, y) : x !== y;
+    const row = a.rows.findIndex((cells, r) => cells.some((cell, c) => differs(cell, b.rows[r]![c])));
+    if (row >= 0) found.push(`table "${key}" row ${row + 1} differs from the analysis`);
+  }
+  return found.slice(0, limit);
+}
+
+if (import.meta.main) {
+  const runDir = process.argv[2];
+  if (runDir === undefined) {
+    process.stderr.write('usage: node recompute-values.ts <run folder>\n');
+    process.exit(2);
+  }
+  try {
+    process.stdout.write(`${JSON.stringify(await recomputeValues(runDir, process.argv[3] ?? ROOT_DIR))}\n`);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message.split('\n')[0]}\n`);
+    process.exit(1);
+  }
+}
