@@ -5,10 +5,11 @@
  * for a selector an instructor's run cannot resolve.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { checkResults, plausibilityFlags, recompute, type Results } from '@parallel-course/core';
 import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
 import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { CourseRunsError, loadCourseRuns } from '../src/lib/course-runs.ts';
@@ -91,6 +92,31 @@ test("an instructor's values.json is recomputed from the run's results: a missin
   assert.notEqual(r.text, '987654321');
   assert.doesNotMatch(r.text, /987/);
 
+});
+
+test("an instructor's run that validates but holds a ratio no machine gives is not rendered; without values.json its values are computed (issue 25)", (t) => {
+  const dir = tempDir(t, 'course-runs-');
+  otherMachineRuns(dir, ['event-loop', 'task-granularity']);
+  // event-loop: its 2-worker pool made 10,000 times faster and every number recomputed (a forged clock), no analysis.
+  const forgedDir = findRunFolders(path.join(dir, 'results'), 'event-loop').at(-1)!;
+  const file = path.join(forgedDir, 'results.json');
+  const forged = JSON.parse(readFileSync(file, 'utf8')) as Results;
+  for (const c of forged.cases) if (c.variant === 'pool' && c.workers === 2) c.samplesMs = c.samplesMs.map((x) => x / 10_000);
+  Object.assign(forged, recompute(forged));
+  assert.deepEqual(checkResults(forged), []);
+  assert.ok(plausibilityFlags(forged).length > 0);
+  writeFileSync(file, JSON.stringify(forged));
+  rmSync(path.join(forgedDir, 'analysis'), { recursive: true });
+  // task-granularity: a genuine run whose analysis folder was not copied.
+  rmSync(path.join(findRunFolders(path.join(dir, 'results'), 'task-granularity').at(-1)!, 'analysis'), { recursive: true });
+
+  const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: path.join(dir, 'results'), cwd: '/' });
+  const eventLoop = runs.labs.get('event-loop')!;
+  assert.equal(eventLoop.source, 'reference');
+  assert.match(eventLoop.fellBackReason!, /implausible, not a measurement: pool \(workers=2\): efficiency/);
+  const granularity = runs.labs.get('task-granularity')!;
+  assert.equal(granularity.source, 'course-runs');
+  assert.ok(granularity.values !== null && Object.keys(granularity.values.values).length > 0, 'values computed from the results');
 });
 
 test('COURSE_RUNS naming a missing folder, or one without a valid run, is a clear error', (t) => {

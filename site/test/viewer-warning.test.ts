@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { checkResults, type Results } from '@parallel-course/core';
+import { checkResults, plausibilityFlags, recompute, type Results } from '@parallel-course/core';
 import { genuineRun } from '../../labs/harness/test/support/genuine-run.ts';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
 import { openFile } from './support/viewer.ts';
@@ -77,6 +77,25 @@ describe('results viewer warning', () => {
     // Words, not colour alone: the alert is a visible box with its title in bold.
     assert.ok(await alert.isVisible());
     assert.equal(await alert.locator('.rv-warning-title').evaluate((el) => getComputedStyle(el).fontWeight), '700');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('flags a file whose numbers recompute but cannot be a measurement (a forged clock), naming the ratio (issue 25)', async () => {
+    // The 2-worker case's samples divided by 10,000 and every number recomputed: a file that validates.
+    const forged = structuredClone(genuine);
+    for (const c of forged.cases) if (c.workers === 2) c.samplesMs = c.samplesMs.map((x) => x / 10_000);
+    Object.assign(forged, recompute(forged));
+    assert.deepEqual(checkResults(forged), [], 'the forged file validates');
+    assert.equal(plausibilityFlags(forged).length, 1);
+    const { page, errors } = await openViewer(forged, 'forged.json');
+    const alert = page.getByRole('alert');
+    await alert.waitFor({ state: 'visible', timeout: 10_000 });
+    const text = (await alert.textContent()) ?? '';
+    assert.match(text, /^Warning: do not trust the numbers in this file\./);
+    assert.match(text, /1 ratio is beyond what the machine in the file can give/);
+    assert.match(text, /implausible: split \(workers=2\): efficiency \d+ % is above 150 %/);
+    assert.doesNotMatch(text, /failed the correctness check|do not follow from the raw samples/);
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -10,7 +10,8 @@
  *     pages say so. A relative path is taken from where the command was started (npm's INIT_CWD).
  * A run is valid when its results.json passes `npm run report -- validate` (schema, correctness, every number
  * recomputed from the samples) and its analysis/values.json, if any, passes its schema (tools/run-folders.ts) and,
- * for a COURSE_RUNS run, equals what the lab's analysis computes from those results (tools/recompute-values.ts).
+ * for a COURSE_RUNS run, equals what the lab's analysis computes from those results (tools/recompute-values.ts); and
+ * no ratio in it is beyond what its machine can give (the core's plausibility.ts).
  * Every file is read through the harness's safe reader (a regular file within its cap), never trusted as markup.
  * Build-time only (node:fs).
  */
@@ -19,7 +20,7 @@ import path from 'node:path';
 import type { AnalysisValues } from '@parallel-course/harness/analysis-values.ts';
 import { labNames } from '@parallel-course/harness/lab-registry.ts';
 import { machineText } from '@parallel-course/harness/measured.ts';
-import type { Results } from '@parallel-course/core';
+import { plausibilityFlags, type Results } from '@parallel-course/core';
 import { checkRunFolder, findRunFolders, type CheckedRun } from '@parallel-course/harness/tools/run-folders.ts';
 
 export interface CourseRun {
@@ -111,10 +112,12 @@ function newestValid(root: string, lab: string, source: CourseRun['source'], che
   const skipped: string[] = [];
   for (const dir of (source === 'reference' ? findRunFolders(root, lab) : runFoldersOf(root, lab, check)).reverse()) {
     const checked = check(dir);
-    if (checked.results && checked.problems.length === 0) {
+    // A ratio no machine gives is valid arithmetic on a forged or broken measurement: never rendered as measured.
+    const implausible = checked.results ? plausibilityFlags(checked.results).map((flag) => `implausible, not a measurement: ${flag.message}`) : [];
+    if (checked.results && checked.problems.length === 0 && implausible.length === 0) {
       return { run: { lab, results: checked.results, values: checked.values, source, dir, fellBack: false, fellBackReason: null }, skipped };
     }
-    skipped.push(`${path.relative(root, dir) || dir}: ${checked.problems[0] ?? 'not valid'}`);
+    skipped.push(`${path.relative(root, dir) || dir}: ${checked.problems[0] ?? implausible[0] ?? 'not valid'}`);
   }
   return { run: null, skipped };
 }

@@ -4,7 +4,7 @@
  * validate`, labs/harness/src/tools/validate-core.ts): every correctness check passed and every number recomputes
  * from the raw samples. The text is parsed as JSON only: nothing in it is executed or rendered as HTML.
  */
-import { checkResults, MAX_RESULTS_BYTES, parseResultsJson, type Results, ResultsFileError } from '@parallel-course/core';
+import { checkResults, MAX_RESULTS_BYTES, parseResultsJson, plausibilityFlags, type Results, ResultsFileError } from '@parallel-course/core';
 
 /** The harness's cap (64 MiB), one constant for the command line and this viewer. */
 export { MAX_RESULTS_BYTES };
@@ -54,16 +54,23 @@ export interface ResultsWarning {
   failedChecks: string[];
   /** Each number that does not recompute from the samples, by path: "speedups[3].speedup is 2.5 but the samples give 1.74". */
   mismatches: string[];
+  /** Each ratio beyond what the machine allows (the core's plausibility.ts): valid arithmetic, not a measurement. */
+  implausible: string[];
 }
 
-/** The validator's findings for `results`, split for the page; null when every check passed and every number agrees. */
+/**
+ * The validator's findings for `results`, split for the page, and its implausible ratios; null when every check
+ * passed, every number agrees and every ratio is one the machine can give.
+ */
 export function checkResultsFile(results: Results): ResultsWarning | null {
   const problems = checkResults(results);
-  if (problems.length === 0) return null;
+  const implausible = plausibilityFlags(results).map((flag) => flag.message);
+  if (problems.length === 0 && implausible.length === 0) return null;
   const prefix = 'correctness: ';
   return {
     failedChecks: problems.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)),
     mismatches: problems.filter((p) => !p.startsWith(prefix)),
+    implausible,
   };
 }
 

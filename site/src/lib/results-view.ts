@@ -104,6 +104,12 @@ export function warningText(warning: ResultsWarning, limit = 10): WarningText {
         '(recomputed as "npm run report -- validate" does): the file was edited, or was not written by this version of the harness.',
     );
   }
-  const all = [...warning.failedChecks.map((p) => `failed check: ${p}`), ...warning.mismatches];
+  if (warning.implausible.length > 0) {
+    sentences.push(
+      `${plural(warning.implausible.length, 'ratio is', 'ratios are')} beyond what the machine in the file can give: ` +
+        'the arithmetic is right but it cannot be a measurement of the work (a cached answer, a forged clock, another program\'s load?).',
+    );
+  }
+  const all = [...warning.failedChecks.map((p) => `failed check: ${p}`), ...warning.mismatches, ...warning.implausible.map((p) => `implausible: ${p}`)];
   return { title: 'Warning: do not trust the numbers in this file.', sentences, items: all.slice(0, limit), more: Math.max(0, all.length - limit) };
 }
