@@ -21,6 +21,8 @@ test('the rule flags each way a test can see P, and passes a pinned run', () => 
   assert.deepEqual(pReasons('await checkLab({ lab, cpus: 2 });'), []);
   assert.deepEqual(pReasons('watchLab({ lab });'), ["calls watchLab (always the environment's P)"]);
   assert.deepEqual(pReasons("const env = { ...process.env, COURSE_CPUS: '8' };"), ['names COURSE_CPUS']);
+  assert.deepEqual(pReasons('const env = { ...process.env };\ndelete env.COURSE_CPUS;'), []);
+  assert.deepEqual(pReasons('delete env.COURSE_CPUS;\nif (process.env.COURSE_CPUS) skip();'), ['names COURSE_CPUS']);
   assert.deepEqual(pReasons('const b = cpuBudget();'), ['calls cpuBudget() without a count']);
   assert.deepEqual(pReasons('const b = cpuBudget(undefined, {}, fake);'), []);
   // Comments do not count: "runLab(" in prose is not a call.

@@ -4,7 +4,8 @@
  *
  * P reaches lab code through one door: cpuBudget() without a forced count (src/cpus.ts reads COURSE_CPUS there), which
  * runLab, runBundle, checkLab and the CLI call unless given --cpus / `cpus`, and watchLab always calls. A test file
- * depends on P when its text (or that of a test/support file it imports) names COURSE_CPUS, calls cpuBudget() bare,
+ * depends on P when its text (or that of a test/support file it imports) names COURSE_CPUS (other than to delete it
+ * from a child's environment, as the real-Slurm jobs do: their P is Slurm's), calls cpuBudget() bare,
  * calls watchLab, calls runLab, runBundle, checkLab or checkForStatus without `cpus` in the call, or runs
  * src/cli.ts other than with '--cpus' in the argument list. The rule errs towards "depends" (that only costs time);
  * p-dependence.test.ts checks the rule on examples and that no other harness module calls cpuBudget or these entries.
@@ -53,7 +54,8 @@ function enclosingBracket(text: string, at: number): number {
 /** Why this source can see the environment's P; empty when it cannot. */
 export function pReasons(text: string): string[] {
   // Comments say "the CLI" and "runLab" in prose; only code counts.
-  const source = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  // Removing COURSE_CPUS from a child's environment (`delete env.COURSE_CPUS`) keeps P away from it: not a use.
+  const source = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\bdelete\s+[\w.]+\.COURSE_CPUS\b;?/g, '');
   const why: string[] = [];
   if (/\bCOURSE_CPUS\b/.test(source)) why.push('names COURSE_CPUS');
   if (/\bcpuBudget\(\s*\)/.test(source)) why.push('calls cpuBudget() without a count');
