@@ -109,7 +109,7 @@ describe('in-page lab, episode 07 (matrix product)', () => {
     const page = await site.browser.newPage();
     const errors = watchErrors(page);
     await page.goto(`${site.plain}07-native-kernel/`);
-    const off = page.locator('[data-browser-lab="native-kernel"] [data-bl-off] li', { hasText: 'wasm-simd-threads' });
+    const off = page.locator('[data-browser-lab="native-kernel"] [data-bl-off] li', { hasText: /^wasm-simd-threads.*: off in this browser/ });
     await off.first().waitFor({ timeout: 30_000 });
     assert.equal(await off.count(), 1, 'the page says once, before the run, that the threaded rung is off');
     assert.match((await off.textContent())!, /off in this browser, the page is not cross-origin isolated/);

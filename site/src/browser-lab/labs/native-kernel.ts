@@ -116,6 +116,9 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
     baseline: 'js-naive',
     headline: simd ? { variant: 'wasm-simd', params: { n } } : { variant: 'wasm', params: { n } },
     workUnit: 'products',
+    // 20 ms samples, not the runner's 2 ms: a threaded sample pays one message to each worker and its reply (a tenth
+    // of a millisecond to a millisecond on a busy machine), which would be most of a 2 ms sample.
+    floorMs: 20,
     comparator: `max |C - C_ref| <= ${tolerance.toExponential(2)} (the typed-array i-k-j product is the reference)`,
     expected() {
       if (!reference) {
