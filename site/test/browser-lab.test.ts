@@ -145,7 +145,13 @@ describe('in-page lab, episode 07 (matrix product)', () => {
     }
     const simd = results.cases.find((c) => c.variant === 'wasm-simd')!;
     t.diagnostic(`isolated, n=${simd.params['n']}: wasm-simd ${gflops(simd).toFixed(2)} GFLOP/s; ${threaded.map((c) => `wasm-simd-threads x${c.params['threads']} ${gflops(c).toFixed(2)} GFLOP/s`).join('; ')}`);
+    const viewer = await site.browser.newPage();
+    const viewerErrors = watchErrors(viewer);
+    await viewer.goto(`${site.isolated}results-viewer/`);
+    await openFile(viewer, { name: 'results-native-kernel-browser.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
+    assert.deepEqual(viewerErrors, [], 'the viewer opens the file with the threaded cases');
     assert.deepEqual(errors, []);
+    await viewer.close();
     await page.close();
   });
 
