@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { THREADS_MAX_PAGES } from '../src/browser-lab/wasm/threads-memory.ts';
 
 const WASM_DIR = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.url));
 
@@ -18,6 +19,13 @@ const WASM_DIR = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.u
 export const WASM_MODULES = [
   { source: 'matmul-scalar.as.ts', output: 'matmul-scalar.wasm', flags: [] as string[] },
   { source: 'matmul-simd.as.ts', output: 'matmul-simd.wasm', flags: ['--enable', 'simd'] },
+  // One memory shared by every Web Worker: imported (the page creates it), shared (needs --enable threads), with a
+  // maximum (a shared memory must declare one).
+  {
+    source: 'matmul-simd-threads.as.ts',
+    output: 'matmul-simd-threads.wasm',
+    flags: ['--enable', 'simd', '--enable', 'threads', '--importMemory', '--sharedMemory', '--initialMemory', '1', '--maximumMemory', String(THREADS_MAX_PAGES)],
+  },
 ] as const;
 
 const ascBin = join(dirname(createRequire(import.meta.url).resolve('assemblyscript/package.json')), 'bin', 'asc.js');

@@ -6,12 +6,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { staleWasm } from '../scripts/build-wasm.ts';
+import { staleWasm, WASM_MODULES } from '../scripts/build-wasm.ts';
+import { THREADS_MAX_PAGES } from '../src/browser-lab/wasm/threads-memory.ts';
 
 const dir = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.url));
 
 describe('in-page lab WebAssembly', () => {
   it('the committed .wasm files match a fresh build of their sources', () => {
+    assert.deepEqual(WASM_MODULES.map((m) => m.output), ['matmul-scalar.wasm', 'matmul-simd.wasm', 'matmul-simd-threads.wasm'], 'the threaded module is among those checked');
     assert.deepEqual(staleWasm(), []);
   });
 
@@ -37,4 +39,31 @@ describe('in-page lab WebAssembly', () => {
       }
     });
   }
+
+  it('matmul-simd-threads.wasm imports a shared memory and computes blocks of rows on it (odd n, uneven blocks)', async () => {
+    const module = new WebAssembly.Module(readFileSync(dir + 'matmul-simd-threads.wasm'));
+    assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }]);
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: THREADS_MAX_PAGES, shared: true });
+    assert.ok(memory.buffer instanceof SharedArrayBuffer);
+    // Two instances on one memory, as two workers have: each computes its own rows.
+    const kernels = [0, 1].map(() => new WebAssembly.Instance(module, { env: { memory } }).exports['matmulSimdRowsRepeated'] as (n: number, first: number, last: number, reps: number) => void);
+    const n = 5;
+    const m = new Float64Array(memory.buffer);
+    for (let i = 0; i < n * n; i++) {
+      m[i] = i + 1;
+      m[n * n + i] = (i * 7) % 3;
+    }
+    m.fill(Number.NaN, 2 * n * n, 3 * n * n);
+    kernels[0]!(n, 0, 2, 2);
+    kernels[1]!(n, 2, n, 3);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        let sum = 0;
+        for (let k = 0; k < n; k++) sum += m[i * n + k]! * m[n * n + k * n + j]!;
+        assert.equal(m[2 * n * n + i * n + j], sum, `C[${i}][${j}]`);
+      }
+    }
+    // A memory whose maximum exceeds the module's declared one is refused: the page must use THREADS_MAX_PAGES.
+    assert.throws(() => new WebAssembly.Instance(module, { env: { memory: new WebAssembly.Memory({ initial: 1, maximum: THREADS_MAX_PAGES + 1, shared: true }) } }), WebAssembly.LinkError);
+  });
 });

@@ -99,20 +99,77 @@ describe('in-page lab, episode 05 (event loop)', () => {
   });
 });
 
+/** GFLOP/s of a native-kernel case's median sample (2 n^3 flop per product). */
+function gflops(c: Results['cases'][number]): number {
+  return (2 * Number(c.params['n']) ** 3 * c.workPerSample.amount) / c.summary.median / 1e6;
+}
+
 describe('in-page lab, episode 07 (matrix product)', () => {
-  it('runs JS, typed arrays, WebAssembly and WebAssembly SIMD, checked; the file validates', async (t) => {
+  it('runs JS, typed arrays, WebAssembly and WebAssembly SIMD, checked; not isolated, the threaded rung is listed as not run, with why', async (t) => {
     const page = await site.browser.newPage();
     const errors = watchErrors(page);
     await page.goto(`${site.plain}07-native-kernel/`);
+    const off = page.locator('[data-browser-lab="native-kernel"] [data-bl-off] li', { hasText: /^wasm-simd-threads.*: off in this browser/ });
+    await off.first().waitFor({ timeout: 30_000 });
+    assert.equal(await off.count(), 1, 'the page says once, before the run, that the threaded rung is off');
+    assert.match((await off.textContent())!, /off in this browser, the page is not cross-origin isolated/);
     const results = validated(await quickRun(page, 'native-kernel'));
     assertMethod(results);
     assert.deepEqual(results.cases.map((c) => c.variant), ['js-naive', 'typed', 'wasm', 'wasm-simd']);
-    assert.ok(results.notes.some((n) => /threads: off, the page is not cross-origin isolated/.test(n)), 'threads off says why');
+    const notRun = results.notes.filter((n) => /^wasm-simd-threads .* was not run: /.test(n));
+    assert.equal(notRun.length, 1, results.notes.join('\n'));
+    assert.match(notRun[0]!, /"threads":\d+.* was not run: the page is not cross-origin isolated, .*SharedArrayBuffer/);
+    assert.ok(!results.correctness.some((c) => c.variant === 'wasm-simd-threads'), 'a rung not run has no check entry');
     const simd = results.cases.find((c) => c.variant === 'wasm-simd')!;
-    const n = Number(simd.params['n']);
-    const gflops = (2 * n ** 3 * simd.workPerSample.amount) / simd.summary.median / 1e6;
-    t.diagnostic(`timer ${results.environment.browser?.timerResolutionMs} ms not isolated; wasm-simd ${gflops.toFixed(2)} GFLOP/s at n=${n}`);
+    t.diagnostic(`timer ${results.environment.browser?.timerResolutionMs} ms not isolated; wasm-simd ${gflops(simd).toFixed(2)} GFLOP/s at n=${simd.params['n']}`);
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('isolated, the SIMD loop also runs on 1 and P Web Workers sharing one memory, every sample checked; the file validates', async (t) => {
+    const page = await site.browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${site.isolated}07-native-kernel/`);
+    const results = validated(await quickRun(page, 'native-kernel'));
+    assertMethod(results);
+    assert.equal(results.environment.browser?.crossOriginIsolated, true);
+    const p = Math.min(16, results.environment.browser!.hardwareConcurrency);
+    const threaded = results.cases.filter((c) => c.variant === 'wasm-simd-threads');
+    assert.deepEqual(threaded.map((c) => c.params), [...new Set([1, p])].map((threads) => ({ n: 128, threads })), 'the thread counts are recorded as params');
+    assert.ok(results.correctness.filter((c) => c.variant === 'wasm-simd-threads').every((c) => c.passed && c.inputsChecked >= 1));
+    assert.ok(!results.notes.some((n) => /was not run/.test(n)), results.notes.join('\n'));
+    if (p > 1) {
+      const s = results.speedups.find((e) => e.variant === 'wasm-simd-threads' && e.params['threads'] === p)!;
+      assert.equal(s.workers, p);
+      assert.deepEqual(s.efficiencyOver, { variant: 'wasm-simd-threads', params: { n: 128, threads: 1 } }, 'efficiency is over the rung on one worker');
+    }
+    const simd = results.cases.find((c) => c.variant === 'wasm-simd')!;
+    t.diagnostic(`isolated, n=${simd.params['n']}: wasm-simd ${gflops(simd).toFixed(2)} GFLOP/s; ${threaded.map((c) => `wasm-simd-threads x${c.params['threads']} ${gflops(c).toFixed(2)} GFLOP/s`).join('; ')}`);
+    const viewer = await site.browser.newPage();
+    const viewerErrors = watchErrors(viewer);
+    await viewer.goto(`${site.isolated}results-viewer/`);
+    await openFile(viewer, { name: 'results-native-kernel-browser.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
+    assert.deepEqual(viewerErrors, [], 'the viewer opens the file with the threaded cases');
+    assert.deepEqual(errors, []);
+    await viewer.close();
+    await page.close();
+  });
+
+  it('Stop during the threaded rung ends the run at once and terminates its workers', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(`${site.isolated}07-native-kernel/`);
+    const root = page.locator('[data-browser-lab="native-kernel"]');
+    await root.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
+    await root.getByRole('button', { name: 'Full run' }).click();
+    await page.waitForFunction(() => /round .*wasm-simd-threads/.test(document.querySelector('[data-browser-lab="native-kernel"] [data-bl-status]')?.textContent ?? ''), null, { timeout: 180_000, polling: 20 });
+    assert.ok(page.workers().length >= 1, 'the threaded rung\'s workers are running');
+    const stoppedAt = Date.now();
+    await root.getByRole('button', { name: 'Stop' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-browser-lab="native-kernel"]')?.getAttribute('data-state') === 'stopped', null, { timeout: 10_000 });
+    assert.ok(Date.now() - stoppedAt < 10_000);
+    for (let i = 0; i < 50 && page.workers().length > 0; i++) await new Promise((done) => setTimeout(done, 100));
+    assert.equal(page.workers().length, 0, 'every worker was terminated');
+    assert.equal(await root.locator('[data-bl-download]').count(), 0, 'a stopped run offers no results file');
     await page.close();
   });
 });

@@ -1,14 +1,17 @@
 /**
  * Episode 07 in the browser: the matrix product C = A * B (n x n doubles) in plain JavaScript (arrays of rows), in
  * typed arrays, and in WebAssembly built from the AssemblyScript in ../wasm/ (scalar, and SIMD where the browser has
- * it). Every rung sums each element's terms in the same order as the typed-array reference, so results agree to the
- * last bits; the check still allows a rounding tolerance.
+ * it), and that SIMD loop on Web Workers sharing one memory where the page is cross-origin isolated
+ * (native-kernel-threads.ts). Every rung sums each element's terms in the same order as the typed-array reference, so
+ * results agree to the last bits; the check still allows a rounding tolerance.
  */
 import scalarUrl from '../wasm/matmul-scalar.wasm?url';
 import simdUrl from '../wasm/matmul-simd.wasm?url';
 // The lab's own JavaScript rungs (no node: imports), so the page times the code the Node lab times.
 import { matmulNaive, matmulTyped } from '../../../../labs/native-kernel/src/ts-kernels.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
+import { pageParallelism } from '../environment.ts';
+import { threadsCase, threadsUnavailable } from './native-kernel-threads.ts';
 
 /** A minimal module that uses one SIMD instruction: WebAssembly.validate says whether the browser has SIMD. */
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
@@ -100,15 +103,22 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
   const b = randomMatrix(n, 0xbeef ^ n);
   let reference: Float64Array | null = null;
   const simd = hasWasmSimd();
-  const isolated = globalThis.crossOriginIsolated === true;
+  const threadsOff = threadsUnavailable(simd);
+  // P workers (navigator.hardwareConcurrency, capped), and 1 so efficiency is over the same rung on one worker, as
+  // the Node lab's native-threads sweep is. A page that cannot run the rung lists it once, with the reason.
+  const p = pageParallelism();
+  const threadCounts = threadsOff === null ? [...new Set([1, p])] : [p];
   // Each element is a sum of n products of numbers in [-1, 1): rounding error stays far below n * n * 2^-52.
   const tolerance = n * n * Number.EPSILON;
   return {
     lab: 'native-kernel',
-    title: 'Matrix product in the browser: JavaScript, typed arrays, WebAssembly and WebAssembly SIMD',
+    title: 'Matrix product in the browser: JavaScript, typed arrays, WebAssembly, WebAssembly SIMD and SIMD on threads',
     baseline: 'js-naive',
     headline: simd ? { variant: 'wasm-simd', params: { n } } : { variant: 'wasm', params: { n } },
     workUnit: 'products',
+    // 20 ms samples, not the runner's 2 ms: a threaded sample pays one message to each worker and its reply (a tenth
+    // of a millisecond to a millisecond on a busy machine), which would be most of a 2 ms sample.
+    floorMs: 20,
     comparator: `max |C - C_ref| <= ${tolerance.toExponential(2)} (the typed-array i-k-j product is the reference)`,
     expected() {
       if (!reference) {
@@ -144,12 +154,11 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
       jsCase('typed', n, a, b),
       wasmCase('wasm', scalarUrl, 'matmul', n, a, b, typeof WebAssembly === 'object' ? null : 'this browser has no WebAssembly'),
       wasmCase('wasm-simd', simdUrl, 'matmulSimd', n, a, b, simd ? null : 'this browser has no WebAssembly SIMD (WebAssembly.validate refused a SIMD module)'),
+      ...threadCounts.map((threads) => threadsCase(n, threads, a, b, threadsOff)),
     ],
     notes: [
       `n = ${n}: one product is ${2 * n ** 3} floating-point operations; GFLOP/s = that x products per sample / time per sample.`,
-      isolated
-        ? 'WebAssembly threads: the page is cross-origin isolated, but this version of the lab has no threaded WebAssembly kernel (the Node lab\'s native-threads rung is the one to compare).'
-        : 'WebAssembly threads: off, the page is not cross-origin isolated (threads need SharedArrayBuffer, which needs COOP/COEP headers: npm start sends them).',
+      `wasm-simd-threads (cross-origin isolated pages only): the SIMD loop on 1 and P = ${p} Web Workers (navigator.hardwareConcurrency${p < (navigator.hardwareConcurrency || 0) ? `, capped at ${p}` : ''}), each on its own block of rows of one shared WebAssembly.Memory; its efficiency is over its own 1-worker case (compare the Node lab's native-threads).`,
     ],
   };
 }

@@ -1,31 +1,9 @@
 // The SIMD rung of the matrix product (see matmul-scalar.as.ts for the layout): built with --enable simd into its own
 // module, so a browser without WebAssembly SIMD still runs the scalar module and is told why this one is off.
 export { reserve } from './matmul-scalar.as';
+import { matmulSimdRows } from './simd-rows.as';
 
 /** SIMD rung: two doubles per instruction (f64x2), the same multiply then add per element (no fused multiply-add). */
 export function matmulSimd(n: i32): void {
-  const nn = <usize>n * <usize>n;
-  const a: usize = 0;
-  const b: usize = nn << 3;
-  const c: usize = nn << 4;
-  const pairs = n & ~1;
-  for (let i = 0; i < n; i++) {
-    const row = <usize>i * <usize>n;
-    for (let j = 0; j < n; j++) store<f64>(c + ((row + <usize>j) << 3), 0.0);
-    for (let k = 0; k < n; k++) {
-      const aik = load<f64>(a + ((row + <usize>k) << 3));
-      const av = f64x2.splat(aik);
-      const bRow = <usize>k * <usize>n;
-      let j = 0;
-      for (; j < pairs; j += 2) {
-        const at = c + ((row + <usize>j) << 3);
-        const prod = f64x2.mul(av, v128.load(b + ((bRow + <usize>j) << 3)));
-        v128.store(at, f64x2.add(v128.load(at), prod));
-      }
-      for (; j < n; j++) {
-        const at = c + ((row + <usize>j) << 3);
-        store<f64>(at, load<f64>(at) + aik * load<f64>(b + ((bRow + <usize>j) << 3)));
-      }
-    }
-  }
+  matmulSimdRows(n, 0, n);
 }

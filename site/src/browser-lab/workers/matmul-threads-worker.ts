@@ -1,0 +1,32 @@
+/**
+ * A worker of the threaded WebAssembly rung (labs/native-kernel-threads.ts): instantiates the SIMD module on the page's
+ * shared memory once, then computes the block of rows each request names. It adds the rows it computed to a counter
+ * in that memory with an atomic add before it replies: the page's atomic read of the counter then both proves every
+ * row was computed and orders these writes of C before the page's reads (a postMessage alone is no such ordering in
+ * the JavaScript memory model).
+ */
+type Message =
+  | { id: number; kind: 'attach'; module: WebAssembly.Module; memory: WebAssembly.Memory }
+  | { id: number; kind: 'rows'; n: number; first: number; last: number; reps: number; counterIndex: number };
+
+let kernel: ((n: number, first: number, last: number, reps: number) => void) | null = null;
+let counter: Int32Array | null = null;
+
+self.onmessage = async (event: MessageEvent<Message>) => {
+  const m = event.data;
+  try {
+    if (m.kind === 'attach') {
+      const instance = await WebAssembly.instantiate(m.module, { env: { memory: m.memory } });
+      kernel = instance.exports['matmulSimdRowsRepeated'] as typeof kernel;
+      counter = new Int32Array(m.memory.buffer);
+      self.postMessage({ id: m.id, result: 0 });
+      return;
+    }
+    if (!kernel || !counter) throw new Error('the worker was asked for rows before it was given the module and memory');
+    kernel(m.n, m.first, m.last, m.reps);
+    Atomics.add(counter, m.counterIndex, (m.last - m.first) * m.reps);
+    self.postMessage({ id: m.id, result: m.last - m.first });
+  } catch (error) {
+    self.postMessage({ id: m.id, error: (error as Error)?.message ?? String(error) });
+  }
+};
