@@ -394,7 +394,8 @@ namespace {
 
 // matmulAsync and matmulBlockedAsync: the same checks, copies and Promise; `rows` and `split` pick the kernel and
 // how the rows are shared out (threads.h).
-Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, kernel::RowKernel rows, kernel::Split split) {
+Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, kernel::RowKernel rows,
+                         kernel::Split split) {
   Napi::Env env = info.Env();
   CheckArgumentCount(info, 5, usage);
   Matrix a = CheckMatrix(info, 0, "a");
