@@ -235,7 +235,7 @@ function main() {
   } else {
     const failedTarget = Object.values(targets).find((t) => !t.available);
     const why = reason ?? failedTarget?.reason ?? 'unknown';
-    console.warn(`native-kernel: could not build ${missing.join(', ')} (the TypeScript rungs still run).`);
+    console.warn(`native-kernel: could not build ${missing.join(', ')} (every other rung, TypeScript ones included, still runs).`);
     console.warn(`  why: ${why.split('\n')[0]}`);
     console.warn(`  fix: ${failedTarget?.fix ?? FIX}`);
     console.warn(`  details: ${path.relative(process.cwd(), statusFile)}`);
