@@ -1,8 +1,9 @@
 // The blocked kernel the native-blocked rungs run. Write it here, then rebuild and run the lab:
 //   npm run build -w labs/native-kernel
 //   npm run lab -- native-kernel
-// Built into every native module (-O0, -O3, -march=native) by labs/native-kernel/binding.gyp, so a compile error
-// here leaves none of this impl's native modules built; the native-blocked rungs run it from the <impl>_march module.
+// Built into a module of its own (exercise_blocked, -O3 -march=native) by labs/native-kernel/binding.gyp, apart from
+// kernel.cc: a compile error here leaves only native-blocked and native-blocked-threads unavailable (the build and
+// the lab name this file and the compiler's first error), and the kernel.cc rungs still run.
 // The given parts are in labs/native-kernel/native/blocked-parts.h: read what each one packs, computes or adds, and
 // where its data lives. The episode (episodes/07-native-kernel.mdx, "Up the ladder: blocking, and the library")
 // explains what each level of blocking keeps in which cache.

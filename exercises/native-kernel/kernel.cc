@@ -1,9 +1,9 @@
 // The matrix-product loop the native rungs run. Write it here, then rebuild and run the lab:
 //   npm run build -w labs/native-kernel
 //   npm run lab -- native-kernel
-// Built into every native rung by labs/native-kernel/binding.gyp. The episode (episodes/07-native-kernel.mdx)
-// explains what the compiler needs to vectorise a loop; labs/native-kernel/src/ts-kernels.ts holds the TypeScript
-// rungs your loop races against.
+// Built into the native rungs -O0, -O3 and -march=native by labs/native-kernel/binding.gyp (blocked.cc is built
+// apart). The episode (episodes/07-native-kernel.mdx) explains what the compiler needs to vectorise a loop;
+// labs/native-kernel/src/ts-kernels.ts holds the TypeScript rungs your loop races against.
 #include <stdexcept>
 
 #include "kernel.h"

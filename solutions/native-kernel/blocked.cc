@@ -1,7 +1,7 @@
 // The blocked kernel the native-blocked rungs run: block sizes and the loop nest over the given parts
 // (labs/native-kernel/native/blocked-parts.h: packing, the 6 x 16 register-tile micro-kernel).
-// Built into every native module (-O0, -O3, -march=native) by labs/native-kernel/binding.gyp; the native-blocked
-// rungs run it from the <impl>_march module. Rebuild with `npm run build -w labs/native-kernel`.
+// Built into a module of its own (solution_blocked, -O3 -march=native) by labs/native-kernel/binding.gyp, apart from
+// kernel.cc's rungs. Rebuild with `npm run build -w labs/native-kernel`.
 //
 // Design task (episode 07, "Write the blocked kernel"): the order of the five loops and the three block sizes.
 // This answer is Goto and van de Geijn's, "Anatomy of high-performance matrix multiplication" (ACM TOMS 34(3),

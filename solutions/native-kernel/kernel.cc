@@ -1,6 +1,7 @@
 // The matrix-product loop the native rungs run: the same i-k-j loop as the typed-array TypeScript rung
 // (labs/native-kernel/src/ts-kernels.ts: matmulTyped), so the rungs differ only in who compiles it.
-// Built into every native rung by labs/native-kernel/binding.gyp; rebuild with `npm run build -w labs/native-kernel`.
+// Built into the native rungs -O0, -O3 and -march=native by labs/native-kernel/binding.gyp (blocked.cc is built
+// apart); rebuild with `npm run build -w labs/native-kernel`.
 //
 // Design task (episode 07, "loop order and blocking"): one good answer for n up to 256 is this i-k-j loop, without
 // blocking. The order matters most: in a standalone test on the reference VM (g++ 12.2, -O3 -march=native, n = 256)

@@ -11,7 +11,7 @@
                   '../native/kernel-solution.cc', '../native/blocked-solution.cc'],
       'include_dirs': ['../native'],
       'dependencies': ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
-      'defines': ['NAPI_VERSION=8', 'NATIVE_KERNEL_BLAS=1'],
+      'defines': ['NAPI_VERSION=8', 'NATIVE_KERNEL_LOOP=1', 'NATIVE_KERNEL_BLOCKED=1', 'NATIVE_KERNEL_BLAS=1'],
       'cflags': ['-fvisibility=hidden', '-O3', '-march=native', '<!@(node -p "process.env.NATIVE_KERNEL_BLAS_CFLAGS || \'\'")'],
       'cflags_cc': ['-O3', '-march=native'],
       'libraries': ['<!@(node -p "process.env.NATIVE_KERNEL_BLAS_LIBS || \'\'")'],

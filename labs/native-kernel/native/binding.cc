@@ -8,11 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "blocked.h"
-#include "kernel.h"
 #include "probe.h"
 #include "stream.h"
 #include "threads.h"
+// Which kernels this module holds (binding.gyp): kernel.cc's loop in the core modules, the optional blocked.cc in a
+// module of its own, so a compile error in one cannot take the other's rungs down. The BLAS module holds both.
+#if defined(NATIVE_KERNEL_LOOP)
+#include "kernel.h"
+#endif
+#if defined(NATIVE_KERNEL_BLOCKED)
+#include "blocked.h"
+#endif
 #if defined(NATIVE_KERNEL_BLAS)
 #include "blas.h"
 #endif
@@ -217,7 +223,7 @@ napi_value NewError(napi_env env,
 class MatmulWorker : public Napi::AsyncWorker {
  public:
   MatmulWorker(Napi::Env env, const Matrix& a, const Matrix& b, const Napi::Value& c, uint32_t n, uint32_t threads,
-               bool blocked)
+               kernel::RowKernel rows, kernel::Split split)
       : Napi::AsyncWorker(env, "matmulAsync"),
         c_ref_(Napi::Persistent(c.As<Napi::Object>())),
         a_(Scratch().Acquire(a.length)),
@@ -225,7 +231,8 @@ class MatmulWorker : public Napi::AsyncWorker {
         c_(Scratch().Acquire(a.length)),
         n_(n),
         threads_(threads),
-        blocked_(blocked) {
+        rows_(rows),
+        split_(split) {
     std::memcpy(a_.data(), a.data, a.length * sizeof(double));
     std::memcpy(b_.data(), b.data, b.length * sizeof(double));
     napi_status status = napi_create_promise(env, &deferred_, &promise_);
@@ -256,7 +263,7 @@ class MatmulWorker : public Napi::AsyncWorker {
   // On a libuv thread pool thread: no JavaScript values may be touched here.
   void Execute() override {
     try {
-      kernel::matmul_parallel(a_.data(), b_.data(), c_.data(), n_, threads_, blocked_);
+      kernel::matmul_parallel(a_.data(), b_.data(), c_.data(), n_, threads_, rows_, split_);
     } catch (const std::exception& e) {
       error_ = e.what();
     } catch (...) {
@@ -310,7 +317,8 @@ class MatmulWorker : public Napi::AsyncWorker {
   Napi::ObjectReference c_ref_;  // keeps c alive until the call settles
   std::vector<double> a_, b_, c_;
   uint32_t n_, threads_;
-  bool blocked_;  // the blocked kernel (blocked.h) instead of kernel.h's loop
+  kernel::RowKernel rows_;  // kernel.h's loop or the blocked kernel (blocked.h)
+  kernel::Split split_;
   std::string error_;  // set by Execute when the kernel throws
 };
 
@@ -342,16 +350,20 @@ Napi::Value SyncProduct(const Napi::CallbackInfo& info, const char* usage, Fn fn
 
 }  // namespace
 
+#if defined(NATIVE_KERNEL_LOOP)
 Napi::Value Matmul(const Napi::CallbackInfo& info) {
   return SyncProduct(info, "matmul(a, b, c, n)", [](const double* a, const double* b, double* c, std::size_t n) {
     kernel::matmul_rows(a, b, c, n, 0, n);
   });
 }
+#endif
 
+#if defined(NATIVE_KERNEL_BLOCKED)
 Napi::Value MatmulBlocked(const Napi::CallbackInfo& info) {
   return SyncProduct(info, "matmulBlocked(a, b, c, n)", [](const double* a, const double* b, double* c,
                                                            std::size_t n) { kernel::matmul_blocked_rows(a, b, c, n, 0, n); });
 }
+#endif
 
 #if defined(NATIVE_KERNEL_BLAS)
 Napi::Value MatmulBlas(const Napi::CallbackInfo& info) {
@@ -380,8 +392,10 @@ Napi::Value BlasInfo(const Napi::CallbackInfo& info) {
 
 namespace {
 
-// matmulAsync and matmulBlockedAsync: the same checks, copies and Promise; `blocked` picks the kernel.
-Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, bool blocked) {
+// matmulAsync and matmulBlockedAsync: the same checks, copies and Promise; `rows` and `split` pick the kernel and
+// how the rows are shared out (threads.h).
+Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, kernel::RowKernel rows,
+                         kernel::Split split) {
   Napi::Env env = info.Env();
   CheckArgumentCount(info, 5, usage);
   Matrix a = CheckMatrix(info, 0, "a");
@@ -395,7 +409,7 @@ Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, bool
   // Allocating the copies can fail for large n: a JavaScript error, not an abort.
   MatmulWorker* worker = nullptr;
   try {
-    worker = new MatmulWorker(env, a, b, info[2], n, threads, blocked);
+    worker = new MatmulWorker(env, a, b, info[2], n, threads, rows, split);
   } catch (const std::bad_alloc&) {
     throw Napi::RangeError::New(env, "out of memory copying the " + std::to_string(n) + "x" + std::to_string(n) +
                                          " inputs: use a smaller n");
@@ -407,13 +421,18 @@ Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, bool
 
 }  // namespace
 
+#if defined(NATIVE_KERNEL_LOOP)
 Napi::Value MatmulAsync(const Napi::CallbackInfo& info) {
-  return AsyncProduct(info, "matmulAsync(a, b, c, n, threads)", false);
+  return AsyncProduct(info, "matmulAsync(a, b, c, n, threads)", kernel::matmul_rows, kernel::Split::kFine);
 }
+#endif
 
+#if defined(NATIVE_KERNEL_BLOCKED)
 Napi::Value MatmulBlockedAsync(const Napi::CallbackInfo& info) {
-  return AsyncProduct(info, "matmulBlockedAsync(a, b, c, n, threads)", true);
+  return AsyncProduct(info, "matmulBlockedAsync(a, b, c, n, threads)", kernel::matmul_blocked_rows,
+                      kernel::Split::kPacked);
 }
+#endif
 
 Napi::Value Triad(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

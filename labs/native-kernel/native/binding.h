@@ -1,16 +1,28 @@
 // The JavaScript face of the kernel: validates and converts arguments, then calls plain C++ (kernel.h, threads.h,
 // probe.h). Every bad argument becomes a JavaScript TypeError or RangeError; nothing here may crash the process.
+// A module holds kernel.cc's loop (NATIVE_KERNEL_LOOP: matmul, matmulAsync), the blocked kernel (NATIVE_KERNEL_BLOCKED:
+// matmulBlocked, matmulBlockedAsync) or both (the BLAS module); binding.gyp says which. The rest is in every module.
 #pragma once
 
 #include <napi.h>
 
 namespace binding {
 
+#if defined(NATIVE_KERNEL_LOOP)
 // matmul(a, b, c, n): c = a * b in place, synchronously, on the calling (JavaScript) thread. Returns c.
 Napi::Value Matmul(const Napi::CallbackInfo& info);
+// matmulAsync(a, b, c, n, threads): a Promise of c = a * b, computed off the event loop on `threads` native
+// threads. a and b are copied when the call is made and the result is copied into c when it settles, so
+// JavaScript may change or transfer a and b meanwhile; c is checked again before it is written.
+Napi::Value MatmulAsync(const Napi::CallbackInfo& info);
+#endif
 
+#if defined(NATIVE_KERNEL_BLOCKED)
 // matmulBlocked(a, b, c, n): the same product by the blocked, register-tiled kernel (blocked.h). Returns c.
 Napi::Value MatmulBlocked(const Napi::CallbackInfo& info);
+// matmulBlockedAsync(a, b, c, n, threads): matmulAsync, each thread running the blocked kernel on its rows.
+Napi::Value MatmulBlockedAsync(const Napi::CallbackInfo& info);
+#endif
 
 #if defined(NATIVE_KERNEL_BLAS)
 // Only in the BLAS module (blas/binding.gyp): matmulBlas(a, b, c, n) calls the system BLAS's dgemm (blas.h);
@@ -19,13 +31,6 @@ Napi::Value MatmulBlas(const Napi::CallbackInfo& info);
 Napi::Value BlasSetThreads(const Napi::CallbackInfo& info);
 Napi::Value BlasInfo(const Napi::CallbackInfo& info);
 #endif
-
-// matmulAsync(a, b, c, n, threads): a Promise of c = a * b, computed off the event loop on `threads` native
-// threads. a and b are copied when the call is made and the result is copied into c when it settles, so
-// JavaScript may change or transfer a and b meanwhile; c is checked again before it is written.
-Napi::Value MatmulAsync(const Napi::CallbackInfo& info);
-// matmulBlockedAsync(a, b, c, n, threads): the same, each thread running the blocked kernel (blocked.h) on its rows.
-Napi::Value MatmulBlockedAsync(const Napi::CallbackInfo& info);
 
 // triad(a, b, c, s, threads): a[i] = b[i] + s * c[i] for every i, synchronously, on `threads` threads (stream.h),
 // thread t always on the same contiguous chunk. Returns a. a, b, c: Float64Arrays of one length; a overlaps neither.

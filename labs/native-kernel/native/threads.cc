@@ -1,7 +1,5 @@
 #include "threads.h"
 
-#include "blocked.h"
-
 #if defined(__unix__) || defined(__APPLE__)
 #include <dlfcn.h>
 #endif
@@ -15,8 +13,6 @@
 #include <system_error>
 #include <thread>
 #include <vector>
-
-#include "kernel.h"
 
 namespace kernel {
 namespace {
@@ -203,17 +199,18 @@ constexpr unsigned kBlocksPerThread = 8;
 // rows a thread gets must not depend on the block size a learner chose.
 constexpr std::size_t kBlockedMinRows = 96;
 
-void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads, bool blocked) {
+void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads, RowKernel rows,
+                     Split split) {
   if (threads < 1) threads = 1;
   if (threads > n) threads = static_cast<unsigned>(n);
-  if (blocked) {
+  unsigned blocks;
+  if (split == Split::kPacked) {
     const std::size_t by_rows = std::max<std::size_t>(1, n / kBlockedMinRows);
-    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(by_rows, static_cast<std::size_t>(threads) * 2));
-    run_on_threads(threads, blocks, [=](unsigned t) { matmul_blocked_rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
-    return;
+    blocks = static_cast<unsigned>(std::min<std::size_t>(by_rows, static_cast<std::size_t>(threads) * 2));
+  } else {
+    blocks = static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(threads) * kBlocksPerThread));
   }
-  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(threads) * kBlocksPerThread));
-  run_on_threads(threads, blocks, [=](unsigned t) { matmul_rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
+  run_on_threads(threads, blocks, [=](unsigned t) { rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
 }
 
 }  // namespace kernel

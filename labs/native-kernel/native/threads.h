@@ -22,10 +22,20 @@ void run_on_threads(unsigned threads, unsigned blocks, const std::function<void(
 // after block 0. Exceptions as in run_on_threads.
 void run_on_fixed_threads(unsigned threads, const std::function<void(unsigned)>& block);
 
-// C = A * B with the rows split into contiguous blocks (8 per thread, sizes differ by at most one row), run by
-// run_on_threads on at most `threads` threads. At most n threads: a thread with no rows would only cost its start-up.
-// `blocked`: each block by matmul_blocked_rows (blocked.h) instead of matmul_rows, in 2 blocks per thread of at least
-// 96 rows, since every block packs all of B once (a 32-row block of n = 512 would spend a third of its time packing).
-void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads, bool blocked = false);
+// A row kernel: rows [row_begin, row_end) of C = A * B, as kernel::matmul_rows (kernel.h) and
+// kernel::matmul_blocked_rows (blocked.h). Passed in, not called by name, so this file links into a module that
+// holds only one of them: kernel.cc and the optional blocked.cc are built into separate modules (binding.gyp).
+using RowKernel = void (*)(const double* a, const double* b, double* c, std::size_t n, std::size_t row_begin,
+                           std::size_t row_end);
+
+// How matmul_parallel splits the rows. kFine: 8 blocks per thread, for a loop that costs the same per row whatever
+// the block. kPacked: 2 blocks per thread of at least 96 rows, for the blocked kernel, since every block packs all of
+// B once (a 32-row block of n = 512 would spend a third of its time packing).
+enum class Split { kFine, kPacked };
+
+// C = A * B with the rows split into contiguous blocks (sizes differ by at most one row), each run by `rows`, on at
+// most `threads` threads by run_on_threads. At most n threads: a thread with no rows would only cost its start-up.
+void matmul_parallel(const double* a, const double* b, double* c, std::size_t n, unsigned threads, RowKernel rows,
+                     Split split);
 
 }  // namespace kernel

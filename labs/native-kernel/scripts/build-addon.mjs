@@ -9,7 +9,9 @@
 // Usage: node scripts/build-addon.mjs            (npm install / npm run build -w labs/native-kernel)
 // Env:   NATIVE_KERNEL_SKIP_BUILD=1 records "skipped" without building; CXX/CC/PATH choose the compiler as usual;
 //        NATIVE_KERNEL_BLAS=none skips looking for a BLAS (the native-blas rung is then unavailable, as on a machine
-//        without one); NATIVE_KERNEL_BLAS=<dir> looks for libopenblas.so in <dir> only.
+//        without one); NATIVE_KERNEL_BLAS=<dir> looks for libopenblas.so in <dir> only;
+//        NATIVE_KERNEL_TARGETS=exercise_O3,exercise_blocked,... builds only those modules ("blas" for the BLAS rung)
+//        and records the others as not built: for tests that need a few modules of a copy, not for a checkout.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,11 +23,16 @@ const buildDir = path.join(packageDir, 'build');
 const statusFile = path.join(buildDir, 'native-kernel-build.json');
 const require = createRequire(path.join(packageDir, 'package.json'));
 
-/** The rungs, grouped by implementation: one failing group (a learner's compile error) must not hide the other. */
-const GROUPS = {
-  solution: ['solution_O0', 'solution_O3', 'solution_march'],
-  exercise: ['exercise_O0', 'exercise_O3', 'exercise_march'],
-};
+/**
+ * The modules, in groups each built by its own node-gyp run, so that one failing group (a learner's compile error)
+ * cannot hide another's modules: per implementation, kernel.cc's rungs, and apart from them the optional blocked.cc's.
+ * `what` names the group in a failure's reason; `file`, the learner's file a check on it (native/blocked-sizes-check.h)
+ * blames when its own assertion fails.
+ */
+export const GROUPS = ['solution', 'exercise'].flatMap((impl) => [
+  { what: `the ${impl} rungs`, targets: [`${impl}_O0`, `${impl}_O3`, `${impl}_march`] },
+  { what: `the ${impl} blocked kernel (blocked.cc)`, targets: [`${impl}_blocked`], file: `${impl}s/native-kernel/blocked.cc` },
+]);
 /** The library rung: its own node-gyp build in blas/ (blas/binding.gyp), so a missing BLAS breaks nothing else. */
 const BLAS_TARGET = 'blas';
 const BLAS_DIR = path.join(packageDir, 'blas');
@@ -104,11 +111,15 @@ export function failureHeadline(output) {
   return headline.replace(/(?:\.\.\/)*native\/(?:\.\.\/)+(exercises|solutions)\//g, '$1/');
 }
 
-/** What to do about a failure: fix the code for a compile error in a kernel, install the toolchain otherwise. */
-export function fixFor(headline) {
-  const source = /((?:exercises|solutions)\/native-kernel\/[\w.-]+):\d+/.exec(headline);
+/**
+ * What to do about a failure: fix the code for a compile error in a kernel, install the toolchain otherwise.
+ * `checked`: the learner's file that native/blocked-sizes-check.h checks in this build (its block sizes), if any.
+ */
+export function fixFor(headline, checked) {
+  const source = /((?:exercises|solutions)\/native-kernel\/[\w.-]+):\d+/.exec(headline)?.[1] ??
+    (checked && /blocked-sizes-check\.h:\d+/.test(headline) ? checked : null);
   if (source && /error:/.test(headline)) {
-    return `fix the compile error in ${source[1]} (the first error is shown above), then run \`npm run build -w labs/native-kernel\``;
+    return `fix the compile error in ${source} (the first error is shown above), then run \`npm run build -w labs/native-kernel\``;
   }
   return FIX;
 }
@@ -156,9 +167,33 @@ function run(args, cwd = packageDir, env = process.env) {
   return { ok: result.status === 0, output };
 }
 
+/**
+ * The modules to build: all of them, or those NATIVE_KERNEL_TARGETS names (comma-separated); an error naming the
+ * unknown ones and the known ones. Exported for the tests.
+ */
+export function chosenTargets(env = process.env) {
+  const known = [...GROUPS.flatMap((g) => g.targets), BLAS_TARGET];
+  const value = env.NATIVE_KERNEL_TARGETS?.trim() ?? '';
+  if (value === '') return { targets: known };
+  const names = value.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const unknown = names.filter((t) => !known.includes(t));
+  if (unknown.length > 0 || names.length === 0) {
+    return { error: `NATIVE_KERNEL_TARGETS names ${unknown.length > 0 ? `unknown modules: ${unknown.join(', ')}` : 'no module'}; ` +
+      `the modules are ${known.join(', ')} (comma-separated), or unset it to build them all` };
+  }
+  return { targets: names };
+}
+
 function main() {
   const started = new Date().toISOString();
   const base = { schema: 1, builtAt: started, node: process.version, fix: FIX };
+  const chosen = chosenTargets();
+  if (chosen.error) {
+    console.error(`native-kernel: ${chosen.error}`);
+    process.exitCode = 2;
+    return;
+  }
+  const groups = GROUPS.map((g) => ({ ...g, targets: g.targets.filter((t) => chosen.targets.includes(t)) })).filter((g) => g.targets.length > 0);
   if (process.env.NATIVE_KERNEL_SKIP_BUILD === '1') {
     writeStatus({ ...base, targets: {}, reason: 'the build was skipped (NATIVE_KERNEL_SKIP_BUILD=1)' });
     console.log('native-kernel: build skipped (NATIVE_KERNEL_SKIP_BUILD=1); the native rungs will be unavailable');
@@ -177,30 +212,30 @@ function main() {
     reason = `node-gyp configure failed: ${failureHeadline(configure.output)}\n${tail(configure.output)}`;
   } else {
     // Remove stale modules first so a failed rebuild cannot leave an old, different build looking current.
-    for (const group of Object.values(GROUPS)) for (const t of group) rmModule(t);
-    for (const [impl, group] of Object.entries(GROUPS)) {
+    for (const group of groups) for (const t of group.targets) rmModule(t);
+    for (const { what, targets: group, file: checked } of groups) {
       const build = run(['build', '--jobs', 'max', ...group]);
       for (const t of group) {
         const file = path.join(buildDir, 'Release', `${t}.node`);
         targets[t] = existsSync(file)
           ? { available: true, file: path.relative(packageDir, file) }
-          : { available: false, reason: `building the ${impl} rungs failed: ${failureHeadline(build.output)}\n${tail(build.output)}`,
-              fix: fixFor(failureHeadline(build.output)) };
+          : { available: false, reason: `building ${what} failed: ${failureHeadline(build.output)}\n${tail(build.output)}`,
+              fix: fixFor(failureHeadline(build.output), checked) };
       }
     }
   }
-  if (configure.ok) targets[BLAS_TARGET] = buildBlas(nodeDir);
+  if (configure.ok && chosen.targets.includes(BLAS_TARGET)) targets[BLAS_TARGET] = buildBlas(nodeDir);
   writeStatus({ ...base, nodeDir, targets, reason });
   const blas = targets[BLAS_TARGET];
   if (blas && !blas.available) console.warn(`native-kernel: native-blas unavailable: ${blas.reason.split('\n')[0]}; fix: ${blas.fix}`);
   const built = Object.entries(targets).filter(([name, t]) => t.available && name !== BLAS_TARGET).map(([name]) => name);
-  const missing = Object.keys(GROUPS).flatMap((impl) => GROUPS[impl]).filter((t) => !built.includes(t));
+  const missing = groups.flatMap((g) => g.targets).filter((t) => !built.includes(t));
   if (missing.length === 0) {
     console.log(`native-kernel: built ${built.join(', ')}`);
   } else {
     const failedTarget = Object.values(targets).find((t) => !t.available);
     const why = reason ?? failedTarget?.reason ?? 'unknown';
-    console.warn(`native-kernel: could not build ${missing.join(', ')} (the TypeScript rungs still run).`);
+    console.warn(`native-kernel: could not build ${missing.join(', ')} (every other rung, TypeScript ones included, still runs).`);
     console.warn(`  why: ${why.split('\n')[0]}`);
     console.warn(`  fix: ${failedTarget?.fix ?? FIX}`);
     console.warn(`  details: ${path.relative(process.cwd(), statusFile)}`);

@@ -8,28 +8,21 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Impl } from '@parallel-course/harness/lab-definition.ts';
-import { LEARNER_FILES } from './learner-files.ts';
+import type { LearnerFile } from '@parallel-course/harness/learner-module.ts';
+import { BLOCKED, KERNEL, LEARNER_FILES } from './learner-files.ts';
 
 /** labs/native-kernel: binding.gyp and build/ live here. */
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUILD_STATUS_FILE = path.join(PACKAGE_DIR, 'build', 'native-kernel-build.json');
 export const BUILD_COMMAND = 'npm run build -w labs/native-kernel';
 
-/** The compiler settings of the native rungs, each a separate build (binding.gyp). */
+/** The compiler settings of kernel.cc's native rungs, each a separate build (binding.gyp). */
 export const RUNGS = ['O0', 'O3', 'march'] as const;
 export type Rung = (typeof RUNGS)[number];
 export const RUNG_FLAGS: Record<Rung, string> = { O0: '-O0', O3: '-O3', march: '-O3 -march=native' };
 
-/** What a native rung exports (native/addon.cc). */
-export interface NativeKernel {
-  /** c = a * b in place, on the calling thread. Throws TypeError/RangeError on bad arguments. */
-  matmul(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
-  /** c = a * b in place by the impl's blocked, register-tiled kernel (<impl>/blocked.cc), on the calling thread. */
-  matmulBlocked(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
-  /** c = a * b on `threads` native threads, off the event loop. */
-  matmulAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
-  /** matmulAsync with the impl's blocked kernel (<impl>/blocked.cc) on each thread's rows. */
-  matmulBlockedAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
+/** What every native module exports (native/addon.cc): the machine probes and the limits. */
+export interface NativeModule {
   /** a[i] = b[i] + s * c[i] on `threads` threads, thread t always on the same contiguous chunk (native/stream.h). Returns a. */
   triad(a: Float64Array, b: Float64Array, c: Float64Array, s: number, threads: number): Float64Array;
   /** Copies the sources into b and c and zeroes a, each chunk on the thread `triad` runs it on (first touch). */
@@ -44,8 +37,27 @@ export interface NativeKernel {
   maxThreads: number;
 }
 
+/** What a rung of kernel.cc (<impl>_O0, _O3, _march) adds: the learner's loop. */
+export interface NativeKernel extends NativeModule {
+  /** c = a * b in place, on the calling thread. Throws TypeError/RangeError on bad arguments. */
+  matmul(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
+  /** c = a * b on `threads` native threads, off the event loop. */
+  matmulAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
+}
+
+/**
+ * What the blocked module (<impl>_blocked, -O3 -march=native) adds: the impl's optional blocked.cc, built apart from
+ * kernel.cc so that a compile error in one leaves the other's rungs running.
+ */
+export interface BlockedKernel extends NativeModule {
+  /** c = a * b in place by the impl's blocked, register-tiled kernel (<impl>/blocked.cc), on the calling thread. */
+  matmulBlocked(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
+  /** c = a * b by the blocked kernel on `threads` native threads, each on its own rows, off the event loop. */
+  matmulBlockedAsync(a: Float64Array, b: Float64Array, c: Float64Array, n: number, threads: number): Promise<Float64Array>;
+}
+
 /** What the BLAS module (blas/binding.gyp) adds: the system BLAS's dgemm and its settings (native/blas.h). */
-export interface BlasKernel extends NativeKernel {
+export interface BlasKernel extends NativeKernel, BlockedKernel {
   /** c = a * b in place by the library's dgemm, on as many threads as blasSetThreads last set. */
   matmulBlas(a: Float64Array, b: Float64Array, c: Float64Array, n: number): Float64Array;
   blasSetThreads(threads: number): void;
@@ -80,7 +92,23 @@ export function readBuildRecord(file = BUILD_STATUS_FILE): BuildRecord | null {
 
 /** The status of one rung of one implementation, from the build record (see scripts/build-addon.mjs). */
 export function rungStatus(impl: Impl, rung: Rung, record = readBuildRecord(), packageDir = PACKAGE_DIR): RungStatus {
-  const target = `${impl}_${rung}`;
+  return moduleStatus(`${impl}_${rung}`, record, packageDir);
+}
+
+/**
+ * The status of the impl's blocked module (<impl>_blocked: native-blocked, native-blocked-threads), built apart from
+ * kernel.cc's rungs. A record from before it was a module of its own has no entry: "not built", with the command.
+ */
+export function blockedStatus(impl: Impl, record = readBuildRecord(), packageDir = PACKAGE_DIR): RungStatus {
+  const target = `${impl}_blocked`;
+  if (record !== null && !record.targets?.[target] && !record.reason) {
+    return { available: false, reason: `${target} was not built (a build record from before blocked.cc was built apart?)`, fix: `run \`${BUILD_COMMAND}\`` };
+  }
+  return moduleStatus(target, record, packageDir);
+}
+
+/** The status of one module (binding.gyp's target) from the build record. */
+function moduleStatus(target: string, record: BuildRecord | null, packageDir: string): RungStatus {
   if (record === null) {
     return { available: false, reason: 'the native addon has not been built (no build/native-kernel-build.json)', fix: `run \`${BUILD_COMMAND}\`` };
   }
@@ -130,44 +158,56 @@ export function loadBlas(threads = 1): BlasKernel {
 export function loadRung(impl: Impl, rung: Rung): NativeKernel {
   const status = rungStatus(impl, rung);
   if (!status.available && impl === 'exercise' && rungStatus('solution', rung).available) {
-    // The solution's rung built with the same toolchain: the learner's C++ is what does not compile.
-    const file = /blocked\.cc/.test(status.reason) ? 'blocked.cc' : /kernel\.cc/.test(status.reason) ? 'kernel.cc' : 'kernel.cc or blocked.cc';
+    // The solution's rung built with the same toolchain: the learner's kernel.cc is what does not compile.
     throw new Error(
-      `exercises/native-kernel/${file} does not compile (the solution's rungs built with the same compiler): ${status.reason.split('\n')[0]}. ` +
+      `exercises/native-kernel/kernel.cc does not compile (the solution's rungs built with the same compiler): ${status.reason.split('\n')[0]}. ` +
         `Fix the error, then run \`${BUILD_COMMAND}\` (the compiler's full output is in labs/native-kernel/build/native-kernel-build.json)`,
     );
   }
   if (!status.available) throw new Error(`the ${impl} native rung ${rung} is unavailable: ${status.reason}. Fix: ${status.fix}`);
+  return loadModule<NativeKernel>(status.file);
+}
+
+/** Loads the impl's blocked module (<impl>_blocked); throws an Error with the reason and the fix when it was not built. */
+export function loadBlocked(impl: Impl): BlockedKernel {
+  const status = blockedStatus(impl);
+  if (!status.available) throw new Error(`the ${impl} blocked kernel (native-blocked) is unavailable: ${status.reason.split('\n')[0]}. Fix: ${status.fix}`);
+  return loadModule<BlockedKernel>(status.file);
+}
+
+function loadModule<T>(file: string): T {
   try {
-    return require(status.file) as NativeKernel;
+    return require(file) as T;
   } catch (error) {
     throw new Error(
-      `could not load ${path.relative(PACKAGE_DIR, status.file)}: ${(error as Error).message}. ` +
+      `could not load ${path.relative(PACKAGE_DIR, file)}: ${(error as Error).message}. ` +
         `It may have been built on another machine or for another Node: run \`${BUILD_COMMAND}\``,
     );
   }
 }
 
 /**
- * A warning when one of the implementation's C++ files (learner-files.ts: kernel.cc, blocked.cc; each is in every
- * module) is newer than a built module of it: the learner edited the code but the lab would still run the previous
- * build. Null when every built module is up to date.
+ * A warning when one of the implementation's C++ files (learner-files.ts) is newer than a built module of it:
+ * kernel.cc than a native-O0/O3/march rung, blocked.cc than the blocked module (native-blocked). The learner edited
+ * the code but the lab would still run the previous build. Null when every built module is up to date.
  */
 export function staleBuildWarning(impl: Impl, implDir: string, record = readBuildRecord()): string | null {
-  const sources = LEARNER_FILES.map((learner) => path.join(implDir, learner.file)).filter((file) => existsSync(file));
-  if (sources.length === 0) return null;
-  const times = new Map(sources.map((file) => [file, statSync(file).mtimeMs]));
+  const modules: { learner: LearnerFile; rung: string; status: RungStatus }[] = [
+    ...RUNGS.map((rung) => ({ learner: KERNEL, rung: `native-${rung}`, status: rungStatus(impl, rung, record) })),
+    { learner: BLOCKED, rung: 'native-blocked, native-blocked-threads', status: blockedStatus(impl, record) },
+  ];
   const changed = new Set<string>();
-  const stale = RUNGS.filter((rung) => {
-    const status = rungStatus(impl, rung, record);
-    if (!status.available) return false;
-    const built = statSync(status.file).mtimeMs;
-    const newer = sources.filter((file) => built < times.get(file)!);
-    for (const file of newer) changed.add(file);
-    return newer.length > 0;
-  });
+  const stale: string[] = [];
+  for (const { learner, rung, status } of modules) {
+    const source = path.join(implDir, learner.file);
+    if (!status.available || !existsSync(source)) continue;
+    if (statSync(status.file).mtimeMs < statSync(source).mtimeMs) {
+      changed.add(learner.file);
+      stale.push(rung);
+    }
+  }
   if (stale.length === 0) return null;
-  const names = sources.filter((file) => changed.has(file)).map((file) => `${path.basename(path.dirname(file))}/${path.basename(file)}`);
-  return `${names.join(' and ')} (${impl}) changed after the native rungs ${stale.join(', ')} were built: ` +
+  const names = LEARNER_FILES.filter((learner) => changed.has(learner.file)).map((learner) => `${path.basename(implDir)}/${learner.file}`);
+  return `${names.join(' and ')} (${impl}) changed after the rungs ${stale.join(', ')} were built: ` +
     `they still run the previous code. Rebuild with \`${BUILD_COMMAND}\``;
 }

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Impl } from '@parallel-course/harness/lab-definition.ts';
 import type { Finding } from '@parallel-course/harness/tools/doctor.ts';
-import { blasStatus, BUILD_COMMAND, PACKAGE_DIR, readBuildRecord, RUNGS, rungStatus, type BlasKernel, type NativeKernel } from './addon.ts';
+import { blasStatus, blockedStatus, BUILD_COMMAND, PACKAGE_DIR, readBuildRecord, RUNGS, rungStatus, type BlasKernel, type BlockedKernel, type NativeKernel } from './addon.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -30,23 +30,26 @@ function load<T>(file: string): { module: T } | { error: string } {
 }
 
 /**
- * The findings for the build in `packageDir` (its build/native-kernel-build.json). The solution's rungs must also
- * multiply right; the exercise's only load (their loop is the learner's TODO).
+ * The findings for the build in `packageDir` (its build/native-kernel-build.json): kernel.cc's rungs O0, O3, march and
+ * the blocked module (blocked.cc, built apart). The solution's must also multiply right; the exercise's only load
+ * (their loops are the learner's TODO).
  */
 export function nativeFindings(record = readBuildRecord(), packageDir = PACKAGE_DIR): Finding[] {
   const problems: string[] = [];
   const fixes = new Set<string>();
   const good: string[] = [];
+  const modules = [...RUNGS, 'blocked'] as const;
   for (const impl of ['solution', 'exercise'] as Impl[]) {
-    for (const rung of RUNGS) {
-      const status = rungStatus(impl, rung, record, packageDir);
+    for (const rung of modules) {
+      const status = rung === 'blocked' ? blockedStatus(impl, record, packageDir) : rungStatus(impl, rung, record, packageDir);
       if (!status.available) {
         problems.push(`${impl} ${rung}: ${status.reason}`);
         fixes.add(status.fix);
         continue;
       }
-      const loaded = load<NativeKernel>(status.file);
-      const wrong = 'error' in loaded ? `does not load (${loaded.error})` : impl === 'solution' ? multipliesRight(loaded.module.matmul) : null;
+      const loaded = load<NativeKernel & BlockedKernel>(status.file);
+      const multiply = 'error' in loaded ? null : rung === 'blocked' ? loaded.module.matmulBlocked : loaded.module.matmul;
+      const wrong = 'error' in loaded ? `does not load (${loaded.error})` : impl === 'solution' && multiply ? multipliesRight(multiply) : null;
       if (wrong) {
         problems.push(`${impl} ${rung}: ${path.relative(packageDir, status.file)} ${wrong}`);
         fixes.add(`rebuild it on this machine with this Node: \`${BUILD_COMMAND}\``);
@@ -60,7 +63,7 @@ export function nativeFindings(record = readBuildRecord(), packageDir = PACKAGE_
     : {
         check: 'native addon',
         level: 'warn',
-        value: `${problems.length} of ${RUNGS.length * 2} rungs unusable`,
+        value: `${problems.length} of ${modules.length * 2} modules unusable`,
         advice: `${problems.join('; ')}. The lab reports them unavailable. Fix: ${[...fixes].join('; ')}`,
       };
   return [addon, blasFinding(record, packageDir)];

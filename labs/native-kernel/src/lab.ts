@@ -8,7 +8,7 @@ import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { currentTopology } from '@parallel-course/harness/topology.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
-import { blasStatus, loadBlas, loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
+import { blasStatus, blockedStatus, loadBlas, loadBlocked, loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
 import { measurePeaks } from './peaks.ts';
 import { makeInput, matmulFlop, type MatmulInput } from './matrices.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
@@ -134,14 +134,14 @@ function nativeCase(rung: Rung, size: number, probePeaks = false): CaseDefinitio
   };
 }
 
-/** The impl's blocked, register-tiled kernel (<impl>/blocked.cc over native/blocked-parts.h), from the <impl>_march module. */
+/** The impl's blocked, register-tiled kernel (<impl>/blocked.cc over native/blocked-parts.h), from the <impl>_blocked module. */
 function nativeBlockedCase(size: number, measureGroup?: string): CaseDefinition<MatmulInput, Float64Array> {
   return {
     variant: 'native-blocked',
     params: { size },
     ...(measureGroup ? { measureGroup } : {}),
     async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
-      const addon = loadRung(ctx.impl, 'march');
+      const addon = loadBlocked(ctx.impl);
       const outputs = new WeakMap<MatmulInput, Float64Array>();
       return {
         run(input) {
@@ -188,7 +188,8 @@ export const LARGE_GROUP = 'native-large';
 
 /**
  * A C++ kernel on `threads` native threads (native/threads.cc, each on its own rows), off the event loop:
- * `native-threads` runs the learner's kernel (matmulAsync), `native-blocked-threads` the blocked one.
+ * `native-threads` runs the learner's kernel (matmulAsync, the <impl>_march module), `native-blocked-threads` the
+ * blocked one (matmulBlockedAsync, the <impl>_blocked module).
  * The harness computes efficiency against the variant's threads = 1 case of the same size (not against ts-typed).
  * Measured after the single-threaded rungs, with a full garbage collection first: the naive rung's garbage is
  * otherwise collected by V8's background threads on the very cores these cases are timed on.
@@ -200,13 +201,14 @@ function threadedKernelCase(variant: 'native-threads' | 'native-blocked-threads'
     workers: threads,
     measureGroup: 'native-threads',
     async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
-      const addon = loadRung(ctx.impl, 'march');
-      const matmul = variant === 'native-threads' ? addon.matmulAsync : addon.matmulBlockedAsync;
+      const matmul = variant === 'native-threads'
+        ? (() => { const addon = loadRung(ctx.impl, 'march'); return addon.matmulAsync.bind(addon); })()
+        : (() => { const addon = loadBlocked(ctx.impl); return addon.matmulBlockedAsync.bind(addon); })();
       const outputs = new WeakMap<MatmulInput, Float64Array>();
       return {
         async run(input) {
           const c = outputFor(outputs, input);
-          for (let r = 0; r < input.repeats; r++) await matmul.call(addon, input.a, input.b, c, input.n, threads);
+          for (let r = 0; r < input.repeats; r++) await matmul(input.a, input.b, c, input.n, threads);
           return c;
         },
         teardown() {},
@@ -328,12 +330,18 @@ export function unavailableRungs(impl: Impl): { rung: Rung; reason: string; fix:
  * What a run should record about rungs it could not run (the harness's results.json `notes`). One line per
  * distinct reason, so three rungs that failed for one reason give one note.
  */
-export function unavailableNotes(impl: Impl, blas = blasStatus()): string[] {
+export function unavailableNotes(impl: Impl, blas = blasStatus(), blocked = blockedStatus(impl)): string[] {
   const byReason = new Map<string, { rungs: string[]; fix: string }>();
   for (const m of unavailableRungs(impl)) {
     const entry = byReason.get(m.reason) ?? { rungs: [], fix: m.fix };
-    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-blocked, native-threads, native-blocked-threads, triad' : ''}`);
+    entry.rungs.push(`native-${m.rung}${m.rung === 'march' ? ', native-threads, triad' : ''}`);
     byReason.set(m.reason, entry);
+  }
+  // The optional blocked.cc is built apart (<impl>_blocked): its compile error names blocked.cc and leaves the rest.
+  if (!blocked.available) {
+    const entry = byReason.get(blocked.reason) ?? { rungs: [], fix: blocked.fix };
+    entry.rungs.push('native-blocked, native-blocked-threads');
+    byReason.set(blocked.reason, entry);
   }
   if (!blas.available) {
     const entry = byReason.get(blas.reason) ?? { rungs: [], fix: blas.fix };
@@ -388,7 +396,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     {
       name: 'native-blocked',
       description: 'a cache-blocked, register-tiled C++ kernel (packed panels, a 6 x 16 tile of C in vector registers), -O3 -march=native, called synchronously',
-      source: '<impl>/blocked.cc: matmul_blocked_rows, over labs/native-kernel/native/blocked-parts.h (the <impl>_march module)',
+      source: '<impl>/blocked.cc: matmul_blocked_rows, over labs/native-kernel/native/blocked-parts.h (the <impl>_blocked module, built apart from kernel.cc)',
     },
     {
       name: 'native-blas',
@@ -472,6 +480,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     const threadSizes = ctx.quick ? QUICK_THREAD_SIZES : FULL_THREAD_SIZES;
     const largeSizes = ctx.quick ? QUICK_LARGE_SIZES : FULL_LARGE_SIZES;
     const available = new Set(RUNGS.filter((rung) => rungStatus(ctx.impl, rung).available));
+    const blocked = blockedStatus(ctx.impl).available;
     const blas = blasStatus().available;
     // Unavailable rungs and a stale build are reported through notes(), which the harness prints and records.
     const cases: CaseDefinition<NativeKernelInput, Float64Array>[] = [];
@@ -484,19 +493,22 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
         if (available.has(rung)) cases.push(nativeCase(rung, size, rung === 'march' && size === LARGEST_SIZE));
         else if (broken.includes(rung) && size === sizes[0]) cases.push(nativeCase(rung, size));
       }
-      if (available.has('march')) cases.push(nativeBlockedCase(size));
+      if (blocked) cases.push(nativeBlockedCase(size));
       if (blas) cases.push(nativeBlasCase(size));
     }
     // The top rungs past the ladder's sizes, in their own group after a full collection.
     for (const size of largeSizes) {
-      if (available.has('march')) cases.push(largeMarchCase(size), nativeBlockedCase(size, LARGE_GROUP));
+      if (available.has('march')) cases.push(largeMarchCase(size));
+      if (blocked) cases.push(nativeBlockedCase(size, LARGE_GROUP));
       if (blas) cases.push(nativeBlasCase(size, LARGE_GROUP));
     }
+    const threaded = [...(available.has('march') ? ['native-threads' as const] : []), ...(blocked ? ['native-blocked-threads' as const] : [])];
+    // The baseline at every threads size too, so each threads case has a speedup (and the harness an efficiency).
+    if (threaded.length > 0) for (const size of threadSizes) if (!sizes.includes(size)) cases.push(tsTypedCase(size));
+    for (const variant of threaded) {
+      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(threadedKernelCase(variant, size, t));
+    }
     if (available.has('march')) {
-      // The baseline at every threads size too, so each threads case has a speedup (and the harness an efficiency).
-      for (const size of threadSizes) if (!sizes.includes(size)) cases.push(tsTypedCase(size));
-      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(threadedKernelCase('native-threads', size, t));
-      for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(threadedKernelCase('native-blocked-threads', size, t));
       if (blas) for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeBlasThreadsCase(size, t));
       // Memory bandwidth: the same thread counts, quick runs included (they take fewer samples, not smaller arrays:
       // arrays that fit in cache would measure the cache).

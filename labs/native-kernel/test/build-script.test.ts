@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 // A plain-JavaScript install script (it must run on whichever node npm starts); types in build-addon.d.mts.
-import { failureHeadline, fixFor } from '../scripts/build-addon.mjs';
+import { chosenTargets, failureHeadline, fixFor, GROUPS } from '../scripts/build-addon.mjs';
 
 test('failureHeadline picks the compiler error out of make and node-gyp noise, with a repository-relative path', () => {
   const output = [
@@ -24,4 +24,22 @@ test('failureHeadline names a missing compiler or Python; the fix is then to ins
   );
   assert.match(fixFor('make: g++: No such file or directory'), /^install a C\+\+ toolchain \(Debian\/Ubuntu: apt-get install -y g\+\+ make python3/);
   assert.equal(failureHeadline(''), 'no output');
+});
+
+test("each impl's optional blocked.cc is a build group of its own, apart from its kernel.cc rungs", () => {
+  assert.deepEqual(GROUPS.map((g) => g.targets), [
+    ['solution_O0', 'solution_O3', 'solution_march'], ['solution_blocked'],
+    ['exercise_O0', 'exercise_O3', 'exercise_march'], ['exercise_blocked'],
+  ]);
+  // A failed block-size check (native/blocked-sizes-check.h) is the learner's blocked.cc to fix, not the toolchain.
+  const sizes = failureHeadline("../native/blocked-sizes-check.h:5:27: error: static assertion failed: blocked.cc: the block sizes kKc, kMc and kNc must each be at least 1 (doubles)");
+  assert.match(fixFor(sizes, GROUPS[3]!.file), /^fix the compile error in exercises\/native-kernel\/blocked\.cc /);
+  assert.match(fixFor(sizes), /^install a C\+\+ toolchain/);
+});
+
+test('NATIVE_KERNEL_TARGETS picks the modules to build; an unknown name is an error listing the modules', () => {
+  assert.equal(chosenTargets({}).targets?.length, 9);
+  assert.deepEqual(chosenTargets({ NATIVE_KERNEL_TARGETS: 'exercise_O3, exercise_blocked' }).targets, ['exercise_O3', 'exercise_blocked']);
+  assert.match(chosenTargets({ NATIVE_KERNEL_TARGETS: 'exercise_O4' }).error ?? '', /unknown modules: exercise_O4; the modules are solution_O0, .*exercise_blocked, blas/);
+  assert.match(chosenTargets({ NATIVE_KERNEL_TARGETS: ',' }).error ?? '', /names no module/);
 });

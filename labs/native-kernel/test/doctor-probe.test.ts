@@ -18,7 +18,7 @@ function tempPackage(t: { after: (fn: () => void) => void }): string {
 }
 
 const allTargets = (file: (target: string) => string) =>
-  Object.fromEntries(['solution', 'exercise'].flatMap((impl) => ['O0', 'O3', 'march'].map((rung) => [`${impl}_${rung}`, { available: true, file: file(`${impl}_${rung}`) }])));
+  Object.fromEntries(['solution', 'exercise'].flatMap((impl) => ['O0', 'O3', 'march', 'blocked'].map((rung) => [`${impl}_${rung}`, { available: true, file: file(`${impl}_${rung}`) }])));
 
 test('no build record: both checks warn, with the build command', (t) => {
   const [addon, blas] = nativeFindings(null, tempPackage(t));
@@ -34,7 +34,7 @@ test('a record that says "built" for a module that is missing or does not load i
   const record = { targets: { ...allTargets((target) => `build/Release/${target}.node`), blas: { available: true, file: 'build/Release/blas.node' } } };
   const [addon, blas] = nativeFindings(record, dir);
   assert.equal(addon?.level, 'warn');
-  assert.equal(addon?.value, '6 of 6 rungs unusable');
+  assert.equal(addon?.value, '8 of 8 modules unusable');
   assert.match(addon?.advice ?? '', /solution O0: build\/Release\/solution_O0\.node does not load \(/);
   assert.match(addon?.advice ?? '', /solution O3: build\/Release\/solution_O3\.node is missing/);
   assert.equal(blas?.level, 'warn');
@@ -50,5 +50,5 @@ test("this checkout's build: every rung the record calls available loads, and th
   }
   const [addon] = nativeFindings(record);
   assert.equal(addon?.level, 'ok', addon?.advice);
-  assert.match(addon?.value ?? '', /^built and loaded: solution O0, solution O3, solution march, exercise O0/);
+  assert.match(addon?.value ?? '', /^built and loaded: solution O0, solution O3, solution march, solution blocked, exercise O0, exercise O3, exercise march, exercise blocked$/);
 });

@@ -48,5 +48,5 @@ test('no compiler: install succeeds, the reason and the fix are recorded, TypeSc
   const outcome = JSON.parse(run.stdout.trim().split('\n').pop() as string);
   assert.deepEqual({ exitCode: outcome.exitCode, variants: outcome.variants }, { exitCode: 0, variants: ['ts-naive', 'ts-typed'] });
   // The reason and the fix are in the results (and so in every report), not only on the terminal.
-  assert.match(outcome.notes.join('\n'), /Unavailable, not measured: native-O0, native-O3, native-march, native-blocked, native-threads, native-blocked-threads, triad, native-blas, native-blas-threads \(solution\)\. Why: node-gyp configure failed: .*(nonexistent\/gcc|Python).*Fix: install a C\+\+ toolchain/);
+  assert.match(outcome.notes.join('\n'), /Unavailable, not measured: native-O0, native-O3, native-march, native-threads, triad, native-blocked, native-blocked-threads, native-blas, native-blas-threads \(solution\)\. Why: node-gyp configure failed: .*(nonexistent\/gcc|Python).*Fix: install a C\+\+ toolchain/);
 });

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { BLAS_FIX, blasStatus, loadBlas, loadRung, rungStatus } from '../src/addon.ts';
+import { BLAS_FIX, blasStatus, blockedStatus, loadBlas, loadBlocked, loadRung, rungStatus } from '../src/addon.ts';
 import { unavailableNotes } from '../src/lab.ts';
 import { makeInput } from '../src/matrices.ts';
 import { matmulNaive } from '../src/ts-kernels.ts';
@@ -51,8 +51,9 @@ test('blockedTolerance holds for any block size a learner picks: the worst depth
 });
 
 const marchBuilt = rungStatus('solution', 'march').available;
-test('native-blocked matches the reference on n = 1, 7, 33, 130 within its derived tolerance', { skip: marchBuilt ? false : 'the addon is not built here' }, () => {
-  const addon = loadRung('solution', 'march');
+const blockedBuilt = blockedStatus('solution').available;
+test('native-blocked matches the reference on n = 1, 7, 33, 130 within its derived tolerance', { skip: blockedBuilt ? false : 'the addon is not built here' }, () => {
+  const addon = loadBlocked('solution');
   for (const n of ODD_SIZES) {
     const error = maxError(n, (a, b, c, m) => addon.matmulBlocked(a, b, c, m));
     assert.ok(error <= blockedTolerance(n), `n = ${n}: max error ${error} > ${blockedTolerance(n)}`);
@@ -60,8 +61,8 @@ test('native-blocked matches the reference on n = 1, 7, 33, 130 within its deriv
   assert.throws(() => addon.matmulBlocked(new Float64Array(4), new Float64Array(4), new Float64Array(3), 2), /c\.length is 3, expected n\*n = 4 for n = 2/);
 });
 
-test('native-blocked-threads: the blocked kernel split by rows on 1, 2 and 3 threads matches the reference on the odd sizes', { skip: marchBuilt ? false : 'the addon is not built here' }, async () => {
-  const addon = loadRung('solution', 'march');
+test('native-blocked-threads: the blocked kernel split by rows on 1, 2 and 3 threads matches the reference on the odd sizes', { skip: blockedBuilt ? false : 'the addon is not built here' }, async () => {
+  const addon = loadBlocked('solution');
   for (const threads of [1, 2, 3]) {
     for (const n of ODD_SIZES) {
       const input = makeInput(n, 20261203, 1);
