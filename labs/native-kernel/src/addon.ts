@@ -171,6 +171,13 @@ export function loadRung(impl: Impl, rung: Rung): NativeKernel {
 /** Loads the impl's blocked module (<impl>_blocked); throws an Error with the reason and the fix when it was not built. */
 export function loadBlocked(impl: Impl): BlockedKernel {
   const status = blockedStatus(impl);
+  if (!status.available && impl === 'exercise' && blockedStatus('solution').available) {
+    // The solution's blocked module built with the same toolchain: the learner's blocked.cc is what does not compile.
+    throw new Error(
+      `exercises/native-kernel/blocked.cc does not compile (the solution's blocked kernel built with the same compiler): ${status.reason.split('\n')[0]}. ` +
+        `Fix the error, then run \`${BUILD_COMMAND}\` (the compiler's full output is in labs/native-kernel/build/native-kernel-build.json)`,
+    );
+  }
   if (!status.available) throw new Error(`the ${impl} blocked kernel (native-blocked) is unavailable: ${status.reason.split('\n')[0]}. Fix: ${status.fix}`);
   return loadModule<BlockedKernel>(status.file);
 }

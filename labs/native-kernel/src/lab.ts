@@ -487,13 +487,15 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     // The learner's rungs that did not build while the solution's did: the toolchain works, so the learner's C++
     // does not compile. That is a failed check (exit 1, the file named), not an "unavailable" note (exit 0).
     const broken = ctx.impl === 'exercise' ? RUNGS.filter((rung) => !available.has(rung) && rungStatus('solution', rung).available) : [];
+    // Likewise the optional blocked.cc, built apart: its compile error fails native-blocked's check, and only it.
+    const blockedBroken = ctx.impl === 'exercise' && !blocked && blockedStatus('solution').available;
     for (const size of sizes) {
       cases.push(tsNaiveCase(size), tsTypedCase(size));
       for (const rung of RUNGS) {
         if (available.has(rung)) cases.push(nativeCase(rung, size, rung === 'march' && size === LARGEST_SIZE));
         else if (broken.includes(rung) && size === sizes[0]) cases.push(nativeCase(rung, size));
       }
-      if (blocked) cases.push(nativeBlockedCase(size));
+      if (blocked || (blockedBroken && size === sizes[0])) cases.push(nativeBlockedCase(size));
       if (blas) cases.push(nativeBlasCase(size));
     }
     // The top rungs past the ladder's sizes, in their own group after a full collection.

@@ -1,7 +1,8 @@
 /**
  * The optional blocked.cc is built apart from kernel.cc (binding.gyp: <impl>_blocked): a learner's blocked.cc that
- * does not compile leaves the kernel.cc rungs built and running, and only native-blocked and native-blocked-threads
- * unavailable, with the compiler's first error naming blocked.cc and the fix. (Before, both files were built into
+ * does not compile leaves the kernel.cc rungs built and running, and only native-blocked failing its check (a learner's
+ * compile error is a failure, issue 25) and the blocked rungs unmeasured, with the compiler's first error naming
+ * blocked.cc and the fix. (Before, both files were built into
  * every module, so a syntax error in the optional exercise took down the core rungs too.)
  * Builds a copy of the package whose exercise is the solution with one bad line planted in blocked.cc; only the
  * modules this needs (NATIVE_KERNEL_TARGETS), without the BLAS.
@@ -26,7 +27,7 @@ function builtHere(): boolean {
   }
 }
 
-test("a blocked.cc that does not compile leaves kernel.cc's rungs built and running; only the blocked rungs are unavailable, naming blocked.cc", { skip: builtHere() ? false : 'no C++ toolchain here (the solution rungs are not built)' }, (t) => {
+test("a blocked.cc that does not compile leaves kernel.cc's rungs built and running; only native-blocked fails, naming blocked.cc", { skip: builtHere() ? false : 'no C++ toolchain here (the solution rungs are not built)' }, (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-blocked-error-'));
   t.after(() => {
     removeGypLeak(root);
@@ -45,7 +46,7 @@ test("a blocked.cc that does not compile leaves kernel.cc's rungs built and runn
   writeFileSync(blocked, lines.join('\n'));
   for (const name of ['node_modules', 'package.json']) symlinkSync(path.join(REPO, name), path.join(root, name));
 
-  const env = { ...process.env, NATIVE_KERNEL_TARGETS: 'exercise_O3,exercise_march,exercise_blocked', NATIVE_KERNEL_BLAS: 'none', npm_config_userconfig: '/dev/null' };
+  const env = { ...process.env, NATIVE_KERNEL_TARGETS: 'exercise_O3,exercise_march,exercise_blocked,solution_blocked', NATIVE_KERNEL_BLAS: 'none', npm_config_userconfig: '/dev/null' };
   const build = spawnSync(process.execPath, ['scripts/build-addon.mjs'], { cwd: pkg, env, encoding: 'utf8', timeout: 300_000 });
   assert.equal(build.status, 0, `the build script must not fail: ${build.stderr}`);
   const record = JSON.parse(readFileSync(path.join(pkg, 'build', 'native-kernel-build.json'), 'utf8'));
@@ -58,8 +59,9 @@ test("a blocked.cc that does not compile leaves kernel.cc's rungs built and runn
   assert.match(build.stderr, /could not build exercise_blocked \(every other rung, TypeScript ones included, still runs\)/);
   assert.match(build.stderr, /why: building the exercise blocked kernel \(blocked\.cc\) failed: exercises\/native-kernel\/blocked\.cc:/);
 
-  // The copy's lab (its own build record): the kernel.cc rungs are cases and multiply right; the blocked ones are
-  // left out, and the notes say why (naming blocked.cc) and what to do.
+  // The copy's lab (its own build record): the kernel.cc rungs are cases and multiply right; the blocked kernel is one
+  // case whose set-up fails naming blocked.cc (the solution's blocked module built with the same compiler, so this is
+  // the learner's compile error: a failed check and exit 1, issue 25), and the notes say why and what to do.
   const script = `
     const { default: lab } = await import(${JSON.stringify(path.join(pkg, 'src', 'lab.ts'))});
     const ctx = { impl: 'exercise', implDir: ${JSON.stringify(path.join(root, 'exercises', 'native-kernel'))}, rootDir: ${JSON.stringify(root)}, quick: true, availableParallelism: 2, seed: 1 };
@@ -73,12 +75,17 @@ test("a blocked.cc that does not compile leaves kernel.cc's rungs built and runn
       checked[variant] = lab.comparator.compare(await lab.reference(input), await instance.run(input)).equal;
       await instance.teardown();
     }
-    console.log(JSON.stringify({ variants: [...new Set(cases.map((c) => c.variant))], checked, notes: lab.notes(ctx) }));`;
+    const blockedCases = cases.filter((d) => d.variant.startsWith('native-blocked'));
+    let blockedError = null;
+    try { await blockedCases[0].setup(ctx); } catch (error) { blockedError = error.message; }
+    console.log(JSON.stringify({ variants: [...new Set(cases.map((c) => c.variant))], blocked: blockedCases.map((c) => c.variant + ' ' + JSON.stringify(c.params)), blockedError, checked, notes: lab.notes(ctx) }));`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 120_000 });
   assert.equal(child.status, 0, child.stderr);
-  const { variants, checked, notes } = JSON.parse(child.stdout.trim().split('\n').pop()!);
+  const { checked, notes, blocked: blockedCases, blockedError } = JSON.parse(child.stdout.trim().split('\n').pop()!);
   assert.deepEqual(checked, { 'native-O3': true, 'native-march': true, 'native-threads': true });
-  assert.deepEqual(variants.filter((v: string) => v.startsWith('native-blocked')), []);
+  assert.equal(blockedCases.length, 1, `one native-blocked case, to fail its check: ${blockedCases}`);
+  assert.match(blockedCases[0], /^native-blocked \{"size":\d+\}$/);
+  assert.match(blockedError ?? '', new RegExp(`^exercises/native-kernel/blocked\\.cc does not compile \\(the solution's blocked kernel built with the same compiler\\): building the exercise blocked kernel \\(blocked\\.cc\\) failed: exercises/native-kernel/blocked\\.cc:${badLine}:`));
   const note = (notes as string[]).find((n) => n.includes('native-blocked'));
   assert.match(note ?? '', new RegExp(
     `^Unavailable, not measured: native-blocked, native-blocked-threads \\(exercise\\)\\. Why: building the exercise blocked kernel \\(blocked\\.cc\\) failed: exercises/native-kernel/blocked\\.cc:${badLine}:\\d+: error: .*` +
