@@ -142,6 +142,12 @@ describe('the derivation, on a hand-made episode', () => {
     assert.doesNotMatch(text, /InstructorNote|title: T|import X|label="Hint"/);
   });
 
+  it('counts a comparison as the verb it renders and a claim as its text, not their props (issue 29)', () => {
+    const compare = '<Compare run="event-loop" at="value" a="poolOverSpeedup" b="poolAtPSpeedup" more="higher than" less="lower than" />';
+    const claim = '<Claim run="event-loop" at="value" a="chunkedPingP99Ms" b="inlinePingP99Ms" expect="less">ping got better</Claim>';
+    assert.equal(countWords(readableText(`the pool was ${compare} the other; ${claim}.`)), 3 + 3 + 2 + 3);
+  });
+
   it('splits sections, finds markers, challenges, their runs and the optional ones', () => {
     const sections = sectionsOf(source);
     assert.deepEqual(

@@ -63,6 +63,8 @@ export interface CompareRender {
   run: CourseRun;
   /** Set when `expect` was given and the run (an instructor's) does not satisfy it: the visible note. */
   differs: string | null;
+  /** The instructor's run lacked a value, so both came from the reference run (`run` is then the reference). */
+  fellBack: boolean;
 }
 
 const TIME_UNITS = new Set(['ns', 'µs', 'us', 'μs', 'ms', 's']);
@@ -92,19 +94,38 @@ export function renderCompare(runs: CourseRuns, props: CompareProps, page: strin
   } catch (error) {
     throw new MeasuredBuildError(`${page}: ${tag}: ${(error as Error).message}`);
   }
-  const resolve = (key: string) => {
-    try {
-      const r = resolveMeasured(run.results, run.values, selectorFor(props.at, key));
-      if (r.kind !== 'number') throw new MeasuredSelectorError(`${describeSelector(props.run, selectorFor(props.at, key))} is not a number`);
-      return r;
-    } catch (error) {
-      throw new MeasuredBuildError(`${page}: ${tag}: does not resolve in the ${run.source === 'reference' ? 'reference' : "instructor's"} run ${run.dir}: ${(error as Error).message}`);
-    }
+  const resolveIn = (r: CourseRun, key: string) => {
+    const found = resolveMeasured(r.results, r.values, selectorFor(props.at, key));
+    if (found.kind !== 'number') throw new MeasuredSelectorError(`${describeSelector(props.run, selectorFor(props.at, key))} is not a number`);
+    return found;
   };
-  const a = resolve(props.a);
   // b may be a plain number (b="1": a speedup against no speedup), taken in a's unit, without an interval.
   const literal = /^-?\d+(\.\d+)?$/.test(props.b.trim()) ? Number(props.b) : null;
-  const b = literal === null ? resolve(props.b) : { kind: 'number' as const, value: literal, unit: a.unit, ci95: null, what: `the number ${literal}` };
+  const both = (r: CourseRun) => {
+    const a = resolveIn(r, props.a);
+    const b = literal === null ? resolveIn(r, props.b) : { kind: 'number' as const, value: literal, unit: a.unit, ci95: null, what: `the number ${literal}` };
+    return { a, b };
+  };
+  // An instructor's run may lack a value (an optional rung it did not build): like <Measured>, the comparison then
+  // comes from the reference run, both values from it, marked; a value missing from the reference fails the build.
+  let pair: ReturnType<typeof both>;
+  let fellBack = false;
+  try {
+    pair = both(run);
+  } catch (error) {
+    const reference = runs.reference.get(props.run);
+    if (!(error instanceof MeasuredSelectorError) || run.source === 'reference' || !reference) {
+      throw new MeasuredBuildError(`${page}: ${tag}: does not resolve in the ${run.source === 'reference' ? 'reference' : "instructor's"} run ${run.dir}: ${(error as Error).message}`);
+    }
+    try {
+      pair = both(reference);
+    } catch (refError) {
+      throw new MeasuredBuildError(`${page}: ${tag}: resolves neither in ${run.dir} nor in the reference run ${reference.dir}: ${(refError as Error).message}`);
+    }
+    run = reference;
+    fellBack = true;
+  }
+  const { a, b } = pair;
   if (a.unit !== b.unit) throw new MeasuredBuildError(`${page}: ${tag}: a is in "${a.unit}" and b in "${b.unit}"; compare values of one unit`);
   const asInterval = (r: typeof a): Interval => ({ value: r.value, low: r.ci95?.[0] ?? r.value, high: r.ci95?.[1] ?? r.value });
   const direction = directionOf(asInterval(a), asInterval(b));
@@ -119,10 +140,10 @@ export function renderCompare(runs: CourseRuns, props: CompareProps, page: strin
   let differs: string | null = null;
   if (expected !== undefined && !satisfies(direction, expected as Expectation)) {
     const message = `the text expects ${props.a} ${describeExpectation(expected as Expectation, words)} ${props.b}, and this run has it ${words[direction]}`;
-    if (run.source === 'reference' || run.fellBack) {
+    if (run.source === 'reference' || run.fellBack || fellBack) {
       throw new MeasuredBuildError(`${page}: ${tag}: the reference run contradicts the sentence: ${message} (${run.dir}). Rephrase it so it holds on any run, or let the run give the verb with <Compare> without expect.`);
     }
     differs = `Your run differs here: ${message}.`;
   }
-  return { direction, text: words[direction], title, run, differs };
+  return { direction, text: words[direction], title: fellBack ? `${title}\nReference values: not in the instructor's run` : title, run, differs, fellBack };
 }

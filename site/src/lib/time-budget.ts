@@ -89,10 +89,16 @@ export function countWords(text: string): number {
   return (text.match(/\S+/g) ?? []).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
 }
 
-/** The text a learner reads: without frontmatter, imports, instructor notes and folded hints (`<Solution label="... hint">`). */
+/**
+ * The text a learner reads: without frontmatter, imports, instructor notes and folded hints (`<Solution label="...
+ * hint">`). A `<Compare ... />` reads as the verb phrase it renders (three words, as "within noise of"), and the tags
+ * of a `<Claim>` read as nothing (their text is what is read): their props are not lesson text.
+ */
 export function readableText(source: string): string {
   return source
     .replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')
+    .replace(/<Compare\b[^>]*\/>/g, 'within noise of')
+    .replace(/<Claim\b[^>]*>|<\/Claim>/g, '')
     // The MDX imports of components (not the `import` lines of code examples, which a learner reads).
     .replace(/^import .* from ['"][^'"]*(?:\.astro|@astrojs\/[^'"]*)['"];?$/gm, '')
     .replace(/<InstructorNote>[\s\S]*?<\/InstructorNote>/g, '')
