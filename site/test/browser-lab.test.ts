@@ -10,6 +10,10 @@ import type { Results } from '@parallel-course/core';
 import { watchErrors } from './support/site.ts';
 import { openLabSite, quickRun, type LabSite } from './support/browser-lab.ts';
 import { openFile } from './support/viewer.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
+import { REFERENCE } from './support/other-machine.ts';
 
 let site: LabSite;
 before(async () => {
@@ -150,6 +154,19 @@ describe('in-page lab, episode 07 (matrix product)', () => {
     await viewer.goto(`${site.isolated}results-viewer/`);
     await openFile(viewer, { name: 'results-native-kernel-browser.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
     assert.deepEqual(viewerErrors, [], 'the viewer opens the file with the threaded cases');
+    // Beside the native addon (issue 28): first the course's Node run (said to be not the learner's), then the
+    // learner's own Node run once that file is opened too; GFLOP/s per rung at n = 128, both runtimes in one table.
+    const beside = viewer.locator('[data-rv-beside]');
+    await beside.waitFor({ state: 'visible', timeout: 30_000 });
+    await viewer.waitForFunction(() => /^n = 128: /.test(document.querySelector('[data-rv-beside-summary]')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert.match((await viewer.locator('[data-rv-beside-summary]').textContent())!, /beside the course's Node run .*not your machine's/);
+    const besideRungs = async () => viewer.locator('[data-rv-beside-table] tbody tr td:first-child').allTextContents();
+    for (const rung of ['wasm-simd', 'wasm-simd-threads', 'native-march', 'ts-typed']) assert.ok((await besideRungs()).includes(rung), `${rung} in ${await besideRungs()}`);
+    const nodeRun = readFileSync(path.join(findRunFolders(REFERENCE, 'native-kernel').at(-1)!, 'results.json'));
+    await openFile(viewer, { name: 'my-node-run.json', mimeType: 'application/json', buffer: nodeRun });
+    await viewer.waitForFunction(() => /beside your file results-native-kernel-browser\.json/.test(document.querySelector('[data-rv-beside-summary]')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert.ok((await besideRungs()).includes('wasm-simd') && (await besideRungs()).includes('native-march'));
+    assert.deepEqual(viewerErrors, []);
     assert.deepEqual(errors, []);
     await viewer.close();
     await page.close();

@@ -165,13 +165,20 @@ export function mountResultsViewer(root: HTMLElement): void {
   const otherCanvas = q<HTMLCanvasElement>('[data-rv-other-chart]');
   const sweepsHolder = q<HTMLElement>('[data-rv-sweeps]');
   const tableHolder = q<HTMLElement>('[data-rv-tables]');
+  const besideBox = q<HTMLElement>('[data-rv-beside]');
+  const besideSummary = q<HTMLElement>('[data-rv-beside-summary]');
+  const besideTable = q<HTMLElement>('[data-rv-beside-table]');
   if (!fileInput || !labPick || !labSelect || !note || !errorBox || !compareBox || !compareSummary || !compareTable) return;
   if (!caveatsBox || !caveatList || !warningBox || !output || !viewPick || !viewSelect || !source || !title || !summary) return;
   if (!headline || !workersBox || !workersCanvas || !otherBox || !otherCanvas || !tableHolder || !sweepsHolder) return;
+  if (!besideBox || !besideSummary || !besideTable) return;
 
   const course = courseRuns(root, labSelect);
   let selectedLab: string | null = course.labs.includes(labSelect.value) ? labSelect.value : (course.labs[0] ?? null);
   let learner: LearnerRun | null = null;
+  // The learner's earlier file of the same lab from the other runtime (a Node run and an in-page run of native-kernel),
+  // kept so the two can be shown side by side (wasm-beside.ts).
+  let otherRuntime: LearnerRun | null = null;
   // Bumped by every change of what is on show, so a comparison that finishes late does not overwrite a newer one.
   let generation = 0;
 
@@ -395,6 +402,43 @@ export function mountResultsViewer(root: HTMLElement): void {
       });
   };
 
+  /**
+   * A native-kernel run from the page and one from Node, GFLOP/s per rung at a size both measured: the learner's two
+   * files when both are open, else the learner's in-page run beside the course's Node run (said so).
+   */
+  const showBeside = (mine: LearnerRun | null): void => {
+    const mark = generation;
+    const browserRun = mine !== null && mine.results.lab === 'native-kernel' && (mine.results.runtime === 'browser' || otherRuntime !== null);
+    besideBox.hidden = !browserRun;
+    besideTable.replaceChildren();
+    if (!browserRun || mine === null) return;
+    const partner: Promise<{ results: Results; label: string }> =
+      otherRuntime !== null
+        ? Promise.resolve({ results: otherRuntime.results, label: `your file ${otherRuntime.fileName}` })
+        : course.labs.includes('native-kernel')
+          ? course.full('native-kernel').then((run) => ({ results: run.results, label: `the course's Node run (${run.label}), not your machine's: open your own Node run's results.json too` }))
+          : Promise.reject(new Error("open your Node run's results.json too"));
+    Promise.all([import('../lib/wasm-beside.ts'), partner])
+      .then(([{ wasmBesideNative, besideCells }, other]) => {
+        if (mark !== generation) return;
+        const beside = wasmBesideNative(mine.results, other.results);
+        if (!beside.ok) {
+          besideSummary.textContent = `Not shown: ${beside.reason}.`;
+          return;
+        }
+        besideSummary.textContent =
+          `n = ${beside.n}: your file ${mine.fileName} beside ${other.label}. Two runs, so only rates compare, ` +
+          'each from its own run\'s median sample (the interval is that median\'s): a difference inside both intervals is noise.';
+        besideTable.replaceChildren(
+          textTable(`Matrix product at n = ${beside.n}, GFLOP/s`, ['rung', 'where', 'threads', 'GFLOP/s [95% interval]'], besideCells(beside.rows)),
+        );
+      })
+      .catch((error: unknown) => {
+        if (mark !== generation) return;
+        besideSummary.textContent = `Not shown: ${error instanceof Error ? error.message : String(error)}.`;
+      });
+  };
+
   /** Shows the selected lab: the course's run (fetched), and the learner's run of the same lab beside it when there is one. */
   const render = (): void => {
     const mark = ++generation;
@@ -422,6 +466,7 @@ export function mountResultsViewer(root: HTMLElement): void {
     viewPick.hidden = !(reference && mine);
     if (reference && mine) showComparison(reference, mine);
     else hideComparison();
+    showBeside(mine);
     const showMine = mine !== null && (reference === null || viewSelect.value === 'yours');
     if (showMine) show(mine.results, mine.warning, yourRunLabel(mine.results, mine.fileName));
     else if (reference) show(reference.results, null, reference.label);
@@ -461,6 +506,9 @@ export function mountResultsViewer(root: HTMLElement): void {
     import('../lib/results-file.ts')
       .then(async ({ readResultsFile, checkResultsFile }) => {
         const results = await readResultsFile(file);
+        const earlier = learner ?? otherRuntime;
+        const sameLabOtherRuntime = earlier !== null && earlier.results.lab === results.lab && (earlier.results.runtime ?? 'node') !== (results.runtime ?? 'node');
+        otherRuntime = sameLabOtherRuntime ? earlier : null;
         learner = { results, warning: checkResultsFile(results), fileName: file.name };
         const placement = placeLearnerRun(course.labs, selectedLab, results.lab);
         selectedLab = placement.lab;
@@ -477,6 +525,7 @@ export function mountResultsViewer(root: HTMLElement): void {
         );
         // The file is refused: what was on show from an earlier file goes, the course's run of the lab stays.
         learner = null;
+        otherRuntime = null;
         if (selectedLab !== null && !course.labs.includes(selectedLab)) selectedLab = course.labs[0] ?? null;
         setNote(null);
         syncPicker();
