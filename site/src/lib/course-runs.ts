@@ -72,19 +72,18 @@ export function repoRoot(): string {
 }
 
 /**
- * checkRunFolder, memoised for one load: a folder is read and validated (every number recomputed) once. Runs outside
- * the committed reference also have their values.json recomputed by the lab's analysis (an edited one is refused).
+ * checkRunFolder, memoised for one load: a folder is read and validated (every number recomputed) once. The check of
+ * COURSE_RUNS folders also recomputes each run's values.json with the lab's analysis (an edited one is refused); the
+ * committed reference's are checked against their recomputation by the labs' tests instead.
  */
 type Check = (dir: string) => CheckedRun;
 
-function memoisedCheck(rootDir: string): Check {
+function memoisedCheck(rootDir: string, recomputeValues: boolean): Check {
   const checked = new Map<string, CheckedRun>();
-  const referenceDir = path.join(rootDir, 'reference');
   return (dir) => {
     let result = checked.get(dir);
     if (result === undefined) {
-      const inReference = !path.relative(referenceDir, dir).startsWith('..') && !path.isAbsolute(path.relative(referenceDir, dir));
-      result = checkRunFolder(dir, { rootDir, recomputeValues: !inReference });
+      result = checkRunFolder(dir, { rootDir, recomputeValues });
       checked.set(dir, result);
     }
     return result;
@@ -136,10 +135,10 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
 
   const referenceDir = path.join(rootDir, 'reference');
   const labs = labNames(rootDir);
-  const check = memoisedCheck(rootDir);
   const reference = new Map<string, CourseRun>();
+  const checkReference = memoisedCheck(rootDir, false);
   for (const lab of labs) {
-    const { run } = newestValid(referenceDir, lab, 'reference', check);
+    const { run } = newestValid(referenceDir, lab, 'reference', checkReference);
     if (run) reference.set(lab, run);
   }
 
@@ -160,8 +159,9 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
       );
     }
     const allSkipped: string[] = [];
+    const checkCourseRuns = memoisedCheck(rootDir, true);
     for (const lab of labs) {
-      const { run, skipped } = newestValid(courseRunsDir, lab, 'course-runs', check);
+      const { run, skipped } = newestValid(courseRunsDir, lab, 'course-runs', checkCourseRuns);
       allSkipped.push(...skipped);
       if (run) {
         chosen.set(lab, run);

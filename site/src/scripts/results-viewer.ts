@@ -408,10 +408,10 @@ export function mountResultsViewer(root: HTMLElement): void {
    */
   const showBeside = (mine: LearnerRun | null): void => {
     const mark = generation;
-    const browserRun = mine !== null && mine.results.lab === 'native-kernel' && (mine.results.runtime === 'browser' || otherRuntime !== null);
-    besideBox.hidden = !browserRun;
+    const inPageRunOpen = mine !== null && mine.results.lab === 'native-kernel' && (mine.results.runtime === 'browser' || otherRuntime !== null);
+    besideBox.hidden = !inPageRunOpen;
     besideTable.replaceChildren();
-    if (!browserRun || mine === null) return;
+    if (!inPageRunOpen || mine === null) return;
     const partner: Promise<{ results: Results; label: string }> =
       otherRuntime !== null
         ? Promise.resolve({ results: otherRuntime.results, label: `your file ${otherRuntime.fileName}` })

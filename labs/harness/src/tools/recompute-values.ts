@@ -12,8 +12,7 @@ import path from 'node:path';
 import { buildAnalysisValues, parseAnalysisValues, type AnalysisValues, type MeasuredValue } from '../analysis-values.ts';
 import { runLabAnalysis } from '../lab-analysis.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { RESULTS_FILE } from '../results-reader.ts';
-import { validateFile } from './validate.ts';
+import { readResults } from '../results-reader.ts';
 
 /** How long one recomputation may take: a lab's analysis takes 1-3 s; a hung one must not stop a site build. */
 export const RECOMPUTE_TIMEOUT_MS = 60_000;
@@ -23,12 +22,14 @@ const RELATIVE_TOLERANCE = 1e-9;
 /** This file, from the repository root (not import.meta.url: the site's build bundles this module elsewhere). */
 const SCRIPT = 'labs/harness/src/tools/recompute-values.ts';
 
-/** The run's values as this version of its lab's analysis computes them, in this process. */
+/**
+ * The run's values as this version of its lab's analysis computes them, in this process. The results are read with
+ * the schema only: the callers have validated them in full already (checkRunFolder; the reference runs' test), and
+ * doing that again here would recompute every number a second time.
+ */
 export async function recomputeValues(runDir: string, rootDir = ROOT_DIR): Promise<AnalysisValues> {
-  const checked = validateFile(path.join(runDir, RESULTS_FILE), { referenceRoot: rootDir });
-  if (!checked.results || !checked.valid) throw new Error(`its results.json is not valid: ${checked.problems[0] ?? 'unknown problem'}`);
-  const analysis = await runLabAnalysis(checked.results, rootDir);
-  return buildAnalysisValues(checked.results, analysis);
+  const { results } = readResults(runDir);
+  return buildAnalysisValues(results, await runLabAnalysis(results, rootDir));
 }
 
 /** recomputeValues in a child process (see the file's comment); throws with the child's message when it fails. */
