@@ -2,8 +2,8 @@
 //   npm run build -w labs/native-kernel
 //   npm run lab -- native-kernel
 // Built into a module of its own (exercise_blocked, -O3 -march=native) by labs/native-kernel/binding.gyp, apart from
-// kernel.cc: a compile error here leaves only native-blocked and native-blocked-threads unavailable (the build and
-// the lab name this file and the compiler's first error), and the kernel.cc rungs still run.
+// kernel.cc: a compile error here fails only native-blocked's check (native-blocked-threads is not measured; the
+// build and the lab name this file and the compiler's first error), and the kernel.cc rungs still run.
 // The given parts are in labs/native-kernel/native/blocked-parts.h: read what each one packs, computes or adds, and
 // where its data lives. The episode (episodes/07-native-kernel.mdx, "Up the ladder: blocking, and the library")
 // explains what each level of blocking keeps in which cache.
