@@ -103,9 +103,10 @@ describe('in-page lab, episode 05 (event loop)', () => {
   });
 });
 
-/** GFLOP/s of a native-kernel case's median sample (2 n^3 flop per product). */
-function gflops(c: Results['cases'][number]): number {
-  return (2 * Number(c.params['n']) ** 3 * c.workPerSample.amount) / c.summary.median / 1e6;
+/** GFLOP/s of a native-kernel case's median sample (2 n^3 flop per product), with the median's 95 % interval. */
+function gflops(c: Results['cases'][number]): string {
+  const flop = 2 * Number(c.params['n']) ** 3 * c.workPerSample.amount;
+  return `${(flop / c.summary.median / 1e6).toFixed(2)} [${(flop / c.summary.ci95[1] / 1e6).toFixed(2)}, ${(flop / c.summary.ci95[0] / 1e6).toFixed(2)}]`;
 }
 
 describe('in-page lab, episode 07 (matrix product)', () => {
@@ -125,7 +126,7 @@ describe('in-page lab, episode 07 (matrix product)', () => {
     assert.match(notRun[0]!, /"threads":\d+.* was not run: the page is not cross-origin isolated, .*SharedArrayBuffer/);
     assert.ok(!results.correctness.some((c) => c.variant === 'wasm-simd-threads'), 'a rung not run has no check entry');
     const simd = results.cases.find((c) => c.variant === 'wasm-simd')!;
-    t.diagnostic(`timer ${results.environment.browser?.timerResolutionMs} ms not isolated; wasm-simd ${gflops(simd).toFixed(2)} GFLOP/s at n=${simd.params['n']}`);
+    t.diagnostic(`timer ${results.environment.browser?.timerResolutionMs} ms not isolated; wasm-simd ${gflops(simd)} GFLOP/s at n=${simd.params['n']}`);
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -148,7 +149,7 @@ describe('in-page lab, episode 07 (matrix product)', () => {
       assert.deepEqual(s.efficiencyOver, { variant: 'wasm-simd-threads', params: { n: 128, threads: 1 } }, 'efficiency is over the rung on one worker');
     }
     const simd = results.cases.find((c) => c.variant === 'wasm-simd')!;
-    t.diagnostic(`isolated, n=${simd.params['n']}: wasm-simd ${gflops(simd).toFixed(2)} GFLOP/s; ${threaded.map((c) => `wasm-simd-threads x${c.params['threads']} ${gflops(c).toFixed(2)} GFLOP/s`).join('; ')}`);
+    t.diagnostic(`isolated, n=${simd.params['n']}: wasm-simd ${gflops(simd)} GFLOP/s; ${threaded.map((c) => `wasm-simd-threads x${c.params['threads']} ${gflops(c)} GFLOP/s`).join('; ')}`);
     const viewer = await site.browser.newPage();
     const viewerErrors = watchErrors(viewer);
     await viewer.goto(`${site.isolated}results-viewer/`);
