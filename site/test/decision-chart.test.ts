@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
+import { openSite, servedPage, watchErrors, type SiteUnderTest } from './support/site.ts';
 
 const PAGES = ['10-choosing/', ''];
 const PHONE = { width: 390, height: 844 };
@@ -53,13 +53,11 @@ describe('the decision chart', () => {
     }
     for (const href of new Set(hrefs)) {
       assert.ok(href.startsWith(site.url), `${href} leaves the site's base path ${site.url}`);
-      const target = await site.browser.newPage();
-      const response = await target.goto(href);
-      assert.equal(response?.status(), 200, `${href} answers ${response?.status()}`);
-      const hash = new URL(href).hash.slice(1);
-      if (hash) assert.ok(await target.evaluate((id) => document.getElementById(id) !== null, hash), `${href}: no element #${hash}`);
-      else assert.ok(((await target.locator('h1').first().textContent()) ?? '').trim().length > 0);
-      await target.close();
+      const hash = decodeURIComponent(new URL(href).hash.slice(1));
+      const served = await servedPage(page, href, hash);
+      assert.equal(served.status, 200, `${href} answers ${served.status}`);
+      if (hash) assert.ok(served.text !== null, `${href}: no element #${hash}`);
+      else assert.ok((served.text ?? '').length > 0, `${href}: no h1`);
     }
     await page.close();
   });

@@ -8,7 +8,7 @@ import type { BrowserContext } from 'playwright-core';
 import { LEARNING_OUTCOMES, outcomeAnchor } from '../src/lib/learning-outcomes.ts';
 import { formatClock } from '../src/lib/schedule.ts';
 import { readEpisodeFiles, scheduleOfFiles } from './support/episode-files.ts';
-import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
+import { openSite, servedPage, watchErrors, type SiteUnderTest } from './support/site.ts';
 
 /** An iPhone-sized viewport (CSS pixels), the narrowest the course is written for. */
 const PHONE = { width: 390, height: 844 };
@@ -100,14 +100,11 @@ describe('the landing page on a phone', () => {
       const url = new URL(row.href);
       assert.ok(url.pathname.startsWith(new URL(site.url).pathname + row.episode), `${row.title} links to ${row.href}`);
       if (url.hash === '') continue;
-      const target = await phone.newPage();
-      const response = await target.goto(row.href);
-      assert.equal(response?.status(), 200);
-      const heading = await target.evaluate((id) => document.getElementById(id)?.textContent?.trim() ?? null, decodeURIComponent(url.hash.slice(1)));
+      const served = await servedPage(page, row.href, decodeURIComponent(url.hash.slice(1)));
+      assert.equal(served.status, 200);
       // The page typesets quotes (' -> ’); the frontmatter title keeps the ones typed.
       const straight = (text: string | null) => text?.replace(/[‘’]/g, "'").replace(/[“”]/g, '"') ?? null;
-      assert.equal(straight(heading), straight(row.title), `${row.href} has no heading "${row.title}"`);
-      await target.close();
+      assert.equal(straight(served.text), straight(row.title), `${row.href} has no heading "${row.title}"`);
     }
     await page.close();
   });

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { caseLabel, checkResults, recompute, type Results } from '@parallel-course/core';
 import { loadCourseRuns, type CourseRun } from '../src/lib/course-runs.ts';
@@ -15,12 +16,14 @@ import { courseRunLabel } from '../src/lib/viewer-runs.ts';
 import { openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
 import { openFile, waitForText } from './support/viewer.ts';
 
+/** The repository root, named rather than taken from the working folder: the suite also runs from the root. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let site: SiteUnderTest;
 let runs: CourseRun[];
 
 before(async () => {
   site = await openSite();
-  runs = [...loadCourseRuns().labs.values()].sort((a, b) => a.lab.localeCompare(b.lab));
+  runs = [...loadCourseRuns({ rootDir: ROOT }).labs.values()].sort((a, b) => a.lab.localeCompare(b.lab));
   assert.ok(runs.length > 0, 'the course has no runs (reference/ is empty): the viewer has nothing to open');
 });
 after(async () => {

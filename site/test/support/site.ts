@@ -86,3 +86,29 @@ export function watchErrors(page: Page): string[] {
   page.on('requestfailed', (request) => errors.push(`request failed: ${request.url()}`));
   return errors;
 }
+
+/** A page as the server sends it: its status, and the text of the element `#id` (or of its first h1 when id is ''). */
+export interface ServedPage {
+  status: number;
+  /** The element's text, trimmed; null when the page has no such element. */
+  text: string | null;
+}
+
+/**
+ * Reads `url` through `page`'s browser context and looks up an element in the HTML the server sent, parsed by the
+ * browser's own DOMParser, without rendering it or running its scripts. A link check needs the served page's ids and
+ * headings, which the build writes; loading every linked page in full cost about a second a link.
+ */
+export async function servedPage(page: Page, url: string, id: string): Promise<ServedPage> {
+  const response = await page.request.get(url);
+  const html = await response.text();
+  const text = await page.evaluate(
+    ([source, wanted]) => {
+      const doc = new DOMParser().parseFromString(source!, 'text/html');
+      const element = wanted === '' ? doc.querySelector('h1') : doc.getElementById(wanted!);
+      return element === null ? null : (element.textContent ?? '').trim();
+    },
+    [html, id] as const,
+  );
+  return { status: response.status(), text };
+}
