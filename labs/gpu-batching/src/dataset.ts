@@ -5,8 +5,7 @@
  * cache, so what is measured is the system-call and threadpool cost, not the disk: say so when you quote it.)
  * Decoding turns bytes into float32 in [0, 1]: pixel / 255.
  */
-import { writeFileAtomic } from '@parallel-course/harness/results-writer.ts';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,19 +54,37 @@ export function decodeInto(pixels: Uint8Array, out: Float32Array, offset: number
 }
 
 /**
- * Writes the data set if it is not already complete in the cache and returns it. A manifest written last marks a
- * complete set; a folder without one (an interrupted write) is rewritten.
+ * Writes the data set if it is not already complete in the cache and returns it. The set is written into a folder of
+ * its own and renamed into place with its manifest inside, so a process that finds the folder finds it complete: two
+ * runs at once (two test files, two terminals) never read a half-written set or remove each other's. A folder without
+ * a valid manifest (an older interrupted write) is replaced.
  */
 export function ensureDataset(seed: number, count: number, root: string = defaultCacheRoot()): Dataset {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`a data set needs a positive integer sample count, got ${count}`);
   const dir = path.join(root, `v${FORMAT_VERSION}-seed${seed}-n${count}`);
   const manifest = path.join(dir, 'manifest.json');
   const expected = JSON.stringify({ format: FORMAT_VERSION, seed, count, bytesPerSample: PIXELS });
-  if (existsSync(manifest) && readFileSync(manifest, 'utf8') === expected) return { dir, count, seed };
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < count; i++) writeFileSync(sampleFile(dir, i), samplePixels(seed, i));
-  writeFileAtomic(manifest, expected, { replace: true });
+  const complete = (): boolean => existsSync(manifest) && readFileSync(manifest, 'utf8') === expected;
+  if (complete()) return { dir, count, seed };
+  mkdirSync(root, { recursive: true });
+  const staging = mkdtempSync(`${dir}.writing-`);
+  try {
+    for (let i = 0; i < count; i++) writeFileSync(sampleFile(staging, i), samplePixels(seed, i));
+    writeFileSync(path.join(staging, 'manifest.json'), expected);
+    try {
+      renameSync(staging, dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+      // Another process put a set there first: use it when complete, else replace the leftover.
+      if (!complete()) {
+        rmSync(dir, { recursive: true, force: true });
+        renameSync(staging, dir);
+      }
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
   return { dir, count, seed };
 }
 

@@ -3,7 +3,8 @@
  * the choice of execution provider, allocation halving, the data set.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -162,6 +163,45 @@ test('the data set is deterministic, one file per sample, decoded to [0, 1]', ()
     const samples = loadAllSync(a);
     assert.equal(samples.length, 5 * PIXELS);
     assert.equal(samples[PIXELS * 4 + 10], Math.fround((samplePixels(11, 4)[10] as number) / 255));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('ensureDataset: runs at once each get the whole set, none removes another\'s; a leftover without a manifest is replaced', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'gpu-batching-data-race-'));
+  try {
+    // Four threads ask for the same set at once, each then reads every sample (the lab's set-up does the same).
+    const code = `
+      const { workerData, parentPort } = require('node:worker_threads');
+      import(workerData.module).then(({ ensureDataset, loadAllSync }) => {
+        const set = ensureDataset(21, 2000, workerData.root);
+        parentPort.postMessage(loadAllSync(set).length);
+      }).catch((error) => parentPort.postMessage(String(error)));`;
+    const module = new URL('../src/dataset.ts', import.meta.url).href;
+    const lengths = await Promise.all(
+      [0, 1, 2, 3].map(
+        () =>
+          new Promise((done, fail) => {
+            const worker = new Worker(code, { eval: true, workerData: { module, root } });
+            worker.once('message', done);
+            worker.once('error', fail);
+          }),
+      ),
+    );
+    assert.deepEqual(lengths, [2000 * PIXELS, 2000 * PIXELS, 2000 * PIXELS, 2000 * PIXELS]);
+    const sets = readdirSync(root);
+    assert.equal(sets.length, 1, `one set, no staging folder left: ${sets.join(', ')}`);
+    assert.match(sets[0]!, /-seed21-n2000$/);
+    // An interrupted write of an older version: samples but no manifest. It is replaced, not trusted.
+    const leftover = path.join(root, sets[0]!.replace('n2000', 'n3'));
+    mkdirSync(leftover);
+    writeFileSync(path.join(leftover, 'stale.u8'), 'x');
+    const set = ensureDataset(21, 3, root);
+    assert.equal(set.dir, leftover);
+    const files = readdirSync(leftover);
+    assert.equal(files.length, 4, files.join(', '));
+    assert.ok(files.includes('manifest.json') && !files.includes('stale.u8'), files.join(', '));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

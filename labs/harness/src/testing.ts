@@ -6,12 +6,30 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * PIDs of the processes whose command line names this script file (an absolute path), for "no process is left
- * behind" checks. The absolute path keeps another checkout's runs on the same machine out of the answer.
- * Reads /proc on Linux and `ps` elsewhere; when neither can be read it throws, so a "nothing is left" test can
- * never pass because the tool that looks was missing.
+ * The environment variable that marks every process a test file starts. `npm test` runs several test files at once
+ * (support/suite.ts), so another file's lab servers or runner children may be running beside this file's: a "no
+ * process is left behind" check, or a clean-up that kills what is left, must see only its own. The first import of
+ * this module in a test file's process sets it to that process's id; children inherit the environment (the harness,
+ * its runner child, the labs' servers and device processes all start with process.env), and a process's
+ * /proc/<pid>/environ keeps it even after its parent has died and it was re-parented.
+ */
+export const TEST_OWNER_VARIABLE = 'COURSE_TEST_OWNER';
+process.env[TEST_OWNER_VARIABLE] ??= String(process.pid);
+
+/** True when the NUL-separated environment (the text of /proc/<pid>/environ) carries `owner` as its test owner. */
+export function ownedBy(environ: string, owner: string): boolean {
+  return environ.split('\0').includes(`${TEST_OWNER_VARIABLE}=${owner}`);
+}
+
+/**
+ * PIDs of the processes whose command line names this script file (an absolute path) and that this test file started
+ * (TEST_OWNER_VARIABLE), for "no process is left behind" checks. The absolute path keeps another checkout's runs on
+ * the same machine out of the answer, the owner another test file's runs in the same suite.
+ * Reads /proc on Linux and `ps` elsewhere (there without the owner filter: run such a check alone there); when
+ * neither can be read it throws, so a "nothing is left" test can never pass because the tool that looks was missing.
  */
 export function runningProcesses(scriptFile: string): string[] {
+  const owner = process.env[TEST_OWNER_VARIABLE]!;
   if (existsSync('/proc/self/cmdline')) {
     const pids: string[] = [];
     for (const entry of readdirSync('/proc')) {
@@ -22,7 +40,14 @@ export function runningProcesses(scriptFile: string): string[] {
       } catch {
         continue; // ended while we looked
       }
-      if (cmdline.split('\0').includes(scriptFile)) pids.push(entry);
+      if (!cmdline.split('\0').includes(scriptFile)) continue;
+      let environ: string;
+      try {
+        environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
+      } catch {
+        continue; // ended while we looked, or another user's process (not ours to count)
+      }
+      if (ownedBy(environ, owner)) pids.push(entry);
     }
     return pids;
   }

@@ -1,6 +1,7 @@
 /**
- * The temp-folder guard of `npm test` (support/tmp-guard.ts): `node --test` under it, on a fixture test that leaves a
- * folder behind, fails and names the folder; on one that cleans up, passes. Either way the guard's folder is gone.
+ * The temp-folder guard of `npm test` (support/tmp-guard.ts): the suite runner (support/suite.ts, which sets it up as
+ * `node --test --test-global-setup` would), on a fixture test that leaves a folder behind, fails and names the folder;
+ * on one that cleans up, passes. Either way the guard's folder is gone.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,15 +10,15 @@ import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp-dir.ts';
 
-const GUARD = fileURLToPath(new URL('./support/tmp-guard.ts', import.meta.url));
+const SUITE = fileURLToPath(new URL('./support/suite.ts', import.meta.url));
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/tmp-guard/${name}`, import.meta.url));
 
-/** `node --test` under the guard, with TMPDIR set to a folder of this test's own, which is returned as `tmp`. */
+/** The suite runner on one file, with TMPDIR set to a folder of this test's own, which is returned as `tmp`. */
 function runGuarded(t: TestContext, file: string) {
   const tmp = tempDir(t, 'tmp-guard-test-');
   // NODE_TEST_CONTEXT is how a test runner tells its child it is one; the inner runner must report as a top-level run.
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-  const run = spawnSync(process.execPath, ['--test', `--test-global-setup=${GUARD}`, file], {
+  const run = spawnSync(process.execPath, [SUITE, file], {
     encoding: 'utf8',
     env: { ...env, TMPDIR: tmp },
     timeout: 60_000,

@@ -1,6 +1,7 @@
 /**
  * Fails a test run that leaves anything in the OS temp folder. Used as
- * `node --test --test-global-setup=labs/harness/test/support/tmp-guard.ts ...` (root and site `npm test`).
+ * the global set-up of the suite runner (suite.ts: root and site `npm test`), or
+ * `node --test --test-global-setup=labs/harness/test/support/tmp-guard.ts ...` by hand.
  *
  * globalSetup runs in the test runner's own process before the first test file starts: it makes a fresh folder
  * (`course-test-tmp-XXXXXX` in the OS temp folder) and points TMPDIR at it. The runner starts every test file with

@@ -1,0 +1,52 @@
+/** The suite runner's choices (support/suite.ts): which files start first, how many run at once, which files run. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { concurrencyFor, MAX_CONCURRENCY, orderFiles, selectFiles, slowFile } from './support/suite.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+test('slowFile: a browser, a lab run, a check, a native or site build, or the CLI mark a file slow; plain unit tests do not', () => {
+  for (const text of ['site = await openSite();', 'await runLab({ lab })', 'await checkLab({ lab })', "spawnSync(process.execPath, ['scripts/build-addon.mjs'])", "['scripts/build-checked.ts']", 'spawnSync(process.execPath, [CLI, "x"])', 'chromium.launch({})']) {
+    assert.equal(slowFile(text), true, text);
+  }
+  for (const text of ["import { test } from 'node:test';\ntest('x', () => assert.equal(1, 1));", 'const runLabels = 1;', 'checkLabel(x)']) {
+    assert.equal(slowFile(text), false, text);
+  }
+});
+
+test('orderFiles: slow files first, each group in name order, nothing lost or repeated', () => {
+  const files = [
+    { file: 'b.test.ts', text: 'plain' },
+    { file: 'z.test.ts', text: 'await runLab({})' },
+    { file: 'a.test.ts', text: 'plain' },
+    { file: 'c.test.ts', text: 'site = await openSite()' },
+  ];
+  assert.deepEqual(orderFiles(files), ['c.test.ts', 'z.test.ts', 'a.test.ts', 'b.test.ts']);
+});
+
+test('concurrencyFor: the job CPUs within [2, 8]; COURSE_TEST_CONCURRENCY wins; a bad value is an error naming it', () => {
+  assert.equal(concurrencyFor({}, 1), 2, 'files that wait on timers and browsers overlap even on one CPU');
+  assert.equal(concurrencyFor({}, 2), 2);
+  assert.equal(concurrencyFor({}, 6), 6);
+  assert.equal(concurrencyFor({}, 128), MAX_CONCURRENCY);
+  assert.equal(concurrencyFor({ COURSE_TEST_CONCURRENCY: '1' }, 64), 1);
+  assert.equal(concurrencyFor({ COURSE_TEST_CONCURRENCY: ' ' }, 4), 4, 'blank: unset');
+  for (const bad of ['0', '-1', '1.5', 'two']) assert.throws(() => concurrencyFor({ COURSE_TEST_CONCURRENCY: bad }, 2), /COURSE_TEST_CONCURRENCY must be a whole number >= 1/);
+});
+
+test('selectFiles: no argument is every lab and site test file; a group or file paths select those', () => {
+  const all = selectFiles([], ROOT);
+  const labs = selectFiles(['labs'], ROOT);
+  const site = selectFiles(['site'], ROOT);
+  assert.ok(labs.includes('labs/harness/test/suite.test.ts'));
+  assert.ok(site.includes('site/test/pages.test.ts'));
+  assert.deepEqual([...all].sort(), [...labs, ...site].sort());
+  assert.ok(all.every((file) => file.endsWith('.test.ts')));
+  assert.deepEqual(selectFiles(['labs/core/test/format.test.ts'], ROOT), ['labs/core/test/format.test.ts']);
+  // The scripts run the suite through this file, so a change of runner cannot leave one of them behind.
+  const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+  for (const name of ['test', 'test:labs', 'test:p']) assert.match(scripts[name] ?? '', /node labs\/harness\/test\/support\/suite\.ts/, name);
+});

@@ -1,0 +1,101 @@
+/**
+ * The runner behind `npm test` (and `test:labs`, `test:p`): every test file of the labs and the site in one node:test
+ * run, several files at a time, the slow ones started first.
+ *
+ *   node labs/harness/test/support/suite.ts                 every file of labs/*\/test and site/test
+ *   node labs/harness/test/support/suite.ts labs            the labs' files only
+ *   node labs/harness/test/support/suite.ts FILE...         these files (test:p passes the P-dependent ones)
+ *
+ * Why not `node --test GLOB...`: the runner sorts its files by name, so a 100-second file that sorts late starts when
+ * the others are done and the run waits for it alone. Here the files that start a browser, a lab run or a native build
+ * go first (slowFile), the rest fill in around them. On this project's 2-vCPU machine the suite is bound by CPU
+ * (about 1,300 CPU-seconds with Chromium's), so two files at a time is what brings the wall time down; more only
+ * helps where there are more CPUs.
+ *
+ * How many at a time: COURSE_TEST_CONCURRENCY, else the CPUs this job may use (affinity and cgroup quota, not
+ * COURSE_CPUS, which forces the labs' P and not the machine's), at least 2 (several files wait on timers, servers and
+ * browsers) and at most 8 (each browser file holds a Chromium). No test may depend on running alone: each uses its
+ * own temporary folder, its own ports (0) and its own processes.
+ *
+ * The temp-folder guard (tmp-guard.ts) runs as the global set-up, as it did with `--test-global-setup`.
+ */
+import { globSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import { fileURLToPath } from 'node:url';
+import { cpuBudget } from '../../src/cpus.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const GROUPS: Record<string, string[]> = {
+  labs: ['labs/*/test/**/*.test.ts'],
+  site: ['site/test/*.test.ts'],
+};
+export const MIN_CONCURRENCY = 2;
+export const MAX_CONCURRENCY = 8;
+
+/** Text in a test file that says it starts a browser, a lab run, a site build or a native build: started first. */
+const SLOW_MARKERS = /\b(openSite|openLabSite|runLab|checkLab|runBundle|chromium\.launch)\(|build-addon\.mjs|build-checked\.ts|\[CLI, |labs\/harness\/src\/cli\.ts/;
+
+/** True when the file's text names something slow (SLOW_MARKERS). */
+export function slowFile(text: string): boolean {
+  return SLOW_MARKERS.test(text);
+}
+
+/** The slow files first, then the rest; each group in name order, so a run's order is the same every time. */
+export function orderFiles(files: { file: string; text: string }[]): string[] {
+  const sorted = [...files].sort((a, b) => a.file.localeCompare(b.file));
+  return [...sorted.filter((f) => slowFile(f.text)), ...sorted.filter((f) => !slowFile(f.text))].map((f) => f.file);
+}
+
+/** How many files run at once: COURSE_TEST_CONCURRENCY, else the job's CPUs within [MIN_CONCURRENCY, MAX_CONCURRENCY]. */
+export function concurrencyFor(env: NodeJS.ProcessEnv, jobCpus: number): number {
+  const given = env['COURSE_TEST_CONCURRENCY'];
+  if (given !== undefined && given.trim() !== '') {
+    const n = Number(given);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`COURSE_TEST_CONCURRENCY must be a whole number >= 1, got ${JSON.stringify(given)}`);
+    return n;
+  }
+  return Math.min(MAX_CONCURRENCY, Math.max(MIN_CONCURRENCY, jobCpus));
+}
+
+/** The files for the command line's arguments: group names (labs, site) or file paths; none means every group. */
+export function selectFiles(args: string[], root = ROOT): string[] {
+  const wanted = args.length === 0 ? Object.keys(GROUPS) : args;
+  const files = new Set<string>();
+  for (const arg of wanted) {
+    const patterns = GROUPS[arg];
+    if (patterns) for (const pattern of patterns) for (const file of globSync(pattern, { cwd: root })) files.add(file);
+    else files.add(path.relative(root, path.resolve(root, arg)));
+  }
+  return [...files];
+}
+
+if (import.meta.main) {
+  let concurrency: number;
+  try {
+    concurrency = concurrencyFor(process.env, cpuBudget(undefined, {}).p);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const files = orderFiles(selectFiles(process.argv.slice(2)).map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') })));
+  if (files.length === 0) {
+    process.stderr.write('suite: no test files matched\n');
+    process.exit(2);
+  }
+  process.stderr.write(`suite: ${files.length} test files, ${concurrency} at a time\n`);
+  // globalSetupPath is run()'s form of --test-global-setup (Node 24); @types/node 24.19 does not declare it yet.
+  const options: Parameters<typeof run>[0] & { globalSetupPath: string } = {
+    files: files.map((file) => path.join(ROOT, file)),
+    concurrency,
+    cwd: ROOT,
+    globalSetupPath: fileURLToPath(new URL('./tmp-guard.ts', import.meta.url)),
+  };
+  run(options)
+    .on('test:fail', () => {
+      process.exitCode = 1;
+    })
+    .compose(spec)
+    .pipe(process.stdout);
+}
