@@ -2,6 +2,7 @@
  * --compare: a verdict per case. Two runs of the same code are "within noise"; a clearly faster variant is "faster".
  * The real runs use the workflow fixture: its exercise is given a sumSquares that does 40 times the work.
  */
+// npm test runs this file alone: "faster" needs an interval that excludes 1, from real timings (support/suite.ts).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

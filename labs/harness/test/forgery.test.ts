@@ -3,6 +3,7 @@
  * from issue 25, planted in a learner that is 300x slower than the reference, must leave the grade failing. Before the
  * seal, the Array.prototype.push patch and the forged 'round' message each turned this learner into a pass.
  */
+// npm test runs this file alone: a grade ratio of real timings must stay below 0.5 (support/suite.ts).
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

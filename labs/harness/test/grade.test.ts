@@ -3,6 +3,7 @@
  * interval against the lab's target; recorded in results.json and recomputed by validate (a hand-edited grade is
  * caught); failed checks are not graded.
  */
+// npm test runs this file alone: a grade is a ratio of real timings, and a loaded machine widens its interval (support/suite.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

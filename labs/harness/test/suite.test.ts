@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { concurrencyFor, MAX_CONCURRENCY, orderFiles, selectFiles, slowFile } from './support/suite.ts';
+import { concurrencyFor, MAX_CONCURRENCY, orderFiles, runsAlone, selectFiles, slowFile } from './support/suite.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -49,4 +49,12 @@ test('selectFiles: no argument is every lab and site test file; a group or file 
   // The scripts run the suite through this file, so a change of runner cannot leave one of them behind.
   const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
   for (const name of ['test', 'test:labs', 'test:p']) assert.match(scripts[name] ?? '', /node labs\/harness\/test\/support\/suite\.ts/, name);
+});
+
+test('runsAlone: only the marker line at the start of a line, with a reason', () => {
+  assert.equal(runsAlone('/** x */\n// npm test runs this file alone: a grade of real timings.\nimport x;'), true);
+  assert.equal(runsAlone('// npm test runs this file alone:\n'), false, 'a reason is required');
+  assert.equal(runsAlone("const s = '// npm test runs this file alone: x';"), false);
+  // The files that compare real timings carry it.
+  for (const file of ['grade', 'compare', 'forgery']) assert.equal(runsAlone(readFileSync(path.join(ROOT, `labs/harness/test/${file}.test.ts`), 'utf8')), true, file);
 });

@@ -17,10 +17,15 @@
  * browsers) and at most 8 (each browser file holds a Chromium). No test may depend on running alone: each uses its
  * own temporary folder, its own ports (0) and its own processes.
  *
- * The temp-folder guard (tmp-guard.ts) runs as the global set-up, as it did with `--test-global-setup`.
+ * A file whose assertions compare real timings (a grade, a faster/slower verdict) says so with the line
+ * `// npm test runs this file alone: <why>`; those files run first, one at a time with nothing beside them, because
+ * another file's load on a 2-CPU machine widens an interval enough to turn "fail" into "uncertain pass".
+ *
+ * The temp-folder guard (tmp-guard.ts) runs as the global set-up of each phase, as it did with `--test-global-setup`.
  */
-import { globSync, readFileSync } from 'node:fs';
+import { existsSync, globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +41,14 @@ export const MAX_CONCURRENCY = 8;
 
 /** Text in a test file that says it starts a browser, a lab run, a site build or a native build: started first. */
 const SLOW_MARKERS = /\b(openSite|openLabSite|runLab|checkLab|runBundle|chromium\.launch)\(|build-addon\.mjs|build-checked\.ts|\[CLI, |labs\/harness\/src\/cli\.ts/;
+
+/** The line that makes a file run alone (see the file's comment). */
+const ALONE_MARKER = /^\/\/ npm test runs this file alone: \S/m;
+
+/** True when the file says it must run with no other file beside it (ALONE_MARKER). */
+export function runsAlone(text: string): boolean {
+  return ALONE_MARKER.test(text);
+}
 
 /** True when the file's text names something slow (SLOW_MARKERS). */
 export function slowFile(text: string): boolean {
@@ -79,12 +92,27 @@ if (import.meta.main) {
     process.stderr.write(`${(error as Error).message}\n`);
     process.exit(2);
   }
-  const files = orderFiles(selectFiles(process.argv.slice(2)).map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') })));
+  const selected = selectFiles(process.argv.slice(2));
+  const missing = selected.filter((file) => !existsSync(path.join(ROOT, file)));
+  if (missing.length > 0) {
+    process.stderr.write(`suite: no such test file: ${missing.join(', ')} (give labs, site or paths from the repository root)\n`);
+    process.exit(2);
+  }
+  const files = orderFiles(selected.map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') })));
   if (files.length === 0) {
     process.stderr.write('suite: no test files matched\n');
     process.exit(2);
   }
-  process.stderr.write(`suite: ${files.length} test files, ${concurrency} at a time\n`);
+  const alone = files.filter((file) => runsAlone(readFileSync(path.join(ROOT, file), 'utf8')));
+  const together = files.filter((file) => !alone.includes(file));
+  process.stderr.write(`suite: ${files.length} test files: ${alone.length} alone first (they compare real timings), then ${together.length}, ${concurrency} at a time\n`);
+  await runPhase(alone, 1);
+  await runPhase(together, concurrency);
+}
+
+/** One node:test run over `files`, reported with the spec reporter; a failure sets the exit code. */
+async function runPhase(files: string[], concurrency: number): Promise<void> {
+  if (files.length === 0) return;
   // globalSetupPath is run()'s form of --test-global-setup (Node 24); @types/node 24.19 does not declare it yet.
   const options: Parameters<typeof run>[0] & { globalSetupPath: string } = {
     files: files.map((file) => path.join(ROOT, file)),
@@ -92,10 +120,11 @@ if (import.meta.main) {
     cwd: ROOT,
     globalSetupPath: fileURLToPath(new URL('./tmp-guard.ts', import.meta.url)),
   };
-  run(options)
+  const report = run(options)
     .on('test:fail', () => {
       process.exitCode = 1;
     })
-    .compose(spec)
-    .pipe(process.stdout);
+    .compose(spec);
+  report.pipe(process.stdout, { end: false });
+  await finished(report);
 }
