@@ -1,5 +1,6 @@
 /** The suite runner's choices (support/suite.ts): which files start first, how many run at once, which files run. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -57,4 +58,15 @@ test('runsAlone: only the marker line at the start of a line, with a reason', ()
   assert.equal(runsAlone("const s = '// npm test runs this file alone: x';"), false);
   // The files that compare real timings carry it.
   for (const file of ['grade', 'compare', 'forgery']) assert.equal(runsAlone(readFileSync(path.join(ROOT, `labs/harness/test/${file}.test.ts`), 'utf8')), true, file);
+});
+
+test('the runner exits 1 when a test fails and 0 when all pass', () => {
+  const suite = path.join(ROOT, 'labs/harness/test/support/suite.ts');
+  // NODE_TEST_CONTEXT is how a test runner tells its child it is one; the inner runner must report as a top-level run.
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const failing = spawnSync(process.execPath, [suite, 'labs/harness/test/fixtures/suite/fails.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(failing.status, 1, failing.stdout + failing.stderr);
+  assert.match(failing.stdout, /✖ fails on purpose/);
+  const passing = spawnSync(process.execPath, [suite, 'labs/core/test/format.test.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(passing.status, 0, passing.stdout + passing.stderr);
 });
