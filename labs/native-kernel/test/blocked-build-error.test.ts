@@ -9,12 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { removeGypLeak } from './support/gyp-leak.ts';
+import { buildCopyRoot } from './support/build-copy.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PKG = path.join(REPO, 'labs', 'native-kernel');
@@ -28,11 +27,7 @@ function builtHere(): boolean {
 }
 
 test("a blocked.cc that does not compile leaves kernel.cc's rungs built and running; only native-blocked fails, naming blocked.cc", { skip: builtHere() ? false : 'no C++ toolchain here (the solution rungs are not built)' }, (t) => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-blocked-error-'));
-  t.after(() => {
-    removeGypLeak(root);
-    rmSync(root, { recursive: true, force: true });
-  });
+  const root = buildCopyRoot(t, 'native-kernel-blocked-error-');
   const pkg = path.join(root, 'labs', 'native-kernel');
   const skipped = [path.join(PKG, 'build'), path.join(PKG, 'blas', 'build')];
   cpSync(PKG, pkg, { recursive: true, filter: (src) => !skipped.some((d) => src === d || src.startsWith(`${d}${path.sep}`)) });

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 // A plain-JavaScript install script (it must run on whichever node npm starts); types in build-addon.d.mts.
 import { chosenTargets, failureHeadline, fixFor, GROUPS } from '../scripts/build-addon.mjs';
+import { buildCopyRoot } from './support/build-copy.ts';
 
 test('failureHeadline picks the compiler error out of make and node-gyp noise, with a repository-relative path', () => {
   const output = [
@@ -42,4 +46,14 @@ test('NATIVE_KERNEL_TARGETS picks the modules to build; an unknown name is an er
   assert.deepEqual(chosenTargets({ NATIVE_KERNEL_TARGETS: 'exercise_O3, exercise_blocked' }).targets, ['exercise_O3', 'exercise_blocked']);
   assert.match(chosenTargets({ NATIVE_KERNEL_TARGETS: 'exercise_O4' }).error ?? '', /unknown modules: exercise_O4; the modules are solution_O0, .*exercise_blocked, blas/);
   assert.match(chosenTargets({ NATIVE_KERNEL_TARGETS: ',' }).error ?? '', /names no module/);
+});
+
+test('a copy built by a test keeps the makefiles node-gyp writes outside its build folder in a folder of its own', (t) => {
+  const root = buildCopyRoot(t, 'native-kernel-copy-layout-');
+  assert.deepEqual(readdirSync(root), []);
+  // Where gyp's make generator puts node-addon-api's makefiles: <build>/../../../.. (support/build-copy.ts).
+  const makefilesBase = path.resolve(root, 'labs', 'native-kernel', 'build', '..', '..', '..', '..');
+  assert.equal(makefilesBase, path.dirname(root), 'the copy\'s own folder');
+  assert.notEqual(makefilesBase, os.tmpdir(), 'not the temp folder that other tests\' copies share');
+  assert.ok(path.basename(makefilesBase).startsWith('native-kernel-copy-layout-'));
 });

@@ -5,21 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { removeGypLeak } from './support/gyp-leak.ts';
+import { buildCopyRoot } from './support/build-copy.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 test('no compiler: install succeeds, the reason and the fix are recorded, TypeScript rungs still run', async (t) => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-nocc-'));
-  t.after(() => {
-    removeGypLeak(root);
-    rmSync(root, { recursive: true, force: true });
-  });
+  const root = buildCopyRoot(t, 'native-kernel-nocc-');
   const pkg = path.join(root, 'labs', 'native-kernel');
   const builtDir = path.join(REPO, 'labs', 'native-kernel', 'build');
   cpSync(path.join(REPO, 'labs', 'native-kernel'), pkg, { recursive: true, filter: (src) => src !== builtDir && !src.startsWith(`${builtDir}${path.sep}`) });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { removeGypLeak } from './support/gyp-leak.ts';
+import { buildCopyRoot } from './support/build-copy.ts';
 import { checkLab } from '@parallel-course/harness/run-lab.ts';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,11 +122,7 @@ test('a missing BLAS is one note naming native-blas, the reason and the one-line
 
 // One build of a copy serves two tests: the build without a BLAS, and the solution copied into the exercise.
 test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and records native-blas unavailable with the fix; the solution copied into the exercise (kernel.cc and blocked.cc) passes the check', { skip: marchBuilt ? false : 'no C++ toolchain here' }, async (t) => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'native-kernel-noblas-build-'));
-  t.after(() => {
-    removeGypLeak(root);
-    rmSync(root, { recursive: true, force: true });
-  });
+  const root = buildCopyRoot(t, 'native-kernel-noblas-build-');
   const pkg = path.join(root, 'labs', 'native-kernel');
   const source = path.join(REPO, 'labs', 'native-kernel');
   const skipped = [path.join(source, 'build'), path.join(source, 'blas', 'build')];
