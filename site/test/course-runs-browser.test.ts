@@ -6,20 +6,18 @@
  * small temporary episodes folder (COURSE_EPISODES), so it is quick and does not touch dist/.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { startStaticServer } from '../scripts/static-server.ts';
 import { findBrowser } from './support/browser.ts';
 import { OTHER_CPU, otherMachineRuns } from './support/other-machine.ts';
 import { watchErrors } from './support/site.ts';
+import { buildPlantedCourse } from './support/planted-build.ts';
 
-const SITE = fileURLToPath(new URL('..', import.meta.url));
 const BROWSER = findBrowser();
 const FRONTMATTER = ['teaching: 1', 'exercises: 1', 'questions:', '  - Q?', 'objectives:', '  - O.', 'keypoints:', '  - K.'];
 
@@ -49,12 +47,7 @@ test('COURSE_RUNS from another machine: its CPU model on the page that quotes it
   page(folder, '02-plain.mdx', 'Plain', ['No measurements here.']);
 
   const dist = path.join(dir, 'dist');
-  const build = spawnSync(process.execPath, ['scripts/build-checked.ts'], {
-    cwd: SITE,
-    encoding: 'utf8',
-    env: { ...process.env, SITE_BASE: '/', COURSE_EPISODES: folder, COURSE_RUNS: runs, COURSE_BUILD_OUT: dist, COURSE_BUILD_CACHE: path.join(dir, 'cache'), COURSE_NUMBER_CHECK: 'strict' },
-    timeout: 300_000,
-  });
+  const build = buildPlantedCourse({ SITE_BASE: '/', COURSE_EPISODES: folder, COURSE_RUNS: runs, COURSE_BUILD_OUT: dist, COURSE_BUILD_CACHE: path.join(dir, 'cache'), COURSE_NUMBER_CHECK: 'strict' });
   assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`.slice(-4000));
 
   const { server, url } = await startStaticServer({ root: dist, base: '/', port: 0 });

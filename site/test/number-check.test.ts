@@ -5,16 +5,14 @@
  * (COURSE_EPISODES) with a planted "12.3 ms".
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { countSource } from '../scripts/count-numbers.ts';
 import { findInText, modeFor } from '../src/lib/number-check.ts';
+import { buildPlantedCourse } from './support/planted-build.ts';
 
-const SITE = fileURLToPath(new URL('..', import.meta.url));
 
 test('the rule: numbers with units of time, rate and size, and speedup factors; not minutes, counts or products', () => {
   const hits = (text: string) => findInText(text).map((h) => h.text);
@@ -88,12 +86,7 @@ function episodes(dir: string, body: string[]): string {
 }
 
 function build(dir: string, folder: string, mode: string): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, ['scripts/build-checked.ts'], {
-    cwd: SITE,
-    encoding: 'utf8',
-    env: { ...process.env, COURSE_EPISODES: folder, COURSE_BUILD_OUT: path.join(dir, 'dist'), COURSE_BUILD_CACHE: path.join(dir, 'cache'), COURSE_NUMBER_CHECK: mode, COURSE_RUNS: '' },
-    timeout: 300_000,
-  });
+  const run = buildPlantedCourse({ COURSE_EPISODES: folder, COURSE_BUILD_OUT: path.join(dir, 'dist'), COURSE_BUILD_CACHE: path.join(dir, 'cache'), COURSE_NUMBER_CHECK: mode, COURSE_RUNS: '' });
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
 }
 

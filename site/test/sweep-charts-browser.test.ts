@@ -6,7 +6,6 @@
  * The page is a one-page course built for this test (COURSE_EPISODES), so it is quicker than the whole site.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -19,8 +18,8 @@ import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { startStaticServer } from '../scripts/static-server.ts';
 import { findBrowser } from './support/browser.ts';
 import { watchErrors } from './support/site.ts';
+import { buildPlantedCourse } from './support/planted-build.ts';
 
-const SITE = fileURLToPath(new URL('..', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BROWSER = findBrowser();
 const VIEWPORT = { width: 1280, height: 800 };
@@ -39,12 +38,7 @@ test('the viewer charts every declared sweep over its param, with the run\'s dat
   writeFileSync(path.join(folder, 'index.mdx'), ['---', 'title: Test course', 'description: A tiny course.', 'kind: page', '---', '', 'Start.', ''].join('\n'));
   writeFileSync(path.join(folder, 'results-viewer.mdx'), ['---', 'title: Results viewer', 'description: The viewer.', 'kind: page', '---', '', "import ResultsViewer from '@course-site/components/ResultsViewer.astro';", '', '<ResultsViewer />', ''].join('\n'));
   const dist = path.join(dir, 'dist');
-  const build = spawnSync(process.execPath, ['scripts/build-checked.ts'], {
-    cwd: SITE,
-    encoding: 'utf8',
-    env: { ...process.env, SITE_BASE: '/', COURSE_EPISODES: folder, COURSE_BUILD_OUT: dist, COURSE_BUILD_CACHE: path.join(dir, 'cache'), COURSE_NUMBER_CHECK: 'strict' },
-    timeout: 300_000,
-  });
+  const build = buildPlantedCourse({ SITE_BASE: '/', COURSE_EPISODES: folder, COURSE_BUILD_OUT: dist, COURSE_BUILD_CACHE: path.join(dir, 'cache'), COURSE_NUMBER_CHECK: 'strict' });
   assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`.slice(-4000));
 
   const { server, url } = await startStaticServer({ root: dist, base: '/', port: 0 });
