@@ -9,13 +9,13 @@
  * Why not `node --test GLOB...`: the runner sorts its files by name, so a 100-second file that sorts late starts when
  * the others are done and the run waits for it alone. Here the files that start a browser, a lab run or a native build
  * go first (slowFile), the rest fill in around them. On this project's 2-vCPU machine the suite is bound by CPU
- * (about 1,300 CPU-seconds with Chromium's), so two files at a time is what brings the wall time down; more only
+ * (about 1,200 CPU-seconds with Chromium's), so two files at a time is what brings the wall time down; more only
  * helps where there are more CPUs.
  *
  * How many at a time: COURSE_TEST_CONCURRENCY, else the CPUs this job may use (affinity and cgroup quota, not
  * COURSE_CPUS, which forces the labs' P and not the machine's), at least 2 (several files wait on timers, servers and
- * browsers) and at most 8 (each browser file holds a Chromium). No test may depend on running alone: each uses its
- * own temporary folder, its own ports (0) and its own processes.
+ * browsers) and at most 8 (each browser file holds a Chromium). What lets files share a machine (own temp folders
+ * and ports, owned processes, own build folders, the site-build lock) is listed in the harness README's "Tests".
  *
  * A file whose assertions compare real timings (a grade, a faster/slower verdict) says so with the line
  * `// npm test runs this file alone: <why>`; those files run first, one at a time with nothing beside them, because
@@ -40,7 +40,7 @@ export const MIN_CONCURRENCY = 2;
 export const MAX_CONCURRENCY = 8;
 
 /** Text in a test file that says it starts a browser, a lab run, a site build or a native build: started first. */
-const SLOW_MARKERS = /\b(openSite|openLabSite|runLab|checkLab|runBundle|chromium\.launch)\(|build-addon\.mjs|build-checked\.ts|\[CLI, |labs\/harness\/src\/cli\.ts/;
+const SLOW_MARKERS = /\b(openSite|openLabSite|runLab|checkLab|runBundle|chromium\.launch)\(|buildPlantedCourse\(|build-addon\.mjs|build-checked\.ts|\[CLI, |labs\/harness\/src\/cli\.ts/;
 
 /** The line that makes a file run alone (see the file's comment). */
 const ALONE_MARKER = /^\/\/ npm test runs this file alone: \S/m;
