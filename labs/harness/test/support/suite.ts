@@ -30,11 +30,13 @@ import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
 import { cpuBudget } from '../../src/cpus.ts';
+import { labTestFiles } from './p-dependence.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const GROUPS: Record<string, string[]> = {
-  labs: ['labs/*/test/**/*.test.ts'],
-  site: ['site/test/*.test.ts'],
+/** Each group's files, relative to the root: the labs' as p-dependence.ts lists them (one lister for both runners). */
+const GROUPS: Record<string, (root: string) => string[]> = {
+  labs: (root) => labTestFiles(root),
+  site: (root) => globSync('site/test/*.test.ts', { cwd: root }),
 };
 export const MIN_CONCURRENCY = 2;
 export const MAX_CONCURRENCY = 8;
@@ -77,8 +79,8 @@ export function selectFiles(args: string[], root = ROOT): string[] {
   const wanted = args.length === 0 ? Object.keys(GROUPS) : args;
   const files = new Set<string>();
   for (const arg of wanted) {
-    const patterns = GROUPS[arg];
-    if (patterns) for (const pattern of patterns) for (const file of globSync(pattern, { cwd: root })) files.add(file);
+    const group = GROUPS[arg];
+    if (group) for (const file of group(root)) files.add(file);
     else files.add(path.relative(root, path.resolve(root, arg)));
   }
   return [...files];
@@ -98,12 +100,13 @@ if (import.meta.main) {
     process.stderr.write(`suite: no such test file: ${missing.join(', ')} (give labs, site or paths from the repository root)\n`);
     process.exit(2);
   }
-  const files = orderFiles(selected.map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') })));
+  const texts = new Map(selected.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
+  const files = orderFiles([...texts].map(([file, text]) => ({ file, text })));
   if (files.length === 0) {
     process.stderr.write('suite: no test files matched\n');
     process.exit(2);
   }
-  const alone = files.filter((file) => runsAlone(readFileSync(path.join(ROOT, file), 'utf8')));
+  const alone = files.filter((file) => runsAlone(texts.get(file)!));
   const together = files.filter((file) => !alone.includes(file));
   process.stderr.write(`suite: ${files.length} test files: ${alone.length} alone first (they compare real timings), then ${together.length}, ${concurrency} at a time\n`);
   await runPhase(alone, 1);
