@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { RESOLUTION_SHARE, repetitionsFor, sampleTargetMs } from '../src/browser-lab/timer.ts';
 import { verdict } from '../src/browser-lab/verdict.ts';
 import { workerCounts } from '../src/browser-lab/worker-counts.ts';
+import { MAX_ROUNDS, roundsFor, roundsOverride } from '../src/browser-lab/runner.ts';
 import { expectedPrimes, handleRequests } from '../src/browser-lab/primes.ts';
 
 describe('in-page lab sizing', () => {
@@ -18,6 +19,17 @@ describe('in-page lab sizing', () => {
     assert.equal(repetitionsFor(0.3, 10), 34);
     assert.equal(repetitionsFor(50, 10), 1);
     assert.equal(repetitionsFor(0, 10, 1000), 1000, 'a repetition below the timer\'s resolution gets the cap');
+  });
+});
+
+describe('in-page lab rounds', () => {
+  it('a run has its own rounds unless the page asks for a whole number from 1 to MAX_ROUNDS', () => {
+    assert.deepEqual([roundsFor(true), roundsFor(false)], [5, 15]);
+    assert.equal(roundsOverride('2'), 2);
+    assert.equal(roundsOverride(String(MAX_ROUNDS)), MAX_ROUNDS);
+    for (const text of [undefined, '', '0', String(MAX_ROUNDS + 1), '2.5', '-1', '1e3', ' 2', 'two']) {
+      assert.equal(roundsOverride(text), null, `data-bl-rounds=${JSON.stringify(text)} is ignored`);
+    }
   });
 });
 

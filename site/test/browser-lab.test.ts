@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { validateSubmission } from '@parallel-course/core';
 import type { Results } from '@parallel-course/core';
 import { watchErrors } from './support/site.ts';
-import { openLabSite, quickRun, type LabSite } from './support/browser-lab.ts';
+import { openLabSite, quickRun, TEST_ROUNDS, type LabSite } from './support/browser-lab.ts';
 import { openFile } from './support/viewer.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,9 +38,10 @@ function assertMethod(results: Results): void {
   assert.ok(b.userAgent.length > 0 && b.hardwareConcurrency >= 1);
   assert.ok(b.timerResolutionMs > 0 && b.timerResolutionMs <= 0.01 * b.sampleTargetMs, `resolution ${b.timerResolutionMs} ms under 1 % of the sample target ${b.sampleTargetMs} ms`);
   assert.ok(results.correctness.every((c) => c.passed), JSON.stringify(results.correctness.filter((c) => !c.passed)));
+  assert.match(results.command, new RegExp(`\\(quick\\) \\(${TEST_ROUNDS} rounds, set by the page\\)$`), 'the file says its rounds were not the quick run\'s own');
   for (const c of results.cases) {
-    assert.equal(c.samplesMs.length, 5, `${c.variant}: one sample per round of the quick run`);
-    assert.deepEqual(c.sampleRounds, [0, 1, 2, 3, 4]);
+    assert.equal(c.samplesMs.length, TEST_ROUNDS, `${c.variant}: one sample per round of the run`);
+    assert.deepEqual(c.sampleRounds, [...Array(TEST_ROUNDS).keys()]);
     assert.ok(c.observations['hiddenTab'], 'hidden-tab marks are recorded');
   }
 }
@@ -202,7 +203,7 @@ describe('in-page lab, a hidden tab', () => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
     const results = validated(await quickRun(page, 'native-kernel'));
-    for (const c of results.cases) assert.deepEqual(c.observations['hiddenTab']?.samples, [1, 1, 1, 1, 1], c.variant);
+    for (const c of results.cases) assert.deepEqual(c.observations['hiddenTab']?.samples, Array(TEST_ROUNDS).fill(1), c.variant);
     assert.ok(results.notes.some((n) => /samples were taken while the tab was hidden/.test(n)), results.notes.join('\n'));
     await page.close();
   });

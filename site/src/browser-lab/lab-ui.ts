@@ -9,7 +9,7 @@ import { currentTheme, followTheme, seriesColour, styleAxes } from '../lib/chart
 import { element, textTable } from '../lib/dom.ts';
 import { caseLabel, type Results } from './core-adapter.ts';
 import type { BrowserLab } from './lab-types.ts';
-import { runBrowserLab } from './runner.ts';
+import { roundsOverride, runBrowserLab } from './runner.ts';
 import { verdict } from './verdict.ts';
 
 function fmt(value: number): string {
@@ -100,8 +100,10 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) 
     progress.hidden = false;
     out.replaceChildren();
     try {
+      const rounds = roundsOverride(root.dataset['blRounds']);
       const results = await runBrowserLab(makeLab(isQuick), {
         quick: isQuick,
+        ...(rounds !== null ? { rounds } : {}),
         signal: controller.signal,
         onProgress(text, fraction) {
           status.textContent = text;

@@ -16,6 +16,8 @@ import { measureTimerResolution, repetitionsFor, sampleTargetMs } from './timer.
 
 export interface RunOptions {
   quick: boolean;
+  /** Rounds instead of roundsFor(quick): the page's data-bl-rounds (lab-ui.ts), for tests and short demonstrations. */
+  rounds?: number;
   signal: AbortSignal;
   onProgress(text: string, fraction: number): void;
 }
@@ -25,6 +27,20 @@ type Correctness = Results['correctness'][number];
 /** Rounds per run: every case is timed once per round. */
 export function roundsFor(quick: boolean): number {
   return quick ? 5 : 15;
+}
+
+/** Most rounds data-bl-rounds may ask for: a full run's 15 and some room, not a run that never ends. */
+export const MAX_ROUNDS = 50;
+
+/**
+ * The rounds a lab's section asks for with its data-bl-rounds text (a whole number 1..MAX_ROUNDS), or null for the run's own
+ * (roundsFor). The browser tests set it to 2: every case is still checked and every sample still checked, only fewer
+ * samples are timed. Nothing on the site sets it.
+ */
+export function roundsOverride(text: string | undefined): number | null {
+  if (text === undefined || !/^\d+$/.test(text)) return null;
+  const rounds = Number(text);
+  return rounds >= 1 && rounds <= MAX_ROUNDS ? rounds : null;
 }
 
 /** Lets the page paint and handle input between samples (a macrotask, not a microtask). */
@@ -92,7 +108,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
   signal.addEventListener('abort', onAbort, { once: true });
   const runnable = lab.cases.filter((c) => c.unavailable === null);
   if (!runnable.some((c) => c.demonstration === undefined)) throw new Error('this browser can run none of this lab\'s cases: see the lines above');
-  const rounds = roundsFor(options.quick);
+  const rounds = options.rounds ?? roundsFor(options.quick);
   const repsOf = new Map<string, number>();
   const repsFor = (c: BrowserCase<unknown>): number => repsOf.get(c.sizeGroup ?? '') ?? 1;
   try {
@@ -236,7 +252,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
     quick: options.quick,
     startedAt,
     finishedAt: new Date().toISOString(),
-    command: `in-page lab at ${location.pathname}${options.quick ? ' (quick)' : ''}`.slice(0, 2000),
+    command: `in-page lab at ${location.pathname}${options.quick ? ' (quick)' : ''}${options.rounds !== undefined ? ` (${rounds} rounds, set by the page)` : ''}`.slice(0, 2000),
     seed,
     bootstrapResamples: resamples,
     harnessOverheadMs,
