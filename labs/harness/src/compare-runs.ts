@@ -39,6 +39,12 @@ export interface CompareRunsOptions {
   resamples?: number;
   /** How the caveats name the two runs; default "the earlier run" and "the current run". */
   names?: { earlier: string; current: string };
+  /**
+   * checkResults's findings for a run the caller has already checked (the viewer checks a learner's file when it opens
+   * it, and the site's build checks every course run): that run is not recomputed a second time. A native-kernel run
+   * takes about 2 s to recompute.
+   */
+  checked?: { earlier?: readonly string[]; current?: readonly string[] };
 }
 
 /** A run that cannot be compared: its numbers do not recompute from its samples. The message says which and why. */
@@ -72,8 +78,7 @@ export function comparisonCaveats(earlier: Results, current: Results): string[] 
  * naming the run and the first such number, unsanitised: the caller escapes it for its medium) and failed cases
  * (returned, as caveats).
  */
-export function comparabilityProblems(results: Results, which: string, name = `the ${which} run`): string[] {
-  const problems = checkResults(results);
+export function comparabilityProblems(results: Results, which: string, name = `the ${which} run`, problems: readonly string[] = checkResults(results)): string[] {
   const failed = problems.filter((p) => p.startsWith('correctness: '));
   const numbers = problems.filter((p) => !p.startsWith('correctness: '));
   if (numbers.length > 0) {
@@ -92,7 +97,10 @@ export function comparabilityProblems(results: Results, which: string, name = `t
 export function compareRuns(earlier: Results, current: Results, options: CompareRunsOptions = {}): RunComparison {
   const resamples = options.resamples ?? current.bootstrapResamples;
   const names = options.names ?? { earlier: 'the earlier run', current: 'the current run' };
-  const flagged = [...comparabilityProblems(earlier, 'earlier', names.earlier), ...comparabilityProblems(current, 'current', names.current)];
+  const flagged = [
+    ...comparabilityProblems(earlier, 'earlier', names.earlier, options.checked?.earlier),
+    ...comparabilityProblems(current, 'current', names.current, options.checked?.current),
+  ];
   const cases: CaseComparison[] = [];
   for (const [i, now] of current.cases.entries()) {
     const before = earlier.cases.find((c) => c.variant === now.variant && sameParams(c.params, now.params));

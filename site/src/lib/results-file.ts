@@ -7,7 +7,7 @@
 import { checkResults, MAX_RESULTS_BYTES, parseResultsJson, plausibilityFlags, type Results, ResultsFileError } from '@parallel-course/core';
 
 /** The harness's cap (64 MiB), one constant for the command line and this viewer. */
-export { MAX_RESULTS_BYTES };
+export { checkResults, MAX_RESULTS_BYTES };
 
 export async function readResultsFile(file: File): Promise<Results> {
   if (file.size > MAX_RESULTS_BYTES) {
@@ -59,11 +59,11 @@ export interface ResultsWarning {
 }
 
 /**
- * The validator's findings for `results`, split for the page, and its implausible ratios; null when every check
- * passed, every number agrees and every ratio is one the machine can give.
+ * The validator's findings for `results` (`problems`, checkResults's, when the caller already has them), split for the
+ * page, and its implausible ratios; null when every check passed, every number agrees and every ratio is one the
+ * machine can give.
  */
-export function checkResultsFile(results: Results): ResultsWarning | null {
-  const problems = checkResults(results);
+export function checkResultsFile(results: Results, problems: readonly string[] = checkResults(results)): ResultsWarning | null {
   const implausible = plausibilityFlags(results).map((flag) => flag.message);
   if (problems.length === 0 && implausible.length === 0) return null;
   const prefix = 'correctness: ';

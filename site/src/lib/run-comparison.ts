@@ -36,11 +36,14 @@ export type ViewerComparison = { ok: true; comparison: RunComparison } | { ok: f
 
 /**
  * compareRuns(course run, learner's run), with the caveats naming "the reference run" / "your run"; a run whose
- * numbers do not recompute from its samples is refused, with the harness's reason.
+ * numbers do not recompute from its samples is refused, with the harness's reason. `yourProblems`: checkResults's
+ * findings for the learner's run when the caller has them (the viewer checked the file when it was opened); the
+ * course run was checked when the site was built, so neither is recomputed again here.
  */
-export function compareWithReference(reference: Results, yours: Results, referenceName = 'the reference run'): ViewerComparison {
+export function compareWithReference(reference: Results, yours: Results, referenceName = 'the reference run', yourProblems?: readonly string[]): ViewerComparison {
   try {
-    return { ok: true, comparison: compareRuns(reference, yours, { names: { earlier: referenceName, current: 'your run' } }) };
+    const checked = { earlier: [], ...(yourProblems !== undefined ? { current: yourProblems } : {}) };
+    return { ok: true, comparison: compareRuns(reference, yours, { names: { earlier: referenceName, current: 'your run' }, checked }) };
   } catch (error) {
     if (error instanceof IncomparableRunError) return { ok: false, reason: error.message };
     throw error;

@@ -135,6 +135,8 @@ function courseRuns(root: HTMLElement, select: HTMLSelectElement): {
 /** The learner's file, validated, with the validator's findings and its name. */
 interface LearnerRun {
   results: Results;
+  /** checkResults's findings, kept so that comparing the file does not recompute it again. */
+  problems: readonly string[];
   warning: ResultsWarning | null;
   fileName: string;
 }
@@ -365,7 +367,7 @@ export function mountResultsViewer(root: HTMLElement): void {
     Promise.all([import('../lib/run-comparison.ts'), course.full(reference.lab)])
       .then(([{ compareWithReference, comparisonRows, likeWithLike, verdictCounts }, whole]) => {
         if (mark !== generation) return;
-        const outcome = compareWithReference(whole.results, mine.results);
+        const outcome = compareWithReference(whole.results, mine.results, undefined, mine.problems);
         if (!outcome.ok) {
           compareSummary.textContent = `Not compared: ${outcome.reason}`;
           return;
@@ -504,12 +506,13 @@ export function mountResultsViewer(root: HTMLElement): void {
     if (!file) return;
     // The schema (zod) loads only when a file is opened, keeping it out of the page's first download.
     import('../lib/results-file.ts')
-      .then(async ({ readResultsFile, checkResultsFile }) => {
+      .then(async ({ readResultsFile, checkResultsFile, checkResults }) => {
         const results = await readResultsFile(file);
+        const problems = checkResults(results);
         const earlier = learner ?? otherRuntime;
         const sameLabOtherRuntime = earlier !== null && earlier.results.lab === results.lab && (earlier.results.runtime ?? 'node') !== (results.runtime ?? 'node');
         otherRuntime = sameLabOtherRuntime ? earlier : null;
-        learner = { results, warning: checkResultsFile(results), fileName: file.name };
+        learner = { results, problems, warning: checkResultsFile(results, problems), fileName: file.name };
         const placement = placeLearnerRun(course.labs, selectedLab, results.lab);
         selectedLab = placement.lab;
         errorBox.hidden = true;
