@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseResultsJson, recompute, type Results } from '@parallel-course/core';
+import { checkResults, parseResultsJson, recompute, type Results } from '@parallel-course/core';
 import { compareWithReference, comparisonRows, likeWithLike, verdictCounts } from '../src/lib/run-comparison.ts';
 import { otherRunFile } from '../src/lib/results-file.ts';
 import { courseRunLabel, machineWords, placeLearnerRun, viewerRunFiles, withoutSamples, yourRunLabel } from '../src/lib/viewer-runs.ts';
@@ -95,6 +95,12 @@ test('a run whose numbers do not recompute is refused with the harness\'s reason
   assert.match(outcome.ok ? '' : outcome.reason, /^your run \(.*\) cannot be compared: its numbers do not recompute from its samples .*speedups\[0\]\.speedup is 99/);
   const refused = compareWithReference(edited, reference);
   assert.match(refused.ok ? '' : refused.reason, /^the reference run \(/);
+  // The viewer passes the findings it got when the file was opened: the learner's run is not recomputed again, and the
+  // findings decide (the course run is still checked here).
+  const problems = checkResults(edited);
+  assert.match(compareWithReference(reference, edited, undefined, problems).ok ? '' : 'refused', /^refused$/);
+  assert.equal(compareWithReference(reference, edited, undefined, []).ok, true, 'findings of [] are taken as given, not recomputed');
+  assert.equal(compareWithReference(edited, reference, undefined, []).ok, false, 'the course run is checked whatever the learner\'s findings');
 });
 
 test('course runs are labelled with their kind and machine; a lab that fell back says so', () => {

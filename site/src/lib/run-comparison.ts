@@ -37,13 +37,13 @@ export type ViewerComparison = { ok: true; comparison: RunComparison } | { ok: f
 /**
  * compareRuns(course run, learner's run), with the caveats naming "the reference run" / "your run"; a run whose
  * numbers do not recompute from its samples is refused, with the harness's reason. `yourProblems`: checkResults's
- * findings for the learner's run when the caller has them (the viewer checked the file when it was opened); the
- * course run was checked when the site was built, so neither is recomputed again here.
+ * findings for the learner's run when the caller has them (the viewer checked the file when it was opened), so that
+ * run is not recomputed a second time; the course run is checked here (its failed cases become caveats).
  */
 export function compareWithReference(reference: Results, yours: Results, referenceName = 'the reference run', yourProblems?: readonly string[]): ViewerComparison {
   try {
-    const checked = { earlier: [], ...(yourProblems !== undefined ? { current: yourProblems } : {}) };
-    return { ok: true, comparison: compareRuns(reference, yours, { names: { earlier: referenceName, current: 'your run' }, checked }) };
+    const checked = yourProblems !== undefined ? { checked: { current: yourProblems } } : {};
+    return { ok: true, comparison: compareRuns(reference, yours, { names: { earlier: referenceName, current: 'your run' }, ...checked }) };
   } catch (error) {
     if (error instanceof IncomparableRunError) return { ok: false, reason: error.message };
     throw error;
