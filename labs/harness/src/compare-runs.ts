@@ -41,8 +41,7 @@ export interface CompareRunsOptions {
   names?: { earlier: string; current: string };
   /**
    * checkResults's findings for a run the caller has already checked (the viewer checks a learner's file when it opens
-   * it, and the site's build checks every course run): that run is not recomputed a second time. A native-kernel run
-   * takes about 2 s to recompute.
+   * it): that run is not recomputed a second time. A native-kernel run takes about 2 s to recompute.
    */
   checked?: { earlier?: readonly string[]; current?: readonly string[] };
 }

@@ -40,10 +40,10 @@ export type ViewerComparison = { ok: true; comparison: RunComparison } | { ok: f
  * findings for the learner's run when the caller has them (the viewer checked the file when it was opened), so that
  * run is not recomputed a second time; the course run is checked here (its failed cases become caveats).
  */
-export function compareWithReference(reference: Results, yours: Results, referenceName = 'the reference run', yourProblems?: readonly string[]): ViewerComparison {
+export function compareWithReference(reference: Results, yours: Results, yourProblems?: readonly string[]): ViewerComparison {
   try {
     const checked = yourProblems !== undefined ? { checked: { current: yourProblems } } : {};
-    return { ok: true, comparison: compareRuns(reference, yours, { names: { earlier: referenceName, current: 'your run' }, ...checked }) };
+    return { ok: true, comparison: compareRuns(reference, yours, { names: { earlier: 'the reference run', current: 'your run' }, ...checked }) };
   } catch (error) {
     if (error instanceof IncomparableRunError) return { ok: false, reason: error.message };
     throw error;

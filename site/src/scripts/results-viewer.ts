@@ -367,7 +367,7 @@ export function mountResultsViewer(root: HTMLElement): void {
     Promise.all([import('../lib/run-comparison.ts'), course.full(reference.lab)])
       .then(([{ compareWithReference, comparisonRows, likeWithLike, verdictCounts }, whole]) => {
         if (mark !== generation) return;
-        const outcome = compareWithReference(whole.results, mine.results, undefined, mine.problems);
+        const outcome = compareWithReference(whole.results, mine.results, mine.problems);
         if (!outcome.ok) {
           compareSummary.textContent = `Not compared: ${outcome.reason}`;
           return;
