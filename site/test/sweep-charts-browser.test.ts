@@ -3,22 +3,17 @@
  * 24): native-kernel's size and threads, gpu-batching's batch, sessions and devices, task-granularity's chunk and
  * event-loop's workers. Each chart's data is checked against the core's sweepCharts of the same run, no curve has one
  * point, and no chart container is taller than the viewport (native-kernel's speedups were one 3,472 px bar chart).
- * The page is a one-page course built for this test (COURSE_EPISODES), so it is quicker than the whole site.
+ * The page is the built site's viewer (`npm test` builds the site once; its runs are the committed reference runs).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { parseResultsJson, sweepCharts } from '@parallel-course/core';
 import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
-import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
-import { startStaticServer } from '../scripts/static-server.ts';
 import { findBrowser } from './support/browser.ts';
-import { watchErrors } from './support/site.ts';
-import { buildPlantedCourse } from './support/planted-build.ts';
+import { openSite, watchErrors } from './support/site.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BROWSER = findBrowser();
@@ -32,22 +27,11 @@ function expectedSweeps(lab: string): Record<string, { label: string; points: [n
 }
 
 test('the viewer charts every declared sweep over its param, with the run\'s data, and no chart is taller than the screen', { skip: typeof BROWSER === 'string' ? false : BROWSER.message, timeout: 600_000 }, async (t) => {
-  const dir = tempDir(t, 'sweep-charts-browser-');
-  const folder = path.join(dir, 'episodes');
-  mkdirSync(folder);
-  writeFileSync(path.join(folder, 'index.mdx'), ['---', 'title: Test course', 'description: A tiny course.', 'kind: page', '---', '', 'Start.', ''].join('\n'));
-  writeFileSync(path.join(folder, 'results-viewer.mdx'), ['---', 'title: Results viewer', 'description: The viewer.', 'kind: page', '---', '', "import ResultsViewer from '@course-site/components/ResultsViewer.astro';", '', '<ResultsViewer />', ''].join('\n'));
-  const dist = path.join(dir, 'dist');
-  const build = buildPlantedCourse({ SITE_BASE: '/', COURSE_EPISODES: folder, COURSE_BUILD_OUT: dist, COURSE_BUILD_CACHE: path.join(dir, 'cache'), COURSE_NUMBER_CHECK: 'strict' });
-  assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`.slice(-4000));
-
-  const { server, url } = await startStaticServer({ root: dist, base: '/', port: 0 });
-  t.after(() => new Promise<void>((done) => (server as Server).close(() => done())));
-  const browser = await chromium.launch({ executablePath: BROWSER as string, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  t.after(() => browser.close());
-  const tab = await browser.newPage({ viewport: VIEWPORT });
+  const site = await openSite();
+  t.after(() => site.close());
+  const tab = await site.browser.newPage({ viewport: VIEWPORT });
   const errors = watchErrors(tab);
-  await tab.goto(`${url}results-viewer/`);
+  await tab.goto(`${site.url}results-viewer/`);
 
   const expected: Record<string, string[]> = { 'native-kernel': ['size', 'threads'], 'gpu-batching': ['batch', 'sessions', 'devices'], 'task-granularity': ['chunk'], 'event-loop': ['workers'] };
   for (const [lab, params] of Object.entries(expected)) {

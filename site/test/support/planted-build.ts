@@ -4,7 +4,7 @@
  *
  * Why one at a time: Astro writes `.astro/` in the site folder whatever the outDir and cacheDir (content-modules.mjs
  * names the module that renders each entry) and reads it back while it bundles. `npm test` runs two test files at
- * once (labs/harness/test/support/suite.ts), and three of them build a planted course: two builds at once would read
+ * once (labs/harness/test/support/suite.ts), and two of them build a planted course: two builds at once would read
  * each other's list. The lock is a folder made with mkdir, which is atomic, in the run's temp folder (shared by every
  * test file of the run), holding the holder's pid so a lock left by a killed test is taken over.
  */
