@@ -75,8 +75,8 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm start`', 'builds the course site and serves it at http://127.0.0.1:4321/ (Astro telemetry off)', 'not timed (a site build)'],
     // Not a lab run, so nothing in reference/ times it: the one figure typed here, from ../shared/bin/fresh-clone-check
     // (a clean clone, `npm ci` then `npm test`) on the reference machine kind; re-measure when the suite changes much.
-    ['`npm test`', 'type-check, every unit and lab test, the site built and driven in a browser', 'about 11 min (median 681 s, 654-693 s, in three clean clones on 2026-12-04, 2 vCPUs, two test files at a time; 730 and 777 s on the same machine before that day\'s CPU cuts, 1,012 s one file at a time); while working, run one file: `node --test <file>`'],
-    ['`npm run test:p`', "the tests whose result can depend on the CPU count, for CI's reruns with COURSE_CPUS=1 and 64", 'not timed (part of CI)'],
+    ['`npm test`', 'type-check, every unit and lab test, the site built and driven in a browser', 'about 11-12 min (median 681 s, 654-693 s, in three clean clones on 2026-12-04, 2 vCPUs, two test files at a time; 717 s later that day, beside 718 s for the commit before; 730 and 777 s before that day\'s CPU cuts, 1,012 s one file at a time); while working, run one file: `node --test <file>`'],
+    ['`npm run test:p`', "the tests whose result can depend on the CPU count, for CI's reruns with COURSE_CPUS=1 and 64", 'about 1 min each (57 s at COURSE_CPUS=1, 55 s at 64 in a clean clone on 2026-12-04; 110 and 132 s before native-kernel\'s addon-copy build left them)'],
     ['`npm run lab -- --list`', 'the labs, one line each', fewSeconds],
     ['`npm run lab -- <lab> --impl solution`', 'the reference solution, full run: check, measure, report', `measured: ${perLab(full)}`],
     ['`npm run lab -- <lab> --quick`', 'the same with fewer samples and a smaller sweep (your code by default)', `planned: ${perLab(quick)}`],
