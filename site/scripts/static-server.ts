@@ -91,10 +91,14 @@ export async function startStaticServer(options: StaticServerOptions): Promise<{
         response.end(body);
         return;
       }
-      const packed = compressBody(body, encoding, version);
+      const packed = await compressBody(body, encoding, version);
       response.writeHead(200, { ...headers, 'content-encoding': encoding, 'content-length': String(packed.length) });
       response.end(packed);
-    })();
+    })().catch((error: unknown) => {
+      // A failed read or compression answers 500 and names it, rather than leaving the request open.
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(`course server: ${(error as Error).message}`);
+    });
   });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);

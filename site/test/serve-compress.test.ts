@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { chooseEncoding, compressible } from '../scripts/compress.ts';
+import { chooseEncoding, compressBody, compressible } from '../scripts/compress.ts';
 import { startStaticServer } from '../scripts/static-server.ts';
 
 test('chooseEncoding: brotli, else gzip, else none; q=0 refuses; * stands for the rest', () => {
@@ -62,4 +62,24 @@ test('the server sends gzip or brotli when asked, the plain file otherwise, and 
   const image = await get(`${url}a.png`, 'gzip, br');
   assert.equal(image.headers['content-encoding'], undefined, 'a PNG is already compressed');
   assert.deepEqual(image.body, png);
+});
+
+test('compression runs off the event loop, once per file version, however many requests wait for it', async () => {
+  // 4 MB of text that brotli cannot finish in a millisecond: a synchronous compression (the server's before) returns
+  // before any timer can fire, so `ticks` stays 0; on the thread pool the event loop keeps turning meanwhile.
+  const words = ['load', 'event', 'worker', 'chunk', 'kernel', 'batch', 'speedup', 'interval'];
+  let seed = 1;
+  const text = Array.from({ length: 600_000 }, () => words[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % words.length]).join(' ');
+  const body = Buffer.from(text);
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  try {
+    const [first, second] = await Promise.all([compressBody(body, 'br', 'test\0one'), compressBody(body, 'br', 'test\0one')]);
+    assert.ok(ticks > 0, 'the event loop ran while the body was compressed');
+    assert.equal(first, second, 'two requests for one version share one compression');
+    assert.equal(brotliDecompressSync(first).toString('utf8'), text);
+    assert.ok(first.length < body.length / 4, `brotli made ${body.length} bytes into ${first.length}`);
+  } finally {
+    clearInterval(timer);
+  }
 });
