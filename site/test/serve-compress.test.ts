@@ -1,6 +1,7 @@
 /** The course's server (scripts/static-server.ts) compresses text as the browser's Accept-Encoding allows. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
@@ -65,11 +66,11 @@ test('the server sends gzip or brotli when asked, the plain file otherwise, and 
 });
 
 test('compression runs off the event loop, once per file version, however many requests wait for it', async () => {
-  // 4 MB of text that brotli cannot finish in a millisecond: a synchronous compression (the server's before) returns
-  // before any timer can fire, so `ticks` stays 0; on the thread pool the event loop keeps turning meanwhile.
+  // 4 MB of words in random order, which brotli takes tens of milliseconds or more to compress: a synchronous
+  // compression (the server's before) returns before any timer can fire, so `ticks` stays 0; on the thread pool the
+  // event loop keeps turning meanwhile.
   const words = ['load', 'event', 'worker', 'chunk', 'kernel', 'batch', 'speedup', 'interval'];
-  let seed = 1;
-  const text = Array.from({ length: 600_000 }, () => words[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % words.length]).join(' ');
+  const text = Array.from(randomBytes(600_000), (byte) => words[byte % words.length]).join(' ');
   const body = Buffer.from(text);
   let ticks = 0;
   const timer = setInterval(() => ticks++, 1);
