@@ -5,7 +5,7 @@
  * for a selector an instructor's run cannot resolve.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,37 @@ test("COURSE_RUNS: the instructor's runs where there are some, the reference (ma
   const fallback = renderMeasured(runs, { run: 'task-granularity', at: 'headline' }, 'test.mdx');
   assert.equal(fallback.fellBack, true);
   assert.match(fallback.title, /Reference value: no run of task-granularity/);
+});
+
+test('the reference is checked once per process, and again when its files change (a rewritten run is not served stale)', (t) => {
+  // A root of its own: one lab and the harness (links to the real ones: the lab's analysis checks COURSE_RUNS' values
+  // in a child) and a copy of that lab's reference run, which the test may edit.
+  const root = tempDir(t, 'course-runs-root-');
+  mkdirSync(path.join(root, 'labs', 'event-loop'), { recursive: true });
+  symlinkSync(path.join(ROOT, 'labs', 'event-loop', 'src'), path.join(root, 'labs', 'event-loop', 'src'));
+  symlinkSync(path.join(ROOT, 'labs', 'harness'), path.join(root, 'labs', 'harness'));
+  const from = findRunFolders(path.join(ROOT, 'reference'), 'event-loop').at(-1)!;
+  const runDir = path.join(root, 'reference', 'event-loop', path.basename(from));
+  cpSync(from, runDir, { recursive: true });
+  const courseRuns = (name: string): string => {
+    const dir = tempDir(t, `course-runs-${name}-`);
+    return otherMachineRuns(dir, ['event-loop']);
+  };
+
+  const first = loadCourseRuns({ rootDir: root, courseRuns: courseRuns('a'), cwd: '/' });
+  assert.equal(first.reference.get('event-loop')?.dir, runDir);
+  // The same files, another COURSE_RUNS: the reference's check is the one already made (the same object).
+  const second = loadCourseRuns({ rootDir: root, courseRuns: courseRuns('b'), cwd: '/' });
+  assert.equal(second.reference.get('event-loop')?.results, first.reference.get('event-loop')?.results);
+
+  // Its results.json rewritten with a median that no longer recomputes: the next load checks it again and refuses it.
+  const file = path.join(runDir, 'results.json');
+  const results = JSON.parse(readFileSync(file, 'utf8'));
+  results.cases[0].summary.median *= 3;
+  writeFileSync(file, JSON.stringify(results));
+  const third = loadCourseRuns({ rootDir: root, courseRuns: courseRuns('c'), cwd: '/' });
+  assert.equal(third.reference.has('event-loop'), false, 'the edited reference run is not valid any more');
+  assert.equal(third.labs.get('event-loop')?.source, 'course-runs');
 });
 
 test("an instructor's values.json is recomputed from the run's results: a missing value is filled in, an edited one refuses the run (issue 25)", (t) => {

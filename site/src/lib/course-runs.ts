@@ -21,7 +21,7 @@ import type { AnalysisValues } from '@parallel-course/harness/analysis-values.ts
 import { labNames } from '@parallel-course/harness/lab-registry.ts';
 import { machineText } from '@parallel-course/harness/measured.ts';
 import { plausibilityFlags, type Results } from '@parallel-course/core';
-import { checkRunFolder, findRunFolders, type CheckedRun } from '@parallel-course/harness/tools/run-folders.ts';
+import { checkRunFolder, findRunFolders, findValuesFile, type CheckedRun } from '@parallel-course/harness/tools/run-folders.ts';
 
 export interface CourseRun {
   lab: string;
@@ -71,19 +71,20 @@ export function repoRoot(): string {
   return process.env['COURSE_REPO_ROOT'] ?? path.resolve(process.cwd(), '..');
 }
 
-/**
- * checkRunFolder, memoised for one load: a folder is read and validated (every number recomputed) once. The check of
- * COURSE_RUNS folders also recomputes each run's values.json with the lab's analysis (an edited one is refused); the
- * committed reference's are checked against their recomputation by the labs' tests instead.
- */
+/** Reads and validates a run folder (every number recomputed): checkRunFolder, memoised (see its two makers below). */
 type Check = (dir: string) => CheckedRun;
 
-function memoisedCheck(rootDir: string, recomputeValues: boolean): Check {
+/**
+ * The check of COURSE_RUNS folders, memoised for one load; it also recomputes each run's values.json with the lab's
+ * analysis (an edited one is refused). The committed reference's values are checked against their recomputation by
+ * the labs' tests instead (referenceCheck).
+ */
+function courseRunsCheck(rootDir: string): Check {
   const checked = new Map<string, CheckedRun>();
   return (dir) => {
     let result = checked.get(dir);
     if (result === undefined) {
-      result = checkRunFolder(dir, { rootDir, recomputeValues });
+      result = checkRunFolder(dir, { rootDir, recomputeValues: true });
       checked.set(dir, result);
     }
     return result;
@@ -123,6 +124,40 @@ function newestValid(root: string, lab: string, source: CourseRun['source'], che
 
 const cache = new Map<string, CourseRuns>();
 
+/**
+ * The reference's checks, kept for the process: every load with another COURSE_RUNS (the site's tests make many) would
+ * otherwise recompute the same committed runs again, about 2.5 s of bootstrap each time. A folder whose files changed
+ * since (folderSignature) is checked afresh.
+ */
+const referenceChecks = new Map<string, { signature: string; checked: CheckedRun }>();
+
+/** What changes when a run folder's files are rewritten: the stat of the folder, its results.json and its values file. */
+function folderSignature(dir: string): string {
+  return [dir, path.join(dir, 'results.json'), findValuesFile(dir) ?? '-']
+    .map((file) => {
+      try {
+        const s = statSync(file);
+        return `${file}:${s.ino}:${s.size}:${s.mtimeMs}`;
+      } catch {
+        return `${file}:-`;
+      }
+    })
+    .join('|');
+}
+
+/** checkRunFolder for the reference folders, memoised across loads (referenceChecks). */
+function referenceCheck(rootDir: string): Check {
+  return (dir) => {
+    const key = `${rootDir}\0${dir}`;
+    const signature = folderSignature(dir);
+    const kept = referenceChecks.get(key);
+    if (kept && kept.signature === signature) return kept.checked;
+    const checked = checkRunFolder(dir, { rootDir, recomputeValues: false });
+    referenceChecks.set(key, { signature, checked });
+    return checked;
+  };
+}
+
 /** The runs the site shows, one per lab (see the file's comment). Cached per root and COURSE_RUNS. */
 export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
   const rootDir = options.rootDir ?? repoRoot();
@@ -136,7 +171,7 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
   const referenceDir = path.join(rootDir, 'reference');
   const labs = labNames(rootDir);
   const reference = new Map<string, CourseRun>();
-  const checkReference = memoisedCheck(rootDir, false);
+  const checkReference = referenceCheck(rootDir);
   for (const lab of labs) {
     const { run } = newestValid(referenceDir, lab, 'reference', checkReference);
     if (run) reference.set(lab, run);
@@ -159,7 +194,7 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
       );
     }
     const allSkipped: string[] = [];
-    const checkCourseRuns = memoisedCheck(rootDir, true);
+    const checkCourseRuns = courseRunsCheck(rootDir);
     for (const lab of labs) {
       const { run, skipped } = newestValid(courseRunsDir, lab, 'course-runs', checkCourseRuns);
       allSkipped.push(...skipped);
