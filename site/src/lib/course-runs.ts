@@ -128,8 +128,12 @@ const cache = new Map<string, CourseRuns>();
  * The reference's checks, kept for the process: every load with another COURSE_RUNS (the site's tests make many) would
  * otherwise recompute the same committed runs again, about 2.5 s of bootstrap each time. A folder whose files changed
  * since (folderSignature) is checked afresh.
+ * Kept on globalThis, not in this module: a build loads this file twice, once as itself (astro.config.mjs) and once
+ * bundled into the pages Astro prerenders, and both copies would otherwise check the same runs.
  */
-const referenceChecks = new Map<string, { signature: string; checked: CheckedRun }>();
+const REFERENCE_CHECKS = Symbol.for('parallel-course.site.referenceChecks');
+type ReferenceChecks = Map<string, { signature: string; checked: CheckedRun }>;
+const referenceChecks: ReferenceChecks = ((globalThis as Record<symbol, unknown>)[REFERENCE_CHECKS] ??= new Map()) as ReferenceChecks;
 
 /** What changes when a run folder's files are rewritten: the stat of the folder, its results.json and its values file. */
 function folderSignature(dir: string): string {
