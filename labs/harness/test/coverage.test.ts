@@ -27,6 +27,7 @@
  * A single median under drift has no interval here: the samples of a round are not independent there, and neither
  * method is built for it (the `noisy` flag marks such a case; speedups are paired precisely because of it).
  */
+// npm test starts this file early: its simulations compute for about 15 s; started late, the run would end waiting for it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bootstrapMedianCi, bootstrapRatioCi, createRng, orderStatisticMedianCi, roundBootstrapRatioCi } from '@parallel-course/core';

@@ -2,6 +2,7 @@
  * `npm run doctor`: the advice for each situation (pure, on stand-in probes), and a real run on this machine,
  * once more with a stand-in `nvidia-smi` on PATH (a test double: no machine here has a GPU).
  */
+// npm test starts this file early: its doctor runs wait out a hung stand-in nvidia-smi's probe deadline (about 12 s, mostly idle).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';

@@ -2,6 +2,7 @@
  * The environment probes' parsers, on the formats the kernel and nvidia-smi print; the manifest of this machine; and
  * the manifest with a stand-in nvidia-smi that hangs or prints garbage (in a child process: a regression would hang).
  */
+// npm test starts this file early: it waits out a hung stand-in nvidia-smi's probe deadline (about 6 s, mostly idle).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';

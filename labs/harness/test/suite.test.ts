@@ -9,11 +9,11 @@ import { concurrencyFor, MAX_CONCURRENCY, orderFiles, runsAlone, selectFiles, sl
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-test('slowFile: a browser, a lab run, a check, a native or site build, or the CLI mark a file slow; plain unit tests do not', () => {
-  for (const text of ['site = await openSite();', 'await runLab({ lab })', 'await checkLab({ lab })', "spawnSync(process.execPath, ['scripts/build-addon.mjs'])", "['scripts/build-checked.ts']", 'spawnSync(process.execPath, [CLI, "x"])', 'chromium.launch({})', 'const build = buildPlantedCourse({ X: 1 });']) {
+test('slowFile: a browser, a lab run, a check, a native or site build, the CLI or the early line mark a file slow; plain unit tests do not', () => {
+  for (const text of ['/** A file. */\n// npm test starts this file early: it simulates for 15 s\nimport x from "y";', 'site = await openSite();', 'await runLab({ lab })', 'await checkLab({ lab })', "spawnSync(process.execPath, ['scripts/build-addon.mjs'])", "['scripts/build-checked.ts']", 'spawnSync(process.execPath, [CLI, "x"])', 'chromium.launch({})', 'const build = buildPlantedCourse({ X: 1 });']) {
     assert.equal(slowFile(text), true, text);
   }
-  for (const text of ["import { test } from 'node:test';\ntest('x', () => assert.equal(1, 1));", 'const runLabels = 1;', 'checkLabel(x)']) {
+  for (const text of ["import { test } from 'node:test';\ntest('x', () => assert.equal(1, 1));", 'const runLabels = 1;', 'checkLabel(x)', '// npm test starts this file early:', ' * // npm test starts this file early: quoted in a comment']) {
     assert.equal(slowFile(text), false, text);
   }
 });

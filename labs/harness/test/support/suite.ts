@@ -8,7 +8,8 @@
  *
  * Why not `node --test GLOB...`: the runner sorts its files by name, so a 100-second file that sorts late starts when
  * the others are done and the run waits for it alone. Here the files that start a browser, a lab run or a native build
- * go first (slowFile), the rest fill in around them. On this project's 2-vCPU machine the suite is bound by CPU
+ * go first (slowFile), with those that say `// npm test starts this file early: <why>` (a long simulation, a wait for a
+ * deadline); the rest fill in around them. On this project's 2-vCPU machine the suite is bound by CPU
  * (about 1,200 CPU-seconds with Chromium's), so two files at a time is what brings the wall time down; more only
  * helps where there are more CPUs.
  *
@@ -47,14 +48,20 @@ const SLOW_MARKERS = /\b(openSite|openLabSite|runLab|checkLab|runBundle|chromium
 /** The line that makes a file run alone (see the file's comment). */
 const ALONE_MARKER = /^\/\/ npm test runs this file alone: \S/m;
 
+/**
+ * The line that starts a file with the slow ones although its text names nothing slow: one that computes for many
+ * seconds (a simulation) or waits out a deadline. Started late, such a file is what the run ends waiting for alone.
+ */
+const EARLY_MARKER = /^\/\/ npm test starts this file early: \S/m;
+
 /** True when the file says it must run with no other file beside it (ALONE_MARKER). */
 export function runsAlone(text: string): boolean {
   return ALONE_MARKER.test(text);
 }
 
-/** True when the file's text names something slow (SLOW_MARKERS). */
+/** True when the file's text names something slow (SLOW_MARKERS) or it says it is (EARLY_MARKER). */
 export function slowFile(text: string): boolean {
-  return SLOW_MARKERS.test(text);
+  return SLOW_MARKERS.test(text) || EARLY_MARKER.test(text);
 }
 
 /** The slow files first, then the rest; each group in name order, so a run's order is the same every time. */
