@@ -122,18 +122,20 @@ function newestValid(root: string, lab: string, source: CourseRun['source'], che
   return { run: null, skipped };
 }
 
-const cache = new Map<string, CourseRuns>();
-
 /**
- * The reference's checks, kept for the process: every load with another COURSE_RUNS (the site's tests make many) would
- * otherwise recompute the same committed runs again, about 2.5 s of bootstrap each time. A folder whose files changed
- * since (folderSignature) is checked afresh.
- * Kept on globalThis, not in this module: a build loads this file twice, once as itself (astro.config.mjs) and once
- * bundled into the pages Astro prerenders, and both copies would otherwise check the same runs.
+ * What this file keeps for the process, on globalThis rather than in the module: a build loads this file twice, once
+ * as itself (astro.config.mjs) and once bundled into the pages Astro prerenders, and both copies would otherwise check
+ * the same runs (about 2.5 s of bootstrap for the reference, as much again for an instructor's runs).
+ * - loads: each load's runs, per root and COURSE_RUNS (one build reads one set of runs);
+ * - referenceChecks: the reference folders' checks, kept across loads with other COURSE_RUNS (the site's tests make
+ *   many); a folder whose files changed since (folderSignature) is checked afresh.
  */
-const REFERENCE_CHECKS = Symbol.for('parallel-course.site.referenceChecks');
-type ReferenceChecks = Map<string, { signature: string; checked: CheckedRun }>;
-const referenceChecks: ReferenceChecks = ((globalThis as Record<symbol, unknown>)[REFERENCE_CHECKS] ??= new Map()) as ReferenceChecks;
+interface Kept {
+  loads: Map<string, CourseRuns>;
+  referenceChecks: Map<string, { signature: string; checked: CheckedRun }>;
+}
+const KEPT = Symbol.for('parallel-course.site.course-runs');
+const kept = ((globalThis as Record<symbol, unknown>)[KEPT] ??= { loads: new Map(), referenceChecks: new Map() } satisfies Kept) as Kept;
 
 /** What changes when a run folder's files are rewritten: the stat of the folder, its results.json and its values file. */
 function folderSignature(dir: string): string {
@@ -149,15 +151,15 @@ function folderSignature(dir: string): string {
     .join('|');
 }
 
-/** checkRunFolder for the reference folders, memoised across loads (referenceChecks). */
+/** checkRunFolder for the reference folders, memoised across loads (kept.referenceChecks). */
 function referenceCheck(rootDir: string): Check {
   return (dir) => {
     const key = `${rootDir}\0${dir}`;
     const signature = folderSignature(dir);
-    const kept = referenceChecks.get(key);
-    if (kept && kept.signature === signature) return kept.checked;
+    const earlier = kept.referenceChecks.get(key);
+    if (earlier && earlier.signature === signature) return earlier.checked;
     const checked = checkRunFolder(dir, { rootDir, recomputeValues: false });
-    referenceChecks.set(key, { signature, checked });
+    kept.referenceChecks.set(key, { signature, checked });
     return checked;
   };
 }
@@ -169,7 +171,7 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
   const cwd = options.cwd ?? process.env['INIT_CWD'] ?? process.cwd();
   const courseRunsDir = given === undefined || given.trim() === '' ? null : path.resolve(cwd, given.trim());
   const key = `${rootDir}\0${courseRunsDir ?? ''}`;
-  const cached = cache.get(key);
+  const cached = kept.loads.get(key);
   if (cached) return cached;
 
   const referenceDir = path.join(rootDir, 'reference');
@@ -224,7 +226,7 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
     }
   }
   const loaded: CourseRuns = { labs: chosen, reference, courseRunsDir, referenceDir };
-  cache.set(key, loaded);
+  kept.loads.set(key, loaded);
   return loaded;
 }
 
