@@ -33,7 +33,7 @@ import {
   speedup,
   summarize,
 } from '../src/statistics.ts';
-import { selectMedian } from '../src/statistics/bootstrap.ts';
+import { rankSamples, tallyMedian } from '../src/statistics/bootstrap.ts';
 
 /** Equal within an absolute tolerance (floating-point results of hand-computed fractions). */
 function near(actual: number, expected: number, tolerance = 1e-9): void {
@@ -235,21 +235,82 @@ describe('bootstrap intervals', () => {
     near(high, 3.9375);
   });
 
-  test('the quickselect median equals the sorted median bit for bit', () => {
-    // Property: for arrays of every length 1..60, with many duplicates (values 0..9) or none, selectMedian gives
-    // exactly median(xs), the R-7 quantile at 0.5 of the sorted copy.
+  test("a resample's median from its tally of ranks equals the sorted median of its draws, bit for bit", () => {
+    // Property: for samples of every length 1..60, with many duplicates (values 0..9) or none, and resamples of any
+    // size drawn from them, tallyMedian gives exactly median(draws), the R-7 quantile at 0.5 of the sorted draws.
     const rng = createRng(99);
     for (let n = 1; n <= 60; n++) {
       for (const distinct of [10, 1e9]) {
         const xs = Array.from({ length: n }, () => Math.floor(rng() * distinct) + rng() * (distinct > 10 ? 1 : 0));
-        assert.equal(selectMedian(Float64Array.from(xs)), median(xs), `n = ${n}, xs = ${xs}`);
+        const ranked = rankSamples(xs);
+        for (const size of [1, 2, n, n + 1, 2 * n + 3]) {
+          const draws = Array.from({ length: size }, () => Math.floor(rng() * n));
+          for (const i of draws) ranked.counts[ranked.rankOf[i]!]! += 1;
+          assert.equal(tallyMedian(ranked, size), median(draws.map((i) => xs[i]!)), `n = ${n}, size = ${size}, xs = ${xs}`);
+          assert.ok(ranked.counts.every((c) => c === 0), 'the tally is cleared for the next resample');
+        }
       }
     }
-    // Reference: median([3, 1, 2, 2]) = (2 + 2) / 2 = 2; median([5, 4, 3, 2, 1, 0]) = (2 + 3) / 2 = 2.5.
-    assert.equal(selectMedian(Float64Array.from([3, 1, 2, 2])), 2);
-    assert.equal(selectMedian(Float64Array.from([5, 4, 3, 2, 1, 0])), 2.5);
-    // Reference: only the first n entries count: median([9, 1, 5]) = 5, whatever follows.
-    assert.equal(selectMedian(Float64Array.from([9, 1, 5, 0, 0, 0]), 3), 5);
+    // Reference: draws [3, 1, 2, 2] give (2 + 2) / 2 = 2; [5, 4, 3, 2, 1, 0] give (2 + 3) / 2 = 2.5; [0, 0, 7] give 0.
+    const tally = (xs: number[]): number => {
+      const ranked = rankSamples(xs);
+      xs.forEach((_, i) => (ranked.counts[ranked.rankOf[i]!]! += 1));
+      return tallyMedian(ranked, xs.length);
+    };
+    assert.equal(tally([3, 1, 2, 2]), 2);
+    assert.equal(tally([5, 4, 3, 2, 1, 0]), 2.5);
+    assert.equal(tally([0, 0, 7]), 0);
+  });
+
+  test('the bootstraps give, to the bit, the intervals of the documented procedure: copy the draws, sort, take R-7 medians', () => {
+    // The oracle is the contract in the modules' comments, written the plain way (no tally): any slip in the ranks,
+    // the tally or the walk to the middle changes some interval below.
+    const percentile = (stats: number[]): [number, number] => {
+      const s = sorted(stats);
+      return [quantile(s, 0.025), quantile(s, 0.975)];
+    };
+    const draw = (xs: readonly number[], rng: () => number): number[] => xs.map(() => xs[Math.floor(rng() * xs.length)]!);
+    const oracleMedianCi = (xs: number[], rng: () => number, resamples: number) =>
+      percentile(Array.from({ length: resamples }, () => median(draw(xs, rng))));
+    const oracleRatioCi = (a: number[], b: number[], rng: () => number, resamples: number) =>
+      percentile(Array.from({ length: resamples }, () => median(draw(a, rng)) / median(draw(b, rng))));
+    const oracleRoundCi = (a: number[], ar: number[], b: number[], br: number[], rng: () => number, resamples: number) => {
+      const rounds = [...new Set(ar)].sort((x, y) => x - y);
+      const inRound = (xs: number[], rs: number[], r: number) => xs.filter((_, i) => rs[i] === r);
+      return percentile(
+        Array.from({ length: resamples }, () => {
+          const top: number[] = [];
+          const bottom: number[] = [];
+          for (let slot = 0; slot < rounds.length; slot++) {
+            const r = rounds[Math.floor(rng() * rounds.length)]!;
+            top.push(...draw(inRound(a, ar, r), rng));
+            bottom.push(...draw(inRound(b, br, r), rng));
+          }
+          return median(top) / median(bottom);
+        }),
+      );
+    };
+    const gen = createRng(7);
+    for (let trial = 0; trial < 40; trial++) {
+      // Few distinct values (many ties in every resample) in half the trials; odd and even counts; uneven rounds.
+      const values = (n: number) => Array.from({ length: n }, () => (trial % 2 === 0 ? 1 + Math.floor(gen() * 4) : 1 + gen() * 9));
+      const n = 1 + Math.floor(gen() * 23);
+      const a = values(n);
+      const b = values(1 + Math.floor(gen() * 23));
+      assert.deepEqual(bootstrapMedianCi(a, createRng(trial), 200), oracleMedianCi(a, createRng(trial), 200), `median, trial ${trial}`);
+      assert.deepEqual(bootstrapRatioCi(a, b, createRng(trial), 200), oracleRatioCi(a, b, createRng(trial), 200), `ratio, trial ${trial}`);
+      const rounds = 1 + Math.floor(gen() * 5);
+      const roundsOf = (m: number) => Array.from({ length: m }, (_, i) => (i < rounds ? i : Math.floor(gen() * rounds)));
+      const c = values(n + rounds);
+      const d = values(n + rounds + 1);
+      const cr = roundsOf(c.length);
+      const dr = roundsOf(d.length);
+      assert.deepEqual(
+        roundBootstrapRatioCi(c, cr, d, dr, createRng(trial), 200),
+        oracleRoundCi(c, cr, d, dr, createRng(trial), 200),
+        `paired by round, trial ${trial}`,
+      );
+    }
   });
 
   test('is deterministic for a seed', () => {

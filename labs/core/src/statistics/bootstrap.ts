@@ -1,7 +1,7 @@
 /**
  * Percentile-bootstrap 95 % confidence intervals for the median and for a ratio of medians (a speedup) from
- * independently resampled samples, and the pieces every bootstrap of the stage shares (quickselect median, percentile
- * interval, rng checks).
+ * independently resampled samples, and the pieces every bootstrap of the stage shares (a resample's median from a tally
+ * of ranks, percentile interval, rng checks).
  *
  * Why the bootstrap: benchmark times are skewed (a floor set by the hardware, a long tail of interruptions), so a
  * t-interval around the mean, as tinybench reports, is the wrong shape. Resampling the measured samples makes no
@@ -21,7 +21,8 @@
  * The result therefore depends on the rng's state: create a fresh `createRng(seed)` where the validator will.
  *
  * Source: B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13 (the percentile interval).
- * Cost: O(resamples * n + resamples log resamples) time (medians by quickselect) and O(n + resamples) memory.
+ * Cost: O(n log n + resamples * n + resamples log resamples) time (the samples ranked once, each resample's median from a
+ * tally of ranks) and O(n + resamples) memory.
  */
 import { StatisticsInputError, assertSamples } from './errors.ts';
 import { quantileOfSorted } from './descriptive.ts';
@@ -52,54 +53,67 @@ export function nextUniform(fn: string, rng: () => number): number {
 }
 
 /**
- * The R-7 median of `a[0 .. n - 1]` by quickselect, in O(n) instead of a sort's O(n log n); reorders that part of `a`
- * (n defaults to the whole array; it must be at least 1). Bit-identical to
- * `quantileOfSorted(sorted, 0.5)`: it finds the same two order statistics (k = floor((n - 1) / 2) and k + 1) and
- * combines them with the same expression. Hoare partitioning with a median-of-three pivot; equal keys stop both
- * scans, so the many duplicates of a resample drawn with replacement do not make it quadratic.
- * Source: C. A. R. Hoare, "Algorithm 65: Find", CACM 4(7), 1961.
+ * Samples ranked once for many resamples: `rankOf[i]` is the rank of `values[i]` in ascending order (ties in any
+ * order) and `sorted[r]` the value of rank r. A resample is then a tally of the ranks it drew (`counts`), and its median
+ * the value where the running count passes the middle (tallyMedian): no copy of the draws and no selection among them.
+ * That halved the bootstrap's time against a copy and a quickselect per resample (native-kernel's reference run
+ * validated in 0.9 s instead of 2.0 s), and every interval of a results file is recomputed wherever it is read: the
+ * viewer, the site build, a grader's validation, the suite.
  */
-export function selectMedian(a: Float64Array, n: number = a.length): number {
-  const k = (n - 1) >> 1;
-  let left = 0;
-  let right = n - 1;
-  while (right > left) {
-    const mid = (left + right) >> 1;
-    const x = a[left] as number;
-    const y = a[mid] as number;
-    const z = a[right] as number;
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
-    let i = left;
-    let j = right;
-    while (i <= j) {
-      while ((a[i] as number) < pivot) i++;
-      while ((a[j] as number) > pivot) j--;
-      if (i <= j) {
-        const t = a[i] as number;
-        a[i] = a[j] as number;
-        a[j] = t;
-        i++;
-        j--;
-      }
-    }
-    // Now a[left..j] <= pivot <= a[i..right], and every element strictly between j and i equals the pivot.
-    if (k <= j) right = j;
-    else if (k >= i) left = i;
-    else break;
-  }
-  const low = a[k] as number;
-  if (n % 2 === 1) return low + 0; // `+ 0` turns -0 into 0, as quantileOfSorted's `low + 0 * (...)` does
-  // Even n: the next order statistic is the smallest element right of k (all of them are >= a[k]).
-  let high = a[k + 1] as number;
-  for (let i = k + 2; i < n; i++) if ((a[i] as number) < high) high = a[i] as number;
-  return low + 0.5 * (high - low);
+export interface RankedSamples {
+  rankOf: Int32Array;
+  sorted: Float64Array;
+  /** One resample's tally per rank; all 0 between resamples (tallyMedian clears it). */
+  counts: Int32Array;
 }
 
-/** Draws one resample of `xs` (with replacement) into `into` and returns its R-7 median. */
-function resampledMedian(fn: string, xs: readonly number[], rng: () => number, into: Float64Array): number {
+/** `values` ranked for tallyMedian (see RankedSamples); values must be finite. */
+export function rankSamples(values: ArrayLike<number>): RankedSamples {
+  const n = values.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number));
+  const rankOf = new Int32Array(n);
+  const sorted = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    const i = order[r] as number;
+    rankOf[i] = r;
+    sorted[r] = values[i] as number;
+  }
+  return { rankOf, sorted, counts: new Int32Array(n) };
+}
+
+/**
+ * The R-7 median of the `total` (at least 1) draws tallied in `ranked.counts`, and the tally cleared for the next
+ * resample. Bit-identical to the R-7 median of the drawn values (`quantileOfSorted(sorted draws, 0.5)`): the same
+ * two order statistics (k = floor((total - 1) / 2) and k + 1), combined with the same expression (`+ 0` turns -0 into
+ * 0, as quantileOfSorted's `low + 0 * (...)` does).
+ */
+export function tallyMedian(ranked: RankedSamples, total: number): number {
+  const { counts, sorted } = ranked;
+  const k = (total - 1) >> 1;
+  let below = 0; // draws of the ranks before r
+  let r = 0;
+  while (below + (counts[r] as number) <= k) below += counts[r++] as number;
+  const low = sorted[r] as number;
+  let high = low;
+  if (total % 2 === 0 && below + (counts[r] as number) === k + 1) {
+    // Order statistic k + 1 is the next rank that was drawn.
+    do r++;
+    while (counts[r] === 0);
+    high = sorted[r] as number;
+  }
+  counts.fill(0);
+  return total % 2 === 1 ? low + 0 : low + 0.5 * (high - low);
+}
+
+/** Draws one resample of `xs` (with replacement), tallied in `ranked` (rankSamples(xs)), and returns its R-7 median. */
+function resampledMedian(fn: string, xs: readonly number[], rng: () => number, ranked: RankedSamples): number {
   const n = xs.length;
-  for (let i = 0; i < n; i++) into[i] = xs[Math.floor(nextUniform(fn, rng) * n)] as number;
-  return selectMedian(into);
+  const { rankOf, counts } = ranked;
+  for (let i = 0; i < n; i++) {
+    const r = rankOf[Math.floor(nextUniform(fn, rng) * n)] as number;
+    counts[r] = (counts[r] as number) + 1;
+  }
+  return tallyMedian(ranked, n);
 }
 
 /** The [2.5 %, 97.5 %] percentile interval of a set of resampled statistics (sorted in place). */
@@ -120,9 +134,9 @@ export function percentileInterval(statistics: Float64Array): [number, number] {
 export function bootstrapMedianCi(xs: readonly number[], rng: () => number, resamples: number): [number, number] {
   assertSamples('bootstrapMedianCi', 'xs', xs);
   assertResampling('bootstrapMedianCi', rng, resamples);
-  const scratch = new Float64Array(xs.length);
+  const ranked = rankSamples(xs);
   const medians = new Float64Array(resamples);
-  for (let b = 0; b < resamples; b++) medians[b] = resampledMedian('bootstrapMedianCi', xs, rng, scratch);
+  for (let b = 0; b < resamples; b++) medians[b] = resampledMedian('bootstrapMedianCi', xs, rng, ranked);
   return percentileInterval(medians);
 }
 
@@ -144,12 +158,12 @@ export function bootstrapRatioCi(
   assertSamples('bootstrapRatioCi', 'baseline', baseline);
   assertSamples('bootstrapRatioCi', 'variant', variant);
   assertResampling('bootstrapRatioCi', rng, resamples);
-  const baselineScratch = new Float64Array(baseline.length);
-  const variantScratch = new Float64Array(variant.length);
+  const baselineRanked = rankSamples(baseline);
+  const variantRanked = rankSamples(variant);
   const ratios = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {
-    const top = resampledMedian('bootstrapRatioCi', baseline, rng, baselineScratch);
-    const bottom = resampledMedian('bootstrapRatioCi', variant, rng, variantScratch);
+    const top = resampledMedian('bootstrapRatioCi', baseline, rng, baselineRanked);
+    const bottom = resampledMedian('bootstrapRatioCi', variant, rng, variantRanked);
     if (bottom === 0) {
       throw new StatisticsInputError(
         'bootstrapRatioCi: a resample of variant has median 0, so the ratio is undefined; the samples are below the timer resolution: give each sample more work',
