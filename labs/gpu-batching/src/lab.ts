@@ -58,13 +58,15 @@ export const HEADLINE_BATCH = 256;
  * sample (the check input) and an odd count that is more than one batch of 8, a full batch and a partial one (the
  * measured pass of 9, which is checked before it is timed, as every measured input is). Each input costs every case
  * at least one more call (about 0.35 s of both CPUs), so the pass is also the second check input, not a third one.
+ * For the same reason the batch sweep is 8 and the headline's 256: a batch of 1 makes one-at-a-time's 9 calls again,
+ * and every batch past the pass's 9 samples (64, 256, 512) is the same one call, so only the headline's is kept.
  */
-export const EMULATED_SIZES = { dataset: 9, check: [1] };
+export const EMULATED_SIZES = { dataset: 9, check: [1], batches: [8, HEADLINE_BATCH] };
 
-/** Samples per pass and check sizes for this run's target. */
-function sizes(quick: boolean): { dataset: number; check: number[] } {
+/** Samples per pass, check sizes and the batch sweep for this run's target. */
+function sizes(quick: boolean): { dataset: number; check: number[]; batches: number[] } {
   if (adapterKind(labTarget()) === 'emulated') return EMULATED_SIZES;
-  return { dataset: quick ? DATASET_SIZE.quick : DATASET_SIZE.full, check: CHECK_SIZES };
+  return { dataset: quick ? DATASET_SIZE.quick : DATASET_SIZE.full, check: CHECK_SIZES, batches: batchSizes(quick) };
 }
 /** Batch for the pipeline, sessions and devices cases: it already gives most of batching's gain, and 1024 samples still split into 16 chunks to share out. */
 export const WORK_BATCH = 64;
@@ -94,7 +96,7 @@ function webgpuNotes(current: Target): string[] {
     ...(kind === 'emulated'
       ? [
           `Every number of this run is from an ${EMULATED_WARNING}: SwiftShader runs the GPU's work on this machine's CPUs.`,
-          `On the emulated adapter each pass is ${EMULATED_SIZES.dataset} samples and the check inputs ${[...EMULATED_SIZES.check, EMULATED_SIZES.dataset].join(', ')} (the pass among them; SwiftShader is far slower than the CPU provider; see EMULATED_SIZES in src/lab.ts).`,
+          `On the emulated adapter each pass is ${EMULATED_SIZES.dataset} samples, the check inputs ${[...EMULATED_SIZES.check, EMULATED_SIZES.dataset].join(', ')} (the pass among them) and the batch sweep ${EMULATED_SIZES.batches.join(', ')} (SwiftShader is far slower than the CPU provider; see EMULATED_SIZES in src/lab.ts).`,
         ]
       : []),
     `Devices: ${WEBGPU_ONE_DEVICE}.`,
@@ -165,7 +167,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     const current = labTarget();
     const cases = [
       oneAtATimeCase(current),
-      ...batchSizes(ctx.quick).map((batch) => batchedCase(current, batch)),
+      ...sizes(ctx.quick).batches.map((batch) => batchedCase(current, batch)),
       sequentialCase(current, WORK_BATCH, 'worker'),
       ...(ctx.quick ? [4] : PREFETCH).map((prefetch) => pipelineCase(current, WORK_BATCH, prefetch, 'worker')),
       // The same pipeline with fs.promises reads, to show why the reads moved to a thread (full run only).
