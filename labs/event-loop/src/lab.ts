@@ -7,7 +7,7 @@ import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { Headline, CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { exactStrings } from '@parallel-course/harness/comparators.ts';
-import { burst, PingProbe } from './load.ts';
+import { burst, loadLoadGenerator, PingProbe } from './load.ts';
 import type { VariantName } from './protocol.ts';
 import { startServerProcess } from './server-process.ts';
 import { deriveRingSync } from './work.ts';
@@ -61,6 +61,7 @@ function serverCase(variant: VariantName, workers: number | undefined, optional 
     ...(optional ? { optional } : {}),
     ...(workers === undefined ? {} : { workers }),
     async setup(ctx: LabContext): Promise<CaseInstance<BurstInput, string[]>> {
+      await loadLoadGenerator();
       const server = await startServerProcess(variant, workers ?? 1, ctx.implDir);
       const probe = new PingProbe(server.port);
       const loopDelays: { p99: number[]; max: number[] } = { p99: [], max: [] };

@@ -7,8 +7,19 @@
  *   (autocannon's latencies are whole milliseconds; loopback latencies are often far below one).
  */
 import http from 'node:http';
-import autocannon from 'autocannon';
+import type AutocannonModule from 'autocannon';
 import { NotImplementedError } from '@parallel-course/harness/lab-definition.ts';
+
+let autocannon: typeof AutocannonModule | null = null;
+
+/**
+ * Loads autocannon, once per process. Importing it costs about 0.13 CPU-s, and most processes that import this lab
+ * only read its declarations (the harness's parent, --status, --list, plan, the site's build): only a run that sends
+ * load needs it. A case's set-up calls this, so the import is never inside a timed sample.
+ */
+export async function loadLoadGenerator(): Promise<void> {
+  autocannon ??= (await import('autocannon')).default;
+}
 
 /** Seconds one request may take before autocannon counts it as timed out. */
 const REQUEST_TIMEOUT_S = 60;
@@ -21,6 +32,7 @@ export interface Burst {
 }
 
 export function burst(port: number, accounts: readonly number[]): Burst {
+  if (autocannon === null) throw new Error('burst: the load generator is not loaded; call loadLoadGenerator() in the set-up, before any timing');
   const byAccount = new Map<number, string>();
   let next = 0;
   let failure: Error | null = null;
