@@ -9,7 +9,7 @@
  * Why not `node --test GLOB...`: the runner sorts its files by name, so a 100-second file that sorts late starts when
  * the others are done and the run waits for it alone. Here the files that start a browser, a lab run or a native build
  * go first (slowFile), with those that say `// npm test starts this file early: <why>` (a long simulation, a wait for a
- * deadline); the rest fill in around them. On this project's 2-vCPU machine the suite is bound by CPU (660 to 1,340
+ * deadline); the rest fill in around them. On this project's 2-vCPU machine the suite is bound by CPU (540 to 1,340
  * CPU-seconds with Chromium's, by host and commit: the harness README's "Tests"), so two files at a time is what brings
  * the wall time down; more only helps where there are more CPUs.
  *
