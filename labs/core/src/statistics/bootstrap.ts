@@ -105,14 +105,22 @@ export function tallyMedian(ranked: RankedSamples, total: number): number {
   return total % 2 === 1 ? low + 0 : low + 0.5 * (high - low);
 }
 
-/** Draws one resample of `xs` (with replacement), tallied in `ranked` (rankSamples(xs)), and returns its R-7 median. */
-function resampledMedian(fn: string, xs: readonly number[], rng: () => number, ranked: RankedSamples): number {
-  const n = xs.length;
+/**
+ * Draws `count` values with replacement from positions start .. start + count - 1 of the ranked samples (one draw
+ * floor(u * count) each, in order) and adds them to the tally. The one draw loop of every bootstrap here.
+ */
+export function tallyDraws(fn: string, rng: () => number, ranked: RankedSamples, start: number, count: number): void {
   const { rankOf, counts } = ranked;
-  for (let i = 0; i < n; i++) {
-    const r = rankOf[Math.floor(nextUniform(fn, rng) * n)] as number;
+  for (let i = 0; i < count; i++) {
+    const r = rankOf[start + Math.floor(nextUniform(fn, rng) * count)] as number;
     counts[r] = (counts[r] as number) + 1;
   }
+}
+
+/** Draws one resample of the ranked samples (rankSamples(xs)) with replacement and returns its R-7 median. */
+function resampledMedian(fn: string, rng: () => number, ranked: RankedSamples): number {
+  const n = ranked.rankOf.length;
+  tallyDraws(fn, rng, ranked, 0, n);
   return tallyMedian(ranked, n);
 }
 
@@ -136,7 +144,7 @@ export function bootstrapMedianCi(xs: readonly number[], rng: () => number, resa
   assertResampling('bootstrapMedianCi', rng, resamples);
   const ranked = rankSamples(xs);
   const medians = new Float64Array(resamples);
-  for (let b = 0; b < resamples; b++) medians[b] = resampledMedian('bootstrapMedianCi', xs, rng, ranked);
+  for (let b = 0; b < resamples; b++) medians[b] = resampledMedian('bootstrapMedianCi', rng, ranked);
   return percentileInterval(medians);
 }
 
@@ -162,8 +170,8 @@ export function bootstrapRatioCi(
   const variantRanked = rankSamples(variant);
   const ratios = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {
-    const top = resampledMedian('bootstrapRatioCi', baseline, rng, baselineRanked);
-    const bottom = resampledMedian('bootstrapRatioCi', variant, rng, variantRanked);
+    const top = resampledMedian('bootstrapRatioCi', rng, baselineRanked);
+    const bottom = resampledMedian('bootstrapRatioCi', rng, variantRanked);
     if (bottom === 0) {
       throw new StatisticsInputError(
         'bootstrapRatioCi: a resample of variant has median 0, so the ratio is undefined; the samples are below the timer resolution: give each sample more work',
