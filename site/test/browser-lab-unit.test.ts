@@ -1,7 +1,7 @@
 /** The in-page labs' pure parts, without a browser: sample sizing, the pool sweep, verdicts and the knee. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { RESOLUTION_SHARE, repetitionsFor, sampleTargetMs } from '../src/browser-lab/timer.ts';
+import { MAX_REPETITIONS, RESOLUTION_SHARE, calibrateRepetitions, sampleTargetMs } from '../src/browser-lab/timer.ts';
 import { verdict } from '../src/browser-lab/verdict.ts';
 import { workerCounts } from '../src/browser-lab/worker-counts.ts';
 import { MAX_ROUNDS, roundsFor, roundsOverride } from '../src/browser-lab/runner.ts';
@@ -15,10 +15,53 @@ describe('in-page lab sizing', () => {
     assert.equal(sampleTargetMs(0.005, 20), 20);
   });
 
-  it('repetitions reach the target from one repetition\'s time, at least one', () => {
-    assert.equal(repetitionsFor(0.3, 10), 34);
-    assert.equal(repetitionsFor(50, 10), 1);
-    assert.equal(repetitionsFor(0, 10, 1000), 1000, 'a repetition below the timer\'s resolution gets the cap');
+  /**
+   * A clock that moves in `stepMs` steps (as a page's coarsened performance.now does), work that costs `costMs` a
+   * repetition, and pauses: extra ms on the calls of those indices (a collection, another process).
+   */
+  function coarseClock(stepMs: number, costMs: number, pauses: Record<number, number> = {}, startMs = 0.05) {
+    let trueMs = startMs;
+    const calls: number[] = [];
+    return {
+      calls,
+      now: () => Math.floor(trueMs / stepMs) * stepMs,
+      run: async (reps: number) => {
+        trueMs += reps * costMs + (pauses[calls.length] ?? 0);
+        calls.push(reps);
+      },
+    };
+  }
+
+  it('repetitions make every sample reach the target, also when one repetition is under the clock\'s step', async () => {
+    const step = 0.1;
+    const targetMs = sampleTargetMs(step);
+    for (const costMs of [0.001, 0.03, 0.07, 0.099, 0.3, 0.9, 1, 3, 9, 9.99]) {
+      const clock = coarseClock(step, costMs);
+      const reps = await calibrateRepetitions(clock.run, { targetMs, resolutionMs: step, now: clock.now });
+      assert.ok(reps * costMs >= targetMs, `${costMs} ms a repetition: ${reps} repetitions make ${reps * costMs} ms, under the ${targetMs} ms target`);
+      assert.ok(reps * costMs <= 1.25 * targetMs + costMs, `${costMs} ms a repetition: ${reps} repetitions make ${reps * costMs} ms, far past the ${targetMs} ms target`);
+      const spentMs = clock.calls.reduce((a, b) => a + b, 0) * costMs;
+      assert.ok(spentMs <= 5 * targetMs, `${costMs} ms a repetition: sizing ran ${spentMs} ms of work`);
+    }
+  });
+
+  it('a pause during sizing neither caps the repetitions nor oversizes the sample', async () => {
+    // The second call (10 repetitions, 0.1 ms of work) is held up 2 ms: its reading alone would say 10 repetitions
+    // take 2 ms; the best of three says 0.1 ms, one clock step, which is not a measurement.
+    for (const pausedCall of [0, 1, 2, 3]) {
+      const clock = coarseClock(0.1, 0.01, { [pausedCall]: 2 });
+      const reps = await calibrateRepetitions(clock.run, { targetMs: 10, resolutionMs: 0.1, now: clock.now });
+      assert.ok(reps * 0.01 >= 10 && reps * 0.01 <= 1.25 * 10, `pause on call ${pausedCall}: ${reps} repetitions (${clock.calls.join(', ')})`);
+    }
+  });
+
+  it('slow work is sized by one call; work the clock cannot see gets the cap, after a bounded climb', async () => {
+    const slow = coarseClock(0.1, 50);
+    assert.equal(await calibrateRepetitions(slow.run, { targetMs: 10, resolutionMs: 0.1, now: slow.now }), 1);
+    assert.deepEqual(slow.calls, [1]);
+    const free = coarseClock(0.1, 0);
+    assert.equal(await calibrateRepetitions(free.run, { targetMs: 10, resolutionMs: 0.1, now: free.now }), MAX_REPETITIONS);
+    assert.deepEqual(free.calls, [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]);
   });
 });
 

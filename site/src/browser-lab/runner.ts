@@ -2,7 +2,7 @@
  * The in-page lab runner: the harness's method in the learner's browser.
  *   1. measure the timer's resolution and size every sample so it is under 1 % of it (both recorded);
  *   2. run every case once and check its output against the reference: only cases that pass are timed;
- *   3. calibrate the repetitions per sample on the fastest case, warm every case up;
+ *   3. size every sample by repetitions grown until the clock can see them (timer.ts), warm every case up;
  *   4. interleaved rounds (every case once per round, the order rotated), every sample's output checked, samples
  *      taken while the tab was hidden marked (browsers throttle background tabs);
  *   5. the harness's own analysis (medians, intervals, speedups, efficiency, Amdahl) on the samples, so the file is
@@ -12,7 +12,7 @@
 import { analyze, SCHEMA_VERSION, type AnalysisInput, type BrowserEnvironment, type Results } from './core-adapter.ts';
 import { runEnvironment, webgpuInfo } from './environment.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from './lab-types.ts';
-import { measureTimerResolution, repetitionsFor, sampleTargetMs } from './timer.ts';
+import { calibrateRepetitions, measureTimerResolution, sampleTargetMs } from './timer.ts';
 
 export interface RunOptions {
   quick: boolean;
@@ -135,21 +135,18 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
       }
       await nextTask();
     }
-    // 3. Size the sample on the fastest case (the best of three single repetitions), then warm every case up.
+    // 3. Size the samples: each case's repetitions to reach the target, the most of its size group (its fastest
+    //    case's) for all of the group; then warm every case up.
     stopped(signal);
     onProgress('sizing the samples', 0.2);
-    const fastest = new Map<string, number>();
     for (const t of timed) {
       const group = t.c.sizeGroup ?? '';
-      for (let k = 0; k < 3; k++) {
-        const t0 = performance.now();
-        await t.handle.run(1);
-        fastest.set(group, Math.min(fastest.get(group) ?? Number.POSITIVE_INFINITY, performance.now() - t0));
-      }
+      const reps = await calibrateRepetitions((n) => t.handle.run(n), { targetMs, resolutionMs: timerResolutionMs });
+      repsOf.set(group, Math.max(repsOf.get(group) ?? 1, reps));
       stopped(signal);
       await nextTask();
     }
-    for (const [group, time] of fastest) repsOf.set(group, repetitionsFor(time, targetMs));
+    onProgress('warming up', 0.22);
     for (const t of timed) {
       await t.handle.run(repsOf.get(t.c.sizeGroup ?? '')!);
       stopped(signal);

@@ -26,8 +26,45 @@ export function sampleTargetMs(resolutionMs: number, floorMs = 2): number {
   return Math.max(resolutionMs / RESOLUTION_SHARE, floorMs);
 }
 
-/** How many repetitions make one sample reach `targetMs`, from the time of one repetition (at least 1). */
-export function repetitionsFor(oneRepMs: number, targetMs: number, maxReps = 1_000_000): number {
-  if (!(oneRepMs > 0)) return maxReps;
-  return Math.min(maxReps, Math.max(1, Math.ceil(targetMs / oneRepMs)));
+/** Most repetitions in one sample: the cap for work too small for the clock to see at all. */
+export const MAX_REPETITIONS = 1_000_000;
+
+export interface Calibration {
+  /** The sample's target (sampleTargetMs) and the clock's measured step (measureTimerResolution), in ms. */
+  targetMs: number;
+  resolutionMs: number;
+  /** The clock: performance.now in the page, a fake one in the tests. */
+  now?: () => number;
+  maxReps?: number;
+}
+
+/**
+ * How many repetitions make one sample of `run` reach the target. One repetition may take less than the clock's step
+ * (a 1 MiB hand-off on a page that is not cross-origin isolated, whose clock moves in 0.1 ms steps, often reads 0), so
+ * nothing is scaled up from a single repetition: the repetitions grow tenfold until a sample reads at least a tenth of
+ * the target (then the step, under 1 % of the target, is under 10 % of the reading), and the best of three such samples,
+ * less one step (a reading can be one step long), is scaled to the target; when the best of three is short again (the
+ * first was a pause), the repetitions grow on. Slow work costs one call: a repetition that already reads the target
+ * and a step more is the sample.
+ */
+export async function calibrateRepetitions(run: (reps: number) => Promise<unknown>, calibration: Calibration): Promise<number> {
+  const { targetMs, resolutionMs, now = () => performance.now(), maxReps = MAX_REPETITIONS } = calibration;
+  const timed = async (reps: number): Promise<number> => {
+    const t0 = now();
+    await run(reps);
+    return now() - t0;
+  };
+  let reps = 1;
+  for (;;) {
+    const first = await timed(reps);
+    if (first - resolutionMs >= targetMs) return reps;
+    if (first >= targetMs / 10) {
+      let best = first;
+      for (let k = 0; k < 2; k++) best = Math.min(best, await timed(reps));
+      // A pause (a collection, another process) can make one reading long: scale only from a best that is long too.
+      if (best >= targetMs / 10 && best > resolutionMs) return Math.min(maxReps, Math.max(reps, Math.ceil((reps * targetMs) / (best - resolutionMs))));
+    }
+    if (reps >= maxReps) return maxReps;
+    reps = Math.min(maxReps, reps * 10);
+  }
 }

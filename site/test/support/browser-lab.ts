@@ -60,10 +60,16 @@ export async function quickRun(page: Page, lab: string, timeoutMs = 240_000): Pr
     (el as HTMLElement).dataset['blRounds'] = String(rounds);
   }, TEST_ROUNDS);
   await root.getByRole('button', { name: 'Quick run' }).click();
-  await page.waitForFunction((name) => {
-    const state = document.querySelector(`[data-browser-lab="${name}"]`)?.getAttribute('data-state');
-    return state === 'done' || state === 'failed' || state === 'stopped';
-  }, lab, { timeout: timeoutMs, polling: 500 });
+  try {
+    await page.waitForFunction((name) => {
+      const state = document.querySelector(`[data-browser-lab="${name}"]`)?.getAttribute('data-state');
+      return state === 'done' || state === 'failed' || state === 'stopped';
+    }, lab, { timeout: timeoutMs, polling: 500 });
+  } catch (error) {
+    // Say where the run stood, not only that it ran out of time.
+    const status = await root.locator('[data-bl-status]').textContent({ timeout: 5_000 }).catch(() => '(unreadable)');
+    throw new Error(`the ${lab} lab did not end within ${timeoutMs / 1000} s; its status read "${status}"`, { cause: error });
+  }
   const state = await root.getAttribute('data-state');
   if (state !== 'done') throw new Error(`the ${lab} lab ended "${state}": ${await root.locator('[data-bl-status]').textContent()}`);
   const [download] = await Promise.all([page.waitForEvent('download'), root.locator('[data-bl-download]').click()]);
