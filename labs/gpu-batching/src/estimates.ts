@@ -39,6 +39,11 @@ export const REFERENCE_COSTS = {
 const CHECK_COUNTS = [1, 37, 300];
 /** Multiply-adds of one sample's forward pass (784 x 2048 + 2048 x 1024 + 1024 x 10: about 3.7 million). */
 const MACS_PER_SAMPLE = MODEL_SPEC.layers.slice(1).reduce((sum, out, i) => sum + out * (MODEL_SPEC.layers[i] as number), 0);
+/**
+ * Sums updated per multiply-add by the reference with its bound (tolerance.ts forwardWithBound) over the calibration's
+ * one: two in the first layer (the logits and their magnitude), three in the others (and the carried variance).
+ */
+const BOUND_WORK = MODEL_SPEC.layers.slice(1).reduce((sum, out, i) => sum + (i === 0 ? 2 : 3) * out * (MODEL_SPEC.layers[i] as number), 0) / MACS_PER_SAMPLE;
 /** Chunks per device in the multi-device queue (cases.ts CHUNKS_PER_DEVICE). */
 const CHUNKS_PER_DEVICE = 4;
 
@@ -124,8 +129,8 @@ export function estimateGpuCase(variant: string, params: Params, count: number, 
   };
 }
 
-/** The reference outputs: the TypeScript forward pass over the check inputs and the measured pass. */
+/** The reference outputs: the TypeScript forward pass with its bounds over the check inputs and the measured pass. */
 export function estimateGpuInputs(count: number, calibration: Calibration): number {
   const samples = count + CHECK_COUNTS.reduce((a, b) => a + b, 0);
-  return (samples * MACS_PER_SAMPLE * rateOf(calibration, 'nsPerMac')) / 1e6;
+  return (samples * MACS_PER_SAMPLE * BOUND_WORK * rateOf(calibration, 'nsPerMac')) / 1e6;
 }
