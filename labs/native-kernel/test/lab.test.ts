@@ -59,7 +59,7 @@ test('the sweep: every rung at every size, the headline case among them, in quic
 
 test('every solution case matches the reference on its check inputs, the threaded ones on 1..64 threads (P = 64); work per sample in flop, or in bytes for the triad', { skip }, async () => {
   // The cases planned for P = 2 and, once each, those P = 64 adds (native threads and the triad up to 64 threads, many
-  // more threads than rows at the small check sizes): no other test checks 64 threads, and top-rungs.test pins P.
+  // more threads than rows at the small check sizes): no other test checks 64 threads, and copy-build.test pins P.
   const planned = [...lab.cases(ctx('solution')), ...lab.cases(ctx('solution', true, 64))];
   const definitions = [...new Map(planned.map((d) => [`${d.variant} ${paramsKey(d.params)}`, d])).values()];
   assert.ok(definitions.some((d) => d.variant === 'native-blocked-threads' && d.params.threads === 64));

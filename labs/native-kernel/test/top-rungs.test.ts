@@ -1,17 +1,14 @@
 /**
  * The ladder's top rungs: the blocked kernel (solutions/native-kernel/blocked.cc over native/blocked-parts.h) and the system BLAS (native/blas.cc, its own build
  * in blas/), each against the TypeScript reference on odd sizes within the tolerance derived for its summation
- * order; the build without a BLAS; and the probe's vector width.
+ * order; a missing BLAS's note; and the probe's vector width. The builds of a copy of the package (without a BLAS, with a
+ * broken blocked.cc) are copy-build.test.ts's.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { buildCopyRoot } from './support/build-copy.ts';
-import { checkLab } from '@parallel-course/harness/run-lab.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { BLAS_FIX, blasStatus, blockedStatus, loadBlas, loadBlocked, loadRung, rungStatus } from '../src/addon.ts';
 import { unavailableNotes } from '../src/lab.ts';
 import { makeInput } from '../src/matrices.ts';
@@ -20,7 +17,6 @@ import { BLOCKED_KC, blasTolerance, blockedDepth, blockedTolerance, productToler
 // A plain-JavaScript install script; types in build-addon.d.mts.
 import { findBlas } from '../scripts/build-addon.mjs';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Odd sizes: one element, smaller than a 6 x 16 register tile, past one tile, past one 96-row block of A. */
 const ODD_SIZES = [1, 7, 33, 130];
 
@@ -118,35 +114,4 @@ test('a missing BLAS is one note naming native-blas, the reason and the one-line
     ),
     notes.join('\n'),
   );
-});
-
-// One build of a copy serves two tests: the build without a BLAS, and the solution copied into the exercise.
-test('the build with NATIVE_KERNEL_BLAS=none exits 0, builds the other rungs and records native-blas unavailable with the fix; the solution copied into the exercise (kernel.cc and blocked.cc) passes the check', { skip: marchBuilt ? false : 'no C++ toolchain here' }, async (t) => {
-  const root = buildCopyRoot(t, 'native-kernel-noblas-build-');
-  const pkg = path.join(root, 'labs', 'native-kernel');
-  const source = path.join(REPO, 'labs', 'native-kernel');
-  const skipped = [path.join(source, 'build'), path.join(source, 'blas', 'build')];
-  cpSync(source, pkg, { recursive: true, filter: (src) => !skipped.some((d) => src === d || src.startsWith(`${d}${path.sep}`)) });
-  // The exercise is a copy of the solution: a learner who wrote the reference's code must pass.
-  for (const dir of ['exercises', 'solutions']) cpSync(path.join(REPO, 'solutions', 'native-kernel'), path.join(root, dir, 'native-kernel'), { recursive: true });
-  for (const name of ['node_modules', 'package.json']) symlinkSync(path.join(REPO, name), path.join(root, name));
-  // The modules this needs (NATIVE_KERNEL_TARGETS): the exercise's four, one of the solution's and the BLAS step (which
-  // NATIVE_KERNEL_BLAS=none skips); the solution's other three added a third to the file's time and checked nothing.
-  const env = { ...process.env, NATIVE_KERNEL_BLAS: 'none', NATIVE_KERNEL_TARGETS: 'solution_march,exercise_O0,exercise_O3,exercise_march,exercise_blocked,blas', npm_config_userconfig: '/dev/null' };
-  const install = spawnSync(process.execPath, ['scripts/build-addon.mjs'], { cwd: pkg, env, encoding: 'utf8', timeout: 300_000 });
-  assert.equal(install.status, 0, `the install script must not fail: ${install.stderr}`);
-  assert.match(install.stderr, /native-blas unavailable: BLAS detection was skipped \(NATIVE_KERNEL_BLAS=none\); fix: install OpenBLAS \(Debian\/Ubuntu: apt-get install -y libopenblas-dev/);
-  const record = JSON.parse(readFileSync(path.join(pkg, 'build', 'native-kernel-build.json'), 'utf8'));
-  assert.deepEqual(record.targets.blas, { available: false, reason: 'BLAS detection was skipped (NATIVE_KERNEL_BLAS=none)', fix: BLAS_FIX });
-  assert.equal(record.targets.solution_march.available, true, 'the other rungs still build');
-  assert.equal(existsSync(path.join(pkg, 'blas', 'build', 'Release', 'blas.node')), false);
-
-  // The exercise's check in that root (the copy's lab and build): every case passes, native-blocked included. P is
-  // pinned (threads 1 and 2), so CI's COURSE_CPUS=1 and =64 passes need not build this copy twice more: lab.test checks
-  // the same kernels on 1..64 threads.
-  const check = await checkLab({ lab: 'native-kernel', impl: 'exercise', rootDir: root, cpus: 2 });
-  const failed = check.correctness.filter((e) => !e.passed);
-  assert.deepEqual(failed.map((e) => `${e.variant} ${JSON.stringify(e.params)}: ${e.reason}`), []);
-  assert.ok(check.correctness.some((e) => e.variant === 'native-blocked' && e.passed));
-  assert.equal(check.exitCode, 0);
 });

@@ -13,10 +13,10 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestContext } from 'node:test';
 
-/** An empty folder to copy the repository into, inside a temp folder of its own that is removed when `t` ends. */
-export function buildCopyRoot(t: Pick<TestContext, 'after'>, prefix: string): string {
+/** An empty folder to copy the repository into, inside a temp folder of its own that is removed when `t` ends (a test's
+ * context, or node:test's `after` for a suite). */
+export function buildCopyRoot(t: { after(cleanup: () => void): unknown }, prefix: string): string {
   const own = mkdtempSync(path.join(os.tmpdir(), prefix));
   t.after(() => rmSync(own, { recursive: true, force: true }));
   const root = path.join(own, 'repo');
