@@ -33,7 +33,7 @@ import {
   speedup,
   summarize,
 } from '../src/statistics.ts';
-import { rankSamples, tallyMedian } from '../src/statistics/bootstrap.ts';
+import { percentileInterval, rankSamples, selectInPlace, tallyMedian } from '../src/statistics/bootstrap.ts';
 
 /** Equal within an absolute tolerance (floating-point results of hand-computed fractions). */
 function near(actual: number, expected: number, tolerance = 1e-9): void {
@@ -260,6 +260,24 @@ describe('bootstrap intervals', () => {
     assert.equal(tally([3, 1, 2, 2]), 2);
     assert.equal(tally([5, 4, 3, 2, 1, 0]), 2.5);
     assert.equal(tally([0, 0, 7]), 0);
+  });
+
+  test('the percentile interval by selection is the sorted one to the bit, ties and all', () => {
+    const gen = createRng(3);
+    for (const n of [1, 2, 3, 4, 5, 7, 40, 41, 399, 10_000]) {
+      for (let trial = 0; trial < 6; trial++) {
+        // Even trials: a handful of distinct values (resampled medians of few samples), odd: nearly all distinct.
+        const stats = Float64Array.from({ length: n }, () => (trial % 2 === 0 ? Math.floor(gen() * 3) / 2 : gen() * 100));
+        const s = Float64Array.from(stats).sort();
+        const expected = [quantile(Array.from(s), 0.025), quantile(Array.from(s), 0.975)];
+        assert.deepEqual(percentileInterval(Float64Array.from(stats)), expected, `n = ${n}, trial ${trial}`);
+        const k = Math.floor(gen() * n);
+        const selected = Float64Array.from(stats);
+        selectInPlace(selected, k);
+        assert.equal(selected[k], s[k], `selectInPlace n = ${n}, k = ${k}`);
+        assert.ok(selected.subarray(0, k).every((v) => v <= s[k]!) && selected.subarray(k + 1).every((v) => v >= s[k]!));
+      }
+    }
   });
 
   test('the bootstraps give, to the bit, the intervals of the documented procedure: copy the draws, sort, take R-7 medians', () => {

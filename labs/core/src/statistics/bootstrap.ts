@@ -21,7 +21,7 @@
  * The result therefore depends on the rng's state: create a fresh `createRng(seed)` where the validator will.
  *
  * Source: B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13 (the percentile interval).
- * Cost: O(n log n + resamples * n + resamples log resamples) time (the samples ranked once, each resample's median from a
+ * Cost: O(n log n + resamples * n) time (the samples ranked once, each resample's median from a
  * tally of ranks) and O(n + resamples) memory.
  */
 import { StatisticsInputError, assertSamples } from './errors.ts';
@@ -124,10 +124,64 @@ function resampledMedian(fn: string, rng: () => number, ranked: RankedSamples): 
   return tallyMedian(ranked, n);
 }
 
-/** The [2.5 %, 97.5 %] percentile interval of a set of resampled statistics (sorted in place). */
+/**
+ * Reorders a[from .. to - 1] so that a[k] holds the value sorting would put there, with no larger value before it and
+ * no smaller one after. Three-way partitions (values below, equal to and above the pivot), so the many ties of
+ * resampled medians from a few samples cost one pass, not a quadratic walk. Values must not be NaN.
+ */
+export function selectInPlace(a: Float64Array, k: number, from = 0, to = a.length): void {
+  let lo = from;
+  let hi = to - 1;
+  while (lo < hi) {
+    const x = a[lo] as number;
+    const y = a[(lo + hi) >>> 1] as number;
+    const z = a[hi] as number;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y; // the median of three
+    let below = lo; // a[lo .. below - 1] < pivot
+    let above = hi; // a[above + 1 .. hi] > pivot
+    let i = lo;
+    while (i <= above) {
+      const v = a[i] as number;
+      if (v < pivot) {
+        a[i++] = a[below] as number;
+        a[below++] = v;
+      } else if (v > pivot) {
+        a[i] = a[above] as number;
+        a[above--] = v;
+      } else i++;
+    }
+    if (k < below) hi = below - 1;
+    else if (k > above) lo = above + 1;
+    else return;
+  }
+}
+
+/** The smallest of a[from .. to - 1]. */
+function smallestOf(a: Float64Array, from: number, to: number): number {
+  let smallest = a[from] as number;
+  for (let i = from + 1; i < to; i++) if ((a[i] as number) < smallest) smallest = a[i] as number;
+  return smallest;
+}
+
+/**
+ * The [2.5 %, 97.5 %] percentile interval of a set of resampled statistics (reordered in place; no NaN). The R-7
+ * quantiles of quantileOfSorted from the same two order statistics each, found by selection rather than a sort of all
+ * of them (10 000 in the harness): the same numbers, about three times faster.
+ */
 export function percentileInterval(statistics: Float64Array): [number, number] {
-  statistics.sort();
-  return [quantileOfSorted(statistics, LOW_TAIL), quantileOfSorted(statistics, HIGH_TAIL)];
+  const n = statistics.length;
+  let from = 0;
+  const quantile = (q: number): number => {
+    const h = (n - 1) * q;
+    const lo = Math.floor(h);
+    selectInPlace(statistics, lo, from, n);
+    const low = statistics[lo] as number;
+    const high = lo + 1 < n ? smallestOf(statistics, lo + 1, n) : low;
+    from = lo; // nothing before lo is larger than it: the next (higher) selection looks from there on
+    return low + (h - lo) * (high - low);
+  };
+  const low = quantile(LOW_TAIL);
+  return [low, quantile(HIGH_TAIL)];
 }
 
 /**
