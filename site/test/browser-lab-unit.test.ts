@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_REPETITIONS, RESOLUTION_SHARE, calibrateRepetitions, sampleTargetMs } from '../src/browser-lab/timer.ts';
 import { verdict } from '../src/browser-lab/verdict.ts';
+import { WorkerPool } from '../src/browser-lab/pool.ts';
 import { workerCounts } from '../src/browser-lab/worker-counts.ts';
 import { MAX_ROUNDS, roundsFor, roundsOverride } from '../src/browser-lab/runner.ts';
 import { expectedPrimes, handleRequests } from '../src/browser-lab/primes.ts';
@@ -91,5 +92,64 @@ describe('in-page lab cases', () => {
     assert.equal(verdict([1.2, 1.5]), 'faster');
     assert.equal(verdict([0.5, 0.9]), 'slower');
     assert.equal(verdict([0.9, 1.3]), 'no clear difference');
+  });
+});
+
+describe('in-page lab worker pool', () => {
+  /** A stand-in for a Web Worker: it keeps what was posted and lets the test answer, fail or garble a reply. */
+  function fakeWorker() {
+    const posted: { id: number }[] = [];
+    const worker = {
+      onmessage: null as ((event: { data: unknown }) => void) | null,
+      onerror: null as ((event: { message: string }) => void) | null,
+      onmessageerror: null as (() => void) | null,
+      terminated: false,
+      postMessage(message: { id: number }) {
+        posted.push(message);
+      },
+      terminate() {
+        worker.terminated = true;
+      },
+    };
+    return { worker, posted, asWorker: worker as unknown as Worker };
+  }
+  /** 'pending' when the promise has not settled by the next macrotask: a request that would wait for ever. */
+  const settled = (promise: Promise<unknown>): Promise<string> =>
+    Promise.race([promise.then((v) => `resolved ${String(v)}`, (e: Error) => `rejected: ${e.message}`), new Promise<string>((done) => setTimeout(() => done('pending'), 20))]);
+
+  it('a reply resolves its own request', async () => {
+    const fake = fakeWorker();
+    const pool = new WorkerPool<{ n: number }, number>(1, () => fake.asWorker);
+    const request = pool.request(0, { n: 1 });
+    fake.worker.onmessage!({ data: { id: fake.posted[0]!.id, result: 42 } });
+    assert.equal(await settled(request), 'resolved 42');
+  });
+
+  it('a worker that failed before a request was made fails that request, not leaves it waiting', async () => {
+    const fake = fakeWorker();
+    const pool = new WorkerPool<{ n: number }, number>(1, () => fake.asWorker);
+    fake.worker.onerror!({ message: 'SyntaxError in the worker script' });
+    assert.equal(await settled(pool.request(0, { n: 1 })), 'rejected: a worker failed: SyntaxError in the worker script');
+  });
+
+  it('a reply that cannot be read (messageerror) fails what is pending and what comes after', async () => {
+    const fakes = [fakeWorker(), fakeWorker()];
+    let k = 0;
+    const pool = new WorkerPool<{ n: number }, number>(2, () => fakes[k++]!.asWorker);
+    const pending = pool.request(0, { n: 1 });
+    fakes[0]!.worker.onmessageerror!();
+    assert.match(await settled(pending), /^rejected: a worker's reply could not be read \(messageerror/);
+    assert.match(await settled(pool.request(1, { n: 2 })), /^rejected: a worker's reply could not be read/);
+  });
+
+  it('terminate (Stop) ends every worker and rejects what is pending and what comes after', async () => {
+    const fakes = [fakeWorker(), fakeWorker()];
+    let k = 0;
+    const pool = new WorkerPool<{ n: number }, number>(2, () => fakes[k++]!.asWorker);
+    const pending = pool.request(1, { n: 1 });
+    pool.terminate();
+    assert.ok(fakes.every((f) => f.worker.terminated));
+    assert.equal(await settled(pending), 'rejected: the pool was stopped');
+    assert.equal(await settled(pool.request(0, { n: 2 })), 'rejected: the pool was stopped');
   });
 });
