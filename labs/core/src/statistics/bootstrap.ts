@@ -164,24 +164,27 @@ function smallestOf(a: Float64Array, from: number, to: number): number {
 }
 
 /**
- * The [2.5 %, 97.5 %] percentile interval of a set of resampled statistics (reordered in place; no NaN). The R-7
- * quantiles of quantileOfSorted from the same two order statistics each, found by selection rather than a sort of all
- * of them (10 000 in the harness): the same numbers, about three times faster.
+ * The R-7 quantile q of a (quantileOfSorted's, from the same two order statistics) by selection, reordering a. Every
+ * value before `from` must be no larger than the quantile's order statistics (a selection at or below it did that).
+ */
+function quantileBySelection(a: Float64Array, q: number, from = 0): number {
+  const n = a.length;
+  const h = (n - 1) * q;
+  const lo = Math.floor(h);
+  selectInPlace(a, lo, from, n);
+  const low = a[lo] as number;
+  const high = lo + 1 < n ? smallestOf(a, lo + 1, n) : low;
+  return low + (h - lo) * (high - low);
+}
+
+/**
+ * The [2.5 %, 97.5 %] percentile interval of a set of resampled statistics (reordered in place; no NaN), by selection
+ * rather than a sort of all of them (10 000 in the harness): the same numbers, about three times faster. The upper
+ * selection looks only past the lower one's order statistic.
  */
 export function percentileInterval(statistics: Float64Array): [number, number] {
-  const n = statistics.length;
-  let from = 0;
-  const quantile = (q: number): number => {
-    const h = (n - 1) * q;
-    const lo = Math.floor(h);
-    selectInPlace(statistics, lo, from, n);
-    const low = statistics[lo] as number;
-    const high = lo + 1 < n ? smallestOf(statistics, lo + 1, n) : low;
-    from = lo; // nothing before lo is larger than it: the next (higher) selection looks from there on
-    return low + (h - lo) * (high - low);
-  };
-  const low = quantile(LOW_TAIL);
-  return [low, quantile(HIGH_TAIL)];
+  const low = quantileBySelection(statistics, LOW_TAIL);
+  return [low, quantileBySelection(statistics, HIGH_TAIL, Math.floor((statistics.length - 1) * LOW_TAIL))];
 }
 
 /**
