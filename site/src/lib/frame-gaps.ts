@@ -1,6 +1,6 @@
 /**
  * Frame-gap arithmetic for the event-loop demo. A browser paints at most once per frame (about 16.7 ms at 60 Hz);
- * requestAnimationFrame timestamps (ms) show when frames happened. A long gap between two of them is time in which
+ * the times its requestAnimationFrame callbacks ran (ms) show when frames happened. A long gap between two of them is time in which
  * nothing could be drawn or typed: the main thread was busy.
  */
 
