@@ -2,6 +2,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { builtPages, openSite, watchErrors, type SiteUnderTest } from './support/site.ts';
@@ -42,6 +44,47 @@ describe('every page of the built course', () => {
       assert.deepEqual(offsite, [], `page "${path}" reached outside the site (it must work offline)`);
     }
     await context.close();
+  });
+
+  it('the error watcher records a request that fails, not one abandoned by navigating away', async () => {
+    // Two tiny pages on a server of the test's own: one starts loading a script the server holds for ever (the
+    // browser cancels it when the test navigates on, as Starlight's idle-time search script may be); the other
+    // fetches from a port nobody listens on.
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', () => done()));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((done) => closed.close(() => done()));
+    let held = false;
+    const server: Server = createServer((request, response) => {
+      if (request.url === '/held.js') {
+        held = true; // never answered
+        return;
+      }
+      response.setHeader('content-type', 'text/html');
+      const body = request.url === '/loads' ? '<script type="module">import("/held.js");</script>' : request.url === '/fails' ? `<script>fetch("http://127.0.0.1:${deadPort}/x").catch(() => {});</script>` : 'plain';
+      response.end(`<!doctype html><title>t</title>${body}`);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const page = await site.browser.newPage();
+    try {
+      const errors = watchErrors(page);
+      await page.goto(`${origin}/loads`);
+      for (let i = 0; i < 100 && !held; i++) await new Promise((done) => setTimeout(done, 20));
+      assert.ok(held, 'the page asked for the held script');
+      await page.goto(`${origin}/plain`);
+      assert.deepEqual(errors, [], 'a cancelled load is not a failure');
+      const failed = page.waitForEvent('requestfailed');
+      await page.goto(`${origin}/fails`);
+      await failed;
+      // (The console's own "Failed to load resource" line is recorded too.)
+      assert.equal(errors.filter((e) => e.startsWith('request failed: ')).length, 1, errors.join('\n'));
+      assert.match(errors.find((e) => e.startsWith('request failed: '))!, new RegExp(`^request failed: http://127\\.0\\.0\\.1:${deadPort}/x \\(net::ERR_`));
+    } finally {
+      await page.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
   });
 
   it('lists every episode file in the sidebar, in file order, with links inside the base path', async () => {

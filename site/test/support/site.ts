@@ -73,7 +73,12 @@ export function builtPages(): string[] {
   return pages.sort();
 }
 
-/** Records console errors, uncaught exceptions and failed requests of a page, to assert there are none. */
+/**
+ * Records console errors, uncaught exceptions and failed requests of a page, to assert there are none. A request the
+ * browser cancelled (net::ERR_ABORTED: the page navigated away while Starlight's search script, fetched when the page
+ * is idle, was still loading) did not fail and is not recorded; a missing file shows as HTTP >= 400, and a request that
+ * cannot connect or is blocked has its own error.
+ */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
@@ -83,7 +88,10 @@ export function watchErrors(page: Page): string[] {
   page.on('response', (response) => {
     if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
   });
-  page.on('requestfailed', (request) => errors.push(`request failed: ${request.url()}`));
+  page.on('requestfailed', (request) => {
+    const why = request.failure()?.errorText ?? 'no reason given';
+    if (why !== 'net::ERR_ABORTED') errors.push(`request failed: ${request.url()} (${why})`);
+  });
   return errors;
 }
 
