@@ -2,19 +2,21 @@
  * Entry point of one server process (forked by server-process.ts): one variant per process, so each variant gets
  * its own event loop, its own libuv threadpool and its own pool threads, as a real deployment would.
  * Talks to the harness over the IPC channel: sends {type:'ready', port}, answers 'loop-delay' and 'reset-loop-delay'
- * with event-loop delay from perf_hooks.monitorEventLoopDelay, and closes on 'close'.
+ * with event-loop delay from perf_hooks.monitorEventLoopDelay, answers 'probe' by deriving one ring itself while it
+ * counts the event loop's turns (the check of each variant's property, properties.ts), and closes on 'close'.
  */
 import { importLearnerModule } from '@parallel-course/harness/learner-module.ts';
 import { HANDLERS } from './learner-files.ts';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { exitWithParent, leaveParent } from '@parallel-course/harness/child-process.ts';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { once } from 'node:events';
 import { createInlineHandler } from './inline-handler.ts';
 import { createLabServer } from './server.ts';
-import type { RingHandler } from './work.ts';
-import type { ServerMessage, ServerRequest, VariantName } from './protocol.ts';
+import { deriveKeySync, type RingHandler } from './work.ts';
+import type { ProbeReport, ServerMessage, ServerRequest, VariantName } from './protocol.ts';
 
 interface ImplModule {
   createChunkedHandler(): RingHandler;
@@ -37,12 +39,56 @@ async function createHandler(variant: VariantName, workers: number, implDir: str
 // The learner's handlers run here: end with the harness even if they block this process's event loop.
 exitWithParent({ evenIfBlocked: true });
 
+// Every worker thread started from here on (the parent watchdog above is already running): Node publishes each new
+// Worker on this channel, whoever creates it (piscina, or the learner's own code).
+let threadsStarted = 0;
+diagnosticsChannel.subscribe('worker_threads', () => {
+  threadsStarted++;
+});
+
+/**
+ * Derives one ring through the handler, as a request would, while a setImmediate heartbeat counts the event loop's
+ * turns: a handler that lets the loop turn between its pieces (or waits off the loop) gives the heartbeat, and any
+ * /ping, a turn; one that continues in the microtask queue (await Promise.resolve()) gives none until it is done.
+ */
+async function probe(handler: RingHandler, account: number, threadsAtReady: number): Promise<ProbeReport> {
+  const keyStarted = performance.now();
+  deriveKeySync(account, 0);
+  const keyMs = performance.now() - keyStarted;
+  let turns = 0;
+  let running = true;
+  const started = performance.now();
+  let last = started;
+  let longestBlockMs = 0;
+  const beat = () => {
+    if (!running) return;
+    const now = performance.now();
+    longestBlockMs = Math.max(longestBlockMs, now - last);
+    last = now;
+    turns++;
+    setImmediate(beat);
+  };
+  setImmediate(beat);
+  let body: string | null = null;
+  let error: string | null = null;
+  try {
+    body = await handler.derive(account);
+  } catch (thrown) {
+    error = thrown instanceof Error ? thrown.message : String(thrown);
+  }
+  const ended = performance.now();
+  running = false;
+  longestBlockMs = Math.max(longestBlockMs, ended - last);
+  return { body, error, turns, ringMs: ended - started, longestBlockMs, keyMs, threadsAtReady, threadsSince: threadsStarted - threadsAtReady };
+}
+
 async function main(): Promise<void> {
   const [variant, workersText, implDir] = process.argv.slice(2) as [VariantName, string, string];
   const workers = Number(workersText);
   const handler = await createHandler(variant, workers, implDir);
   // Warm up before anyone measures: start pool threads, compile the hot code, fill the threadpool.
   await Promise.all(Array.from({ length: Math.max(2, workers) }, (_, i) => handler.derive(i)));
+  const threadsAtReady = threadsStarted;
 
   // Resolution 5 ms: the histogram's timer wakes the loop 200 times a second, cheap next to the work it watches,
   // and delays that matter here (a blocked loop) are tens of ms.
@@ -69,6 +115,8 @@ async function main(): Promise<void> {
         count: delay.count,
       });
       delay.reset();
+    } else if (message.type === 'probe') {
+      send({ type: 'probe', ...(await probe(handler, message.account, threadsAtReady)) });
     } else if (message.type === 'close') {
       delay.disable();
       server.closeAllConnections();

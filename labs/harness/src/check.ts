@@ -139,6 +139,26 @@ export async function checkCase<Input, Output>(
       );
     }
   }
+  // The case's property (what the variant exists for), once its outputs are right: announced as one more check call.
+  if (entry === null && instance.checkProperty) {
+    const index = set.inputs.length;
+    try {
+      hooks.beforeInput?.(index);
+      const problem = await withTimeout(Promise.resolve().then(() => instance.checkProperty?.() ?? null), callTimeoutMs, 'the property check');
+      hooks.afterCall?.();
+      if (problem !== null) entry = failure(def, comparator.description, problem, false, { maxAbsError, maxRelError, inputsChecked: index });
+    } catch (error) {
+      hooks.afterCall?.();
+      const message = errorText(error);
+      entry = failure(
+        def,
+        comparator.description,
+        isNotImplemented(error) ? message : `threw in the property check: ${message}`,
+        isNotImplemented(error),
+        { maxAbsError, maxRelError, inputsChecked: index },
+      );
+    }
+  }
   if (entry !== null) {
     hooks.beforeTeardown?.();
     await Promise.resolve()

@@ -49,6 +49,13 @@ export interface CaseInstance<Input, Output> {
   afterSample?(): Promise<void> | void;
   /** Releases what setup started (threads, processes, sockets). Called once, also after failures. */
   teardown(): Promise<void> | void;
+  /**
+   * Optional: checks a property the outputs cannot show (e.g. that a chunked handler lets the event loop turn between
+   * its pieces, that a pool is not created per request), once, after every check input passed and before anything is
+   * timed. Resolves to null when the property holds, or to a message that says what was seen, why it fails the
+   * variant's purpose and how to fix it; the case then fails its check with that message and is never measured.
+   */
+  checkProperty?(): Promise<string | null> | string | null;
   /** Called after warm-up, before the measured samples: forget observations made so far. */
   resetObservations?(): void;
   /** Called after measuring: the observations made during the measured samples. */

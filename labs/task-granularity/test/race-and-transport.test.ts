@@ -11,6 +11,7 @@ import type { CaseDefinition, LabContext } from '@parallel-course/harness/lab-de
 import { tallyCase, type LabOutput } from '../src/cases.ts';
 import { exactIntegers } from '../src/comparator.ts';
 import { handoffCase } from '../src/handoff-cases.ts';
+import { judgeRace } from '../src/race-probe.ts';
 import type { LabInput } from '../src/inputs.ts';
 import { liveLeases } from '../src/lease.ts';
 import { histogramSync } from '../src/monte-carlo.ts';
@@ -63,6 +64,41 @@ test("the solution's shared histogram is exact, every time", async () => {
   const outputs = await runCase(tallyCase(2, 1 << 22), SOLUTION, [RACE_INPUT, small, RACE_INPUT]);
   assert.deepEqual(outputs, [histogramSync(spec), histogramSync({ seed: 6, points: 1_003 }), histogramSync(spec)]);
   assert.equal(liveLeases(), 0);
+});
+
+/** The tally case's property check (race-probe.ts), set up on `implDir`; a few tries where a loaded machine keeps the threads apart. */
+async function raceProperty(implDir: string, tries: number): Promise<(string | null)[]> {
+  const instance = await tallyCase(2, 1 << 10).setup(ctx(implDir));
+  try {
+    const found: (string | null)[] = [];
+    for (let i = 0; i < tries; i++) {
+      found.push(await instance.checkProperty!());
+      if (found.at(-1) !== null) break;
+    }
+    return found;
+  } finally {
+    await instance.teardown();
+  }
+}
+
+test('a tally that merges a local histogram with counts[bin] += n (a race that hides on 2 CPUs) fails the property check, which names Atomics.add', { timeout: 60_000 }, async () => {
+  const fixture = fileURLToPath(new URL('./fixtures/merge-not-atomic', import.meta.url));
+  const found = await raceProperty(fixture, 3);
+  const message = found.find((m) => m !== null);
+  assert.ok(message, `no update lost in ${found.length} probes`);
+  assert.match(message, /^the shared histogram races: its exact totals passed the check's runs, but with another thread adding to the same counters at the same time, lost \d+ of \d+ updates/);
+  assert.match(message, /on 2 CPUs the threads seldom overlap there, so the race hides in short runs/);
+  assert.match(message, /\(Atomics\.add\)/);
+  // The solution's (a local histogram, then Atomics.add per bin) never loses one.
+  assert.deepEqual(await raceProperty(SOLUTION, 1), [null]);
+  assert.equal(liveLeases(), 0);
+});
+
+test('the race judge: equal totals pass; lost or extra updates are named', () => {
+  const base = { calls: 10, overlapping: 10, adversaryAdds: 100 };
+  assert.equal(judgeRace({ ...base, expected: 740, counted: 740 }), null);
+  assert.match(judgeRace({ ...base, expected: 740, counted: 737 }) ?? '', /lost 3 of 740 updates \(10 calls of 64 points\)/);
+  assert.match(judgeRace({ ...base, expected: 740, counted: 742 }) ?? '', /counted 2 more than the 740 updates made/);
 });
 
 test('the solution stages each transport as it should: a copy to detach, a SharedArrayBuffer to share', () => {
