@@ -1,5 +1,6 @@
 /**
- * Stage 3, statistics: turns measured samples into the summaries, speedups and scaling fits of results.json.
+ * Stage 3, statistics: turns measured samples into the summaries, speedups and scaling fits of results.json (the
+ * grade of a `--grade` run is computed above this, in grade.ts, from the same inputs and intervals).
  * Everything here is a pure function of the samples, their round indices, the seed and the lab's declarations, so an
  * instructor's validator can recompute every number from the raw samples in the file.
  *
@@ -8,9 +9,9 @@
  * the independent percentile bootstrap, each from createRng(seedFor(seed, 'speedup:<variant>:<params>')); an
  * efficiency over a one-worker case gets its own from seedFor(seed, 'efficiency:<variant>:<params>').
  */
-import type { AmdahlFit, CaseResult, Grade, Observation, Params, SampleUnit, SpeedupEntry } from './results-schema.ts';
+import type { AmdahlFit, CaseResult, Observation, Params, SampleUnit, SpeedupEntry } from './results-schema.ts';
 import { paramsKey } from './case-identity.ts';
-import { gradeCases, type GradingSpec } from './grade.ts';
+import { findBaseline, findOneWorkerCase, workerParam } from './case-baselines.ts';
 import {
   amdahlFit,
   bootstrapRatioCi,
@@ -71,8 +72,6 @@ export interface AnalysisOptions {
   seed: number;
   resamples: number;
   availableParallelism: number;
-  /** `--grade`: the graded cases and the target (grade.ts); absent or null for a plain run. */
-  grading?: GradingSpec | null;
 }
 
 export interface Analysis {
@@ -80,7 +79,6 @@ export interface Analysis {
   speedups: SpeedupEntry[];
   amdahl: AmdahlFit[];
   headline: SpeedupEntry | null;
-  grade: Grade | null;
 }
 
 /** p50, p99 and max of an observation's samples; nulls when it has none. */
@@ -94,43 +92,6 @@ export function summarizeObservation(raw: RawObservation): Observation {
     p99: xs.length ? quantile(xs, 0.99) : null,
     max: xs.length ? (xs[xs.length - 1] as number) : null,
   };
-}
-
-/**
- * The baseline case a variant case is compared with: a baseline case whose every param the variant case shares
- * (so `inline {}` serves every case, and `ts {size: 4096}` serves `native {size: 4096, threads: 2}`).
- * With several candidates the one sharing the most params wins.
- */
-export function findBaseline<T extends { variant: string; params: Params }>(cases: T[], baseline: string, target: T): T | null {
-  let best: T | null = null;
-  let bestShared = -1;
-  for (const candidate of cases) {
-    if (candidate.variant !== baseline) continue;
-    const keys = Object.keys(candidate.params);
-    if (!keys.every((k) => target.params[k] === candidate.params[k])) continue;
-    if (keys.length > bestShared) {
-      best = candidate;
-      bestShared = keys.length;
-    }
-  }
-  return best;
-}
-
-/**
- * The same variant's case on one worker, whose params differ from `target`'s only in the worker-count param
- * (the key whose value is 1 there and `target.workers` here, e.g. `workers` or `threads`); the target itself when
- * it has one worker; null if there is none.
- */
-export function findOneWorkerCase<T extends { variant: string; params: Params; workers?: number }>(cases: T[], target: T): T | null {
-  if (target.workers === undefined) return null;
-  if (target.workers === 1) return target; // the reference itself: its efficiency is 1 by definition
-  for (const candidate of cases) {
-    if (candidate.variant !== target.variant || candidate.workers !== 1) continue;
-    const keys = new Set([...Object.keys(candidate.params), ...Object.keys(target.params)]);
-    const differing = [...keys].filter((k) => candidate.params[k] !== target.params[k]);
-    if (differing.length === 1 && candidate.params[differing[0]!] === 1 && target.params[differing[0]!] === target.workers) return candidate;
-  }
-  return null;
 }
 
 /** Derives the bootstrap seed of one comparison from the run's seed and the case's identity, so it is reproducible. */
@@ -186,19 +147,6 @@ export function caseRatioInterval(
   key: string,
 ): { ci95: [number, number]; pairing: Pairing } {
   return ratioInterval(reference, target, seedFor(results.seed, key), results.bootstrapResamples);
-}
-
-/**
- * The param that carries a variant's worker count: the first key (in the order of the first such case's params) whose
- * value equals `workers` in every case of `variant` that declares workers, e.g. `workers` for the event-loop pool and
- * `threads` for native-threads; null when no param does (a chunk sweep at a fixed 2 workers). Reporters use it too,
- * to group a variant's worker sweep by its other params.
- */
-export function workerParam(cases: readonly { variant: string; params: Params; workers?: number }[], variant: string): string | null {
-  const mine = cases.filter((c) => c.variant === variant && c.workers !== undefined);
-  const first = mine[0];
-  if (first === undefined) return null;
-  return Object.keys(first.params).find((key) => mine.every((c) => c.params[key] === c.workers)) ?? null;
 }
 
 /** `params` without `key` (all of them when key is null). */
@@ -301,6 +249,5 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
   const headlineKey = paramsKey(options.headline.params);
   const headline =
     speedups.find((s) => s.variant === options.headline.variant && paramsKey(s.params) === headlineKey) ?? null;
-  const grade = options.grading ? gradeCases(inputs, cases, options.grading, (reference, learner, key) => ratioInterval(reference, learner, seedFor(options.seed, key), options.resamples)) : null;
-  return { cases, speedups, amdahl, headline, grade };
+  return { cases, speedups, amdahl, headline };
 }

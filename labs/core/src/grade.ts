@@ -32,7 +32,8 @@ export interface GradingSpec {
   notImplemented?: Headline[];
 }
 
-type Interval = (reference: AnalysisInput, learner: AnalysisInput, key: string) => { ci95: [number, number]; pairing: 'rounds' | 'independent' };
+/** The interval of median(reference) / median(learner) for one graded case; `key` seeds its resampling. */
+export type GradeInterval = (reference: AnalysisInput, learner: AnalysisInput, key: string) => { ci95: [number, number]; pairing: 'rounds' | 'independent' };
 
 /** The cases whose check said "not implemented", as GradingSpec.notImplemented wants them. */
 export function notImplementedCases(correctness: Pick<CorrectnessEntry, 'variant' | 'params' | 'notImplemented'>[]): Headline[] {
@@ -44,7 +45,11 @@ export function referenceParams(params: Params): Params {
   return { ...params, [REFERENCE_PARAM]: REFERENCE };
 }
 
-export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: GradingSpec, interval: Interval): Grade {
+/**
+ * The grade of a `--grade` run from the analysis's inputs and its cases: each graded case's ratio with the interval
+ * `interval` gives (a run resamples it as its speedups are: build-results.ts analyzeRun, keyed `grade:<variant>:<params>`).
+ */
+export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: GradingSpec, interval: GradeInterval): Grade {
   const find = (variant: string, params: Params) => inputs.find((i) => i.variant === variant && paramsKey(i.params) === paramsKey(params));
   const entries: Grade['entries'] = spec.cases.map((g) => {
     const learner = find(g.variant, g.params);

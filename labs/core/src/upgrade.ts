@@ -9,9 +9,9 @@
  *     definition), else "1 sample per sample";
  *   - the sweeps: the lab's declaration where the caller passes one, else none (readers then draw no sweep charts);
  *   - the cgroup quota recorded twice: the environment's copy is dropped, `cpus.quota` stays.
- * Files older than version 2 are refused by parseResults with the message that says how to re-run.
+ * Files older than version 2 are refused by parseResults (read-results.ts) with the message that says how to re-run.
  */
-import { findBaseline, findOneWorkerCase } from './analysis.ts';
+import { findBaseline, findOneWorkerCase } from './case-baselines.ts';
 import type { Params, SampleUnit, Sweep } from './results-schema.ts';
 
 /** The version this step reads. */

@@ -4,11 +4,13 @@
  *   1. the schema (parseResults: every problem with its path);
  *   2. correctness: every case passed its check (a failed case is named with its reason);
  *   3. every summary number recomputed from the raw samples with the file's own seed and resample count
- *      (`analyze` is a pure function of them), so a hand-edited number is caught and named.
+ *      (`analyzeRun` is a pure function of them), so a hand-edited number is caught and named.
  */
-import { analyze, type AnalysisInput } from './analysis.ts';
+import type { AnalysisInput } from './analysis.ts';
+import { analyzeRun, type RunAnalysis } from './build-results.ts';
 import { notImplementedCases } from './grade.ts';
-import { parseResultsJson, ResultsFileError, type Results } from './results-schema.ts';
+import type { Results } from './results-schema.ts';
+import { parseResultsJson, ResultsFileError } from './read-results.ts';
 import { caseLabel } from './case-identity.ts';
 import { formatSignificant } from './format.ts';
 
@@ -92,7 +94,7 @@ export function diffRecomputed(path: string, claimed: unknown, recomputed: unkno
 }
 
 /** Recomputes cases, speedups, Amdahl fits and the headline from the raw samples, as the harness did. */
-export function recompute(results: Results): ReturnType<typeof analyze> {
+export function recompute(results: Results): RunAnalysis {
   const inputs: AnalysisInput[] = results.cases.map((c) => ({
     variant: c.variant,
     params: c.params,
@@ -108,7 +110,7 @@ export function recompute(results: Results): ReturnType<typeof analyze> {
   // The lab's baseline and headline are declarations, not measurements: the file records them.
   const baseline = results.baseline;
   const headline = results.headline ?? { variant: '', params: {} };
-  return analyze(inputs, {
+  return analyzeRun(inputs, {
     baseline,
     headline: { variant: headline.variant, params: headline.params },
     seed: results.seed,
@@ -141,7 +143,7 @@ export function checkResults(results: Results): string[] {
   if (results.speedups.some((s) => s.baseline !== results.baseline)) {
     problems.push('speedups: entries name different baselines; the harness uses one baseline per lab');
   }
-  let recomputed: ReturnType<typeof analyze> | null = null;
+  let recomputed: RunAnalysis | null = null;
   try {
     recomputed = recompute(results);
   } catch (error) {

@@ -8,9 +8,8 @@ import path from 'node:path';
 import { describeBudget, type CpuBudget } from './cpus.ts';
 import { EXIT_OK, EXIT_USAGE, exitCodeFor } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
-import { headlineSentence } from './report/format.ts';
 import { htmlPage } from './report/html-page.ts';
-import { escapeHtml, type Results } from '@parallel-course/core';
+import { escapeHtml, headlineSentence, type Results } from '@parallel-course/core';
 import { createRunDir, writeFileAtomic } from './results-writer.ts';
 import { runLab, type RunLabOptions } from './run-lab.ts';
 

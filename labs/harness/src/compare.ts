@@ -16,7 +16,7 @@ import {
   type RunComparison,
   type Verdict,
 } from './compare-runs.ts';
-import { renderTextTable } from './report/text-table.ts';
+import { renderTextTable } from './text-table.ts';
 import { UsageError } from './errors.ts';
 
 // The comparison itself is pure and browser-safe (compare-runs.ts, used by the site's results viewer too); this file

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { ANALYSIS_FILE, writeAnalysis } from './lab-analysis.ts';
-import { type AnalysisInput, analyze, caseLabel, type CorrectnessEntry, notImplementedCases, plausibilityFlags, type Results, SCHEMA_VERSION } from '@parallel-course/core';
+import { type AnalysisInput, analyzeRun, buildResults, caseLabel, type CorrectnessEntry, notImplementedCases, plausibilityFlags, type Results } from '@parallel-course/core';
 import { cpuBudget, describeBudget } from './cpus.ts';
 import { currentTopology, describeTopology, topologyWarnings } from './topology.ts';
 import { slurmStepWarning } from './slurm-step.ts';
@@ -197,7 +197,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
 
   // Stage 3: statistics. Stage 4: environment. Stage 5: results.
   progress.stage('Computing statistics (bootstrap intervals)...');
-  const analysis = analyze(analysisInputs, {
+  const analysis = analyzeRun(analysisInputs, {
     baseline: lab.baseline,
     headline: lab.headline,
     seed,
@@ -231,28 +231,29 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   if (failedWhileMeasured.length > 0) {
     notes.push(`${failedWhileMeasured.length} case(s) failed after passing the check and are not charted: ${failedWhileMeasured.map((e) => caseLabel(e)).join(', ')}.`);
   }
-  const results: Results = {
-    schemaVersion: SCHEMA_VERSION,
-    lab: lab.name,
-    title: lab.title,
-    impl: options.impl,
-    quick: options.quick,
-    startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    command,
-    baseline: lab.baseline,
-    sweeps: lab.sweeps,
-    seed,
-    bootstrapResamples: BOOTSTRAP_RESAMPLES,
-    harnessOverheadMs: run.harnessOverheadMs,
-    environment,
-    cpus,
-    topology,
-    correctness,
-    ...analysis,
-    ...(referenceSolution ? { referenceSolution } : {}),
-    notes,
-  };
+  const results = buildResults(
+    {
+      lab: lab.name,
+      title: lab.title,
+      impl: options.impl,
+      quick: options.quick,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      command,
+      baseline: lab.baseline,
+      sweeps: lab.sweeps,
+      seed,
+      bootstrapResamples: BOOTSTRAP_RESAMPLES,
+      harnessOverheadMs: run.harnessOverheadMs,
+      environment,
+      cpus,
+      topology,
+      correctness,
+      ...(referenceSolution ? { referenceSolution } : {}),
+      notes,
+    },
+    analysis,
+  );
   // Stage 6: results and reports, fed the same validated results; if the folder failed us after all, a temporary one.
   progress.stage('Writing reports...');
   const written = await writeRunFolder(runDir, results, (dir) => writeReports(results, dir));

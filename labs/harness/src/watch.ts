@@ -12,8 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabLoadError } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
-import { correctnessDetail } from './report/format.ts';
-import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
+import { caseLabel, correctnessDetail, type CorrectnessEntry } from '@parallel-course/core';
 import { checkLab, type CheckLabOutcome } from './run-lab.ts';
 
 /** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */

@@ -17,12 +17,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
 const KNOWN: Record<string, string> = {
   // Stage 6 of a run is its reports: the one call of the stage sequence into report/ (run-lab.ts's header lists it).
   'run-lab.ts -> report/index.ts': 'stage 6, the reports of a run',
-  // Helpers the core package (issue 24) takes over: case labels, the number formatter, the terminal table.
-  'bundle.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
   'bundle.ts -> report/html-page.ts': 'the --all index page: a report of its own',
-  'compare.ts -> report/text-table.ts': 'issue 24: the terminal table goes with the formatter',
-  'status.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
-  'watch.ts -> report/format.ts': 'issue 24: the formatter moves to @parallel-course/core',
 };
 
 /** `importer -> target` for each relative import (static, dynamic or type-only) of a pipeline module into tools/ or report/. */

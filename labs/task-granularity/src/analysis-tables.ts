@@ -6,7 +6,7 @@
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
 import type { Results } from '@parallel-course/core';
-import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './analysis.ts';
+import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './sweep-model.ts';
 import { AGREEMENT_FACTOR, KNEE_FRACTION, medianOf, verdictText } from './rule-check.ts';
 
 type Interval = [number, number] | null | undefined;

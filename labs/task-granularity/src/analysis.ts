@@ -14,8 +14,9 @@ import { renderChartPng } from '@parallel-course/harness/report/png.ts';
 import { formatSignificant, paramsKey, type Results } from '@parallel-course/core';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
-import { findKnee, fitOverhead, KNEE_FRACTION, medianOf, ruleMinTaskUs, ruleVerdict, verdictText, type Knee, type RuleVerdict } from './rule-check.ts';
+import { findKnee, fitOverhead, KNEE_FRACTION, medianOf, ruleMinTaskUs, ruleVerdict, verdictText } from './rule-check.ts';
 import { efficiencySplitChart } from './split-chart.ts';
+import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './sweep-model.ts';
 
 export { linearFit } from './rule-check.ts';
 
@@ -28,60 +29,6 @@ export const OVERHEAD_SIDE_MIN_TASKS = 64;
 /** The fewest tasks a size needs to count as overhead-bound on `workers` workers. */
 export function overheadSideMinTasks(workers: number): number {
   return Math.max(OVERHEAD_SIDE_MIN_TASKS, 16 * workers);
-}
-
-export interface ChunkPoint {
-  chunk: number;
-  tasks: number;
-  /** Work per task in µs on one core: chunk x the serial ns per point. */
-  taskUs: number;
-  medianMs: number;
-  medianCi95: [number, number] | null;
-  samplesMs: number[];
-  /** Over the sweep's serial baseline (same points), with its interval (paired by round where the harness could). */
-  speedup: number | null;
-  speedupCi95: [number, number] | null;
-  /** speedup / W, always against the serial loop (the split below multiplies to it). */
-  efficiency: number | null;
-  efficiencyCi95: [number, number] | null;
-  /** Median share of the workers' time spent computing (0..1); null for a run made before the lab recorded it. */
-  utilisation: number | null;
-  /** Serial ns per point / the workers' median ns per point: below 1, the cores ran the code slower than serial did. */
-  speedRatio: number | null;
-}
-
-/** One chunk-size sweep: a variant (pool or process) on W workers over `points` points. */
-export interface Sweep {
-  variant: string;
-  workers: number;
-  points: number;
-  serialMedianMs: number;
-  serialCi95: [number, number] | null;
-  /** ns of work per point on one core: serial median / points. */
-  nsPerPoint: number;
-  curve: ChunkPoint[];
-  best: ChunkPoint;
-  worst: ChunkPoint;
-  /** Wall-time µs each extra task adds with W workers; null with fewer than two overhead-bound sizes. */
-  overheadPerTaskUs: number | null;
-  overheadCi95: [number, number] | null;
-  /** The rule: tasks of at least 9·W·o µs; null when o is not positive (noise swamped it: re-run on a quieter machine). */
-  minTaskUs: number | null;
-  knee: Knee | null;
-  verdict: RuleVerdict;
-  /** More workers than CPUs the job may use (--cpus forced more): time-slicing, not the rule's model, shapes the curve. */
-  oversubscribed: boolean;
-}
-
-export interface Granularity {
-  /** P of the run. */
-  p: number;
-  sweeps: Sweep[];
-}
-
-/** The sweep of `variant` on `workers` workers, if the run has one. */
-export function sweepOf(g: Granularity, variant: string, workers: number): Sweep | undefined {
-  return g.sweeps.find((s) => s.variant === variant && s.workers === workers);
 }
 
 type CaseResult = Results['cases'][number];

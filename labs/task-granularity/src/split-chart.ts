@@ -4,7 +4,7 @@
  * colours are the run report's.
  */
 import { PALETTE, REFERENCE_GREY, type ChartSpec } from '@parallel-course/harness/report/chart-spec.ts';
-import type { Sweep } from './analysis.ts';
+import type { Sweep } from './sweep-model.ts';
 import { formatSignificant } from '@parallel-course/core';
 
 /** The efficiency the course aims for at the headline size: a dashed reference line. */

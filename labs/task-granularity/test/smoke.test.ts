@@ -14,7 +14,8 @@ import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { runLab } from '@parallel-course/harness';
 import { parseResultsJson } from '@parallel-course/core';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
-import { deriveGranularity, formatGranularity, sweepOf } from '../src/analysis.ts';
+import { deriveGranularity, formatGranularity } from '../src/analysis.ts';
+import { sweepOf } from '../src/sweep-model.ts';
 import { parseAnalysisValuesJson } from '@parallel-course/harness/analysis-values.ts';
 import { bestChunk, pointsFor, sweepParams } from '../src/lab.ts';
 

@@ -1,10 +1,11 @@
 /**
- * Every import the in-page labs take from the course's statistics, results schema and validator, in one place.
- * They come from the harness's browser-safe modules (no node: imports) by deep path today; when the browser-safe core
- * package (labs/core, issue 24) lands, these lines are the only ones to repoint.
+ * Every import the in-page labs take from the course's core (@parallel-course/core: statistics, the results schema,
+ * buildResults, the validator), in one place, so what the page's labs depend on is one list.
  */
 export {
   analyze,
+  analyzeRun,
+  buildResults,
   caseLabel,
   median,
   paramsKey,

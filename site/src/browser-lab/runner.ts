@@ -9,7 +9,7 @@
  *      what `npm run report -- validate` recomputes.
  * Stop aborts between samples and tears every case down at once (workers terminated).
  */
-import { analyze, SCHEMA_VERSION, type AnalysisInput, type BrowserEnvironment, type Results } from './core-adapter.ts';
+import { analyzeRun, buildResults, type AnalysisInput, type BrowserEnvironment, type Results } from './core-adapter.ts';
 import { runEnvironment, webgpuInfo } from './environment.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from './lab-types.ts';
 import { calibrateRepetitions, measureTimerResolution, sampleTargetMs } from './timer.ts';
@@ -228,7 +228,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
         hiddenTab: { unit: 'flag', description: '1 for a sample taken while the tab was hidden or changed visibility (the browser throttles timers in background tabs), 0 otherwise', samples: t.hidden },
       },
     }));
-  const analysis = analyze(inputs, { baseline: lab.baseline, headline: lab.headline, seed, resamples, availableParallelism: cpus.available, grading: null });
+  const analysis = analyzeRun(inputs, { baseline: lab.baseline, headline: lab.headline, seed, resamples, availableParallelism: cpus.available, grading: null });
   const hiddenSamples = timed.reduce((sum, t) => sum + t.hidden.reduce((a, b) => a + b, 0), 0);
   const skipped = lab.cases.filter((c) => c.unavailable !== null).map((c) => `${c.variant} ${JSON.stringify(c.params)} was not run: ${c.unavailable}`);
   const notes = [
@@ -238,32 +238,29 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
     ...demonstrated,
     ...lab.notes,
   ];
-  const results: Results = {
-    schemaVersion: SCHEMA_VERSION,
-    lab: lab.lab,
-    runtime: 'browser',
-    title: lab.title,
-    baseline: lab.baseline,
-    sweeps: lab.sweeps ?? [],
-    impl: lab.impl ?? 'solution',
-    quick: options.quick,
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    command: `in-page lab at ${location.pathname}${options.quick ? ' (quick)' : ''}${options.rounds !== undefined ? ` (${rounds} rounds, set by the page)` : ''}`.slice(0, 2000),
-    seed,
-    bootstrapResamples: resamples,
-    harnessOverheadMs,
-    environment,
-    cpus,
-    topology,
-    correctness,
-    cases: analysis.cases,
-    speedups: analysis.speedups,
-    amdahl: analysis.amdahl,
-    headline: analysis.headline,
-    grade: null,
-    notes: notes.map((n) => n.slice(0, 2000)),
-  };
+  const results = buildResults(
+    {
+      lab: lab.lab,
+      runtime: 'browser',
+      title: lab.title,
+      impl: lab.impl ?? 'solution',
+      quick: options.quick,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      command: `in-page lab at ${location.pathname}${options.quick ? ' (quick)' : ''}${options.rounds !== undefined ? ` (${rounds} rounds, set by the page)` : ''}`.slice(0, 2000),
+      baseline: lab.baseline,
+      sweeps: lab.sweeps ?? [],
+      seed,
+      bootstrapResamples: resamples,
+      harnessOverheadMs,
+      environment,
+      cpus,
+      topology,
+      correctness,
+      notes: notes.map((n) => n.slice(0, 2000)),
+    },
+    analysis,
+  );
   results.notes.push(...(lab.summarize?.(results) ?? []).map((n) => n.slice(0, 2000)));
   onProgress('done', 1);
   return results;

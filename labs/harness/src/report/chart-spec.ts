@@ -1,7 +1,9 @@
 /**
  * The shape every chart builder returns: a chart.js configuration as a plain JSON-safe object (no functions, so the
- * HTML report can embed it as JSON and the PNG renderer can use it as is) plus the same numbers as a text table.
+ * HTML report can embed it as JSON and the PNG renderer can use it as is) plus the same numbers as a text table;
+ * and the pieces every builder (charts.ts, sweep-chart.ts) draws with: colours, titles, rounding, interval bars.
  */
+import { formatSignificant } from '@parallel-course/core';
 
 /** A chart's text alternative: the numbers behind it, printed under it in HTML and Markdown. */
 export interface DataTable {
@@ -58,4 +60,29 @@ export function seriesColour(index: number): string {
 export function withAlpha(hex: string, alpha: number): string {
   const byte = Math.round(Math.min(1, Math.max(0, alpha)) * 255);
   return `${hex}${byte.toString(16).padStart(2, '0')}`;
+}
+
+/** The options every chart starts from: no animation, a fixed size (the PNG renderer and the HTML report agree). */
+export const BASE_OPTIONS = { animation: false, responsive: false, maintainAspectRatio: false } as const;
+
+export function title(text: string): Record<string, unknown> {
+  return { display: true, text, font: { size: 16 } };
+}
+
+export function axisTitle(text: string): Record<string, unknown> {
+  return { display: true, text };
+}
+
+/** A rounded number for tables and chart data, so the JSON stays short and the table matches the tooltip. */
+export function round(value: number, digits = 4): number {
+  return Number(formatSignificant(value, digits));
+}
+
+/** Interval segments: two points per entry and a null point between entries, so chart.js draws separate bars. */
+export function intervalSegments(entries: Array<{ x: number | string; low: number; high: number }>): ChartPoint[] {
+  return entries.flatMap((e) => [
+    { x: e.x, y: e.low },
+    { x: e.x, y: e.high },
+    { x: e.x, y: null },
+  ]);
 }

@@ -5,7 +5,7 @@
  */
 import { amdahlSpeedup, caseLabel, type CaseResult, formatPercent, formatSignificant, type Results, type SpeedupEntry, speedupsOutsideSweeps, sweepCharts } from '@parallel-course/core';
 import type { ChartConfig, ChartDataset, ChartPoint, ChartSpec, DataTable } from './chart-spec.ts';
-import { REFERENCE_GREY, seriesColour, withAlpha } from './chart-spec.ts';
+import { axisTitle, BASE_OPTIONS, intervalSegments, REFERENCE_GREY, round, seriesColour, title, withAlpha } from './chart-spec.ts';
 import { amdahlFitFor, baselineVariants, speedupsByWorkers, speedupsWithoutWorkers } from './select.ts';
 import { sweepChartSpec } from './sweep-chart.ts';
 
@@ -28,30 +28,6 @@ export function thinSamples(samples: readonly number[], limit = MAX_STRIP_POINTS
   if (samples.length <= limit) return [...samples];
   const sorted = [...samples].sort((a, b) => a - b);
   return Array.from({ length: limit }, (_, i) => sorted[Math.round((i * (sorted.length - 1)) / (limit - 1))] ?? 0);
-}
-
-export const BASE_OPTIONS = { animation: false, responsive: false, maintainAspectRatio: false } as const;
-
-export function title(text: string): Record<string, unknown> {
-  return { display: true, text, font: { size: 16 } };
-}
-
-export function axisTitle(text: string): Record<string, unknown> {
-  return { display: true, text };
-}
-
-/** A rounded number for tables and chart data, so the JSON stays short and the table matches the tooltip. */
-export function round(value: number, digits = 4): number {
-  return Number(formatSignificant(value, digits));
-}
-
-/** Interval segments: two points per entry and a null point between entries, so chart.js draws separate bars. */
-export function intervalSegments(entries: Array<{ x: number | string; low: number; high: number }>): ChartPoint[] {
-  return entries.flatMap((e) => [
-    { x: e.x, y: e.low },
-    { x: e.x, y: e.high },
-    { x: e.x, y: null },
-  ]);
 }
 
 /** The baseline name for axis titles: the one baseline, or a generic phrase when speedups use several. */

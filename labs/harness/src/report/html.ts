@@ -4,12 +4,11 @@
  * exact command. Every string from the results file is HTML-escaped; chart data travels as JSON in a
  * <script type="application/json"> block with `<`, `>` and `&` escaped, so lab data cannot close the script.
  */
-import { escapeHtml, type Results } from '@parallel-course/core';
+import { escapeHtml, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { chartScripts, htmlPage } from './html-page.ts';
-import { headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
 import { formatGrade } from './terminal.ts';
 import {
   amdahlTable,

@@ -3,11 +3,10 @@
  * file name (written beside it by the PNG reporter) and every number in tables. Text from the results file is
  * escaped so it cannot become markup, links or raw HTML.
  */
-import { escapeMarkdown, type Results } from '@parallel-course/core';
+import { escapeMarkdown, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
 import type { DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
-import { headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
 import { formatGrade } from './terminal.ts';
 import {
   amdahlTable,

@@ -4,8 +4,7 @@
  */
 import { amdahlSpeedup, caseLabel, formatSignificant, type Results, type SweepChart } from '@parallel-course/core';
 import type { ChartConfig, ChartDataset, ChartSpec } from './chart-spec.ts';
-import { REFERENCE_GREY, seriesColour } from './chart-spec.ts';
-import { axisTitle, BASE_OPTIONS, intervalSegments, round, title } from './charts.ts';
+import { axisTitle, BASE_OPTIONS, intervalSegments, REFERENCE_GREY, round, seriesColour, title } from './chart-spec.ts';
 import { amdahlFitFor } from './select.ts';
 
 /**

@@ -2,9 +2,8 @@
  * The report's tables as plain data (headers + rows of text), shared by the HTML and Markdown reporters so both
  * print the same sections with the same numbers. Each output format escapes the cells its own way.
  */
-import { caseLabel, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Results } from '@parallel-course/core';
+import { caseLabel, correctnessDetail, correctnessStatus, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Results } from '@parallel-course/core';
 import type { DataTable } from './chart-spec.ts';
-import { correctnessDetail, correctnessStatus } from './format.ts';
 import { baselineVariants, findCase } from './select.ts';
 
 /** Flags of a case: "noisy (spread 15%)" (robust spread, see NOISY_TEXT) and/or "oversubscribed". */

@@ -3,10 +3,9 @@
  * It prints only what is in Results; every string from the results file is made terminal-safe (no escapes).
  * No colour is used, so NO_COLOR and non-TTY output need no special handling.
  */
-import { caseLabel, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Grade, type Results, terminalText } from '@parallel-course/core';
-import { correctnessDetail, correctnessStatus, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT } from './format.ts';
+import { caseLabel, correctnessDetail, correctnessStatus, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Grade, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, terminalText } from '@parallel-course/core';
 import { baselineVariants, findCase } from './select.ts';
-import { renderTextTable, truncate, wrapText } from './text-table.ts';
+import { renderTextTable, truncate, wrapText } from '../text-table.ts';
 
 /** Widest line the summary prints, in columns. */
 export const TERMINAL_WIDTH = 110;

@@ -5,11 +5,10 @@
  */
 import type { DataTable } from '../report/chart-spec.ts';
 import { buildCharts } from '../report/charts.ts';
-import { headlineSentence, machineOneLiner } from '../report/format.ts';
 import { amdahlTable, correctnessTable, environmentTable, speedupsTable, timesTable } from '../report/tables.ts';
 import type { LearnerReport, ReportRun } from './learner-report.ts';
 import { NOTE_SECTIONS, type NoteKey } from '../notes.ts';
-import { caseLabel, formatPercent, formatRatio } from '@parallel-course/core';
+import { caseLabel, formatPercent, formatRatio, headlineSentence, machineOneLiner } from '@parallel-course/core';
 
 export type Block =
   | { kind: 'heading'; level: 1 | 2 | 3; text: string }

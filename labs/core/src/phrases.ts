@@ -1,9 +1,12 @@
 /**
  * The phrases every reporter shares (flags, correctness, the machine, the headline), so the terminal, HTML and
- * Markdown say the same thing in the same words. Numbers, units and case labels come from the core's one formatter
- * (@parallel-course/core: formatSignificant and friends, caseLabel); each output format escapes its own way.
+ * Markdown, the harness's status and watch lines and the site say the same thing in the same words. Numbers, units
+ * and case labels come from the core's one formatter (format.ts, case-identity.ts); each output format escapes its own way.
  */
-import { caseLabel, formatSignificant, formatSpeedup, NOISY_ROBUST_CV, type CorrectnessEntry, type SpeedupEntry } from '@parallel-course/core';
+import { caseLabel } from './case-identity.ts';
+import { formatSignificant, formatSpeedup } from './format.ts';
+import type { CorrectnessEntry, SpeedupEntry } from './results-schema.ts';
+import { NOISY_ROBUST_CV } from './statistics.ts';
 
 /** What the flags mean, printed under every table that shows them. */
 export const OVERSUBSCRIBED_TEXT = 'oversubscribed: more workers than available CPUs';

@@ -1,0 +1,67 @@
+/**
+ * The results stage, the top floor of the core: one run's measured samples and its record (what ran, where, when)
+ * in, one `Results` out. Both producers of a results file use it, the harness (labs/harness/src/run-lab.ts) and the
+ * in-page lab (site/src/browser-lab/runner.ts), so the two write the same file the same way:
+ *
+ *   analyzeRun(inputs, options)    statistics (analysis.ts), then the grade of a `--grade` run (grade.ts)
+ *   buildResults(record, analysis) the results object, stamped with SCHEMA_VERSION
+ *
+ * The instructor's validator (validate.ts) recomputes a file with the same analyzeRun.
+ */
+import { analyze, caseRatioInterval, type Analysis, type AnalysisInput, type AnalysisOptions } from './analysis.ts';
+import { gradeCases, type GradingSpec } from './grade.ts';
+import { SCHEMA_VERSION, type Grade, type Results } from './results-schema.ts';
+
+export interface RunAnalysisOptions extends AnalysisOptions {
+  /** `--grade`: the graded cases and the target (grade.ts); absent or null for a plain run. */
+  grading?: GradingSpec | null;
+}
+
+/** The analysis of one run: cases, speedups, Amdahl fits, the headline and, for a `--grade` run, the grade. */
+export interface RunAnalysis extends Analysis {
+  grade: Grade | null;
+}
+
+/** Statistics, then the grade: every computed field of results.json from the samples, the seed and the declarations. */
+export function analyzeRun(inputs: AnalysisInput[], options: RunAnalysisOptions): RunAnalysis {
+  const analysis = analyze(inputs, options);
+  const run = { seed: options.seed, bootstrapResamples: options.resamples };
+  // The grade's intervals are resampled exactly as the run's speedups are (pairing, seed derivation, resamples).
+  const grade = options.grading ? gradeCases(inputs, analysis.cases, options.grading, (reference, learner, key) => caseRatioInterval(run, reference, learner, key)) : null;
+  return { ...analysis, grade };
+}
+
+/** What a producer records about a run besides its analysis: every field of results.json that is not computed. */
+export type RunRecord = Omit<Results, 'schemaVersion' | keyof RunAnalysis>;
+
+/** The results of one run: its record and its analysis, in the schema's field order, at the current SCHEMA_VERSION. */
+export function buildResults(record: RunRecord, analysis: RunAnalysis): Results {
+  const { referenceSolution, notes, runtime, ...rest } = record;
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    lab: rest.lab,
+    ...(runtime !== undefined ? { runtime } : {}),
+    title: rest.title,
+    impl: rest.impl,
+    quick: rest.quick,
+    startedAt: rest.startedAt,
+    finishedAt: rest.finishedAt,
+    command: rest.command,
+    baseline: rest.baseline,
+    sweeps: rest.sweeps,
+    seed: rest.seed,
+    bootstrapResamples: rest.bootstrapResamples,
+    harnessOverheadMs: rest.harnessOverheadMs,
+    environment: rest.environment,
+    cpus: rest.cpus,
+    topology: rest.topology,
+    correctness: rest.correctness,
+    cases: analysis.cases,
+    speedups: analysis.speedups,
+    amdahl: analysis.amdahl,
+    headline: analysis.headline,
+    grade: analysis.grade,
+    ...(referenceSolution !== undefined ? { referenceSolution } : {}),
+    notes,
+  };
+}
