@@ -10,7 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkResults, parseResultsJson, recompute, type Results } from '@parallel-course/core';
-import { compareWithReference, comparisonRows, likeWithLike, verdictCounts } from '../src/lib/run-comparison.ts';
+import { compareWithReference, comparisonRows, likeWithLike, sideBySideRows, unlikeWork, verdictCounts } from '../src/lib/run-comparison.ts';
+import { recorded } from '../src/lib/results-view.ts';
 import { otherRunFile } from '../src/lib/results-file.ts';
 import { courseRunLabel, machineWords, placeLearnerRun, viewerRunFiles, withoutSamples, yourRunLabel } from '../src/lib/viewer-runs.ts';
 
@@ -159,9 +160,68 @@ test('a --quick run against a full one is compared on the cases both measured, w
   assert.ok(alike.rows.every((r) => r.verdict !== 'only-in-earlier-run' && r.verdict !== 'only-in-this-run'));
   assert.match(alike.reason ?? '', /^Your run is a --quick run and the course's run a full one: .* only the \d+ cases both runs measured are compared \(1 case only one of them has is left out\)\./);
   assert.doesNotMatch(verdictCounts(alike.rows), /only in/);
+  // The learner's own quick run can drop --quick: the advice names the real command.
+  assert.match(alike.reason ?? '', /For a full comparison, run the lab without --quick: npm run lab -- event-loop\.$/);
+  // The course's run is the quick one: nothing the learner runs changes it, so no advice.
+  assert.doesNotMatch(likeWithLike(quick, full, rows).reason ?? '', /without --quick/);
   const same = likeWithLike(full, full, rows);
   assert.equal(same.reason, null, 'runs alike: nothing left out');
   assert.equal(same.rows.length, rows.length);
+});
+
+/** The reference run as the in-page lab writes a file: runtime browser, no CPU model, hostname, V8 or libuv. */
+function inPage(run: Results): Results {
+  const copy = structuredClone(run);
+  copy.runtime = 'browser';
+  copy.quick = true;
+  copy.title = 'Event loop, in the browser: inline, chunked and a Web Worker pool';
+  copy.environment = { ...copy.environment, node: 'none: in-page lab in Chrome 156', v8: '', uv: '', arch: '', osRelease: '', cpuModel: '', hostname: '' };
+  return copy;
+}
+
+test('an in-page event-loop file against the Node reference gets no verdict: side by side, with the reason (issue 44)', () => {
+  const node = fixture();
+  const page = inPage(node);
+  const why = unlikeWork(node, page) ?? '';
+  assert.match(why, /^your file is an in-page run \(the episode's lab, in a browser\) \("Event loop, in the browser: .*"\) and the course's run is a Node run \(npm run lab\)/);
+  assert.match(why, /a ratio of their times would say nothing about your code/);
+  assert.doesNotMatch(why, /--quick/, 'no advice that cannot help');
+  // Side by side: every case of either run, a median and the work of a sample each, no ratio and no verdict.
+  const rows = sideBySideRows(node, page);
+  assert.equal(rows.length, node.cases.length);
+  assert.ok(rows.every((r) => r.length === 3 && / for \d+ requests$/.test(r[1]!)));
+  assert.equal(unlikeWork(node, node), null);
+  assert.match(unlikeWork(node, { ...node, lab: 'native-kernel' }) ?? '', /different work/);
+});
+
+test('a case whose work per sample differs (another burst) gets no verdict, and the count says so', () => {
+  const node = fixture();
+  const other = structuredClone(node);
+  const i = other.cases.findIndex((c) => c.variant !== node.baseline);
+  other.cases[i]!.workPerSample = { ...other.cases[i]!.workPerSample, amount: other.cases[i]!.workPerSample.amount + 8 };
+  const outcome = compareWithReference(node, other);
+  assert.ok(outcome.ok);
+  if (!outcome.ok) return;
+  const rows = comparisonRows(node, other, outcome.comparison);
+  const row = rows.find((r) => r.verdict === 'different-work');
+  assert.ok(row, 'the case with another burst has no verdict');
+  assert.equal(row.ratio, '-');
+  assert.match(row.verdictWords, /^no verdict: \d+ requests against \d+ requests per sample$/);
+  assert.match(verdictCounts(rows), /1 with different work per sample \(no verdict\)/);
+});
+
+test('run details never show blanks: "not recorded"', () => {
+  assert.equal(recorded(''), 'not recorded');
+  assert.equal(recorded('  '), 'not recorded');
+  assert.equal(recorded(null), 'not recorded');
+  assert.equal(recorded('AMD EPYC'), 'AMD EPYC');
+  const node = fixture();
+  const outcome = compareWithReference(node, inPage(node));
+  assert.ok(outcome.ok);
+  if (!outcome.ok) return;
+  const machines = outcome.comparison.caveats.find((c) => c.startsWith('the runs were on different machines')) ?? '';
+  assert.match(machines, / vs machine not recorded\)/);
+  assert.doesNotMatch(machines, /vs , /);
 });
 
 test('picking analysis/values.json or prediction.json says what the file is and to pick results.json', () => {

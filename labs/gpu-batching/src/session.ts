@@ -53,7 +53,7 @@ export const CUDA_FIX =
 
 /** The fix for an unusable WebGPU provider. */
 export const WEBGPU_SESSION_FIX =
-  'run `npm run plan -w labs/gpu-batching` to see the WebGPU adapters found; labs/gpu-batching/README.md (its WebGPU paragraph) says what each needs; or run on the CPU with GPU_BATCHING_EP=cpu';
+  'run `npm run memory-plan -w labs/gpu-batching` to see the WebGPU adapters found; labs/gpu-batching/README.md (its WebGPU paragraph) says what each needs; or run on the CPU with GPU_BATCHING_EP=cpu';
 
 /**
  * One provider's options. WebGPU takes no device id in onnxruntime-node 1.30 (the binding forwards `deviceId` to

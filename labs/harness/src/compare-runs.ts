@@ -2,7 +2,7 @@
  * The pure part of `--compare` (compare.ts): this run against an earlier one, case by case, with a statistical verdict
  * (faster, slower or within noise, from `compareSamples`: the 95% bootstrap interval of the ratio of medians, from the
  * two runs' own samples), and the caveats that say when the two runs may not be comparable.
- * No node: imports, so the results viewer in the browser gives the same verdicts as `npm run report -- --compare`.
+ * No node: imports, so the results viewer in the browser gives the same verdicts as `npm run lab -- <lab> --compare <run>`.
  * A run whose numbers do not recompute from its samples is refused with an `IncomparableRunError`; compare.ts turns
  * it into the command line's UsageError.
  */
@@ -61,7 +61,9 @@ export function comparisonCaveats(earlier: Results, current: Results): string[] 
   const b = current.environment;
   const caveats: string[] = [];
   if (a.hostname !== b.hostname || a.cpuModel !== b.cpuModel) {
-    caveats.push(`the runs were on different machines (${a.hostname}, ${a.cpuModel} vs ${b.hostname}, ${b.cpuModel}): a verdict may reflect the machine, not the code`);
+    // An in-page run records neither a hostname nor a CPU model: say so rather than print blanks.
+    const machine = (env: typeof a): string => [env.hostname, env.cpuModel].filter((part) => part.trim() !== '').join(', ') || 'machine not recorded';
+    caveats.push(`the runs were on different machines (${machine(a)} vs ${machine(b)}): a verdict may reflect the machine, not the code`);
   }
   if (a.availableParallelism !== b.availableParallelism) {
     caveats.push(`available CPUs differ (${a.availableParallelism} vs ${b.availableParallelism})`);

@@ -251,7 +251,7 @@ export interface LabDefinition<Input, Output> {
   analyse?(results: Results): LabAnalysis | Promise<LabAnalysis>;
   /**
    * Optional lines for the results' `notes` and the terminal: what a reader must know about this run that the
-   * numbers do not say, e.g. "native rungs unavailable here: no C++ compiler (install g++, then npm run build -w ...)"
+   * numbers do not say, e.g. "native rungs unavailable here: no C++ compiler (install g++, then `npm run build -w labs/native-kernel`)"
    * or "devices are CPU processes: no GPU was found". Called once per run, after the cases are listed.
    */
   notes?(ctx: LabContext): string[];

@@ -113,3 +113,8 @@ export function warningText(warning: ResultsWarning, limit = 10): WarningText {
   const all = [...warning.failedChecks.map((p) => `failed check: ${p}`), ...warning.mismatches, ...warning.implausible.map((p) => `implausible: ${p}`)];
   return { title: 'Warning: do not trust the numbers in this file.', sentences, items: all.slice(0, limit), more: Math.max(0, all.length - limit) };
 }
+
+/** A fact the run recorded, or "not recorded" where it is empty (an in-page run knows no CPU model, no libuv). */
+export function recorded(value: string | null | undefined): string {
+  return value === null || value === undefined || value.trim() === '' ? 'not recorded' : value;
+}

@@ -1,6 +1,6 @@
 /**
- * The learner's run beside the course's run of the same lab, case by case, with the verdict `npm run report --
- * --compare` gives (the harness's compare-runs.ts: the 95% bootstrap interval of the ratio of medians from the two
+ * The learner's run beside the course's run of the same lab, case by case, with the verdict
+ * `npm run lab -- <lab> --compare <run>` gives (the harness's compare-runs.ts: the 95% bootstrap interval of the ratio of medians from the two
  * runs' own samples, and its caveats). Pure, no DOM: the rows are plain text for `textTable`. Loaded only when the
  * learner opens a file (it brings the schema, zod, with the validator).
  */
@@ -16,6 +16,9 @@ export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
   'only-in-earlier-run': 'only in the reference',
 };
 
+/** A row's verdict: compare-runs' own, or none where the two runs did different work in that case. */
+export type RowVerdict = Verdict | 'different-work';
+
 /** One line of the comparison table, every cell as text. */
 export interface ComparisonRow {
   case: string;
@@ -27,7 +30,7 @@ export interface ComparisonRow {
   ratio: string;
   /** The ratio's 95% bootstrap interval, e.g. "[0.48, 0.52]", or "-". */
   ratioCi: string;
-  verdict: Verdict;
+  verdict: RowVerdict;
   verdictWords: string;
 }
 
@@ -55,26 +58,93 @@ function medianText(results: Results, variant: string, params: Results['cases'][
   return found ? formatTimeWithInterval(found.summary.median, found.summary.ci95) : '-';
 }
 
+type CaseResult = Results['cases'][number];
+
+function findCase(results: Results, variant: string, params: CaseResult['params']): CaseResult | undefined {
+  return results.cases.find((c) => c.variant === variant && sameParams(c.params, params));
+}
+
+/** One sample's work in words, e.g. "24 requests". */
+function workText(c: CaseResult): string {
+  const amount = c.workPerSample.amount;
+  return `${Number.isInteger(amount) ? String(amount) : formatSignificant(amount)} ${c.workPerSample.unit}`;
+}
+
+/** Where a run ran, in words. */
+function runtimeWords(results: Results): string {
+  return (results.runtime ?? 'node') === 'browser' ? "an in-page run (the episode's lab, in a browser)" : 'a Node run (npm run lab)';
+}
+
+/**
+ * Why two runs cannot be compared case by case at all, or null when they can: a comparison is a ratio of times of
+ * the same work, so the lab and where it ran (Node or a page: the in-page event-loop lab counts primes in Web
+ * Workers, the Node one derives PBKDF2 keys behind an HTTP server) must agree. Cases whose work per sample differs
+ * within alike runs are marked one by one (comparisonRows).
+ */
+export function unlikeWork(reference: Results, yours: Results): string | null {
+  if (reference.lab !== yours.lab) {
+    return `your file is a run of the ${yours.lab} lab and the course's run one of the ${reference.lab} lab: they time different work.`;
+  }
+  if ((reference.runtime ?? 'node') === (yours.runtime ?? 'node')) return null;
+  return (
+    `your file is ${runtimeWords(yours)} ("${yours.title}") and the course's run is ${runtimeWords(reference)} ("${reference.title}"): ` +
+    'the same lab in name, but different work on different machinery, so a ratio of their times would say nothing about your code. ' +
+    'The two are shown side by side instead. To judge a change, compare runs of the same kind: ' +
+    (yours.runtime === 'browser'
+      ? "the in-page lab's own verdicts compare its cases within one run."
+      : `your Node runs with "npm run lab -- ${yours.lab} --compare results/${yours.lab}/<earlier run folder>".`)
+  );
+}
+
 /** The table rows of a comparison, in its order (the learner's cases, then those only the reference has). */
 export function comparisonRows(reference: Results, yours: Results, comparison: RunComparison): ComparisonRow[] {
-  return comparison.cases.map((c) => ({
-    case: caseLabel(c),
-    reference: medianText(reference, c.variant, c.params),
-    yours: medianText(yours, c.variant, c.params),
-    ratio: c.ratio === null ? '-' : formatRatio(c.ratio),
-    ratioCi: c.ci95 === null ? '-' : `[${formatSignificant(c.ci95[0])}, ${formatSignificant(c.ci95[1])}]`,
-    verdict: c.verdict,
-    verdictWords: VERDICT_WORDS[c.verdict],
-  }));
+  return comparison.cases.map((c) => {
+    const before = findCase(reference, c.variant, c.params);
+    const now = findCase(yours, c.variant, c.params);
+    const row = {
+      case: caseLabel(c),
+      reference: medianText(reference, c.variant, c.params),
+      yours: medianText(yours, c.variant, c.params),
+    };
+    // The same case name with another amount of work per sample (another burst, another input size): no verdict.
+    if (before && now && workText(before) !== workText(now)) {
+      return { ...row, ratio: '-', ratioCi: '-', verdict: 'different-work' as const, verdictWords: `no verdict: ${workText(before)} against ${workText(now)} per sample` };
+    }
+    return {
+      ...row,
+      ratio: c.ratio === null ? '-' : formatRatio(c.ratio),
+      ratioCi: c.ci95 === null ? '-' : `[${formatSignificant(c.ci95[0])}, ${formatSignificant(c.ci95[1])}]`,
+      verdict: c.verdict,
+      verdictWords: VERDICT_WORDS[c.verdict],
+    };
+  });
+}
+
+/** Two unlike runs side by side, every case of either: its median time per sample and its work, no ratio, no verdict. */
+export function sideBySideRows(reference: Results, yours: Results): string[][] {
+  const seen = new Set<string>();
+  const rows: string[][] = [];
+  for (const c of [...yours.cases, ...reference.cases]) {
+    const label = caseLabel(c);
+    if (seen.has(label)) continue;
+    seen.add(label);
+    const cell = (results: Results): string => {
+      const found = findCase(results, c.variant, c.params);
+      return found ? `${formatTimeWithInterval(found.summary.median, found.summary.ci95)} for ${workText(found)}` : '-';
+    };
+    rows.push([label, cell(reference), cell(yours)]);
+  }
+  return rows;
 }
 
 /** How many cases got each verdict, for the sentence over the table: "2 slower, 5 within noise". */
 export function verdictCounts(rows: readonly ComparisonRow[]): string {
-  const order: Verdict[] = ['faster', 'slower', 'within-noise', 'only-in-this-run', 'only-in-earlier-run'];
+  const order: RowVerdict[] = ['faster', 'slower', 'within-noise', 'only-in-this-run', 'only-in-earlier-run', 'different-work'];
+  const words = (v: RowVerdict): string => (v === 'different-work' ? 'with different work per sample (no verdict)' : VERDICT_WORDS[v]);
   return order
     .map((v) => [v, rows.filter((r) => r.verdict === v).length] as const)
     .filter(([, n]) => n > 0)
-    .map(([v, n]) => `${n} ${VERDICT_WORDS[v]}`)
+    .map(([v, n]) => `${n} ${words(v)}`)
     .join(', ');
 }
 
@@ -100,7 +170,8 @@ export function likeWithLike(reference: Results, yours: Results, rows: readonly 
     rows: shared,
     reason:
       `${which}: a --quick run measures a smaller sweep with fewer samples, so only the ${cases(shared.length)} both runs ` +
-      `measured are compared${left > 0 ? ` (${cases(left)} only one of them has ${left === 1 ? 'is' : 'are'} left out)` : ''}. ` +
-      `For a full comparison, run the lab without --quick.`,
+      `measured are compared${left > 0 ? ` (${cases(left)} only one of them has ${left === 1 ? 'is' : 'are'} left out)` : ''}.` +
+      // Advice only where it can help: the learner's own Node run can drop --quick; the course's run is what it is.
+      (yours.quick && (yours.runtime ?? 'node') === 'node' ? ` For a full comparison, run the lab without --quick: npm run lab -- ${yours.lab}.` : ''),
   };
 }

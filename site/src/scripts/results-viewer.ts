@@ -12,16 +12,24 @@ import { placeLearnerRun, viewerRunFiles, yourRunLabel, type ViewerRun } from '.
 import { Chart } from '../lib/chart-setup.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
-import { maxWorkers, otherSpeedups, warningText, workerSeries } from '../lib/results-view.ts';
+import { maxWorkers, otherSpeedups, recorded, warningText, workerSeries } from '../lib/results-view.ts';
 
 type Point = { x: number; y: number };
 
+/** Node / V8 / libuv, or where the run ran when it was not Node (an in-page run records its browser instead). */
+function runtimeText(results: Results): string {
+  const env = results.environment;
+  if (results.runtime === 'browser') return `none: an in-page run${env.browser ? ` (${env.browser.userAgent.slice(0, 120)})` : ''}`;
+  return `${recorded(env.node)} / ${recorded(env.v8)} / ${recorded(env.uv)}`;
+}
+
 function describeRun(results: Results): string {
   const env = results.environment;
+  const where = results.runtime === 'browser' ? 'in a browser' : `Node ${recorded(env.node)}`;
   return (
     `Lab ${results.lab}, implementation "${results.impl}"${results.quick ? ' (quick run)' : ''}, ` +
-    `started ${results.startedAt} on ${env.cpuModel} with ${env.availableParallelism} CPUs available ` +
-    `(Node ${env.node}).`
+    `started ${results.startedAt} on ${env.cpuModel.trim() === '' ? 'a CPU whose model was not recorded' : env.cpuModel} with ${env.availableParallelism} CPUs available ` +
+    `(${where}).`
   );
 }
 
@@ -71,13 +79,13 @@ function tables(results: Results): HTMLElement[] {
   );
   const env = results.environment;
   const environment = textTable('Environment', ['property', 'value'], [
-    ['CPU', env.cpuModel],
+    ['CPU', recorded(env.cpuModel)],
     ['CPUs (os.cpus)', String(env.cpuCount)],
     ['available parallelism', String(env.availableParallelism)],
     ['cgroup CPU quota', results.cpus.quota === null ? 'none' : formatSignificant(results.cpus.quota)],
     ['CPU affinity', env.cpuAffinity ?? 'unknown'],
-    ['Node / V8 / libuv', `${env.node} / ${env.v8} / ${env.uv}`],
-    ['OS', `${env.platform} ${env.arch} ${env.osRelease}`],
+    ['Node / V8 / libuv', runtimeText(results)],
+    ['OS', recorded([env.platform, env.arch, env.osRelease].filter((part) => part.trim() !== '').join(' '))],
     ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize ?? 'default'],
     ['git commit', `${env.git.commit ?? 'unknown'}${env.git.dirty ? ' (uncommitted changes)' : ''}`],
     ['GPUs', env.gpus.length === 0 ? 'none found' : env.gpus.map((g) => g.name).join(', ')],
@@ -363,10 +371,27 @@ export function mountResultsViewer(root: HTMLElement): void {
     compareSummary.textContent = `Comparing your run with the ${reference.label} …`;
     compareTable.replaceChildren();
     caveatsBox.hidden = true;
-    // The comparison needs the course run's raw samples: the whole run, fetched now (the view has none).
-    Promise.all([import('../lib/run-comparison.ts'), course.full(reference.lab)])
-      .then(([{ compareWithReference, comparisonRows, likeWithLike, verdictCounts }, whole]) => {
+    // The comparison needs the course run's raw samples: the whole run, fetched now (the view has none), unless the
+    // two runs time different work (another runtime): then they go side by side, with no verdict and no bootstrap.
+    import('../lib/run-comparison.ts')
+      .then(async (comparing) => {
+        const unlike = comparing.unlikeWork(reference.results, mine.results);
         if (mark !== generation) return;
+        if (unlike !== null) {
+          compareSummary.textContent = `No verdict: ${unlike}`;
+          compareTable.replaceChildren(
+            textTable(
+              'Your run beside the course\'s run (no verdict: different work)',
+              ['case', 'course run', 'your run'],
+              comparing.sideBySideRows(reference.results, mine.results),
+              'Each run: median time per sample [95% interval] and the work one sample does. Different work: not compared.',
+            ),
+          );
+          return;
+        }
+        const whole = await course.full(reference.lab);
+        if (mark !== generation) return;
+        const { compareWithReference, comparisonRows, likeWithLike, verdictCounts } = comparing;
         const outcome = compareWithReference(whole.results, mine.results, mine.problems);
         if (!outcome.ok) {
           compareSummary.textContent = `Not compared: ${outcome.reason}`;
@@ -376,7 +401,7 @@ export function mountResultsViewer(root: HTMLElement): void {
         const { rows, reason } = likeWithLike(whole.results, mine.results, comparisonRows(whole.results, mine.results, outcome.comparison));
         compareSummary.textContent =
           `${reason === null ? '' : `${reason} `}Against the ${reference.label}. ` +
-          `Case by case, as "npm run report -- --compare" judges it: ${verdictCounts(rows) || 'no case in common'}.`;
+          `Case by case, as "npm run lab -- ${mine.results.lab} --compare <run folder>" judges it: ${verdictCounts(rows) || 'no case in common'}.`;
         const table = textTable(
           'Your run against the course\'s run, case by case',
           ['case', 'course run', 'your run', 'ratio [95% interval]', 'verdict'],

@@ -30,7 +30,7 @@ export function helpText(): string {
   ].join('\n');
 }
 
-/** Relative paths are taken from where the learner typed the command (npm run changes the working folder). */
+/** Relative paths are taken from where the learner typed the command (`npm run` changes the working folder). */
 function userDir(): string {
   return process.env.INIT_CWD ?? process.cwd();
 }
