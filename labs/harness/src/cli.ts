@@ -34,6 +34,7 @@ const OPTIONS = {
   why: { type: 'string', help: 'with --predict: why you expect it, in one sentence' },
   status: { type: 'boolean', default: false, help: "each lab's state (not started, failing, passing, measured) and what to do next; rechecks only labs whose files changed" },
   grade: { type: 'boolean', default: false, help: "measure your code beside the reference solution in one run and grade it against the lab's target" },
+  'trusted-code': { type: 'boolean', default: false, help: "instructors: with --grade, grade where no OS sandbox (bubblewrap) can start; only for code you trust" },
   help: { type: 'boolean', short: 'h', default: false, help: 'show this help' },
 } as const;
 
@@ -66,6 +67,8 @@ export interface ParsedCommand {
   cpus?: number;
   /** --grade: measure the reference beside the learner's code and grade it. */
   grade?: boolean;
+  /** --trusted-code: grade without an OS sandbox (supervisor.ts TRUSTED_CODE_FLAG). */
+  trustedCode?: boolean;
   /** --watch --measure: measure after each passing check. */
   measure?: boolean;
   /** --compare: the earlier run folder (or results.json), as given. */
@@ -148,7 +151,8 @@ export function parseCommand(argv: string[]): ParsedCommand {
     if (values.grade) throw new UsageError('--grade measures; use it with a normal run: npm run lab -- <lab> --grade');
     return { kind: 'watch', lab: parsed.positionals[0], ...base, ...(values.measure ? { measure: true } : {}) };
   }
-  return { kind: 'run', lab: parsed.positionals[0], ...base, ...extra, ...(values.grade ? { grade: true } : {}) };
+  if (values['trusted-code'] && !values.grade) throw new UsageError('--trusted-code only changes a grade: use it with --grade (npm run lab -- <lab> --grade --trusted-code)');
+  return { kind: 'run', lab: parsed.positionals[0], ...base, ...extra, ...(values.grade ? { grade: true } : {}), ...(values['trusted-code'] ? { trustedCode: true } : {}) };
 }
 
 /** Paths on the command line are relative to where the learner typed `npm run` (npm changes into the root). */
@@ -242,6 +246,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(command.seed !== undefined ? { seed: command.seed } : {}),
     ...(command.cpus !== undefined ? { cpus: command.cpus } : {}),
     ...(command.grade ? { grade: true } : {}),
+    ...(command.trustedCode ? { trustedCode: true } : {}),
     command: `npm run lab -- ${argv.join(' ')}`,
     rootDir: ROOT_DIR,
   });

@@ -27,16 +27,60 @@ export function busyTicksOf(procStat: string): number {
   return user + nice + system + irq + softirq + steal;
 }
 
-/** A process's group and CPU ticks from its /proc/<pid>/stat (the command name may hold spaces and parentheses). */
-export function processTicksOf(stat: string): { pgrp: number; ticks: number } | null {
+/** A process's parent, group, CPU ticks and resident pages from its /proc/<pid>/stat (the name may hold spaces and parentheses). */
+export function processTicksOf(stat: string): { ppid: number; pgrp: number; ticks: number; rssPages: number } | null {
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After the name: state(0) ppid(1) pgrp(2) ... utime(11) stime(12) cutime(13) cstime(14).
+  // After the name: state(0) ppid(1) pgrp(2) ... utime(11) stime(12) cutime(13) cstime(14) ... rss(21).
+  const ppid = Number(rest[1]);
   const pgrp = Number(rest[2]);
   const ticks = Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]);
-  return Number.isFinite(pgrp) && Number.isFinite(ticks) ? { pgrp, ticks } : null;
+  const rssPages = Number(rest[21] ?? 0);
+  return Number.isFinite(pgrp) && Number.isFinite(ticks) ? { ppid, pgrp, ticks, rssPages: Number.isFinite(rssPages) ? rssPages : 0 } : null;
 }
 
-/** The machine's and the group's CPU ticks now, or null where /proc is not there. */
+/** One process of a run: its CPU ticks and resident pages (/proc/<pid>/stat). */
+export interface RunProcess {
+  pid: number;
+  ticks: number;
+  rssPages: number;
+}
+
+/**
+ * The processes of the run started as `root`: its process group and every descendant of `root` (a sandboxed runner
+ * is in a session of its own, inside bubblewrap, so the group alone would miss it), from one scan of /proc; null
+ * where /proc is not there.
+ */
+export function runProcesses(root: number): RunProcess[] | null {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  const all: (RunProcess & { ppid: number; pgrp: number })[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const p = processTicksOf(readFileSync(`/proc/${name}/stat`, 'utf8'));
+      if (p) all.push({ pid: Number(name), ...p });
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  const children = new Map<number, number[]>();
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const mine = new Set<number>();
+  const queue = [root, ...all.filter((p) => p.pgrp === root).map((p) => p.pid)];
+  while (queue.length > 0) {
+    const pid = queue.pop() as number;
+    if (mine.has(pid)) continue;
+    mine.add(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return all.filter((p) => mine.has(p.pid)).map(({ pid, ticks, rssPages }) => ({ pid, ticks, rssPages }));
+}
+
+/** The machine's and the run's CPU ticks now (the group `pgid` leads and its descendants), or null where /proc is not there. */
 export function readCpuSnapshot(pgid: number): CpuSnapshot | null {
   let busyTicks: number;
   try {
@@ -45,15 +89,7 @@ export function readCpuSnapshot(pgid: number): CpuSnapshot | null {
     return null;
   }
   let ownTicks = 0;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const p = processTicksOf(readFileSync(`/proc/${name}/stat`, 'utf8'));
-      if (p && p.pgrp === pgid) ownTicks += p.ticks;
-    } catch {
-      // the process ended between the listing and the read
-    }
-  }
+  for (const p of runProcesses(pgid) ?? []) ownTicks += p.ticks;
   return { atMs: performance.now(), busyTicks, ownTicks };
 }
 

@@ -21,6 +21,7 @@ import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.t
 import { runCases } from './run-cases.ts';
 import type { LabInfo } from './run-protocol.ts';
 import { supervise } from './supervisor.ts';
+import type { SandboxLimits } from './os-sandbox.ts';
 
 /** Bootstrap resamples per interval: 10,000 keeps the 2.5% and 97.5% percentiles stable to about 1%. */
 export const BOOTSTRAP_RESAMPLES = 10_000;
@@ -46,6 +47,10 @@ export interface RunLabOptions {
   cpus?: number;
   /** `--grade`: measure the lab's graded cases of the reference solution beside these, and grade them (grade.ts). */
   grade?: boolean;
+  /** `--trusted-code`: grade even where no OS sandbox can start (supervisor.ts). */
+  trustedCode?: boolean;
+  /** Overrides the sandbox's limits (os-sandbox.ts; tests use small ones). */
+  limits?: Partial<SandboxLimits>;
 }
 
 export interface RunLabOutcome {
@@ -156,6 +161,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
       print(`stopped: ${line}`);
     },
     ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
+    ...(options.trustedCode ? { trustedCode: true } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   progress.stop();
   if (run.fatal) {

@@ -14,8 +14,8 @@
  *
  * Limits (Node's own documentation calls the model a "seat belt", not a defence against malicious code): a lab that
  * may start child processes may also start a non-Node program, which the model does not follow (Node children get
- * the same flags); a native addon runs outside the model. Labs that need either say so in package.json, and the
- * instructor guide says how class runs add an OS boundary (a copy per learner, a job per learner).
+ * the same flags); a native addon runs outside the model. Labs that need either say so in package.json; the OS
+ * boundary around all of it is bubblewrap (os-sandbox.ts), which binds exactly the paths granted here.
  */
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -39,12 +39,14 @@ export interface SandboxNeeds {
    * None of them holds a user's or another learner's files. A granted folder that does not exist is left out.
    */
   reads: string[];
+  /** Memory the run's processes may hold together, in MiB, when the default (os-sandbox.ts) is too little; null for the default. */
+  memoryMiB: number | null;
 }
 
 /** The system folders a lab may declare it reads (sandbox.reads): public system data, nothing of a user's. */
 const SYSTEM_READS = /^\/(proc|sys|usr\/lib|usr\/lib64|usr\/local\/lib|lib|lib64|usr\/share\/vulkan|usr\/local\/share\/vulkan|etc\/vulkan|etc\/xdg\/vulkan)(\/|$)/;
 
-export const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [], reads: [] };
+export const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [], reads: [], memoryMiB: null };
 
 /** Reads `"sandbox": { "childProcess": true, "addons": true, "writes": ["models"] }` from labs/<lab>/package.json. */
 export function readSandboxNeeds(rootDir: string, lab: string): SandboxNeeds {
@@ -59,7 +61,11 @@ export function readSandboxNeeds(rootDir: string, lab: string): SandboxNeeds {
   for (const r of reads) {
     if (!SYSTEM_READS.test(r) || r.split('/').includes('..')) throw new Error(`labs/${lab}/package.json: sandbox.reads may name only system folders (/proc, /sys, the library folders, the Vulkan driver lists; got '${r}')`);
   }
-  return { childProcess: declared.childProcess === true, addons: declared.addons === true, writes, reads: reads.filter((r) => existsSync(r)) };
+  const memory = declared.memoryMiB;
+  if (memory !== undefined && memory !== null && !(Number.isInteger(memory) && memory >= 256 && memory <= 1_048_576)) {
+    throw new Error(`labs/${lab}/package.json: sandbox.memoryMiB must be a whole number of MiB from 256 to 1048576 (got ${JSON.stringify(memory)})`);
+  }
+  return { childProcess: declared.childProcess === true, addons: declared.addons === true, writes, reads: reads.filter((r) => existsSync(r)), memoryMiB: memory ?? null };
 }
 
 export interface SandboxOptions {
@@ -95,8 +101,14 @@ function workspaceTargets(rootDir: string): string[] {
   return [path.join(realpathSync(path.join(rootDir, 'node_modules')), '..', 'labs')].filter(existsSync).map((p) => realpathSync(p));
 }
 
-/** The node flags for the runner: the permission model. */
-export function sandboxExecArgv(options: SandboxOptions): string[] {
+/** What the runner may read and write (sandboxExecArgv's flags; os-sandbox.ts binds the same paths). */
+export interface SandboxGrants {
+  reads: string[];
+  writes: string[];
+}
+
+/** The paths the runner may read and write, links followed (see the module comment). */
+export function sandboxGrants(options: SandboxOptions): SandboxGrants {
   const { rootDir, lab, impl, grade, tmpDir, needs } = options;
   const reads = new Set<string>([
     ...withRealPath(path.join(rootDir, 'labs')),
@@ -115,10 +127,17 @@ export function sandboxExecArgv(options: SandboxOptions): string[] {
   ]);
   const writes = new Set<string>([...withRealPath(tmpDir), ...needs.writes.map((w) => path.join(rootDir, 'labs', lab, w))]);
   for (const w of writes) reads.add(w);
+  return { reads: [...reads], writes: [...writes] };
+}
+
+/** The node flags for the runner: the permission model. */
+export function sandboxExecArgv(options: SandboxOptions): string[] {
+  const { reads, writes } = sandboxGrants(options);
+  const { needs } = options;
   return [
     '--permission',
-    ...[...reads].map((p) => `--allow-fs-read=${p}`),
-    ...[...writes].map((p) => `--allow-fs-write=${p}`),
+    ...reads.map((p) => `--allow-fs-read=${p}`),
+    ...writes.map((p) => `--allow-fs-write=${p}`),
     '--allow-worker',
     ...(needs.childProcess ? ['--allow-child-process'] : []),
     ...(needs.addons ? ['--allow-addons'] : []),

@@ -10,15 +10,27 @@
  *
  * SIGINT, SIGTERM and SIGHUP end the runner's process group and the run; nothing is written (run-lab.ts says so).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSandboxNeeds, sandboxExecArgv } from './sandbox.ts';
-import { competingLoadNote, readCpuSnapshot, roundLoad, type CpuSnapshot, type RoundLoad } from './competing-load.ts';
+import { readSandboxNeeds, sandboxExecArgv, sandboxGrants } from './sandbox.ts';
+import { bwrapCommand, probeOsSandbox, sandboxEnv, sandboxLimits, type OsSandboxProbe, type SandboxLimits } from './os-sandbox.ts';
+import { competingLoadNote, readCpuSnapshot, roundLoad, runProcesses, type CpuSnapshot, type RoundLoad } from './competing-load.ts';
 import { caseLabel, type CorrectnessEntry, type RawObservation, type SampleUnit } from '@parallel-course/core';
 import type { Activity, CaseInfo, LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
+
+/** Bytes per page of /proc's resident set counts (4 KiB on x86-64; 4, 16 or 64 KiB on arm64), from this process's own. */
+function pageBytes(): number {
+  try {
+    const pages = Number(readFileSync('/proc/self/statm', 'utf8').split(' ')[1]);
+    const ratio = process.memoryUsage().rss / pages;
+    return Number.isFinite(ratio) && ratio > 0 ? 2 ** Math.round(Math.log2(ratio)) : 4096;
+  } catch {
+    return 4096;
+  }
+}
 
 const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
 
@@ -33,6 +45,10 @@ export const MAX_ATTEMPTS = 5;
 export const INTERRUPT_GRACE_MS = 1_500;
 /** Bytes of the runner's stderr kept for the message when it dies. */
 const STDERR_TAIL_BYTES = 4096;
+/** How often the supervisor reads the resident memory of the run's processes, in ms (one scan of /proc: about 1 ms per 100 processes). */
+export const MEMORY_POLL_MS = 500;
+/** The flag that lets an instructor grade trusted code where no OS sandbox can start. */
+export const TRUSTED_CODE_FLAG = '--trusted-code';
 
 export type { LabInfo };
 
@@ -75,6 +91,30 @@ export interface SuperviseOptions {
   limitScale?: number;
   /** Ends the run as SIGTERM would (--watch stops a check this way when it closes). */
   stop?: AbortSignal;
+  /**
+   * `--trusted-code`: grade even where no OS sandbox can start (an instructor's own code, a machine without user
+   * namespaces). Without it a graded job there ends at once: "not sandboxed: not a grade".
+   */
+  trustedCode?: boolean;
+  /** Overrides the run's limits (tests use small ones). */
+  limits?: Partial<SandboxLimits>;
+}
+
+/** How the runner is walled in: bubblewrap (os-sandbox.ts) or the permission model alone, and why. */
+export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits): string {
+  const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  return probe.available
+    ? `Sandbox: bubblewrap (no network, its own PID namespace, a read-only view of the course, a private temp folder; at most ${gib(limits.memoryBytes)} of memory, ` +
+        `${limits.cpuSeconds} CPU s per process, ${limits.processes} processes and threads, ${limits.outputBytes / 2 ** 20} MiB of output per stream) and Node's permission model.`
+    : `Sandbox: Node's permission model only, no OS sandbox (${probe.reason}); at most ${gib(limits.memoryBytes)} of memory. A practice run; a grade needs the sandbox.`;
+}
+
+/** The message of a graded job where no OS sandbox can start. */
+export function notSandboxedMessage(reason: string): string {
+  return (
+    `not sandboxed: not a grade. bubblewrap cannot wall in the learner's code here (${reason}). ` +
+    `Practise without --grade, grade on a Linux machine with bubblewrap (apt install bubblewrap), or, as an instructor grading code you trust, pass ${TRUSTED_CODE_FLAG}.`
+  );
 }
 
 /** The time a call may take before the supervisor ends the runner, in ms. */
@@ -151,19 +191,22 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const needs = readSandboxNeeds(options.job.rootDir, options.job.lab);
   // A folder granted to the runner must exist when it starts: Node resolves the grants then (a missing one is a file).
   for (const w of needs.writes) mkdirSync(path.join(options.job.rootDir, 'labs', options.job.lab, w), { recursive: true });
-  const execArgv = sandboxExecArgv({
-    rootDir: options.job.rootDir,
-    lab: options.job.lab,
-    impl: options.job.impl,
-    grade: options.job.grade === true,
-    tmpDir,
-    needs,
-  });
+  const sandboxOptions = { rootDir: options.job.rootDir, lab: options.job.lab, impl: options.job.impl, grade: options.job.grade === true, tmpDir, needs };
+  const execArgv = sandboxExecArgv(sandboxOptions);
+  const probe = probeOsSandbox();
+  const limits = { ...sandboxLimits(options.job.availableParallelism, needs), ...options.limits };
+  const wall = probe.available ? { probe, grants: sandboxGrants(sandboxOptions), needs, limits, cwd: options.job.rootDir } : null;
+  run.notes.push(osSandboxNote(probe, limits));
+  if (!probe.available && options.job.grade && !options.trustedCode) {
+    run.fatal = { kind: 'usage', message: notSandboxedMessage(probe.reason) };
+  } else if (!probe.available && options.job.grade) {
+    run.notes.push(`Graded without an OS sandbox (${TRUSTED_CODE_FLAG}): the code was trusted, not walled in.`);
+  }
 
   try {
-    for (let attempt = 1; !run.interrupted; attempt++) {
+    for (let attempt = 1; !run.interrupted && !run.fatal; attempt++) {
       const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key), ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}) };
-      const outcome = await runAttempt(job, options, run, entries, (child) => (current = child), { execArgv, tmpDir });
+      const outcome = await runAttempt(job, options, run, entries, (child) => (current = child), { execArgv, tmpDir, wall, limits });
       current = null;
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
       // A case ended the process: start again without it and without the rest of its variant (the same code would
@@ -211,23 +254,57 @@ function runAttempt(
   run: SupervisedRun,
   entries: Map<string, CorrectnessEntry>,
   started: (child: ChildProcess) => void,
-  sandbox: { execArgv: string[]; tmpDir: string },
+  sandbox: { execArgv: string[]; tmpDir: string; wall: Parameters<typeof bwrapCommand>[0] | null; limits: SandboxLimits },
 ): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
-    const child = fork(RUN_CHILD, [JSON.stringify(job)], {
+    // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
+    const command = [process.execPath, ...sandbox.execArgv, RUN_CHILD, JSON.stringify(job)];
+    const launch = sandbox.wall ? bwrapCommand(sandbox.wall, command) : { file: command[0] as string, args: command.slice(1) };
+    const child = spawn(launch.file, launch.args, {
       cwd: job.rootDir,
-      // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
-      execArgv: sandbox.execArgv,
-      env: { ...process.env, TMPDIR: sandbox.tmpDir },
-      detached: true, // its own process group: one kill ends the runner and every process it started
-      stdio: ['ignore', options.forwardOutput ? 'inherit' : 'ignore', 'pipe', 'ipc'],
+      env: sandbox.wall ? sandboxEnv(process.env, sandbox.tmpDir) : { ...process.env, TMPDIR: sandbox.tmpDir },
+      detached: true, // its own process group: one kill ends the runner (or bwrap, and with it its PID namespace)
+      stdio: ['ignore', options.forwardOutput ? 'pipe' : 'ignore', 'pipe', 'ipc'],
     });
     started(child);
     let stderrTail = '';
+    // Output passed through to the terminal is capped per stream (learner code may print without end).
+    const passThrough = (name: 'stdout' | 'stderr', target: NodeJS.WriteStream) => {
+      let passed = 0;
+      return (chunk: Buffer) => {
+        if (!options.forwardOutput) return;
+        if (passed >= sandbox.limits.outputBytes) return;
+        const part = chunk.subarray(0, sandbox.limits.outputBytes - passed);
+        target.write(part);
+        passed += part.length;
+        if (passed >= sandbox.limits.outputBytes) {
+          const line = `output truncated: the lab process wrote more than ${sandbox.limits.outputBytes} bytes to ${name}; the rest is not shown`;
+          target.write(`\n[${line}]\n`);
+          run.notes.push(`Output truncated: the lab process wrote more than ${sandbox.limits.outputBytes} bytes to ${name}.`);
+        }
+      };
+    };
+    child.stdout?.on('data', passThrough('stdout', process.stdout));
+    const forwardStderr = passThrough('stderr', process.stderr);
     child.stderr?.on('data', (chunk: Buffer) => {
-      if (options.forwardOutput) process.stderr.write(chunk);
+      forwardStderr(chunk);
       stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_BYTES);
     });
+    // Memory: the resident set of every process of the run, polled (RLIMIT_AS and RLIMIT_DATA count V8's
+    // reservations; see os-sandbox.ts). A run that touches memory faster than the poll may pass the limit briefly.
+    let overMemory: number | null = null;
+    const PAGE_BYTES = pageBytes();
+    const memoryTimer = setInterval(() => {
+      if (child.pid === undefined || overMemory !== null) return;
+      const processes = runProcesses(child.pid);
+      if (!processes) return;
+      const bytes = processes.reduce((sum, p) => sum + p.rssPages, 0) * PAGE_BYTES;
+      if (bytes > sandbox.limits.memoryBytes) {
+        overMemory = bytes;
+        killGroup(child, 'SIGKILL');
+      }
+    }, MEMORY_POLL_MS);
+    memoryTimer.unref();
     const infoOf = (key: string) => run.lab.cases.find((c) => c.key === key);
     const samples = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
     const forged = new Set<string>();
@@ -316,8 +393,16 @@ function runAttempt(
       }
     });
 
-    child.on('exit', (code, signal) => {
+    child.on('exit', (exitCode, exitSignal) => {
       clearTimer();
+      clearInterval(memoryTimer);
+      // bwrap ends with 128 + N when the runner was killed by signal N.
+      let code = exitCode;
+      let signal = exitSignal;
+      if (sandbox.wall && signal === null && code !== null && code > 128 && code < 128 + 65) {
+        const name = Object.entries(os.constants.signals).find(([, n]) => n === code! - 128)?.[0];
+        if (name) [code, signal] = [null, name as NodeJS.Signals];
+      }
       killGroup(child, 'SIGKILL'); // anything the runner started and left behind
       if (done || run.fatal || run.interrupted) return resolve({ kind: 'finished' });
       const ended = overran ?? activity;
@@ -325,7 +410,10 @@ function runAttempt(
         const tail = stderrTail.trim().split('\n').filter((l) => l.trim() !== '').slice(-6).join(' / ');
         run.fatal = {
           kind: 'internal',
-          message: `the lab process ended unexpectedly (${signal ?? `exit code ${code}`}) outside any case${tail ? `: ${tail}` : ''}`,
+          message:
+            overMemory !== null
+              ? `the lab process held ${(overMemory / 2 ** 30).toFixed(1)} GiB of memory outside any case, over the run's limit of ${(sandbox.limits.memoryBytes / 2 ** 30).toFixed(1)} GiB, and was ended`
+              : `the lab process ended unexpectedly (${signal ?? `exit code ${code}`}) outside any case${tail ? `: ${tail}` : ''}`,
         };
         return resolve({ kind: 'finished' });
       }
@@ -334,7 +422,13 @@ function runAttempt(
       const where = info?.learnerFile ? ` Look at ${info.learnerFile}.` : '';
       const what = describeActivity(ended.activity, info);
       let reason: string;
-      if (overran) {
+      if (overMemory !== null) {
+        reason =
+          `${what} held ${(overMemory / 2 ** 30).toFixed(1)} GiB of memory, over the run's limit of ${(sandbox.limits.memoryBytes / 2 ** 30).toFixed(1)} GiB: ` +
+          `the lab process was ended. Does the code keep every result, or allocate per call? (A lab that needs more declares "sandbox": { "memoryMiB": N } in its package.json.)${where}`;
+      } else if (signal === 'SIGXCPU') {
+        reason = `${what} used more than ${sandbox.limits.cpuSeconds} CPU seconds in one process, the run's limit: the lab process was ended. Does the code loop forever?${where}`;
+      } else if (overran) {
         reason =
           `${what} did not finish within ${(effectiveLimitMs(ended.limitMs, options.limitScale) / 1000).toFixed(1)} s ` +
           `(${ended.why}, plus ${LIMIT_GRACE_MS / 1000} s${options.limitScale !== undefined && options.limitScale !== 1 ? `, all x ${options.limitScale}` : ''}): ` +

@@ -15,7 +15,7 @@ test('the counters: busy ticks, a process group and its ticks, CPUs used by othe
   assert.equal(busyTicksOf('cpu  100 5 50 1000 20 3 2 1 0 0\ncpu0 1 2 3\n'), 100 + 5 + 50 + 3 + 2 + 1);
   // A command name with a space and a parenthesis does not shift the fields.
   const stat = '4242 (node (x) y) S 1 4200 4200 0 -1 4194560 100 0 0 0 250 30 7 3 20 0 1 0';
-  assert.deepEqual(processTicksOf(stat), { pgrp: 4200, ticks: 250 + 30 + 7 + 3 });
+  assert.deepEqual(processTicksOf(stat), { ppid: 1, pgrp: 4200, ticks: 250 + 30 + 7 + 3, rssPages: 0 });
   // Over 2 s the machine was busy 500 ticks, 200 of them ours: others used 300 ticks / 100 Hz / 2 s = 1.5 CPUs.
   assert.equal(competingCpus(roundLoad({ atMs: 0, busyTicks: 1000, ownTicks: 100 }, { atMs: 2000, busyTicks: 1500, ownTicks: 300 })), 1.5);
   assert.equal(competingLoadNote(new Map([[0, { othersTicks: 10, seconds: 1 }], [1, { othersTicks: 40, seconds: 1 }]])), null, 'a quiet machine says nothing');

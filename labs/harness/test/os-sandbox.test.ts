@@ -1,0 +1,134 @@
+/**
+ * The operating system's walls (os-sandbox.ts, issue 42): learner code of a lab that may start child processes and
+ * read /proc (as task-granularity's may) runs `/bin/sh`, which Node's permission model does not follow, reads other
+ * processes' /proc and the whole disk through /proc/self/root, connects to the machine's network and leaves a
+ * `setsid sleep` behind. Inside bubblewrap each attempt finds nothing; before it, every one succeeded (checked on the
+ * code before this test: the learner's case failed with "escaped: ..." listing all of them, the sh wrote into
+ * solutions/ and the sleep outlived the run). Memory, output and the no-sandbox grade are tested here too.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runLab } from '../src/run-lab.ts';
+import { probeOsSandbox } from '../src/os-sandbox.ts';
+import { tempRoot } from './support/temp-root.ts';
+
+const SAMPLING = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
+const MARKER = `sleep ${41 + Math.random()}`;
+const SECRET = `secret-${Math.random().toString(36).slice(2)}`;
+// CI installs bubblewrap (.ci/run) and sets this, so these tests fail there rather than skip.
+const required = process.env.COURSE_REQUIRE_BWRAP === '1';
+const probe = probeOsSandbox();
+const skip = !probe.available && !required ? `no OS sandbox here (${probe.available ? '' : probe.reason})` : false;
+
+const SUM = `export function sumSquares(xs: Float64Array): number {
+  if (escaped.length > 0) throw new Error('escaped: ' + escaped.join(', '));
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return s;
+}
+`;
+
+function hostile(port: number, root: string): string {
+  return `import * as fs from 'node:fs';
+import * as cp from 'node:child_process';
+import * as net from 'node:net';
+const escaped: string[] = [];
+const read = (file: string) => { try { return fs.readFileSync(file, 'utf8'); } catch { return ''; } };
+// Other processes: the harness's command line and environment.
+for (const pid of fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p))) {
+  if (read('/proc/' + pid + '/cmdline').includes('os-sandbox.test')) { escaped.push('/proc/' + pid + ' of the harness'); break; }
+}
+if (Object.values(process.env).some((v) => v === '${SECRET}')) escaped.push("the harness's environment");
+// The whole disk through /proc/self/root.
+if (read('/proc/self/root${root}/reference/secret.txt').includes('${SECRET}')) escaped.push('/proc/self/root');
+// A program outside the permission model: a write into solutions/ and a process that outlives the run.
+try { cp.execFileSync('/bin/sh', ['-c', 'echo pwned > ${root}/solutions/PWNED-by-sh.txt; setsid ${MARKER} > /dev/null 2>&1 < /dev/null & exit 0']); } catch {}
+// The network.
+await new Promise<void>((done) => {
+  const socket = net.connect(${port}, '127.0.0.1');
+  socket.on('connect', () => { escaped.push('the network'); socket.destroy(); done(); });
+  socket.on('error', () => done());
+});
+${SUM}`;
+}
+
+/** PIDs of processes whose command line is MARKER. */
+function markedProcesses(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim() === MARKER) pids.push(Number(name));
+    } catch {
+      // gone already
+    }
+  }
+  return pids;
+}
+
+/** Gives the faulty lab task-granularity's needs: child processes and /proc. */
+function declareNeeds(root: string, sandbox: object): void {
+  writeFileSync(path.join(root, 'labs', 'faulty', 'package.json'), JSON.stringify({ name: 'faulty', private: true, sandbox }));
+}
+
+test('inside bubblewrap, /bin/sh, /proc, the network and a setsid process reach nothing outside the run', { skip }, async (t) => {
+  const root = tempRoot('faults-root', 'harness-os-sandbox-', t);
+  declareNeeds(root, { childProcess: true, reads: ['/proc'] });
+  mkdirSync(path.join(root, 'reference'));
+  writeFileSync(path.join(root, 'reference', 'secret.txt'), SECRET);
+  const server = net.createServer((socket) => socket.end()).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  t.after(() => {
+    server.close();
+    for (const pid of markedProcesses()) process.kill(pid, 'SIGKILL'); // only the one this test's learner started
+  });
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), hostile((server.address() as net.AddressInfo).port, root));
+  process.env.HARNESS_TEST_SECRET = SECRET;
+  t.after(() => delete process.env.HARNESS_TEST_SECRET);
+
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const learner = outcome.correctness.find((e) => e.variant === 'learner' && e.params.impl === undefined);
+  assert.equal(learner?.reason ?? null, null, 'nothing escaped');
+  assert.equal(learner?.passed, true);
+  assert.ok(!existsSync(path.join(root, 'solutions', 'PWNED-by-sh.txt')), 'solutions/ unchanged');
+  assert.deepEqual(markedProcesses(), [], 'no process left behind');
+  assert.ok(outcome.results?.notes.some((n) => n.startsWith('Sandbox: bubblewrap')), 'the notes say the run was sandboxed');
+});
+
+test('a run that holds more memory than its limit fails the case that did, naming the file', { skip }, async (t) => {
+  const root = tempRoot('faults-root', 'harness-os-sandbox-', t);
+  writeFileSync(
+    path.join(root, 'exercises', 'faulty', 'faulty.ts'),
+    `const kept: Buffer[] = [];
+export function sumSquares(xs: Float64Array): number {
+  for (let i = 0; i < 8; i++) kept.push(Buffer.alloc(64 * 1024 * 1024, 1));
+  const until = Date.now() + 3000;
+  while (Date.now() < until) {}
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return s;
+}
+`,
+  );
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, limits: { memoryBytes: 384 * 1024 * 1024 } });
+  const learner = outcome.correctness.find((e) => e.variant === 'learner');
+  assert.equal(learner?.passed, false);
+  assert.match(learner?.reason ?? '', /held \d+\.\d GiB of memory, over the run's limit of 0\.4 GiB: the lab process was ended.*Look at exercises\/faulty\/faulty\.ts/);
+});
+
+test('a graded run where no OS sandbox can start is not a grade, unless the instructor trusts the code', async (t) => {
+  const root = tempRoot('faults-root', 'harness-os-sandbox-', t);
+  const before = process.env.COURSE_BWRAP;
+  process.env.COURSE_BWRAP = 'none';
+  t.after(() => (before === undefined ? delete process.env.COURSE_BWRAP : (process.env.COURSE_BWRAP = before)));
+  const base = { lab: 'faulty', impl: 'solution' as const, quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root };
+  await assert.rejects(runLab({ ...base, grade: true }), /not sandboxed: not a grade\. bubblewrap cannot wall in the learner's code here \(COURSE_BWRAP=none\).*--trusted-code/);
+  const practice = await runLab(base);
+  assert.ok(practice.results?.notes.some((n) => n.startsWith("Sandbox: Node's permission model only")), 'a practice run goes on, and says how it was walled in');
+  const trusted = await runLab({ ...base, grade: true, trustedCode: true });
+  assert.ok(trusted.results?.grade, 'graded with --trusted-code');
+  assert.ok(trusted.results?.notes.some((n) => n.startsWith('Graded without an OS sandbox (--trusted-code)')));
+});
