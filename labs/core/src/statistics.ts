@@ -10,6 +10,7 @@
  *   bootstrap.ts        bootstrapMedianCi, bootstrapRatioCi (independent percentile bootstrap, 95 %)
  *   summary.ts          summarize: the SampleSummary of results.json; NOISY_ROBUST_CV
  *   compare.ts          compareSamples: faster / slower / within noise
+ *   resolve.ts          samplesToResolve: how many more samples an interval around 1 needs to exclude it
  *   scaling.ts          speedup, efficiency, karpFlatt, amdahlSpeedup, gustafsonSpeedup, amdahlLimit, speedupCurves, amdahlFit
  *
  * Every function throws StatisticsInputError (code STATISTICS_INVALID_INPUT) on input it cannot use, never NaN.
@@ -25,6 +26,8 @@ export { bootstrapMedianCi, bootstrapRatioCi } from './statistics/bootstrap.ts';
 export { NOISY_ROBUST_CV, summarize } from './statistics/summary.ts';
 export type { SummarizeOptions } from './statistics/summary.ts';
 export { compareSamples } from './statistics/compare.ts';
+export { samplesToResolve } from './statistics/resolve.ts';
+export type { Resolution } from './statistics/resolve.ts';
 export type { CompareOptions, SampleComparison } from './statistics/compare.ts';
 export { amdahlFit, amdahlLimit, amdahlSpeedup, efficiency, gustafsonSpeedup, karpFlatt, speedup, speedupCurves } from './statistics/scaling.ts';
 export type { AmdahlFitResult, LawPoint, ScalingPoint } from './statistics/scaling.ts';

@@ -3,6 +3,7 @@
  * file name (written beside it by the PNG reporter) and every number in tables. Text from the results file is
  * escaped so it cannot become markup, links or raw HTML.
  */
+import { resolutionSentence } from './resolution.ts';
 import { escapeMarkdown, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
 import type { DataTable } from './chart-spec.ts';
@@ -44,6 +45,8 @@ export function renderMarkdownReport(results: Results, chartFiles: Readonly<Reco
     results.headline === null ? '**No speedup was measured.**' : `**Headline:** ${escapeMarkdown(headlineSentence(results.headline))}`,
     '',
   );
+  const unresolved = resolutionSentence(results);
+  if (unresolved !== null) out.push(escapeMarkdown(unresolved), '');
   if (results.grade) out.push('```', ...formatGrade(results.grade), '```', '');
   const failures = results.correctness.filter((e) => !e.passed).length;
   if (failures > 0) {

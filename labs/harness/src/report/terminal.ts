@@ -3,6 +3,7 @@
  * It prints only what is in Results; every string from the results file is made terminal-safe (no escapes).
  * No colour is used, so NO_COLOR and non-TTY output need no special handling.
  */
+import { resolutionSentence } from './resolution.ts';
 import { caseLabel, correctnessDetail, correctnessStatus, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Grade, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, terminalText } from '@parallel-course/core';
 import { baselineVariants, findCase } from './select.ts';
 import { renderTextTable, truncate, wrapText } from '../text-table.ts';
@@ -138,6 +139,8 @@ export function formatTerminalSummary(results: Results): string {
 
   out.push('');
   out.push(line(results.headline === null ? 'Headline: none (no speedup was measured)' : `Headline: ${headlineSentence(results.headline)}`));
+  const unresolved = resolutionSentence(results);
+  if (unresolved !== null) out.push(...wrapText(unresolved, TERMINAL_WIDTH, '  '));
   out.push(line(`Harness overhead: ${formatTime(results.harnessOverheadMs)} per sample (median time of an empty sample)`));
   if (results.grade) out.push('', ...formatGrade(results.grade).map(line));
   if (results.notes.length > 0) {

@@ -1,0 +1,25 @@
+/**
+ * What a run that cannot tell its headline case from the baseline is missing, in words: the headline's interval
+ * contains 1, and from this run's own spread about N more samples per case would narrow it enough (core's
+ * samplesToResolve). Printed under the headline (terminal and report.md), so a learner whose quick run shows "no clear
+ * difference" learns what to do about it rather than that there is no difference.
+ */
+import { caseLabel, type Results, samplesToResolve } from '@parallel-course/core';
+
+/** The sentence, or null when the headline resolves (or there is none). */
+export function resolutionSentence(results: Results): string | null {
+  const h = results.headline;
+  if (h === null) return null;
+  const headlineCase = results.cases.find((c) => c.variant === h.variant && caseLabel(c) === caseLabel(h));
+  const n = headlineCase?.samplesMs.length ?? 0;
+  if (n < 1) return null;
+  const resolution = samplesToResolve(h.speedup, h.ci95, n);
+  if (resolution.resolved) return null;
+  const what = `Not resolved: the interval contains 1, so this run cannot tell ${caseLabel(h)} from ${h.baseline}`;
+  if (resolution.moreSamples === null) return `${what}; the two measured the same here, and more samples would not show a difference that is not there.`;
+  const more = resolution.moreSamples;
+  const how = results.quick
+    ? 'a run without --quick takes more samples of each case; a quieter machine narrows the interval too'
+    : 'a quieter machine narrows the interval (see the notes on competing load), as do more rounds';
+  return `${what}. From this run's spread it needs about ${more} more sample${more === 1 ? '' : 's'} per case (it has ${n}): ${how}.`;
+}
