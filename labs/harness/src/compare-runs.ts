@@ -1,22 +1,58 @@
 /**
  * The pure part of `--compare` (compare.ts): this run against an earlier one, case by case, with a statistical verdict
- * (faster, slower or within noise, from `compareSamples`: the 95% bootstrap interval of the ratio of medians, from the
- * two runs' own samples), and the caveats that say when the two runs may not be comparable.
+ * (faster, slower or within noise) and the caveats that say when the two runs may not be comparable.
  * No node: imports, so the results viewer in the browser gives the same verdicts as `npm run lab -- <lab> --compare <run>`.
  * A run whose numbers do not recompute from its samples is refused with an `IncomparableRunError`; compare.ts turns
  * it into the command line's UsageError.
+ *
+ * What is compared (issue 43): not the variant's times, which move with the machine between the runs (the course's VM
+ * timed the same code two thirds apart in two runs a minute apart), but its speedup over the baseline within each run.
+ * The baseline is the lab's code in both runs, so a machine that is slower in one run slows both and cancels:
+ * - a case with a speedup in both runs, its baseline measured in the same rounds (pairing 'rounds', 2 rounds or more):
+ *   the ratio of the two speedups with Welch's interval over the per-round speedups (core compareSpeedupsBetweenRuns;
+ *   coverage 0.946 to 0.968 of 0.95 in its simulation with drift);
+ * - a case with a speedup in both runs but no common rounds with its baseline: the same ratio with the MOVER interval
+ *   from the two speedups' own intervals (core moverRatioCi), which assumes the two runs independent;
+ * - the baseline case itself: no verdict on code; the ratio of its times is the machine's drift between the runs,
+ *   with the bootstrap interval of that ratio, and a caveat when it excludes 1;
+ * - a case with no speedup over a baseline in both runs: no verdict, and the reason.
  */
-import { caseLabel, checkResults, compareSamples, createRng, formatRatio, type Params, type Results, sameParams } from '@parallel-course/core';
+import {
+  caseLabel,
+  checkResults,
+  compareSamples,
+  compareSpeedupsBetweenRuns,
+  createRng,
+  formatRatio,
+  moverRatioCi,
+  type Params,
+  type Results,
+  sameParams,
+  type SpeedupEntry,
+} from '@parallel-course/core';
 
-export type Verdict = 'faster' | 'slower' | 'within-noise' | 'only-in-this-run' | 'only-in-earlier-run';
+export type Verdict = 'faster' | 'slower' | 'within-noise' | 'machine' | 'no-verdict' | 'only-in-this-run' | 'only-in-earlier-run';
+
+/** How a case's ratio and interval were found (see the module comment); null for cases only one run has. */
+export type ComparisonBasis = 'speedup-rounds' | 'speedup-intervals' | 'baseline-time' | null;
 
 export interface CaseComparison {
   variant: string;
   params: Params;
   verdict: Verdict;
-  /** median(earlier) / median(this run): above 1 means this run is faster. Null when a side is missing. */
+  /**
+   * For a variant: its speedup in this run / its speedup in the earlier run (above 1 = this run's variant gained on the
+   * baseline). For the baseline ('machine'): median(earlier) / median(this run), the machine's drift (above 1 = this
+   * run's machine was faster). Null when a side is missing or there is no verdict.
+   */
   ratio: number | null;
   ci95: [number, number] | null;
+  basis: ComparisonBasis;
+  /** The variant's speedup over its baseline in each run (the geometric mean over rounds for 'speedup-rounds'). */
+  earlierSpeedup: number | null;
+  currentSpeedup: number | null;
+  /** Why a case has no verdict ('no-verdict'); null otherwise. */
+  reason: string | null;
   earlierMedianMs: number | null;
   currentMedianMs: number | null;
 }
@@ -91,64 +127,97 @@ export function comparabilityProblems(results: Results, which: string, name = `t
   return failed.map((p) => `${name}: ${p.replace(/^correctness: /, '')}; that case is not compared`);
 }
 
+/** The speedup entry of a case (variant and params), if the run has one. */
+function speedupOf(results: Results, c: { variant: string; params: Params }): SpeedupEntry | undefined {
+  return results.speedups.find((s) => s.variant === c.variant && sameParams(s.params, c.params));
+}
+
+/** The case a speedup entry is over. */
+function baselineCaseOf(results: Results, s: SpeedupEntry) {
+  return results.cases.find((c) => c.variant === s.baseline && sameParams(c.params, s.baselineParams));
+}
+
+function verdictOf(ci95: readonly [number, number], threshold: number): 'faster' | 'slower' | 'within-noise' {
+  return ci95[0] > 1 + threshold ? 'faster' : ci95[1] < 1 - threshold ? 'slower' : 'within-noise';
+}
+
 /**
  * Compares every case the two runs share, plus the cases only one of them has. Pure: same inputs, same verdicts.
  * @throws IncomparableRunError when either run's numbers do not recompute from its samples.
  */
 export function compareRuns(earlier: Results, current: Results, options: CompareRunsOptions = {}): RunComparison {
   const resamples = options.resamples ?? current.bootstrapResamples;
+  const threshold = options.threshold ?? 0;
   const names = options.names ?? { earlier: 'the earlier run', current: 'the current run' };
   const flagged = [
     ...comparabilityProblems(earlier, 'earlier', names.earlier, options.checked?.earlier),
     ...comparabilityProblems(current, 'current', names.current, options.checked?.current),
   ];
+  const isBaseline = (c: { variant: string; params: Params }) =>
+    current.speedups.some((s) => s.baseline === c.variant && sameParams(s.baselineParams, c.params)) || c.variant === current.baseline;
   const cases: CaseComparison[] = [];
+  const none = { ratio: null, ci95: null, basis: null, earlierSpeedup: null, currentSpeedup: null, reason: null } as const;
   for (const [i, now] of current.cases.entries()) {
     const before = earlier.cases.find((c) => c.variant === now.variant && sameParams(c.params, now.params));
+    const common = { variant: now.variant, params: now.params, earlierMedianMs: before?.summary.median ?? null, currentMedianMs: now.summary.median };
     if (!before) {
-      cases.push({ variant: now.variant, params: now.params, verdict: 'only-in-this-run', ratio: null, ci95: null, earlierMedianMs: null, currentMedianMs: now.summary.median });
+      cases.push({ ...common, ...none, verdict: 'only-in-this-run' });
       continue;
     }
-    // One seed per case, derived from the current run's seed, so a repeated comparison gives the same interval.
-    const result = compareSamples(before.samplesMs, now.samplesMs, createRng((current.seed ^ (i * 0x9e3779b1)) >>> 0), resamples, {
-      ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
-    });
+    const sNow = speedupOf(current, now);
+    const sBefore = speedupOf(earlier, now);
+    if (sNow && sBefore && sNow.baseline === sBefore.baseline && sameParams(sNow.baselineParams, sBefore.baselineParams)) {
+      const bNow = baselineCaseOf(current, sNow);
+      const bBefore = baselineCaseOf(earlier, sBefore);
+      const rounds = (s: SpeedupEntry, b: typeof bNow) => s.pairing === 'rounds' && b !== undefined && new Set(b.sampleRounds).size >= 2;
+      if (rounds(sNow, bNow) && rounds(sBefore, bBefore)) {
+        const r = compareSpeedupsBetweenRuns({ baseline: bBefore!, variant: before }, { baseline: bNow!, variant: now });
+        cases.push({ ...common, ratio: r.ratio, ci95: r.ci95, basis: 'speedup-rounds', earlierSpeedup: r.earlierSpeedup, currentSpeedup: r.currentSpeedup, reason: null, verdict: verdictOf(r.ci95, threshold) });
+      } else {
+        const ci95 = moverRatioCi(sNow.speedup, sNow.ci95, sBefore.speedup, sBefore.ci95);
+        cases.push({ ...common, ratio: sNow.speedup / sBefore.speedup, ci95, basis: 'speedup-intervals', earlierSpeedup: sBefore.speedup, currentSpeedup: sNow.speedup, reason: null, verdict: verdictOf(ci95, threshold) });
+      }
+      continue;
+    }
+    if (isBaseline(now)) {
+      // One seed per case, derived from the current run's seed, so a repeated comparison gives the same interval.
+      const result = compareSamples(before.samplesMs, now.samplesMs, createRng((current.seed ^ (i * 0x9e3779b1)) >>> 0), resamples);
+      cases.push({ ...common, ...none, ratio: result.ratio, ci95: result.ci95, basis: 'baseline-time', verdict: 'machine' });
+      continue;
+    }
     cases.push({
-      variant: now.variant,
-      params: now.params,
-      verdict: result.verdict,
-      ratio: result.ratio,
-      ci95: result.ci95,
-      earlierMedianMs: before.summary.median,
-      currentMedianMs: now.summary.median,
+      ...common,
+      ...none,
+      verdict: 'no-verdict',
+      reason: 'no speedup over the same baseline in both runs: its times alone cannot tell a change of code from the machine drifting between the runs',
     });
   }
   for (const before of earlier.cases) {
     if (!current.cases.some((c) => c.variant === before.variant && sameParams(c.params, before.params))) {
-      cases.push({ variant: before.variant, params: before.params, verdict: 'only-in-earlier-run', ratio: null, ci95: null, earlierMedianMs: before.summary.median, currentMedianMs: null });
+      cases.push({ variant: before.variant, params: before.params, ...none, verdict: 'only-in-earlier-run', earlierMedianMs: before.summary.median, currentMedianMs: null });
     }
   }
   return {
     lab: current.lab,
     earlier: { impl: earlier.impl, startedAt: earlier.startedAt, commit: earlier.environment.git.commit },
     current: { impl: current.impl, startedAt: current.startedAt, commit: current.environment.git.commit },
-    threshold: options.threshold ?? 0,
+    threshold,
     cases,
-    caveats: [...flagged, ...comparisonCaveats(earlier, current), ...driftCaveat(cases, current)],
+    caveats: [...flagged, ...comparisonCaveats(earlier, current), ...driftCaveat(cases)],
   };
 }
 
 /**
- * The baseline runs the same code in both runs (it is the lab's, not the learner's): when it is faster or slower too,
- * the machine changed between the runs, and every verdict includes that change.
+ * The baseline runs the same code in both runs (it is the lab's, not the learner's): when its time moved, the machine
+ * changed between the runs. The verdicts compare speedups, in which that change cancels; the caveat says how large it
+ * was, so that nobody compares the times themselves.
  */
-function driftCaveat(cases: CaseComparison[], current: Results): string[] {
-  const baseline = current.baseline;
-  const moved = cases.filter((c) => c.variant === baseline && (c.verdict === 'faster' || c.verdict === 'slower') && c.ratio !== null && c.ci95 !== null);
+function driftCaveat(cases: CaseComparison[]): string[] {
+  const moved = cases.filter((c) => c.verdict === 'machine' && c.ratio !== null && c.ci95 !== null && (c.ci95[0] > 1 || c.ci95[1] < 1));
   return moved.map(
     (c) =>
-      `the baseline ${caseLabel(c)} runs the same code in both runs, yet it is ${c.verdict} (${formatRatio(c.ratio!)} ` +
-      `[${c.ci95![0].toFixed(2)}, ${c.ci95![1].toFixed(2)}]): the machine changed between the runs, by about that much; ` +
-      'compare the speedups over the baseline (each within its own run) instead of the times',
+      `the baseline ${caseLabel(c)} runs the same code in both runs, yet it is ${c.ci95![0] > 1 ? 'faster' : 'slower'} in this run (${formatRatio(c.ratio!)} ` +
+      `[${c.ci95![0].toFixed(2)}, ${c.ci95![1].toFixed(2)}]): the machine changed between the runs, by about that much. The verdicts ` +
+      'compare each variant\'s speedup over the baseline, in which that change cancels; do not compare the times themselves',
   );
 }

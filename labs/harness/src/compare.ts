@@ -1,9 +1,9 @@
 /**
  * `npm run lab -- <lab> --compare <run folder>`: this run against an earlier one (the learner's last attempt, or the
- * reference solution's run), case by case, with a statistical verdict: faster, slower or within noise
- * (`compareSamples`: the 95% bootstrap interval of the ratio of medians, from the two runs' own samples; it excludes 1
- * or it does not). Drift of the machine between the runs is judged from the runs themselves: the baseline is the same
- * code in both, so a baseline that moved is the machine, and a caveat says by how much.
+ * reference solution's run), case by case, with a statistical verdict: faster, slower or within noise, from the 95%
+ * interval of the ratio of the variant's two speedups over the baseline, each within its own run, so that drift of
+ * the machine between the runs cancels (compare-runs.ts). The baseline's own row shows that drift, and a caveat says
+ * by how much when it is clear.
  * A run whose numbers do not recompute from its samples (edited, or an older harness) is refused; one with failed
  * cases is flagged.
  */
@@ -22,7 +22,7 @@ import { UsageError } from './errors.ts';
 // The comparison itself is pure and browser-safe (compare-runs.ts, used by the site's results viewer too); this file
 // adds what the command line needs: its error type, sanitised text and the terminal table.
 export { comparisonCaveats, IncomparableRunError } from './compare-runs.ts';
-export type { CaseComparison, CompareRunsOptions, RunComparison, Verdict } from './compare-runs.ts';
+export type { CaseComparison, ComparisonBasis, CompareRunsOptions, RunComparison, Verdict } from './compare-runs.ts';
 
 /** A refused run as the command line's UsageError (exit code 2), its text made safe for a terminal. */
 function asUsageError(error: unknown): unknown {
@@ -55,6 +55,8 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   faster: 'faster',
   slower: 'SLOWER',
   'within-noise': 'within noise',
+  machine: 'the machine (baseline)',
+  'no-verdict': 'no verdict',
   'only-in-this-run': 'new in this run',
   'only-in-earlier-run': 'not in this run',
 };
@@ -63,19 +65,29 @@ const VERDICT_TEXT: Record<Verdict, string> = {
  * (renderTextTable does the cells, terminalText the rest). */
 export function formatComparison(comparison: RunComparison): string {
   const rule = comparison.threshold > 0 ? `touches 1 +- ${Math.round(comparison.threshold * 100)}%` : 'contains 1';
+  const speedupText = (x: number | null) => (x === null ? '-' : formatRatio(x));
   const rows = comparison.cases.map((c) => [
     caseLabel(c),
     c.earlierMedianMs === null ? '-' : formatTime(c.earlierMedianMs),
     c.currentMedianMs === null ? '-' : formatTime(c.currentMedianMs),
+    c.basis === 'baseline-time' ? '(baseline)' : `${speedupText(c.earlierSpeedup)} -> ${speedupText(c.currentSpeedup)}`,
     c.ratio === null ? '-' : formatRatio(c.ratio),
     c.ci95 === null ? '-' : `[${c.ci95[0].toFixed(2)}, ${c.ci95[1].toFixed(2)}]`,
     VERDICT_TEXT[c.verdict],
   ]);
   const lines = [
-    `Compared with the ${terminalText(comparison.earlier.impl)} run of ${terminalText(comparison.earlier.startedAt)} ` +
-      `(ratio = earlier median / this median; above 1 = this run is faster; within noise = the 95% interval ${rule}):`,
-    ...renderTextTable(['case', 'earlier', 'this run', 'ratio', '95% CI', 'verdict'], rows, { maxWidth: 110, flexibleColumn: 0 }),
+    `Compared with the ${terminalText(comparison.earlier.impl)} run of ${terminalText(comparison.earlier.startedAt)}: ` +
+      'each variant by its speedup over the baseline within each run, so that a machine faster or slower in one run cancels ' +
+      `(ratio = this run's speedup / the earlier run's; above 1 = this run is faster; within noise = the 95% interval ${rule}). ` +
+      "The baseline's row is the machine: the earlier median / this median.",
+    ...renderTextTable(['case', 'earlier', 'this run', 'speedups', 'ratio', '95% CI', 'verdict'], rows, { maxWidth: 120, flexibleColumn: 0 }),
   ];
+  for (const c of comparison.cases) {
+    if (c.verdict === 'no-verdict' && c.reason !== null) lines.push(`no verdict for ${terminalText(caseLabel(c))}: ${c.reason}`);
+  }
+  if (comparison.cases.some((c) => c.basis === 'speedup-intervals')) {
+    lines.push('note: cases measured apart from their baseline are compared by the two speedups\' own intervals (MOVER), which assumes the runs independent');
+  }
   for (const caveat of comparison.caveats) lines.push(`caveat: ${terminalText(caveat)}`);
   return lines.join('\n');
 }

@@ -1,5 +1,7 @@
 /**
- * --compare: a verdict per case. Two runs of the same code are "within noise"; a clearly faster variant is "faster".
+ * --compare: a verdict per case, from the ratio of each variant's speedups over the baseline in the two runs (issue 43).
+ * Two runs of the same code are "within noise"; a clearly faster variant is "faster"; a machine that is faster in one
+ * run moves the baseline's row ("the machine") and a caveat, not the verdicts.
  * The real runs use the workflow fixture: its exercise is given a sumSquares that does 40 times the work.
  */
 // npm test runs this file alone: "faster" needs an interval that excludes 1, from real timings (support/suite.ts).
@@ -12,19 +14,20 @@ import { runLab } from '../src/run-lab.ts';
 import { recompute, type Results } from '@parallel-course/core';
 import { slowImpl, tempRoot, TINY_SAMPLING } from './support/temp-root.ts';
 
-async function sumsRun(root: string, impl: 'exercise' | 'solution'): Promise<Results> {
-  const outcome = await runLab({ lab: 'sums', impl, quick: true, rootDir: root, outDir: path.join(root, 'results'), sampling: TINY_SAMPLING, silent: true });
+async function sumsRun(root: string, impl: 'exercise' | 'solution', sampling = TINY_SAMPLING): Promise<Results> {
+  const outcome = await runLab({ lab: 'sums', impl, quick: true, rootDir: root, outDir: path.join(root, 'results'), sampling, silent: true });
   assert.equal(outcome.exitCode, 0, outcome.summary);
   return outcome.results!;
 }
 
-test('a run compared with itself is within noise for every case, with ratio 1', async (t) => {
+test('a run compared with itself is within noise for every variant, with ratio 1; the baseline is the machine', async (t) => {
   const root = tempRoot('workflow-root', 'harness-compare-', t);
   const run = await sumsRun(root, 'solution');
   const comparison = compareRuns(run, run);
   assert.equal(comparison.cases.length, run.cases.length);
   for (const c of comparison.cases) {
-    assert.equal(c.verdict, 'within-noise', `${c.variant}`);
+    assert.equal(c.verdict, c.variant === run.baseline ? 'machine' : 'within-noise', `${c.variant}`);
+    assert.equal(c.basis, c.variant === run.baseline ? 'baseline-time' : 'speedup-rounds', `${c.variant}`);
     assert.equal(c.ratio, 1);
     assert.ok(c.ci95![0] <= 1 && c.ci95![1] >= 1);
   }
@@ -42,13 +45,22 @@ test('the same samples in another order are within noise; halved samples are fas
     cases: measured.cases.map((c) => ({ ...c, samplesMs: Array.from({ length: 20 }, (_, i) => 10 + (i % 5) * 0.05), sampleRounds: Array.from({ length: 20 }, (_, i) => Math.floor(i / 5)) })),
   });
   const reversed = consistent({ ...run, cases: run.cases.map((c) => ({ ...c, samplesMs: [...c.samplesMs].reverse() })) });
-  assert.ok(compareRuns(run, reversed).cases.every((c) => c.verdict === 'within-noise'));
-  const scaled = (factor: number): Results => consistent({ ...run, cases: run.cases.map((c) => ({ ...c, samplesMs: c.samplesMs.map((x) => x * factor) })) });
-  const faster = compareRuns(run, scaled(0.5));
-  assert.ok(faster.cases.every((c) => c.verdict === 'faster' && Math.abs((c.ratio ?? 0) - 2) < 1e-9));
-  assert.ok(compareRuns(run, scaled(2)).cases.every((c) => c.verdict === 'slower'));
-  // Everything, the unchanged baseline included, got faster: that is the machine, and a caveat says so.
-  assert.ok(faster.caveats.some((c) => /^the baseline loop runs the same code in both runs, yet it is faster \(2\.00x/.test(c)), faster.caveats.join('\n'));
+  assert.ok(compareRuns(run, reversed).cases.every((c) => c.verdict === (c.variant === run.baseline ? 'machine' : 'within-noise')));
+  const scaled = (factor: number, which: (variant: string) => boolean): Results =>
+    consistent({ ...run, cases: run.cases.map((c) => (which(c.variant) ? { ...c, samplesMs: c.samplesMs.map((x) => x * factor) } : c)) });
+  const variants = (v: string) => v !== run.baseline;
+  const faster = compareRuns(run, scaled(0.5, variants));
+  assert.ok(faster.cases.filter((c) => variants(c.variant)).every((c) => c.verdict === 'faster' && Math.abs((c.ratio ?? 0) - 2) < 1e-9));
+  assert.ok(compareRuns(run, scaled(2, variants)).cases.filter((c) => variants(c.variant)).every((c) => c.verdict === 'slower'));
+  // Everything, the unchanged baseline included, got twice as fast: that is the machine. The speedups did not move, so
+  // every variant is within noise at ratio 1 (the old comparison of times called them all "faster"), and a caveat
+  // names the drift.
+  const machine = compareRuns(run, scaled(0.5, () => true));
+  for (const c of machine.cases) {
+    if (c.variant === run.baseline) assert.deepEqual([c.verdict, c.ratio], ['machine', 2]);
+    else assert.deepEqual([c.verdict, Math.abs((c.ratio ?? 0) - 1) < 1e-9], ['within-noise', true], c.variant);
+  }
+  assert.ok(machine.caveats.some((c) => /^the baseline loop runs the same code in both runs, yet it is faster in this run \(2\.00x/.test(c)), machine.caveats.join('\n'));
 });
 
 test('a run whose numbers do not recompute is refused; one with a failed case is flagged', async (t) => {
@@ -68,14 +80,17 @@ test('a clearly faster implementation gets "faster" against the earlier, slower 
   const root = tempRoot('workflow-root', 'harness-compare-', t);
   // The earlier attempt: correct, but 40 times the work. Then the fast solution (another path, so another module).
   writeFileSync(path.join(root, 'exercises', 'sums', 'impl.ts'), slowImpl(40));
-  const slow = await sumsRun(root, 'exercise');
-  const fast = await sumsRun(root, 'solution');
+  // Four rounds a run: the verdict's interval is Welch's over the per-round speedups, and with two rounds a side it
+  // can have one degree of freedom (t = 12.7) on a busy machine.
+  const sampling = { ...TINY_SAMPLING, rounds: 4, samplesPerRound: 3 };
+  const slow = await sumsRun(root, 'exercise', sampling);
+  const fast = await sumsRun(root, 'solution', sampling);
   const comparison = compareRuns(slow, fast);
   const mine = comparison.cases.find((c) => c.variant === 'mine')!;
   assert.equal(mine.verdict, 'faster');
   assert.ok(comparison.cases.filter((c) => c.variant === 'split').every((c) => c.verdict === 'faster'));
   const text = formatComparison(comparison);
-  assert.match(text, /^Compared with the exercise run of .* \(ratio = earlier median \/ this median; above 1 = this run is faster; within noise = the 95% interval contains 1\):$/m);
+  assert.match(text, /^Compared with the exercise run of .*: each variant by its speedup over the baseline within each run, .* \(ratio = this run's speedup \/ the earlier run's; above 1 = this run is faster; within noise = the 95% interval contains 1\)\./m);
   assert.match(text, /^ {2}mine\s+.*faster$/m);
 });
 

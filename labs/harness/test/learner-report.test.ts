@@ -109,7 +109,7 @@ test('a report from two real runs: every section, the notes, the prediction, cha
   assert.ok(md.includes('> The single loop uses one core.'));
   assert.ok(md.includes('> The split case pays for the second call.'));
   assert.match(md, /\| 1\.80x \| \d+(\.\d+)?x \\\[\d+(\.\d+)?, \d+(\.\d+)?\\\] \| (inside the interval|optimistic|pessimistic) \| [+-]?\d+% \|/);
-  assert.match(md, /Against the solution run of .* verdicts from the 95% bootstrap interval/);
+  assert.match(md, /Against the solution run of .* each variant by the ratio of its speedups over the baseline in the two runs/);
   assert.match(md, /!\[Speedup vs workers\]\(charts\/run2-speedup-vs-workers\.png\)/);
   // The fixture root is a temp folder outside git, so the commit is unknown and the report says so.
   assert.match(md, /```sh\n# commit unknown: the run was not made in a git checkout\nnpm ci\nnpm run lab -- sums --impl solution --quick --seed 20261202\n```/);

@@ -1,8 +1,8 @@
 /**
  * The learner's run beside the course's run of the same lab, case by case, with the verdict
- * `npm run lab -- <lab> --compare <run>` gives (the harness's compare-runs.ts: the 95% bootstrap interval of the ratio of medians from the two
- * runs' own samples, and its caveats). Pure, no DOM: the rows are plain text for `textTable`. Loaded only when the
- * learner opens a file (it brings the schema, zod, with the validator).
+ * `npm run lab -- <lab> --compare <run>` gives (the harness's compare-runs.ts: the 95% interval of the ratio of each
+ * variant's speedups over the baseline in the two runs, so that a faster or slower machine cancels, and its caveats).
+ * Pure, no DOM: the rows are plain text for `textTable`. Loaded only when the learner opens a file (it brings the schema, zod, with the validator).
  */
 import { caseLabel, formatRatio, formatSignificant, formatTimeWithInterval, type Results, sameParams } from '@parallel-course/core';
 import { compareRuns, IncomparableRunError, type RunComparison, type Verdict } from '@parallel-course/harness/compare-runs.ts';
@@ -12,6 +12,8 @@ export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
   faster: 'faster',
   slower: 'slower',
   'within-noise': 'within noise',
+  machine: 'the machine (baseline)',
+  'no-verdict': 'no verdict',
   'only-in-this-run': 'only in your run',
   'only-in-earlier-run': 'only in the reference',
 };
@@ -26,9 +28,9 @@ export interface ComparisonRow {
   reference: string;
   /** The learner's median with its interval, or "-". */
   yours: string;
-  /** reference median / your median, e.g. "0.50x" (above 1: yours is faster), or "-". */
+  /** your speedup / the reference's, e.g. "0.50x" (above 1: yours gained); for the baseline, reference median / yours. */
   ratio: string;
-  /** The ratio's 95% bootstrap interval, e.g. "[0.48, 0.52]", or "-". */
+  /** The ratio's 95% interval, e.g. "[0.48, 0.52]", or "-". */
   ratioCi: string;
   verdict: RowVerdict;
   verdictWords: string;
@@ -139,7 +141,7 @@ export function sideBySideRows(reference: Results, yours: Results): string[][] {
 
 /** How many cases got each verdict, for the sentence over the table: "2 slower, 5 within noise". */
 export function verdictCounts(rows: readonly ComparisonRow[]): string {
-  const order: RowVerdict[] = ['faster', 'slower', 'within-noise', 'only-in-this-run', 'only-in-earlier-run', 'different-work'];
+  const order: RowVerdict[] = ['faster', 'slower', 'within-noise', 'no-verdict', 'only-in-this-run', 'only-in-earlier-run', 'different-work'];
   const words = (v: RowVerdict): string => (v === 'different-work' ? 'with different work per sample (no verdict)' : VERDICT_WORDS[v]);
   return order
     .map((v) => [v, rows.filter((r) => r.verdict === v).length] as const)

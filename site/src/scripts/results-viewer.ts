@@ -406,9 +406,10 @@ export function mountResultsViewer(root: HTMLElement): void {
           'Your run against the course\'s run, case by case',
           ['case', 'course run', 'your run', 'ratio [95% interval]', 'verdict'],
           rows.map((r) => [r.case, r.reference, r.yours, r.ratio === '-' ? '-' : `${r.ratio} ${r.ratioCi}`, r.verdictWords]),
-          'Each run: median time per sample [95% interval]. Ratio = the course run\'s median / yours: above 1, yours is faster. ' +
-            'The verdict is "faster" or "slower" only when the whole 95% interval of the ratio lies on one side of 1 ' +
-            '(from both runs\' own samples, by the bootstrap); otherwise the runs cannot tell the two apart: "within noise".',
+          'Each run: median time per sample [95% interval]. Ratio = your speedup over the baseline / the course run\'s, each ' +
+            'within its own run, so that a faster or slower machine cancels: above 1, yours gained. The baseline\'s row is the ' +
+            'machine (the course run\'s median / yours). The verdict is "faster" or "slower" only when the whole 95% interval ' +
+            'of the ratio lies on one side of 1; otherwise the runs cannot tell the two apart: "within noise".',
         );
         // textTable returns the scrolling box (and its note): the rows are inside it.
         const bodyRows = table.querySelectorAll('tbody tr');

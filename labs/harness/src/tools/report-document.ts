@@ -79,12 +79,12 @@ function runBlocks(report: LearnerReport, run: ReportRun, index: number): Block[
     { kind: 'heading', level: 3, text: 'What changed' },
     learnerWords(run, 'whatChanged'),
     ...changes.flatMap((c): Block[] => [
-      { kind: 'paragraph', text: `Against the ${c.earlier.impl} run of ${c.earlier.startedAt} (commit ${c.earlier.commit?.slice(0, 10) ?? 'unknown'} → ${c.current.commit?.slice(0, 10) ?? 'unknown'}); verdicts from the 95% bootstrap interval of the ratio of medians against a ±${formatPercent(c.threshold)} noise band:` },
+      { kind: 'paragraph', text: `Against the ${c.earlier.impl} run of ${c.earlier.startedAt} (commit ${c.earlier.commit?.slice(0, 10) ?? 'unknown'} → ${c.current.commit?.slice(0, 10) ?? 'unknown'}); each variant by the ratio of its speedups over the baseline in the two runs (this run's / the earlier run's), so that a machine faster or slower in one run cancels; a verdict only where the 95% interval of that ratio lies wholly on one side of 1${c.threshold > 0 ? ` ± ${formatPercent(c.threshold)}` : ''}. The baseline's row is the machine's drift (earlier median / this median):` },
       {
         kind: 'table',
         table: {
-          headers: ['case', 'earlier / this (ratio)', '95% CI', 'verdict'],
-          rows: c.cases.map((k) => [caseLabel(k), k.ratio === null ? '-' : formatRatio(k.ratio), k.ci95 === null ? '-' : `[${k.ci95[0].toFixed(2)}, ${k.ci95[1].toFixed(2)}]`, k.verdict.replace(/-/g, ' ')]),
+          headers: ['case', 'ratio', '95% CI', 'verdict'],
+          rows: c.cases.map((k) => [caseLabel(k), k.ratio === null ? '-' : formatRatio(k.ratio), k.ci95 === null ? '-' : `[${k.ci95[0].toFixed(2)}, ${k.ci95[1].toFixed(2)}]`, k.verdict === 'machine' ? 'the machine (baseline)' : k.verdict === 'no-verdict' ? `no verdict: ${k.reason ?? ''}` : k.verdict.replace(/-/g, ' ')]),
         },
       },
       ...(c.caveats.length > 0 ? [{ kind: 'list', items: c.caveats.map((t) => `caveat: ${t}`) } as Block] : []),
