@@ -10,7 +10,7 @@
  * efficiency over a one-worker case gets its own from seedFor(seed, 'efficiency:<variant>:<params>').
  */
 import type { AmdahlFit, CaseResult, Observation, Params, SampleUnit, SpeedupEntry } from './results-schema.ts';
-import { paramsKey } from './case-identity.ts';
+import { paramsKey, paramsSeedText, sameCase } from './case-identity.ts';
 import { findBaseline, findOneWorkerCase, workerParam } from './case-baselines.ts';
 import {
   amdahlFit,
@@ -179,7 +179,8 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     const baselineMedianMs = median(base.samplesMs);
     const variantMedianMs = median(input.samplesMs);
     const s = speedup(baselineMedianMs, variantMedianMs);
-    const caseKey = `${input.variant}:${paramsKey(input.params)}`;
+    // The seed text is frozen (case-identity.ts paramsSeedText): committed runs recompute only with it.
+    const caseKey = `${input.variant}:${paramsSeedText(input.params)}`;
     const interval = ratioInterval(base, input, seedFor(options.seed, `speedup:${caseKey}`), options.resamples);
     const entry: SpeedupEntry = {
       variant: input.variant,
@@ -234,7 +235,7 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     if (input.workers === undefined || !entry || input.workers > options.availableParallelism) continue;
     const param = workerParam(inputs, input.variant);
     const others = without(input.params, param);
-    const key = `${input.variant}|${paramsKey(others)}`;
+    const key = JSON.stringify([input.variant, paramsKey(others)]);
     const group = groups.get(key) ?? { variant: input.variant, param, params: others, points: [] };
     // The speedup the efficiency is based on (over one worker where measured), so fit and efficiency agree.
     group.points.push({ workers: input.workers, speedup: (entry.efficiency as number) * input.workers });
@@ -246,8 +247,6 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     if (fit) amdahl.push({ variant: group.variant, param: group.param ?? 'workers', params: group.params, ...fit });
   }
 
-  const headlineKey = paramsKey(options.headline.params);
-  const headline =
-    speedups.find((s) => s.variant === options.headline.variant && paramsKey(s.params) === headlineKey) ?? null;
+  const headline = speedups.find((s) => sameCase(s, options.headline)) ?? null;
   return { cases, speedups, amdahl, headline };
 }

@@ -11,7 +11,7 @@
 import type { AnalysisInput } from './analysis.ts';
 import type { CaseResult, CorrectnessEntry, Grade, Params } from './results-schema.ts';
 import { median } from './statistics.ts';
-import { paramsKey, type CaseRef as Headline } from './case-identity.ts';
+import { paramsSeedText, sameCase, sameParams, type CaseRef as Headline } from './case-identity.ts';
 import { implausibleGradeRatio } from './plausibility.ts';
 
 /** The param and value that mark the reference solution's copy of a graded case (runner.ts adds them). */
@@ -50,13 +50,13 @@ export function referenceParams(params: Params): Params {
  * `interval` gives (a run resamples it as its speedups are: build-results.ts analyzeRun, keyed `grade:<variant>:<params>`).
  */
 export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: GradingSpec, interval: GradeInterval): Grade {
-  const find = (variant: string, params: Params) => inputs.find((i) => i.variant === variant && paramsKey(i.params) === paramsKey(params));
+  const find = (variant: string, params: Params) => inputs.find((i) => sameCase(i, { variant, params }));
   const entries: Grade['entries'] = spec.cases.map((g) => {
     const learner = find(g.variant, g.params);
     const reference = find(g.variant, referenceParams(g.params));
     const base = { variant: g.variant, params: g.params };
     const notAttempted =
-      g.optional === true && !learner && (spec.notImplemented ?? []).some((n) => n.variant === g.variant && paramsKey(n.params) === paramsKey(g.params));
+      g.optional === true && !learner && (spec.notImplemented ?? []).some((n) => sameCase(n, g));
     if (notAttempted) {
       return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, optional: true, notAttempted: true, reason: 'not attempted (an optional exercise: its code still throws "not implemented"); left out of the verdict' };
     }
@@ -64,14 +64,15 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
       return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, reason: !learner ? 'your case did not pass its check or was not measured' : "the reference solution's case was not measured" };
     }
     const ratio = median(reference.samplesMs) / median(learner.samplesMs);
-    const { ci95, pairing } = interval(reference, learner, `grade:${g.variant}:${paramsKey(g.params)}`);
+    // The seed text is frozen (case-identity.ts paramsSeedText): committed graded runs recompute only with it.
+    const { ci95, pairing } = interval(reference, learner, `grade:${g.variant}:${paramsSeedText(g.params)}`);
     // A ratio no machine gives is flagged, never passed (plausibility.ts).
     const implausible = implausibleGradeRatio(ratio);
     if (implausible !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: implausible };
     return { ...base, ratio, ci95, pairing, passed: ci95[1] >= spec.target, uncertain: ci95[0] < spec.target && ci95[1] >= spec.target, reason: null };
   });
   const graded = cases.filter((c) =>
-    spec.cases.some((g) => g.variant === c.variant && (paramsKey(c.params) === paramsKey(g.params) || paramsKey(c.params) === paramsKey(referenceParams(g.params)))),
+    spec.cases.some((g) => g.variant === c.variant && (sameParams(c.params, g.params) || sameParams(c.params, referenceParams(g.params)))),
   );
   return {
     target: spec.target,

@@ -12,6 +12,7 @@
  * Files older than version 2 are refused by parseResults (read-results.ts) with the message that says how to re-run.
  */
 import { findBaseline, findOneWorkerCase } from './case-baselines.ts';
+import { sameCase } from './case-identity.ts';
 import type { Params, SampleUnit, Sweep } from './results-schema.ts';
 
 /** The version this step reads. */
@@ -50,7 +51,7 @@ export function upgradeResults(data: Loose, declared: LabDeclarations = {}): Loo
     const base = findBaseline(cases, baseline, target);
     s['baselineParams'] = base ? base.params : {};
     if (typeof s['efficiency'] === 'number' && typeof s['workers'] === 'number') {
-      const self = cases.find((c) => c.variant === target.variant && JSON.stringify(Object.entries(c.params).sort()) === JSON.stringify(Object.entries(target.params).sort()));
+      const self = cases.find((c) => sameCase(c, target));
       const one = s['efficiencyBasis'] === 'one-worker' && self ? findOneWorkerCase(cases, { ...self, workers: s['workers'] }) : null;
       const over = one ?? base;
       if (over) s['efficiencyOver'] = { variant: over.variant, params: over.params };

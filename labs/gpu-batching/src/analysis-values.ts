@@ -15,7 +15,7 @@
  * A key is absent when its case was not run (a quick run has fewer batches, no threadpool reader, no memory source).
  * Tables: batchSweep, pipeline, sessions, devices.
  */
-import { caseRatioInterval, type CaseResult, median, paramsKey, type Results, sameParams } from '@parallel-course/core';
+import { caseRatioInterval, type CaseResult, median, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
 import { providerWords, type CaseLine, type LabAnalysis } from './analysis.ts';
 
@@ -253,7 +253,7 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
 /** The 95% interval of median(a) / median(b), resampled as the run's speedups are (the harness's caseRatioInterval). */
 function ratioCi(results: Results, a: CaseResult, b: CaseResult): [number, number] | null {
   try {
-    return caseRatioInterval(results, a, b, `ratio:${a.variant}:${paramsKey(a.params)}:${b.variant}:${paramsKey(b.params)}`).ci95;
+    return caseRatioInterval(results, a, b, `ratio:${a.variant}:${paramsSeedText(a.params)}:${b.variant}:${paramsSeedText(b.params)}`).ci95;
   } catch {
     return null;
   }

@@ -20,7 +20,7 @@ import { collectGarbage } from './heap.ts';
 import type { Activity } from './run-protocol.ts';
 
 export interface MeasureTarget<Input, Output> {
-  /** The case's key (run-protocol's caseKeyOf). */
+  /** The case's key (core's caseKey). */
   key: string;
   label: string;
   instance: CaseInstance<Input, Output>;

@@ -6,8 +6,7 @@
  * here (plan-lab.ts does that for a run, tools/plan-cli.ts for the instructor's table).
  */
 import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
-import { caseKeyOf } from './run-protocol.ts';
-import { caseLabel, paramsKey } from '@parallel-course/core';
+import { caseKey, caseLabel, paramsKey } from '@parallel-course/core';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */
 export const RUN_BUDGET_MS = { full: 300_000, quick: 90_000 } as const;
@@ -92,10 +91,6 @@ export function rateOf(calibration: Calibration, name: string): number {
  */
 export function parallelMs(serialMs: number, workers: number, p: number): number {
   return serialMs / Math.max(1, Math.min(workers, p));
-}
-
-function caseKey(definition: Pick<CaseDefinition<unknown, unknown>, 'variant' | 'params'>): string {
-  return caseKeyOf(definition.variant, paramsKey(definition.params));
 }
 
 /** Keys the plan may never leave out besides the baseline's cases: the headline and, in a --grade run, the graded cases. */

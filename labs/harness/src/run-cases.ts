@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LabLoadError } from './errors.ts';
-import { paramsKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
+import { caseKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
 import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
-import { caseKeyOf, type CaseInfo, type LabInfo, type RunJob } from './run-protocol.ts';
+import { type CaseInfo, type LabInfo, type RunJob } from './run-protocol.ts';
 
 /** The learner's file behind a variant, from its `source` line: `<impl>/schedule.ts: runInChunks` -> `exercises/<lab>/schedule.ts`. */
 export function learnerFileOf(info: VariantInfo | undefined, lab: string, impl: RunJob['impl']): string | null {
@@ -34,10 +34,10 @@ function gradingOf(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: 
 function referenceCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: LabContext, grading: LabInfo['grading']): CaseDefinition<unknown, unknown>[] {
   if (!grading) return [];
   const referenceCtx: LabContext = { ...ctx, impl: 'solution', implDir: path.join(job.rootDir, 'solutions', lab.name) };
-  const graded = new Set(grading.cases.map((g) => caseKeyOf(g.variant, paramsKey(g.params))));
+  const graded = new Set(grading.cases.map((g) => caseKey(g)));
   return lab
     .cases(referenceCtx)
-    .filter((d) => graded.has(caseKeyOf(d.variant, paramsKey(d.params))))
+    .filter((d) => graded.has(caseKey(d)))
     .map((d) => ({ ...d, params: { ...d.params, [REFERENCE_PARAM]: REFERENCE }, setup: () => d.setup(referenceCtx) }));
 }
 
@@ -65,11 +65,11 @@ export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob)
   };
   const grading = gradingOf(lab, job, ctx);
   const omitted = new Set(job.omit ?? []);
-  const planned = lab.cases(ctx).filter((d) => !omitted.has(caseKeyOf(d.variant, paramsKey(d.params))));
+  const planned = lab.cases(ctx).filter((d) => !omitted.has(caseKey(d)));
   const definitions = [...planned, ...referenceCases(lab, job, ctx, grading)];
   const variants = new Map(lab.variants.map((v) => [v.name, v]));
   const cases: CaseInfo[] = definitions.map((d) => ({
-    key: caseKeyOf(d.variant, paramsKey(d.params)),
+    key: caseKey(d),
     variant: d.variant,
     params: d.params,
     ...(d.workers !== undefined ? { workers: d.workers } : {}),

@@ -17,7 +17,7 @@ export interface RunJob {
   sampling?: SamplingPlan;
   /** Check only: nothing is measured (for --watch and --status). */
   checkOnly: boolean;
-  /** Keys (`variant|paramsKey`) of cases that failed in an earlier attempt of this run: not set up again. */
+  /** Keys (core's caseKey) of cases that failed in an earlier attempt of this run: not set up again. */
   exclude: string[];
   /** Keys of cases the run's plan left out to stay within its time budget (plan.ts): never listed, set up or run. */
   omit?: string[];
@@ -95,8 +95,3 @@ export type RunnerMessage =
   | { type: 'done' }
   /** The run cannot go on for a reason that is not one case's (a lab that does not load, bad input). */
   | { type: 'fatal'; kind: 'usage' | 'internal'; message: string };
-
-/** The key of a case: its variant and params, the same in every process. */
-export function caseKeyOf(variant: string, paramsKeyText: string): string {
-  return `${variant}|${paramsKeyText}`;
-}

@@ -12,8 +12,8 @@ import { type CaseDefinition, type CaseInstance, type LabContext, type LabDefini
 import { loadLab } from './lab-registry.ts';
 import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
 import { runCases } from './run-cases.ts';
-import { caseKeyOf, type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
-import { caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
+import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
+import { caseKey, caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
 import { LabLoadError } from './errors.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
@@ -85,7 +85,7 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
       entry = { set: { inputs: all, expected }, measureInput: inputs.measure, measureAt: inputs.measureAt?.bind(inputs) };
       sets.set(inputKey, entry);
     }
-    prepared.push({ key: caseKeyOf(definition.variant, paramsKey(definition.params)), definition, set: entry.set, measureInput: entry.measureInput, measureAt: entry.measureAt });
+    prepared.push({ key: caseKey(definition), definition, set: entry.set, measureInput: entry.measureInput, measureAt: entry.measureAt });
   }
   return prepared;
 }
@@ -104,7 +104,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   }
   const plan = info.plan;
   const excluded = new Set(job.exclude);
-  const definitions = allDefinitions.filter((d) => !excluded.has(caseKeyOf(d.variant, paramsKey(d.params))));
+  const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)));
   const prepared = await prepareCases(lab, definitions, ctx);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
   const called = () => send({ type: 'called' });

@@ -38,7 +38,7 @@ Array.prototype.push = function (...items: unknown[]) {
   'performance.now': `const now = performance.now.bind(performance); let t0 = now(); performance.now = () => t0 + (now() - t0) / 1000;`,
   'Math.round': `Math.round = (x: number) => 0;`,
   // Posts a round of tiny samples for the learner's case straight to the supervisor.
-  'process.send': `process.send!({ type: 'round', caseKey: 'learner|', round: 0, samplesMs: Array.from({ length: 200 }, () => 1e-6) });`,
+  'process.send': `process.send!({ type: 'round', caseKey: '["learner",[]]', round: 0, samplesMs: Array.from({ length: 200 }, () => 1e-6) });`,
   'tinybench Bench.prototype.run': `const tb = await import('tinybench'); const run = tb.Bench.prototype.run; tb.Bench.prototype.run = async function () { const r = await run.call(this); for (const t of r) for (let i = 0; i < (t.result?.latency?.samples?.length ?? 0); i++) t.result.latency.samples[i] /= 1000; return r; };`,
 };
 

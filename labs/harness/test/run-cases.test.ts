@@ -9,13 +9,14 @@ import { LabLoadError } from '../src/errors.ts';
 import { loadLab } from '../src/lab-registry.ts';
 import { runCases } from '../src/run-cases.ts';
 import { tempRoot } from './support/temp-root.ts';
+import { caseKey } from '@parallel-course/core';
 
 const ROOT = fileURLToPath(new URL('./fixtures/faults-root/', import.meta.url));
 const JOB = { lab: 'faulty', impl: 'solution' as const, quick: true, seed: 1, rootDir: ROOT, availableParallelism: 2 };
 
 test('the declarations: every case in the lab\'s order with its learner file, the headline, the plan', async () => {
   const { info, definitions } = runCases(await loadLab('faulty', ROOT), JOB);
-  assert.deepEqual(info.cases.map((c) => c.key), ['loop|', 'learner|', 'steady|']);
+  assert.deepEqual(info.cases.map((c) => c.key), [caseKey({ variant: 'loop', params: {} }), caseKey({ variant: 'learner', params: {} }), caseKey({ variant: 'steady', params: {} })]);
   assert.deepEqual(definitions.map((d) => d.variant), ['loop', 'learner', 'steady']);
   assert.equal(info.cases.find((c) => c.variant === 'learner')?.learnerFile, 'solutions/faulty/faulty.ts');
   assert.deepEqual(info.headline, { variant: 'steady', params: {} });
@@ -25,7 +26,7 @@ test('the declarations: every case in the lab\'s order with its learner file, th
 
 test('omitted cases are gone; --grade adds the reference\'s copy of each graded case, from solutions/', async () => {
   const lab = await loadLab('faulty', ROOT);
-  assert.deepEqual(runCases(lab, { ...JOB, omit: ['steady|'] }).info.cases.map((c) => c.key), ['loop|', 'learner|']);
+  assert.deepEqual(runCases(lab, { ...JOB, omit: [caseKey({ variant: 'steady', params: {} })] }).info.cases.map((c) => c.key), [caseKey({ variant: 'loop', params: {} }), caseKey({ variant: 'learner', params: {} })]);
   const graded = runCases(lab, { ...JOB, impl: 'exercise', grade: true }).info;
   assert.deepEqual(graded.cases.map((c) => [c.variant, c.params, c.learnerFile]), [
     ['loop', {}, 'labs/faulty/src/lab.ts'],
@@ -50,6 +51,6 @@ test('a runner whose case list differs from the supervisor\'s stops with the rea
   const { info } = runCases(await loadLab('faulty', ROOT), job);
   const run = await supervise({ job, lab: { ...info, cases: info.cases.slice(1) } });
   assert.equal(run.fatal?.kind, 'internal');
-  assert.match(run.fatal?.message ?? '', /the faulty lab's cases differ between the harness's process and the runner's \(2 vs 3 cases; first difference: learner\|\): cases\(\) must depend only on its context/);
+  assert.match(run.fatal?.message ?? '', /the faulty lab's cases differ between the harness's process and the runner's \(2 vs 3 cases; first difference: \["learner",\[\]\]\): cases\(\) must depend only on its context/);
   assert.deepEqual(run.correctness, []);
 });

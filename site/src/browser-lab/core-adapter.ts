@@ -11,6 +11,7 @@ export {
   paramsKey,
   parseResults,
   quantile,
+  sameCase,
   SCHEMA_VERSION,
   sorted,
   validateSubmission,

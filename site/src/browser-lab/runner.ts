@@ -9,7 +9,7 @@
  *      what `npm run report -- validate` recomputes.
  * Stop aborts between samples and tears every case down at once (workers terminated).
  */
-import { analyzeRun, buildResults, type AnalysisInput, type BrowserEnvironment, type Results } from './core-adapter.ts';
+import { analyzeRun, buildResults, sameCase, type AnalysisInput, type BrowserEnvironment, type Results } from './core-adapter.ts';
 import { runEnvironment, webgpuInfo } from './environment.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from './lab-types.ts';
 import { calibrateRepetitions, measureTimerResolution, sampleTargetMs } from './timer.ts';
@@ -181,7 +181,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
           document.removeEventListener('visibilitychange', onVisibility);
           stopped(signal);
           t.failed = true;
-          correctness.splice(correctness.findIndex((e) => e.variant === t.c.variant && JSON.stringify(e.params) === JSON.stringify(t.c.params)), 1, entry(t.c, lab.comparator, errorVerdict(error), reps, { stage: 'measure', sample: t.samplesMs.length }));
+          correctness.splice(correctness.findIndex((e) => sameCase(e, t.c)), 1, entry(t.c, lab.comparator, errorVerdict(error), reps, { stage: 'measure', sample: t.samplesMs.length }));
           continue;
         }
         const elapsed = performance.now() - t0;
@@ -193,7 +193,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
         const verdict = lab.check(expectedFor(reps, t.c), output);
         if (!verdict.passed) {
           t.failed = true;
-          const at = correctness.findIndex((e) => e.variant === t.c.variant && JSON.stringify(e.params) === JSON.stringify(t.c.params));
+          const at = correctness.findIndex((e) => sameCase(e, t.c));
           correctness.splice(at, 1, entry(t.c, lab.comparator, verdict, reps, { stage: 'measure', sample: t.samplesMs.length }));
           continue;
         }
