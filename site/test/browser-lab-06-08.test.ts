@@ -19,6 +19,52 @@ after(async () => {
   await site?.close();
 });
 
+/** What the page recorded while a lab ran (watchFrames): long main-thread tasks and gaps between frames. */
+interface FrameWatch {
+  longestTaskMs: number;
+  longTasks: number;
+  longestGapMs: number;
+  frames: number;
+  /** The status line when each long task started and when the longest gap ended, for the diagnostic. */
+  during: string[];
+}
+
+/**
+ * Runs in the page: from the moment the episode-08 lab's state turns "running" until it ends, records every long
+ * task (PerformanceObserver 'longtask': a main-thread task over 50 ms) and the gaps between animation frames.
+ */
+function watchFrames(): void {
+  const watch: FrameWatch = { longestTaskMs: 0, longTasks: 0, longestGapMs: 0, frames: 0, during: [] };
+  (window as unknown as { frameWatch: FrameWatch }).frameWatch = watch;
+  const root = document.querySelector('[data-browser-lab="gpu-batching"]')!;
+  const running = (): boolean => root.getAttribute('data-state') === 'running';
+  const statusLog: [number, string][] = [];
+  new MutationObserver(() => statusLog.push([performance.now(), root.querySelector('[data-bl-status]')?.textContent ?? ''])).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+  const statusAt = (t: number): string => statusLog.filter(([at]) => at <= t).at(-1)?.[1] ?? '';
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!running()) continue;
+      watch.longTasks++;
+      watch.during.push(`task ${Math.round(entry.duration)} ms at "${statusAt(entry.startTime)}"`);
+      watch.longestTaskMs = Math.max(watch.longestTaskMs, Math.round(entry.duration));
+    }
+  }).observe({ type: 'longtask' });
+  let last: number | null = null;
+  const frame = (): void => {
+    const now = performance.now();
+    if (running()) {
+      if (last !== null && now - last > watch.longestGapMs) {
+        watch.longestGapMs = now - last;
+        watch.during.push(`gap ${Math.round(now - last)} ms ending at "${statusAt(now)}"`);
+      }
+      last = now;
+      watch.frames++;
+    } else last = null;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
 function validated(text: string): Results {
   const check = validateSubmission(text, 'browser results');
   assert.deepEqual(check.problems, [], 'the Node validator accepts the browser\'s results file');
@@ -69,10 +115,28 @@ describe('in-page lab, episode 08 (batched inference)', () => {
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(`${site.isolated}08-gpu-batching/`);
+    // Before the run: the download, with its size from the built files.
+    const size = page.locator('[data-bl-download-size]');
+    assert.match((await size.textContent())!, /first fetch about \d+\.\d MB from this site \(onnxruntime-web's WebAssembly runtime \d+\.\d MB/);
+    assert.ok(Number(await size.getAttribute('data-bl-download-size')) > 1e6);
+    await page.evaluate(watchFrames);
     const results = validated(await quickRun(page, 'gpu-batching', 420_000));
+    const frames = await page.evaluate(() => (window as unknown as { frameWatch: FrameWatch }).frameWatch);
+    t.diagnostic(`during the run: longest main-thread task ${frames.longestTaskMs} ms (${frames.longTasks} over 50 ms), longest gap between frames ${frames.longestGapMs.toFixed(1)} ms over ${frames.frames} frames; ${frames.during.join('; ')}`);
+    assert.ok(frames.frames > 10, 'frames were drawn during the run');
+    assert.ok(frames.longestTaskMs < 100, `inference is off the main thread: no task over 100 ms (longest ${frames.longestTaskMs} ms)`);
     assert.deepEqual([...new Set(results.cases.map((c) => c.variant))].sort(), ['wasm', 'webgpu']);
     const gpu = results.environment.browser?.webgpu;
     assert.ok(gpu?.emulated, `SwiftShader is recorded as emulated: ${JSON.stringify(gpu)}`);
+    // "emulated" wherever a webgpu number is shown: the case's params carry it, so every label does.
+    assert.ok(results.cases.filter((c) => c.variant === 'webgpu').every((c) => c.params['adapter'] === 'emulated'));
+    const shown = page.locator('[data-browser-lab="gpu-batching"] [data-bl-output]');
+    const verdicts = await shown.locator('.bl-verdicts li').allTextContents();
+    assert.ok(verdicts.length > 0 && verdicts.every((v) => /adapter=emulated/.test(v)), verdicts.join('\n'));
+    const rows = await shown.locator('table').first().locator('tbody tr td:first-child').allTextContents();
+    assert.ok(rows.filter((r) => r.startsWith('webgpu')).every((r) => /emulated/.test(r)), rows.join(', '));
+    // The chart's labels are the same case labels as the table's rows (caseLabel); its axis is logarithmic.
+    assert.equal(await shown.locator('.bl-chart canvas').getAttribute('data-bl-axis'), 'logarithmic', 'the batch sweep is drawn on a log axis');
     assert.ok(results.notes.some((n) => n.includes("emulated GPU on the CPU: correct, but its times are not a GPU's")));
     assert.ok(results.notes.some((n) => /^wasm: throughput .* knee at batch \d+/.test(n)));
     assert.ok(requests.every((u) => u.startsWith(site.isolated) || u.startsWith('blob:') || u.startsWith('data:')), `nothing from another origin: ${requests.filter((u) => !u.startsWith(site.isolated)).join(', ')}`);

@@ -7,6 +7,7 @@ import { WorkerPool } from '../src/browser-lab/pool.ts';
 import { workerCounts } from '../src/browser-lab/worker-counts.ts';
 import { MAX_ROUNDS, roundsFor, roundsOverride } from '../src/browser-lab/runner.ts';
 import { expectedPrimes, handleRequests } from '../src/browser-lab/primes.ts';
+import { describeProblem, positionInFunctionStack, positionInMessage, positionInStack, TimeLimitError, withTimeLimit } from '../src/browser-lab/learner-code.ts';
 
 describe('in-page lab sizing', () => {
   it('sizes a sample so the timer resolution is under 1 % of it, never under the floor', () => {
@@ -151,5 +152,36 @@ describe('in-page lab worker pool', () => {
     assert.ok(fakes.every((f) => f.worker.terminated));
     assert.equal(await settled(pending), 'rejected: the pool was stopped');
     assert.equal(await settled(pool.request(0, { n: 2 })), 'rejected: the pool was stopped');
+  });
+});
+
+describe('the learner\'s code: positions and the time limit (learner-code.ts)', () => {
+  it('finds the learner\'s line and column in a worker script\'s stack, past the prefix, in Chromium and Firefox shapes', () => {
+    const url = 'blob:http://127.0.0.1:4321/6f1c';
+    const chromium = `TypeError: Cannot read properties of null (reading 'length')\n    at countPrimesInRange (${url}:5:16)\n    at ${url}:9:24`;
+    assert.deepEqual(positionInStack(chromium, url, 1, 5), { line: 4, column: 16 });
+    assert.deepEqual(positionInStack(`countPrimesInRange@${url}:3:7\n@${url}:9:3`, url, 1, 5), { line: 2, column: 7 });
+    assert.equal(positionInStack(`f@${url}:9:3`, url, 1, 5), null, 'a frame past the code (the call the page adds) is not the learner\'s');
+    assert.equal(positionInStack('at x (http://other/x.js:2:1)', url, 1, 5), null);
+  });
+
+  it('finds it in a new Function stack (two wrapper lines and the prefix off), and in the message the pool writes', () => {
+    const stack = 'TypeError: x is not a function\n    at countPrimesInRange (eval at <anonymous> (http://h/w.js:9:17), <anonymous>:6:12)\n    at handleRequests (http://h/w.js:30:5)';
+    assert.deepEqual(positionInFunctionStack(stack, 1, 10), { line: 3, column: 12 });
+    assert.deepEqual(positionInMessage('error: TypeError: x is not a function (line 3, column 12)'), { line: 3, column: 12 });
+    assert.equal(positionInMessage('counted 3 primes, the sieve counts 4'), null);
+    assert.equal(describeProblem({ kind: 'syntax', message: 'SyntaxError: Unexpected token \';\'', at: { line: 3, column: 19 } }), 'Line 3, column 19: SyntaxError: Unexpected token \';\'');
+  });
+
+  it('a promise past its limit rejects with a message naming the limit, and the timeout hook runs after', async () => {
+    let ended = false;
+    const never = new Promise<number>(() => {});
+    await assert.rejects(withTimeLimit(never, 20, 'Your handler', () => (ended = true)), (error: Error) => {
+      assert.ok(error instanceof TimeLimitError);
+      assert.equal(error.message, 'Your handler did not finish within the 0.02 s time limit for one call, so its worker was ended (an endless loop? check that every loop\'s condition moves towards its end)');
+      return true;
+    });
+    assert.equal(ended, true);
+    assert.equal(await withTimeLimit(Promise.resolve(7), 1000, 'x', () => assert.fail('no timeout for a quick call')), 7);
   });
 });

@@ -90,7 +90,10 @@ describe('in-page lab, episode 05 (event loop)', () => {
     await page.goto(`${site.plain}05-event-loop/`);
     const root = page.locator('[data-browser-lab="event-loop"]');
     await root.locator('summary').click();
-    await root.locator('[data-bl-code]').fill('function countPrimesInRange(start, end) { return end - start; }');
+    // Typed into the code editor (CodeMirror), as a learner would paste it.
+    await root.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('function countPrimesInRange(start, end) { return end - start; }');
     const text = await quickRun(page, 'event-loop');
     const check = validateSubmission(text, 'browser results');
     const results = check.results!;
@@ -100,6 +103,7 @@ describe('in-page lab, episode 05 (event loop)', () => {
     assert.ok(!results.cases.some((c) => c.variant === 'your-handler'), 'the failed handler was not timed');
     assert.ok(check.problems.some((p) => p.includes('your-handler')), 'the validator names the failed case');
     assert.equal(results.environment.browser?.crossOriginIsolated, false);
+    assert.match((await root.locator('[data-bl-code-error]').textContent())!, /^Your code failed the check: counted \d+ primes, the sieve counts \d+/, 'the editor says why');
     await page.close();
   });
 });

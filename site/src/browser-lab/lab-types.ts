@@ -66,6 +66,8 @@ export interface BrowserLab<Output> {
   notes: string[];
   /** Lines computed from the finished results (a knee, a label), added to the notes. */
   summarize?(results: import('./core-adapter.ts').Results): string[];
+  /** Draws the page's chart on a log axis (times that span orders of magnitude: the batch sweep's). */
+  logAxis?: boolean;
   /** 'exercise' when the learner's edited code ran. */
   impl?: 'exercise' | 'solution';
 }

@@ -16,11 +16,13 @@ function fmt(value: number): string {
   return Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);
 }
 
-function resultsView(results: Results): HTMLElement {
+function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis'>): HTMLElement {
   const box = element('div', undefined, 'bl-results');
   const canvas = element('canvas');
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', 'Median time per sample of each case, with its 95% interval; the table below has the numbers');
+  // The axis's kind, for the tests and for anyone reading the page's source.
+  canvas.dataset['blAxis'] = lab.logAxis ? 'logarithmic' : 'linear';
   const chartBox = element('div', undefined, 'bl-chart');
   chartBox.append(canvas);
   const theme = currentTheme();
@@ -34,7 +36,7 @@ function resultsView(results: Results): HTMLElement {
         { label: '95% interval of the median', data: results.cases.map((c) => [c.summary.ci95[0], c.summary.ci95[1]] as unknown as number), backgroundColor: seriesColour(theme, 1), barPercentage: 0.25 },
       ],
     },
-    options: { animation: false, responsive: true, maintainAspectRatio: false, scales: { x: {}, y: { beginAtZero: true, title: { display: true, text: 'ms per sample' } } } },
+    options: { animation: false, responsive: true, maintainAspectRatio: false, scales: { x: {}, y: lab.logAxis ? { type: 'logarithmic', title: { display: true, text: 'ms per sample (log scale)' } } : { beginAtZero: true, title: { display: true, text: 'ms per sample' } } } },
   });
   styleAxes(chart, theme);
   chart.update();
@@ -71,8 +73,16 @@ function resultsView(results: Results): HTMLElement {
   return box;
 }
 
+/** What a lab's section adds around its runs (the coding exercise, exercise-ui.ts). */
+export interface RunHooks {
+  /** Before a run: null to go on, or why the run does not start (shown in the status line). */
+  beforeRun?(signal: AbortSignal): Promise<string | null>;
+  /** After a run: its results, or null when it failed or was stopped. */
+  afterRun?(results: Results | null): void;
+}
+
 /** Wires one lab's section: `[data-browser-lab]` with the buttons and areas BrowserLab.astro renders. */
-export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) => BrowserLab<O>): void {
+export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) => BrowserLab<O>, hooks: RunHooks = {}): void {
   const run = root.querySelector<HTMLButtonElement>('[data-bl-run]')!;
   const quick = root.querySelector<HTMLButtonElement>('[data-bl-quick]')!;
   const stop = root.querySelector<HTMLButtonElement>('[data-bl-stop]')!;
@@ -90,6 +100,8 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) 
   };
   showOff();
   root.querySelector('[data-bl-part]')?.addEventListener('change', showOff);
+  // The learner's code changed (exercise-ui.ts): its lines (edited or not) follow.
+  root.addEventListener('bl-code-change', showOff);
   let controller: AbortController | null = null;
   const start = async (isQuick: boolean): Promise<void> => {
     if (controller) return;
@@ -99,9 +111,21 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) 
     stop.disabled = false;
     progress.hidden = false;
     out.replaceChildren();
+    let results: Results | null = null;
     try {
+      if (hooks.beforeRun) {
+        status.textContent = 'trying your code once, in a worker';
+        const problem = await hooks.beforeRun(controller.signal);
+        if (controller.signal.aborted) throw new DOMException('the run was stopped', 'AbortError');
+        if (problem !== null) {
+          status.textContent = problem;
+          root.dataset['state'] = 'code-error';
+          return;
+        }
+      }
       const rounds = roundsOverride(root.dataset['blRounds']);
-      const results = await runBrowserLab(makeLab(isQuick), {
+      const lab = makeLab(isQuick);
+      results = await runBrowserLab(lab, {
         quick: isQuick,
         ...(rounds !== null ? { rounds } : {}),
         signal: controller.signal,
@@ -117,13 +141,14 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) 
       link.dataset['blDownload'] = '';
       const failed = results.correctness.filter((c) => !c.passed).length;
       status.textContent = failed === 0 ? `Done: every case passed its check; ${results.cases.length} cases timed.` : `Done, but ${failed} case(s) failed their check and were not timed: see the table.`;
-      out.append(link, resultsView(results));
+      out.append(link, resultsView(results, lab));
       root.dataset['state'] = 'done';
     } catch (error) {
       const aborted = controller?.signal.aborted === true;
       status.textContent = aborted ? 'Stopped: the workers were ended, nothing was recorded.' : `The run failed: ${(error as Error)?.message ?? String(error)}`;
       root.dataset['state'] = aborted ? 'stopped' : 'failed';
     } finally {
+      hooks.afterRun?.(results);
       controller = null;
       run.disabled = quick.disabled = false;
       stop.disabled = true;

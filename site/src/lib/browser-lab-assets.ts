@@ -6,7 +6,7 @@
  * Done after the build (astro:build:done) so Vite never bundles or inlines them; the episode-08 lab loads them at
  * `${BASE_URL}ort/...` and `${BASE_URL}models/...`.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,14 +14,43 @@ import { fileURLToPath } from 'node:url';
 /** The files of onnxruntime-web the page needs, by their names in its dist/ folder. */
 export const ORT_FILES = ['ort.webgpu.bundle.min.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'] as const;
 
+/** onnxruntime-web's dist/ folder (resolved under Node's conditions: dist/ort.node.min.mjs, beside the browser files). */
+function ortDistFolder(): string {
+  return dirname(createRequire(import.meta.url).resolve('onnxruntime-web'));
+}
+
+/** One file the episode-08 lab fetches on its first run, with its size as the build writes it (bytes, uncompressed). */
+export interface LabDownload {
+  what: string;
+  bytes: number;
+}
+
+/**
+ * What episode 08's in-page lab downloads on its first run, read from the files themselves at build time (the page
+ * says it before the run starts): the runtime's .wasm and JavaScript as copied into ort/, and the model's bytes.
+ */
+export async function gpuBatchingDownloads(): Promise<LabDownload[]> {
+  const ortDist = ortDistFolder();
+  const { generateModelBytes } = await import('../../../labs/gpu-batching/src/model-onnx.ts');
+  return [
+    { what: "onnxruntime-web's WebAssembly runtime", bytes: statSync(join(ortDist, ORT_FILES[1])).size },
+    { what: 'its JavaScript', bytes: statSync(join(ortDist, ORT_FILES[0])).size },
+    { what: 'the model', bytes: generateModelBytes().length },
+  ];
+}
+
+/** Bytes as the page says them: decimal megabytes (1 MB = 10^6 bytes) above 1 MB, else kilobytes. */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}
+
 export function browserLabAssets() {
   return {
     name: 'course-browser-lab-assets',
     hooks: {
       'astro:build:done': async ({ dir }: { dir: URL }) => {
         const out = fileURLToPath(dir);
-        // Resolved under Node's conditions: dist/ort.node.min.mjs, whose folder holds the browser files too.
-        const ortDist = dirname(createRequire(import.meta.url).resolve('onnxruntime-web'));
+        const ortDist = ortDistFolder();
         mkdirSync(join(out, 'ort'), { recursive: true });
         for (const file of ORT_FILES) copyFileSync(join(ortDist, file), join(out, 'ort', file));
         const { generateModelBytes } = await import('../../../labs/gpu-batching/src/model-onnx.ts');

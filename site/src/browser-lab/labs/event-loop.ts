@@ -1,14 +1,17 @@
 /**
  * Episode 05 in the browser: one CPU-heavy request handler run inline on the page's main thread, inline in chunks
  * that yield between requests, and in a pool of 1..P Web Workers, while the page measures its own responsiveness.
- * The exercise: the learner's own handler (the textarea), run in the pool at P after it passes the check.
+ * The exercise: the learner's own handler (the page's code editor), run in the pool at P after it passes the check,
+ * each call under a time limit (LEARNER_TIME_LIMIT_MS: a handler that never ends fails with that message, its
+ * workers terminated).
  */
 import { pageParallelism } from '../environment.ts';
+import { LEARNER_TIME_LIMIT_MS, withTimeLimit } from '../learner-code.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
 import { pingProbe } from '../ping-probe.ts';
 import { WorkerPool } from '../pool.ts';
 import { workerCounts } from '../worker-counts.ts';
-import { BLOCK, expectedPrimes, handleRequests } from '../primes.ts';
+import { BASE, BLOCK, expectedPrimes, handleRequests } from '../primes.ts';
 
 /** Hands the next message task to the page: lets input, rendering and the probe in between two chunks. */
 function yieldToPage(): Promise<void> {
@@ -27,24 +30,34 @@ function poolCase(variant: string, workers: number, source: string | null): Brow
     unavailable: typeof Worker === 'undefined' ? 'this browser has no Web Workers' : null,
     async setup(): Promise<CaseHandle<number>> {
       const pool = new WorkerPool<{ from?: number; count?: number; source?: string }, number>(workers, () => new Worker(new URL('../workers/primes-worker.ts', import.meta.url), { type: 'module' }));
-      if (source !== null) await Promise.all(Array.from({ length: workers }, (_, i) => pool.request(i, { source })));
+      // The learner's code is untrusted: every call of it has a time limit, past which the pool is terminated.
+      const limited = <T>(work: Promise<T>): Promise<T> => (source === null ? work : withTimeLimit(work, LEARNER_TIME_LIMIT_MS, 'Your handler', () => pool.terminate()));
+      if (source !== null) {
+        try {
+          await limited(Promise.all(Array.from({ length: workers }, (_, i) => pool.request(i, { source }))));
+        } catch (error) {
+          pool.terminate();
+          throw error;
+        }
+      }
       return {
-        async run(reps) {
-          // Contiguous shares of the requests, one message per worker: the per-message cost is paid once per sample.
-          const shares = Array.from({ length: workers }, (_, i) => {
-            const from = Math.floor((reps * i) / workers);
-            const to = Math.floor((reps * (i + 1)) / workers);
-            return to > from ? pool.request(i, { from, count: to - from }) : Promise.resolve(0);
-          });
-          return (await Promise.all(shares)).reduce((a, b) => a + b, 0);
-        },
+        run: (reps) => limited(run(reps)),
         teardown: () => pool.terminate(),
       };
+      async function run(reps: number): Promise<number> {
+        // Contiguous shares of the requests, one message per worker: the per-message cost is paid once per sample.
+        const shares = Array.from({ length: workers }, (_, i) => {
+          const from = Math.floor((reps * i) / workers);
+          const to = Math.floor((reps * (i + 1)) / workers);
+          return to > from ? pool.request(i, { from, count: to - from }) : Promise.resolve(0);
+        });
+        return (await Promise.all(shares)).reduce((a, b) => a + b, 0);
+      }
     },
   };
 }
 
-/** The textarea's starting code: the course's handler, for the learner to change (and break, and fix). */
+/** The exercise's starting code: the course's handler, for the learner to change (and break, and fix). */
 export const STARTER_HANDLER = `function countPrimesInRange(start, end) {
   let count = 0;
   for (let n = Math.max(2, start); n < end; n++) {
@@ -56,6 +69,9 @@ export const STARTER_HANDLER = `function countPrimesInRange(start, end) {
   }
   return count;
 }`;
+
+/** The editor's exercise: its draft key, the function it must define and one request to try it on before a run. */
+export const EXERCISE = { key: 'handler', language: 'javascript', fnName: 'countPrimesInRange', args: [BASE, BASE + BLOCK] } as const;
 
 export function createLab(root: HTMLElement): BrowserLab<number> {
   const p = pageParallelism();

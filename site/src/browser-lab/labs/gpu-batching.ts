@@ -3,17 +3,21 @@
  * built site at build time) run by onnxruntime-web on its WebAssembly backend and on WebGPU, over a batch sweep, with
  * the knee of each backend's throughput curve. onnxruntime-web is loaded from the site's own copy (ort/), never a CDN.
  * Every output is checked against the lab's own reference forward pass (float64, labs/gpu-batching/src/model-spec.ts).
+ * Inference runs in a Web Worker per backend (workers/ort-worker.ts), so the page never waits on it; each sample is
+ * timed on the page around the worker's round trip (one message each way per sample, the same for both backends).
+ * On an emulated adapter (SwiftShader) the webgpu cases carry `adapter: "emulated"`, as the Node lab's do, so every
+ * verdict, chart label, table and viewer line that shows their numbers says so.
  */
-import type * as Ort from 'onnxruntime-web';
-import { buildLayers, forwardReference, INPUT_NAME, MODEL_SPEC, OUTPUT_NAME } from '../../../../labs/gpu-batching/src/model-spec.ts';
+import { buildLayers, forwardReference, MODEL_SPEC } from '../../../../labs/gpu-batching/src/model-spec.ts';
 import type { Results } from '../core-adapter.ts';
+import { webgpuInfo } from '../environment.ts';
+import { BATCHES, CLASSES, FEATURES, seededInputs } from '../gpu-batching-inputs.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
+import { WorkerPool } from '../pool.ts';
+import type { OrtInit, OrtRun } from '../workers/ort-worker.ts';
 
-const BATCHES = [1, 4, 16, 64];
 /** The quick run stops at 16: on an emulated adapter a batch of 64 takes seconds. */
 const QUICK_BATCHES = [1, 4, 16];
-const FEATURES = MODEL_SPEC.layers[0]!;
-const CLASSES = MODEL_SPEC.layers.at(-1)!;
 /** The Node lab's tolerance for float32 logits against the float64 reference (labs/gpu-batching/src/lab.ts). */
 const TOLERANCE = { abs: 1e-5, rel: 1e-4 };
 export const EMULATED_LABEL = "emulated GPU on the CPU: correct, but its times are not a GPU's";
@@ -21,39 +25,7 @@ export const EMULATED_LABEL = "emulated GPU on the CPU: correct, but its times a
 const base = import.meta.env.BASE_URL.endsWith('/') ? import.meta.env.BASE_URL : `${import.meta.env.BASE_URL}/`;
 const modelUrl = `${base}models/mlp-${MODEL_SPEC.layers.join('-')}-seed${MODEL_SPEC.seed}.onnx`;
 
-let ortPromise: Promise<typeof Ort> | null = null;
-/** The site's own copy of onnxruntime-web (WebGPU build: it has the wasm backend too). */
-function loadOrt(): Promise<typeof Ort> {
-  ortPromise ??= (import(/* @vite-ignore */ `${base}ort/ort.webgpu.bundle.min.mjs`) as Promise<typeof Ort>).then((ort) => {
-    ort.env.wasm.wasmPaths = { wasm: `${base}ort/ort-wasm-simd-threaded.asyncify.wasm` };
-    // Threads need SharedArrayBuffer, which needs cross-origin isolation.
-    ort.env.wasm.numThreads = globalThis.crossOriginIsolated === true ? Math.min(4, navigator.hardwareConcurrency || 1) : 1;
-    return ort;
-  });
-  return ortPromise;
-}
-
-let modelPromise: Promise<Uint8Array> | null = null;
-function loadModel(): Promise<Uint8Array> {
-  modelPromise ??= fetch(modelUrl).then(async (response) => {
-    if (!response.ok) throw new Error(`the model ${modelUrl} is missing (HTTP ${response.status}): the site build writes it; rebuild the site`);
-    return new Uint8Array(await response.arrayBuffer());
-  });
-  return modelPromise;
-}
-
-/** Seeded inputs in [0, 1), like normalised pixels: the largest batch's, the smaller batches take a prefix. */
-function inputs(): Float32Array {
-  const x = new Float32Array(BATCHES.at(-1)! * FEATURES);
-  let state = 0x0b5e55ed;
-  for (let i = 0; i < x.length; i++) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    x[i] = (state >>> 8) / 16777216;
-  }
-  return x;
-}
-
-const INPUT = inputs();
+const INPUT = seededInputs();
 let reference: Float32Array | null = null;
 let referencePromise: Promise<Float32Array> | null = null;
 /** The reference logits, one sample per task so the page stays responsive while they are computed. */
@@ -72,32 +44,64 @@ function computeReference(): Promise<Float32Array> {
   return referencePromise;
 }
 
-const sessions = new Map<string, Promise<Ort.InferenceSession>>();
+/** What the WebGPU adapter is, from prepare(): 'emulated' (SwiftShader and the like), 'real', or null (none or not asked). */
+let adapterKind: 'emulated' | 'real' | null = null;
+
+/** Asks for the WebGPU adapter once, before the cases are listed: an emulated one is a param of every webgpu case. */
+export async function prepare(): Promise<void> {
+  const info = await webgpuInfo();
+  adapterKind = info.webgpu ? (info.webgpu.emulated ? 'emulated' : 'real') : null;
+}
+
+/** One worker per backend, shared by that backend's cases and ended when the last of them is torn down. */
+const backends = new Map<string, { pool: Promise<WorkerPool<Omit<OrtInit, 'id'> | Omit<OrtRun, 'id'>, unknown>>; users: number }>();
+
+function backendWorker(backend: 'wasm' | 'webgpu'): { pool: Promise<WorkerPool<Omit<OrtInit, 'id'> | Omit<OrtRun, 'id'>, unknown>>; release(): void } {
+  let entry = backends.get(backend);
+  if (!entry) {
+    const pool = new WorkerPool<Omit<OrtInit, 'id'> | Omit<OrtRun, 'id'>, unknown>(1, () => new Worker(new URL('../workers/ort-worker.ts', import.meta.url), { type: 'module' }));
+    // Threads need SharedArrayBuffer, which needs cross-origin isolation.
+    const numThreads = globalThis.crossOriginIsolated === true ? Math.min(4, navigator.hardwareConcurrency || 1) : 1;
+    const ready = pool.request(0, { init: { backend, base, modelUrl, numThreads } }).then(() => pool);
+    ready.catch(() => pool.terminate());
+    entry = { pool: ready, users: 0 };
+    backends.set(backend, entry);
+  }
+  entry.users++;
+  const held = entry;
+  let released = false;
+  return {
+    pool: held.pool,
+    release() {
+      if (released) return;
+      released = true;
+      if (--held.users > 0) return;
+      if (backends.get(backend) === held) backends.delete(backend);
+      void held.pool.then((p) => p.terminate(), () => {});
+    },
+  };
+}
 
 function backendCase(backend: 'wasm' | 'webgpu', batch: number): BrowserCase<Float32Array> {
   const gpu = (navigator as unknown as { gpu?: unknown }).gpu;
   return {
     variant: backend,
-    params: { batch },
+    params: backend === 'webgpu' && adapterKind === 'emulated' ? { batch, adapter: 'emulated' } : { batch },
     sizeGroup: String(batch),
-    unavailable: backend === 'webgpu' && !gpu ? 'this browser has no WebGPU (navigator.gpu is missing; Chromium needs https or localhost)' : typeof WebAssembly !== 'object' ? 'this browser has no WebAssembly' : null,
+    unavailable: backend === 'webgpu' && !gpu ? 'this browser has no WebGPU (navigator.gpu is missing; Chromium needs https or localhost)' : typeof WebAssembly !== 'object' ? 'this browser has no WebAssembly' : typeof Worker === 'undefined' ? 'this browser has no Web Workers' : null,
     async setup(): Promise<CaseHandle<Float32Array>> {
       await computeReference();
-      const ort = await loadOrt();
-      if (!sessions.has(backend)) sessions.set(backend, loadModel().then((model) => ort.InferenceSession.create(model, { executionProviders: [backend] })));
-      const session = await sessions.get(backend)!;
-      const tensor = new ort.Tensor('float32', INPUT.slice(0, batch * FEATURES), [batch, FEATURES]);
-      return {
-        async run(reps) {
-          let logits = new Float32Array(0);
-          for (let r = 0; r < reps; r++) {
-            const out = await session.run({ [INPUT_NAME]: tensor });
-            logits = Float32Array.from(out[OUTPUT_NAME]!.data as Float32Array);
-          }
-          return logits;
-        },
-        teardown() {},
-      };
+      const worker = backendWorker(backend);
+      try {
+        const pool = await worker.pool;
+        return {
+          run: (reps) => pool.request(0, { batch, reps }) as Promise<Float32Array>,
+          teardown: () => worker.release(),
+        };
+      } catch (error) {
+        worker.release();
+        throw error;
+      }
     },
   };
 }
@@ -111,9 +115,11 @@ export function knees(results: Pick<Results, 'cases'>): string[] {
       .map((c) => ({ batch: Number(c.params['batch']), rate: (Number(c.params['batch']) * c.workPerSample.amount * 1000) / c.summary.median }))
       .sort((a, b) => a.batch - b.batch);
     if (points.length === 0) continue;
+    // An emulated adapter's numbers say so wherever they are shown (the case param the Node lab uses too).
+    const emulated = results.cases.some((c) => c.variant === backend && c.params['adapter'] === 'emulated');
     const best = Math.max(...points.map((p) => p.rate));
     const knee = points.find((p) => p.rate >= 0.9 * best)!;
-    lines.push(`${backend}: throughput ${points.map((p) => `batch ${p.batch} ${p.rate.toPrecision(3)}/s`).join(', ')}; knee at batch ${knee.batch} (the smallest batch within 90 % of the best).`);
+    lines.push(`${backend}${emulated ? ' (adapter=emulated)' : ''}: throughput ${points.map((p) => `batch ${p.batch} ${p.rate.toPrecision(3)}/s`).join(', ')}; knee at batch ${knee.batch} (the smallest batch within 90 % of the best).`);
   }
   return lines;
 }
@@ -124,7 +130,8 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float32
     lab: 'gpu-batching',
     title: 'Batched inference in the browser: onnxruntime-web on WebAssembly and WebGPU',
     baseline: 'wasm',
-    headline: { variant: 'webgpu', params: { batch: batches.at(-1)! } },
+    headline: { variant: 'webgpu', params: adapterKind === 'emulated' ? { batch: batches.at(-1)!, adapter: 'emulated' } : { batch: batches.at(-1)! } },
+    logAxis: true,
     workUnit: 'batches',
     comparator: `logits within abs ${TOLERANCE.abs} + rel ${TOLERANCE.rel} of the float64 reference forward pass`,
     expected(_reps, params) {

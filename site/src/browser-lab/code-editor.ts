@@ -1,0 +1,145 @@
+/**
+ * The in-page code editor (CodeMirror 6): JavaScript or TypeScript highlighting, a monospace font, line numbers,
+ * Tab indents and Escape then Tab leaves the editor (CodeMirror's tab-focus mode), the learner's draft kept in
+ * localStorage per exercise, a reset to the starting code, and an error shown with its line and column (the line
+ * marked). It enhances a plain <textarea>, which stays the source of truth for the labs (its value follows every
+ * edit) and is what a browser without JavaScript shows.
+ */
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { javascript } from '@codemirror/lang-javascript';
+import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
+
+/** Where an error is in the learner's code: 1-based line and column, as editors and stack traces count them. */
+export interface CodePosition {
+  line: number;
+  column: number;
+}
+
+export interface CodeEditorOptions {
+  /** The textarea the editor replaces; its text is the starting code. */
+  textarea: HTMLTextAreaElement;
+  /** The starting code (Reset brings it back). */
+  starter: string;
+  /** localStorage key of the learner's draft: one per lab and exercise. */
+  storageKey: string;
+  language: 'javascript' | 'typescript';
+  /** The element an error is written to (role="alert" in the component). */
+  errorLine: HTMLElement;
+  /** Called after every change of the text (the draft is already saved). */
+  onChange?(text: string): void;
+}
+
+export interface CodeEditor {
+  view: EditorView;
+  /** True when the editor opened on the learner's saved draft, not the starting code. */
+  restored: boolean;
+  text(): string;
+  /** Back to the starting code; the saved draft is removed. */
+  reset(): void;
+  /** Shows `message` and marks `at`'s line (null clears both). */
+  showError(message: string | null, at?: CodePosition | null): void;
+}
+
+/** The key under which a lab's exercise keeps the learner's draft. */
+export function draftKey(lab: string, exercise: string): string {
+  return `parallel-course:draft:${lab}:${exercise}`;
+}
+
+function readDraft(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null; // storage off (private mode, blocked cookies): the editor still works, without drafts.
+  }
+}
+
+function writeDraft(key: string, text: string | null): void {
+  try {
+    if (text === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, text);
+  } catch {
+    // Full or off: the draft lives only in this page.
+  }
+}
+
+const setErrorLine = StateEffect.define<number | null>();
+const errorLineMark = Decoration.line({ class: 'cm-bl-error-line', attributes: { 'aria-invalid': 'true' } });
+
+/** The marked line (the error's), cleared by the next edit. */
+const errorLineField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    let next = tr.docChanged ? Decoration.none : marks.map(tr.changes);
+    for (const effect of tr.effects) {
+      if (!effect.is(setErrorLine)) continue;
+      next = effect.value === null ? Decoration.none : Decoration.set([errorLineMark.range(tr.state.doc.line(effect.value).from)]);
+    }
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+const theme = EditorView.theme({
+  '&': { fontSize: '0.875rem', border: '1px solid var(--sl-color-gray-5)', borderRadius: '0.25rem', backgroundColor: 'var(--sl-color-black)' },
+  '&.cm-focused': { outline: '2px solid var(--sl-color-accent)', outlineOffset: '1px' },
+  '.cm-scroller': { fontFamily: 'var(--__sl-font-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace)', lineHeight: '1.5', maxHeight: '24rem', overflow: 'auto' },
+  '.cm-content': { caretColor: 'var(--sl-color-white)' },
+  '.cm-gutters': { backgroundColor: 'var(--sl-color-gray-6)', color: 'var(--sl-color-gray-3)', borderRight: '1px solid var(--sl-color-gray-5)' },
+  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'color-mix(in srgb, var(--sl-color-accent) 10%, transparent)' },
+  '.cm-bl-error-line': { backgroundColor: 'color-mix(in srgb, var(--sl-color-red, #d33) 25%, transparent)', textDecoration: 'underline wavy var(--sl-color-red, #d33)' },
+});
+
+/** Replaces `options.textarea` with CodeMirror, restoring the learner's saved draft if there is one. */
+export function mountCodeEditor(options: CodeEditorOptions): CodeEditor {
+  const { textarea, starter, storageKey, errorLine } = options;
+  const draft = readDraft(storageKey);
+  const initial = draft ?? textarea.value;
+  textarea.value = initial;
+  const label = textarea.getAttribute('aria-label') ?? textarea.closest('label')?.firstChild?.textContent?.trim() ?? 'Code';
+  const extensions: Extension[] = [
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    history(),
+    drawSelection(),
+    indentOnInput(),
+    bracketMatching(),
+    highlightActiveLine(),
+    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    javascript({ typescript: options.language === 'typescript' }),
+    // Tab indents; Escape then Tab moves focus on (CodeMirror's tab-focus mode, built into the view), so the
+    // editor never traps keyboard users. The hint under the editor says so.
+    keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+    errorLineField,
+    theme,
+    EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': errorLine.id }),
+    EditorView.updateListener.of((update) => {
+      if (!update.docChanged) return;
+      const text = update.state.doc.toString();
+      textarea.value = text;
+      writeDraft(storageKey, text === starter ? null : text);
+      errorLine.textContent = '';
+      options.onChange?.(text);
+    }),
+  ];
+  const view = new EditorView({ state: EditorState.create({ doc: initial, extensions }) });
+  textarea.hidden = true;
+  textarea.after(view.dom);
+  const editor: CodeEditor = {
+    view,
+    restored: draft !== null && draft !== starter,
+    text: () => view.state.doc.toString(),
+    reset() {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: starter } });
+      writeDraft(storageKey, null);
+    },
+    showError(message, at = null) {
+      errorLine.textContent = message ?? '';
+      const line = at && at.line >= 1 && at.line <= view.state.doc.lines ? at.line : null;
+      view.dispatch({ effects: setErrorLine.of(message === null ? null : line) });
+      if (line !== null) view.dispatch({ effects: EditorView.scrollIntoView(view.state.doc.line(line).from, { y: 'center' }) });
+    },
+  };
+  return editor;
+}
