@@ -92,11 +92,12 @@ async function main(): Promise<void> {
     });
   }
 
-  // WebGPU adapters: an emulated one plans in RAM under its buffer limit; a real one cannot be sized from here.
+  // WebGPU adapters: SwiftShader plans in RAM under its buffer limit; a real one cannot be sized from here (and Dawn
+  // refuses lavapipe, the other emulated one).
   const adapters = recordedWebGpuAdapters();
   const webgpu = adapters.map((a) => ({
     adapter: a,
-    plan: a.emulated === true ? planDevice(os.freemem(), footprint, { headroomBytes, maxProcesses: os.availableParallelism(), maxBatch: largestBatchUnder(SWIFTSHADER_MAX_BUFFER_BYTES) }) : null,
+    plan: /swiftshader/i.test(a.driver) ? planDevice(os.freemem(), footprint, { headroomBytes, maxProcesses: os.availableParallelism(), maxBatch: largestBatchUnder(SWIFTSHADER_MAX_BUFFER_BYTES) }) : null,
   }));
   if (parsed.values.json) {
     process.stdout.write(`${JSON.stringify({ model: { path: model.path, bytes: model.bytes }, gpus: detection.gpus, problems: detection.problems, cuda, footprint, headroomBytes, devices: rows, webgpu }, null, 2)}\n`);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describeProbeFailure, runProbeSync } from '@parallel-course/harness/probe.ts';
 import { parseProbeOutput, type CudaProbe } from './cuda-probe.ts';
 import { ensureModelFile } from './model-file.ts';
-import { describeAdapter, emulatedAdapterEnv, listWebGpuAdapters, vulkanLoaderFound, WEBGPU_FIX, type WebGpuAdapter } from './webgpu.ts';
+import { describeAdapter, describeIgnored, emulatedAdapterEnv, lookUpWebGpuAdapters, SWIFTSHADER_ADAPTER, vulkanLoaderFound, WEBGPU_FIX, type WebGpuAdapter } from './webgpu.ts';
 
 export type ProviderProbe = CudaProbe;
 
@@ -49,8 +49,9 @@ export interface WebGpuChoice {
 /**
  * Finds a WebGPU adapter: `real` (what `auto` asks) takes only a real GPU and never an emulated or unknown one;
  * `any` (an explicit GPU_BATCHING_EP=webgpu) takes a real GPU first, then an ICD the user chose with VK_ICD_FILENAMES
- * or VK_DRIVER_FILES, then Debian's SwiftShader, set up here. Every candidate is proven by a probe session.
- * `probe` and `io` are for tests.
+ * or VK_DRIVER_FILES, then Debian's SwiftShader, set up here, also when the real one's session failed. A real GPU is
+ * a driver with its device in this machine (lookUpWebGpuAdapters), never a manifest alone. Every candidate is proven
+ * by a probe session. `probe`, `exists` and `io` (a fake file-system root) are for tests.
  */
 export function findWebGpu(
   mode: 'real' | 'any',
@@ -58,31 +59,45 @@ export function findWebGpu(
   platform: NodeJS.Platform = process.platform,
   probe: (env: NodeJS.ProcessEnv) => ProviderProbe = (e) => probeWebGpuSync(ensureModelFile().path, e),
   exists?: (file: string) => boolean,
+  io: { root?: string } = {},
 ): WebGpuChoice {
-  const adapters = listWebGpuAdapters(env, platform);
+  const { adapters, ignored } = lookUpWebGpuAdapters(env, platform, io);
   const real = adapters.filter((a) => a.emulated === false);
-  const listed = adapters.length ? adapters.map(describeAdapter).join('; ') : 'none';
-  let adapter: WebGpuAdapter | null;
-  let extra: Record<string, string> = {};
+  const listed = [...adapters.map(describeAdapter), ...ignored.map(describeIgnored)].join('; ') || 'none';
+  const loaderMissing = platform === 'linux' && !vulkanLoaderFound(env, exists);
+  const noLoader = "the Vulkan loader (libvulkan.so.1) is not installed: apt-get install libvulkan1 (or your distribution's Vulkan loader)";
+  const failures: string[] = [];
   if (real.length > 0) {
-    adapter = real[0] as WebGpuAdapter;
+    const adapter = real[0] as WebGpuAdapter;
+    if (loaderMissing) return { usable: false, adapter, env: {}, reason: noLoader };
+    const result = probe(env);
+    if (result.usable) {
+      return { usable: true, adapter, env: {}, reason: `${describeAdapter(adapter)}${real.length > 1 ? ` (Dawn picks among ${real.length} real adapters: ${listed})` : ''}` };
+    }
+    failures.push(`a WebGPU session on ${describeAdapter(adapter)} failed (${result.reason})`);
+    if (mode === 'real') return { usable: false, adapter, env: {}, reason: `${failures[0]}. Fix: ${WEBGPU_FIX}` };
   } else if (mode === 'real') {
     return { usable: false, adapter: null, env: {}, reason: `no real WebGPU adapter (found: ${listed}; an emulated or unknown one is never chosen by auto)` };
-  } else if (env.VK_ICD_FILENAMES || env.VK_DRIVER_FILES || platform !== 'linux') {
+  }
+  if (env.VK_ICD_FILENAMES || env.VK_DRIVER_FILES || platform !== 'linux') {
     // The user chose the driver (or the platform gives no choice): take it as it is, named as what it is.
-    adapter = adapters[0] ?? null;
-  } else {
-    const emulated = emulatedAdapterEnv(env, platform, exists);
-    if ('error' in emulated) return { usable: false, adapter: null, env: {}, reason: `no real WebGPU adapter (found: ${listed}) and no emulated one: ${emulated.error}` };
-    extra = emulated.env;
-    adapter = listWebGpuAdapters({ ...env, ...extra }, platform)[0] ?? null;
+    const adapter = adapters[0] ?? null;
+    if (failures.length > 0) return { usable: false, adapter, env: {}, reason: `${failures[0]}. Fix: ${WEBGPU_FIX}` };
+    if (loaderMissing) return { usable: false, adapter, env: {}, reason: noLoader };
+    const result = probe(env);
+    const name = adapter ? describeAdapter(adapter) : 'the adapter Dawn picks';
+    return result.usable
+      ? { usable: true, adapter, env: {}, reason: name }
+      : { usable: false, adapter, env: {}, reason: `a WebGPU session on ${name} failed (${result.reason}). Fix: ${WEBGPU_FIX}` };
   }
-  if (platform === 'linux' && !vulkanLoaderFound(env, exists)) {
-    return { usable: false, adapter, env: {}, reason: 'the Vulkan loader (libvulkan.so.1) is not installed: apt-get install libvulkan1 (or your distribution\'s Vulkan loader)' };
-  }
-  const result = probe({ ...env, ...extra });
-  const name = adapter ? describeAdapter(adapter) : 'the adapter Dawn picks';
+  // Debian's SwiftShader, the one emulated adapter Dawn accepts here (it refuses Mesa's lavapipe).
+  const before = failures.length > 0 ? `${failures[0]}; ` : `no real WebGPU adapter (found: ${listed}); `;
+  const emulated = emulatedAdapterEnv(env, platform, exists);
+  if ('error' in emulated) return { usable: false, adapter: null, env: {}, reason: `${before}no emulated one: ${emulated.error}` };
+  const adapter = SWIFTSHADER_ADAPTER;
+  const name = describeAdapter(adapter);
+  const result = probe({ ...env, ...emulated.env });
   return result.usable
-    ? { usable: true, adapter, env: extra, reason: `${name}${real.length > 1 ? ` (Dawn picks among ${real.length} real adapters: ${listed})` : ''}` }
-    : { usable: false, adapter, env: {}, reason: `a WebGPU session on ${name} failed (${result.reason}). Fix: ${WEBGPU_FIX}` };
+    ? { usable: true, adapter, env: emulated.env, reason: failures.length > 0 ? `${name}, chosen because ${failures[0]}` : name }
+    : { usable: false, adapter, env: {}, reason: `${before}a WebGPU session on ${name} failed (${result.reason}). Fix: ${WEBGPU_FIX}` };
 }

@@ -153,5 +153,12 @@ test('WebGPU adapters: none, emulated only, real, unknown: each said, and what t
   assert.match(webgpuFinding([swiftshader, { ...swiftshader, vendor: 'NVIDIA', emulated: false }]).advice, /runs on WebGPU \(GPU_BATCHING_EP=auto\)/);
   assert.match(webgpuFinding([{ ...swiftshader, emulated: null }]).value, /real or emulated: unknown/);
   assert.equal(find({}, 'WebGPU adapters'), undefined, 'not looked for, not listed');
+  // Mesa's GPU drivers with no GPU: said as left out, never as an adapter.
+  const intel = { vendor: 'Intel', driver: 'libvulkan_intel.so', source: '/usr/share/vulkan/icd.d/intel_icd.x86_64.json', reason: 'no Intel display device in this machine (driver installed, device absent)' };
+  assert.equal(
+    find({ webgpuAdapters: [swiftshader], webgpuIgnored: [intel] }, 'WebGPU adapters').value,
+    'Google SwiftShader (CPU) (vulkan, libvk_swiftshader.so; emulated on the CPU); Intel (libvulkan_intel.so): left out, no Intel display device in this machine (driver installed, device absent)',
+  );
+  assert.match(webgpuFinding([], [intel]).value, /^none found; Intel \(libvulkan_intel\.so\): left out/);
 });
 

@@ -18,7 +18,7 @@ import { cpuAffinityList, readCgroupQuota } from '../cpus.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { describeProbeFailure, oneLine, runProbe } from '../probe.ts';
-import { recordedWebGpuAdapters } from '../webgpu-adapters.ts';
+import { lookUpWebGpuAdapters, recordedWebGpuAdapters } from '../webgpu-adapters.ts';
 import { diagnose, doctorFailed, formatFindings, type DoctorProbe, type Finding } from './doctor.ts';
 import type { OrtProbe } from './ort-probe.ts';
 
@@ -136,6 +136,7 @@ export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
     ...gpus,
     ort,
     webgpuAdapters: recordedWebGpuAdapters(),
+    webgpuIgnored: lookUpWebGpuAdapters().ignored,
     packages,
     slurm,
     labFindings,

@@ -5,7 +5,7 @@
  */
 import type { Environment } from '@parallel-course/core';
 import type { OrtProbe } from './ort-probe.ts';
-import { describeAdapter, type WebGpuAdapter } from '../webgpu-adapters.ts';
+import { describeAdapter, describeIgnored, type IgnoredDriver, type WebGpuAdapter } from '../webgpu-adapters.ts';
 
 /** The course runs TypeScript directly, which needs Node >= 22.18 (type stripping on by default); it pins 24. */
 export const REQUIRED_NODE_MAJOR = 24;
@@ -28,6 +28,8 @@ export interface DoctorProbe {
   ort: OrtProbe | null;
   /** WebGPU adapters Dawn can find (recordedWebGpuAdapters); absent: not looked for. */
   webgpuAdapters?: WebGpuAdapter[];
+  /** GPU drivers installed without their device (lookUpWebGpuAdapters), left out of the adapters. */
+  webgpuIgnored?: IgnoredDriver[];
   /** Packages the harness needs, each with the error of loading it (null = loaded). */
   packages: Record<string, string | null>;
   slurm: Record<string, string>;
@@ -116,7 +118,7 @@ export function diagnose(p: DoctorProbe): Finding[] {
           : { check: 'GPUs', level: 'ok', value: p.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` ${g.memoryMiB} MiB`}`).join(', '), advice: 'visible to this process (CUDA_VISIBLE_DEVICES applies)' },
   );
   out.push(...ortFindings(p));
-  if (p.webgpuAdapters) out.push(webgpuFinding(p.webgpuAdapters));
+  if (p.webgpuAdapters) out.push(webgpuFinding(p.webgpuAdapters, p.webgpuIgnored ?? []));
   out.push(...(p.labFindings ?? []));
   if (Object.keys(p.slurm).length > 0) {
     out.push({ check: 'Slurm', level: 'ok', value: `job ${p.slurm['SLURM_JOB_ID'] ?? '?'}, ${p.slurm['SLURM_CPUS_PER_TASK'] ?? '?'} CPUs per task`, advice: 'recorded in every results.json' });
@@ -167,12 +169,13 @@ function ortFindings(p: DoctorProbe): Finding[] {
 }
 
 /** The WebGPU adapters, each said real or emulated, and what the gpu-batching lab does with them. */
-export function webgpuFinding(adapters: WebGpuAdapter[]): Finding {
+export function webgpuFinding(adapters: WebGpuAdapter[], ignored: IgnoredDriver[] = []): Finding {
   const check = 'WebGPU adapters';
+  const leftOut = ignored.length ? `; ${ignored.map(describeIgnored).join('; ')}` : '';
   if (adapters.length === 0) {
-    return { check, level: 'ok', value: 'none found', advice: "the gpu-batching lab's webgpu target needs one: your GPU's Vulkan driver (Linux), Metal (macOS) or D3D12 (Windows); for the emulated one on Debian: apt-get install chromium libvulkan1" };
+    return { check, level: 'ok', value: `none found${leftOut}`, advice: "the gpu-batching lab's webgpu target needs one: your GPU's Vulkan driver (Linux), Metal (macOS) or D3D12 (Windows); for the emulated one on Debian: apt-get install chromium libvulkan1" };
   }
-  const value = adapters.map(describeAdapter).join('; ');
+  const value = `${adapters.map(describeAdapter).join('; ')}${leftOut}`;
   if (adapters.some((a) => a.emulated === false)) {
     return { check, level: 'ok', value, advice: 'with no CUDA GPU, the gpu-batching lab runs on WebGPU (GPU_BATCHING_EP=auto); GPU_BATCHING_EP=cpu measures the CPU instead' };
   }
