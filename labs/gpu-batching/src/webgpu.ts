@@ -26,6 +26,14 @@ export const WEBGPU_FIX =
   "Debian's chromium and libvulkan1 (apt-get install chromium libvulkan1; .ci/run does); or run on the CPU with GPU_BATCHING_EP=cpu";
 
 /**
+ * What gives Dawn SwiftShader alone: the loader reads only its manifest, and Mesa's implicit device-select layer
+ * (installed with mesa-vulkan-drivers, loaded whatever VK_ICD_FILENAMES says) stays out: with one driver there is no
+ * device to select, and without a desktop session it prints "error: XDG_RUNTIME_DIR is invalid" twice per process.
+ * NODEVICE_SELECT=1 is the disable_environment in its manifest (VkLayer_MESA_device_select.json).
+ */
+export const SWIFTSHADER_ENV = { VK_ICD_FILENAMES: SWIFTSHADER_ICD, NODEVICE_SELECT: '1' } as const;
+
+/**
  * The environment additions that give Dawn the emulated SwiftShader adapter, or why they cannot: the ICD must exist
  * and the Vulkan loader must be findable (libvulkan1, or LD_LIBRARY_PATH set before the process started).
  */
@@ -39,5 +47,5 @@ export function emulatedAdapterEnv(
   if (!vulkanLoaderFound(env, exists)) {
     return { error: `the Vulkan loader (libvulkan.so.1) is not installed: apt-get install libvulkan1, or start with LD_LIBRARY_PATH=${path.dirname(SWIFTSHADER_ICD)}` };
   }
-  return { env: { VK_ICD_FILENAMES: SWIFTSHADER_ICD } };
+  return { env: { ...SWIFTSHADER_ENV } };
 }

@@ -12,7 +12,7 @@ import { classifyVulkanDriver, describeAdapter, describeIgnored, icdManifestFile
 import { deviceCounts, deviceSpecs, processesPerDevice, providerLabel, resolveTarget, targetParams, type WebGpuFinder } from '../src/target.ts';
 import { findWebGpu } from '../src/webgpu-probe.ts';
 import { GiB, largestBatchUnder, MiB } from '../src/memory-plan.ts';
-import { emulatedAdapterEnv, vulkanLoaderFound } from '../src/webgpu.ts';
+import { emulatedAdapterEnv, SWIFTSHADER_ENV, vulkanLoaderFound } from '../src/webgpu.ts';
 
 const none = { gpus: [], problems: ['nvidia-smi not found: no NVIDIA driver on this machine'] };
 const gpu = { index: 0, name: 'G', totalMiB: 1, usedMiB: 0, freeMiB: 1 };
@@ -24,7 +24,7 @@ function finder(adapter: typeof swiftshader | typeof nvidia | null, asked: strin
   return (mode) => {
     asked.push(mode);
     const ok = adapter !== null && (mode === 'any' || adapter.emulated === false);
-    return ok ? { usable: true, adapter, env: (adapter.emulated ? { VK_ICD_FILENAMES: SWIFTSHADER_ICD } : {}) as Record<string, string>, reason: adapter.vendor } : { usable: false, adapter: null, env: {}, reason: 'no real WebGPU adapter' };
+    return ok ? { usable: true, adapter, env: (adapter.emulated ? { ...SWIFTSHADER_ENV } : {}) as Record<string, string>, reason: adapter.vendor } : { usable: false, adapter: null, env: {}, reason: 'no real WebGPU adapter' };
   };
 }
 
@@ -132,7 +132,7 @@ test("Mesa's drivers on a machine with no GPU: Intel and AMD left out (no device
   const any = findWebGpu('any', {}, 'linux', probe, exists, { root });
   assert.equal(any.usable, true, any.reason);
   assert.deepEqual(probed.map((e) => e.VK_ICD_FILENAMES), [SWIFTSHADER_ICD], 'one probe, on SwiftShader');
-  assert.deepEqual(any.env, { VK_ICD_FILENAMES: SWIFTSHADER_ICD });
+  assert.deepEqual(any.env, SWIFTSHADER_ENV);
   assert.doesNotMatch(any.reason, /real GPU/);
 });
 
@@ -166,7 +166,7 @@ test('an explicit webgpu whose real adapter fails its session takes SwiftShader,
   const probe = (env: NodeJS.ProcessEnv) => (env.VK_ICD_FILENAMES === SWIFTSHADER_ICD ? { usable: true, reason: null } : { usable: false, reason: 'No supported adapters' });
   const any = findWebGpu('any', {}, 'linux', probe, exists, { root });
   assert.equal(any.usable, true);
-  assert.deepEqual(any.env, { VK_ICD_FILENAMES: SWIFTSHADER_ICD });
+  assert.deepEqual(any.env, SWIFTSHADER_ENV);
   assert.match(any.reason, /^Google SwiftShader \(CPU\) .*emulated on the CPU\), chosen because a WebGPU session on NVIDIA \(vulkan, libGLX_nvidia\.so\.0; real GPU\) failed \(No supported adapters\)$/);
   // auto asks for a real adapter only: the failure is the answer, with the fix.
   const auto = findWebGpu('real', {}, 'linux', probe, exists, { root });
@@ -189,7 +189,7 @@ test('auto never takes an emulated adapter; an explicit webgpu does, and says so
   assert.equal(emulated.error, null);
   assert.deepEqual(targetParams(emulated), { ep: 'webgpu', adapter: 'emulated' });
   assert.equal(providerLabel(emulated), "WebGPU, emulated GPU on the CPU: correct, but its times are not a GPU's");
-  assert.deepEqual(emulated.env, { VK_ICD_FILENAMES: SWIFTSHADER_ICD });
+  assert.deepEqual(emulated.env, SWIFTSHADER_ENV);
   assert.deepEqual(targetParams(resolveTarget({}, none, finder(nvidia))), { ep: 'webgpu', adapter: 'real' });
   // No adapter at all: setup fails with the reason, never a silent CPU run.
   const missing = resolveTarget({ GPU_BATCHING_EP: 'webgpu' }, none, finder(null));
@@ -210,7 +210,7 @@ test('one process per WebGPU adapter is refused with the reason; processes per d
 
 test('the emulated adapter: SwiftShader ICD and the Vulkan loader, or the fix', () => {
   const has = (files: string[]) => (f: string) => files.includes(f);
-  assert.deepEqual(emulatedAdapterEnv({}, 'linux', has([SWIFTSHADER_ICD, '/usr/lib/x86_64-linux-gnu/libvulkan.so.1'])), { env: { VK_ICD_FILENAMES: SWIFTSHADER_ICD } });
+  assert.deepEqual(emulatedAdapterEnv({}, 'linux', has([SWIFTSHADER_ICD, '/usr/lib/x86_64-linux-gnu/libvulkan.so.1'])), { env: { ...SWIFTSHADER_ENV } });
   assert.match((emulatedAdapterEnv({}, 'linux', has([])) as { error: string }).error, /SwiftShader's Vulkan ICD .* is not installed: .*apt-get install chromium libvulkan1/);
   assert.match((emulatedAdapterEnv({}, 'linux', has([SWIFTSHADER_ICD])) as { error: string }).error, /libvulkan\.so\.1\) is not installed: apt-get install libvulkan1, or start with LD_LIBRARY_PATH=\/usr\/lib\/chromium/);
   assert.equal(vulkanLoaderFound({ LD_LIBRARY_PATH: '/usr/lib/chromium' }, has(['/usr/lib/chromium/libvulkan.so.1'])), true);
@@ -226,7 +226,7 @@ test('the emulated adapter: SwiftShader ICD and the Vulkan loader, or the fix', 
   const any = findWebGpu('any', empty, 'linux', probe, exists, io);
   assert.equal(any.usable, true);
   assert.equal(probed[0]?.VK_ICD_FILENAMES, SWIFTSHADER_ICD);
-  assert.deepEqual(any.env, { VK_ICD_FILENAMES: SWIFTSHADER_ICD });
+  assert.deepEqual(any.env, SWIFTSHADER_ENV);
   // A session that cannot be created: not usable, the provider's words, then the fix.
   const broken = findWebGpu('any', empty, 'linux', () => ({ usable: false, reason: 'Failed to get a WebGPU adapter: No supported adapters' }), exists, io);
   assert.equal(broken.usable, false);

@@ -108,6 +108,16 @@ function safeList(dir: string): string[] {
   }
 }
 
+/** Does the folder exist and may this process read it? (Under Node's permission model existsSync throws.) */
+function canRead(dir: string): boolean {
+  try {
+    readdirSync(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function safeRead(file: string): string | null {
   try {
     return readFileSync(file, 'utf8');
@@ -131,12 +141,13 @@ export interface DisplayDevice {
  * The display devices in sysfs: PCI functions of class 0x03 (VGA, XGA, 3D controllers: a data-centre GPU without a
  * display is 0x0302 and may have no DRM card) and every /sys/class/drm/cardN (GPUs that are not on PCI). Not the
  * other PCI devices: a VM's Intel host bridge (class 0x06) is vendor 0x8086 too. null when sysfs is not readable
- * (no /sys/bus/pci and no /sys/class/drm): then nothing can be said about devices.
+ * (no /sys/bus/pci and no /sys/class/drm, or a sandbox that forbids them: a lab declares /sys/bus/pci, /sys/class/drm
+ * and /sys/devices in its sandbox reads): then nothing can be said about devices.
  */
 export function listDisplayDevices(root = '/'): DisplayDevice[] | null {
   const pciDir = path.join(root, 'sys', 'bus', 'pci', 'devices');
   const drmDir = path.join(root, 'sys', 'class', 'drm');
-  if (!existsSync(pciDir) && !existsSync(drmDir)) return null;
+  if (!canRead(pciDir) && !canRead(drmDir)) return null;
   const read = (file: string) => safeRead(file)?.trim().toLowerCase() || null;
   const seen = new Set<string>();
   const devices: DisplayDevice[] = [];

@@ -159,6 +159,7 @@ test('WebGPU adapters: none, emulated only, real, unknown: each said, and what t
     find({ webgpuAdapters: [swiftshader], webgpuIgnored: [intel] }, 'WebGPU adapters').value,
     'Google SwiftShader (CPU) (vulkan, libvk_swiftshader.so; emulated on the CPU); Intel (libvulkan_intel.so): left out, no Intel display device in this machine (driver installed, device absent)',
   );
+  assert.match(webgpuFinding([{ ...swiftshader, vendor: 'Mesa lavapipe (CPU rasteriser; Dawn refuses it)', driver: 'libvulkan_lvp.so' }]).advice, /Dawn refuses lavapipe: .*apt-get install chromium libvulkan1/);
   assert.match(webgpuFinding([], [intel]).value, /^none found; Intel \(libvulkan_intel\.so\): left out/);
 });
 

@@ -180,7 +180,10 @@ export function webgpuFinding(adapters: WebGpuAdapter[], ignored: IgnoredDriver[
     return { check, level: 'ok', value, advice: 'with no CUDA GPU, the gpu-batching lab runs on WebGPU (GPU_BATCHING_EP=auto); GPU_BATCHING_EP=cpu measures the CPU instead' };
   }
   if (adapters.every((a) => a.emulated === true)) {
-    return { check, level: 'ok', value, advice: "emulated only: GPU_BATCHING_EP=webgpu runs the gpu-batching lab on it (correct, but its times are not a GPU's); auto never picks it" };
+    if (!adapters.some((a) => /swiftshader/i.test(a.driver))) {
+      return { check, level: 'ok', value, advice: "emulated only, and Dawn refuses lavapipe: for the emulated adapter the gpu-batching lab uses, apt-get install chromium libvulkan1 (Debian's SwiftShader)" };
+    }
+    return { check, level: 'ok', value, advice: "emulated only: GPU_BATCHING_EP=webgpu runs the gpu-batching lab on SwiftShader (correct, but its times are not a GPU's); auto never picks it" };
   }
   return { check, level: 'ok', value, advice: 'not known to be a real GPU: auto does not pick it; GPU_BATCHING_EP=webgpu uses it, labelled adapter=unknown' };
 }
