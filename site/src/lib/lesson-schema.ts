@@ -33,6 +33,11 @@ export const lessonFields = z
     homework: minutes.positive('must be more than 0 minutes').optional(),
     questions: nonEmptyList.optional(),
     objectives: nonEmptyList.optional(),
+    /**
+     * Objectives that only a deep dive meets (issue 45): shown apart from the core path's objectives, so every
+     * objective in the first list is met on the core path.
+     */
+    deepDiveObjectives: nonEmptyList.optional(),
     keypoints: nonEmptyList.optional(),
     /** The lab this episode runs with `npm run lab -- <lab>`, e.g. "event-loop". */
     lab: z

@@ -7,7 +7,9 @@
  * The episode's sections (`## ` headings) are the core path unless marked, right under their heading, with
  * `<DeepDive minutes={N} />` (optional, listed in the frontmatter's `deepDives`) or `<Homework minutes={N} />` (the
  * capstone's out-of-class part, the frontmatter's `homework`). A `<Challenge ... optional>` in a core section is an
- * optional item too, listed in `deepDives` under its title.
+ * optional item too, listed in `deepDives` under its title. The `<InDetail>` folds of core sections (the caveats and
+ * side facts of the text around them, issue 45) are read only by who opens them: together they are one optional
+ * item, listed in `deepDives` as "In detail" (IN_DETAIL_TITLE) with their reading minutes.
  */
 
 /**
@@ -28,6 +30,17 @@ export const CODING_FACTOR = 1.5;
 
 /** The one break of the day, in minutes, counted against the four hours (issue 29). */
 export const BREAK_MINUTES = 10;
+
+/**
+ * The most the core path and its one break may take, in minutes: four hours less 15 minutes of slack for questions
+ * (issue 45). The core path is every episode's declared teaching and exercise minutes, each at least its floor.
+ */
+export const DAY_MINUTES = 225;
+
+/** The frontmatter `deepDives` title of an episode's `<InDetail>` folds, read together as one optional item. */
+export const IN_DETAIL_TITLE = 'In detail';
+
+const IN_DETAIL_BLOCK = /<InDetail\b[^>]*>[\s\S]*?<\/InDetail>/g;
 
 /** Minutes a challenge needs at least, besides reading it and the lab runs it asks for: thinking, trying, checking. */
 export const CHALLENGE_FLOOR_MINUTES = 3;
@@ -50,7 +63,7 @@ export interface ChallengeItem {
   optional: boolean;
   /** Words of its text (prompt and solution; folded hints are not counted). */
   words: number;
-  /** The lab runs its text asks for: one per `npm run lab -- <lab>` command. */
+  /** The lab runs its text asks for: one per `npm run lab -- <lab>` command (not `--watch`, which only checks). */
   runs: LabRun[];
   /** It asks the learner to write code in a file of exercises/ (counted at CODING_FACTOR times its minutes). */
   coding: boolean;
@@ -71,6 +84,9 @@ export interface EpisodeSection {
   runsLab: boolean;
   /** Results tables, charts and interactive widgets outside its optional challenges (WIDGET_MINUTES each). */
   widgets: number;
+  /** Words and widgets of its `<InDetail>` folds (core sections only; a deep dive's folds are its own words). */
+  detailWords: number;
+  detailWidgets: number;
 }
 
 /** Components a learner reads as a table or works as a widget: one minute each. */
@@ -116,7 +132,8 @@ export function challengesOf(text: string): ChallengeItem[] {
     const runs: LabRun[] = [];
     for (const command of body.matchAll(/npm run lab -- ([a-z0-9-]+)([^\n`]*)/g)) {
       const [, lab = '', rest = ''] = command;
-      if (lab.startsWith('-')) continue;
+      // `--watch` only re-runs the check while the learner edits (seconds, no timing): it is part of the writing time.
+      if (lab.startsWith('-') || /--watch\b/.test(rest)) continue;
       runs.push({ lab, quick: /--quick\b/.test(rest) });
     }
     items.push({
@@ -145,7 +162,10 @@ export function sectionsOf(source: string): EpisodeSection[] {
       const kind: SectionKind = marker?.[1] === 'DeepDive' ? 'deep-dive' : marker?.[1] === 'Homework' ? 'homework' : 'core';
       const declared = marker ? NUMBER_PROP('minutes').exec(marker[2] ?? '')?.[1] : undefined;
       // Optional challenges are items of their own: their words and their RunLab are not the section's.
-      const withoutOptional = part.replace(/<Challenge\b[^>]*\boptional\b[^>]*>[\s\S]*?<\/Challenge>/g, '');
+      const withOptional = part.replace(/<Challenge\b[^>]*\boptional\b[^>]*>[\s\S]*?<\/Challenge>/g, '');
+      // A core section's folds are not core reading: they count as the episode's "In detail" item.
+      const folds = kind === 'core' ? (withOptional.match(IN_DETAIL_BLOCK) ?? []) : [];
+      const withoutOptional = kind === 'core' ? withOptional.replace(IN_DETAIL_BLOCK, '') : withOptional;
       return {
         title,
         kind,
@@ -154,6 +174,8 @@ export function sectionsOf(source: string): EpisodeSection[] {
         challenges: challengesOf(part),
         runsLab: /<RunLab\b/.test(withoutOptional),
         widgets: widgetsOf(withoutOptional),
+        detailWords: folds.reduce((sum, fold) => sum + countWords(fold), 0),
+        detailWidgets: folds.reduce((sum, fold) => sum + widgetsOf(fold), 0),
       };
     })
     .filter((section) => section.title !== null || section.words > 0 || section.challenges.length > 0);
@@ -244,8 +266,21 @@ export function budgetLines(
     derivation: `${coreChallenges.length} core challenges' minutes (${coding} coding, at ${CODING_FACTOR} times)${labRun > 0 ? ` + one full run of ${declared.lab} (${labRun} min)` : ''}`,
   });
   lines.push(...challengeLines(sections.flatMap((section) => section.challenges)));
-  // Optional items: deep-dive sections and optional challenges of core sections, each against its frontmatter entry.
+  // Optional items: deep-dive sections, the folds of core sections and optional challenges of core sections, each
+  // against its frontmatter entry.
+  const detailWords = core.reduce((sum, section) => sum + section.detailWords, 0);
+  const detailWidgets = core.reduce((sum, section) => sum + section.detailWidgets, 0);
   const optional = [
+    ...(detailWords > 0
+      ? [
+          {
+            title: IN_DETAIL_TITLE,
+            marker: undefined,
+            floor: readingMinutes(detailWords) + detailWidgets * WIDGET_MINUTES,
+            derivation: `${detailWords} words in the core sections' <InDetail> folds + ${detailWidgets} tables and widgets`,
+          },
+        ]
+      : []),
     ...sections
       .filter((section) => section.kind === 'deep-dive')
       .map((section) => ({
@@ -315,6 +350,7 @@ export function budgetProblems(
   }
   const sections = sectionsOf(source);
   const optionalTitles = new Set([
+    ...(sections.some((section) => section.detailWords > 0) ? [IN_DETAIL_TITLE] : []),
     ...sections.filter((section) => section.kind === 'deep-dive').map((section) => section.title ?? ''),
     ...sections.flatMap((section) => section.challenges.filter((challenge) => challenge.optional).map((challenge) => challenge.title)),
   ]);
