@@ -20,19 +20,44 @@ import { otherMachineRuns } from './support/other-machine.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const POOLS: CompareProps = { run: 'event-loop', at: 'value', a: 'poolOverSpeedup', b: 'poolAtPSpeedup' };
 
-test('the direction: different only where the intervals do not overlap', () => {
-  assert.equal(directionOf({ value: 2, low: 1.9, high: 2.1 }, { value: 1, low: 0.9, high: 1.1 }), 'more');
-  assert.equal(directionOf({ value: 1, low: 0.9, high: 1.1 }, { value: 2, low: 1.9, high: 2.1 }), 'less');
-  assert.equal(directionOf({ value: 1.9, low: 1.7, high: 2.09 }, { value: 1.78, low: 1.59, high: 1.97 }), 'level');
-  assert.equal(directionOf({ value: 7.5, low: 7.5, high: 7.5 }, { value: 5.8, low: 5.8, high: 5.8 }), 'more', 'point values differ when they differ');
+test('the direction: from the interval of the ratio, not from overlap; no interval, no direction', () => {
+  const d = (a: [number, number, number] | number, b: [number, number, number] | number, constant = false) =>
+    directionOf(
+      typeof a === 'number' ? { value: a, ci95: null } : { value: a[0], ci95: [a[1], a[2]] },
+      typeof b === 'number' ? { value: b, ci95: null } : { value: b[0], ci95: [b[1], b[2]] },
+      constant,
+    ).direction;
+  assert.equal(d([2, 1.9, 2.1], [1, 0.9, 1.1]), 'more');
+  assert.equal(d([1, 0.9, 1.1], [2, 1.9, 2.1]), 'less');
+  assert.equal(d([1.9, 1.7, 2.09], [1.78, 1.59, 1.97]), 'level');
+  // Overlapping intervals (9 < 9.4), yet the ratio's interval excludes 1: overlap would have said level.
+  assert.equal(d([10, 9, 11], [8.4, 7.4, 9.4]), 'more');
+  // A planted pair without intervals (05's pooled-ping p99s as they were rendered): no verdict, however far apart.
+  assert.equal(d(7.52, 5.79), 'unknown');
+  assert.equal(d([1.32, 1.17, 1.41], 1.16), 'unknown', "a measured value without an interval is not a constant");
+  assert.equal(d([1.32, 1.17, 1.41], 1, true), 'more', 'a constant the text names is exact');
   assert.ok(satisfies('level', 'not-less') && satisfies('more', 'not-less') && !satisfies('less', 'not-less'));
   assert.ok(satisfies('less', 'not-more') && !satisfies('more', 'not-more'));
+  assert.ok(!satisfies('unknown', 'not-less') && !satisfies('unknown', 'level'), 'no direction satisfies no claim');
+});
+
+test('a comparison of values without intervals says so, and a claim on them fails the reference build', () => {
+  const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: '' });
+  const pings: CompareProps = { run: 'event-loop', at: 'value', a: 'poolOverPingP99Ms', b: 'poolAtPPingP99Ms' };
+  const r = renderCompare(runs, pings, 'episodes/05.mdx');
+  assert.equal(r.direction, 'unknown');
+  assert.equal(r.text, 'not comparable (no interval) with');
+  assert.match(r.title, /No direction: a and b have no 95% interval/);
+  assert.throws(
+    () => renderCompare(runs, { ...pings, expect: 'more' }, 'episodes/05.mdx'),
+    (e: unknown) => e instanceof MeasuredBuildError && /the reference run cannot support the sentence/.test(e.message) && /Compare values that carry a 95% interval/.test(e.message),
+  );
 });
 
 test('the reference: the verb from its intervals, and a claim it contradicts fails the build naming page and values', () => {
   const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: '' });
   const r = renderCompare(runs, POOLS, 'episodes/05.mdx');
-  // 1.90 [1.70, 2.09] against 1.78 [1.59, 1.97] in the reference: overlapping, so neither "higher" nor "no throughput".
+  // 1.90 [1.70, 2.09] against 1.78 [1.59, 1.97] in the reference: the interval of their ratio contains 1.
   assert.equal(r.direction, 'level');
   assert.equal(r.text, 'within noise of');
   assert.match(r.title, /reference run/);
@@ -131,13 +156,14 @@ test('the episodes: every comparison renders against the reference and against t
     const key = `${props.a} ${props.b}`;
     followed.set(key, (followed.get(key) ?? 0) + 1);
     if (key === 'poolOverSpeedup poolAtPSpeedup') assert.equal(r.direction, 'less', `${where}: the planted run's slower pool reads as lower, not level or higher`);
-    if (key === 'poolOverPingP99Ms poolAtPPingP99Ms') assert.equal(r.direction, 'more', `${where}: the planted run's slower pings read as higher`);
     // A sentence that asserts a direction the planted run refutes shows the note; a rendered verb needs none.
     if (props.expect === undefined) assert.equal(r.differs, null, where);
     else assert.equal(r.differs !== null, !satisfies(r.direction, props.expect as Expectation), where);
   }
   assert.ok((followed.get('poolOverSpeedup poolAtPSpeedup') ?? 0) >= 2, 'episode 05 compares the oversubscribed pool with the pool at P through the component');
-  assert.ok((followed.get('poolOverPingP99Ms poolAtPPingP99Ms') ?? 0) >= 1, "episode 05 compares the two pools' /ping p99 through the component");
+  for (const { file, props } of comparisons) {
+    assert.notEqual(renderCompare(reference, props, file).direction, 'unknown', `${file}: ${props.a} against ${props.b} has a value without an interval: the page would print "not comparable"; compare values with intervals`);
+  }
 });
 
 test('the episodes: no sentence types a direction the planted run (or another machine) can refute', () => {

@@ -182,7 +182,9 @@ describe('verdicts by the interval of a ratio or difference (MOVER)', () => {
     assert.equal(c.verdict, 'less');
   });
 
-  test('an interval that does not contain its value is refused', () => {
-    assert.throws(() => compareEstimates({ value: 5, ci95: [6, 7] }, { value: 1, ci95: [0.5, 2] }), /a\.ci95 must be finite numbers low <= value <= high, got \[6, 7\] around 5/);
+  test('an interval with swapped ends is refused; one that leaves out its value adds nothing on that side', () => {
+    assert.throws(() => compareEstimates({ value: 5, ci95: [7, 6] }, { value: 1, ci95: [0.5, 2] }), /a\.ci95 must be finite numbers with low <= high, got \[7, 6\]/);
+    // Reference: a = 5 [6, 7] (a percentile interval above its point), b = 1 [1, 1]: d = 4, lower end 4 - hypot(0, 0).
+    assert.deepEqual(moverDifferenceCi(5, [6, 7], 1, [1, 1]), [4, 6]);
   });
 });

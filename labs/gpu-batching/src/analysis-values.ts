@@ -15,7 +15,7 @@
  * A key is absent when its case was not run (a quick run has fewer batches, no threadpool reader, no memory source).
  * Tables: batchSweep, pipeline, sessions, devices.
  */
-import { caseRatioInterval, type CaseResult, median, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
+import { caseRatioInterval, type CaseResult, median, moverRatioCi, orderStatisticMedianCi, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
 import { providerWords, type CaseLine, type LabAnalysis } from './analysis.ts';
 
@@ -46,6 +46,24 @@ export function kneeOf(points: readonly { batch: number; throughput: number }[],
 export function overlapBound(ioMs: number, computeMs: number): number {
   if (!(ioMs >= 0 && computeMs >= 0 && ioMs + computeMs > 0)) throw new RangeError(`overlapBound: times must be non-negative and not both 0, got ${ioMs} and ${computeMs}`);
   return (ioMs + computeMs) / Math.max(ioMs, computeMs);
+}
+
+/**
+ * The 95% interval of overlapBound from the intervals of the two medians (issue 43: a bound compared with a measured
+ * gain needs its own uncertainty): the MOVER interval of io / compute (core moverRatioCi, which treats the two
+ * medians as independent; they come from the same passes, so it errs on the wide side), mapped through
+ * r -> 1 + min(r, 1 / r), which peaks at 2 where r = 1. Reference: io 20 [18, 22], compute 80 [76, 84] -> r = 0.25
+ * [0.25 e^-hypot(ln(20/18), ln(84/80)), 0.25 e^hypot(ln(22/20), ln(80/76))] = [0.22259, 0.27858], bound 1.25 [1.22259,
+ * 1.27858]; io 50 [40, 60], compute 50 [45, 55] -> r's interval contains 1, so the bound's upper end is 2.
+ */
+export function overlapBoundInterval(ioMs: number, ioCi: readonly [number, number], computeMs: number, computeCi: readonly [number, number]): [number, number] {
+  if (!(ioCi[0] > 0 && computeCi[0] > 0)) throw new RangeError(`overlapBoundInterval: the intervals must be above 0 ms, got [${ioCi.join(', ')}] and [${computeCi.join(', ')}]`);
+  const [low, high] = moverRatioCi(ioMs, ioCi, computeMs, computeCi);
+  const f = (r: number) => 1 + Math.min(r, 1 / r);
+  const ends = [f(low), f(high)];
+  // The bound itself lies inside in exact arithmetic; the min / max keep it there through exp(ln(...)) rounding.
+  const bound = overlapBound(ioMs, computeMs);
+  return [Math.min(bound, ...ends), low <= 1 && 1 <= high ? 2 : Math.max(bound, ...ends)];
 }
 
 /** Throughput (work units/s) at a median time in ms, and its interval from the median's (the bounds swap). */
@@ -148,9 +166,15 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
     if (!seq || !io.length || !compute.length) continue;
     const ioMs = median(io);
     const computeMs = median(compute);
-    put(`pureIoMs${suffix}`, ioMs, 'ms', `pure I/O: reading and decoding one pass in read-then-infer (${readerText}), median`);
-    put(`pureComputeMs${suffix}`, computeMs, 'ms', `pure compute: inference time of one pass in read-then-infer (${readerText}), median`);
-    if (reader === 'worker') put('overlapBound', overlapBound(ioMs, computeMs), 'x', 'the most overlap can give: (pure I/O + pure compute) / max(pure I/O, pure compute)');
+    // Medians of one value per pass (sample), so each has the distribution-free interval of a median.
+    const ioCi = orderStatisticMedianCi(io);
+    const computeCi = orderStatisticMedianCi(compute);
+    put(`pureIoMs${suffix}`, ioMs, 'ms', `pure I/O: reading and decoding one pass in read-then-infer (${readerText}), median over the passes`, ioCi);
+    put(`pureComputeMs${suffix}`, computeMs, 'ms', `pure compute: inference time of one pass in read-then-infer (${readerText}), median over the passes`, computeCi);
+    if (reader === 'worker') {
+      const boundCi = ioCi[0] > 0 && computeCi[0] > 0 ? overlapBoundInterval(ioMs, ioCi, computeMs, computeCi) : null;
+      put('overlapBound', overlapBound(ioMs, computeMs), 'x', 'the most overlap can give: (pure I/O + pure compute) / max(pure I/O, pure compute), from the medians (interval: MOVER from theirs)', boundCi);
+    }
     pipeRows.push([`read-then-infer, ${readerText}`, timeCell(seq, `read-then-infer, ${readerText}`), tpCell(seq, `read-then-infer, ${readerText}`), '-', msCell(ioMs, 'pure I/O per pass'), msCell(computeMs, 'pure compute per pass')]);
     const pipes = own.filter((c) => c.variant === 'pipeline' && c.params.reader === reader && c.params.batch === seq.params.batch).sort((x, y) => Number(x.params.prefetch) - Number(y.params.prefetch));
     for (const p of pipes) {
@@ -160,7 +184,7 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
       const key = reader === 'worker' ? `Prefetch${prefetch}` : 'Threadpool';
       if (reader === 'worker' || prefetch === 4) {
         put(`pipelineRatio${key}`, ratio, '', `pipeline (prefetch ${prefetch}, ${readerText}): wall time / max(pure I/O, pure compute); 1 is a perfect overlap`);
-        if (pipeCompute.length) put(`pipelineComputeMs${key}`, median(pipeCompute), 'ms', `inference time of one pass inside the pipeline (prefetch ${prefetch}, ${readerText}), median`);
+        if (pipeCompute.length) put(`pipelineComputeMs${key}`, median(pipeCompute), 'ms', `inference time of one pass inside the pipeline (prefetch ${prefetch}, ${readerText}), median over the passes`, orderStatisticMedianCi(pipeCompute));
       }
       if (reader === 'worker' && prefetch === 4) {
         put('pipelineGain', seq.summary.median / p.summary.median, 'x', 'read-then-infer time over the pipeline (prefetch 4, reader thread): what the overlap gave', ratioCi(results, seq, p));

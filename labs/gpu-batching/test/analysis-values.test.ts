@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { analyze, type Results } from '@parallel-course/core';
 import { buildAnalysisValues } from '@parallel-course/harness/analysis-values.ts';
 import { analyseResults } from '../src/analysis.ts';
-import { analysisValues, kneeOf, overlapBound, throughputOf } from '../src/analysis-values.ts';
+import { analysisValues, kneeOf, overlapBound, overlapBoundInterval, throughputOf } from '../src/analysis-values.ts';
 
 test('kneeOf: the smallest batch whose next swept size gains less than 10% per doubling', () => {
   // 1 -> 2: +50%; 2 -> 4: +20%; 4 -> 8: +5% (< 10%): the knee is 4, with a gain of 0.05.
@@ -38,6 +38,15 @@ test('overlapBound is (io + compute) / max(io, compute), between 1 and 2', () =>
   assert.equal(overlapBound(0, 10), 1);
   assert.throws(() => overlapBound(0, 0), /overlapBound: times must be non-negative and not both 0/);
   assert.throws(() => overlapBound(-1, 5), RangeError);
+});
+
+test('overlapBoundInterval maps the MOVER interval of io / compute through 1 + min(r, 1 / r) (issue 43)', () => {
+  // Reference: io 20 [18, 22], compute 80 [76, 84]: r in [0.25 e^-hypot(ln(20/18), ln(84/80)), 0.25 e^hypot(ln(22/20), ln(80/76))].
+  const [low, high] = overlapBoundInterval(20, [18, 22], 80, [76, 84]);
+  assert.ok(Math.abs(low - (1 + 0.25 * Math.exp(-Math.hypot(Math.log(20 / 18), Math.log(84 / 80))))) < 1e-12);
+  assert.ok(Math.abs(high - (1 + 0.25 * Math.exp(Math.hypot(Math.log(22 / 20), Math.log(80 / 76))))) < 1e-12);
+  // Where the ratio's interval contains 1 the bound can reach its peak: 2.
+  assert.equal(overlapBoundInterval(50, [40, 60], 50, [45, 55])[1], 2);
 });
 
 test('throughputOf: work / median, and the interval with its bounds swapped', () => {
@@ -112,6 +121,11 @@ test('the values episode 08 names, on hand-computed results, labelled CPU fallba
   assert.equal(v('pureIoMs').value, 100);
   assert.equal(v('pureComputeMs').value, 200);
   assert.equal(v('overlapBound').value, 1.5);
+  // The bound and the medians it comes from carry intervals, so a page can compare the measured gain with it.
+  for (const key of ['pureIoMs', 'pureComputeMs', 'overlapBound', 'pipelineComputeMsPrefetch4']) {
+    const { value, ci95 } = v(key);
+    assert.ok(ci95 && ci95[0] <= value && value <= ci95[1], `${key}: ${value} [${ci95?.join(', ')}]`);
+  }
   assert.equal(v('pipelineRatioPrefetch4').value, 1.15);
   assert.equal(v('pipelineComputeMsPrefetch4').value, 210);
   assert.equal(v('pipelineGain').value, 300 / 230);

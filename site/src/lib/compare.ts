@@ -3,37 +3,47 @@
  * run the page shows, never from the author's run. A pure function of the course's runs, used by <Compare> (the
  * verb: faster / slower / within noise) and <Claim> (a sentence that asserts a direction: checked against the run).
  *
- * Two values differ only when their 95% intervals do not overlap; overlapping intervals are "within noise". A value
- * without an interval counts as a point (a zero-width interval), so two point values differ whenever they differ.
+ * Two values differ when the 95% interval of their ratio (or, where a value can be 0 or negative, their difference)
+ * excludes 1 (or 0): core compareEstimates, the MOVER interval from the two values' own intervals (issue 43). Not by
+ * overlap: two intervals can overlap while the difference is real. A value without an interval gives no direction
+ * at all ('unknown': the page says so), however far the two numbers are apart; only a constant the text names (b="1")
+ * is exact.
  * For a claim that the run contradicts: with the reference runs the build fails (the course may not ship a sentence
  * its own run refutes); with an instructor's COURSE_RUNS the page shows the sentence with a visible note that their
  * run differs, because an instructor's run on another machine may honestly disagree.
  */
+import { compareEstimates, type IntervalComparison } from '@parallel-course/core';
 import { describeSelector, MeasuredSelectorError, resolveMeasured, type MeasuredSelector } from '@parallel-course/harness/measured.ts';
 import { courseRun, describeRun, type CourseRun, type CourseRuns } from './course-runs.ts';
 import { MeasuredBuildError } from './measured-render.ts';
 
-/** How `a` compares with `b`: more (a's interval wholly above b's), less, or level (the intervals overlap). */
-export type Direction = 'more' | 'less' | 'level';
+/**
+ * How `a` compares with `b`: more (the interval of a / b lies wholly above 1), less, level (it contains 1), or
+ * unknown (a value without an interval: no direction).
+ */
+export type Direction = 'more' | 'less' | 'level' | 'unknown';
 /** What a claim asserts: one direction, or "not less" / "not more" (a at least / at most level with b). */
-export type Expectation = Direction | 'not-less' | 'not-more';
+export type Expectation = 'more' | 'less' | 'level' | 'not-less' | 'not-more';
 export const EXPECTATIONS: readonly Expectation[] = ['more', 'less', 'level', 'not-less', 'not-more'];
 
 export interface Interval {
   value: number;
-  low: number;
-  high: number;
+  /** The 95% interval, or null where the value has none. */
+  ci95: readonly [number, number] | null;
 }
 
-/** The direction from two intervals: only intervals that do not overlap make a difference. */
-export function directionOf(a: Interval, b: Interval): Direction {
-  if (a.low > b.high) return 'more';
-  if (a.high < b.low) return 'less';
-  return 'level';
+/**
+ * The direction from the interval of a / b (or a - b), core compareEstimates; `bIsConstant` when b is a number the
+ * text names (exact). Reference: 10 [9, 11] against 8.4 [7.4, 9.4] overlap, yet the ratio's interval excludes 1: more.
+ */
+export function directionOf(a: Interval, b: Interval, bIsConstant = false): { direction: Direction; comparison: IntervalComparison } {
+  const comparison = compareEstimates(a, b, { bIsConstant });
+  return { direction: comparison.verdict, comparison };
 }
 
 /** Whether a run's direction satisfies what a sentence asserts. */
 export function satisfies(direction: Direction, expected: Expectation): boolean {
+  if (direction === 'unknown') return false;
   if (expected === 'not-less') return direction !== 'less';
   if (expected === 'not-more') return direction !== 'more';
   return direction === expected;
@@ -50,6 +60,8 @@ export interface CompareProps {
   more?: string | undefined;
   less?: string | undefined;
   level?: string | undefined;
+  /** The words where a value has no interval (no direction); default "not comparable (no interval) with". */
+  unknown?: string | undefined;
   /** What the sentence asserts; the run is checked against it. */
   expect?: string | undefined;
 }
@@ -127,21 +139,34 @@ export function renderCompare(runs: CourseRuns, props: CompareProps, page: strin
   }
   const { a, b } = pair;
   if (a.unit !== b.unit) throw new MeasuredBuildError(`${page}: ${tag}: a is in "${a.unit}" and b in "${b.unit}"; compare values of one unit`);
-  const asInterval = (r: typeof a): Interval => ({ value: r.value, low: r.ci95?.[0] ?? r.value, high: r.ci95?.[1] ?? r.value });
-  const direction = directionOf(asInterval(a), asInterval(b));
+  const { direction, comparison } = directionOf({ value: a.value, ci95: a.ci95 }, { value: b.value, ci95: b.ci95 }, literal !== null);
   const isTime = TIME_UNITS.has(a.unit);
   const words: Record<Direction, string> = {
     more: props.more ?? (isTime ? 'slower than' : 'higher than'),
     less: props.less ?? (isTime ? 'faster than' : 'lower than'),
     level: props.level ?? 'within noise of',
+    unknown: props.unknown ?? 'not comparable (no interval) with',
   };
-  const show = (r: typeof a) => `${r.value}${r.ci95 ? ` [${r.ci95[0]}, ${r.ci95[1]}]` : ''} ${r.unit}`.trim();
-  const title = [`${a.what}: ${show(a)}`, `${b.what}: ${show(b)}`, `Different only where the 95% intervals do not overlap.`, describeRun(run)].join('\n');
+  const show = (r: typeof a) => `${r.value}${r.ci95 ? ` [${r.ci95[0]}, ${r.ci95[1]}]` : ' (no interval)'} ${r.unit}`.trim();
+  const rule =
+    comparison.ci95 === null
+      ? `No direction: ${comparison.reason ?? 'a value has no interval'}.`
+      : `${comparison.scale === 'ratio' ? 'a / b' : 'a - b'} = ${comparison.estimate} [${comparison.ci95[0]}, ${comparison.ci95[1]}] (95%); ` +
+        `different only where this interval excludes ${comparison.scale === 'ratio' ? '1' : '0'}.`;
+  const title = [`${a.what}: ${show(a)}`, `${b.what}: ${show(b)}`, rule, describeRun(run)].join('\n');
   let differs: string | null = null;
   if (expected !== undefined && !satisfies(direction, expected as Expectation)) {
-    const message = `the text expects ${props.a} ${describeExpectation(expected as Expectation, words)} ${props.b}, and this run has it ${words[direction]}`;
+    const message =
+      direction === 'unknown'
+        ? `the text expects ${props.a} ${describeExpectation(expected as Expectation, words)} ${props.b}, and this run cannot say: ${comparison.reason ?? 'a value has no interval'}`
+        : `the text expects ${props.a} ${describeExpectation(expected as Expectation, words)} ${props.b}, and this run has it ${words[direction]}`;
     if (run.source === 'reference' || run.fellBack || fellBack) {
-      throw new MeasuredBuildError(`${page}: ${tag}: the reference run contradicts the sentence: ${message} (${run.dir}). Rephrase it so it holds on any run, or let the run give the verb with <Compare> without expect.`);
+      throw new MeasuredBuildError(
+        `${page}: ${tag}: the reference run ${direction === 'unknown' ? 'cannot support' : 'contradicts'} the sentence: ${message} (${run.dir}). ` +
+          (direction === 'unknown'
+            ? 'Compare values that carry a 95% interval, or state the numbers without a direction.'
+            : 'Rephrase it so it holds on any run, or let the run give the verb with <Compare> without expect.'),
+      );
     }
     differs = `Your run differs here: ${message}.`;
   }

@@ -51,10 +51,10 @@ function assertEstimate(fn: string, arg: string, e: Estimate): void {
   }
   if (e.ci95 !== null) {
     const [low, high] = e.ci95;
-    if (!Number.isFinite(low) || !Number.isFinite(high) || low > e.value || e.value > high) {
-      throw new StatisticsInputError(
-        `${fn}: ${arg}.ci95 must be finite numbers low <= value <= high, got [${String(low)}, ${String(high)}] around ${e.value}`,
-      );
+    // A percentile bootstrap interval can, rarely, leave out its own point estimate: allowed (the distances below are
+    // then taken as 0 on that side), but not an interval whose ends are swapped or not numbers.
+    if (!Number.isFinite(low) || !Number.isFinite(high) || low > high) {
+      throw new StatisticsInputError(`${fn}: ${arg}.ci95 must be finite numbers with low <= high, got [${String(low)}, ${String(high)}]`);
     }
   }
 }
@@ -66,7 +66,8 @@ function assertEstimate(fn: string, arg: string, e: Estimate): void {
  */
 export function moverDifferenceCi(a: number, aCi: readonly [number, number], b: number, bCi: readonly [number, number]): [number, number] {
   const d = a - b;
-  return [d - Math.hypot(a - aCi[0], bCi[1] - b), d + Math.hypot(aCi[1] - a, b - bCi[0])];
+  const gap = (x: number) => Math.max(0, x); // an estimate outside its own interval adds nothing on that side
+  return [d - Math.hypot(gap(a - aCi[0]), gap(bCi[1] - b)), d + Math.hypot(gap(aCi[1] - a), gap(b - bCi[0]))];
 }
 
 /**
@@ -92,7 +93,7 @@ export function verdictOf(ci95: readonly [number, number], neutral: number): 'mo
  * - b a constant (`b.ci95` null and `bIsConstant`): a's interval over b (or minus b), exact in b;
  * - otherwise (a value without an interval): verdict 'unknown', with the reason. No direction is guessed from two
  *   bare numbers, however far apart.
- * @throws StatisticsInputError on a non-finite value or an interval that does not contain its value.
+ * @throws StatisticsInputError on a non-finite value or an interval whose ends are swapped.
  */
 export function compareEstimates(a: Estimate, b: Estimate, options: { bIsConstant?: boolean } = {}): IntervalComparison {
   assertEstimate('compareEstimates', 'a', a);
