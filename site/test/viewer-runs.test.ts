@@ -1,6 +1,6 @@
 /**
  * The results viewer's pure parts for the course runs (site/src/lib/viewer-runs.ts, run-comparison.ts), and the
- * browser-safety of the harness's comparison they use (labs/harness/src/compare-runs.ts: no node: module anywhere in
+ * browser-safety of the core's comparison they use (labs/core/src/compare-runs.ts: no node: module anywhere in
  * its imports, or the viewer's bundle could not load it). The runs are the harness's committed fixture, its numbers
  * recomputed from its samples (the fixture is older than the current statistics), then changed case by case.
  */
@@ -16,7 +16,7 @@ import { otherRunFile } from '../src/lib/results-file.ts';
 import { courseRunLabel, machineWords, placeLearnerRun, viewerRunFiles, withoutSamples, yourRunLabel } from '../src/lib/viewer-runs.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
-const COMPARE_RUNS = fileURLToPath(new URL('../../labs/harness/src/compare-runs.ts', import.meta.url));
+const COMPARE_RUNS = fileURLToPath(new URL('../../labs/core/src/compare-runs.ts', import.meta.url));
 
 function fixture(): Results {
   const raw = parseResultsJson(readFileSync(FIXTURE, 'utf8'), 'results-event-loop.json');
@@ -30,7 +30,7 @@ function scaled(run: Results, index: number, factor: number): Results {
   return { ...copy, ...recompute(copy) };
 }
 
-test('the harness comparison imports no node: module, directly or through its imports', () => {
+test('the core comparison imports no node: module, directly or through its imports', () => {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;

@@ -12,6 +12,8 @@
  *   4  grade.ts            a `--grade` run's ratios against the reference solution
  *   5  build-results.ts    analyzeRun + buildResults: the one way to make a results object (harness and browser)
  *      validate.ts         recomputes a file's numbers from its samples
+ *   6  compare-runs.ts     one run against an earlier one (--compare, the viewer), over validate.ts
+ *   beside: analysis-values.ts, the schema of a lab analysis's values.json (read by the site's pages)
  *   beside: format.ts, phrases.ts, sanitise.ts, sweeps.ts, plausibility.ts (numbers, shared sentences, escaping,
  *           charts' data, sanity bounds)
  */
@@ -27,6 +29,8 @@ export * from './analysis.ts';
 export * from './grade.ts';
 export * from './build-results.ts';
 export * from './validate.ts';
+export * from './compare-runs.ts';
+export * from './analysis-values.ts';
 export * from './upgrade.ts';
 export * from './sweeps.ts';
 export * from './plausibility.ts';

@@ -5,7 +5,7 @@
  * values with units and intervals (analysis/values.json, issue 20), and one table of every case.
  * Pure functions of the validated results: they start nothing and read no files.
  */
-import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
+import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import { type CaseResult, median, orderStatisticMedianCi, type Results, type SpeedupEntry } from '@parallel-course/core';
 
 /** The observations each server case records (lab.ts: serverCase). */

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildAnalysisValues } from '@parallel-course/harness/analysis-values.ts';
+import { buildAnalysisValues } from '@parallel-course/core';
 import type { CaseResult, Observation, Results, SpeedupEntry } from '@parallel-course/core';
 import { analyseEventLoop, caseForRole, casesTable, eventLoopValues, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, medianWithInterval, PING, requestsPerSecond } from '../src/analysis.ts';
 import lab from '../src/lab.ts';

@@ -15,8 +15,7 @@
  * A key is absent when its case was not run (a quick run has fewer batches, no threadpool reader, no memory source).
  * Tables: batchSweep, pipeline, sessions, devices.
  */
-import { caseRatioInterval, type CaseResult, median, moverRatioCi, orderStatisticMedianCi, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
-import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
+import { type AnalysisTable, caseRatioInterval, type CaseResult, type MeasuredValue, median, moverRatioCi, orderStatisticMedianCi, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
 import { providerWords, type CaseLine, type LabAnalysis } from './analysis.ts';
 
 /** Gain per doubling of the batch below which the curve has reached its knee (the episode's "less than 10%"). */

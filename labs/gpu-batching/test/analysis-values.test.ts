@@ -4,8 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze, type Results } from '@parallel-course/core';
-import { buildAnalysisValues } from '@parallel-course/harness/analysis-values.ts';
+import { analyze, buildAnalysisValues, type Results } from '@parallel-course/core';
 import { analyseResults } from '../src/analysis.ts';
 import { analysisValues, kneeOf, overlapBound, overlapBoundInterval, throughputOf } from '../src/analysis-values.ts';
 

@@ -2,7 +2,7 @@
  * `npm run lab -- <lab> --compare <run folder>`: this run against an earlier one (the learner's last attempt, or the
  * reference solution's run), case by case, with a statistical verdict: faster, slower or within noise, from the 95%
  * interval of the ratio of the variant's two speedups over the baseline, each within its own run, so that drift of
- * the machine between the runs cancels (compare-runs.ts). The baseline's own row shows that drift, and a caveat says
+ * the machine between the runs cancels (core's compare-runs.ts). The baseline's own row shows that drift, and a caveat says
  * by how much when it is clear.
  * A run whose numbers do not recompute from its samples (edited, or an older harness) is refused; one with failed
  * cases is flagged.
@@ -15,14 +15,12 @@ import {
   type CompareRunsOptions,
   type RunComparison,
   type Verdict,
-} from './compare-runs.ts';
+} from '@parallel-course/core';
 import { renderTextTable } from './text-table.ts';
 import { UsageError } from './errors.ts';
 
-// The comparison itself is pure and browser-safe (compare-runs.ts, used by the site's results viewer too); this file
-// adds what the command line needs: its error type, sanitised text and the terminal table.
-export { comparisonCaveats, IncomparableRunError } from './compare-runs.ts';
-export type { CaseComparison, ComparisonBasis, CompareRunsOptions, RunComparison, Verdict } from './compare-runs.ts';
+// The comparison itself is pure and browser-safe (core's compare-runs.ts, used by the site's results viewer too); this
+// file adds what the command line needs: its error type, sanitised text and the terminal table.
 
 /** A refused run as the command line's UsageError (exit code 2), its text made safe for a terminal. */
 function asUsageError(error: unknown): unknown {

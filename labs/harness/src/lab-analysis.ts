@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { buildAnalysisValues, VALUES_FILE } from './analysis-values.ts';
+import { buildAnalysisValues, VALUES_FILE } from '@parallel-course/core';
 import type { LabAnalysis } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import { readResults } from './results-reader.ts';
@@ -32,7 +32,7 @@ export function createAnalysisDir(runDir: string): string {
 
 /**
  * Writes an analysis into a new folder of the run; returns the folder and every file written: analysis.md, the
- * lab's files, and always values.json (analysis-values.ts: the lab's values and tables, empty records when it gives
+ * lab's files, and always values.json (core's analysis-values.ts: the lab's values and tables, empty records when it gives
  * none), validated before anything is written. `run` is the run's lab and startedAt; read from the run folder's
  * results.json when not given.
  */

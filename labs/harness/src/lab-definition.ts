@@ -5,7 +5,7 @@
  * A lab module (`labs/<lab>/src/lab.ts`) default-exports a `LabDefinition`. Its cases are the sweep, already
  * expanded: one case per (variant, params), e.g. `pool` with `{ workers: 1 }`, `{ workers: 2 }`...
  */
-import type { AnalysisTable, MeasuredValue } from './analysis-values.ts';
+import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import type { LearnerFile } from './learner-module.ts';
 import type { CaseRef, Params, RawObservation, Results, SampleUnit, Sweep } from '@parallel-course/core';
 
@@ -173,7 +173,7 @@ export interface LabAnalysis {
   /**
    * The derived numbers the lab's episode quotes, by stable camelCase key (e.g. `perTaskOverheadUs`), each with its
    * unit, interval where it has one, and one line saying what it is: written to analysis/values.json
-   * (analysis-values.ts) and rendered by the site's `<Measured at="value" name="..." />` (issue 20).
+   * (core's analysis-values.ts) and rendered by the site's `<Measured at="value" name="..." />` (issue 20).
    */
   values?: Record<string, MeasuredValue>;
   /** Tables the episode shows, by stable camelCase key: rendered by the site's `<MeasuredTable table="..." />`. */

@@ -15,7 +15,7 @@
  * A selector that does not resolve throws MeasuredSelectorError, naming the selector and what the run has.
  * No node: imports: the site's build and the browser can use it.
  */
-import type { AnalysisValues, MeasuredValue } from './analysis-values.ts';
+import type { AnalysisValues, MeasuredValue } from '@parallel-course/core';
 import { caseLabel, type CaseResult, formatSignificant, type Params, type Results, sameCase } from '@parallel-course/core';
 
 export const MEASURED_SELECTORS = ['headline', 'baseline', 'median', 'speedup', 'value', 'machine'] as const;

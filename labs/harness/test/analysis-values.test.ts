@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 import { writeAnalysis } from '../src/lab-analysis.ts';
-import { parseAnalysisValuesJson } from '../src/analysis-values.ts';
+import { parseAnalysisValuesJson } from '@parallel-course/core';
 import { valuesContradictions } from '../src/tools/recompute-values.ts';
 import { checkRunFolder } from '../src/tools/run-folders.ts';
 import { tempDir } from './support/temp-dir.ts';

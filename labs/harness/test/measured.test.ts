@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
-import { buildAnalysisValues, parseAnalysisValues } from '../src/analysis-values.ts';
+import { buildAnalysisValues, formatSignificant, parseAnalysisValues, parseResultsJson } from '@parallel-course/core';
 import { formatMeasured, MeasuredSelectorError, parseCaseSelector, resolveMeasured, scaleUnit, type Resolved } from '../src/measured.ts';
-import { formatSignificant, parseResultsJson } from '@parallel-course/core';
 
 const results = parseResultsJson(readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8'));
 const values = buildAnalysisValues(results, {

@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import path from 'node:path';
 import test from 'node:test';
 import { runLabAnalysis } from '../src/lab-analysis.ts';
-import { buildAnalysisValues } from '../src/analysis-values.ts';
+import { buildAnalysisValues } from '@parallel-course/core';
 import { ROOT_DIR, labNames } from '../src/lab-registry.ts';
 import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/tools/run-folders.ts';
 import { recomputeValuesInChild } from '../src/tools/recompute-values.ts';

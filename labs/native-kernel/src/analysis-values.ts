@@ -5,7 +5,7 @@
  * per-call overhead and crossover, the threads' efficiency and the triad's bandwidth. Pure functions of validated
  * results and the lab's own analysis (analysis.ts); nothing here measures.
  */
-import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
+import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import { caseRatioInterval, type CaseResult, type Results } from '@parallel-course/core';
 import type { NativeKernelAnalysis, RungPoint } from './analysis.ts';
 import { matmulFlop } from './matrices.ts';

@@ -1,7 +1,7 @@
 /** The values and the ladder table episode 07 quotes (analysis-values.ts), on hand-computed cases. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analysisValuesSchema } from '@parallel-course/harness/analysis-values.ts';
+import { analysisValuesSchema } from '@parallel-course/core';
 import type { CaseResult, Results } from '@parallel-course/core';
 import { analyseNativeKernel } from '../src/analysis.ts';
 import { keyPart, nativeKernelValues, speedRatio } from '../src/analysis-values.ts';

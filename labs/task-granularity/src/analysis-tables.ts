@@ -1,10 +1,10 @@
 /**
  * The analysis as data (issue 20): the values and tables episode 06 quotes, by stable camelCase key, written to
- * analysis/values.json by the harness (labs/harness/src/analysis-values.ts) and rendered by the site's <Measured> and
+ * analysis/values.json by the harness (schema: labs/core/src/analysis-values.ts) and rendered by the site's <Measured> and
  * <MeasuredTable>. Keys name a sweep by its role, not its size: `P` is the pool at W = P (the headline's), `W1` and
  * `W2` the pools of 1 and 2 threads (at P = 2, `W2` and `P` are the same sweep; at P = 1 there is no `W2`).
  */
-import type { AnalysisTable, MeasuredValue } from '@parallel-course/harness/analysis-values.ts';
+import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import type { Results } from '@parallel-course/core';
 import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './sweep-model.ts';
 import { AGREEMENT_FACTOR, KNEE_FRACTION, medianOf, verdictText } from './rule-check.ts';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildAnalysisValues } from '@parallel-course/harness/analysis-values.ts';
+import { buildAnalysisValues } from '@parallel-course/core';
 import type { Results } from '@parallel-course/core';
 import { deriveGranularity, formatEfficiencySplit, formatGranularity, formatRuleCheck } from '../src/analysis.ts';
 import { sweepOf } from '../src/sweep-model.ts';

@@ -12,11 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { tempDir } from '../../harness/test/support/temp-dir.ts';
 import { runLab } from '@parallel-course/harness';
-import { parseResultsJson } from '@parallel-course/core';
+import { parseAnalysisValuesJson, parseResultsJson } from '@parallel-course/core';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
 import { deriveGranularity, formatGranularity } from '../src/analysis.ts';
 import { sweepOf } from '../src/sweep-model.ts';
-import { parseAnalysisValuesJson } from '@parallel-course/harness/analysis-values.ts';
 import { bestChunk, pointsFor, sweepParams } from '../src/lab.ts';
 
 import { liveLeases } from '../src/lease.ts';

@@ -17,7 +17,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { AnalysisValues } from '@parallel-course/harness/analysis-values.ts';
+import type { AnalysisValues } from '@parallel-course/core';
 import { labNames } from '@parallel-course/harness/lab-registry.ts';
 import { machineText } from '@parallel-course/harness/measured.ts';
 import { plausibilityFlags, type Results } from '@parallel-course/core';

@@ -1,11 +1,10 @@
 /**
  * The learner's run beside the course's run of the same lab, case by case, with the verdict
- * `npm run lab -- <lab> --compare <run>` gives (the harness's compare-runs.ts: the 95% interval of the ratio of each
+ * `npm run lab -- <lab> --compare <run>` gives (the core's compare-runs.ts: the 95% interval of the ratio of each
  * variant's speedups over the baseline in the two runs, so that a faster or slower machine cancels, and its caveats).
  * Pure, no DOM: the rows are plain text for `textTable`. Loaded only when the learner opens a file (it brings the schema, zod, with the validator).
  */
-import { caseLabel, formatRatio, formatSignificant, formatTimeWithInterval, type Results, sameParams } from '@parallel-course/core';
-import { compareRuns, IncomparableRunError, type RunComparison, type Verdict } from '@parallel-course/harness/compare-runs.ts';
+import { caseLabel, compareRuns, formatRatio, formatSignificant, formatTimeWithInterval, IncomparableRunError, type Results, type RunComparison, sameParams, type Verdict } from '@parallel-course/core';
 
 /** The verdict in the viewer's words: the learner's run is "current", the course's run "earlier". */
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {

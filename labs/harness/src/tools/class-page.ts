@@ -24,7 +24,7 @@ export interface Submission {
   refused: string | null;
 }
 
-/** A run's `analysis/values.json` (the lab's named values, analysis-values.ts): part of a run, not a submission. */
+/** A run's `analysis/values.json` (the lab's named values, core's analysis-values.ts): part of a run, not a submission. */
 function isAnalysisValues(folder: string, name: string): boolean {
   return name === 'values.json' && path.basename(folder) === 'analysis';
 }

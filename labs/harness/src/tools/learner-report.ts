@@ -6,7 +6,8 @@
  * No report is made from a run that failed its check or whose numbers do not follow from its samples.
  */
 import { type Results, terminalText } from '@parallel-course/core';
-import { compareRuns, type RunComparison } from '../compare.ts';
+import { compareRuns } from '../compare.ts';
+import type { RunComparison } from '@parallel-course/core';
 import { shellCommandLine, shellQuote } from '../safe-read.ts';
 import { baselineEvidence, scalingEvidence } from './evidence.ts';
 import type { Notes } from '../notes.ts';

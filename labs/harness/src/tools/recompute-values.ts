@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { buildAnalysisValues, parseAnalysisValues, type AnalysisValues, type MeasuredValue } from '../analysis-values.ts';
+import { buildAnalysisValues, parseAnalysisValues, type AnalysisValues, type MeasuredValue } from '@parallel-course/core';
 import { runLabAnalysis } from '../lab-analysis.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { readResults } from '../results-reader.ts';

@@ -10,7 +10,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseAnalysisValuesJson, VALUES_FILE, type AnalysisValues } from '../analysis-values.ts';
+import { parseAnalysisValuesJson, VALUES_FILE, type AnalysisValues } from '@parallel-course/core';
 import { UnsafeFileError } from '../errors.ts';
 import { RESULTS_FILE } from '../results-reader.ts';
 import type { Results } from '@parallel-course/core';

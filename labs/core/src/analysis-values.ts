@@ -1,6 +1,6 @@
 /**
  * The derived values of a lab's analysis, as data: `analysis/values.json`, written beside analysis.md for every run
- * (lab-analysis.ts: writeAnalysis) and read by the course site, which renders every measured number an episode shows
+ * (the harness's lab-analysis.ts: writeAnalysis) and read by the course site, which renders every measured number an episode shows
  * from it (`<Measured run="<lab>" at="value" name="<key>" />`) and every table (`<MeasuredTable>`), issue 20.
  *
  * Keys are camelCase and stable (episodes name them): e.g. `perTaskOverheadUs`, `blockedOverMarch512`. A value is a
@@ -8,7 +8,7 @@
  * Pure: no node: imports, so the site's build and the browser can use the same schema.
  */
 import { z } from 'zod';
-import { jsonErrorWithoutContent } from '@parallel-course/core';
+import { jsonErrorWithoutContent } from './read-results.ts';
 
 export const ANALYSIS_VALUES_VERSION = 1;
 export const VALUES_FILE = 'values.json';

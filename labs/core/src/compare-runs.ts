@@ -1,5 +1,5 @@
 /**
- * The pure part of `--compare` (compare.ts): this run against an earlier one, case by case, with a statistical verdict
+ * The pure part of `--compare` (the harness's compare.ts): this run against an earlier one, case by case, with a statistical verdict
  * (faster, slower or within noise) and the caveats that say when the two runs may not be comparable.
  * No node: imports, so the results viewer in the browser gives the same verdicts as `npm run lab -- <lab> --compare <run>`.
  * A run whose numbers do not recompute from its samples is refused with an `IncomparableRunError`; compare.ts turns
@@ -17,19 +17,11 @@
  *   with the bootstrap interval of that ratio, and a caveat when it excludes 1;
  * - a case with no speedup over a baseline in both runs: no verdict, and the reason.
  */
-import {
-  caseLabel,
-  checkResults,
-  compareSamples,
-  compareSpeedupsBetweenRuns,
-  createRng,
-  formatRatio,
-  moverRatioCi,
-  type Params,
-  type Results,
-  sameParams,
-  type SpeedupEntry,
-} from '@parallel-course/core';
+import { caseLabel, sameParams } from './case-identity.ts';
+import { formatRatio } from './format.ts';
+import type { Params, Results, SpeedupEntry } from './results-schema.ts';
+import { compareSamples, compareSpeedupsBetweenRuns, createRng, moverRatioCi } from './statistics.ts';
+import { checkResults } from './validate.ts';
 
 export type Verdict = 'faster' | 'slower' | 'within-noise' | 'machine' | 'no-verdict' | 'only-in-this-run' | 'only-in-earlier-run';
 
