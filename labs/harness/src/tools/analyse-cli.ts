@@ -4,25 +4,17 @@
  * Prints the analysis and writes it into a new folder of the run. Exit codes: 0 ok, 2 bad input, 3 internal error.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { runLabAnalysis, writeAnalysis } from '../lab-analysis.ts';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { listRuns, readResults } from '../results-reader.ts';
+import { parseCommandLine } from '../command-line.ts';
 
 const USAGE = 'Usage: npm run analyse -- <run folder | results.json>\n       npm run analyse -- --lab <lab>   (its newest run under results/)';
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { lab: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+  const parsed = parseCommandLine(argv, { lab: { type: 'string' } }, USAGE, true);
+  if (parsed === null) return EXIT_OK;
   const cwd = process.env.INIT_CWD ?? process.cwd();
   let target: string;
   if (parsed.values.lab !== undefined) {

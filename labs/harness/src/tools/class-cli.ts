@@ -3,7 +3,6 @@
  * (default out: results/). Exit codes (errors.ts): 0 page written (also with invalid submissions), 2 bad input.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { createRunDir, writeFileAtomic } from '../results-writer.ts';
@@ -11,6 +10,7 @@ import { formatBytes, MAX_RESULTS_BYTES } from '../safe-read.ts';
 import { isFolder, loadSubmissions, renderClassPage } from './class-page.ts';
 import { gradebookCsv, gradebookRow } from './gradebook.ts';
 import { terminalText } from '@parallel-course/core';
+import { parseCommandLine } from '../command-line.ts';
 
 const HELP = [
   'Usage: npm run class -- <folder of submissions> [--out DIR]',
@@ -25,16 +25,8 @@ const HELP = [
 ].join('\n');
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, course: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return EXIT_OK;
-  }
+  const parsed = parseCommandLine(argv, { out: { type: 'string' }, course: { type: 'string' } }, HELP, true);
+  if (parsed === null) return EXIT_OK;
   if (parsed.positionals.length !== 1) throw new UsageError(`give one folder of submissions\n\n${HELP}`);
   const base = process.env.INIT_CWD ?? process.cwd();
   const dir = path.resolve(base, parsed.positionals[0] as string);

@@ -12,15 +12,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { parseNvidiaSmi } from '../environment.ts';
 import { cpuAffinityList, readCgroupQuota } from '../cpus.ts';
-import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
+import { EXIT_CHECK_FAILED, EXIT_OK, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { describeProbeFailure, oneLine, runProbe } from '../probe.ts';
 import { lookUpWebGpuAdapters, recordedWebGpuAdapters } from '../webgpu-adapters.ts';
 import { diagnose, doctorFailed, formatFindings, type DoctorProbe, type Finding } from './doctor.ts';
 import type { OrtProbe } from './ort-probe.ts';
+import { parseCommandLine } from '../command-line.ts';
 
 const ORT_PROBE = fileURLToPath(new URL('./ort-probe.ts', import.meta.url));
 /** Packages the harness needs to run a lab and write its reports, and piscina, which the labs' pools use. */
@@ -153,16 +153,8 @@ providers that really run a session. Each line: ok, WARN or FAIL, then what to d
 Exit codes: 0 the course can run (warnings allowed), 1 it cannot (Node too old, packages missing), 2 bad input.`;
 
 export async function main(argv: string[] = []): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return EXIT_OK;
-  }
+  const parsed = parseCommandLine(argv, {}, HELP);
+  if (parsed === null) return EXIT_OK;
   const findings = diagnose(await probeMachine());
   process.stdout.write(`${formatFindings(findings)}\n`);
   return doctorFailed(findings) ? EXIT_CHECK_FAILED : EXIT_OK;

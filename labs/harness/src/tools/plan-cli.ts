@@ -4,12 +4,12 @@
  * first. Planned, not measured: each figure is the plan `npm run lab` would print at the start of that run.
  * Exit codes: 0 ok, 2 bad input, 3 internal error.
  */
-import { parseArgs } from 'node:util';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, loadLab, ROOT_DIR } from '../lab-registry.ts';
 import { planLoadedLab, type LabPlan } from '../plan-lab.ts';
 import { formatDuration, REFERENCE_MACHINE } from '../plan.ts';
 import { DEFAULT_SEED } from '../run-lab.ts';
+import { parseCommandLine } from '../command-line.ts';
 
 const USAGE = 'Usage: npm run plan [-- --cpus 2,16,64,128] [--here]';
 /** The node sizes the guide's table shows: a laptop, a small node, common big nodes. */
@@ -56,16 +56,8 @@ export function formatPlanTables(rows: PlanRow[]): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, strict: true, options: { cpus: { type: 'string' }, here: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+  const parsed = parseCommandLine(argv, { cpus: { type: 'string' }, here: { type: 'boolean' } }, USAGE);
+  if (parsed === null) return EXIT_OK;
   const ps = parsed.values.cpus === undefined ? TABLE_CPUS : parsed.values.cpus.split(',').map((text) => Number(text.trim()));
   if (ps.some((p) => !Number.isInteger(p) || p < 1 || p > 1024)) throw new UsageError(`--cpus must list whole numbers of CPUs from 1 to 1024, e.g. 2,16,64,128; got '${parsed.values.cpus}'`);
   const rates = parsed.values.here ? 'here' : 'reference';

@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ProfileFormatError, parseCpuProfile, summarizeProfile, type CpuProfile } from './profile-analysis.ts';
 import { formatProfileReport } from './profile-table.ts';
+import { parseCommandLine } from '../command-line.ts';
 
 /** Rows per table when --top is not given. */
 const DEFAULT_TOP = 10;
@@ -79,16 +79,8 @@ export function readProfile(file: string, shownAs: string): CpuProfile {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { top: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${helpText()}`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${helpText()}\n`);
-    return EXIT_OK;
-  }
+  const parsed = parseCommandLine(argv, { top: { type: 'string' } }, helpText(), true);
+  if (parsed === null) return EXIT_OK;
   const top = parseTop(parsed.values.top);
   const files = parsed.positionals;
   if (files.length === 0) throw new UsageError(`which profile? Give the .cpuprofile file that ${RECORD} wrote\n\n${helpText()}`);

@@ -14,13 +14,13 @@
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { runLabAnalysis, writeAnalysis } from '../lab-analysis.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { machineText } from '../measured.ts';
 import type { Results } from '@parallel-course/core';
 import { checkRunFolder, findRunFolders, labsWithRuns } from './run-folders.ts';
+import { parseCommandLine } from '../command-line.ts';
 
 const USAGE = 'Usage: npm run reference -- <bundle folder | results folder> [--out <folder>] [--lab <lab>]...   (default out: reference/, every lab)';
 
@@ -146,16 +146,8 @@ export function currentReference(outDir: string): { lab: string; results: Result
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, lab: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+  const parsed = parseCommandLine(argv, { out: { type: 'string' }, lab: { type: 'string', multiple: true } }, USAGE, true);
+  if (parsed === null) return EXIT_OK;
   if (parsed.positionals.length !== 1) throw new UsageError(`give one bundle or results folder\n${USAGE}`);
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const source = path.resolve(cwd, parsed.positionals[0]!);

@@ -6,13 +6,13 @@
  * Text quoted from files (problems, reasons) is passed through terminalText before it is printed.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { ReportRefusedError } from './learner-report.ts';
 import { validateFile } from './validate.ts';
 import { writeLearnerReport } from './write-learner-report.ts';
 import { plausibilityFlags, terminalText } from '@parallel-course/core';
+import { parseCommandLine } from '../command-line.ts';
 
 const OPTIONS = {
   out: { type: 'string', help: 'parent folder of the report (default: results/); the report goes to <out>/reports/<timestamp>/' },
@@ -33,16 +33,8 @@ function fromUser(target: string): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${helpText()}`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${helpText()}\n`);
-    return EXIT_OK;
-  }
+  const parsed = parseCommandLine(argv, { out: { type: 'string' } }, helpText(), true);
+  if (parsed === null) return EXIT_OK;
   const [first, ...rest] = parsed.positionals;
   if (first === undefined) throw new UsageError(`which runs? Give one or more run folders, e.g. results/event-loop/<timestamp>\n\n${helpText()}`);
 
