@@ -8,8 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateSubmission } from '@parallel-course/core';
 import type { Results } from '@parallel-course/core';
+import type { Page } from 'playwright-core';
 import { watchErrors } from './support/site.ts';
 import { openLabSite, quickRun, type LabSite } from './support/browser-lab.ts';
+import { openFile } from './support/viewer.ts';
+import { writeFileSync } from 'node:fs';
 
 let site: LabSite;
 before(async () => {
@@ -134,33 +137,58 @@ describe('in-page lab, episode 06 (task granularity)', () => {
   });
 });
 
+interface MeasuredRun {
+  page: Page;
+  results: Results;
+  main: ReturnType<typeof mainThreadTasks>;
+  frames: FrameWatch;
+  errors: string[];
+  requests: string[];
+}
+
+/** Episode 08's quick run, traced (Chromium's trace of the page's main thread) and watched from the page (watchFrames). */
+async function measuredQuickRun(): Promise<MeasuredRun> {
+  const page = await site.browser.newPage();
+  const errors = watchErrors(page);
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto(`${site.isolated}08-gpu-batching/`);
+  // Before the run: the download, with its size from the built files.
+  const size = page.locator('[data-bl-download-size]');
+  assert.match((await size.textContent())!, /first fetch about \d+\.\d MB from this site \(onnxruntime-web's WebAssembly runtime \d+\.\d MB/);
+  assert.ok(Number(await size.getAttribute('data-bl-download-size')) > 1e6);
+  await page.locator('[data-browser-lab="gpu-batching"][data-state="ready"]').waitFor({ timeout: 30_000 });
+  await page.evaluate(watchFrames);
+  await site.browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  let traced: Buffer;
+  let results: Results;
+  try {
+    results = validated(await quickRun(page, 'gpu-batching', 420_000));
+  } finally {
+    traced = await site.browser.stopTracing();
+    if (process.env['TRACE_OUT']) writeFileSync(process.env['TRACE_OUT'], traced);
+  }
+  const frames = await page.evaluate(() => (window as unknown as { frameWatch: FrameWatch }).frameWatch);
+  return { page, results, main: mainThreadTasks(traced), frames, errors, requests };
+}
+
 describe('in-page lab, episode 08 (batched inference)', () => {
-  it('runs onnxruntime-web on wasm and on the emulated WebGPU adapter, checked, labelled, with the knee', async (t) => {
-    const page = await site.browser.newPage();
-    const errors = watchErrors(page);
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    await page.goto(`${site.isolated}08-gpu-batching/`);
-    // Before the run: the download, with its size from the built files.
-    const size = page.locator('[data-bl-download-size]');
-    assert.match((await size.textContent())!, /first fetch about \d+\.\d MB from this site \(onnxruntime-web's WebAssembly runtime \d+\.\d MB/);
-    assert.ok(Number(await size.getAttribute('data-bl-download-size')) > 1e6);
-    await page.locator('[data-browser-lab="gpu-batching"][data-state="ready"]').waitFor({ timeout: 30_000 });
-    await page.evaluate(watchFrames);
-    await site.browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
-    let traced: Buffer | null = null;
-    let results: Results;
-    try {
-      results = validated(await quickRun(page, 'gpu-batching', 420_000));
-    } finally {
-      traced = await site.browser.stopTracing();
+  it('runs onnxruntime-web on wasm and on the emulated WebGPU adapter, checked, labelled, with the knee, off the main thread', async (t) => {
+    let run = await measuredQuickRun();
+    const report = (r: MeasuredRun): string =>
+      `longest main-thread task ${r.main.longestCpuMs.toFixed(1)} ms of CPU (${r.main.longestWallMs.toFixed(1)} ms of wall time, over ${r.main.tasks} tasks); wall-clock watch in the page: longest long task ${r.frames.longestTaskMs} ms (${r.frames.longTasks} over 50 ms), longest gap between frames ${r.frames.longestGapMs.toFixed(1)} ms over ${r.frames.frames} frames; ${r.frames.during.join('; ')}`;
+    t.diagnostic(`during the run: ${report(run)}`);
+    if (run.main.longestCpuMs >= 100) {
+      // One task over the limit can be the machine (a loaded VM charges page reclaim and stolen time to the thread
+      // too): the run is repeated once, and a page that blocks its main thread fails both times.
+      await run.page.close();
+      run = await measuredQuickRun();
+      t.diagnostic(`over 100 ms once; run again: ${report(run)}`);
     }
-    const frames = await page.evaluate(() => (window as unknown as { frameWatch: FrameWatch }).frameWatch);
-    const main = mainThreadTasks(traced);
-    t.diagnostic(`during the run: longest main-thread task ${main.longestCpuMs.toFixed(1)} ms of CPU (${main.longestWallMs.toFixed(1)} ms of wall time, over ${main.tasks} tasks); wall-clock watch in the page: longest long task ${frames.longestTaskMs} ms (${frames.longTasks} over 50 ms), longest gap between frames ${frames.longestGapMs.toFixed(1)} ms over ${frames.frames} frames; ${frames.during.join('; ')}`);
+    const { page, results, main, frames, errors, requests } = run;
     assert.ok(frames.frames > 10, 'frames were drawn during the run');
     // The main thread's own CPU time per task: what the page's code blocks it for, whatever else the machine runs
-    // (the wall-clock numbers above also count the time the thread waited for a CPU on a loaded machine).
+    // (the wall-clock numbers also count the time the thread waited for a CPU on a loaded machine).
     assert.ok(main.tasks > 100, `the trace has the page's main-thread tasks (${main.tasks})`);
     assert.ok(main.longestCpuMs < 100, `inference is off the main thread: no main-thread task over 100 ms of CPU (longest ${main.longestCpuMs.toFixed(1)} ms)`);
     assert.deepEqual([...new Set(results.cases.map((c) => c.variant))].sort(), ['wasm', 'webgpu']);
@@ -178,6 +206,18 @@ describe('in-page lab, episode 08 (batched inference)', () => {
     assert.ok(results.notes.some((n) => n.includes("emulated GPU on the CPU: correct, but its times are not a GPU's")));
     assert.ok(results.notes.some((n) => /^wasm: throughput .* knee at batch \d+/.test(n)));
     assert.ok(requests.every((u) => u.startsWith(site.isolated) || u.startsWith('blob:') || u.startsWith('data:')), `nothing from another origin: ${requests.filter((u) => !u.startsWith(site.isolated)).join(', ')}`);
+    // The results viewer: every table row, list item and line that shows a webgpu number says "emulated".
+    const viewer = await site.browser.newPage();
+    const viewerErrors = watchErrors(viewer);
+    await viewer.goto(`${site.isolated}results-viewer/`);
+    await openFile(viewer, { name: 'results-gpu-batching-browser.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
+    const webgpuLines = await viewer.locator('[data-results-viewer]').evaluate((el) =>
+      [...el.querySelectorAll('tr, li, p, figcaption, h2, h3')].filter((e) => e.querySelector('tr, li, p') === null).map((e) => e.textContent ?? '').filter((text) => /\bwebgpu\b/.test(text) && /\d/.test(text)),
+    );
+    assert.ok(webgpuLines.length > 0, 'the viewer shows the webgpu cases');
+    assert.deepEqual(webgpuLines.filter((line) => !/emulated/.test(line)), [], 'every viewer line with a webgpu number says emulated');
+    assert.deepEqual(viewerErrors, []);
+    await viewer.close();
     t.diagnostic(results.notes.join('\n'));
     assert.deepEqual(errors, []);
     await page.close();
