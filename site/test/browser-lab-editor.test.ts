@@ -138,6 +138,26 @@ for (const width of [390, 1280]) {
         await ex.page.close();
       });
 
+      it('a handler that passes the first try and loops on later requests ends the run at the limit, said under the editor', async () => {
+        const ex = await openExercise(width);
+        // Requests 0-2 (blocks 0-2) are answered; from block 3 on it never returns. The try before the run and the
+        // check use block 0; sizing the samples (1, then 10 requests) reaches block 3, and the run ends there.
+        await setCode(ex, 'function countPrimesInRange(start, end) {\n  if (start >= 1006000) while (true) {}\n  let count = 0;\n  for (let n = Math.max(2, start); n < end; n++) {\n    let prime = true;\n    for (let d = 2; d * d <= n; d++) if (n % d === 0) { prime = false; break; }\n    if (prime) count++;\n  }\n  return count;\n}');
+        await ex.root.evaluate((el) => {
+          (el as HTMLElement).dataset['blRounds'] = '2';
+        });
+        await ex.root.getByRole('button', { name: 'Quick run' }).click();
+        await ex.page.waitForFunction(() => ['failed', 'done'].includes(document.querySelector('[data-browser-lab="event-loop"]')?.getAttribute('data-state') ?? ''), null, { timeout: 120_000, polling: 200 });
+        const status = (await ex.root.locator('[data-bl-status]').textContent())!;
+        const shown = (await ex.root.locator('[data-bl-code-error]').textContent())!;
+        assert.equal(await ex.root.getAttribute('data-state'), 'failed', status);
+        assert.match(status, /^The run failed: Your handler did not finish within the 5 s time limit/, status);
+        assert.match(shown, /did not finish within the 5 s time limit/, shown);
+        for (let i = 0; i < 50 && ex.page.workers().length > 0; i++) await new Promise((done) => setTimeout(done, 100));
+        assert.equal(ex.page.workers().length, 0, 'every worker was terminated');
+        await ex.page.close();
+      });
+
       it('keeps the draft across a reload, says the edit in the lab\'s lines, and Reset brings back the starting code', async () => {
         const ex = await openExercise(width);
         const starter = await editorText(ex);

@@ -6,7 +6,7 @@
  */
 import { draftKey, mountCodeEditor, type CodeEditor } from './code-editor.ts';
 import type { Results } from './core-adapter.ts';
-import { describeProblem, LEARNER_TIME_LIMIT_MS, positionInMessage, tryLearnerCode } from './learner-code.ts';
+import { describeProblem, LEARNER_TIME_LIMIT_MS, positionInMessage, TimeLimitError, tryLearnerCode } from './learner-code.ts';
 import type { RunHooks } from './lab-ui.ts';
 
 export interface ExerciseSpec {
@@ -57,7 +57,12 @@ export function mountExercise(root: HTMLElement, lab: string, spec: ExerciseSpec
       editor.showError(describeProblem(tried.problem), tried.problem.at);
       return `Your code has a problem, so the run did not start: ${describeProblem(tried.problem)}.`;
     },
-    afterRun(results: Results | null) {
+    afterRun(results: Results | null, error: unknown) {
+      // A run ended by the learner's code (a call past the time limit while samples were sized or timed).
+      if (error instanceof TimeLimitError) {
+        editor.showError(error.message, null);
+        return;
+      }
       const failed = results?.correctness.find((c) => c.variant === LEARNER_VARIANT && !c.passed);
       if (!failed?.reason) return;
       editor.showError(`Your code failed the check: ${failed.reason.replace(/^error: /, '')}`, positionInMessage(failed.reason));

@@ -77,8 +77,8 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis'>
 export interface RunHooks {
   /** Before a run: null to go on, or why the run does not start (shown in the status line). */
   beforeRun?(signal: AbortSignal): Promise<string | null>;
-  /** After a run: its results, or null when it failed or was stopped. */
-  afterRun?(results: Results | null): void;
+  /** After a run: its results, or null and the error when it failed (null and null when it was stopped or did not start). */
+  afterRun?(results: Results | null, error: unknown): void;
 }
 
 /** Wires one lab's section: `[data-browser-lab]` with the buttons and areas BrowserLab.astro renders. */
@@ -112,6 +112,7 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) 
     progress.hidden = false;
     out.replaceChildren();
     let results: Results | null = null;
+    let failure: unknown = null;
     try {
       if (hooks.beforeRun) {
         status.textContent = 'trying your code once, in a worker';
@@ -145,10 +146,11 @@ export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) 
       root.dataset['state'] = 'done';
     } catch (error) {
       const aborted = controller?.signal.aborted === true;
+      if (!aborted) failure = error;
       status.textContent = aborted ? 'Stopped: the workers were ended, nothing was recorded.' : `The run failed: ${(error as Error)?.message ?? String(error)}`;
       root.dataset['state'] = aborted ? 'stopped' : 'failed';
     } finally {
-      hooks.afterRun?.(results);
+      hooks.afterRun?.(results, failure);
       controller = null;
       run.disabled = quick.disabled = false;
       stop.disabled = true;
