@@ -94,6 +94,18 @@ describe('in-page lab cases', () => {
     assert.equal(verdict([0.5, 0.9]), 'slower');
     assert.equal(verdict([0.9, 1.3]), 'no clear difference');
   });
+
+  it('an interval around 1 says how many more samples it needs, from the run\'s own spread (issue 44)', () => {
+    // Reference: episode 05's pool at 0.527x [0.133, 1.91] from 5 samples: half-width (ln 1.91 - ln 0.133) / 2 = 1.33225,
+    // effect |ln 0.527| = 0.64055, n' = 5 x (1.33225 / 0.64055)^2 = 21.6 -> 22, so 17 more.
+    assert.equal(
+      verdict([0.133, 1.91], { speedup: 0.527, samples: 5, quick: true }),
+      "no clear difference yet: from this run's spread it needs about 17 more samples per case (it has 5); Run (not Quick run) takes 15 per case; a quieter machine narrows the interval too",
+    );
+    assert.match(verdict([0.133, 1.91], { speedup: 0.527, samples: 15, quick: false }), /it has 15\); a quieter machine/);
+    assert.equal(verdict([0.9, 1.1], { speedup: 1, samples: 5, quick: true }), 'no difference measured: the two took the same time here');
+    assert.equal(verdict([1.2, 1.5], { speedup: 1.3, samples: 5, quick: true }), 'faster');
+  });
 });
 
 describe('in-page lab worker pool', () => {

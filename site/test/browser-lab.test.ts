@@ -65,6 +65,16 @@ describe('in-page lab, episode 05 (event loop)', () => {
     const viewer = await site.browser.newPage();
     await viewer.goto(`${site.isolated}results-viewer/`);
     await openFile(viewer, { name: 'results-event-loop-browser.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
+    // Like with like (issue 44): the in-page file (primes in Web Workers) against the course's Node run (PBKDF2 behind
+    // HTTP) gets no verdict, the two side by side with the reason; its run details say "not recorded", never a blank.
+    await viewer.waitForFunction(() => document.querySelector('[data-rv-compare-summary]')?.textContent?.startsWith('No verdict:') === true, undefined, { timeout: 60_000 });
+    assert.match((await viewer.locator('[data-rv-compare-summary]').textContent()) ?? '', /^No verdict: your file is an in-page run .* and the course's run is a Node run/);
+    assert.equal(await viewer.locator('[data-rv-compare-table] [data-verdict]').count(), 0);
+    assert.ok(await viewer.locator('[data-rv-compare-table] table').isVisible());
+    const environment = (await viewer.locator('table', { hasText: 'Node / V8 / libuv' }).textContent()) ?? '';
+    assert.match(environment, /none: an in-page run/);
+    assert.match(environment, /CPUnot recorded/);
+    assert.doesNotMatch(environment, / \/ \/ |vs , /);
     assert.deepEqual(errors, []);
     await viewer.close();
     await page.close();

@@ -12,6 +12,7 @@ export {
   parseResults,
   quantile,
   sameCase,
+  samplesToResolve,
   SCHEMA_VERSION,
   sorted,
   validateSubmission,

@@ -29,6 +29,8 @@ export interface BrowserCase<Output> {
    * `<demonstration>: <verdict>`; it is never timed and is not one of the file's checked cases.
    */
   demonstration?: string;
+  /** Why the demonstration's check passed (the failure it shows did not happen this time), for its note. */
+  demonstrationMissed?(): string;
   /** Why this browser cannot run the case (no SIMD, not isolated...), or null: such a case is listed, never run. */
   unavailable: string | null;
   setup(): Promise<CaseHandle<Output>>;
@@ -54,6 +56,11 @@ export interface BrowserLab<Output> {
   headline: { variant: string; params: Params };
   /** The unit of one repetition (requests, products...). */
   workUnit: string;
+  /**
+   * Rounds of a quick and a full run (runner.ts, roundsFor: 5 and 15 when absent): a lab whose headline a quick run
+   * on a busy 2-CPU machine cannot resolve in 5 asks for more.
+   */
+  rounds?: { quick: number; full: number };
   /** Smallest time per sample, in ms, whatever the timer allows (a sample shorter than this is mostly overhead). */
   floorMs?: number;
   comparator: string;
@@ -64,6 +71,11 @@ export interface BrowserLab<Output> {
   observers?: SampleObserver[];
   /** Lines the results file and the page carry (what was off and why, what the cases mean). */
   notes: string[];
+  /**
+   * The sentences the page shows first, above the chart and the verdicts: the finished run in the quantity the episode
+   * teaches (episode 05: the page's responsiveness, inline against the pool, beside the throughput).
+   */
+  lead?(results: import('./core-adapter.ts').Results): string[];
   /** Lines computed from the finished results (a knee, a label), added to the notes. */
   summarize?(results: import('./core-adapter.ts').Results): string[];
   /** Draws the page's chart on a log axis (times that span orders of magnitude: the batch sweep's). */

@@ -9,14 +9,15 @@ import { currentTheme, followTheme, seriesColour, styleAxes } from '../lib/chart
 import { element, textTable } from '../lib/dom.ts';
 import { caseLabel, type Results } from './core-adapter.ts';
 import type { BrowserLab } from './lab-types.ts';
-import { roundsOverride, runBrowserLab } from './runner.ts';
+import { roundsFor, roundsOverride, runBrowserLab } from './runner.ts';
 import { verdict } from './verdict.ts';
+import { type BarWithErrors, errorBarsPlugin } from '../lib/error-bars.ts';
 
 function fmt(value: number): string {
   return Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);
 }
 
-function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis'>): HTMLElement {
+function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' | 'lead' | 'rounds'>): HTMLElement {
   const box = element('div', undefined, 'bl-results');
   const canvas = element('canvas');
   canvas.setAttribute('role', 'img');
@@ -27,24 +28,44 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis'>
   chartBox.append(canvas);
   const theme = currentTheme();
   const labels = results.cases.map((c) => caseLabel(c));
+  // Each median's 95% interval is a whisker on its own bar (error-bars.ts), not a bar of its own beside it.
+  const medians: BarWithErrors = {
+    label: 'median time per sample (ms), whisker: 95% interval',
+    data: results.cases.map((c) => c.summary.median),
+    errorBars: results.cases.map((c) => [c.summary.ci95[0], c.summary.ci95[1]] as const),
+    backgroundColor: seriesColour(theme, 0),
+  };
+  const top = Math.max(...results.cases.map((c) => c.summary.ci95[1]));
   const chart = new Chart(canvas, {
     type: 'bar',
-    data: {
-      labels,
-      datasets: [
-        { label: 'median time per sample (ms)', data: results.cases.map((c) => c.summary.median), backgroundColor: seriesColour(theme, 0) },
-        { label: '95% interval of the median', data: results.cases.map((c) => [c.summary.ci95[0], c.summary.ci95[1]] as unknown as number), backgroundColor: seriesColour(theme, 1), barPercentage: 0.25 },
-      ],
+    data: { labels, datasets: [medians] },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      scales: {
+        x: {},
+        y: lab.logAxis
+          ? { type: 'logarithmic', suggestedMax: top * 1.2, title: { display: true, text: 'ms per sample, log scale (whiskers: 95% interval of the median)' } }
+          : { beginAtZero: true, suggestedMax: top * 1.05, title: { display: true, text: 'ms per sample (whiskers: 95% interval of the median)' } },
+      },
     },
-    options: { animation: false, responsive: true, maintainAspectRatio: false, scales: { x: {}, y: lab.logAxis ? { type: 'logarithmic', title: { display: true, text: 'ms per sample (log scale)' } } : { beginAtZero: true, title: { display: true, text: 'ms per sample' } } } },
+    plugins: [errorBarsPlugin(() => currentTheme().text)],
   });
+  canvas.dataset['blIntervals'] = JSON.stringify(results.cases.map((c) => [caseLabel(c), c.summary.median, c.summary.ci95]));
   styleAxes(chart, theme);
   chart.update();
   followTheme(chart, styleAxes);
+  // First what the episode teaches, in its own quantity (the lab's lead: episode 05 puts the page's responsiveness
+  // beside the throughput), then every speedup with its verdict.
+  const lead = element('div', undefined, 'bl-lead-box');
+  for (const sentence of lab.lead?.(results) ?? []) lead.append(element('p', sentence, 'bl-lead'));
   const verdicts = element('ul', undefined, 'bl-verdicts');
   for (const s of results.speedups) {
     const eff = s.efficiency !== undefined ? `, efficiency ${fmt(s.efficiency)}` : '';
-    verdicts.append(element('li', `${caseLabel(s)}: ${fmt(s.speedup)}x ${s.baseline} (95% interval ${fmt(s.ci95[0])} to ${fmt(s.ci95[1])}): ${verdict(s.ci95)}${eff}${s.oversubscribed ? ' (more workers than CPUs)' : ''}`));
+    const samples = results.cases.find((c) => caseLabel(c) === caseLabel(s))?.samplesMs.length ?? 0;
+    const said = verdict(s.ci95, { speedup: s.speedup, samples, quick: results.quick, fullRounds: roundsFor(false, lab) });
+    verdicts.append(element('li', `${caseLabel(s)}: ${fmt(s.speedup)}x ${s.baseline} (95% interval ${fmt(s.ci95[0])} to ${fmt(s.ci95[1])}): ${said}${eff}${s.oversubscribed ? ' (more workers than CPUs)' : ''}`));
   }
   const cases = textTable(
     'Your run: time per sample (ms)',
@@ -69,7 +90,7 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis'>
   );
   const notes = element('ul', undefined, 'bl-notes');
   for (const note of results.notes) notes.append(element('li', note));
-  box.append(chartBox, verdicts, cases, checks, notes);
+  box.append(lead, chartBox, verdicts, cases, checks, notes);
   return box;
 }
 

@@ -24,9 +24,9 @@ export interface RunOptions {
 
 type Correctness = Results['correctness'][number];
 
-/** Rounds per run: every case is timed once per round. */
-export function roundsFor(quick: boolean): number {
-  return quick ? 5 : 15;
+/** Rounds per run: every case is timed once per round; a lab may ask for more (its `rounds`). */
+export function roundsFor(quick: boolean, lab?: Pick<BrowserLab<unknown>, 'rounds'>): number {
+  return quick ? (lab?.rounds?.quick ?? 5) : (lab?.rounds?.full ?? 15);
 }
 
 /** Most rounds data-bl-rounds may ask for: a full run's 15 and some room, not a run that never ends. */
@@ -108,7 +108,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
   signal.addEventListener('abort', onAbort, { once: true });
   const runnable = lab.cases.filter((c) => c.unavailable === null);
   if (!runnable.some((c) => c.demonstration === undefined)) throw new Error('this browser can run none of this lab\'s cases: see the lines above');
-  const rounds = options.rounds ?? roundsFor(options.quick);
+  const rounds = options.rounds ?? roundsFor(options.quick, lab);
   const repsOf = new Map<string, number>();
   const repsFor = (c: BrowserCase<unknown>): number => repsOf.get(c.sizeGroup ?? '') ?? 1;
   try {
@@ -124,7 +124,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
         stage = 'check';
         const verdict = lab.check(lab.expected(1, c.params), await handle.run(1));
         if (c.demonstration !== undefined) {
-          demonstrated.push(`${c.demonstration}: ${verdict.passed ? 'this time the check passed (the race did not show; run again)' : `the check failed, ${verdict.reason}`}. Not timed.`);
+          demonstrated.push(`${c.demonstration}: ${verdict.passed ? `this time the check passed: ${c.demonstrationMissed?.() ?? 'the failure it shows did not happen; run again'}` : `the check failed, ${verdict.reason}`}. Not timed.`);
           continue;
         }
         correctness.push(entry(c, lab.comparator, verdict, 1, { stage, sample: null }));

@@ -8,7 +8,17 @@ type Message =
   | { id: number; kind: 'clone' | 'transfer'; data: Uint8Array }
   | { id: number; kind: 'attach'; sab: SharedArrayBuffer }
   | { id: number; kind: 'sab' }
-  | { id: number; kind: 'count'; sab: SharedArrayBuffer; count: number; how: 'racy' | 'atomic' | 'local' };
+  /** `parties`: wait (at most 1 s) until that many workers have arrived (counter[1]), so they all count at once. */
+  | { id: number; kind: 'count'; sab: SharedArrayBuffer; count: number; how: 'racy' | 'atomic' | 'local'; parties?: number };
+
+/** The start line of the race demonstration: every worker announces itself, then spins until all have (at most 1 s). */
+function startTogether(view: Int32Array, parties: number): void {
+  Atomics.add(view, 1, 1);
+  const until = performance.now() + 1000;
+  while (Atomics.load(view, 1) < parties && performance.now() < until) {
+    // spin: a wait here would let the first worker finish before the last one starts
+  }
+}
 
 self.onmessage = (event: MessageEvent<Message>) => {
   const m = event.data;
@@ -33,6 +43,7 @@ self.onmessage = (event: MessageEvent<Message>) => {
         self.postMessage({ id: m.id, result: { sum: checksum(shared) } });
         break;
       case 'count':
+        if (m.parties !== undefined) startTogether(new Int32Array(m.sab), m.parties);
         increment(new Int32Array(m.sab), m.count, m.how);
         self.postMessage({ id: m.id, result: 0 });
         break;
