@@ -89,6 +89,8 @@ function declaredOptions(pkg: Package, script: string): Set<string> | null {
   const options = new Set<string>();
   for (const m of source.matchAll(/['"]?([a-z][\w-]*)['"]?\s*:\s*\{\s*type:\s*'(string|boolean)'/g)) options.add(m[1]!);
   for (const m of source.matchAll(/short:\s*'([a-z])'/g)) options.add(m[1]!);
+  // The harness's one flag parser (command-line.ts) adds -h and --help to every tool's table.
+  if (/\bparseCommandLine\(/.test(source)) for (const o of ['help', 'h']) options.add(o);
   return options;
 }
 
