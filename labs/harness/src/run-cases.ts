@@ -50,8 +50,17 @@ export interface RunCases {
   definitions: CaseDefinition<unknown, unknown>[];
 }
 
+export interface RunCasesOptions {
+  /**
+   * Call the lab's `notes()` (default true). The supervisor passes false: a lab's notes may load the learner's native
+   * build (native-kernel's peak note asks exercise_march.node for its vector width), and native code is never loaded
+   * in the supervisor; the runner computes them and sends them (run-protocol.ts `notes`).
+   */
+  notes?: boolean;
+}
+
 /** The run's declarations; throws LabLoadError for a missing impl folder or a --grade of a lab with nothing to grade. */
-export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob): RunCases {
+export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, options: RunCasesOptions = {}): RunCases {
   const implRel = path.join(job.impl === 'exercise' ? 'exercises' : 'solutions', lab.name);
   const implDir = path.join(job.rootDir, implRel);
   if (!existsSync(implDir)) throw new LabLoadError(`${implRel} is missing: restore it with 'git checkout -- ${implRel}'`);
@@ -82,7 +91,7 @@ export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob)
     baseline: lab.baseline,
     sweeps: lab.sweeps,
     headline: resolveHeadline(lab.headline, ctx),
-    notes: lab.notes?.(ctx) ?? [],
+    notes: options.notes === false ? [] : (lab.notes?.(ctx) ?? []),
     cases,
     plan: job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full),
     grading,

@@ -137,7 +137,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const job = { lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p, ...(options.grade ? { grade: true } : {}), ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}) };
   let declared: LabInfo;
   try {
-    declared = runCases(definition, job).info;
+    // Without the lab's notes: they may load native code, which runs only in the runner (it sends them).
+    declared = runCases(definition, job, { notes: false }).info;
   } catch (error) {
     removeIfEmpty(runDir);
     throw error;
@@ -324,7 +325,7 @@ export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcom
   const job = { lab: options.lab, impl: options.impl, quick: true, seed: options.seed ?? DEFAULT_SEED, rootDir, checkOnly: true, availableParallelism: cpuBudget(options.cpus).p };
   const run = await supervise({
     job,
-    lab: runCases(await loadLab(options.lab, rootDir), job).info,
+    lab: runCases(await loadLab(options.lab, rootDir), job, { notes: false }).info,
     ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
   });

@@ -75,6 +75,8 @@ export interface LabInfo {
 }
 
 export type RunnerMessage =
+  /** The lab's notes (lab.notes()), computed here: they may load native code, which the supervisor never does. */
+  | { type: 'notes'; notes: string[] }
   /** A call into lab or learner code starts; it must end within `limitMs` (`why` explains the limit). */
   | { type: 'call'; activity: Activity; limitMs: number; why: string }
   /** The call announced last has returned (or thrown: then a `checked` or `case-failed` follows). */

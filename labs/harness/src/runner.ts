@@ -95,6 +95,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   const lab = (await loadLab(job.lab, job.rootDir)) as LabDefinition<unknown, unknown>;
   // The same declarations the supervisor computed from its own load of the lab (run-cases.ts): they are not sent back.
   const { ctx, info, definitions: allDefinitions } = runCases(lab, job);
+  send({ type: 'notes', notes: info.notes });
   const keys = info.cases.map((c) => c.key);
   if (job.caseKeys && keys.join('\n') !== job.caseKeys.join('\n')) {
     throw new Error(

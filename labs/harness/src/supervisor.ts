@@ -47,6 +47,8 @@ export const INTERRUPT_GRACE_MS = 1_500;
 const STDERR_TAIL_BYTES = 4096;
 /** How often the supervisor reads the resident memory of the run's processes, in ms (one scan of /proc: about 1 ms per 100 processes). */
 export const MEMORY_POLL_MS = 500;
+/** Lab notes kept from the runner's `notes` message (a lab has a handful). */
+const MAX_LAB_NOTES = 40;
 /** The flag that lets an instructor grade trusted code where no OS sandbox can start. */
 export const TRUSTED_CODE_FLAG = '--trusted-code';
 
@@ -61,7 +63,7 @@ export interface MeasuredData {
 }
 
 export interface SupervisedRun {
-  /** The run's declarations, as given (SuperviseOptions.lab). */
+  /** The run's declarations, as given (SuperviseOptions.lab), with the lab's notes as the runner computed them. */
   lab: LabInfo;
   /** One entry per case that was checked, in the lab's case order. */
   correctness: CorrectnessEntry[];
@@ -325,6 +327,10 @@ function runAttempt(
 
     child.on('message', (message: RunnerMessage) => {
       switch (message.type) {
+        case 'notes':
+          // Text from the lab process (which learner code shares): strings only, bounded, never instructions.
+          run.lab = { ...run.lab, notes: (Array.isArray(message.notes) ? message.notes : []).filter((n): n is string => typeof n === 'string').slice(0, MAX_LAB_NOTES).map((n) => n.slice(0, 2000)) };
+          break;
         case 'call':
           clearTimer();
           activity = { activity: message.activity, limitMs: message.limitMs, why: message.why };
