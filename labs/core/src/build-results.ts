@@ -9,7 +9,8 @@
  * The instructor's validator (validate.ts) recomputes a file with the same analyzeRun.
  */
 import { analyze, caseRatioInterval, type Analysis, type AnalysisInput, type AnalysisOptions } from './analysis.ts';
-import { gradeCases, type GradingSpec } from './grade.ts';
+import { gateImplausible, gradeCases, type GradingSpec } from './grade.ts';
+import { plausibilityFlags } from './plausibility.ts';
 import { SCHEMA_VERSION, type Grade, type Results } from './results-schema.ts';
 
 export interface RunAnalysisOptions extends AnalysisOptions {
@@ -27,7 +28,9 @@ export function analyzeRun(inputs: AnalysisInput[], options: RunAnalysisOptions)
   const analysis = analyze(inputs, options);
   const run = { seed: options.seed, bootstrapResamples: options.resamples };
   // The grade's intervals are resampled exactly as the run's speedups are (pairing, seed derivation, resamples).
-  const grade = options.grading ? gradeCases(inputs, analysis.cases, options.grading, (reference, learner, key) => caseRatioInterval(run, reference, learner, key)) : null;
+  const graded = options.grading ? gradeCases(inputs, analysis.cases, options.grading, (reference, learner, key) => caseRatioInterval(run, reference, learner, key)) : null;
+  // An implausible speedup of a graded case fails its grade (plausibility.ts).
+  const grade = graded ? gateImplausible(graded, plausibilityFlags({ cpus: { available: options.availableParallelism }, speedups: analysis.speedups, grade: null })) : null;
   return { ...analysis, grade };
 }
 

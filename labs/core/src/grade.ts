@@ -82,3 +82,19 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     oversubscribed: graded.some((c) => c.oversubscribed),
   };
 }
+
+/**
+ * The grade with every graded case that has an implausible speedup or scaling (plausibility.ts) failed: a case whose
+ * efficiency says W workers did the work of more than 1.5 W was not measured doing the work (a cached input, a
+ * forged clock), so its ratio to the reference is not a grade either (issue 42: 404 % efficiency on the graded case
+ * passed). `flags` are plausibilityFlags of the run's speedups.
+ */
+export function gateImplausible(grade: Grade, flags: ReadonlyArray<{ variant: string; params: Params; kind: string; message: string }>): Grade {
+  const entries = grade.entries.map((e) => {
+    if (e.notAttempted) return e;
+    const flag = flags.find((f) => f.kind !== 'grade' && f.variant === e.variant && paramsKey(f.params) === paramsKey(e.params));
+    if (!flag) return e;
+    return { ...e, passed: false, uncertain: false, reason: `implausible: ${flag.message}; not graded as a pass (a cached answer or a forged clock?)` };
+  });
+  return { ...grade, entries, passed: entries.some((e) => !e.notAttempted) && entries.every((e) => e.passed || e.notAttempted === true) };
+}

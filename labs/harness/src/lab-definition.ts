@@ -256,6 +256,12 @@ export interface LabDefinition<Input, Output> {
    */
   notes?(ctx: LabContext): string[];
   /**
+   * Optional: the memory a run's processes may hold together, in bytes, when the harness's limit (os-sandbox.ts:
+   * 4 GiB + 128 MiB per CPU) is too little, e.g. native-kernel's triad arrays, sized from the last-level cache. It
+   * only raises the limit. Lab code alone (it is called in the supervisor): quick, and it loads nothing.
+   */
+  memoryBytes?(ctx: LabContext): number;
+  /**
    * Optional: how to plan a run of this lab within its time budget (plan.ts): a calibration of its unit of work and
    * the reference machine's rates. With it and an `estimate` on every case, `npm run lab` prints the planned time and
    * reduces the rounds (or leaves out optional cases) when a run would be too long.

@@ -45,14 +45,14 @@ const GIB = 1024 * MIB;
 
 /**
  * The limits for a run planned for P CPUs: 4 GiB of memory plus 128 MiB per CPU (a process pool of P Node processes
- * takes about 50 MiB each; a lab may declare more with `"sandbox": { "memoryMiB": N }`), 3,600 + 600 x P CPU
- * seconds per process (a full run is planned for 5 min of P busy CPUs), 1,024 + 64 x P processes and threads, files
- * up to 4 GiB, 1 MiB of output per stream. The wall time of every call is bounded separately (supervisor.ts).
+ * takes about 50 MiB each), or what the lab says it needs when that is more (LabDefinition.memoryBytes), 3,600 +
+ * 600 x P CPU seconds per process (a full run is planned for 5 min of P busy CPUs), 1,024 + 64 x P processes and
+ * threads, files up to 4 GiB, 1 MiB of output per stream. The wall time of every call is bounded apart (supervisor.ts).
  */
-export function sandboxLimits(p: number, needs: Pick<SandboxNeeds, 'memoryMiB'>): SandboxLimits {
+export function sandboxLimits(p: number, labMemoryBytes: number | null): SandboxLimits {
   const cpus = Math.max(1, Math.floor(p));
   return {
-    memoryBytes: needs.memoryMiB !== null ? needs.memoryMiB * MIB : 4 * GIB + cpus * 128 * MIB,
+    memoryBytes: Math.max(4 * GIB + cpus * 128 * MIB, labMemoryBytes ?? 0),
     cpuSeconds: 3600 + 600 * cpus,
     processes: 1024 + 64 * cpus,
     fileBytes: 4 * GIB,

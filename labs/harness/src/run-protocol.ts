@@ -70,6 +70,8 @@ export interface LabInfo {
   notes: string[];
   cases: CaseInfo[];
   plan: SamplingPlan;
+  /** The memory the lab says a run needs (LabDefinition.memoryBytes), in bytes, or null. */
+  memoryBytes: number | null;
   /** The graded cases and the target, when the job grades. */
   grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
 }

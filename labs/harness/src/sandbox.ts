@@ -39,14 +39,12 @@ export interface SandboxNeeds {
    * None of them holds a user's or another learner's files. A granted folder that does not exist is left out.
    */
   reads: string[];
-  /** Memory the run's processes may hold together, in MiB, when the default (os-sandbox.ts) is too little; null for the default. */
-  memoryMiB: number | null;
 }
 
 /** The system folders a lab may declare it reads (sandbox.reads): public system data, nothing of a user's. */
 const SYSTEM_READS = /^\/(proc|sys|usr\/lib|usr\/lib64|usr\/local\/lib|lib|lib64|usr\/share\/vulkan|usr\/local\/share\/vulkan|etc\/vulkan|etc\/xdg\/vulkan)(\/|$)/;
 
-export const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [], reads: [], memoryMiB: null };
+export const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [], reads: [] };
 
 /** Reads `"sandbox": { "childProcess": true, "addons": true, "writes": ["models"] }` from labs/<lab>/package.json. */
 export function readSandboxNeeds(rootDir: string, lab: string): SandboxNeeds {
@@ -61,11 +59,7 @@ export function readSandboxNeeds(rootDir: string, lab: string): SandboxNeeds {
   for (const r of reads) {
     if (!SYSTEM_READS.test(r) || r.split('/').includes('..')) throw new Error(`labs/${lab}/package.json: sandbox.reads may name only system folders (/proc, /sys, the library folders, the Vulkan driver lists; got '${r}')`);
   }
-  const memory = declared.memoryMiB;
-  if (memory !== undefined && memory !== null && !(Number.isInteger(memory) && memory >= 256 && memory <= 1_048_576)) {
-    throw new Error(`labs/${lab}/package.json: sandbox.memoryMiB must be a whole number of MiB from 256 to 1048576 (got ${JSON.stringify(memory)})`);
-  }
-  return { childProcess: declared.childProcess === true, addons: declared.addons === true, writes, reads: reads.filter((r) => existsSync(r)), memoryMiB: memory ?? null };
+  return { childProcess: declared.childProcess === true, addons: declared.addons === true, writes, reads: reads.filter((r) => existsSync(r)) };
 }
 
 export interface SandboxOptions {

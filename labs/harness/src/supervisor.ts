@@ -196,7 +196,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const sandboxOptions = { rootDir: options.job.rootDir, lab: options.job.lab, impl: options.job.impl, grade: options.job.grade === true, tmpDir, needs };
   const execArgv = sandboxExecArgv(sandboxOptions);
   const probe = probeOsSandbox();
-  const limits = { ...sandboxLimits(options.job.availableParallelism, needs), ...options.limits };
+  const limits = { ...sandboxLimits(options.job.availableParallelism, options.lab.memoryBytes), ...options.limits };
   const wall = probe.available ? { probe, grants: sandboxGrants(sandboxOptions), needs, limits, cwd: options.job.rootDir } : null;
   run.notes.push(osSandboxNote(probe, limits));
   if (!probe.available && options.job.grade && !options.trustedCode) {
@@ -431,7 +431,7 @@ function runAttempt(
       if (overMemory !== null) {
         reason =
           `${what} held ${(overMemory / 2 ** 30).toFixed(1)} GiB of memory, over the run's limit of ${(sandbox.limits.memoryBytes / 2 ** 30).toFixed(1)} GiB: ` +
-          `the lab process was ended. Does the code keep every result, or allocate per call? (A lab that needs more declares "sandbox": { "memoryMiB": N } in its package.json.)${where}`;
+          `the lab process was ended. Does the code keep every result, or allocate per call?${where}`;
       } else if (signal === 'SIGXCPU') {
         reason = `${what} used more than ${sandbox.limits.cpuSeconds} CPU seconds in one process, the run's limit: the lab process was ended. Does the code loop forever?${where}`;
       } else if (overran) {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EFFICIENCY_MAX, GRADE_RATIO_MAX, plausibilityFlags, type PlausibilityInput } from '@parallel-course/core';
-import { gradeCases } from '@parallel-course/core';
+import { analyzeRun, gradeCases } from '@parallel-course/core';
 
 const speedup = (workers: number, efficiency: number, basis: 'one-worker' | 'baseline' = 'one-worker') => ({
   variant: 'pool', params: { workers }, speedup: efficiency * workers, workers, efficiency, efficiencyBasis: basis,
@@ -44,6 +44,24 @@ test('a grade of more than ten times the reference is flagged and does not pass'
   const honest = grade(102.1 / 2);
   assert.equal(honest.passed, true, 'twice the reference is a plausible improvement');
   assert.ok(GRADE_RATIO_MAX === 10);
+});
+
+test('a graded case with an implausible efficiency fails its grade, whatever its ratio to the reference (issue 42)', () => {
+  // A pool of 2 workers 10x faster than the one-thread baseline: an efficiency of 500 % (the issue's attack gave 404 %,
+  // graded PASS, by timing a cached input). Its reference copy is as fast, so the ratio alone would pass.
+  const input = (variant: string, params: Record<string, string | number>, ms: number, workers?: number) => ({
+    variant, params, ...(workers !== undefined ? { workers } : {}), samplesMs: [ms, ms * 1.01, ms * 0.99, ms, ms * 1.02, ms * 0.98],
+    sampleRounds: [0, 0, 1, 1, 2, 2], workPerSample: { amount: 1, unit: 'x' }, observations: {},
+  });
+  const run = (poolMs: number) =>
+    analyzeRun([input('loop', {}, 100), input('pool', { workers: 2 }, poolMs, 2), input('pool', { workers: 2, impl: 'reference' }, poolMs, 2)], {
+      baseline: 'loop', headline: { variant: 'pool', params: { workers: 2 } }, seed: 1, resamples: 200, availableParallelism: 2,
+      grading: { cases: [{ variant: 'pool', params: { workers: 2 } }], target: 0.9, targetText: 't' },
+    });
+  const cached = run(10);
+  assert.equal(cached.grade?.passed, false);
+  assert.match(cached.grade?.entries[0]?.reason ?? '', /^implausible: pool \(workers=2\): efficiency 500 % is above 150 %.*not graded as a pass/);
+  assert.equal(run(60).grade?.passed, true, 'an efficiency of 83 % is graded by its ratio');
 });
 
 test("no committed reference run raises a flag", () => {

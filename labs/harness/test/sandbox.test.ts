@@ -73,13 +73,13 @@ test('a hostile learner module writes nothing outside its temp folder and leaves
 });
 
 test('the flags grant reading the code under test and writing only the temp folder and declared lab folders', () => {
-  const argv = sandboxExecArgv({ rootDir: '/course', lab: 'demo', impl: 'exercise', grade: false, tmpDir: '/tmp/run-1', needs: { childProcess: false, addons: false, writes: ['models'], reads: [], memoryMiB: null } });
+  const argv = sandboxExecArgv({ rootDir: '/course', lab: 'demo', impl: 'exercise', grade: false, tmpDir: '/tmp/run-1', needs: { childProcess: false, addons: false, writes: ['models'], reads: [] } });
   assert.ok(argv.includes('--permission'));
   assert.ok(argv.includes('--allow-fs-read=/course/exercises/demo'));
   assert.ok(!argv.some((a) => a.includes('/course/solutions')), 'a plain exercise run does not read solutions/');
   assert.deepEqual(argv.filter((a) => a.startsWith('--allow-fs-write=')).sort(), ['--allow-fs-write=/course/labs/demo/models', '--allow-fs-write=/tmp/run-1']);
   assert.ok(!argv.includes('--allow-child-process') && !argv.includes('--allow-addons'));
-  const graded = sandboxExecArgv({ rootDir: '/course', lab: 'demo', impl: 'exercise', grade: true, tmpDir: '/tmp/run-1', needs: { childProcess: true, addons: true, writes: [], reads: ['/proc'], memoryMiB: null } });
+  const graded = sandboxExecArgv({ rootDir: '/course', lab: 'demo', impl: 'exercise', grade: true, tmpDir: '/tmp/run-1', needs: { childProcess: true, addons: true, writes: [], reads: ['/proc'] } });
   assert.ok(graded.includes('--allow-fs-read=/course/solutions/demo'), 'grading reads the reference solution');
   assert.ok(graded.includes('--allow-child-process') && graded.includes('--allow-addons'));
   assert.ok(graded.includes('--allow-fs-read=/proc'), 'a declared system folder (task-granularity reads its children\'s memory in /proc)');
