@@ -12,7 +12,7 @@ import type { AnalysisInput } from './analysis.ts';
 import type { CaseResult, CorrectnessEntry, Grade, Params } from './results-schema.ts';
 import { median } from './statistics.ts';
 import { paramsSeedText, sameCase, sameParams, type CaseRef as Headline } from './case-identity.ts';
-import { implausibleGradeRatio } from './plausibility.ts';
+import { implausibleGradeRatio, type PlausibilityFlag } from './plausibility.ts';
 
 /** The param and value that mark the reference solution's copy of a graded case (runner.ts adds them). */
 export const REFERENCE_PARAM = 'impl';
@@ -89,10 +89,10 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
  * forged clock), so its ratio to the reference is not a grade either (issue 42: 404 % efficiency on the graded case
  * passed). `flags` are plausibilityFlags of the run's speedups.
  */
-export function gateImplausible(grade: Grade, flags: ReadonlyArray<{ variant: string; params: Params; kind: string; message: string }>): Grade {
+export function gateImplausible(grade: Grade, flags: ReadonlyArray<PlausibilityFlag>): Grade {
   const entries = grade.entries.map((e) => {
     if (e.notAttempted) return e;
-    const flag = flags.find((f) => f.kind !== 'grade' && f.variant === e.variant && paramsKey(f.params) === paramsKey(e.params));
+    const flag = flags.find((f) => f.kind !== 'grade' && f.variant === e.variant && paramsKey(f.params as Params) === paramsKey(e.params));
     if (!flag) return e;
     return { ...e, passed: false, uncertain: false, reason: `implausible: ${flag.message}; not graded as a pass (a cached answer or a forged clock?)` };
   });

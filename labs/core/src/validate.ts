@@ -140,6 +140,9 @@ export function checkResults(results: Results): string[] {
       problems.push(`correctness: ${caseLabel(entry)} did not pass its check (${entry.reason ?? 'no reason given'})`);
     }
   }
+  if (results.runtime === 'browser' && results.grade !== null) {
+    problems.push("grade: a run in a browser page is self-reported (the page's scripts own its clock) and cannot carry a grade; grade with npm run lab -- <lab> --grade");
+  }
   if (results.speedups.some((s) => s.baseline !== results.baseline)) {
     problems.push('speedups: entries name different baselines; the harness uses one baseline per lab');
   }

@@ -99,9 +99,11 @@ function runProbe(wanted: string): OsSandboxProbe {
 }
 
 /** The system's programs and libraries, read-only; merged-/usr links (/lib -> usr/lib) kept as links. */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+
 function systemBinds(): string[] {
   const args: string[] = [];
-  for (const dir of ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
+  for (const dir of SYSTEM_DIRS) {
     if (!existsSync(dir)) continue;
     if (lstatSync(dir).isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
     else args.push('--ro-bind', dir, dir);
@@ -133,7 +135,9 @@ export function bwrapCommand(options: BwrapOptions, command: string[]): { file: 
     if (existsSync('/dev')) for (const name of readdirSync('/dev')) if (name.startsWith('nvidia')) args.push('--dev-bind-try', `/dev/${name}`, `/dev/${name}`);
   }
   const node = realpathSync(process.execPath);
-  const reads = [...new Set([...grants.reads, node])].filter((p) => !p.startsWith('/proc/') && p !== '/proc');
+  // /proc is the sandbox's own; the system folders are there already (a lab's `reads` may name /usr/lib).
+  const inSystem = (p: string) => p === '/proc' || p.startsWith('/proc/') || SYSTEM_DIRS.some((d) => p === d || p.startsWith(`${d}/`));
+  const reads = [...new Set([...grants.reads, node])].filter((p) => !inSystem(p));
   // Parents before children, so a narrower bind lands on top of a wider one; the writable ones last.
   const depth = (p: string) => p.split('/').length;
   // A link (a test root's node_modules, npm's workspace links) stays a link, so `..` past it resolves as outside;

@@ -10,8 +10,11 @@ import { validateFile, type ValidateFileOptions } from './validate.ts';
 export interface GradebookRow {
   learner: string;
   lab: string;
-  /** ok: valid; check-failed: valid numbers, some case failed its check; invalid: numbers do not recompute; refused. */
-  status: 'ok' | 'check-failed' | 'invalid' | 'refused';
+  /**
+   * ok: valid; check-failed: valid numbers, some case failed its check; self-reported: a run in a browser page (its
+   * clock belongs to the page, so it is never a grade); invalid: numbers do not recompute; refused.
+   */
+  status: 'ok' | 'check-failed' | 'self-reported' | 'invalid' | 'refused';
   checksPassed: number;
   checksTotal: number;
   /** pass / fail, or none when the run was not graded (or cannot be trusted). */
@@ -23,6 +26,9 @@ export interface GradebookRow {
   oversubscribed: boolean;
   problem: string;
 }
+
+/** Why a browser page's results file is not a grade. */
+export const SELF_REPORTED = "self-reported: measured in a browser page, whose clock belongs to the page's scripts; practice, not a grade (grade with npm run lab -- <lab> --grade)";
 
 /** One row from one file's validation (file name = learner). */
 export function gradebookRow(learner: string, file: string, options: ValidateFileOptions = {}): GradebookRow {
@@ -40,10 +46,15 @@ export function gradebookRow(learner: string, file: string, options: ValidateFil
   const checksPassed = r.correctness.filter((e) => e.passed).length;
   const base = { learner, lab: r.lab, checksPassed, checksTotal: r.correctness.length, cpusForced: r.cpus.forced, oversubscribed: r.grade?.oversubscribed ?? false };
   if (numbers.length > 0) return { ...base, status: 'invalid', grade: 'none', target: null, cases: [], problem: numbers[0] ?? '' };
+  if (r.runtime === 'browser') {
+    return { ...base, status: 'self-reported', grade: 'none', target: null, cases: [], problem: SELF_REPORTED };
+  }
+  const allChecksPassed = checksPassed === r.correctness.length;
   return {
     ...base,
-    status: checksPassed === r.correctness.length ? 'ok' : 'check-failed',
-    grade: r.grade === null ? 'none' : r.grade.passed ? 'pass' : 'fail',
+    status: allChecksPassed ? 'ok' : 'check-failed',
+    // A run with a failed check is never a pass, whatever its ratios (the failed case may be the one that was fast).
+    grade: r.grade === null ? 'none' : r.grade.passed && allChecksPassed ? 'pass' : 'fail',
     target: r.grade?.target ?? null,
     cases: (r.grade?.entries ?? []).map((e) => ({ label: caseLabel(e), ratio: e.ratio, ci95: e.ci95, passed: e.passed, uncertain: e.uncertain, ...(e.notAttempted ? { notAttempted: true } : {}) })),
     // An implausible ratio is named where an instructor looks first (its grade already does not pass).

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { ReportRefusedError } from './learner-report.ts';
+import { SELF_REPORTED } from './gradebook.ts';
 import { validateFile } from './validate.ts';
 import { writeLearnerReport } from './write-learner-report.ts';
 import { plausibilityFlags, terminalText } from '@parallel-course/core';
@@ -57,6 +58,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`valid    ${name}: schema, correctness and every recomputed number agree\n`);
         // Valid arithmetic on an implausible measurement: said, so nobody reads it as a result (plausibility.ts).
         for (const flag of result.results ? plausibilityFlags(result.results) : []) process.stdout.write(`  warning: implausible: ${terminalText(flag.message)}\n`);
+        if (result.results?.runtime === 'browser') process.stdout.write(`  ${SELF_REPORTED}\n`);
       } else if (result.refused) {
         refused++;
         process.stdout.write(`REFUSED  ${name}: ${terminalText(result.refused.message)}\n`);
