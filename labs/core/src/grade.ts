@@ -92,7 +92,7 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
 export function gateImplausible(grade: Grade, flags: ReadonlyArray<PlausibilityFlag>): Grade {
   const entries = grade.entries.map((e) => {
     if (e.notAttempted) return e;
-    const flag = flags.find((f) => f.kind !== 'grade' && f.variant === e.variant && paramsKey(f.params as Params) === paramsKey(e.params));
+    const flag = flags.find((f) => f.kind !== 'grade' && f.variant === e.variant && sameParams(f.params as Params, e.params));
     if (!flag) return e;
     return { ...e, passed: false, uncertain: false, reason: `implausible: ${flag.message}; not graded as a pass (a cached answer or a forged clock?)` };
   });
