@@ -93,9 +93,9 @@ export function diffRecomputed(path: string, claimed: unknown, recomputed: unkno
   }
 }
 
-/** Recomputes cases, speedups, Amdahl fits and the headline from the raw samples, as the harness did. */
-export function recompute(results: Results): RunAnalysis {
-  const inputs: AnalysisInput[] = results.cases.map((c) => ({
+/** What analyzeRun reads of a results file: each case's raw samples, rounds, work and observations. */
+export function analysisInputsOf(results: Results): AnalysisInput[] {
+  return results.cases.map((c) => ({
     variant: c.variant,
     params: c.params,
     ...(c.workers !== undefined ? { workers: c.workers } : {}),
@@ -107,6 +107,11 @@ export function recompute(results: Results): RunAnalysis {
       Object.entries(c.observations).map(([name, o]) => [name, { unit: o.unit, description: o.description, samples: o.samples }]),
     ),
   }));
+}
+
+/** Recomputes cases, speedups, Amdahl fits and the headline from the raw samples, as the harness did. */
+export function recompute(results: Results): RunAnalysis {
+  const inputs = analysisInputsOf(results);
   // The lab's baseline and headline are declarations, not measurements: the file records them.
   const baseline = results.baseline;
   const headline = results.headline ?? { variant: '', params: {} };

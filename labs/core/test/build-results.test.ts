@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { analyzeRun, buildResults, checkResults, parseResultsJson, resultsSchema, type AnalysisInput, type Results, type RunRecord } from '@parallel-course/core';
+import { analysisInputsOf, analyzeRun, buildResults, checkResults, parseResultsJson, resultsSchema, type Results, type RunRecord } from '@parallel-course/core';
 
 function referenceRun(lab: string): Results {
   const dir = new URL(`../../../reference/${lab}/`, import.meta.url);
@@ -14,24 +14,10 @@ function referenceRun(lab: string): Results {
   return parseResultsJson(readFileSync(new URL(`${run}/results.json`, dir), 'utf8'), `reference/${lab}`);
 }
 
-/** What the runner hands to analyzeRun: the samples of each measured case, as the harness records them. */
-function inputsOf(results: Results): AnalysisInput[] {
-  return results.cases.map((c) => ({
-    variant: c.variant,
-    params: c.params,
-    ...(c.workers !== undefined ? { workers: c.workers } : {}),
-    samplesMs: c.samplesMs,
-    sampleRounds: c.sampleRounds,
-    workPerSample: c.workPerSample,
-    sample: c.sample,
-    observations: Object.fromEntries(Object.entries(c.observations).map(([k, o]) => [k, { unit: o.unit, description: o.description, samples: o.samples }])),
-  }));
-}
-
 test('buildResults rebuilds a reference run from its record and samples, field for field and in schema order', () => {
   const original = referenceRun('event-loop');
   const { schemaVersion: _version, cases: _c, speedups: _s, amdahl: _a, headline, grade: _g, ...record } = original;
-  const analysis = analyzeRun(inputsOf(original), {
+  const analysis = analyzeRun(analysisInputsOf(original), {
     baseline: original.baseline,
     headline: { variant: headline!.variant, params: headline!.params },
     seed: original.seed,
