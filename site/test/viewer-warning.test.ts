@@ -1,7 +1,7 @@
 /**
  * The results viewer in a real browser warns, in words and as an alert, about a file it cannot vouch for: one whose
  * correctness check failed, and one whose numbers do not recompute from its samples. The check is the validator's
- * own (labs/harness/src/tools/validate-core.ts); the files come from a genuine harness run, edited here.
+ * own (labs/core/src/validate.ts); the files come from a genuine harness run, edited here.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
  * Reads a results.json the learner picked and validates it with the harness's own schema (the same code the
  * harness runs before it writes the file), then checks it as the instructor's validator does (`npm run report --
- * validate`, labs/harness/src/tools/validate-core.ts): every correctness check passed and every number recomputes
+ * validate`, labs/core/src/validate.ts): every correctness check passed and every number recomputes
  * from the raw samples. The text is parsed as JSON only: nothing in it is executed or rendered as HTML.
  */
 import { checkResults, MAX_RESULTS_BYTES, parseResultsJson, plausibilityFlags, type Results, ResultsFileError } from '@parallel-course/core';

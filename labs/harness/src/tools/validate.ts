@@ -2,7 +2,7 @@
  * `npm run report -- validate <file>`: an instructor's check of a submitted results.json.
  *   1. the file itself: a regular file within MAX_RESULTS_BYTES, read without blocking (safe-read.ts), so a FIFO,
  *      a link to /dev/zero or a huge file is refused with its reason instead of hanging or killing the check;
- *   2. the schema, correctness and every summary number recomputed from the raw samples (validate-core.ts, the
+ *   2. the schema, correctness and every summary number recomputed from the raw samples (the core's validate.ts, the
  *      pure part the site's results viewer shares): "speedups[3].speedup is 2.5 but the samples give 1.74";
  *   3. a graded run's reference solution is the checkout's (its fingerprint matches solutions/<lab>).
  * What it cannot catch: samples invented consistently with their summaries. Signing runs would be a separate tool.
