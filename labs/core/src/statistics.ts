@@ -14,6 +14,7 @@
  *   student-t.ts        studentTCdf, studentTQuantile: Student's t for Welch's interval
  *   between-runs.ts     compareSpeedupsBetweenRuns: a variant between two runs, drift cancelled by its baseline
  *   interval-verdict.ts compareEstimates, moverRatioCi: verdicts from the interval of a ratio, never from overlap
+ *   scaling-notes.ts    scalingNotes: efficiency above 1, negative Karp-Flatt, sweeps too short to fit, extrapolations
  *   scaling.ts          speedup, efficiency, karpFlatt, amdahlSpeedup, gustafsonSpeedup, amdahlLimit, speedupCurves, amdahlFit
  *
  * Every function throws StatisticsInputError (code STATISTICS_INVALID_INPUT) on input it cannot use, never NaN.
@@ -32,10 +33,12 @@ export { compareSamples } from './statistics/compare.ts';
 export { samplesToResolve } from './statistics/resolve.ts';
 export type { Resolution } from './statistics/resolve.ts';
 export type { CompareOptions, SampleComparison } from './statistics/compare.ts';
-export { amdahlFit, amdahlLimit, amdahlSpeedup, efficiency, gustafsonSpeedup, karpFlatt, speedup, speedupCurves } from './statistics/scaling.ts';
+export { AMDAHL_MIN_FREE_POINTS, amdahlFit, amdahlFreePoints, amdahlLimit, amdahlSpeedup, efficiency, gustafsonSpeedup, karpFlatt, speedup, speedupCurves } from './statistics/scaling.ts';
 export type { AmdahlFitResult, LawPoint, ScalingPoint } from './statistics/scaling.ts';
 export { logGamma, regularizedBeta, studentTCdf, studentTQuantile } from './statistics/student-t.ts';
 export { compareSpeedupsBetweenRuns, roundLogSpeedups, welchInterval } from './statistics/between-runs.ts';
 export type { BetweenRunComparison, RoundedCase, WelchInterval } from './statistics/between-runs.ts';
 export { compareEstimates, moverDifferenceCi, moverRatioCi, verdictOf } from './statistics/interval-verdict.ts';
 export type { Estimate, IntervalComparison, IntervalVerdict } from './statistics/interval-verdict.ts';
+export { SUPERLINEAR_CAUSES, scalingNotes } from './statistics/scaling-notes.ts';
+export type { ScalingNotesInput } from './statistics/scaling-notes.ts';

@@ -5,8 +5,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  AMDAHL_MIN_FREE_POINTS,
   StatisticsInputError,
   amdahlFit,
+  amdahlFreePoints,
   amdahlSpeedup,
   bootstrapMedianCi,
   bootstrapRatioCi,
@@ -657,17 +659,28 @@ describe('scaling laws', () => {
   });
 
   test('amdahlFit clamps a slowdown to f = 1', () => {
-    // Reference: S = 0.5 at p = 2: y = 2 - 0.5 = 1.5, x = 0.5, f = 3, clamped to 1; maxSpeedup 1 / 1 = 1.
-    const fit = amdahlFit([{ workers: 2, speedup: 0.5 }]);
+    // Reference: S = 0.5 at p = 2 and 0.4 at p = 4: y = 1.5 and 2.25, x = 0.5 and 0.75; f = (0.75 + 1.6875) /
+    // (0.25 + 0.5625) = 3, clamped to 1; maxSpeedup 1 / 1 = 1.
+    const fit = amdahlFit([{ workers: 2, speedup: 0.5 }, { workers: 4, speedup: 0.4 }]);
     assert.equal(fit?.serialFraction, 1);
     assert.equal(fit?.maxSpeedup, 1);
-    // Reference: fitted S(2) = 1, error 0.5.
-    assert.equal(fit?.rmse, 0.5);
+    // Reference: fitted S = 1 everywhere, errors 0.5 and 0.6: rmse sqrt((0.25 + 0.36) / 2).
+    near(fit?.rmse ?? Number.NaN, Math.sqrt(0.305));
   });
 
   test('amdahlFit returns null without a point with more than one worker', () => {
     assert.equal(amdahlFit([]), null);
     assert.equal(amdahlFit([{ workers: 1, speedup: 1 }]), null);
+  });
+
+  test('amdahlFit gives no fit from one free point (a P = 2 sweep: workers 1 and 2), nor from one worker count twice', () => {
+    // The issue-43 case: at P = 2, f would equal the Karp-Flatt value of the one point, with rmse 0, and 1 / f a
+    // "max speedup" extrapolated from a single measurement.
+    assert.equal(AMDAHL_MIN_FREE_POINTS, 2);
+    assert.equal(amdahlFit([{ workers: 1, speedup: 1 }, { workers: 2, speedup: 1.747 }]), null);
+    assert.equal(amdahlFit([{ workers: 2, speedup: 1.7 }, { workers: 2, speedup: 1.8 }]), null);
+    assert.equal(amdahlFreePoints([{ workers: 1 }, { workers: 2 }, { workers: 2 }, { workers: 4 }]), 2);
+    assert.ok(amdahlFit([{ workers: 1, speedup: 1 }, { workers: 2, speedup: 1.7 }, { workers: 3, speedup: 2.2 }]));
   });
 
   test('amdahlFit names the bad point', () => {

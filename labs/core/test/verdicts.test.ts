@@ -13,10 +13,12 @@ import {
   moverDifferenceCi,
   moverRatioCi,
   roundLogSpeedups,
+  scalingNotes,
   studentTCdf,
   studentTQuantile,
   welchInterval,
 } from '../src/statistics.ts';
+import type { SpeedupEntry } from '../src/results-schema.ts';
 
 function near(actual: number, expected: number, tolerance = 1e-9): void {
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected} +- ${tolerance}, got ${actual}`);
@@ -186,5 +188,39 @@ describe('verdicts by the interval of a ratio or difference (MOVER)', () => {
     assert.throws(() => compareEstimates({ value: 5, ci95: [7, 6] }, { value: 1, ci95: [0.5, 2] }), /a\.ci95 must be finite numbers with low <= high, got \[7, 6\]/);
     // Reference: a = 5 [6, 7] (a percentile interval above its point), b = 1 [1, 1]: d = 4, lower end 4 - hypot(0, 0).
     assert.deepEqual(moverDifferenceCi(5, [6, 7], 1, [1, 1]), [4, 6]);
+  });
+});
+
+describe('scalingNotes (fits only where the data carry them)', () => {
+  const entry = (workers: number, efficiency: number, karpFlatt?: number): SpeedupEntry =>
+    ({
+      variant: 'pool',
+      baseline: 'serial',
+      baselineParams: {},
+      params: { workers },
+      speedup: efficiency * workers,
+      ci95: [efficiency * workers * 0.9, efficiency * workers * 1.1],
+      pairing: 'rounds',
+      baselineMedianMs: 10,
+      variantMedianMs: 10 / (efficiency * workers),
+      workers,
+      efficiency,
+      efficiencyCi95: [efficiency * 0.9, efficiency * 1.1],
+      ...(karpFlatt === undefined ? {} : { karpFlatt }),
+      oversubscribed: false,
+    }) as SpeedupEntry;
+
+  test('a P = 2 sweep: no fit, and why; an efficiency above 1 with its causes', () => {
+    // Reference: efficiency 1.1 [0.99, 1.21] at 2 workers, Karp-Flatt (1/2.2 - 1/2) / (1/2) = -0.0909.
+    const notes = scalingNotes({ speedups: [entry(1, 1), entry(2, 1.1, 1 / 2.2 / 0.5 - 1)], amdahl: [], availableParallelism: 2 });
+    assert.equal(notes.length, 2);
+    assert.match(notes[0]!, /^pool \(workers=2\): efficiency 110%, above 1 .*Karp-Flatt serial fraction -0\.091 is negative.*its interval \[0\.99, 1\.2\] reaches 1, so noise alone may explain it\. Superlinear speedups are rarely real; the usual causes: a slow one-worker baseline/);
+    assert.match(notes[1]!, /^pool: no Amdahl fit\. Up to P = 2 the sweep has 1 worker count above 1, and a one-parameter fit needs at least 2/);
+  });
+
+  test('two free points: no "no fit" note; a fit names its maximum as extrapolated', () => {
+    const fit = { variant: 'pool', param: 'workers', params: {}, serialFraction: 0.1, maxSpeedup: 10, rmse: 0, points: 3 };
+    const notes = scalingNotes({ speedups: [entry(1, 1), entry(2, 0.9), entry(4, 0.8)], amdahl: [fit], availableParallelism: 4 });
+    assert.deepEqual(notes, ["pool: the Amdahl fit's maximum speedup, 1 / f = 10x, is extrapolated, not measured: the sweep measured up to 4 workers."]);
   });
 });

@@ -230,7 +230,7 @@ export function eventLoopValues(results: Results): Record<string, MeasuredValue>
   const fit = results.amdahl.find((a) => a.variant === 'pool');
   if (fit) {
     values.poolSerialFraction = { value: fit.serialFraction, unit: '', ci95: null, what: `serial fraction of the Amdahl fit to the pool's speedups up to P (${fit.points} points)` };
-    if (fit.maxSpeedup !== null) values.poolAmdahlMaxSpeedup = { value: fit.maxSpeedup, unit: 'x', ci95: null, what: "the largest speedup the pool's Amdahl fit allows, 1 / serial fraction" };
+    if (fit.maxSpeedup !== null) values.poolAmdahlMaxSpeedup = { value: fit.maxSpeedup, unit: 'x', ci95: null, what: "the largest speedup the pool's Amdahl fit allows, 1 / serial fraction: extrapolated, not measured" };
   }
   const shares = loadGeneratorShares(results);
   if (shares.length > 0) {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { codeBlock, renderMarkdownReport } from '../src/report/markdown.ts';
 import { escapeMarkdown, parseResults, type Results } from '@parallel-course/core';
@@ -70,5 +70,39 @@ describe('renderMarkdownReport', () => {
     const evil = renderMarkdownReport(parseResults(copy), CHART_FILES);
     assert.ok(!evil.includes('<img'));
     assert.match(evil, /^\| &lt;img src=x onerror=alert\(1\)&gt;\\\|x \| /m);
+  });
+});
+
+describe('fits only where the data carry them (issue 43)', () => {
+  const referenceRun = (): Results => {
+    const dir = new URL('../../../reference/event-loop/', import.meta.url);
+    const run = readdirSync(dir).sort().at(-1)!;
+    return parseResults(JSON.parse(readFileSync(new URL(`${run}/results.json`, dir), 'utf8')), 'reference event-loop');
+  };
+
+  it('a P = 2 run prints no Amdahl fit and no maximum speedup, and says why', () => {
+    const results = referenceRun();
+    assert.equal(results.cpus.available, 2);
+    const md = renderMarkdownReport(results, {});
+    assert.doesNotMatch(md, /Amdahl's law fits/);
+    assert.doesNotMatch(md, /max speedup/i);
+    assert.match(md, /pool: no Amdahl fit\. Up to P = 2 the sweep has 1 worker count above 1, and a one-parameter fit needs at least 2/);
+  });
+
+  it('an efficiency above 1 and a negative Karp-Flatt value are named with their usual causes', () => {
+    const results = referenceRun();
+    const i = results.speedups.findIndex((s) => s.workers === 2);
+    results.speedups[i] = { ...results.speedups[i]!, efficiency: 1.1, efficiencyCi95: [0.97, 1.2], karpFlatt: -0.088 };
+    const md = renderMarkdownReport(results, {});
+    assert.match(md, /pool \(workers=2\): efficiency 110%, above 1 .*its Karp-Flatt serial fraction -0\.088 is negative.*its interval \\\[0\.97, 1\.2\\\] reaches 1, so noise alone may explain it/);
+    assert.match(md, /a slow one-worker baseline .*cache effects .*or noise/);
+  });
+
+  it("a fit's maximum speedup is marked extrapolated, not measured", () => {
+    const results = referenceRun();
+    results.amdahl = [{ variant: 'pool', param: 'workers', params: {}, serialFraction: 0.1, maxSpeedup: 10, rmse: 0.01, points: 3 }];
+    const md = renderMarkdownReport(results, {});
+    assert.match(md, /max speedup \(1 \/ f, extrapolated, not measured\)/);
+    assert.match(md, /pool: the Amdahl fit's maximum speedup, 1 \/ f = 10x, is extrapolated, not measured: the sweep measured up to 2 workers\./);
   });
 });

@@ -109,6 +109,17 @@ export interface ScalingPoint {
   speedup: number;
 }
 
+/**
+ * Distinct worker counts above 1 a fit of Amdahl's one parameter needs: one more than its parameters, so that the fit
+ * is tested by at least one point it was not forced through.
+ */
+export const AMDAHL_MIN_FREE_POINTS = 2;
+
+/** The distinct worker counts above 1 among `points`: the points that carry information about f. */
+export function amdahlFreePoints(points: readonly { workers: number }[]): number {
+  return new Set(points.filter((p) => p.workers > 1).map((p) => p.workers)).size;
+}
+
 /** The fit's numbers; the harness adds `variant` and `param` to make an `AmdahlFit` entry of results.json. */
 export type AmdahlFitResult = Omit<AmdahlFit, 'variant' | 'param'>;
 
@@ -124,8 +135,14 @@ export type AmdahlFitResult = Omit<AmdahlFit, 'variant' | 'param'>;
  * - A superlinear curve (S > p) gives f < 0, clamped to 0: Amdahl's law cannot describe it (perfect scaling is its
  *   best case); the rmse then shows how far off it is.
  *
- * @returns { serialFraction f in [0, 1], maxSpeedup = 1 / f (null when f = 0: unbounded), rmse = sqrt(mean((S_fit(p) -
- *   S)^2)) over all points in speedup units, points = number of points given }, or null when no point has p > 1.
+ * - Only where the data can carry it (issue 43): the model has one free parameter, so it needs at least
+ *   AMDAHL_MIN_FREE_POINTS = 2 distinct worker counts above 1. With one (a P = 2 machine: workers 1 and 2) f is just
+ *   the Karp-Flatt value of that point, the "fit" passes through it with rmse 0 and tests nothing, and 1 / f would
+ *   extrapolate a maximum speedup from a single measurement: no fit then.
+ *
+ * @returns { serialFraction f in [0, 1], maxSpeedup = 1 / f (null when f = 0: unbounded; an extrapolation beyond the
+ *   measured worker counts, never a measurement), rmse = sqrt(mean((S_fit(p) - S)^2)) over all points in speedup
+ *   units, points = number of points given }, or null with fewer than 2 distinct worker counts above 1.
  * @throws StatisticsInputError naming the point when a worker count is not >= 1 or a speedup is not > 0.
  */
 export function amdahlFit(points: readonly ScalingPoint[]): AmdahlFitResult | null {
@@ -143,7 +160,7 @@ export function amdahlFit(points: readonly ScalingPoint[]): AmdahlFitResult | nu
     sumXY += x * y;
     sumXX += x * x;
   });
-  if (sumXX === 0) return null;
+  if (sumXX === 0 || amdahlFreePoints(points) < AMDAHL_MIN_FREE_POINTS) return null;
   const serialFraction = Math.min(1, Math.max(0, sumXY / sumXX));
   let squaredError = 0;
   for (const point of points) {

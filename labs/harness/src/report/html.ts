@@ -4,7 +4,7 @@
  * exact command. Every string from the results file is HTML-escaped; chart data travels as JSON in a
  * <script type="application/json"> block with `<`, `>` and `&` escaped, so lab data cannot close the script.
  */
-import { escapeHtml, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results } from '@parallel-course/core';
+import { escapeHtml, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, scalingNotes } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
@@ -106,6 +106,11 @@ export function renderHtmlReport(results: Results): string {
     .join('\n');
 
   const observations = observationsTable(results);
+  // Efficiency above 1, negative Karp-Flatt values, sweeps too short to fit, extrapolated maxima: named (issue 43).
+  const scalingNotesHtml = (r: Results): string => {
+    const notes = scalingNotes({ speedups: r.speedups, amdahl: r.amdahl, availableParallelism: r.cpus.available });
+    return notes.length === 0 ? '' : `\n<ul class="scaling-notes">${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`;
+  };
   const sections = [
     section('correctness', 'Correctness', renderTable(correctnessTable(results))),
     section(
@@ -114,6 +119,7 @@ export function renderHtmlReport(results: Results): string {
       `<p class="muted">median baseline time / median variant time, with a 95% bootstrap interval (${results.bootstrapResamples} resamples); efficiency = speedup over one worker (else over the baseline) / workers.</p>\n` +
         (results.speedups.length === 0 ? '<p>No speedups: no variant was both correct and measured.</p>' : renderTable(speedupsTable(results))) +
         (results.amdahl.length === 0 ? '' : `\n${renderTable(amdahlTable(results), "Amdahl's law fits: speedup(p) = 1 / (f + (1 - f) / p)")}`) +
+        scalingNotesHtml(results) +
         `\n${legend}`,
     ),
     section('times', 'Times', results.cases.length === 0 ? '<p>No case was measured.</p>' : renderTable(timesTable(results))),

@@ -4,7 +4,7 @@
  * escaped so it cannot become markup, links or raw HTML.
  */
 import { resolutionSentence } from './resolution.ts';
-import { escapeMarkdown, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results } from '@parallel-course/core';
+import { escapeMarkdown, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, scalingNotes } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
 import type { DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
@@ -64,6 +64,9 @@ export function renderMarkdownReport(results: Results, chartFiles: Readonly<Reco
   if (results.amdahl.length > 0) {
     out.push("Amdahl's law fits, speedup(p) = 1 / (f + (1 - f) / p):", '', renderTable(amdahlTable(results)), '');
   }
+  // Efficiency above 1, negative Karp-Flatt values, sweeps too short to fit, extrapolated maxima: named (issue 43).
+  const notes = scalingNotes({ speedups: results.speedups, amdahl: results.amdahl, availableParallelism: results.cpus.available });
+  if (notes.length > 0) out.push(...notes.map((n) => `- ${escapeMarkdown(n)}`), '');
   if (results.cases.some((c) => c.oversubscribed) || results.speedups.some((s) => s.oversubscribed)) {
     out.push(`_${escapeMarkdown(`${OVERSUBSCRIBED_TEXT} (${env.availableParallelism} here)`)}_`, '');
   }

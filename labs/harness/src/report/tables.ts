@@ -70,7 +70,7 @@ export function speedupsTable(results: Results): DataTable {
 /** One row per Amdahl fit: the serial fraction, the speedup limit it implies and how well it fits. */
 export function amdahlTable(results: Results): DataTable {
   return {
-    headers: ['variant', 'swept parameter', 'serial fraction', 'max speedup (1 / f)', 'rmse (speedup)', 'points'],
+    headers: ['variant', 'swept parameter', 'serial fraction', 'max speedup (1 / f, extrapolated, not measured)', 'rmse (speedup)', 'points'],
     rows: results.amdahl.map((fit) => [
       fit.variant,
       fit.param,

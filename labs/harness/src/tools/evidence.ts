@@ -2,7 +2,7 @@
  * Evidence sentences a report builds from numbers: where the baseline's time goes and what the scaling curve says.
  * Pure functions of Results; the learner's own interpretation goes in notes.md.
  */
-import { caseLabel, formatSignificant, formatThroughput, formatTimeWithInterval, type Results } from '@parallel-course/core';
+import { caseLabel, formatSignificant, formatThroughput, formatTimeWithInterval, type Results, scalingNotes } from '@parallel-course/core';
 import { speedupsByWorkers } from '../report/select.ts';
 
 /** The baseline cases (the variant every speedup is relative to) with their absolute times. */
@@ -31,7 +31,7 @@ export function scalingEvidence(results: Results): string[] {
     const fit = results.amdahl.find((a) => a.variant === variant);
     if (fit) {
       out.push(
-        `${variant}: the Amdahl fit gives a serial fraction of ${formatSignificant(fit.serialFraction, 2)} (at most ${fit.maxSpeedup === null ? 'unbounded' : `${formatSignificant(fit.maxSpeedup)}x`} with any number of workers; rmse ${formatSignificant(fit.rmse, 2)} over ${fit.points} points).`,
+        `${variant}: the Amdahl fit gives a serial fraction of ${formatSignificant(fit.serialFraction, 2)} (at most ${fit.maxSpeedup === null ? 'unbounded' : `${formatSignificant(fit.maxSpeedup)}x, extrapolated, not measured,`} with any number of workers; rmse ${formatSignificant(fit.rmse, 2)} over ${fit.points} points).`,
       );
     }
     if (kf.length >= 2) {
@@ -46,5 +46,7 @@ export function scalingEvidence(results: Results): string[] {
       out.push(`${variant}: Karp-Flatt serial fraction ${formatSignificant(only.karpFlatt as number, 2)} at ${only.workers} workers.`);
     }
   }
+  // Efficiency above 1, negative Karp-Flatt values, sweeps too short to fit, extrapolated maxima (issue 43).
+  out.push(...scalingNotes({ speedups: results.speedups, amdahl: results.amdahl, availableParallelism: results.cpus.available }).filter((n) => !/extrapolated, not measured: the sweep/.test(n)));
   return out;
 }
