@@ -8,6 +8,7 @@ import type { RawObservation } from '@parallel-course/core';
 import { createFileSource, startReaderThread, type Dataset, type ReaderKind, type TimedSource } from './dataset.ts';
 import { describeEvent, startDevicePool, type DeviceStats } from './device-pool.ts';
 import { loadImpl } from './impl.ts';
+import { checkBatching } from './batching-property.ts';
 import type { DeviceDataSource } from './device-protocol.ts';
 import { ensureModelFile } from './model-file.ts';
 import { outputFeatures } from './model-spec.ts';
@@ -83,6 +84,12 @@ export function batchedCase(target: Target, batch: number): Case {
       const transferMs = target.ep === 'cpu' ? [] : await measureTransferMs(target.ep, batch);
       return {
         run: ({ dataset, samples }) => impl.inferInBatches(model, samples, dataset.count, batch),
+        // Batching is the variant's purpose: calls of batchSize, no copies (batching-property.ts); reset the stats after.
+        async checkProperty() {
+          const problem = await checkBatching(impl.inferInBatches, model, batch);
+          model.resetStats();
+          return problem;
+        },
         resetObservations: () => model.resetStats(),
         collectObservations: () => ({
           'call latency': latency(model.latenciesMs, `batch of ${batch}`),
