@@ -1,14 +1,15 @@
 /**
- * `npm ci` with npm 10 (Node 20 and 22's npm, which ignores package.json's allowScripts) must not run
- * onnxruntime-node's CUDA download. The root .npmrc sets `onnxruntime-node-install=skip`; npm passes it to install
- * scripts as npm_config_onnxruntime_node_install. Here the script itself runs with that environment, and with a
- * proxy that cannot be reached: it must exit 0 without a download. Without the setting it tries one and fails, as
- * `npm ci` with npm 10 did offline (a clean clone, by hand: see labs/harness/README.md, "Node and npm").
+ * Install noise and onnxruntime-node's CUDA download. npm before 11.16 (npm 10 is Node 20 and 22's npm) ignores
+ * package.json's allowScripts and runs onnxruntime-node's install script, which on Linux x64 downloads CUDA provider
+ * libraries from api.nuget.org (and fails offline); ONNXRUNTIME_NODE_INSTALL=skip, which that script reads
+ * (script/install-utils.js: parseInstallFlag), makes it exit at once: README's install line for npm 10. No .npmrc key
+ * does it any more: npm 11 called the old one (onnxruntime-node-install=skip) "Unknown project config" on every
+ * command, and no hook of ours runs before a dependency's postinstall (npm runs workspaces' scripts after all of them).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -16,16 +17,6 @@ import { fileURLToPath } from 'node:url';
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 // onnxruntime-node is a dependency of the gpu-batching lab, hoisted to the root node_modules.
 const ORT_DIR = path.dirname(createRequire(path.join(REPO, 'labs', 'gpu-batching', 'package.json')).resolve('onnxruntime-node/package.json'));
-
-/** The environment npm gives install scripts for the keys of an .npmrc (npm's set-envs.js: npm_config_<key, - as _>). */
-function npmrcEnv(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    const match = /^\s*([^#;\s=][^=]*?)\s*=\s*(.*?)\s*$/.exec(line);
-    if (match && !/^[/@_]/.test(match[1]!)) env[`npm_config_${match[1]!.replace(/-/g, '_').toLowerCase()}`] = match[2]!;
-  }
-  return env;
-}
 
 /** onnxruntime-node's install script as npm runs it, with every request sent to a proxy that refuses connections. */
 function runInstallScript(extra: Record<string, string>) {
@@ -40,10 +31,17 @@ function runInstallScript(extra: Record<string, string>) {
   return spawnSync(process.execPath, [path.join(ORT_DIR, 'script', 'install.js')], { cwd: ORT_DIR, env, encoding: 'utf8', timeout: 60_000 });
 }
 
-test('the root .npmrc makes onnxruntime-node\'s install script skip its download (npm 10 runs it)', () => {
-  const env = npmrcEnv(readFileSync(path.join(REPO, '.npmrc'), 'utf8'));
-  assert.equal(env.npm_config_onnxruntime_node_install, 'skip');
-  const skipped = runInstallScript(env);
+test('npm reads no key of the repository it calls unknown (npm 11 prints a warning on every command for one)', () => {
+  // The npm that runs `npm test`, else the one on PATH: its config check is what a newcomer sees.
+  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+  const run = spawnSync(npm[0]!, [...npm.slice(1), 'config', 'get', 'registry'], { cwd: REPO, encoding: 'utf8', env: { ...process.env, npm_config_userconfig: '/dev/null' }, timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  assert.doesNotMatch(run.stderr, /Unknown (project|user|builtin|global) config/);
+  assert.equal(existsSync(path.join(REPO, '.npmrc')), false, 'no .npmrc: its one key was unknown to npm 11');
+});
+
+test("ONNXRUNTIME_NODE_INSTALL=skip, README's install under npm 10, makes onnxruntime-node's install script skip its download", () => {
+  const skipped = runInstallScript({ ONNXRUNTIME_NODE_INSTALL: 'skip' });
   assert.equal(skipped.status, 0, skipped.stdout + skipped.stderr);
   assert.equal(skipped.stdout + skipped.stderr, '', 'it exits before any download');
 });
