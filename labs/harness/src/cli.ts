@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { comparabilityCaveats, compareRuns, formatComparison } from './compare.ts';
+import { stdoutSummaryWidth } from './report/terminal.ts';
 import { cpuBudget, parseForcedCpus } from './cpus.ts';
 import { EXIT_OK, UsageError, runCli } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
@@ -262,7 +263,7 @@ export async function main(argv: string[]): Promise<number> {
     if (writeBesideResults('notes.md', runDir, () => (notesFile = ensureNotes(runDir, results.lab, results.startedAt).file))) {
       process.stdout.write(`Your notes: ${notesFile} (your hypothesis and interpretation; then npm run report -- ${runDir})\n`);
     }
-    if (earlier) process.stdout.write(`\n${formatComparison(compareRuns(earlier.results, outcome.results))}\n`);
+    if (earlier) process.stdout.write(`\n${formatComparison(compareRuns(earlier.results, outcome.results), stdoutSummaryWidth() ?? Number.POSITIVE_INFINITY)}\n`);
   } else if (command.prediction || earlier) {
     process.stdout.write('No run folder was written (the check failed), so there is nothing to compare and the prediction was not kept.\n');
   }

@@ -60,8 +60,8 @@ const VERDICT_TEXT: Record<Verdict, string> = {
 };
 
 /** The comparison as a terminal table with one verdict per case, then the caveats; text from the files is sanitised
- * (renderTextTable does the cells, terminalText the rest). */
-export function formatComparison(comparison: RunComparison): string {
+ * (renderTextTable does the cells, terminalText the rest). `maxWidth`: Infinity when stdout is not a terminal. */
+export function formatComparison(comparison: RunComparison, maxWidth = 120): string {
   const rule = comparison.threshold > 0 ? `touches 1 +- ${Math.round(comparison.threshold * 100)}%` : 'contains 1';
   const speedupText = (x: number | null) => (x === null ? '-' : formatRatio(x));
   const rows = comparison.cases.map((c) => [
@@ -78,7 +78,7 @@ export function formatComparison(comparison: RunComparison): string {
       'each variant by its speedup over the baseline within each run, so that a machine faster or slower in one run cancels ' +
       `(ratio = this run's speedup / the earlier run's; above 1 = this run is faster; within noise = the 95% interval ${rule}). ` +
       "The baseline's row is the machine: the earlier median / this median.",
-    ...renderTextTable(['case', 'earlier', 'this run', 'speedups', 'ratio', '95% CI', 'verdict'], rows, { maxWidth: 120, flexibleColumn: 0 }),
+    ...renderTextTable(['case', 'earlier', 'this run', 'speedups', 'ratio', '95% CI', 'verdict'], rows, { maxWidth, flexibleColumn: 0 }),
   ];
   for (const c of comparison.cases) {
     if (c.verdict === 'no-verdict' && c.reason !== null) lines.push(`no verdict for ${terminalText(caseLabel(c))}: ${c.reason}`);

@@ -17,6 +17,8 @@ import { measureGroups } from './measure.ts';
 import { planLoadedLab, type LabPlan, type LabPlanOptions } from './plan-lab.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
+import { stdoutSummaryWidth } from './report/terminal.ts';
+import { mismatchHint } from './mismatch-hint.ts';
 import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.ts';
 import { runCases } from './run-cases.ts';
 import type { LabInfo } from './run-protocol.ts';
@@ -72,6 +74,8 @@ export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl
       lines.push(`  ok    ${label} (${e.inputsChecked} inputs, ${e.comparator}${err})`);
     } else {
       lines.push(`  ${e.notImplemented ? 'TODO ' : 'FAIL '} ${label}: ${e.reason}`);
+      const hint = e.notImplemented ? null : mismatchHint(e);
+      if (hint !== null) lines.push(`        ${hint}`);
     }
   }
   if (entries.some((e) => e.notImplemented)) {
@@ -277,7 +281,7 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
     analysisLine = `Analysis: the lab's analysis failed (${(error as Error).message}); the results are kept. Retry with: npm run analyse -- ${written.dir}`;
   }
   const summary = [
-    formatTerminalSummary(results),
+    formatTerminalSummary(results, { width: stdoutSummaryWidth() }),
     '',
     `Results: ${path.join(written.dir, 'results.json')}`,
     `Report:  ${written.reports.html}`,

@@ -71,7 +71,8 @@ export interface TextTableOptions {
 
 /**
  * Lays out a header row and data rows. Cells are made terminal-safe, non-flexible cells are cut at 40 columns, and
- * the flexible column gives up width until every line fits `maxWidth` (it keeps at least 8 columns).
+ * the flexible column gives up width until every line fits `maxWidth` (it keeps at least 8 columns). With an
+ * infinite `maxWidth` (output that is not a terminal) nothing is cut.
  */
 export function renderTextTable(headers: string[], rows: string[][], options: TextTableOptions): string[] {
   const indent = ' '.repeat(options.indent ?? 2);
@@ -79,7 +80,7 @@ export function renderTextTable(headers: string[], rows: string[][], options: Te
   const cells = [headers, ...rows].map((row) =>
     headers.map((_, i) => {
       const text = terminalText(row[i] ?? '');
-      return i === flexible ? text : truncate(text, MAX_CELL);
+      return i === flexible || options.maxWidth === Number.POSITIVE_INFINITY ? text : truncate(text, MAX_CELL);
     }),
   );
   const widths = headers.map((_, i) => Math.max(...cells.map((row) => displayWidth(row[i] ?? ''))));

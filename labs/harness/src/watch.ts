@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabLoadError } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
-import { caseLabel, correctnessDetail, type CorrectnessEntry } from '@parallel-course/core';
+import { caseLabel, correctnessDetail, type CorrectnessEntry, formatSignificant } from '@parallel-course/core';
 import { checkLab, type CheckLabOutcome } from './run-lab.ts';
 
 /** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */
@@ -61,8 +61,8 @@ export function isWatchedFile(name: string): boolean {
 }
 
 /**
- * Explains the first failing case in a few lines: which case, why, and where to look. Null when every case passed.
- * The check report above it lists every case; this is the one to fix first.
+ * Names the first failing case, the one to fix first. The check report printed just above already says what differs
+ * (its reason) and what that suggests (mismatchHint), so this adds only the largest errors. Null when every case passed.
  */
 export function explainFirstFailure(entries: CorrectnessEntry[], implDirLabel: string): string | null {
   const first = entries.find((e) => !e.passed);
@@ -72,18 +72,16 @@ export function explainFirstFailure(entries: CorrectnessEntry[], implDirLabel: s
     lines.push(`  ${first.reason ?? 'not implemented'}`, `  Write it in ${implDirLabel} (look for TODO(learner)); the check runs again when you save.`);
     return lines.join('\n');
   }
-  lines.push(`  ${correctnessDetail(first)}`);
-  if (first.firstMismatch) {
-    const m = first.firstMismatch;
-    lines.push(
-      `  At ${typeof m.index === 'number' ? `element ${m.index}` : m.index} the reference gives ${m.expected} and your code gives ${m.actual}.`,
-      first.maxAbsError !== null && first.maxAbsError > 0 && first.maxRelError !== null && first.maxRelError < 1e-3
-        ? '  The error is small: a different order of floating-point additions? The comparator says how close is close enough.'
-        : '  Check the boundaries first (the first and last element of each chunk, an off-by-one in a loop).',
-    );
-  } else if (first.reason?.startsWith('threw')) {
-    lines.push('  Your code threw: the message above is the error; the stack is in the terminal of a normal run.');
+  if (first.firstMismatch === null) {
+    lines.push(`  ${correctnessDetail(first)}`);
+    if (first.reason?.startsWith('threw')) lines.push('  Your code threw: the message above is the error; the stack is in the terminal of a normal run.');
+    return lines.join('\n');
   }
+  const errors = [
+    first.maxAbsError !== null ? `largest absolute error ${formatSignificant(first.maxAbsError)}` : null,
+    first.maxRelError !== null ? `largest relative error ${formatSignificant(first.maxRelError)}` : null,
+  ].filter((e) => e !== null);
+  lines[0] = `${lines[0]} (the mismatch above${errors.length ? `; ${errors.join(', ')}` : ''})`;
   return lines.join('\n');
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { formatTerminalSummary, TERMINAL_WIDTH } from '../src/report/terminal.ts';
+import { formatTerminalSummary, stdoutSummaryWidth, TERMINAL_WIDTH } from '../src/report/terminal.ts';
 import { parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);
@@ -144,5 +144,43 @@ describe('formatTerminalSummary', () => {
     const out = formatTerminalSummary(parseResults(copy));
     assert.match(out, /Times: no case was measured/);
     assert.match(out, /Headline: none/);
+  });
+
+  /** A graded run whose one case straddles the target: its line is longer than a terminal. */
+  function graded(): Results {
+    const copy = structuredClone(results);
+    copy.grade = {
+      target: 0.9,
+      targetText: 'your code at 0.9 of the reference solution\'s throughput or better, measured in the same run',
+      entries: [{ variant: 'pool', params: { workers: 2 }, ratio: 0.88, ci95: [0.81, 0.95], pairing: 'rounds', passed: true, uncertain: true, reason: null }],
+      passed: true,
+      oversubscribed: false,
+    };
+    return parseResults(copy);
+  }
+
+  it('wraps a grade line on a terminal instead of cutting it ("rerun to b…" was all a learner saw)', () => {
+    const out = formatTerminalSummary(graded());
+    assert.doesNotMatch(out, /…/);
+    assert.match(out.replace(/\n +/g, ' '), /pool \(workers=2\): 0\.88 of the reference \[0\.81, 0\.95\]: PASS \(uncertain: the interval straddles the target; rerun to be sure\)/);
+    assert.deepEqual(out.split('\n').filter((l) => [...l].length > TERMINAL_WIDTH), []);
+  });
+
+  it('prints every line whole when stdout is not a terminal (a CI log, a Slurm output file)', () => {
+    assert.equal(stdoutSummaryWidth({ isTTY: false }), null);
+    assert.equal(stdoutSummaryWidth({}), null, 'a pipe has no isTTY');
+    assert.equal(stdoutSummaryWidth({ isTTY: true }), TERMINAL_WIDTH);
+    const copy = structuredClone(graded());
+    const longName = `pool-${'v'.repeat(80)}`;
+    for (const c of copy.cases) if (c.variant === 'chunked') c.variant = longName;
+    copy.title = `A title of ${'t'.repeat(150)}`;
+    copy.correctness[0]!.comparator = `a comparator of ${'c'.repeat(150)}`;
+    const out = formatTerminalSummary(parseResults(copy), { width: null });
+    assert.doesNotMatch(out, /…/, 'nothing is cut');
+    lineWith(out, `event-loop · ${copy.title}`);
+    assert.ok(out.includes(`${longName} `), 'the long case name whole, in the times and speedups tables');
+    lineWith(out, copy.correctness[0]!.comparator);
+    lineWith(out, 'PASS (uncertain: the interval straddles the target; rerun to be sure)');
+    assert.ok(out.split('\n').some((l) => [...l].length > TERMINAL_WIDTH), 'lines longer than a terminal, whole');
   });
 });

@@ -7,6 +7,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { explainFirstFailure, isWatchedFile, watchLab, type WatchCheckResult } from '../src/watch.ts';
+import { mismatchHint } from '../src/mismatch-hint.ts';
+import { formatCheckReport } from '../src/run-lab.ts';
+import { correctnessDetail } from '@parallel-course/core';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import { tempRoot, WRONG_IMPL } from './support/temp-root.ts';
 
@@ -34,9 +37,29 @@ test('explainFirstFailure: names the first failing case, the mismatch and where 
     [entry({ reason: 'wrong output on check input #0 at [0]: expected 10, got 9', firstMismatch: { index: 0, expected: '10', actual: '9' }, maxAbsError: 1, maxRelError: 0.1 })],
     'exercises/sums',
   );
-  assert.match(wrong ?? '', /^First problem: mine\n/);
-  assert.match(wrong ?? '', /At element 0 the reference gives 10 and your code gives 9\./);
-  assert.match(wrong ?? '', /Check the boundaries first/);
+  assert.equal(wrong, 'First problem: mine (the mismatch above; largest absolute error 1.00, largest relative error 0.100)');
+});
+
+test('a mismatch is told once in what --watch prints, with a hint that follows from the evidence', () => {
+  // What --watch printed for a wrong first value: the reason in the check report, "first mismatch at 0" again in the
+  // detail, then "At element 0 ..." with an off-by-one hint, which a wrong first item rules out.
+  const first = entry({ reason: 'wrong output on check input #0 at [0]: expected 10, got 9', firstMismatch: { index: 0, expected: '10', actual: '9' }, maxAbsError: 1, maxRelError: 0.1 });
+  const printed = `${formatCheckReport([first], 'sums', 'exercise')}\n${explainFirstFailure([first], 'exercises/sums')}`;
+  assert.equal(printed.split('expected 10, got 9').length - 1, 1, printed);
+  assert.doesNotMatch(printed, /element 0|off-by-one/);
+  assert.match(printed, /FAIL  mine: wrong output on check input #0 at \[0\]: expected 10, got 9\n {8}It differs from the very first item, so it is not a boundary/);
+  assert.equal(correctnessDetail(first), 'wrong output on check input #0 at [0]: expected 10, got 9; max abs error 1.00; max rel error 0.100');
+  // A reason that does not quote the values keeps the first mismatch in the detail.
+  assert.match(correctnessDetail(entry({ reason: 'response 7 differs', firstMismatch: { index: 7, expected: '"a"', actual: '"b"' } })), /first mismatch at 7: expected "a", got "b"/);
+  // Each hint from its own evidence.
+  const at = (index: number | string, expected: string, actual: string, maxAbsError: number | null = null, maxRelError: number | null = null) =>
+    mismatchHint(entry({ firstMismatch: { index, expected, actual }, maxAbsError, maxRelError }));
+  assert.match(at(96, '4', '0', 4, 1) ?? '', /^Everything before \[96\] matches: look at what starts at \[96\] \(a chunk boundary/);
+  assert.match(at('length', '100', '96') ?? '', /^Your output has 96 items where the reference has 100: 4 are missing/);
+  assert.match(at('length', '100', '104') ?? '', /4 too many/);
+  assert.match(at(3, '1.5', '1.5000002', 2e-7, 1.3e-7) ?? '', /floating-point additions in a different order/);
+  assert.match(at(12, '7', 'NaN') ?? '', /gave NaN at \[12\]: that item was never computed or never written/);
+  assert.equal(mismatchHint(entry({ reason: 'threw on check input #0: boom' })), null);
 });
 
 test('watch mode checks at once, then again on every save, with the first mismatch explained', async (t) => {

@@ -1,7 +1,8 @@
 /**
- * The terminal reporter: a compact plain-text summary of one run, at most 110 columns wide.
- * It prints only what is in Results; every string from the results file is made terminal-safe (no escapes).
- * No colour is used, so NO_COLOR and non-TTY output need no special handling.
+ * The terminal reporter: a compact plain-text summary of one run, at most 110 columns wide on a terminal, and with
+ * nothing cut when the output is not a terminal (a CI log, a Slurm job's output file: nobody scrolls sideways there,
+ * and a cut reason or grade is lost for good). It prints only what is in Results; every string from the results file
+ * is made terminal-safe (no escapes). No colour is used, so NO_COLOR needs no special handling.
  */
 import { resolutionSentence } from './resolution.ts';
 import { caseLabel, correctnessDetail, correctnessStatus, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Grade, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, terminalText } from '@parallel-course/core';
@@ -20,12 +21,24 @@ function caseFlags(summary: { noisy: boolean; robustCv: number }, oversubscribed
   return flags.join(', ');
 }
 
-function line(text: string): string {
-  return truncate(terminalText(text), TERMINAL_WIDTH);
+export interface TerminalSummaryOptions {
+  /**
+   * Widest line in columns: TERMINAL_WIDTH on a terminal, where tables shrink one column to fit; null when stdout
+   * is not a terminal: every line in full (the default of runLab follows process.stdout.isTTY).
+   */
+  width?: number | null;
+}
+
+/** The width for this process's stdout: the summary's width on a terminal, null (nothing cut) in a file or a pipe. */
+export function stdoutSummaryWidth(stream: { isTTY?: boolean } = process.stdout): number | null {
+  return stream.isTTY ? TERMINAL_WIDTH : null;
 }
 
 /** Formats the whole run for a terminal: header, correctness, times, speedups, observations, headline, overhead. */
-/** The grade block: one line per graded case, then the verdict. Ratio = reference time / your time. */
+/**
+ * The grade block: one line per graded case, then the verdict. Ratio = reference time / your time. Lines are whole;
+ * the caller wraps them (a grade's reason is never cut).
+ */
 export function formatGrade(grade: Grade): string[] {
   const lines = [`Grade (your code against the reference solution, measured together in this run; target: ${grade.targetText}):`];
   for (const e of grade.entries) {
@@ -45,7 +58,13 @@ export function formatGrade(grade: Grade): string[] {
   return lines;
 }
 
-export function formatTerminalSummary(results: Results): string {
+export function formatTerminalSummary(results: Results, options: TerminalSummaryOptions = {}): string {
+  const width = options.width === undefined ? TERMINAL_WIDTH : options.width;
+  const maxWidth = width ?? Number.POSITIVE_INFINITY;
+  /** A one-line fact: cut to the width on a terminal, whole otherwise. */
+  const line = (text: string) => (width === null ? terminalText(text) : truncate(terminalText(text), width));
+  /** A sentence that must be read whole: wrapped under a hanging indent on a terminal, one line otherwise. */
+  const wrapped = (text: string, indent: string) => (width === null ? [`${indent}${terminalText(text)}`] : wrapText(text, width, indent, Number.POSITIVE_INFINITY));
   const out: string[] = [];
   const env = results.environment;
   const baselines = new Set(baselineVariants(results));
@@ -62,13 +81,13 @@ export function formatTerminalSummary(results: Results): string {
     ...renderTextTable(
       ['case', 'result', 'comparator'],
       results.correctness.map((entry) => [caseLabel(entry), correctnessStatus(entry), entry.comparator]),
-      { maxWidth: TERMINAL_WIDTH },
+      { maxWidth },
     ),
   );
   // Each failure in full below the table: the reason is what the learner must fix, so it is never cut short.
   for (const entry of results.correctness) {
     if (entry.passed) continue;
-    out.push(...wrapText(`${caseLabel(entry)}: ${correctnessStatus(entry)}: ${correctnessDetail(entry)}`, TERMINAL_WIDTH, '  ! '));
+    out.push(...wrapped(`${caseLabel(entry)}: ${correctnessStatus(entry)}: ${correctnessDetail(entry)}`, '  ! '));
   }
 
   let anyNoisy = false;
@@ -90,7 +109,7 @@ export function formatTerminalSummary(results: Results): string {
             caseFlags(c.summary, c.oversubscribed),
           ];
         }),
-        { maxWidth: TERMINAL_WIDTH, flexibleColumn: 0 },
+        { maxWidth, flexibleColumn: 0 },
       ),
     );
   } else {
@@ -114,7 +133,7 @@ export function formatTerminalSummary(results: Results): string {
             flags,
           ];
         }),
-        { maxWidth: TERMINAL_WIDTH, flexibleColumn: 0 },
+        { maxWidth, flexibleColumn: 0 },
       ),
     );
   }
@@ -131,7 +150,7 @@ export function formatTerminalSummary(results: Results): string {
     out.push('', 'Observations (recorded while each case was measured)');
     out.push(
       ...renderTextTable(['case', 'observation', 'p50', 'p99', 'max', 'n'], observationRows, {
-        maxWidth: TERMINAL_WIDTH,
+        maxWidth,
         flexibleColumn: 1,
       }),
     );
@@ -140,14 +159,14 @@ export function formatTerminalSummary(results: Results): string {
   out.push('');
   out.push(line(results.headline === null ? 'Headline: none (no speedup was measured)' : `Headline: ${headlineSentence(results.headline)}`));
   const unresolved = resolutionSentence(results);
-  if (unresolved !== null) out.push(...wrapText(unresolved, TERMINAL_WIDTH, '  '));
+  if (unresolved !== null) out.push(...wrapped(unresolved, '  '));
   out.push(line(`Harness overhead: ${formatTime(results.harnessOverheadMs)} per sample (median time of an empty sample)`));
-  if (results.grade) out.push('', ...formatGrade(results.grade).map(line));
+  if (results.grade) out.push('', ...formatGrade(results.grade).flatMap((l) => wrapped(l.trimStart(), l.slice(0, l.length - l.trimStart().length))));
   if (results.notes.length > 0) {
     out.push('Notes:');
-    for (const note of results.notes) out.push(...wrapText(note, TERMINAL_WIDTH, '  - '));
+    for (const note of results.notes) out.push(...wrapped(note, '  - '));
   }
   // Tables shrink one column to fit; this last cut covers rows whose other columns alone are too wide.
-  return `${out.map((l) => truncate(l, TERMINAL_WIDTH)).join('\n')}\n`;
+  return `${out.map((l) => (width === null ? l : truncate(l, width))).join('\n')}\n`;
 }
 
