@@ -21,7 +21,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 test('default: the reference run of every lab', () => {
   const runs = loadCourseRuns({ rootDir: ROOT, courseRuns: '' });
   assert.equal(runs.courseRunsDir, null);
-  assert.deepEqual([...runs.labs.keys()].sort(), ['event-loop', 'gpu-batching', 'native-kernel', 'task-granularity']);
+  assert.deepEqual([...runs.labs.keys()].sort(), ['event-loop', 'gpu-batching', 'native-kernel', 'task-granularity', 'task-graph']);
   for (const run of runs.labs.values()) {
     assert.equal(run.source, 'reference');
     assert.equal(run.fellBack, false);

@@ -34,6 +34,11 @@ const KEY_LINES: Record<string, readonly string[]> = {
     'new SharedArrayBuffer(bytes.length)',
     'staged.buffer',
   ],
+  'task-graph': [
+    'g.multiply(level[k]!, level[k + 1]!)',
+    'while (level.length > 1)',
+    'level.length % 2 === 1',
+  ],
   'native-kernel': [
     'c_row[j] += a_ik * b_row[j]',
     'const double a_ik = a[i * n + k]',

@@ -65,7 +65,7 @@ test("the files CI reruns at P = 1 and 64 are the lab tests that can see P, and 
     assert.ok(dependent.includes(file), `${file} reads P`);
   }
   // Each of these runs a real lab and plans it for 2 CPUs itself: running it again at P = 1 and 64 repeats it.
-  for (const file of ['labs/event-loop/test/event-loop.test.ts', 'labs/gpu-batching/test/lab.test.ts', 'labs/native-kernel/test/smoke.test.ts', 'labs/task-granularity/test/smoke.test.ts', 'labs/task-granularity/test/supervised.test.ts', 'labs/harness/test/supervision.test.ts']) {
+  for (const file of ['labs/event-loop/test/event-loop.test.ts', 'labs/gpu-batching/test/lab.test.ts', 'labs/native-kernel/test/smoke.test.ts', 'labs/task-granularity/test/smoke.test.ts', 'labs/task-granularity/test/supervised.test.ts', 'labs/task-graph/test/smoke.test.ts', 'labs/harness/test/supervision.test.ts']) {
     assert.ok(!dependent.includes(file), `${file} pins P`);
   }
 });

@@ -8,6 +8,7 @@
  * - task-granularity: full runs of 2^22 points per worker on 2 workers took 34 to 45 s; quick runs under a minute.
  * - native-kernel: planned at 164 s full and 27 s quick once the bandwidth sweep and the tuned rungs joined it.
  * - gpu-batching: full runs took 56 s and 2 min 50 s (a busy machine), quick runs about 30 s (episode 8).
+ * - task-graph: quick runs took about 30 s on a busy 2-vCPU machine (2026-12-06), most of it start-up and pools.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ export const LAB_DURATIONS: Readonly<Record<string, LabDuration>> = {
   'task-granularity': { full: 60, quick: 60 },
   'native-kernel': { full: 165, quick: 30 },
   'gpu-batching': { full: 170, quick: 30 },
+  'task-graph': { full: 45, quick: 30 },
 };
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

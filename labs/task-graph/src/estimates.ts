@@ -1,0 +1,71 @@
+/**
+ * Planning the lab's runs (the harness's plan.ts): the calibration times one matrix product of the lab's size on
+ * this thread; each case's estimate is its graph's greedy schedule (Brent: work / min(W, P) + span) plus each
+ * task's trip through the pool.
+ */
+import { timePerCall } from '@parallel-course/harness/calibration.ts';
+import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/harness/lab-definition.ts';
+import { rateOf } from '@parallel-course/harness/plan.ts';
+import { multiplyMod, seededMatrix } from './matrix.ts';
+
+/** The matrix side of every product the lab measures (lab.ts re-exports it as SIZE). */
+export const PRODUCT_SIZE = 80;
+
+/**
+ * The calibration on the reference machine (2-vCPU AMD EPYC VM, 2026-12-06, shared with other sessions): one
+ * 80 x 80 product (0.68-0.80 ms in five calibrations, load average 3.6).
+ */
+export const REFERENCE_RATES = { msPerProduct: 0.75 };
+
+/**
+ * Costs on the reference machine besides the products, in ms, scaled by how much slower (or faster) this machine
+ * multiplies: perTaskMs a task's trip through the pool with two 50 KiB matrices out and one back; threadStartMs one
+ * thread started; sampleMs a sample's fixed part.
+ */
+export const REFERENCE_COSTS = { perTaskMs: 0.15, emptyTaskMs: 0.06, threadStartMs: 150, sampleMs: 2 };
+
+/** Matrices of the check inputs besides the measured one (lab.ts: CHECK_COUNTS), all small. */
+const CHECK_PRODUCTS = 20;
+
+export function calibrate(): Calibration {
+  const a = seededMatrix(1, 0, PRODUCT_SIZE);
+  const b = seededMatrix(1, 1, PRODUCT_SIZE);
+  return { msPerProduct: timePerCall(() => multiplyMod(a, b)) };
+}
+
+function slowdown(calibration: Calibration): number {
+  return rateOf(calibration, 'msPerProduct') / REFERENCE_RATES.msPerProduct;
+}
+
+/** The serial product of `count` matrices: count - 1 products on the main thread. */
+export function estimateSerial(count: number, calibration: Calibration): CaseEstimate {
+  return { sampleMs: (count - 1) * rateOf(calibration, 'msPerProduct') };
+}
+
+/** A graph of count - 1 products on `workers` threads: the chain's span is all of it, the tree's ceil(log2(count)). */
+export function estimateGraph(variant: 'flat' | 'tree', count: number, workers: number, ctx: LabContext, calibration: Calibration): CaseEstimate {
+  const product = rateOf(calibration, 'msPerProduct');
+  const tasks = count - 1;
+  const span = variant === 'flat' ? tasks : Math.ceil(Math.log2(Math.max(1, count)));
+  const w = Math.max(1, Math.min(workers, ctx.availableParallelism));
+  const perTask = REFERENCE_COSTS.perTaskMs * slowdown(calibration);
+  return {
+    sampleMs: Math.min(tasks, tasks / w + span) * product + tasks * perTask + REFERENCE_COSTS.sampleMs,
+    setupMs: (REFERENCE_COSTS.threadStartMs * workers * slowdown(calibration)) / w,
+    checkMs: CHECK_PRODUCTS * (product / 10 + perTask),
+  };
+}
+
+/** `tasks` empty tasks through a pool of `workers` threads. */
+export function estimateEmpty(tasks: number, workers: number, ctx: LabContext, calibration: Calibration): CaseEstimate {
+  const w = Math.max(1, Math.min(workers, ctx.availableParallelism));
+  return {
+    sampleMs: tasks * REFERENCE_COSTS.emptyTaskMs * slowdown(calibration),
+    setupMs: (REFERENCE_COSTS.threadStartMs * workers * slowdown(calibration)) / w,
+  };
+}
+
+/** Making the inputs and the reference: the matrices (cheap) and the serial product of each input. */
+export function estimateInputs(count: number, calibration: Calibration): number {
+  return (count - 1) * rateOf(calibration, 'msPerProduct') + CHECK_PRODUCTS * rateOf(calibration, 'msPerProduct') / 10;
+}
