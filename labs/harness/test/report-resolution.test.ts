@@ -30,11 +30,15 @@ test('an unresolved headline says how many more samples per case it needs, and h
   const sentence = resolutionSentence(results) ?? '';
   assert.equal(
     sentence,
-    `Not resolved: the interval contains 1, so this run cannot tell pool (workers=2) from inline. From this run's spread it needs about ${more} more samples per case (it has ${n}): a run without --quick takes more samples of each case; a quieter machine narrows the interval too.`,
+    `Not resolved: the interval contains 1, so this run cannot tell pool (workers=2) from inline. From this run's spread it needs about ${more} more samples per case (it has ${n}). A run without --quick takes more samples of each case.`,
   );
   assert.match(formatTerminalSummary(results).replace(/\s+/g, ' '), /Headline: pool \(workers=2\): 1\.13x \[0\.974, 1\.76\] vs inline .* Not resolved: the interval contains 1/);
   assert.match(renderMarkdownReport(results, {}), /Not resolved: the interval contains 1/);
-  assert.match(resolutionSentence(unresolved(false)) ?? '', /a quieter machine narrows the interval \(see the notes on competing load\), as do more rounds\.$/);
+  assert.match(resolutionSentence(unresolved(false)) ?? '', /More rounds, or a quieter machine, narrow the interval\.$/);
+  // A busy machine is named first, as the run's notes found it.
+  const busy = unresolved(true);
+  busy.notes = [...busy.notes, 'Competing load: other processes on this machine used more than 0.5 CPU while 4 of 4 measured rounds were timed'];
+  assert.match(resolutionSentence(busy) ?? '', /Other processes used the CPUs while it measured \(see the notes\): rerun when the machine is quieter, or without --quick for more samples\.$/);
 });
 
 test('a resolved headline adds nothing; a ratio of 1 says more samples would not help', () => {

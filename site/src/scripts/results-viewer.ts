@@ -10,6 +10,7 @@ import { amdahlSpeedup, caseLabel, formatInterval, formatSignificant, paramsLabe
 import type { ResultsWarning } from '../lib/results-file.ts';
 import { placeLearnerRun, viewerRunFiles, yourRunLabel, type ViewerRun } from '../lib/viewer-runs.ts';
 import { Chart } from '../lib/chart-setup.ts';
+import { type BarWithErrors, errorBarsPlugin } from '../lib/error-bars.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
 import { maxWorkers, otherSpeedups, recorded, warningText, workerSeries } from '../lib/results-view.ts';
@@ -335,15 +336,17 @@ export function mountResultsViewer(root: HTMLElement): void {
         type: 'bar',
         data: {
           labels: others.map((s) => caseLabel(s)),
-          datasets: [{ label: 'speedup', data: others.map((s) => s.speedup) }],
+          // Each speedup's 95% interval as a whisker on its own bar (error-bars.ts).
+          datasets: [{ label: 'speedup', data: others.map((s) => s.speedup), errorBars: others.map((s) => [s.ci95[0], s.ci95[1]] as const) } as BarWithErrors],
         },
         options: {
           animation: false,
           maintainAspectRatio: false,
           indexAxis: 'y',
-          scales: { x: { min: 0, title: { display: true, text: 'speedup' } } },
+          scales: { x: { min: 0, suggestedMax: Math.max(...others.map((s) => s.ci95[1])) * 1.05, title: { display: true, text: 'speedup (whiskers: 95% interval)' } } },
           plugins: { legend: { display: false } },
         },
+        plugins: [errorBarsPlugin(() => currentTheme().text)],
       });
       restyleLines(chart, currentTheme());
       chart.update();

@@ -18,8 +18,12 @@ export function resolutionSentence(results: Results): string | null {
   const what = `Not resolved: the interval contains 1, so this run cannot tell ${caseLabel(h)} from ${h.baseline}`;
   if (resolution.moreSamples === null) return `${what}; the two measured the same here, and more samples would not show a difference that is not there.`;
   const more = resolution.moreSamples;
-  const how = results.quick
-    ? 'a run without --quick takes more samples of each case; a quieter machine narrows the interval too'
-    : 'a quieter machine narrows the interval (see the notes on competing load), as do more rounds';
-  return `${what}. From this run's spread it needs about ${more} more sample${more === 1 ? '' : 's'} per case (it has ${n}): ${how}.`;
+  // The advice that can help this run: a busy machine first (the competing-load note), then more samples.
+  const busy = results.notes.some((note) => note.startsWith('Competing load'));
+  const how = busy
+    ? `Other processes used the CPUs while it measured (see the notes): rerun when the machine is quieter${results.quick ? ', or without --quick for more samples' : ''}.`
+    : results.quick
+      ? 'A run without --quick takes more samples of each case.'
+      : 'More rounds, or a quieter machine, narrow the interval.';
+  return `${what}. From this run's spread it needs about ${more} more sample${more === 1 ? '' : 's'} per case (it has ${n}). ${how}`;
 }
