@@ -98,3 +98,23 @@ test('a rung measured above its roof is named in a warning: the roof read low, n
   assert.deepEqual(above, ['native-blas-threads x2 at n = 512 (149%)']);
   assert.match(aboveRoofWarning(above), /^Warning: measured above its roof: native-blas-threads x2 at n = 512 \(149%\)\. .*lower bounds/);
 });
+
+test('the threads efficiency over the fastest one-thread form of the same product (issue 43)', () => {
+  // Reference: n = 512: native-march 15.2 ms (synchronous), native-threads on 1 thread 23.1 ms, on 2 threads 12.5 ms.
+  // Over its own 1-thread case: 23.1 / 12.5 / 2 = 0.924; over the fastest one-thread form (native-march):
+  // 15.2 / 12.5 / 2 = 0.608.
+  const threadCase = (threads: number, ms: number): CaseResult => ({ ...fakeCase('native-threads', 512, [ms, ms, ms, ms], ms), params: { size: 512, threads }, workers: threads });
+  const withThreads = {
+    ...results,
+    cases: [fakeCase('native-march', 512, [15.2, 15.2, 15.2, 15.2], 15.2), threadCase(1, 23.1), threadCase(2, 12.5)],
+    speedups: [
+      { variant: 'native-threads', params: { size: 512, threads: 2 }, workers: 2, efficiency: 23.1 / 12.5 / 2, efficiencyCi95: [0.9, 0.95], efficiencyBasis: 'one-worker' },
+    ],
+  } as unknown as Results;
+  const { values } = nativeKernelValues(withThreads, analyseNativeKernel(withThreads));
+  assert.ok(Math.abs(values.efficiencyNativeThreads512At2!.value - 0.924) < 1e-12);
+  const fastest = values.efficiencyOverFastestNativeThreads512At2!;
+  assert.ok(Math.abs(fastest.value - 0.608) < 1e-12);
+  assert.deepEqual(fastest.ci95!.map((x) => Math.round(x * 1e9) / 1e9), [0.608, 0.608]); // constant samples
+  assert.match(fastest.what, /over the fastest one-thread form of the same product, native-march \(one synchronous call\)/);
+});
