@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { watchErrors } from './support/site.ts';
 import { openLabSite, type LabSite } from './support/browser-lab.ts';
+import { AXE_SCRIPT } from '../scripts/axe-pages.ts';
 
 const SHOTS = process.env['UPDATE_SCREENSHOTS'] === '1' ? fileURLToPath(new URL('./screenshots/', import.meta.url)) : join(tmpdir(), 'course-editor-screenshots');
 const DRAFT_KEY = 'parallel-course:draft:event-loop:handler';
@@ -57,6 +58,15 @@ async function setCode(ex: Exercise, code: string): Promise<void> {
   await ex.page.keyboard.insertText(code);
 }
 
+/** The viewport with the editor near its top, below the page's sticky header (an element shot would sit under it). */
+async function screenshot(ex: Exercise, name: string): Promise<void> {
+  await ex.root.locator('[data-bl-code] + .cm-editor').evaluate((el) => {
+    el.scrollIntoView({ block: 'start' });
+    window.scrollBy(0, -160);
+  });
+  await ex.page.screenshot({ path: join(SHOTS, name) });
+}
+
 async function editorText(ex: Exercise): Promise<string> {
   return ex.root.locator('[data-bl-code]').inputValue();
 }
@@ -95,7 +105,7 @@ for (const width of [390, 1280]) {
       assert.ok(overflow <= 0, `no horizontal page scroll at ${width} px (${overflow} px too wide)`);
       const box = (await ex.root.locator('.cm-editor').boundingBox())!;
       assert.ok(box.width >= Math.min(300, width - 80) && box.x >= 0 && box.x + box.width <= width, `the editor fits the width: ${JSON.stringify(box)}`);
-      await ex.root.locator('.bl-exercise').screenshot({ path: join(SHOTS, `editor-${width}.png`) });
+      await screenshot(ex, `editor-${width}.png`);
       assert.equal(ex.errors.length, 0, ex.errors.join('\n'));
       await page.close();
     });
@@ -107,7 +117,14 @@ for (const width of [390, 1280]) {
       assert.match(syntax, /^Line 3, column \d+: SyntaxError: /, syntax);
       assert.deepEqual(await ex.root.locator('.cm-bl-error-line').allTextContents(), ['  count = count + ;'], 'the error\'s line is marked');
       assert.match((await ex.root.locator('[data-bl-status]').textContent())!, /the run did not start: Line 3/);
-      await ex.root.locator('.bl-exercise').screenshot({ path: join(SHOTS, `editor-error-${width}.png`) });
+      await screenshot(ex, `editor-error-${width}.png`);
+      // axe-core on the exercise with its error shown (the installed axe.min.js, nothing downloaded).
+      await ex.page.addScriptTag({ path: AXE_SCRIPT });
+      const violations = await ex.root.locator('.bl-exercise').evaluate(async (el) => {
+        const result = (await (globalThis as unknown as { axe: { run(ctx: unknown, options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe.run(el, { resultTypes: ['violations'] }));
+        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      });
+      assert.deepEqual(violations, [], 'axe finds no violation in the editor');
       await setCode(ex, 'function countPrimesInRange(start, end) {\n  const table = null;\n  // a bug on the next line\n  return table.length;\n}');
       assert.equal(await ex.root.locator('.cm-bl-error-line').count(), 0, 'an edit clears the mark');
       const runtime = await runUntilCodeError(ex, 15_000);

@@ -9,7 +9,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { javascript } from '@codemirror/lang-javascript';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
-import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
+import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 
 /** Where an error is in the learner's code: 1-based line and column, as editors and stack traces count them. */
 export interface CodePosition {
@@ -81,10 +81,41 @@ const errorLineField = StateField.define<DecorationSet>({
   provide: (field) => EditorView.decorations.from(field),
 });
 
+/** Extra indent of a wrapped line's continuation, in columns (beyond the line's own leading spaces). */
+const HANGING_INDENT = 2;
+
+/** Each visible line's decoration: wrapped parts start under its code, HANGING_INDENT further in (a hanging indent). */
+function hangingIndents(view: EditorView): DecorationSet {
+  const marks = [];
+  for (const { from, to } of view.visibleRanges) {
+    for (let pos = from; pos <= to; ) {
+      const line = view.state.doc.lineAt(pos);
+      const lead = /^[ \t]*/.exec(line.text)![0].replace(/\t/g, ' '.repeat(view.state.tabSize)).length + HANGING_INDENT;
+      // cm-line's own left padding is 6px: kept, and the first line's start unchanged by the negative text-indent.
+      marks.push(Decoration.line({ attributes: { style: `padding-left: calc(${lead}ch + 6px); text-indent: -${lead}ch` } }).range(line.from));
+      pos = line.to + 1;
+    }
+  }
+  return Decoration.set(marks);
+}
+
+const hangingIndent = ViewPlugin.fromClass(
+  class {
+    decorations: DecorationSet;
+    constructor(view: EditorView) {
+      this.decorations = hangingIndents(view);
+    }
+    update(update: ViewUpdate) {
+      if (update.docChanged || update.viewportChanged) this.decorations = hangingIndents(update.view);
+    }
+  },
+  { decorations: (plugin) => plugin.decorations },
+);
+
 const theme = EditorView.theme({
   '&': { fontSize: '0.875rem', border: '1px solid var(--sl-color-gray-5)', borderRadius: '0.25rem', backgroundColor: 'var(--sl-color-black)' },
   '&.cm-focused': { outline: '2px solid var(--sl-color-accent)', outlineOffset: '1px' },
-  '.cm-scroller': { fontFamily: 'var(--__sl-font-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace)', lineHeight: '1.5', maxHeight: '24rem', overflow: 'auto' },
+  '.cm-scroller': { fontFamily: 'var(--__sl-font-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace)', lineHeight: '1.5' },
   '.cm-content': { caretColor: 'var(--sl-color-white)' },
   '.cm-gutters': { backgroundColor: 'var(--sl-color-gray-6)', color: 'var(--sl-color-gray-3)', borderRight: '1px solid var(--sl-color-gray-5)' },
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'color-mix(in srgb, var(--sl-color-accent) 10%, transparent)' },
@@ -108,6 +139,10 @@ export function mountCodeEditor(options: CodeEditorOptions): CodeEditor {
     highlightActiveLine(),
     syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
     javascript({ typescript: options.language === 'typescript' }),
+    // Long lines wrap (a wrapped line has no number of its own): on a 390 px phone the code stays in view without a
+    // region to scroll sideways, and the editor grows with the code instead of scrolling inside the page.
+    EditorView.lineWrapping,
+    hangingIndent,
     // Tab indents; Escape then Tab moves focus on (CodeMirror's tab-focus mode, built into the view), so the
     // editor never traps keyboard users. The hint under the editor says so.
     keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
