@@ -17,6 +17,7 @@ import {
  * them, so that a /ping that arrives mid-request waits for one piece instead of a whole ring.
  * Interface: derive(account) resolves to formatBody(account, keys), where keys[i] is deriveKeySync(account, i) for
  * i < KEYS_PER_REQUEST. Constraint: no other thread; between two keys, pending I/O (a /ping) must get to run.
+ * The check tests that too, not only the bytes: it counts the event loop's turns while one ring is derived.
  */
 export function createChunkedHandler(): RingHandler {
   return {
@@ -51,7 +52,7 @@ export function createThreadpoolHandler(): RingHandler {
 /**
  * A pool of `workers` worker threads with piscina, running exercises/event-loop/worker.ts: each request is one task.
  * Constraint: exactly `workers` threads, all started before the first request (starting a thread costs milliseconds,
- * and no request should pay it), none ended while idle; close() ends them all.
+ * and no request should pay it), none ended while idle; close() ends them all. The check counts the threads started.
  */
 export function createPoolHandler(_workers: number): RingHandler {
   // TODO(learner): create the pool once, here, not per request; which of piscina's options (its README lists them)
