@@ -97,6 +97,18 @@ export function comparisonCaveats(earlier: Results, current: Results): string[] 
     caveats.push(`available CPUs differ (${a.availableParallelism} vs ${b.availableParallelism})`);
   }
   if (a.node !== b.node) caveats.push(`Node versions differ (${a.node} vs ${b.node})`);
+  // The verdicts compare speedups, in which a uniformly faster or slower machine cancels; what does not cancel is a
+  // change in the CPUs left free, which moves a parallel variant's speedup itself. On the course's 2-vCPU VM, same-code
+  // runs at loads 0.8 and 13 to 32 disagreed in 20 of 54 speedups, runs at 13 to 32 in 2 of 54 (issue 43).
+  const la = a.loadAverage?.[0];
+  const lb = b.loadAverage?.[0];
+  const p = Math.max(a.availableParallelism, b.availableParallelism, 1);
+  if (la !== undefined && lb !== undefined && Math.abs(la - lb) > p / 2) {
+    caveats.push(
+      `the load differed (1-minute load average ${la.toFixed(1)} vs ${lb.toFixed(1)} on ${p} CPUs): a parallel variant's speedup depends on the CPUs others leave free, ` +
+        'which the comparison of speedups cannot cancel; repeat both runs at a similar load before trusting a verdict on a parallel case',
+    );
+  }
   if (earlier.quick !== current.quick) caveats.push('one run is --quick and the other is not: the inputs may differ in size');
   if (earlier.seed !== current.seed) caveats.push(`the seeds differ (${earlier.seed} vs ${current.seed}): the inputs differ`);
   return caveats;

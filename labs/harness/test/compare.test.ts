@@ -106,6 +106,17 @@ test('caveats name what differs between the runs', () => {
     'Node versions differ (24.21.0 vs 24.0.0)',
     'one run is --quick and the other is not: the inputs may differ in size',
   ]);
+  // A load that differs by more than half the CPUs moves a parallel speedup itself: named (issue 43); a small
+  // difference is not.
+  base.environment.loadAverage = [0.8, 0.5, 0.2];
+  other.environment.loadAverage = [1.6, 1, 1];
+  assert.ok(!comparisonCaveats(base, other).some((c) => c.startsWith('the load differed')));
+  other.environment.loadAverage = [13.5, 9.4, 4.7];
+  assert.ok(
+    comparisonCaveats(base, other).includes(
+      "the load differed (1-minute load average 0.8 vs 13.5 on 2 CPUs): a parallel variant's speedup depends on the CPUs others leave free, which the comparison of speedups cannot cancel; repeat both runs at a similar load before trusting a verdict on a parallel case",
+    ),
+  );
 });
 
 const FAKE = {
