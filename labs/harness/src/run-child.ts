@@ -4,18 +4,19 @@
  * It ends by itself when the supervisor goes away, even while learner code blocks its main thread.
  */
 import { exitWithParent } from './child-process.ts';
-import { sealMeasurement, sendToSupervisor } from './seal.ts';
+import { sealMeasurement } from './seal.ts';
 import { LabLoadError, UsageError } from './errors.ts';
 import type { RunJob, RunnerMessage } from './run-protocol.ts';
 import { runJob } from './runner.ts';
 
 exitWithParent({ evenIfBlocked: true });
 // Before the lab and the learner's code load: the clock, tinybench and the channel to the supervisor (seal.ts).
-sealMeasurement();
+// The sender is this module's alone: no module exports it, so code the runner loads later cannot reach it.
+const sender = sealMeasurement();
 
 /** Sends one message and waits until it has left, so a crash right after it cannot lose it. */
 function send(message: RunnerMessage): Promise<void> {
-  return sendToSupervisor(message);
+  return sender(message);
 }
 
 // An error thrown from a callback (a timer, a stream, a worker's 'error' event with no listener) belongs to whatever

@@ -4,8 +4,10 @@
  * - `performance` and Performance.prototype, process.hrtime (tinybench binds its clock from them at import, but a
  *   later Bench or the harness's own calibration must not read a patched one either);
  * - tinybench's Bench and Task classes (a learner module can import 'tinybench' and patch Bench.prototype.run);
- * - process.send: only the runner's own `sendToSupervisor` may use the IPC channel, so learner code cannot post
- *   forged 'round' messages (the supervisor also refuses a round it did not announce).
+ * - process.send: only the sender `sealMeasurement` hands back, once, to its first caller (run-child.ts, before any
+ *   lab module loads) may use the IPC channel; it is exported from no module, so learner code that imports this one
+ *   gets no sender (a second call throws), and cannot post forged 'round' messages (the supervisor also refuses a
+ *   round it did not announce, and sample counts the plan does not expect).
  * A patch attempt then throws in the learner's module (ES modules are strict), and the case fails naming the file.
  */
 import { Bench, Task } from 'tinybench';
@@ -13,6 +15,7 @@ import { Bench, Task } from 'tinybench';
 type SendArgs = [message: unknown, handle: undefined, options: object, callback: (error: Error | null) => void];
 
 let sealed = false;
+let senderTaken = false;
 let realSend: ((...args: SendArgs) => boolean) | null = null;
 let ours = false;
 
@@ -32,8 +35,24 @@ const BUILT_INS: object[] = [
   Number, Number.prototype, BigInt, BigInt.prototype, Map.prototype, Set.prototype, Date, Date.prototype,
 ];
 
-/** Seals the timing path. Idempotent; call before loading any lab or learner module. */
-export function sealMeasurement(): void {
+/** Message for a second call of sealMeasurement (learner code importing this module). */
+export const ALREADY_SEALED = 'the lab process is sealed already: its channel to the supervisor belongs to the harness';
+
+/** Sends one message to the supervisor; resolves when it has left (or at once when there is no channel). */
+export type SupervisorSender = (message: unknown) => Promise<void>;
+
+/**
+ * Seals the timing path and returns the one sender to the supervisor. Call once, before loading any lab or learner
+ * module; a second call throws (ALREADY_SEALED).
+ */
+export function sealMeasurement(): SupervisorSender {
+  if (senderTaken) throw new Error(ALREADY_SEALED);
+  senderTaken = true;
+  seal();
+  return sendToSupervisor;
+}
+
+function seal(): void {
   if (sealed) return;
   sealed = true;
   const perf = globalThis.performance;
@@ -55,8 +74,7 @@ export function sealMeasurement(): void {
   });
 }
 
-/** Sends one message to the supervisor; resolves when it has left (or at once when there is no channel). */
-export function sendToSupervisor(message: unknown): Promise<void> {
+function sendToSupervisor(message: unknown): Promise<void> {
   return new Promise((resolve) => {
     if (!process.connected) return resolve();
     const send = realSend ?? (process.send as unknown as ((...args: SendArgs) => boolean) | undefined);

@@ -310,6 +310,8 @@ function runAttempt(
     const infoOf = (key: string) => run.lab.cases.find((c) => c.key === key);
     const samples = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
     const forged = new Set<string>();
+    /** The rounds received of each case: each at most once. */
+    const roundsSeen = new Map<string, Set<number>>();
     // The CPU other processes took while each measured round was timed (competing-load.ts).
     let roundStart: CpuSnapshot | null = null;
     let activity: { activity: Activity; limitMs: number; why: string } | null = null;
@@ -353,15 +355,26 @@ function runAttempt(
           break;
         case 'round': {
           const announced = activity?.activity;
+          const plan = run.lab.plan;
+          const key = announced?.caseKey ?? message.caseKey;
+          // Only the runner's measuring loop sends rounds: one per announced call, each round of a case once, with
+          // the plan's samples per round, each a time. Anything else was forged (lab or learner code on the channel).
+          let why: string | null = null;
           if (announced?.stage !== 'measure' || announced.caseKey !== message.caseKey || announced.round !== message.round || ++roundsInCall > 1) {
-            // Only the runner's measuring loop sends rounds, one per announced call: anything else was forged.
-            const key = announced?.caseKey ?? message.caseKey;
+            why = `a measured round arrived that the harness did not take (round ${message.round} of ${message.caseKey})`;
+          } else if (!Array.isArray(message.samplesMs) || message.samplesMs.length !== plan.samplesPerRound || !message.samplesMs.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)) {
+            why = `round ${message.round} of ${message.caseKey} brought ${Array.isArray(message.samplesMs) ? message.samplesMs.length : 'no'} samples where the plan takes ${plan.samplesPerRound}`;
+          } else if (roundsSeen.get(key)?.has(message.round)) {
+            why = `round ${message.round} of ${message.caseKey} arrived twice`;
+          }
+          if (why !== null) {
             samples.delete(key);
             forged.add(key);
             const info = infoOf(key);
-            if (info) entries.set(key, failedEntry(info, `a measured round arrived that the harness did not take (round ${message.round} of ${message.caseKey}): lab or learner code wrote to the harness's channel${info.learnerFile ? `. Look at ${info.learnerFile}.` : ''}`, entries.get(key), 'measure', null));
+            if (info) entries.set(key, failedEntry(info, `${why}: lab or learner code wrote to the harness's channel${info.learnerFile ? `. Look at ${info.learnerFile}.` : ''}`, entries.get(key), 'measure', null));
             break;
           }
+          roundsSeen.set(key, (roundsSeen.get(key) ?? new Set()).add(message.round));
           if (forged.has(message.caseKey)) break;
           const roundEnd = roundStart && child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
           if (roundStart && roundEnd) {
@@ -383,7 +396,14 @@ function runAttempt(
         }
         case 'measured': {
           const s = forged.has(message.caseKey) ? undefined : samples.get(message.caseKey);
-          if (s) run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample, sample: message.sample });
+          const expected = run.lab.plan.rounds * run.lab.plan.samplesPerRound;
+          if (s && s.samplesMs.length !== expected) {
+            // The plan's count, no more and no fewer: a case with extra (or missing) rounds was not measured as planned.
+            samples.delete(message.caseKey);
+            forged.add(message.caseKey);
+            const info = infoOf(message.caseKey);
+            if (info) entries.set(message.caseKey, failedEntry(info, `${s.samplesMs.length} samples arrived where the plan takes ${expected} (${run.lab.plan.rounds} rounds of ${run.lab.plan.samplesPerRound}): lab or learner code wrote to the harness's channel${info.learnerFile ? `. Look at ${info.learnerFile}.` : ''}`, entries.get(message.caseKey), 'measure', null));
+          } else if (s) run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample, sample: message.sample });
           measuringFinished = true;
           break;
         }

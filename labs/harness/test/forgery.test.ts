@@ -39,6 +39,16 @@ Array.prototype.push = function (...items: unknown[]) {
   'Math.round': `Math.round = (x: number) => 0;`,
   // Posts a round of tiny samples for the learner's case straight to the supervisor.
   'process.send': `process.send!({ type: 'round', caseKey: '["learner",[]]', round: 0, samplesMs: Array.from({ length: 200 }, () => 1e-6) });`,
+  // The harness's own sender (issue 42: imported from seal.ts, it posted more samples than the plan takes, and passed):
+  // a call announcing each round, then a round of tiny samples, before the runner's own.
+  'seal.ts sender': `const seal: Record<string, unknown> = await import('@parallel-course/harness/seal.ts');
+let send = seal.sendToSupervisor as ((m: unknown) => Promise<void>) | undefined;
+if (!send) send = (seal.sealMeasurement as () => (m: unknown) => Promise<void>)();
+const key = JSON.stringify(['learner', []]);
+for (let round = 0; round < 8; round++) {
+  await send({ type: 'call', activity: { stage: 'measure', caseKey: key, round }, limitMs: 1e9, why: 'forged' });
+  await send({ type: 'round', caseKey: key, round, samplesMs: [1e-6, 1e-6, 1e-6] });
+}`,
   'tinybench Bench.prototype.run': `const tb = await import('tinybench'); const run = tb.Bench.prototype.run; tb.Bench.prototype.run = async function () { const r = await run.call(this); for (const t of r) for (let i = 0; i < (t.result?.latency?.samples?.length ?? 0); i++) t.result.latency.samples[i] /= 1000; return r; };`,
 };
 
