@@ -21,6 +21,12 @@ export function accountsOf(burst: number, n: number): number[] {
   return Array.from({ length: n }, (_, i) => first + i);
 }
 
+/**
+ * The CSPRNG's draw as it was when the lab loaded, before any learner module: a learner module that replaces
+ * node:crypto's randomInt (and syncs the builtin's ES exports) cannot choose which body is checked in full.
+ */
+const drawSecurely: (n: number) => number = randomInt;
+
 const KEY_LINE = new RegExp(`^[0-9a-f]{${KEY_BYTES * 2}}$`);
 
 /** `expected` is a description of the shape, or (`bytes`) the exact body, shown from its first difference. */
@@ -31,7 +37,7 @@ function mismatch(index: number, expected: string, actual: unknown, bytes = fals
 }
 
 /** Every body's account line and key shapes, and one random body's bytes. */
-export function spotCheck(accounts: readonly number[], output: unknown, draw: (n: number) => number = randomInt): Comparison {
+export function spotCheck(accounts: readonly number[], output: unknown, draw: (n: number) => number = drawSecurely): Comparison {
   if (!Array.isArray(output) || output.length !== accounts.length) {
     return mismatch(0, `${accounts.length} response bodies`, Array.isArray(output) ? `${output.length} bodies` : output);
   }

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import lab, { burstFor } from '../src/lab.ts';
 import { accountsOf, spotCheck } from '../src/fresh-inputs.ts';
 import { deriveRingSync } from '../src/work.ts';
-import { SAMPLES_PER_CASE_MAX } from '@parallel-course/harness/runner.ts';
+import { drawFreshIndices } from '@parallel-course/harness/runner.ts';
+import { FRESH_INPUT_INDICES } from '@parallel-course/harness/lab-definition.ts';
 
 const ctx = { impl: 'solution' as const, implDir: '', rootDir: '', quick: false, availableParallelism: 4, seed: 1 };
 
@@ -20,15 +21,16 @@ test('no account repeats across the samples and cases of a full run, so a memois
   const cases = lab.cases(ctx).length + 3; // the graded reference copies too
   const seen = new Set<number>(inputs.measure.accounts);
   let requests = inputs.measure.accounts.length;
-  for (let k = 0; k < cases; k++) {
-    for (let s = 0; s < samples; s++) {
-      for (const a of inputs.measureAt(k * SAMPLES_PER_CASE_MAX + s).accounts) seen.add(a);
+  // The sample numbers as the runner draws them (runner.ts): at random, distinct, before learner code loads.
+  for (const indices of drawFreshIndices(cases, samples)) {
+    for (const index of indices) {
+      for (const a of inputs.measureAt(index).accounts) seen.add(a);
       requests += burstFor(ctx.availableParallelism);
     }
   }
   assert.equal(seen.size, requests, 'every request asks for a new account');
-  // The largest sample number a run can reach still gives valid accounts.
-  assert.doesNotThrow(() => accountsOf(64 * SAMPLES_PER_CASE_MAX, burstFor(256)));
+  // The largest sample number a run can draw still gives valid accounts.
+  assert.doesNotThrow(() => accountsOf(FRESH_INPUT_INDICES - 1, burstFor(256)));
 });
 
 test("the per-sample check passes the right answers and catches a wrong shape, a wrong account and a faked key", () => {

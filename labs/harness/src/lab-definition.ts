@@ -151,15 +151,19 @@ export interface SamplingPlan {
   samplesPerRound: number;
 }
 
+/** The sample numbers `LabInputs.measureAt` may be given: 1 to this - 1 (0 is the measured input's own). */
+export const FRESH_INPUT_INDICES = 2 ** 20;
+
 export interface LabInputs<Input> {
   /** Inputs for the correctness check: every case's output must match the reference on each of them. */
   check: Input[];
   /** The input each measured sample runs on (the one checked in full; with `measureAt`, the shape of the others). */
   measure: Input;
   /**
-   * A fresh input per sample, so a memoising answer gains nothing: `sample` is unique per case and sample of the run
-   * (warm-up included), and the same cost of work for every value. A lab that can vary its input says so here; one
-   * that cannot says why in its README. Each such sample is checked with `checkSample`, not the full reference.
+   * A fresh input per sample, so a memoising answer gains nothing: `sample` is unique in the run, drawn at random by
+   * the runner from 1 to FRESH_INPUT_INDICES - 1 before any learner code loads (runner.ts), so the next input cannot be
+   * worked out in advance; every value must give the same cost of work. A lab that can vary its input says so here;
+   * one that cannot says why in its README. Each such sample is checked with `checkSample`, not the full reference.
    */
   measureAt?(sample: number): Input;
 }

@@ -8,7 +8,8 @@
  * reports happen in the supervisor's process, which never imports learner code.
  */
 import { checkCase, CHECK_CALL_TIMEOUT_MS, type CheckSet } from './check.ts';
-import { type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
+import { randomInt } from 'node:crypto';
+import { FRESH_INPUT_INDICES, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
 import { runCases } from './run-cases.ts';
@@ -67,8 +68,25 @@ interface Prepared {
   measureAt: ((sample: number) => unknown) | undefined;
 }
 
-/** The sample numbers of one case's fresh inputs: case k uses k x this + 0, 1, 2, ... (far above any plan's count). */
-export const SAMPLES_PER_CASE_MAX = 10_000;
+/**
+ * The fresh-input numbers of every sample of every case (warm-up included), drawn now, before any learner module is
+ * loaded: distinct across the run, uniform in 1 .. FRESH_INPUT_INDICES - 1, from the CSPRNG. Learner code sees each
+ * input only when its sample runs, so it cannot work out the next one (the issue 42 attack precomputed event-loop's
+ * next bursts from `1000 + burst x n + i`), nor patch the draw (it is over before learner code runs).
+ */
+export function drawFreshIndices(cases: number, perCase: number): number[][] {
+  if (cases * perCase > FRESH_INPUT_INDICES / 4) throw new Error(`${cases * perCase} fresh inputs are more than the run may draw (${FRESH_INPUT_INDICES / 4})`);
+  const used = new Set<number>();
+  return Array.from({ length: cases }, () =>
+    Array.from({ length: perCase }, () => {
+      let index: number;
+      do index = randomInt(1, FRESH_INPUT_INDICES);
+      while (used.has(index));
+      used.add(index);
+      return index;
+    }),
+  );
+}
 
 /** Inputs and reference outputs for every case; cases that agree on the lab's input params share them. */
 async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: CaseDefinition<unknown, unknown>[], ctx: LabContext): Promise<Prepared[]> {
@@ -90,9 +108,27 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
   return prepared;
 }
 
+/**
+ * Freezes the lab's definition and everything it holds (the comparator, the grading, the sampling, the variants), so
+ * learner code that imports the lab module (the same instance) cannot rewrite how it is checked: an assignment then
+ * throws in the learner's module (ES modules are strict) and its case fails naming the file. Typed arrays cannot be
+ * frozen and hold no behaviour; they are left as they are.
+ */
+export function freezeDeep(value: unknown, seen = new Set<unknown>()): void {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value) || ArrayBuffer.isView(value)) return;
+  seen.add(value);
+  for (const key of Reflect.ownKeys(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor && 'value' in descriptor) freezeDeep(descriptor.value, seen);
+  }
+  Object.freeze(value);
+}
+
 /** Runs the job, sending every step to `send`. Throws LabLoadError/UsageError for problems that are not one case's. */
 export async function runJob(job: RunJob, send: (message: RunnerMessage) => void): Promise<void> {
   const lab = (await loadLab(job.lab, job.rootDir)) as LabDefinition<unknown, unknown>;
+  // Before any learner module loads (they are imported in a case's set-up).
+  freezeDeep(lab);
   // The same declarations the supervisor computed from its own load of the lab (run-cases.ts): they are not sent back.
   const { ctx, info, definitions: allDefinitions } = runCases(lab, job);
   send({ type: 'notes', notes: info.notes });
@@ -107,6 +143,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   const excluded = new Set(job.exclude);
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)));
   const prepared = await prepareCases(lab, definitions, ctx);
+  const fresh = drawFreshIndices(prepared.length, plan.warmupSamples + plan.rounds * plan.samplesPerRound);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
   const called = () => send({ type: 'called' });
 
@@ -156,18 +193,20 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
 
   // Stage 2: measure what passed; every sample's output is compared with the reference outside the timed region.
   send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.samplesPerRound)) });
-  const targets: MeasureTarget<unknown, unknown>[] = passing.map((p, ordinal) => {
+  const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => {
     const { definition, set, measureInput, measureAt } = p.prepared;
     const expected = set.expected[set.inputs.indexOf(measureInput)];
     const checkSample = lab.checkSample?.bind(lab);
-    // Fresh inputs per sample, distinct across cases too (a cache shared through a file gains nothing either).
-    const fresh = measureAt && checkSample ? { inputAt: (sample: number) => measureAt(ordinal * SAMPLES_PER_CASE_MAX + sample) } : {};
+    // Fresh inputs per sample, distinct across cases too (a cache shared through a file gains nothing either), at
+    // numbers drawn before learner code loaded.
+    const indices = fresh[prepared.indexOf(p.prepared)] ?? [];
+    const freshInputs = measureAt && checkSample ? { inputAt: (sample: number) => measureAt(indices[sample] ?? FRESH_INPUT_INDICES) } : {};
     return {
       key: p.prepared.key,
       label: caseLabel(definition),
       instance: p.instance,
       input: measureInput,
-      ...fresh,
+      ...freshInputs,
       check: (output: unknown, input: unknown) =>
         input === measureInput || !checkSample ? lab.comparator.compare(expected, output) : checkSample(input, output),
       sampleLimitMs: sampleLimitMs(p.checkMs),
