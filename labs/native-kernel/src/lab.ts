@@ -521,11 +521,12 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     // Each case with its estimate for the run's plan, from its variant and params (src/estimates.ts).
     return cases.map((c) => ({ ...c, estimate: (c2: LabContext, rates: Calibration) => estimateNativeKernelCase(c.variant, c.params, c2, rates) }));
   },
-  // The triad's arrays are sized from the last-level cache (4 x it each, STREAM's rule): b and c shared, and one
-  // output per triad case (the typed one and one per thread count), plus 2 GiB for the matrices and the runtime.
-  // Measured: 10.3 GiB at the peak of a quick run on a VM reporting a 480 MiB L3 (2^28 doubles a array; this gives 12).
+  // The triad's arrays are sized from the last-level cache (4 x it each, STREAM's rule): the check's and the measured
+  // inputs' b and c, and an output per triad case and input (the typed one and one per thread count), plus 3 GiB for
+  // the matrices and the runtime. Measured: 10.3 GiB at the peak of a quick run on a VM that reports a 480 MiB L3
+  // (2^27 doubles an array, P = 2); this gives 12 GiB there.
   memoryBytes(ctx) {
-    return 8 * triadElementsHere() * (2 + 1 + threadCounts(ctx.availableParallelism).length) + 2 * 2 ** 30;
+    return 8 * triadElementsHere() * (6 + 1 + threadCounts(ctx.availableParallelism).length) + 3 * 2 ** 30;
   },
   notes(ctx) {
     const stale = staleBuildWarning(ctx.impl, ctx.implDir);
