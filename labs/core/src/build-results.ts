@@ -39,7 +39,7 @@ export type RunRecord = Omit<Results, 'schemaVersion' | keyof RunAnalysis>;
 
 /** The results of one run: its record and its analysis, in the schema's field order, at the current SCHEMA_VERSION. */
 export function buildResults(record: RunRecord, analysis: RunAnalysis): Results {
-  const { referenceSolution, notes, runtime, ...rest } = record;
+  const { referenceSolution, notes, runtime, sampling, ...rest } = record;
   return {
     schemaVersion: SCHEMA_VERSION,
     lab: rest.lab,
@@ -54,6 +54,7 @@ export function buildResults(record: RunRecord, analysis: RunAnalysis): Results 
     sweeps: rest.sweeps,
     seed: rest.seed,
     bootstrapResamples: rest.bootstrapResamples,
+    ...(sampling !== undefined ? { sampling } : {}),
     harnessOverheadMs: rest.harnessOverheadMs,
     environment: rest.environment,
     cpus: rest.cpus,

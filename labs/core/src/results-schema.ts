@@ -317,6 +317,18 @@ export const resultsSchema = z.object({
   /** Seed of the input generator and of the bootstrap, so every summary can be recomputed exactly. */
   seed: z.number().int(),
   bootstrapResamples: z.number().int().positive().max(MAX_BOOTSTRAP_RESAMPLES),
+  /**
+   * The sampling plan the run measured with (the harness's; absent in a browser page's file and in files before it
+   * was recorded): every measured case has `rounds` rounds of `samplesPerRound` samples, which validate checks. A
+   * graded file must record it.
+   */
+  sampling: z
+    .object({
+      warmupSamples: z.number().int().nonnegative().max(MAX_SAMPLES_PER_CASE),
+      rounds: z.number().int().positive().max(MAX_SAMPLES_PER_CASE),
+      samplesPerRound: z.number().int().positive().max(MAX_SAMPLES_PER_CASE),
+    })
+    .optional(),
   /** Median time of an empty sample under the same harness settings, in ms: the floor under every sample. */
   harnessOverheadMs: nonNegative,
   environment: environmentSchema,

@@ -135,6 +135,30 @@ export function recompute(results: Results): RunAnalysis {
 }
 
 /**
+ * The samples against the plan the file records (`sampling`): every measured case has `rounds` rounds, each of
+ * `samplesPerRound` samples, its rounds consecutive. A graded file must record its plan (issue 42: forged rounds gave
+ * a graded case 24 samples where the plan had 6, and the file was called valid).
+ */
+export function planProblems(results: Results): string[] {
+  const plan = results.sampling;
+  if (!plan) return results.grade !== null ? ['sampling: a graded run must record its sampling plan (this file has none); re-run with --grade'] : [];
+  const problems: string[] = [];
+  for (const [i, c] of results.cases.entries()) {
+    const perRound = new Map<number, number>();
+    for (const round of c.sampleRounds) perRound.set(round, (perRound.get(round) ?? 0) + 1);
+    const rounds = [...perRound.keys()].sort((a, b) => a - b);
+    const expected = plan.rounds * plan.samplesPerRound;
+    if (c.samplesMs.length !== expected || c.sampleRounds.length !== c.samplesMs.length) {
+      problems.push(`cases[${i}] (${caseLabel(c)}) has ${c.samplesMs.length} samples but the plan takes ${expected} (${plan.rounds} rounds of ${plan.samplesPerRound})`);
+    } else if (rounds.length !== plan.rounds || rounds.some((r, k) => r !== (rounds[0] as number) + k) || [...perRound.values()].some((n) => n !== plan.samplesPerRound)) {
+      problems.push(`cases[${i}] (${caseLabel(c)}).sampleRounds are not ${plan.rounds} consecutive rounds of ${plan.samplesPerRound} samples each`);
+    }
+    if (problems.length >= 20) break;
+  }
+  return problems;
+}
+
+/**
  * Checks 2 and 3 on results whose schema already held: each failed correctness case, then each number that does not
  * recompute from the samples. Empty when the file can be trusted. The site's viewer shows these as its warning.
  */
@@ -145,6 +169,7 @@ export function checkResults(results: Results): string[] {
       problems.push(`correctness: ${caseLabel(entry)} did not pass its check (${entry.reason ?? 'no reason given'})`);
     }
   }
+  problems.push(...planProblems(results));
   if (results.runtime === 'browser' && results.grade !== null) {
     problems.push("grade: a run in a browser page is self-reported (the page's scripts own its clock) and cannot carry a grade; grade with npm run lab -- <lab> --grade");
   }

@@ -256,6 +256,8 @@ export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
       sweeps: lab.sweeps,
       seed,
       bootstrapResamples: BOOTSTRAP_RESAMPLES,
+      // The plan every case was measured with (the supervisor held the runner to it): validate checks the samples by it.
+      sampling: { warmupSamples: lab.plan.warmupSamples, rounds: lab.plan.rounds, samplesPerRound: lab.plan.samplesPerRound },
       harnessOverheadMs: run.harnessOverheadMs,
       environment,
       cpus,
