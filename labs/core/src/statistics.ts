@@ -15,6 +15,7 @@
  *   between-runs.ts     compareSpeedupsBetweenRuns: a variant between two runs, drift cancelled by its baseline
  *   interval-verdict.ts compareEstimates, moverRatioCi: verdicts from the interval of a ratio, never from overlap
  *   scaling-notes.ts    scalingNotes: efficiency above 1, negative Karp-Flatt, sweeps too short to fit, extrapolations
+ *   stability.ts        windowThroughputs, firstStableWindow: the windowed stability rule of inference benchmarks
  *   scaling.ts          speedup, efficiency, karpFlatt, amdahlSpeedup, gustafsonSpeedup, amdahlLimit, speedupCurves, amdahlFit
  *
  * Every function throws StatisticsInputError (code STATISTICS_INVALID_INPUT) on input it cannot use, never NaN.
@@ -42,3 +43,5 @@ export { compareEstimates, moverDifferenceCi, moverRatioCi, verdictOf } from './
 export type { Estimate, IntervalComparison, IntervalVerdict } from './statistics/interval-verdict.ts';
 export { SUPERLINEAR_CAUSES, scalingNotes } from './statistics/scaling-notes.ts';
 export type { ScalingNotesInput } from './statistics/scaling-notes.ts';
+export { DEFAULT_STABILITY, firstStableWindow, windowThroughputs, withinToleranceOfMean } from './statistics/stability.ts';
+export type { StabilityOptions } from './statistics/stability.ts';

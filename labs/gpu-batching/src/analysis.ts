@@ -4,8 +4,7 @@
  * per-device efficiency of the multi-device cases (the harness's, read from the speedups), and what the sessions add.
  * Pure functions of the results file.
  */
-import { type CaseResult, formatSignificant, median, quantile, type Results, sameParams, sorted } from '@parallel-course/core';
-import { DEFAULT_STABILITY, firstStableWindow, windowThroughputs, type StabilityOptions } from './stability.ts';
+import { type CaseResult, DEFAULT_STABILITY, firstStableWindow, formatSignificant, median, quantile, type Results, sameParams, sorted, type StabilityOptions, windowThroughputs } from '@parallel-course/core';
 
 export interface CaseLine {
   label: string;

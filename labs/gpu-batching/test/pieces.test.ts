@@ -15,7 +15,7 @@ import { describeEvent } from '../src/device-pool.ts';
 import { decodeInto, ensureDataset, loadAllSync, PIXELS, samplePixels } from '../src/dataset.ts';
 import { parseGpuQuery } from '../src/gpus.ts';
 import { formatBytes, GiB, MiB, planDevice } from '../src/memory-plan.ts';
-import { firstStableWindow, windowThroughputs, withinTolerance } from '../src/stability.ts';
+import { firstStableWindow, windowThroughputs, withinToleranceOfMean } from '@parallel-course/core';
 import { deviceCounts, deviceSpecs, resolveTarget } from '../src/target.ts';
 import { chunkRanges } from '../../../solutions/gpu-batching/chunks.ts';
 
@@ -36,9 +36,9 @@ test('window throughputs and the stability rule (3 windows within 10% of their m
   // Windows of 2 samples of 100 units: (100 + 100) ms -> 200 units / 0.2 s = 1000 units/s; (50 + 50) ms -> 2000/s.
   assert.deepEqual(windowThroughputs([100, 100, 50, 50, 7], 2, 100), [1000, 2000]);
   // mean(90, 100, 110) = 100; every value within 10 of it.
-  assert.equal(withinTolerance([90, 100, 110], 0.1), true);
+  assert.equal(withinToleranceOfMean([90, 100, 110], 0.1), true);
   // mean(80, 100, 120) = 100; 80 is 20 away.
-  assert.equal(withinTolerance([80, 100, 120], 0.1), false);
+  assert.equal(withinToleranceOfMean([80, 100, 120], 0.1), false);
   // Windows 0-2 vary too much; 1-3 are (100, 105, 95), mean 100: stable, ending at index 3.
   assert.equal(firstStableWindow([50, 100, 105, 95, 100]), 3);
   assert.equal(firstStableWindow([50, 100, 150, 60]), null);
