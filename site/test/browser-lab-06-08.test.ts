@@ -137,6 +137,15 @@ describe('in-page lab, episode 06 (task granularity)', () => {
     assert.match(racy, /the check failed, lost \d+ updates|no update was lost in \d+ tries of \d+ workers started together|this browser reports 1 CPU/, results.notes.join('\n'));
     assert.ok(!results.correctness.some((c) => c.variant === 'racy'), 'the demonstration is not a checked case of the file');
   });
+
+  it('task graphs: the chain and the tree of futures over the pool, checked, each with the span and bounds of the graph it ran', async () => {
+    const results = await runPart(site.plain, 'graph');
+    assert.equal(results.lab, 'task-graph');
+    assert.deepEqual(results.cases.map((c) => c.variant), ['main', 'flat', 'tree']);
+    // The graphs as the page recorded them: 63 products each, the chain's span all of them, the tree's log2(64).
+    assert.ok(results.notes.some((n) => /^chain: 63 tasks, span 63 tasks; .* ceiling min\(P, W\/S\) 1\.00,/.test(n)), results.notes.join('\n'));
+    assert.ok(results.notes.some((n) => /^tree: 63 tasks, span 6 tasks; /.test(n)), results.notes.join('\n'));
+  });
 });
 
 interface MeasuredRun {

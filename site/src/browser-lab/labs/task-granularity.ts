@@ -5,12 +5,14 @@
  *   handoff: 1, 8 and 64 MiB handed to a worker by structured clone, by transfer, and through a SharedArrayBuffer
  *            (only when the page is cross-origin isolated);
  *   race:    P workers increment one shared counter: plainly (shown losing updates, never timed), with Atomics.add per
- *            increment, and counting locally with one Atomics.add each (needs isolation too).
+ *            increment, and counting locally with one Atomics.add each (needs isolation too);
+ *   graph:   the task-graph lab's product of matrices as a chain and a tree of futures (task-graph-part.ts).
  */
 import { pageParallelism } from '../environment.ts';
 import { checksum, fillPattern, sumPoints } from '../granularity.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
 import { WorkerPool } from '../pool.ts';
+import { graphLab } from './task-graph-part.ts';
 
 type Reply = number | { sum: number; data?: Uint8Array };
 const POINTS = 1 << 19;
@@ -175,5 +177,6 @@ function raceLab(p: number): BrowserLab<number> {
 export function createLab(root: HTMLElement, quick = false): BrowserLab<number> {
   const part = root.querySelector<HTMLSelectElement>('[data-bl-part]')?.value ?? 'sweep';
   const p = pageParallelism();
+  if (part === 'graph') return graphLab(p);
   return part === 'handoff' ? handoffLab(quick) : part === 'race' ? raceLab(p) : sweepLab(p);
 }
