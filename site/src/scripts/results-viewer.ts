@@ -6,7 +6,7 @@
  * recompute from its samples, is still shown, under a warning that says so in words (role="alert").
  */
 import type { ChartDataset } from 'chart.js';
-import { amdahlSpeedup, caseLabel, formatInterval, formatSignificant, paramsLabel, type Results, speedupsOutsideSweeps, type SweepChart, sweepCharts } from '@parallel-course/core';
+import { amdahlSpeedup, caseLabel, formatInterval, formatSignificant, paramsLabel, type Results, scalingNotes, speedupsOutsideSweeps, type SweepChart, sweepCharts } from '@parallel-course/core';
 import type { ResultsWarning } from '../lib/results-file.ts';
 import { placeLearnerRun, viewerRunFiles, yourRunLabel, type ViewerRun } from '../lib/viewer-runs.ts';
 import { Chart } from '../lib/chart-setup.ts';
@@ -95,6 +95,13 @@ function tables(results: Results): HTMLElement[] {
     ['command', results.command],
   ]);
   const parts: HTMLElement[] = [speedups, cases, correctness, environment];
+  // Efficiency above 1, negative Karp-Flatt values and sweeps too short for a fit, named with their causes (issue 43).
+  const scaling = scalingNotes({ speedups: results.speedups, amdahl: results.amdahl, availableParallelism: results.cpus.available });
+  if (scaling.length > 0) {
+    const list = element('ul');
+    for (const note of scaling) list.append(element('li', note));
+    parts.splice(1, 0, element('p', 'Reading the speedups:'), list);
+  }
   if (results.notes.length > 0) {
     const list = element('ul');
     for (const note of results.notes) list.append(element('li', note));
