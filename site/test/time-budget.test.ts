@@ -109,6 +109,28 @@ describe('the course', () => {
     assert.deepEqual([Number(total[1]), Number(total[2]), Number(total[3])], [schedule.total, teaching, exercises], "the instructor guide's total line");
   });
 
+  it('has the learner write code on the core path of every lab episode, and the design challenge after it (issue 44)', () => {
+    // The lab episodes: each teaches its own lab (04 runs event-loop too, for a reading challenge).
+    const labEpisodes = ['05-event-loop.mdx', '06-task-granularity.mdx', '07-native-kernel.mdx', '08-gpu-batching.mdx'];
+    for (const name of labEpisodes) {
+      const file = episodes.find((episode) => episode.name === name);
+      assert.ok(file, `${name} is missing`);
+      const lab = labField(file.frontmatter);
+      assert.ok(lab, `${name} names no lab`);
+      const core = sectionsOf(file.source).filter((section) => section.kind === 'core');
+      const challenges = core.flatMap((section) => section.challenges.filter((challenge) => !challenge.optional));
+      const coding = challenges.filter((challenge) => challenge.coding && challenge.minutes !== undefined && challenge.minutes >= 5 && challenge.minutes <= 15);
+      assert.ok(coding.length > 0, `${file.name}: no core challenge of 5-15 minutes has the learner write code in exercises/${lab}`);
+      assert.ok(
+        coding.some((challenge) => challenge.runs.some((run) => run.lab === lab)),
+        `${file.name}: the core coding challenge does not say how to measure the code (npm run lab -- ${lab} ...)`,
+      );
+      const titles = challenges.map((challenge) => challenge.title);
+      const design = titles.findIndex((title) => title.startsWith('Design'));
+      assert.ok(design > titles.indexOf(coding[0]!.title), `${file.name}: the design challenge must be on the core path, after the coding challenge it builds on (${titles.join(' | ')})`);
+    }
+  });
+
   it('gives the capstone its homework, and the landing page says so', () => {
     assert.ok(schedule.homework >= 60, `homework adds up to ${schedule.homework} minutes; the capstone needs about two hours`);
     const landing = files.find((file) => file.name === 'index.mdx');
