@@ -172,8 +172,12 @@ async function showStatus(command: ParsedCommand): Promise<number> {
       cacheFile: statusCachePath(ROOT_DIR),
       extra: { p: cpuBudget().p },
       async compute() {
-        process.stderr.write(`checking ${lab} (new or changed since the last --status)...\n`);
+        // The first --status checks every lab (a fresh clone: a minute or more, most of it the labs' references on their
+        // check inputs): each line says which and how long, so the wait is explained.
+        process.stderr.write(`checking ${lab}'s exercise against its reference (new or changed since the last --status)...`);
+        const started = performance.now();
         const check = await checkForStatus({ lab, impl: 'exercise', rootDir: ROOT_DIR });
+        process.stderr.write(` ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
         if ('error' in check) return { check, designedFailures: [] };
         return { check: check.correctness, designedFailures: designedFailuresOf(await loadLab(lab), ROOT_DIR) };
       },

@@ -35,3 +35,23 @@ test('replaceBlock swaps the text between the markers and refuses a README witho
   assert.equal(replaceBlock(text, `${BEGIN}\nnew\n${END}`), `before\n${BEGIN}\nnew\n${END}\nafter\n`);
   assert.throws(() => replaceBlock('no markers', 'x'), /has no commands block/);
 });
+
+test('README for a newcomer: the browser path first, then two commands, in about two minutes of reading', () => {
+  const top = readme.slice(0, readme.indexOf('## Running a lab'));
+  // About 250 words a minute: the part before the lab commands reads in two.
+  assert.ok(top.split(/\s+/).filter(Boolean).length <= 500, `${top.split(/\s+/).length} words before "Running a lab"`);
+  const browser = top.indexOf('## In your browser');
+  assert.ok(browser > 0 && browser < top.indexOf('npm ci'), 'the browser path comes before any command');
+  assert.match(top, /in-page lab/);
+  assert.match(top, /Results viewer/);
+  assert.match(top, /```sh\nnpm ci && npm start {8}#[^\n]*\nnpm run lab -- --status {4}#[^\n]*\n```/, 'the two commands');
+  assert.match(top, /ONNXRUNTIME_NODE_INSTALL=skip npm ci/, 'npm 10: the install line');
+  assert.match(top, /EBADENGINE/, 'one line on why the engine warnings appear');
+});
+
+test("the commands table carries no timing history (dates and earlier runs live in the harness README's Tests)", async () => {
+  const block = await renderCommands();
+  assert.doesNotMatch(block, /\b20\d\d-\d\d-\d\d\b|the evening before|before that evening/);
+  // The first --status is not "seconds": it says what it does and how long.
+  assert.match(block, /`npm run lab -- --status` \| [^|]+\| the first: every lab's exercise checked against its reference, about 1-2 min/);
+});

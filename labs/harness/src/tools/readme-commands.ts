@@ -73,10 +73,11 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
   const rows: [string, string, string][] = [
     ['`npm ci`', 'installs the packages, the pinned Node 24 (Linux) and compiles the native addon', 'not timed (network and compiler)'],
     ['`npm start`', 'builds the course site and serves it at http://127.0.0.1:4321/ (Astro telemetry off)', 'not timed (a site build)'],
-    // Not a lab run, so nothing in reference/ times it: the one figure typed here, from ../shared/bin/fresh-clone-check
-    // (a clean clone, `npm ci` then `npm test`) on the reference machine kind; re-measure when the suite changes much.
-    ['`npm test`', 'type-check, every unit and lab test, the site built and driven in a browser', '5-12 min on 2 vCPUs, depending on the host: 281, 283 and 289 s in three clean clones on a quiet 2-vCPU AMD EPYC VM early on 2026-12-05 (311-326 s the evening before, 376-412 s before that evening\'s cuts), 681-764 s in clean clones of earlier commits on a slower VM of the same kind on 2026-12-04; while working, run one file: `node --test <file>`'],
-    ['`npm run test:p`', "the tests whose result can depend on the CPU count, for CI's reruns with COURSE_CPUS=1 and 64", 'under 1 min each (58 s for both in a clean clone on the quiet VM of 2026-12-04 evening; 53-59 s each on the slower one that day; 91-139 s before native-kernel\'s addon-copy build left them)'],
+    // Not lab runs, so nothing in reference/ times them: the figures typed here come from ../shared/bin/fresh-clone-check
+    // (a clean clone, `npm ci` then `npm test`) on the reference machine kind, each with its history in the harness
+    // README ("Tests"); re-measure when the suite changes much.
+    ['`npm test`', 'type-check, every unit and lab test, the site built and driven in a browser', '5-12 min on 2 vCPUs, depending on the host (measurements: [labs/harness/README.md](labs/harness/README.md#tests)); while working, run one file: `node --test <file>`'],
+    ['`npm run test:p`', "the tests whose result can depend on the CPU count, for CI's reruns with COURSE_CPUS=1 and 64", 'under 1 min each'],
     ['`npm run lab -- --list`', 'the labs, one line each', fewSeconds],
     ['`npm run lab -- <lab> --impl solution`', 'the reference solution, full run: check, measure, report', `measured: ${perLab(full)}`],
     ['`npm run lab -- <lab> --quick`', 'the same with fewer samples and a smaller sweep (your code by default)', `planned: ${perLab(quick)}`],
@@ -84,7 +85,8 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm run lab -- --all --quick`', 'every lab, quick', `planned: ${formatDuration(quickSum)}`],
     ['`npm run lab -- <lab> --cpus N`', 'runs the lab with P forced to N (pools sized for N CPUs; flagged as forced, oversubscribed where N is more than this machine has)', 'as a run of that lab'],
     ['`npm run lab -- <lab> --watch`', 're-checks your exercise on every save (no timing)', 'one check per save'],
-    ['`npm run lab -- --status`', "each lab's state and what to do next; rechecks only labs whose files changed", `${fewSeconds} when nothing changed; a check per changed lab`],
+    // The first one's time: a fresh clone on the reference machine kind (a learner's 77 s; see the harness README, "Tests").
+    ['`npm run lab -- --status`', "each lab's state and what to do next; rechecks only labs whose files changed", 'the first: every lab\'s exercise checked against its reference, about 1-2 min (77 s in a fresh clone); then seconds, plus a check per lab whose files changed'],
     ['`npm run lab -- <lab> --grade --quick`', 'your code beside the reference solution in one run: ratio against the target', 'a quick run with the graded cases added'],
     ['`npm run lab -- <lab> --compare <run>`', 'a run, then faster / slower / within noise per case against an earlier run', 'as a run of that lab'],
     ['`npm run analyse -- <run>`', "the lab's own analysis of a run again", fewSeconds],
