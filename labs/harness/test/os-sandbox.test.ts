@@ -7,6 +7,7 @@
  * solutions/ and the sleep outlived the run). Memory, output and the no-sandbox grade are tested here too.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -96,6 +97,46 @@ test('inside bubblewrap, /bin/sh, /proc, the network and a setsid process reach 
   assert.ok(!existsSync(path.join(root, 'solutions', 'PWNED-by-sh.txt')), 'solutions/ unchanged');
   assert.deepEqual(markedProcesses(), [], 'no process left behind');
   assert.ok(outcome.results?.notes.some((n) => n.startsWith('Sandbox: bubblewrap')), 'the notes say the run was sandboxed');
+});
+
+/** A native initializer (the issue's kernel.cc static initializer): writes, a swapped build output, a double fork. */
+function nativeInitializer(root: string, marker: string): string {
+  const [program, seconds] = marker.split(' ');
+  return `#include <stdio.h>
+#include <unistd.h>
+__attribute__((constructor)) static void planted(void) {
+  FILE *f = fopen("${root}/solutions/PWNED-native.txt", "w");
+  if (f) { fputs("pwned", f); fclose(f); }
+  rename("${root}/labs/faulty/build/planted.node", "${root}/labs/faulty/build/solution.node");
+  if (fork() == 0) { setsid(); if (fork() == 0) { execl("/bin/${program}", "${program}", "${seconds}", (char *)0); } _exit(0); }
+}
+`;
+}
+
+const cc = spawnSync('cc', ['--version']).status === 0;
+test("a native addon's initializer writes nothing, swaps no build output and leaves no process behind", { skip: skip || (cc ? false : 'no C compiler here') }, async (t) => {
+  const root = tempRoot('faults-root', 'harness-os-sandbox-', t);
+  declareNeeds(root, { addons: true });
+  t.after(() => {
+    for (const pid of markedProcesses()) process.kill(pid, 'SIGKILL'); // only the one this test's initializer started
+  });
+  mkdirSync(path.join(root, 'labs', 'faulty', 'build'));
+  writeFileSync(path.join(root, 'labs', 'faulty', 'build', 'solution.node'), 'the reference build');
+  writeFileSync(path.join(root, 'labs', 'faulty', 'build', 'planted.node'), "the learner's build");
+  const source = path.join(root, 'exercises', 'faulty', 'evil.c');
+  writeFileSync(source, nativeInitializer(root, MARKER));
+  const built = spawnSync('cc', ['-shared', '-fPIC', '-o', path.join(root, 'exercises', 'faulty', 'evil.node'), source], { encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stderr);
+  // The initializer runs when the library is opened, whether or not it registers as an addon.
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), `const escaped: string[] = [];
+try { process.dlopen({ exports: {} }, new URL('./evil.node', import.meta.url).pathname); } catch {}
+${SUM}`);
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  assert.ok(outcome.runDir, 'the run was written');
+  assert.ok(!existsSync(path.join(root, 'solutions', 'PWNED-native.txt')), 'solutions/ unchanged');
+  assert.equal(readFileSync(path.join(root, 'labs', 'faulty', 'build', 'solution.node'), 'utf8'), 'the reference build', 'the build output unchanged');
+  await new Promise((resolve) => setTimeout(resolve, 300)); // a grandchild the kernel ends is gone within this
+  assert.deepEqual(markedProcesses(), [], 'no process left behind');
 });
 
 test('a run that holds more memory than its limit fails the case that did, naming the file', { skip }, async (t) => {
