@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { comparabilityCaveats, compareRuns, formatComparison } from './compare.ts';
-import { stdoutSummaryWidth } from './report/terminal.ts';
+import { stdoutSummaryWidth } from './text-table.ts';
 import { cpuBudget, parseForcedCpus } from './cpus.ts';
 import { EXIT_OK, UsageError, runCli } from './errors.ts';
 import type { Impl } from './lab-definition.ts';

@@ -17,7 +17,7 @@ import { measureGroups } from './measure.ts';
 import { planLoadedLab, type LabPlan, type LabPlanOptions } from './plan-lab.ts';
 import { createProgress } from './progress.ts';
 import { writeReports, formatTerminalSummary } from './report/index.ts';
-import { stdoutSummaryWidth } from './report/terminal.ts';
+import { stdoutSummaryWidth } from './text-table.ts';
 import { mismatchHint } from './mismatch-hint.ts';
 import { prepareRunDir, removeIfEmpty, writeRunFolder } from './results-writer.ts';
 import { runCases } from './run-cases.ts';

@@ -1,9 +1,18 @@
 import { terminalText } from '@parallel-course/core';
+
 /**
  * Plain-text tables for the terminal: columns padded to their widest cell, lines kept within a width budget by
  * shortening one flexible column (a reason, a comparator) with an ellipsis. No colour, so NO_COLOR and pipes need
  * no special case.
  */
+
+/** Widest line the summary prints, in columns. */
+export const TERMINAL_WIDTH = 110;
+
+/** The width for this process's stdout: the summary's width on a terminal, null (nothing cut) in a file or a pipe. */
+export function stdoutSummaryWidth(stream: { isTTY?: boolean } = process.stdout): number | null {
+  return stream.isTTY ? TERMINAL_WIDTH : null;
+}
 
 /** Longest a non-flexible cell may get, in characters, before it is cut with "…". */
 const MAX_CELL = 40;

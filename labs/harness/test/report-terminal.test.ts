@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { formatTerminalSummary, stdoutSummaryWidth, TERMINAL_WIDTH } from '../src/report/terminal.ts';
+import { formatTerminalSummary } from '../src/report/terminal.ts';
+import { stdoutSummaryWidth, TERMINAL_WIDTH } from '../src/text-table.ts';
 import { parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);

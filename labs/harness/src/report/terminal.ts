@@ -7,10 +7,8 @@
 import { resolutionSentence } from './resolution.ts';
 import { caseLabel, correctnessDetail, correctnessStatus, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Grade, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, terminalText } from '@parallel-course/core';
 import { baselineVariants, findCase } from './select.ts';
-import { renderTextTable, truncate, wrapText } from '../text-table.ts';
+import { renderTextTable, TERMINAL_WIDTH, truncate, wrapText } from '../text-table.ts';
 
-/** Widest line the summary prints, in columns. */
-export const TERMINAL_WIDTH = 110;
 
 
 /** Flags of a case: "noisy (spread 15%)" (robust spread, see NOISY_TEXT) and/or "oversubscribed". */
@@ -27,11 +25,6 @@ export interface TerminalSummaryOptions {
    * is not a terminal: every line in full (the default of runLab follows process.stdout.isTTY).
    */
   width?: number | null;
-}
-
-/** The width for this process's stdout: the summary's width on a terminal, null (nothing cut) in a file or a pipe. */
-export function stdoutSummaryWidth(stream: { isTTY?: boolean } = process.stdout): number | null {
-  return stream.isTTY ? TERMINAL_WIDTH : null;
 }
 
 /** Formats the whole run for a terminal: header, correctness, times, speedups, observations, headline, overhead. */
