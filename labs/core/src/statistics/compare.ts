@@ -1,5 +1,7 @@
 /**
- * Before/after comparison of two sets of times, for the learner's "faster / slower / within noise" verdict.
+ * Before/after comparison of two sets of times: the bootstrap interval of the ratio of their medians. Between two
+ * runs it measures the machine's drift as much as any change of code, so `--compare` judges variants by the ratio of
+ * their speedups instead (between-runs.ts) and uses this only for the baseline's own row: how much the machine moved.
  */
 import { StatisticsInputError } from './errors.ts';
 import { median } from './descriptive.ts';
@@ -9,8 +11,8 @@ import { bootstrapRatioCi } from './bootstrap.ts';
 export interface CompareOptions {
   /**
    * Relative change treated as noise on top of the interval (unitless; default 0: the interval alone decides).
-   * Criterion.rs has the same knob (`noise_threshold`). The harness leaves it at 0 and judges drift between runs from
-   * the runs themselves instead (compare.ts: the baseline's own change), rather than from a band tuned to one machine.
+   * Criterion.rs has the same knob (`noise_threshold`). The harness leaves it at 0: drift between runs is taken out by
+   * comparing speedups (between-runs.ts), not by a band tuned to one machine.
    */
   threshold?: number;
 }
