@@ -8,7 +8,7 @@ import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
 import { PALETTE, REFERENCE_GREY, type ChartConfig } from '@parallel-course/harness/report/chart-spec.ts';
-import { formatSignificant, type Results } from '@parallel-course/core';
+import { caseRatioInterval, formatSignificant, median as medianOfSamples, paramsSeedText, type Results } from '@parallel-course/core';
 import { bounds, type Bounds } from './graph-measures.ts';
 import { OBSERVATIONS } from './cases.ts';
 
@@ -43,9 +43,21 @@ export interface GraphPoint {
   bounds: Bounds;
 }
 
+/**
+ * The tree against the chain on the same pool: median(chain) / median(tree) with its paired 95% interval. Both run on
+ * the same threads in the same rounds, so what a busy machine does to the serial baseline cancels here: this ratio is
+ * the span's effect alone.
+ */
+export interface TreeOverChain {
+  workers: number;
+  ratio: number;
+  ci95: [number, number] | null;
+}
+
 export interface TaskGraphReading {
   p: number;
   points: GraphPoint[];
+  treeOverChain: TreeOverChain[];
   /** The pool's cost per empty task, µs, with its interval; null when the run has no empty case. */
   emptyTask: { us: number; ci95: [number, number]; workers: number; tasks: number } | null;
 }
@@ -89,7 +101,20 @@ export function readTaskGraph(results: Results): TaskGraphReading {
     const us = (ms: number) => (ms * 1000) / tasks;
     emptyTask = { us: us(empty.summary.median), ci95: [us(empty.summary.ci95[0]), us(empty.summary.ci95[1])], workers: Number(empty.params['workers']), tasks };
   }
-  return { p: results.cpus.p, points, emptyTask };
+  const treeOverChain: TreeOverChain[] = [];
+  for (const tree of results.cases.filter((c) => c.variant === 'tree')) {
+    const chain = results.cases.find((c) => c.variant === 'flat' && c.params['workers'] === tree.params['workers'] && c.params['count'] === tree.params['count']);
+    if (!chain) continue;
+    let ci95: [number, number] | null = null;
+    try {
+      ci95 = caseRatioInterval(results, chain, tree, `ratio:flat:${paramsSeedText(chain.params)}:tree:${paramsSeedText(tree.params)}`).ci95;
+    } catch {
+      ci95 = null;
+    }
+    treeOverChain.push({ workers: Number(tree.params['workers']), ratio: medianOfSamples(chain.samplesMs) / medianOfSamples(tree.samplesMs), ci95 });
+  }
+  treeOverChain.sort((a, b) => a.workers - b.workers);
+  return { p: results.cpus.p, points, treeOverChain, emptyTask };
 }
 
 const fmt = (x: number | null, digits = 3) => (x === null || !Number.isFinite(x) ? 'n/a' : formatSignificant(x, digits));
@@ -125,6 +150,11 @@ export function taskGraphValues(r: TaskGraphReading): Record<string, MeasuredVal
       v[k('Ceiling')] = mv(pt.bounds.speedupCeiling, 'x', `the work and span laws' ceiling min(workers, W / S) on the speedup of ${on}`);
       v[k('Brent')] = mv(pt.bounds.brentSpeedup, 'x', `Brent's bound: a greedy scheduler's speedup W / (W / workers + S) at least, without overhead, for ${on}`);
       v[k('BrentMs')] = mv(pt.bounds.brentTime, 'ms', `Brent's time bound W / workers + S for ${on}`);
+    }
+  }
+  for (const t of r.treeOverChain) {
+    for (const role of rolesOf(t.workers, r.p)) {
+      v[`treeOverChain${role}`] = mv(t.ratio, 'x', `the tree's speedup over the chain on the same ${t.workers} thread${t.workers === 1 ? '' : 's'}: median(chain) / median(tree), paired by round`, t.ci95);
     }
   }
   if (r.emptyTask) {
@@ -170,6 +200,10 @@ export function formatTaskGraph(r: TaskGraphReading): string {
     lines.push(
       `${pt.variant.padEnd(5)}  ${String(pt.workers).padStart(7)}  ${fmt(pt.tasks).padStart(5)}  ${fmt(pt.spanTasks).padStart(11)}  ${fmt(pt.workMs)}  ${fmt(pt.spanMs)}  ${fmt(pt.medianMs)}  ${fmt(pt.bounds.brentTime)}  ${fmt(pt.speedup)}${ci}  ${fmt(pt.bounds.speedupCeiling)}  ${fmt(pt.bounds.brentSpeedup)}`,
     );
+  }
+  for (const t of r.treeOverChain) {
+    const ci = t.ci95 ? ` [${fmt(t.ci95[0])}, ${fmt(t.ci95[1])}]` : '';
+    lines.push(`tree over chain on ${t.workers} thread${t.workers === 1 ? '' : 's'}: ${fmt(t.ratio)}x${ci} (same pool, same rounds: the span's effect alone)`);
   }
   if (r.emptyTask) lines.push('', `empty tasks: ${fmt(r.emptyTask.us)} µs per task [${fmt(r.emptyTask.ci95[0])}, ${fmt(r.emptyTask.ci95[1])}] (${r.emptyTask.tasks} at once on ${r.emptyTask.workers} threads)`);
   lines.push('', `other schedulers (${PEERS_SOURCE}): ${PEER_OVERHEADS.map((x) => `${x.scheduler} ${x.perTask}`).join('; ')}`);

@@ -34,7 +34,7 @@ test('a tiny run of the solution passes the check; the bounds come from the grap
     assert.deepEqual(observed('flat', workers, OBSERVATIONS.spanMs), observed('flat', workers, OBSERVATIONS.workMs));
   }
   const values = parseAnalysisValuesJson(readFileSync(path.join(outcome.runDir!, 'analysis', 'values.json'), 'utf8'));
-  for (const key of ['treeSpeedupP', 'treeWorkMsP', 'treeSpanMsP', 'treeCeilingP', 'treeBrentP', 'flatCeilingP', 'treeSpeedupW1', 'emptyTaskUs']) {
+  for (const key of ['treeSpeedupP', 'treeWorkMsP', 'treeSpanMsP', 'treeCeilingP', 'treeBrentP', 'flatCeilingP', 'treeSpeedupW1', 'treeOverChainP', 'treeOverChainW1', 'emptyTaskUs']) {
     assert.ok(values.values[key], `values.json has ${key}`);
   }
   assert.equal(values.values['flatCeilingP']!.value, 1, 'the chain: span = work, ceiling 1');
