@@ -13,6 +13,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run-lab.ts';
+import { supervise } from '../src/supervisor.ts';
+import { runCases } from '../src/run-cases.ts';
+import { loadLab } from '../src/lab-registry.ts';
 import { probeOsSandbox } from '../src/os-sandbox.ts';
 import { tempRoot } from './support/temp-root.ts';
 
@@ -158,6 +161,37 @@ export function sumSquares(xs: Float64Array): number {
   const learner = outcome.correctness.find((e) => e.variant === 'learner');
   assert.equal(learner?.passed, false);
   assert.match(learner?.reason ?? '', /held \d+\.\d GiB of memory, over the run's limit of 0\.4 GiB: the lab process was ended.*Look at exercises\/faulty\/faulty\.ts/);
+});
+
+test('output past the limit is cut with a note, and a process past its CPU seconds fails its case, naming the file', { skip }, async (t) => {
+  const root = tempRoot('faults-root', 'harness-os-sandbox-', t);
+  // 1 MB of output at import (the issue's learner printed 100 MB, all passed through), then a spin past 3 CPU s.
+  writeFileSync(
+    path.join(root, 'exercises', 'faulty', 'faulty.ts'),
+    `process.stdout.write('# planted output\\n'.repeat(60_000));
+export function sumSquares(xs: Float64Array): number {
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {}
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return s;
+}
+`,
+  );
+  const job = { lab: 'faulty', impl: 'exercise' as const, quick: true, seed: 1, rootDir: root, checkOnly: true, availableParallelism: 2 };
+  const written: number[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => (written.push(chunk.length), write(chunk, ...rest))) as typeof process.stdout.write;
+  let run;
+  try {
+    run = await supervise({ job, lab: runCases(await loadLab('faulty', root), job, { notes: false }).info, forwardOutput: true, limits: { outputBytes: 300, cpuSeconds: 3 } });
+  } finally {
+    process.stdout.write = write;
+  }
+  assert.ok(written.reduce((a, b) => a + b, 0) < 1000, `passed through: ${written.reduce((a, b) => a + b, 0)} bytes`);
+  assert.ok(run.notes.includes('Output truncated: the lab process wrote more than 300 bytes to stdout.'), run.notes.join('\n'));
+  const learner = run.correctness.find((e) => e.variant === 'learner');
+  assert.match(learner?.reason ?? '', /used more than 3 CPU seconds in one process, the run's limit: the lab process was ended.*Look at exercises\/faulty\/faulty\.ts/);
 });
 
 test('a graded run where no OS sandbox can start is not a grade, unless the instructor trusts the code', async (t) => {
