@@ -168,11 +168,11 @@ export function bwrapCommand(options: BwrapOptions, command: string[]): { file: 
 
 /**
  * The environment a sandboxed runner gets: the variables labs and Node read (locale, time zone, the thread pool,
- * BLAS and GPU selection, the course's own COURSE_*, Slurm's), not the rest of the harness's (tokens, keys).
+ * BLAS and GPU selection (CUDA, ROCm, Vulkan and its XDG search paths), the course's own COURSE_*, Slurm's), not the rest of the harness's (tokens, keys).
  */
 export function sandboxEnv(env: NodeJS.ProcessEnv, tmpDir: string): NodeJS.ProcessEnv {
   const kept: NodeJS.ProcessEnv = {};
-  const keep = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|NO_COLOR|FORCE_COLOR|UV_THREADPOOL_SIZE|OPENBLAS_[A-Z_]+|OMP_[A-Z_]+|GOTO_[A-Z_]+|CUDA_[A-Z_]+|ORT_[A-Z_]+|INIT_CWD|COURSE_[A-Z_0-9]+|SLURM_[A-Z_0-9]+|NODE_V8_COVERAGE|NATIVE_KERNEL_[A-Z_]+|GPU_BATCHING_[A-Z_]+)$/;
+  const keep = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|NO_COLOR|FORCE_COLOR|UV_THREADPOOL_SIZE|OPENBLAS_[A-Z_]+|OMP_[A-Z_]+|GOTO_[A-Z_]+|CUDA_[A-Z_]+|ORT_[A-Z_]+|VK_[A-Z_]+|XDG_[A-Z_]+|MESA_[A-Z_]+|HIP_[A-Z_]+|ROCR_[A-Z_]+|NVIDIA_[A-Z_]+|INIT_CWD|COURSE_[A-Z_0-9]+|SLURM_[A-Z_0-9]+|NODE_V8_COVERAGE|NATIVE_KERNEL_[A-Z_]+|GPU_BATCHING_[A-Z_]+)$/;
   for (const [k, v] of Object.entries(env)) if (keep.test(k) && v !== undefined) kept[k] = v;
   return { ...kept, HOME: tmpDir, TMPDIR: tmpDir };
 }

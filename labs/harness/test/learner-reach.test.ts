@@ -1,0 +1,65 @@
+/**
+ * What learner code can reach inside the runner does not change how it is checked (issue 42): the lab's definition is
+ * frozen before any learner module loads (runner.ts freezeDeep), and fresh inputs are numbered at random before it
+ * loads (runner.ts drawFreshIndices). No timing is asserted here, so this file runs beside others (forgery.test.ts,
+ * whose grades compare real timings, runs alone).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runLab } from '../src/run-lab.ts';
+import { tempRoot } from './support/temp-root.ts';
+
+const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
+
+async function check(t: Parameters<typeof tempRoot>[2] & object, source: string) {
+  const root = tempRoot('faults-root', 'harness-reach-', t);
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), source);
+  return runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root });
+}
+
+test("a learner that rewrites the lab's comparator (imported from the lab package) still fails its check (issue 42)", async (t) => {
+  // The attack: overwrite lab.comparator.compare to accept anything, then answer wrong. Before the definition was
+  // frozen in the runner, every check passed (the issue's task-granularity pool did a third of the tasks and PASSed).
+  const source = `import lab from '../../labs/faulty/src/lab.ts';
+try { (lab as { comparator: { compare: unknown } }).comparator.compare = () => ({ equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: 0 }); } catch {}
+try { Object.defineProperty(lab, 'comparator', { value: { description: 'forged', compare: () => ({ equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: 0 }) } }); } catch {}
+export function sumSquares(xs: Float64Array): number {
+  return xs.length; // wrong
+}
+`;
+  const outcome = await check(t, source);
+  const entry = outcome.correctness.find((e) => e.variant === 'learner' && !('impl' in e.params));
+  assert.equal(entry?.passed, false, JSON.stringify(entry));
+  assert.match(entry?.reason ?? '', /wrong output on check input #0/);
+});
+
+test('the next fresh input cannot be worked out from the last one (issue 42)', async (t) => {
+  // A lab with fresh inputs (measureAt, as event-loop's): input k carries its number. The learner answers wrong
+  // whenever the input is the one it predicted from the previous (as the attack precomputed event-loop's next burst,
+  // 1000 + burst x n + i): before the runner drew the numbers at random, every sample after the first was predicted.
+  const root = tempRoot('faults-root', 'harness-forgery-', t);
+  const lab = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
+  writeFileSync(
+    lab,
+    readFileSync(lab, 'utf8')
+      .replace('measure: make(2000, 3) };', 'measure: make(2000, 3), measureAt: (k: number) => { const xs = make(2000, 3); xs[0] = k; return xs; } };')
+      .replace('comparator: withinTolerance(', 'checkSample: (xs: Input, out: Output) => withinTolerance({ abs: 1e-9, rel: 1e-12 }).compare([sumSquares(xs)], out),\n  comparator: withinTolerance('),
+  );
+  writeFileSync(
+    path.join(root, 'exercises', 'faulty', 'faulty.ts'),
+    `let last = -1;
+export function sumSquares(xs: Float64Array): number {
+  const predicted = xs.length === 2000 && xs[0] === last + 1;
+  if (xs.length === 2000) last = xs[0]!;
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return predicted ? s + 1 : s;
+}
+`,
+  );
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 2, rounds: 4, samplesPerRound: 3 }, silent: true, rootDir: root });
+  const entry = outcome.correctness.find((e) => e.variant === 'learner');
+  assert.equal(entry?.passed, true, entry?.reason ?? '');
+});
