@@ -63,3 +63,31 @@ export function sumSquares(xs: Float64Array): number {
   const entry = outcome.correctness.find((e) => e.variant === 'learner');
   assert.equal(entry?.passed, true, entry?.reason ?? '');
 });
+
+test("rounds written straight onto the channel's fd are refused, and the case fails naming the channel (issue 42)", async (t) => {
+  // The sender is out of reach, but the IPC pipe's fd is not (fs.writeSync works on it under the permission model):
+  // eight forged rounds of tiny samples, each after a forged call. Before the supervisor counted rounds and samples
+  // by the plan, they were taken as measured (24 forged samples beside the 12 real ones); now the real round that
+  // arrives after its forged twin fails the case.
+  const outcome = await check(
+    t,
+    `import { writeSync } from 'node:fs';
+const fd = (process as unknown as { channel?: { fd: number } }).channel?.fd;
+const key = JSON.stringify(['learner', []]);
+const frame = (m: unknown) => { if (fd !== undefined) writeSync(fd, JSON.stringify(m) + '\\n'); };
+for (let round = 0; round < 8; round++) {
+  frame({ type: 'call', activity: { stage: 'measure', caseKey: key, round }, limitMs: 60000, why: 'forged' });
+  frame({ type: 'round', caseKey: key, round, samplesMs: [1e-6, 1e-6, 1e-6] });
+  frame({ type: 'called' });
+}
+export function sumSquares(xs: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return s;
+}
+`,
+  );
+  const entry = outcome.correctness.find((e) => e.variant === 'learner');
+  assert.equal(entry?.passed, false, JSON.stringify(entry));
+  assert.match(entry?.reason ?? '', /lab or learner code wrote to the harness's channel\. Look at exercises\/faulty\/faulty\.ts/);
+});
