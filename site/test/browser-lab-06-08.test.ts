@@ -204,6 +204,9 @@ describe('in-page lab, episode 08 (batched inference)', () => {
     assert.ok(main.tasks > 100, `the trace has the page's main-thread tasks (${main.tasks})`);
     assert.ok(main.longestCpuMs < 100, `inference is off the main thread: no main-thread task over 100 ms of CPU (longest ${main.longestCpuMs.toFixed(1)} ms)`);
     assert.deepEqual([...new Set(results.cases.map((c) => c.variant))].sort(), ['wasm', 'webgpu']);
+    // The inference workers (one per backend, with onnxruntime-web's own threads) end with the run.
+    for (let i = 0; i < 50 && page.workers().length > 0; i++) await new Promise((done) => setTimeout(done, 100));
+    assert.deepEqual(page.workers().map((w) => w.url()), [], 'no worker is left running after the run');
     const gpu = results.environment.browser?.webgpu;
     assert.ok(gpu?.emulated, `SwiftShader is recorded as emulated: ${JSON.stringify(gpu)}`);
     // "emulated" wherever a webgpu number is shown: the case's params carry it, so every label does.
