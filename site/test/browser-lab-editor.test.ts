@@ -67,6 +67,15 @@ async function screenshot(ex: Exercise, name: string): Promise<void> {
   await ex.page.screenshot({ path: join(SHOTS, name) });
 }
 
+/** axe-core's violations in the exercise (the installed axe.min.js, nothing downloaded), one line each. */
+async function axeOnExercise(ex: Exercise): Promise<string[]> {
+  if (!(await ex.page.evaluate(() => 'axe' in globalThis))) await ex.page.addScriptTag({ path: AXE_SCRIPT });
+  return ex.root.locator('.bl-exercise').evaluate(async (el) => {
+    const result = await (globalThis as unknown as { axe: { run(ctx: unknown, options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe.run(el, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
 async function editorText(ex: Exercise): Promise<string> {
   return ex.root.locator('[data-bl-code]').inputValue();
 }
@@ -106,6 +115,15 @@ for (const width of [390, 1280]) {
       const box = (await ex.root.locator('.cm-editor').boundingBox())!;
       assert.ok(box.width >= Math.min(300, width - 80) && box.x >= 0 && box.x + box.width <= width, `the editor fits the width: ${JSON.stringify(box)}`);
       await screenshot(ex, `editor-${width}.png`);
+      // The dark theme: the code's colours follow the page's (light tokens on a dark page fail contrast).
+      const keyword = ex.content.locator('span', { hasText: /^function$/ }).first();
+      const light = await keyword.evaluate((el) => getComputedStyle(el).color);
+      await page.evaluate(() => {
+        document.documentElement.dataset['theme'] = 'dark';
+      });
+      assert.notEqual(await keyword.evaluate((el) => getComputedStyle(el).color), light, 'the keyword is coloured for the dark theme');
+      assert.deepEqual(await axeOnExercise(ex), [], 'axe finds no violation in the editor in the dark theme');
+      await screenshot(ex, `editor-dark-${width}.png`);
       assert.equal(ex.errors.length, 0, ex.errors.join('\n'));
       await page.close();
     });
@@ -118,13 +136,7 @@ for (const width of [390, 1280]) {
       assert.deepEqual(await ex.root.locator('.cm-bl-error-line').allTextContents(), ['  count = count + ;'], 'the error\'s line is marked');
       assert.match((await ex.root.locator('[data-bl-status]').textContent())!, /the run did not start: Line 3/);
       await screenshot(ex, `editor-error-${width}.png`);
-      // axe-core on the exercise with its error shown (the installed axe.min.js, nothing downloaded).
-      await ex.page.addScriptTag({ path: AXE_SCRIPT });
-      const violations = await ex.root.locator('.bl-exercise').evaluate(async (el) => {
-        const result = (await (globalThis as unknown as { axe: { run(ctx: unknown, options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe.run(el, { resultTypes: ['violations'] }));
-        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      });
-      assert.deepEqual(violations, [], 'axe finds no violation in the editor');
+      assert.deepEqual(await axeOnExercise(ex), [], 'axe finds no violation in the editor with its error shown');
       await setCode(ex, 'function countPrimesInRange(start, end) {\n  const table = null;\n  // a bug on the next line\n  return table.length;\n}');
       assert.equal(await ex.root.locator('.cm-bl-error-line').count(), 0, 'an edit clears the mark');
       const runtime = await runUntilCodeError(ex, 15_000);

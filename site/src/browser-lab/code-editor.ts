@@ -8,7 +8,8 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
-import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { oneDarkHighlightStyle } from '@codemirror/theme-one-dark';
 import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 
 /** Where an error is in the learner's code: 1-based line and column, as editors and stack traces count them. */
@@ -117,10 +118,17 @@ const theme = EditorView.theme({
   '&.cm-focused': { outline: '2px solid var(--sl-color-accent)', outlineOffset: '1px' },
   '.cm-scroller': { fontFamily: 'var(--__sl-font-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace)', lineHeight: '1.5' },
   '.cm-content': { caretColor: 'var(--sl-color-white)' },
-  '.cm-gutters': { backgroundColor: 'var(--sl-color-gray-6)', color: 'var(--sl-color-gray-3)', borderRight: '1px solid var(--sl-color-gray-5)' },
-  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'color-mix(in srgb, var(--sl-color-accent) 10%, transparent)' },
+  // Colours that pass WCAG AA contrast in both themes (axe checks them in the editor test).
+  '.cm-gutters': { backgroundColor: 'var(--sl-color-gray-6)', color: 'var(--sl-color-gray-2)', borderRight: '1px solid var(--sl-color-gray-5)' },
+  '.cm-activeLine': { backgroundColor: 'color-mix(in srgb, var(--sl-color-accent) 5%, transparent)' },
+  '.cm-activeLineGutter': { backgroundColor: 'transparent', color: 'var(--sl-color-white)', fontWeight: '600' },
   '.cm-bl-error-line': { backgroundColor: 'color-mix(in srgb, var(--sl-color-red, #d33) 25%, transparent)', textDecoration: 'underline wavy var(--sl-color-red, #d33)' },
 });
+
+/** The code's colours for the site's theme (Starlight's `data-theme` on <html>): light tokens on a dark page are unreadable. */
+function highlightFor(theme: string | undefined): Extension {
+  return syntaxHighlighting(theme === 'dark' ? oneDarkHighlightStyle : defaultHighlightStyle, { fallback: true });
+}
 
 /** Replaces `options.textarea` with CodeMirror, restoring the learner's saved draft if there is one. */
 export function mountCodeEditor(options: CodeEditorOptions): CodeEditor {
@@ -128,6 +136,7 @@ export function mountCodeEditor(options: CodeEditorOptions): CodeEditor {
   const draft = readDraft(storageKey);
   const initial = draft ?? textarea.value;
   textarea.value = initial;
+  const highlighting = new Compartment();
   const label = textarea.getAttribute('aria-label') ?? textarea.closest('label')?.firstChild?.textContent?.trim() ?? 'Code';
   const extensions: Extension[] = [
     lineNumbers(),
@@ -137,7 +146,7 @@ export function mountCodeEditor(options: CodeEditorOptions): CodeEditor {
     indentOnInput(),
     bracketMatching(),
     highlightActiveLine(),
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    highlighting.of(highlightFor(document.documentElement.dataset['theme'])),
     javascript({ typescript: options.language === 'typescript' }),
     // Long lines wrap (a wrapped line has no number of its own): on a 390 px phone the code stays in view without a
     // region to scroll sideways, and the editor grows with the code instead of scrolling inside the page.
@@ -161,6 +170,8 @@ export function mountCodeEditor(options: CodeEditorOptions): CodeEditor {
   const view = new EditorView({ state: EditorState.create({ doc: initial, extensions }) });
   textarea.hidden = true;
   textarea.after(view.dom);
+  // The theme switch (Starlight's select) changes data-theme at any time: the colours follow.
+  new MutationObserver(() => view.dispatch({ effects: highlighting.reconfigure(highlightFor(document.documentElement.dataset['theme'])) })).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
   const editor: CodeEditor = {
     view,
     restored: draft !== null && draft !== starter,
