@@ -117,7 +117,8 @@ async function runPart(url: string, part: string): Promise<Results> {
 describe('in-page lab, episode 06 (task granularity)', () => {
   it('the chunk-size sweep runs every chunk size over the pool, checked', async () => {
     const results = await runPart(site.plain, 'sweep');
-    assert.deepEqual(results.cases.map((c) => c.params['chunk'] ?? 'main'), ['main', 1024, 4096, 16384, 65536]);
+    assert.deepEqual(results.cases.map((c) => c.params['chunk'] ?? 'main'), ['main', 1024, 4096, 16384, 65536, 262144, 1048576]);
+    assert.deepEqual(results.headline?.params, { chunk: 1048576, workers: results.cpus.p }, 'the headline is the chunk where the pool can win');
   });
 
   it('hand-offs: clone and transfer everywhere, the SharedArrayBuffer only when isolated (and it says why not)', async () => {
