@@ -16,7 +16,7 @@ import { tempRoot } from './support/temp-root.ts';
 const rootDir = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
 const tiny = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
 
-/** Counts of calls per variant, from the lines the toy lab appends to TOY_CALLS_FILE in the harness's child process. */
+/** Counts of calls per variant, from the lines the toy lab appends to COURSE_TEST_TOY_CALLS_FILE in the harness's child process (a COURSE_ variable: the sandbox passes those on). */
 function readCalls(file: string): Record<string, number> {
   const calls: Record<string, number> = {};
   for (const name of readFileSync(file, 'utf8').split('\n').filter(Boolean)) calls[name] = (calls[name] ?? 0) + 1;
@@ -29,12 +29,12 @@ test('a wrong variant fails the check, is never timed, and the run exits 1', asy
   // In a copy of the root: the lab process may write only the folder the toy lab declares (`sandbox.writes`).
   const root = tempRoot('root', 'harness-gate-root-', t);
   const callsFile = path.join(root, 'labs', 'toy', 'calls', 'calls.txt');
-  process.env.TOY_CALLS_FILE = callsFile;
+  process.env.COURSE_TEST_TOY_CALLS_FILE = callsFile;
   let outcome;
   try {
     outcome = await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir, sampling: tiny, silent: true, rootDir: root });
   } finally {
-    delete process.env.TOY_CALLS_FILE;
+    delete process.env.COURSE_TEST_TOY_CALLS_FILE;
   }
   const calls = readCalls(callsFile);
 
