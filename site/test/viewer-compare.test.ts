@@ -1,7 +1,7 @@
 /**
  * The results viewer opens with the course's runs (the committed reference, or COURSE_RUNS: site/src/lib/course-runs.ts,
  * read here the way the build reads it) and puts a learner's run beside the course's run of the same lab, case by case,
- * with the verdict `npm run report -- --compare` gives. The learner's files are copies of a course run, changed and
+ * with the verdict `npm run lab -- <lab> --compare <run>` gives. The learner's files are copies of a course run, changed and
  * recomputed through the harness's own functions, so they pass the validator as a real run does.
  */
 import { after, before, describe, it } from 'node:test';
