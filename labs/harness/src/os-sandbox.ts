@@ -95,7 +95,7 @@ function runProbe(wanted: string): OsSandboxProbe {
   });
   if (result.status === 0) return { available: true, bwrap, prlimit };
   const why = (result.stderr ?? '').trim().split('\n')[0] || (result.error ? result.error.message : `exit code ${result.status}`);
-  return { available: false, reason: `bwrap could not start a sandbox here (${why}; unprivileged user namespaces may be off: sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone)` };
+  return { available: false, reason: `bwrap could not start a sandbox here (${why}; unprivileged user namespaces may be off: sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone, or Ubuntu's kernel.apparmor_restrict_unprivileged_userns)` };
 }
 
 /** The system's programs and libraries, read-only; merged-/usr links (/lib -> usr/lib) kept as links. */
