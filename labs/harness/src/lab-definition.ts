@@ -261,7 +261,7 @@ export interface LabDefinition<Input, Output> {
   notes?(ctx: LabContext): string[];
   /**
    * Optional: the memory a run's processes may hold together, in bytes, when the harness's limit (os-sandbox.ts:
-   * 4 GiB + 128 MiB per CPU) is too little, e.g. native-kernel's triad arrays, sized from the last-level cache. It
+   * 4 GiB + 256 MiB per CPU of anonymous memory) is too little, e.g. native-kernel's triad arrays, sized from the last-level cache. It
    * only raises the limit. Lab code alone (it is called in the supervisor): quick, and it loads nothing.
    */
   memoryBytes?(ctx: LabContext): number;

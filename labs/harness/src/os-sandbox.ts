@@ -28,7 +28,7 @@ export const BWRAP_ENV = 'COURSE_BWRAP';
 
 /** The limits a sandboxed run gets (os-sandbox.ts and supervisor.ts enforce them). */
 export interface SandboxLimits {
-  /** Resident memory of all the run's processes together, in bytes (the supervisor polls it every MEMORY_POLL_MS). */
+  /** Anonymous resident memory of all the run's processes together, in bytes (polled every MEMORY_POLL_MS). */
   memoryBytes: number;
   /** CPU seconds of one process (RLIMIT_CPU: SIGXCPU, then SIGKILL 10 s later). */
   cpuSeconds: number;
@@ -44,15 +44,16 @@ const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;
 
 /**
- * The limits for a run planned for P CPUs: 4 GiB of memory plus 128 MiB per CPU (a process pool of P Node processes
- * takes about 50 MiB each), or what the lab says it needs when that is more (LabDefinition.memoryBytes), 3,600 +
+ * The limits for a run planned for P CPUs: 4 GiB of anonymous memory plus 256 MiB per CPU (the labs set up a pool or
+ * a device process per worker count of the sweep at once, about 2P processes of 30-150 MiB each), or what the lab
+ * says it needs when that is more (LabDefinition.memoryBytes), 3,600 +
  * 600 x P CPU seconds per process (a full run is planned for 5 min of P busy CPUs), 1,024 + 64 x P processes and
  * threads, files up to 4 GiB, 1 MiB of output per stream. The wall time of every call is bounded apart (supervisor.ts).
  */
 export function sandboxLimits(p: number, labMemoryBytes: number | null): SandboxLimits {
   const cpus = Math.max(1, Math.floor(p));
   return {
-    memoryBytes: Math.max(4 * GIB + cpus * 128 * MIB, labMemoryBytes ?? 0),
+    memoryBytes: Math.max(4 * GIB + cpus * 256 * MIB, labMemoryBytes ?? 0),
     cpuSeconds: 3600 + 600 * cpus,
     processes: 1024 + 64 * cpus,
     fileBytes: 4 * GIB,

@@ -21,6 +21,16 @@ import { competingLoadNote, readCpuSnapshot, roundLoad, runProcesses, type CpuSn
 import { caseLabel, type CorrectnessEntry, type RawObservation, type SampleUnit } from '@parallel-course/core';
 import type { Activity, CaseInfo, LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 
+/** A process's resident pages that are not backed by a file (/proc/<pid>/statm: resident - shared); 0 once it is gone. */
+function anonymousPages(pid: number): number {
+  try {
+    const [, resident = 0, shared = 0] = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ').map(Number);
+    return Math.max(0, resident - shared);
+  } catch {
+    return 0;
+  }
+}
+
 /** Bytes per page of /proc's resident set counts (4 KiB on x86-64; 4, 16 or 64 KiB on arm64), from this process's own. */
 function pageBytes(): number {
   try {
@@ -292,15 +302,16 @@ function runAttempt(
       forwardStderr(chunk);
       stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_BYTES);
     });
-    // Memory: the resident set of every process of the run, polled (RLIMIT_AS and RLIMIT_DATA count V8's
-    // reservations; see os-sandbox.ts). A run that touches memory faster than the poll may pass the limit briefly.
+    // Memory: the anonymous resident memory of every process of the run, polled (RLIMIT_AS and RLIMIT_DATA count
+    // V8's reservations; see os-sandbox.ts). Anonymous: the node binary's and the libraries' pages are shared by every
+    // process of a pool and counted by none. A run that touches memory faster than the poll may pass the limit briefly.
     let overMemory: number | null = null;
     const PAGE_BYTES = pageBytes();
     const memoryTimer = setInterval(() => {
       if (child.pid === undefined || overMemory !== null) return;
       const processes = runProcesses(child.pid);
       if (!processes) return;
-      const bytes = processes.reduce((sum, p) => sum + p.rssPages, 0) * PAGE_BYTES;
+      const bytes = processes.reduce((sum, p) => sum + anonymousPages(p.pid), 0) * PAGE_BYTES;
       if (bytes > sandbox.limits.memoryBytes) {
         overMemory = bytes;
         killGroup(child, 'SIGKILL');
