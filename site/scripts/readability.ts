@@ -5,7 +5,11 @@
  * then for the prose: sentences, words a sentence, semicolons and parenthetical asides a sentence, and the Flesch
  * reading ease (206.835 - 1.015 words/sentence - 84.6 syllables/word; syllables counted as vowel groups, a trailing
  * silent "e" dropped, at least one a word). Usage: node site/scripts/readability.ts [episode.mdx ...]
- * (default: every numbered episode). A plain text file (.txt, e.g. a reference page pasted as text) is measured whole.
+ * (default: every numbered episode); --show also prints each sentence with a semicolon or a parenthesis. A reference page in Markdown (.md: a Carpentries episode, a javascript.info
+ * article) is measured the same way on its whole text, blockquote markers and kramdown attributes removed; a .txt
+ * file is measured whole. The references of issue 45 come from their repositories, e.g.
+ * `git show HEAD:_episodes/02-parallel-estimate.md` in hpc-carpentry/hpc-parallel-novice and
+ * `git show HEAD:2-ui/99-ui-misc/03-event-loop/article.md` in javascript-tutorial/en.javascript.info.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -38,6 +42,15 @@ export function proseOf(core: string): string {
     .replace(/[*_]{1,2}/g, '');
 }
 
+/** A Markdown page's readable text: no frontmatter, no blockquote markers, no kramdown attribute lines. */
+function markdownText(source: string): string {
+  return source
+    .replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')
+    .replace(/^(> ?)+/gm, '')
+    .replace(/^\{:.*\}\s*$/gm, '')
+    .replace(/^!\[[^\]]*\]\([^)]*\)\s*$/gm, '');
+}
+
 function syllables(word: string): number {
   const w = word.toLowerCase().replace(/[^a-z]/g, '');
   if (w === '') return 0;
@@ -53,6 +66,9 @@ export interface VoiceMeasures {
   parenthesesPerSentence: number;
   flesch: number;
 }
+
+/** Sentences with a semicolon or a parenthesis, for `--show` (what to rewrite next). */
+const flagged: string[] = [];
 
 export function measureProse(prose: string): VoiceMeasures {
   const blocks = prose.split(/\n\s*\n|\n\s*[-*] |\n\s*\d+\. /).map((b) => b.replace(/\s+/g, ' ').trim()).filter((b) => /[A-Za-z]/.test(b));
@@ -71,6 +87,7 @@ export function measureProse(prose: string): VoiceMeasures {
       syllableCount += tokens.reduce((sum, t) => sum + syllables(t), 0);
       semicolons += part.match(/;/g)?.length ?? 0;
       parentheses += part.match(/\(/g)?.length ?? 0;
+      if (/[;(]/.test(part)) flagged.push(part);
     }
   }
   const s = Math.max(1, sentences);
@@ -93,17 +110,20 @@ function coreWords(source: string): number {
 
 const here = import.meta.dirname;
 const episodes = join(here, '../../episodes');
-const files = process.argv.slice(2).length > 0
-  ? process.argv.slice(2)
+const show = process.argv.includes('--show');
+const args = process.argv.slice(2).filter((arg) => arg !== '--show');
+const files = args.length > 0
+  ? args
   : readdirSync(episodes).filter((f) => /^\d\d-.*\.mdx$/.test(f)).map((f) => join(episodes, f));
 
 console.log('file | core words | sentences | words/sentence | ;/sentence | (/sentence | Flesch');
 for (const file of files) {
   const source = readFileSync(file, 'utf8');
-  const isText = file.endsWith('.txt');
-  const m = measureProse(isText ? source : proseOf(coreText(source)));
+  const isText = file.endsWith('.txt') || file.endsWith('.md');
+  const m = measureProse(file.endsWith('.txt') ? source : file.endsWith('.md') ? proseOf(markdownText(source)) : proseOf(coreText(source)));
   const core = isText ? m.words : coreWords(source);
   console.log(
     [basename(file), core, m.sentences, m.wordsPerSentence.toFixed(1), m.semicolonsPerSentence.toFixed(2), m.parenthesesPerSentence.toFixed(2), m.flesch.toFixed(0)].join(' | '),
   );
+  if (show) for (const sentence of flagged.splice(0)) console.log(`  ${sentence}`);
 }
