@@ -19,6 +19,7 @@ import { parsePrediction, savePrediction, type Prediction } from './prediction.t
 import { writeBesideResults } from './results-writer.ts';
 import { watchLab } from './watch.ts';
 import { bundleExitCode, runBundle } from './bundle.ts';
+import { recordCommandLine } from './safe-read.ts';
 
 const OPTIONS = {
   impl: { type: 'string', default: 'exercise', help: 'exercise (your code, the default) or solution (the reference)' },
@@ -252,7 +253,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(command.cpus !== undefined ? { cpus: command.cpus } : {}),
     ...(command.grade ? { grade: true } : {}),
     ...(command.trustedCode ? { trustedCode: true } : {}),
-    command: `npm run lab -- ${argv.join(' ')}`,
+    command: recordCommandLine('npm run lab --', argv),
     rootDir: ROOT_DIR,
   });
   if (outcome.runDir !== null && outcome.results !== null) {

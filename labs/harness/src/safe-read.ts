@@ -172,9 +172,67 @@ export function shellQuote(word: string): string {
  * in an edited one stays inside a quoted word of the same shell line.
  */
 export function shellCommandLine(command: string): string {
-  return command
-    .split(' ')
+  return (shellWords(command) ?? command.split(' '))
     .filter((word) => word !== '')
     .map(shellQuote)
     .join(' ');
+}
+
+/** The argv a command line was recorded from: each word quoted by shellQuote where it needs it (cli.ts records runs so). */
+export function recordCommandLine(prefix: string, argv: readonly string[]): string {
+  return [prefix, ...argv.map(shellQuote)].join(' ');
+}
+
+const ANSI_C_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'" };
+
+/**
+ * The words of a recorded command line, reading the quotes shellQuote writes ('...', '\'' and $'...' with \n, \t,
+ * \r, \xHH, \uHHHH) so a quoted `--why '2 CPUs'` stays one word; words are separated by single spaces only (a newline
+ * in an edited file stays inside its word, as before). Null for an unterminated quote: the caller then splits on spaces.
+ */
+export function shellWords(command: string): string[] | null {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === ' ') {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+      continue;
+    }
+    inWord = true;
+    if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      if (end < 0) return null;
+      word += command.slice(i + 1, end);
+      i = end;
+    } else if (c === '$' && command[i + 1] === "'") {
+      let j = i + 2;
+      for (; j < command.length && command[j] !== "'"; j++) {
+        if (command[j] !== '\\') {
+          word += command[j];
+          continue;
+        }
+        const e = command[++j];
+        if (e === undefined) return null;
+        const hex = e === 'x' ? /^[0-9a-fA-F]{2}/.exec(command.slice(j + 1)) : e === 'u' ? /^[0-9a-fA-F]{4}/.exec(command.slice(j + 1)) : null;
+        if (hex) {
+          word += String.fromCodePoint(Number.parseInt(hex[0], 16));
+          j += hex[0].length;
+        } else {
+          word += ANSI_C_ESCAPES[e] ?? `\\${e}`;
+        }
+      }
+      if (j >= command.length) return null;
+      i = j;
+    } else if (c === '\\' && i + 1 < command.length) {
+      word += command[++i];
+    } else {
+      word += c;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
 }

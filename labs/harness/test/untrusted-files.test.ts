@@ -17,7 +17,7 @@ import { compareRuns, formatComparison } from '../src/compare.ts';
 import { UnsafeFileError } from '../src/errors.ts';
 import { renderHtmlReport } from '../src/report/html.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
-import { MAX_RESULTS_BYTES, readResultsText, readTextFileSafely, shellCommandLine, shellQuote } from '../src/safe-read.ts';
+import { MAX_RESULTS_BYTES, readResultsText, readTextFileSafely, recordCommandLine, shellCommandLine, shellQuote, shellWords } from '../src/safe-read.ts';
 import { buildLearnerReport, reproduceCommands } from '../src/tools/learner-report.ts';
 import { parseNotes } from '../src/notes.ts';
 import { renderHtml, renderMarkdown } from '../src/tools/render-report.ts';
@@ -279,6 +279,18 @@ test('shellQuote / shellCommandLine: a genuine command is unchanged; anything el
   assert.equal(shellQuote(''), `''`);
   assert.equal(shellQuote(`x\ny${ESC}'\\`), `$'x\\ny\\x1b\\'\\\\'`);
   assert.equal(shellCommandLine('npm run lab -- sums; curl evil | sh'), `npm run lab -- 'sums;' curl evil '|' sh`);
+});
+
+test('a recorded command keeps a quoted argument one word: --why "2 CPUs" reproduces as one word, not two', () => {
+  const recorded = recordCommandLine('npm run lab --', ['event-loop', '--predict', '1.8', '--why', "2 CPUs, it's I/O"]);
+  assert.equal(recorded, `npm run lab -- event-loop --predict 1.8 --why '2 CPUs, it'\\''s I/O'`);
+  assert.equal(shellCommandLine(recorded), recorded);
+  assert.deepEqual(shellWords(recorded)?.slice(-1), ["2 CPUs, it's I/O"]);
+  // Every word shellQuote writes reads back as itself, control characters included.
+  const words = ['a b', `x\ny${ESC}'\\`, '', '$(reboot)', 'plain'];
+  assert.deepEqual(shellWords(words.map(shellQuote).join(' ')), words);
+  // A file recorded before quoting (words joined by spaces) reads as before; an unterminated quote falls back to spaces.
+  assert.equal(shellCommandLine("npm run lab -- x --why it's"), `npm run lab -- x --why 'it'\\''s'`);
 });
 
 const EVIL_COMMAND = 'npm run lab -- sums --quick\nrm -rf ~';
