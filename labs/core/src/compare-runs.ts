@@ -10,7 +10,7 @@
  * The baseline is the lab's code in both runs, so a machine that is slower in one run slows both and cancels:
  * - a case with a speedup in both runs, its baseline measured in the same rounds (pairing 'rounds', 2 rounds or more):
  *   the ratio of the two speedups with Welch's interval over the per-round speedups (core compareSpeedupsBetweenRuns;
- *   coverage 0.946 to 0.968 of 0.95 in its simulation with drift);
+ *   coverage 0.945 to 0.969 of 0.95 in its simulation with drift);
  * - a case with a speedup in both runs but no common rounds with its baseline: the same ratio with the MOVER interval
  *   from the two speedups' own intervals (core moverRatioCi), which assumes the two runs independent;
  * - the baseline case itself: no verdict on code; the ratio of its times is the machine's drift between the runs,
@@ -99,7 +99,8 @@ export function comparisonCaveats(earlier: Results, current: Results): string[] 
   if (a.node !== b.node) caveats.push(`Node versions differ (${a.node} vs ${b.node})`);
   // The verdicts compare speedups, in which a uniformly faster or slower machine cancels; what does not cancel is a
   // change in the CPUs left free, which moves a parallel variant's speedup itself. On the course's 2-vCPU VM, same-code
-  // runs at loads 0.8 and 13 to 32 disagreed in 20 of 54 speedups, runs at 13 to 32 in 2 of 54 (issue 43).
+  // pairs of runs with the quiet one (load 0.8) were judged different in 51 of 108 speedups, pairs among runs at load
+  // 6.8 to 32 in 18 of 270 (issue 43; test/between-runs-coverage.test.ts).
   const la = a.loadAverage?.[0];
   const lb = b.loadAverage?.[0];
   const p = Math.max(a.availableParallelism, b.availableParallelism, 1);

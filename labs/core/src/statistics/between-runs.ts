@@ -4,9 +4,10 @@
  * Welch t interval from the spread of the speedups over each run's rounds.
  *
  * The problem: two runs of the same code on a shared machine time it differently, by far more than either run's
- * intervals (the course's VM: the same serial baseline two thirds apart in two runs a minute apart, episode 4; the
- * drift measured for this method is in test/between-runs-coverage.test.ts). A ratio of the variant's times between the runs
- * measures that drift as much as the change of code, and no interval built from one run's samples can see it.
+ * intervals (the course's VM on 2026-12-06: the same serial baseline 6.4 times apart over seven quick runs in an
+ * hour of heavy sharing, sd 0.61 in ln; test/between-runs-coverage.test.ts has the measurements). A ratio of the
+ * variant's times between the runs measures that drift as much as the change of code, and no interval built from one
+ * run's samples can see it.
  *
  * The two options weighed (issue 43):
  * (a) the ratio of the two within-run speedups, R = S_this / S_earlier with S = median(baseline) / median(variant):
@@ -28,11 +29,14 @@
  * ln R +- t(0.975, df) sqrt(v1 / K1 + v2 / K2), df from Welch-Satterthwaite. So the uncertainty comes from how much
  * the speedup itself moves from round to round, which includes drift that did not cancel.
  * Coverage: test/between-runs-coverage.test.ts simulates pairs of runs with drift between runs and between rounds of
- * the size measured on the course's VM and prints the table; the interval covered the true ratio in 0.946 to 0.968 of
+ * the size measured on the course's VM and prints the table; the interval covered the true ratio in 0.945 to 0.969 of
  * 4000 pairs per configuration (the high end at 3 rounds a run, where Welch's interval errs on the wide side).
  * What it assumes: rounds are independent given the run (drift within a round is common to both cases of it, or
  * varies from round to round), and the per-round log speedups are roughly symmetric. A drift that shifts one whole
- * run's speedup and stays put for that run is invisible to any within-run statistic: only (b) sees it.
+ * run's speedup and stays put for that run is invisible to any within-run statistic: only (b) sees it. Measured: same-
+ * code pairs of runs at loads 6.8 to 32 were judged different in 18 of 270 speedups (6.7 %); pairs with the quiet run
+ * (load 0.8) in 51 of 108, because with fewer free CPUs a parallel variant's speedup really is lower. So --compare
+ * names a changed load (compare-runs.ts) and episode 4 says to repeat runs at a similar load.
  * Sources: B. L. Welch, "The generalization of 'Student's' problem when several different population variances are
  * involved", Biometrika 34, 1947; F. E. Satterthwaite, Biometrics Bulletin 2(6), 1946 (the degrees of freedom).
  */
