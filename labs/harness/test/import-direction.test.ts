@@ -1,5 +1,5 @@
 /**
- * One direction of flow: the run pipeline (every module directly in labs/harness/src) never imports the tools built
+ * One direction of flow: the run pipeline (every module directly in labs/harness/src, and its stages in src/run/) never imports the tools built
  * on its results (src/tools/) or the reports (src/report/). Read from the import lines, so a new one fails here.
  */
 import assert from 'node:assert/strict';
@@ -15,8 +15,8 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
  * entry that no longer exists (delete it then): the list can only shrink.
  */
 const KNOWN: Record<string, string> = {
-  // Stage 6 of a run is its reports: the one call of the stage sequence into report/ (run-lab.ts's header lists it).
-  'run-lab.ts -> report/index.ts': 'stage 6, the reports of a run',
+  // The last stage of a run writes its reports: the one call of the stage sequence into report/ (run-lab.ts lists it).
+  'run/write.ts -> report/index.ts': 'the last stage, the reports of a run',
   'bundle.ts -> report/html-page.ts': 'the --all index page: a report of its own',
 };
 
@@ -24,8 +24,10 @@ const KNOWN: Record<string, string> = {
 export function upwardImports(files: { name: string; source: string }[]): string[] {
   const found = new Set<string>();
   for (const { name, source } of files) {
-    for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.\/[^'"]+)['"]/gm)) {
-      const target = path.posix.normalize(m[1]!);
+    for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.\.?\/[^'"]+)['"]/gm)) {
+      // Relative to src/: a stage in src/run/ reaches report/ as '../report/...'.
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), m[1]!));
+      if (target.startsWith('../')) continue;
       if (/^(tools|report)\//.test(target)) found.add(`${name} -> ${target}`);
     }
   }
@@ -33,9 +35,11 @@ export function upwardImports(files: { name: string; source: string }[]): string
 }
 
 function pipelineFiles(): { name: string; source: string }[] {
-  return readdirSync(SRC, { withFileTypes: true })
-    .filter((d) => d.isFile() && d.name.endsWith('.ts'))
-    .map((d) => ({ name: d.name, source: readFileSync(path.join(SRC, d.name), 'utf8') }));
+  return ['', 'run/'].flatMap((dir) =>
+    readdirSync(path.join(SRC, dir), { withFileTypes: true })
+      .filter((d) => d.isFile() && d.name.endsWith('.ts'))
+      .map((d) => ({ name: `${dir}${d.name}`, source: readFileSync(path.join(SRC, dir, d.name), 'utf8') })),
+  );
 }
 
 test('the reader finds static, type-only, side-effect and dynamic imports into tools/ and report/, and nothing else', () => {
@@ -46,9 +50,13 @@ test('the reader finds static, type-only, side-effect and dynamic imports into t
     "const m = await import('./tools/lazy.ts');",
     "import { c } from './results-reader.ts';",
     "import { d } from '../tools/elsewhere.ts';",
+    "import { f } from './run/stage.ts';",
     "import { e } from 'node:fs';",
   ].join('\n');
   assert.deepEqual(upwardImports([{ name: 'p.ts', source }]), ['p.ts -> report/side.ts', 'p.ts -> report/y.ts', 'p.ts -> tools/lazy.ts', 'p.ts -> tools/x.ts']);
+  // A stage in src/run/ reaches report/ as '../report/...', and its sibling stages are no upward import.
+  const stage = "import { g } from '../report/index.ts';\nimport { h } from './open.ts';\nimport { i } from '../cpus.ts';";
+  assert.deepEqual(upwardImports([{ name: 'run/write.ts', source: stage }]), ['run/write.ts -> report/index.ts']);
 });
 
 test('no module of the run pipeline imports tools/ or report/ beyond the known, shrinking list', () => {

@@ -46,7 +46,7 @@ test('P has no other door: COURSE_CPUS is read in cpus.ts alone, cpuBudget and t
   const fix = 'a new way for P to reach a test: add it to test/support/p-dependence.ts, then here';
   assert.deepEqual(callers(/process\.env(\.COURSE_CPUS|\[['"]COURSE_CPUS)|env\.COURSE_CPUS/), ['labs/harness/src/cpus.ts'], fix);
   // cli.ts: --status keys its cache by P (a run through the CLI without --cpus is P-dependent already).
-  assert.deepEqual(callers(/\bcpuBudget\(/), ['labs/harness/src/cli.ts', 'labs/harness/src/cpus.ts', 'labs/harness/src/run-lab.ts'], fix);
+  assert.deepEqual(callers(/\bcpuBudget\(/), ['labs/harness/src/cli.ts', 'labs/harness/src/cpus.ts', 'labs/harness/src/run-lab.ts', 'labs/harness/src/run/open.ts'], fix);
   const entries = new RegExp(`\\b(${[...PINNABLE_ENTRIES, ...UNPINNED_ENTRIES].join('|')})\\(`);
   assert.deepEqual(
     callers(entries),

@@ -1,0 +1,109 @@
+/**
+ * A run's first stage, its inputs: the lab's definition, the run folder, the CPUs, the machine as it was, and what a
+ * grade will be a ratio to. Everything later stages read about the run starts here (run-lab.ts lists the stages).
+ */
+import path from 'node:path';
+import type { CorrectnessEntry, Environment, Results } from '@parallel-course/core';
+import { cpuBudget, describeBudget, type CpuBudget } from '../cpus.ts';
+import { collectEnvironment } from '../environment.ts';
+import type { Impl, LabDefinition, SamplingPlan } from '../lab-definition.ts';
+import { loadLab, ROOT_DIR } from '../lab-registry.ts';
+import type { SandboxLimits } from '../os-sandbox.ts';
+import { createProgress, type Progress } from '../progress.ts';
+import { fingerprintReference } from '../reference-fingerprint.ts';
+import { prepareRunDir } from '../results-writer.ts';
+import { slurmStepWarning } from '../slurm-step.ts';
+import { currentTopology, type Topology } from '../topology.ts';
+
+/** Bootstrap resamples per interval: 10,000 keeps the 2.5% and 97.5% percentiles stable to about 1%. */
+export const BOOTSTRAP_RESAMPLES = 10_000;
+export const DEFAULT_SEED = 20261202;
+
+export interface RunLabOptions {
+  lab: string;
+  impl: Impl;
+  quick: boolean;
+  /** Parent folder of run folders; the run goes to `<outDir>/<lab>/<timestamp>/`. Default `<root>/results`. */
+  outDir?: string;
+  /** Overrides the lab's sampling plan (tests use a tiny one). */
+  sampling?: SamplingPlan;
+  seed?: number;
+  /** No progress and no summary on the terminal (tests). */
+  silent?: boolean;
+  /** The command line to record in the results, for "the exact commands to reproduce". */
+  command?: string;
+  rootDir?: string;
+  /** Multiplies every time limit of a call into lab code (tests shorten the limits; default 1). */
+  limitScale?: number;
+  /** Plan the sweep for this many CPUs (--cpus): see cpus.ts. Default: COURSE_CPUS, else the CPUs the job may use. */
+  cpus?: number;
+  /** `--grade`: measure the lab's graded cases of the reference solution beside these, and grade them (grade.ts). */
+  grade?: boolean;
+  /** `--trusted-code`: grade even where no OS sandbox can start (supervisor.ts). */
+  trustedCode?: boolean;
+  /** Overrides the sandbox's limits (os-sandbox.ts; tests use small ones). */
+  limits?: Partial<SandboxLimits>;
+}
+
+export interface RunLabOutcome {
+  exitCode: number;
+  results: Results | null;
+  runDir: string | null;
+  correctness: CorrectnessEntry[];
+  /** What the run printed as its summary (also written to stdout unless silent). */
+  summary: string;
+}
+
+/** The run's inputs, read once: every later stage takes them from here and none reads the options again. */
+export interface RunStart {
+  options: RunLabOptions;
+  rootDir: string;
+  outRoot: string;
+  definition: LabDefinition<unknown, unknown>;
+  startedAt: Date;
+  runDir: string;
+  progress: Progress;
+  print: (text: string) => void;
+  seed: number;
+  command: string;
+  cpus: CpuBudget;
+  /** describeBudget(cpus): printed first, and the results' first note. */
+  budget: string;
+  topology: Topology;
+  environment: Environment;
+  referenceSolution: ReturnType<typeof fingerprintReference> | null;
+  /** An srun that did not pass --cpus-per-task (Slurm 22.05+) leaves the lab one CPU of a many-CPU job. */
+  stepWarning: string | null;
+}
+
+export async function openRun(options: RunLabOptions): Promise<RunStart> {
+  const rootDir = options.rootDir ?? ROOT_DIR;
+  const outRoot = path.resolve(options.outDir ?? path.join(rootDir, 'results'));
+  // The lab's definition, loaded once in this process (lab code only: the learner's modules are imported in the
+  // runner's set-up, never here): the plan and the lab's own analysis use it. An unknown or broken lab fails here.
+  const definition = await loadLab(options.lab, rootDir);
+  // The run folder exists and takes a file before anything is measured; it is removed again if nothing is written.
+  const startedAt = new Date();
+  const runDir = prepareRunDir(outRoot, options.lab, startedAt);
+  const silent = options.silent === true;
+  const print = (text: string) => {
+    if (!silent) process.stdout.write(`${text}\n`);
+  };
+  const cpus = cpuBudget(options.cpus);
+  const budget = describeBudget(cpus);
+  const start: RunStart = {
+    options, rootDir, outRoot, definition, startedAt, runDir, print, cpus, budget,
+    progress: createProgress(!silent),
+    seed: options.seed ?? DEFAULT_SEED,
+    command: options.command ?? `npm run lab -- ${options.lab} --impl ${options.impl}${options.quick ? ' --quick' : ''}`,
+    topology: currentTopology(undefined, cpus.affinity),
+    // The machine as it was when the run started (its load average then says whether others were using it).
+    environment: await collectEnvironment(rootDir),
+    // Before any learner code runs: what the grade will be a ratio to (validate and class compare it with the course's).
+    referenceSolution: options.grade ? fingerprintReference(rootDir, options.lab) : null,
+    stepWarning: slurmStepWarning(cpus.available, process.env) || null,
+  };
+  print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run; ${budget})`);
+  if (start.stepWarning) print(`warning: ${start.stepWarning}`);
+  return start;
+}

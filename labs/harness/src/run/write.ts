@@ -1,0 +1,39 @@
+/**
+ * A run's last stage: results.json and the reports into the run folder (a temporary one if the folder failed us), the
+ * lab's own analysis from the results value alone (as `npm run analyse -- <run folder>`), and the summary.
+ */
+import path from 'node:path';
+import type { Results } from '@parallel-course/core';
+import { EXIT_CHECK_FAILED, EXIT_OK } from '../errors.ts';
+import { ANALYSIS_FILE, writeAnalysis } from '../lab-analysis.ts';
+import { formatTerminalSummary, writeReports } from '../report/index.ts';
+import { writeRunFolder } from '../results-writer.ts';
+import { stdoutSummaryWidth } from '../text-table.ts';
+import type { RunLabOutcome, RunStart } from './open.ts';
+
+export async function writeRun(start: RunStart, results: Results): Promise<RunLabOutcome> {
+  const { runDir, print, definition } = start;
+  start.progress.stage('Writing reports...');
+  const written = await writeRunFolder(runDir, results, (dir) => writeReports(results, dir));
+  if (written.fellBack) print(`warning: could not write to ${runDir} (${written.problem}); the results are in ${written.dir} instead.`);
+  // The same loaded definition and the results value: nothing is loaded or read back from the folder just written.
+  let analysisLine: string | null = null;
+  try {
+    const analysis = definition.analyse ? await definition.analyse(results) : null;
+    if (analysis) analysisLine = `Analysis: ${path.join(writeAnalysis(written.dir, analysis, results).dir, ANALYSIS_FILE)}`;
+  } catch (error) {
+    analysisLine = `Analysis: the lab's analysis failed (${(error as Error).message}); the results are kept. Retry with: npm run analyse -- ${written.dir}`;
+  }
+  const summary = [
+    formatTerminalSummary(results, { width: stdoutSummaryWidth() }),
+    '',
+    `Results: ${path.join(written.dir, 'results.json')}`,
+    `Report:  ${written.reports.html}`,
+    `         ${written.reports.markdown}`,
+    ...(analysisLine ? [analysisLine] : []),
+  ].join('\n');
+  print(summary);
+  const { correctness } = results;
+  const anyFailed = correctness.some((e) => !e.passed) || (results.grade !== null && !results.grade.passed);
+  return { exitCode: anyFailed ? EXIT_CHECK_FAILED : EXIT_OK, results, runDir: written.dir, correctness, summary };
+}
