@@ -5,7 +5,8 @@
  * then for the prose: sentences, words a sentence, semicolons and parenthetical asides a sentence, and the Flesch
  * reading ease (206.835 - 1.015 words/sentence - 84.6 syllables/word; syllables counted as vowel groups, a trailing
  * silent "e" dropped, at least one a word). Usage: node site/scripts/readability.ts [episode.mdx ...]
- * (default: every numbered episode); --show also prints each sentence with a semicolon or a parenthesis. A reference page in Markdown (.md: a Carpentries episode, a javascript.info
+ * (default: every numbered episode); --show also prints each sentence with a semicolon, a parenthesis
+ * or more than 30 words. A reference page in Markdown (.md: a Carpentries episode, a javascript.info
  * article) is measured the same way on its whole text, blockquote markers and kramdown attributes removed; a .txt
  * file is measured whole. The references of issue 45 come from their repositories, e.g.
  * `git show HEAD:_episodes/02-parallel-estimate.md` in hpc-carpentry/hpc-parallel-novice and
@@ -67,7 +68,10 @@ export interface VoiceMeasures {
   flesch: number;
 }
 
-/** Sentences with a semicolon or a parenthesis, for `--show` (what to rewrite next). */
+/** A sentence longer than this many words is listed by `--show`. */
+const LONG_SENTENCE = 30;
+
+/** Sentences with a semicolon, a parenthesis or more than LONG_SENTENCE words, for `--show` (what to rewrite next). */
 const flagged: string[] = [];
 
 export function measureProse(prose: string): VoiceMeasures {
@@ -87,7 +91,7 @@ export function measureProse(prose: string): VoiceMeasures {
       syllableCount += tokens.reduce((sum, t) => sum + syllables(t), 0);
       semicolons += part.match(/;/g)?.length ?? 0;
       parentheses += part.match(/\(/g)?.length ?? 0;
-      if (/[;(]/.test(part)) flagged.push(part);
+      if (/[;(]/.test(part) || tokens.length > LONG_SENTENCE) flagged.push(`${tokens.length > LONG_SENTENCE ? `[${tokens.length} words] ` : ''}${part}`);
     }
   }
   const s = Math.max(1, sentences);
