@@ -245,3 +245,21 @@ test('rooflineSvg draws the triad as one square per thread count on the bandwidt
   assert.match(svg, /triad x4: 36\.00 GB\/s/);
   assert.match(svg, />triad \(x threads\)</);
 });
+
+test('rooflineSvg for a text column: scalable, text of 13 units or more, and 13 series each with its own colour and marker', () => {
+  const peaks = { gflops1: 100, gbps1: 20, gflopsAll: 200, gbpsAll: 30 };
+  const names = ['ts-naive', 'ts-typed', 'native-O0', 'native-O3', 'native-march', 'native-blocked', 'native-blas', 'a', 'b', 'c', 'd', 'e', 'f'];
+  const svg = rooflineSvg(roofline(names.map((n) => point(n, 256, 1)), peaks), peaks, 't', [{ threads: 1, gbps: 10 }, { threads: 2, gbps: 19 }]);
+  // 480 units wide: its 13-unit text is about 10 px on a 390 px phone (a 358 px figure); it was 720 with 10-unit labels (5 px).
+  assert.match(svg, /^<svg [^>]*width="480" height="\d+" viewBox="0 0 480 \d+"/);
+  const sizes = [...svg.matchAll(/font-size="(\d+)"/g)].map((m) => Number(m[1]));
+  assert.ok(Math.min(...sizes) >= 13, `font sizes ${sizes.join(', ')}`);
+  // The legend's markers: one per series, no two alike (8 colours, then a second shape).
+  const legend = svg.slice(svg.indexOf('roof, all threads'));
+  const markers = [...legend.matchAll(/<(circle|path) [^>]*fill="(#[0-9a-f]{6})"/g)].map((m) => `${m[1]} ${m[2]}`);
+  assert.equal(markers.length, 13);
+  assert.equal(new Set(markers).size, 13, markers.join('; '));
+  // The roofs' numbers are in the legend, not written over the plot where the top rungs sit; the triad has one label.
+  assert.match(svg, />roof, 1 thread: 100 Gflop\/s, 20 GB\/s</);
+  assert.equal(svg.match(/>triad x1, x2</g)?.length, 1);
+});
