@@ -19,7 +19,7 @@ export function slurmStepWarning(available: number, env: NodeJS.ProcessEnv): str
   if (perTask < 1 || available >= perTask) return null;
   return (
     `Slurm job ${env.SLURM_JOB_ID}: the step got ${available} of the job's ${perTask} CPUs: srun needs --cpus-per-task ` +
-    `(srun --cpus-per-task="$SLURM_CPUS_PER_TASK" ..., or export SRUN_CPUS_PER_TASK="$SLURM_CPUS_PER_TASK"; since Slurm ` +
-    `22.05 a step no longer inherits it from sbatch, as labs/harness/slurm/lab.sbatch explains). This run measured ${available} CPU${available === 1 ? '' : 's'}.`
+    `(srun --cpus-per-task="$SLURM_CPUS_PER_TASK" ..., which holds on every Slurm; Slurm 22.05 to 23.02 do not pass it on ` +
+    `from sbatch, and there export SRUN_CPUS_PER_TASK="$SLURM_CPUS_PER_TASK" does too: labs/harness/slurm/lab.sbatch explains). This run measured ${available} CPU${available === 1 ? '' : 's'}.`
   );
 }

@@ -1,4 +1,4 @@
-/** The warning for a Slurm step with fewer CPUs than the job's --cpus-per-task (srun without --cpus-per-task, 22.05+). */
+/** The warning for a Slurm step with fewer CPUs than the job's --cpus-per-task (srun without --cpus-per-task on Slurm 22.05 to 23.02). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { slurmStepWarning } from '../src/slurm-step.ts';
