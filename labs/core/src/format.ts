@@ -77,3 +77,50 @@ export function formatThroughput(work: { amount: number; unit: string }, medianM
   }
   return `${formatSignificant(perSecond, digits)} ${work.unit}/s`;
 }
+
+/** formatSignificant, or "n/a" for a value that is missing or not finite (a lab analysis's optional figures). */
+export function formatOrNA(value: number | null | undefined, digits = 3): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : formatSignificant(value, digits);
+}
+
+/**
+ * A ratio's 95% interval in brackets, e.g. [1.72, 1.84]: the one way a ratio's interval is printed beside its value
+ * (a speedup, a grade's ratio to the reference, one run against an earlier one), in the terminal, Markdown and the site.
+ */
+export function formatBracketInterval([low, high]: readonly [number, number], digits = 3): string {
+  return `[${formatSignificant(low, digits)}, ${formatSignificant(high, digits)}]`;
+}
+
+/** A part of a whole as a percentage with `decimals` decimals, e.g. (1, 8) -> "12.5%"; "-" when the whole is 0. */
+export function formatShare(part: number, whole: number, decimals = 1): string {
+  return whole > 0 ? `${((100 * part) / whole).toFixed(decimals)}%` : '-';
+}
+
+/**
+ * A size in bytes, binary units (memory, files): "1.5 GiB", "300 MiB", "12 KiB", "512 B"; one decimal below 10 of
+ * the unit, whole numbers above. The site's download sizes (decimal kB and MB) are the one other rule.
+ */
+export function formatBytes(bytes: number): string {
+  const units: [number, string][] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']];
+  for (const [size, unit] of units) {
+    if (bytes >= size) {
+      const v = bytes / size;
+      return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${unit}`;
+    }
+  }
+  return `${Math.round(bytes)} B`;
+}
+
+/** "42 s", "2 min 10 s", "1 h 5 min": a planned duration, rounded to what a plan can claim. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+}
+
+/** A time given in µs, in the unit that reads best ("52.7 µs", "1.05 ms", "480 ns"), or "n/a" when missing. */
+export function formatMicroseconds(us: number | null): string {
+  return us === null ? 'n/a' : formatTime(us / 1000);
+}

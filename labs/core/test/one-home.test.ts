@@ -40,3 +40,73 @@ test('the formatter, the sanitisers, caseLabel, the quota reader, the affinity p
     assert.deepEqual(found, [home], `${what}: defined in ${found.join(', ') || 'no file'}; its one home is ${home}`);
   }
 });
+
+/**
+ * One formatter family (core/format.ts) for every printed number and interval. Output code is what prints numbers
+ * for a reader: the harness's report/ and tools/, the site's sources, and the labs' analyses.
+ */
+const OUTPUT_CODE = /^(labs\/harness\/src\/(report|tools)\/|site\/src\/|labs\/[^/]+\/src\/analysis[^/]*\.(ts|mjs)$)/;
+/** A local number formatter: `fmt...`, `fixed2`, `percent`, or a second `formatBytes`/`formatDuration`. */
+const LOCAL_FORMATTER = /\b(?:function|const|let)\s+(fmt\w*|fixed\d+|percent|formatBytes|formatDuration)\b/g;
+
+/** Local formatters still outside core/format.ts, with why. The list can only shrink: move one, then delete it here. */
+const LOCAL_FORMATTERS_LEFT: Record<string, string> = {
+  'labs/native-kernel/src/analysis-report.ts: fmtNs': 'times in ns beside GFLOP/s; formatTime would switch units in a column',
+  'labs/task-granularity/src/analysis.ts: fixed2': 'two decimals, so the two factors and the efficiency compare digit for digit',
+  'site/src/components/SpeedupChart.astro: fmt': "a point's label through the core's formatMeasured",
+  'site/src/browser-lab/lab-ui.ts: fmt': "the in-page lab's axis labels (the editor's file this session)",
+  'site/src/lib/browser-lab-assets.ts: formatBytes': 'download sizes in decimal kB/MB, as browsers and servers state them',
+};
+
+/** `toFixed` calls left in output code, per file. The counts can only go down: a new call or file fails. */
+const TO_FIXED_LEFT: Record<string, number> = {
+  'labs/event-loop/src/analysis.ts': 1,
+  'labs/gpu-batching/src/analysis-values.ts': 1,
+  'labs/gpu-batching/src/analysis.ts': 9,
+  'labs/harness/src/report/tables.ts': 2,
+  'labs/harness/src/report/terminal.ts': 3,
+  'labs/harness/src/tools/gradebook.ts': 3,
+  'labs/harness/src/tools/profile-table.ts': 3,
+  'labs/harness/src/tools/threats.ts': 1,
+  'labs/native-kernel/src/analysis-report.ts': 28,
+  'labs/task-granularity/src/analysis.ts': 1,
+  'site/src/browser-lab/lab-ui.ts': 1,
+  'site/src/browser-lab/labs/event-loop.ts': 3,
+  'site/src/lib/browser-lab-assets.ts': 1,
+  'site/src/lib/results-file.ts': 1,
+};
+
+/** The local formatters and the toFixed counts of the given files (paths with '/'). */
+export function formatterUses(files: { file: string; text: string }[]): { formatters: string[]; toFixed: Record<string, number> } {
+  const formatters: string[] = [];
+  const toFixed: Record<string, number> = {};
+  for (const { file, text } of files) {
+    if (file === 'labs/core/src/format.ts') continue;
+    for (const m of text.matchAll(LOCAL_FORMATTER)) formatters.push(`${file}: ${m[1]}`);
+    const count = OUTPUT_CODE.test(file) ? (text.match(/\.toFixed\(/g) ?? []).length : 0;
+    if (count > 0) toFixed[file] = count;
+  }
+  return { formatters: [...new Set(formatters)].sort(), toFixed };
+}
+
+test('the formatter check finds a local fmt, fixed2, percent or second formatBytes, and toFixed in output code only', () => {
+  const found = formatterUses([
+    { file: 'labs/harness/src/report/x.ts', text: 'const fmt = (v: number) => v.toFixed(1);\nfunction percent(a: number) { return `${a.toFixed(1)}%`; }' },
+    { file: 'labs/some-lab/src/analysis.ts', text: 'function fixed2(x: number) { return x.toFixed(2); }' },
+    { file: 'labs/harness/src/plan.ts', text: 'export function formatBytes(b: number) { return b.toFixed(0); }' },
+    { file: 'labs/core/src/format.ts', text: 'export function formatBytes(b: number) { return b.toFixed(1); }' },
+  ]);
+  assert.deepEqual(found.formatters, ['labs/harness/src/plan.ts: formatBytes', 'labs/harness/src/report/x.ts: fmt', 'labs/harness/src/report/x.ts: percent', 'labs/some-lab/src/analysis.ts: fixed2']);
+  assert.deepEqual(found.toFixed, { 'labs/harness/src/report/x.ts': 2, 'labs/some-lab/src/analysis.ts': 1 });
+});
+
+test('no new local number formatter and no new toFixed in output code: core/format.ts is their one home', () => {
+  const { formatters, toFixed } = formatterUses(sources().map((file) => ({ file: file.split(path.sep).join('/'), text: readFileSync(path.join(ROOT, file), 'utf8') })));
+  const fix = 'print numbers and intervals with labs/core/src/format.ts (formatSignificant, formatOrNA, formatTime, formatRatio, formatBracketInterval, formatShare, formatBytes, formatDuration...)';
+  assert.deepEqual(formatters.filter((f) => !(f in LOCAL_FORMATTERS_LEFT)), [], `a local number formatter: ${fix}`);
+  assert.deepEqual(Object.keys(LOCAL_FORMATTERS_LEFT).filter((f) => !formatters.includes(f)), [], 'these local formatters are gone: delete them from LOCAL_FORMATTERS_LEFT');
+  const grown = Object.entries(toFixed).filter(([file, n]) => n > (TO_FIXED_LEFT[file] ?? 0)).map(([file, n]) => `${file}: ${n} (allowed ${TO_FIXED_LEFT[file] ?? 0})`);
+  assert.deepEqual(grown, [], `toFixed in output code: ${fix}`);
+  const shrunk = Object.entries(TO_FIXED_LEFT).filter(([file, n]) => (toFixed[file] ?? 0) < n).map(([file]) => `${file}: now ${toFixed[file] ?? 0}`);
+  assert.deepEqual(shrunk, [], 'fewer toFixed calls than TO_FIXED_LEFT says: lower (or delete) these entries');
+});

@@ -4,6 +4,7 @@
  * Pure functions: every number is an input, so the plan can be unit-tested on hand-computed values.
  * Units: bytes throughout.
  */
+import { formatBytes } from '@parallel-course/core';
 import { MODEL_SPEC } from './model-spec.ts';
 
 export const MiB = 1024 * 1024;
@@ -100,14 +101,3 @@ export function planDevice(freeBytes: number, footprint: Footprint, options: Mem
   };
 }
 
-/** "1.5 GiB", "300 MiB", "12 KiB": binary units, one decimal below 10. */
-export function formatBytes(bytes: number): string {
-  const units: [number, string][] = [[GiB, 'GiB'], [MiB, 'MiB'], [1024, 'KiB']];
-  for (const [size, unit] of units) {
-    if (bytes >= size) {
-      const v = bytes / size;
-      return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${unit}`;
-    }
-  }
-  return `${Math.round(bytes)} B`;
-}

@@ -4,11 +4,12 @@
  * in this process (RSS before and after loading ONNX Runtime, the session, and two batch sizes), and suggests
  * processes per device and a batch size that leave the headroom free. Also says whether CUDA is really usable.
  */
+import { formatBytes } from '@parallel-course/core';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { probeCuda, type CudaProbe } from './cuda-probe.ts';
 import { detectGpus } from './gpus.ts';
-import { DEFAULT_HEADROOM_BYTES, formatBytes, GiB, largestBatchUnder, MiB, planDevice, SWIFTSHADER_MAX_BUFFER_BYTES, type DevicePlan, type Footprint } from './memory-plan.ts';
+import { DEFAULT_HEADROOM_BYTES, GiB, largestBatchUnder, MiB, planDevice, SWIFTSHADER_MAX_BUFFER_BYTES, type DevicePlan, type Footprint } from './memory-plan.ts';
 import { ensureModelFile } from './model-file.ts';
 import { MODEL_SPEC } from './model-spec.ts';
 import { describeAdapter, recordedWebGpuAdapters } from '@parallel-course/harness/webgpu-adapters.ts';

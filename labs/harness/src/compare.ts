@@ -7,7 +7,7 @@
  * A run whose numbers do not recompute from its samples (edited, or an older harness) is refused; one with failed
  * cases is flagged.
  */
-import { caseLabel, formatRatio, formatTime, type Results, terminalText } from '@parallel-course/core';
+import { caseLabel, formatBracketInterval, formatRatio, formatTime, type Results, terminalText } from '@parallel-course/core';
 import {
   comparabilityProblems,
   compareRuns as compareRunsPure,
@@ -70,7 +70,7 @@ export function formatComparison(comparison: RunComparison, maxWidth = 120): str
     c.currentMedianMs === null ? '-' : formatTime(c.currentMedianMs),
     c.basis === 'baseline-time' ? '(baseline)' : `${speedupText(c.earlierSpeedup)} -> ${speedupText(c.currentSpeedup)}`,
     c.ratio === null ? '-' : formatRatio(c.ratio),
-    c.ci95 === null ? '-' : `[${c.ci95[0].toFixed(2)}, ${c.ci95[1].toFixed(2)}]`,
+    c.ci95 === null ? '-' : formatBracketInterval(c.ci95),
     VERDICT_TEXT[c.verdict],
   ]);
   const lines = [

@@ -6,7 +6,7 @@
  * here (plan-lab.ts does that for a run, tools/plan-cli.ts for the instructor's table).
  */
 import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
-import { caseKey, caseLabel, paramsKey } from '@parallel-course/core';
+import { caseKey, caseLabel, formatDuration, paramsKey } from '@parallel-course/core';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */
 export const RUN_BUDGET_MS = { full: 300_000, quick: 90_000 } as const;
@@ -206,14 +206,8 @@ export function fitToBudget(plan: RunPlan, budgetMs: number): RunFit {
   };
 }
 
-/** "42 s", "2 min 10 s", "1 h 5 min": a planned duration, rounded to what a plan can claim. */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
-  const minutes = Math.round(seconds / 60);
-  return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
-}
+/** The planned duration's words ("42 s", "2 min 10 s") are the core's formatDuration, named here for the plan's readers. */
+export { formatDuration };
 
 /** What the fit changed, in words, or null when nothing changed: "rounds reduced from 10 to 6 to stay within 5 min". */
 export function describeReduction(fit: RunFit): string | null {

@@ -6,7 +6,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { UnsafeFileError } from './errors.ts';
-import { MAX_RESULTS_BYTES } from '@parallel-course/core';
+import { formatBytes, MAX_RESULTS_BYTES } from '@parallel-course/core';
 
 export { MAX_RESULTS_BYTES, UnsafeFileError };
 
@@ -21,13 +21,6 @@ export interface SafeReadOptions {
 
 /** The fix named when a results file is refused. */
 export const RESULTS_FILE_FIX = 'give the results.json that "npm run lab" wrote into results/<lab>/<time>/ (a plain file)';
-
-/** "64 MiB", "512 KiB", "100 bytes". */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
-  return `${bytes} bytes`;
-}
 
 function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a named pipe (FIFO)';

@@ -200,7 +200,7 @@ test('readTextFileSafely: a folder, a missing file and a file over a small cap, 
   assert.equal(refusal(path.join(dir, 'folder')), `FILE_NOT_REGULAR ${dir}/folder is a folder, not a regular file, so it was not read: make it a plain text file`);
   assert.equal(refusal(path.join(dir, 'missing')), `FILE_NOT_FOUND ${dir}/missing does not exist: make it a plain text file`);
   writeFileSync(path.join(dir, 'long.md'), 'x'.repeat(1025));
-  assert.equal(refusal(path.join(dir, 'long.md')), `FILE_TOO_LARGE ${dir}/long.md is 1 KiB, more than the 1 KiB notes.md may be, so it was not read: make it a plain text file`);
+  assert.equal(refusal(path.join(dir, 'long.md')), `FILE_TOO_LARGE ${dir}/long.md is 1.0 KiB, more than the 1.0 KiB notes.md may be, so it was not read: make it a plain text file`);
   writeFileSync(path.join(dir, 'ok.md'), 'é'.repeat(512));
   assert.equal(readTextFileSafely(path.join(dir, 'ok.md'), options), 'é'.repeat(512));
   assert.equal(MAX_RESULTS_BYTES, 64 * 1024 * 1024);

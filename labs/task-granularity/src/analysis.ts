@@ -11,7 +11,7 @@
  */
 import { type LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
-import { formatSignificant, paramsKey, type Results } from '@parallel-course/core';
+import { formatMicroseconds, formatOrNA, paramsKey, type Results } from '@parallel-course/core';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { findKnee, fitOverhead, KNEE_FRACTION, medianOf, ruleMinTaskUs, ruleVerdict, verdictText } from './rule-check.ts';
@@ -111,16 +111,6 @@ function deriveSweep(results: Results, group: { variant: string; workers: number
   };
 }
 
-function fmt(x: number | null | undefined, digits = 3): string {
-  return x === null || x === undefined ? 'n/a' : formatSignificant(x, digits);
-}
-
-/** A time in µs, in the unit that reads best: "52.7 µs", "1.05 ms". */
-function fmtUs(us: number | null): string {
-  if (us === null) return 'n/a';
-  return us >= 1000 ? `${fmt(us / 1000)} ms` : `${fmt(us)} µs`;
-}
-
 /** Two decimals: the two factors are compared with each other and with the efficiency, so they share one format. */
 function fixed2(x: number | null): string {
   return x === null ? 'n/a' : x.toFixed(2);
@@ -137,12 +127,12 @@ export function formatGranularity(g: Granularity): string {
     const rule =
       s.minTaskUs === null
         ? 'not measurable in this run (fewer than two sizes with enough tasks, or noise made the slope <= 0: re-run)'
-        : `should take >= ${fmtUs(s.minTaskUs)}, i.e. >= ${Math.ceil((s.minTaskUs * 1000) / s.nsPerPoint)} points`;
+        : `should take >= ${formatMicroseconds(s.minTaskUs)}, i.e. >= ${Math.ceil((s.minTaskUs * 1000) / s.nsPerPoint)} points`;
     lines.push(
-      `${sweepName(s)}: serial ${fmt(s.serialMedianMs)} ms for ${s.points} points = ${fmt(s.nsPerPoint)} ns per point on one core`,
-      `${sweepName(s)}: best chunk ${s.best.chunk} (${s.best.tasks} tasks, ${fmt(s.best.medianMs)} ms, efficiency ${fmt(s.best.efficiency, 2)}); ` +
-        `worst chunk ${s.worst.chunk} (${s.worst.tasks} tasks, ${fmt(s.worst.medianMs)} ms, efficiency ${fmt(s.worst.efficiency, 2)})`,
-      `${sweepName(s)}: each extra task adds ${fmt(o)} µs${s.overheadCi95 ? ` [${fmt(s.overheadCi95[0])}, ${fmt(s.overheadCi95[1])}]` : ''} of wall time with ${s.workers} worker${s.workers === 1 ? '' : 's'}; for at most 10% overhead a task ${rule}`,
+      `${sweepName(s)}: serial ${formatOrNA(s.serialMedianMs)} ms for ${s.points} points = ${formatOrNA(s.nsPerPoint)} ns per point on one core`,
+      `${sweepName(s)}: best chunk ${s.best.chunk} (${s.best.tasks} tasks, ${formatOrNA(s.best.medianMs)} ms, efficiency ${formatOrNA(s.best.efficiency, 2)}); ` +
+        `worst chunk ${s.worst.chunk} (${s.worst.tasks} tasks, ${formatOrNA(s.worst.medianMs)} ms, efficiency ${formatOrNA(s.worst.efficiency, 2)})`,
+      `${sweepName(s)}: each extra task adds ${formatOrNA(o)} µs${s.overheadCi95 ? ` [${formatOrNA(s.overheadCi95[0])}, ${formatOrNA(s.overheadCi95[1])}]` : ''} of wall time with ${s.workers} worker${s.workers === 1 ? '' : 's'}; for at most 10% overhead a task ${rule}`,
     );
   }
   return lines.join('\n');
@@ -157,11 +147,11 @@ export function formatRuleCheck(g: Granularity): string {
       knee === null
         ? 'no knee (fewer than two efficiencies)'
         : knee.between[0] === null
-          ? `already at ${fmt(knee.threshold, 2)} with the shortest tasks measured (${fmtUs(knee.taskUs)}): the knee is at or below that`
-          : `reaches ${fmt(knee.threshold, 2)} (${KNEE_FRACTION} x its best, ${fmt(knee.best, 2)}) at about ${fmtUs(knee.taskUs)} (between ${fmtUs(knee.between[0])} and ${fmtUs(knee.between[1])})`;
-    const ratio = s.minTaskUs !== null && knee !== null ? ` (${fmt(s.minTaskUs / knee.taskUs, 2)}x the knee)` : '';
+          ? `already at ${formatOrNA(knee.threshold, 2)} with the shortest tasks measured (${formatMicroseconds(knee.taskUs)}): the knee is at or below that`
+          : `reaches ${formatOrNA(knee.threshold, 2)} (${KNEE_FRACTION} x its best, ${formatOrNA(knee.best, 2)}) at about ${formatMicroseconds(knee.taskUs)} (between ${formatMicroseconds(knee.between[0])} and ${formatMicroseconds(knee.between[1])})`;
+    const ratio = s.minTaskUs !== null && knee !== null ? ` (${formatOrNA(s.minTaskUs / knee.taskUs, 2)}x the knee)` : '';
     const over = s.oversubscribed ? ` (oversubscribed: ${s.workers} workers on fewer CPUs; the rule assumes one CPU per worker)` : '';
-    lines.push(`- ${sweepName(s)}: rule ${fmtUs(s.minTaskUs)}${ratio}; the curve ${measured}. Verdict: ${verdictText(s.verdict)}${over}.`);
+    lines.push(`- ${sweepName(s)}: rule ${formatMicroseconds(s.minTaskUs)}${ratio}; the curve ${measured}. Verdict: ${verdictText(s.verdict)}${over}.`);
   }
   return lines.join('\n');
 }
@@ -177,7 +167,7 @@ export function formatEfficiencySplit(g: Granularity): string {
     lines.push(`${`${sweepName(s)} chunk`.padStart(20)}  tasks  median ms  efficiency  = utilisation x speed ratio`);
     for (const p of s.curve) {
       lines.push(
-        `${String(p.chunk).padStart(20)}  ${String(p.tasks).padStart(5)}  ${fmt(p.medianMs).padStart(9)}  ${fixed2(p.efficiency).padStart(10)}` +
+        `${String(p.chunk).padStart(20)}  ${String(p.tasks).padStart(5)}  ${formatOrNA(p.medianMs).padStart(9)}  ${fixed2(p.efficiency).padStart(10)}` +
           `    ${fixed2(p.utilisation).padStart(11)}   ${fixed2(p.speedRatio).padStart(11)}`,
       );
     }
@@ -201,9 +191,9 @@ export function formatHandoffs(results: Results): string {
       const s = results.speedups.find((x) => x.variant === variant && x.params['payloadMiB'] === mib);
       const [lo, hi] = c.summary.ci95;
       lines.push(
-        `${`${mib} MiB`.padEnd(9)}${variant.padEnd(11)}${`${fmt(c.summary.median)} ms [${fmt(lo)}, ${fmt(hi)}]`.padEnd(28)}` +
-          `${(c.observations['hand-off']?.p50 === undefined ? '-' : `${fmt(c.observations['hand-off'].p50)} ms`).padEnd(14)}` +
-          (s ? `${fmt(s.speedup, 2)}x [${fmt(s.ci95[0], 2)}, ${fmt(s.ci95[1], 2)}]` : 'baseline'),
+        `${`${mib} MiB`.padEnd(9)}${variant.padEnd(11)}${`${formatOrNA(c.summary.median)} ms [${formatOrNA(lo)}, ${formatOrNA(hi)}]`.padEnd(28)}` +
+          `${(c.observations['hand-off']?.p50 === undefined ? '-' : `${formatOrNA(c.observations['hand-off'].p50)} ms`).padEnd(14)}` +
+          (s ? `${formatOrNA(s.speedup, 2)}x [${formatOrNA(s.ci95[0], 2)}, ${formatOrNA(s.ci95[1], 2)}]` : 'baseline'),
       );
     }
   }
@@ -218,7 +208,7 @@ export function formatWorkers(results: Results): string {
     if (!c) continue;
     const up = c.observations['start-up']!;
     const mem = c.observations['memory per worker'];
-    const shown = (xs: number[], unit: string) => (xs.length > 8 ? `median ${fmt(medianOf(xs))} ${unit} of ${xs.length}` : xs.map((x) => `${fmt(x)} ${unit}`).join(', '));
+    const shown = (xs: number[], unit: string) => (xs.length > 8 ? `median ${formatOrNA(medianOf(xs))} ${unit} of ${xs.length}` : xs.map((x) => `${formatOrNA(x)} ${unit}`).join(', '));
     lines.push(
       `${variant === 'pool' ? 'threads  ' : 'processes'}: start-up ${shown(up.samples, 'ms')}` +
         `${variant === 'pool' ? ' (whole pool)' : ' (per child)'}; memory per worker ${mem ? shown(mem.samples, 'MiB') : 'n/a'}`,
@@ -240,7 +230,7 @@ export async function analyseGranularity(results: Results, fallback: { points: n
   const h = results.headline;
   if (h) {
     const w = h.workers ?? 1;
-    sections.push('', `headline: ${h.variant} ${JSON.stringify(h.params)}: speedup ${fmt(h.speedup)} [${fmt(h.ci95[0])}, ${fmt(h.ci95[1])}], efficiency ${fmt(h.speedup / w, 2)} [${fmt(h.ci95[0] / w, 2)}, ${fmt(h.ci95[1] / w, 2)}] on ${w} workers, serial ${fmt(h.baselineMedianMs)} ms`);
+    sections.push('', `headline: ${h.variant} ${JSON.stringify(h.params)}: speedup ${formatOrNA(h.speedup)} [${formatOrNA(h.ci95[0])}, ${formatOrNA(h.ci95[1])}], efficiency ${formatOrNA(h.speedup / w, 2)} [${formatOrNA(h.ci95[0] / w, 2)}, ${formatOrNA(h.ci95[1] / w, 2)}] on ${w} workers, serial ${formatOrNA(h.baselineMedianMs)} ms`);
   }
   const env = results.environment;
   sections.push(`machine: ${env.cpuModel}, P = ${results.cpus.p}${results.cpus.forced ? ` (forced with --cpus; ${results.cpus.available} available: oversubscribed beyond that)` : ''}, Node ${env.node}, run started ${results.startedAt}`, '```');

@@ -8,7 +8,7 @@ import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
 import { PALETTE, REFERENCE_GREY, type ChartConfig } from '@parallel-course/harness/report/chart-spec.ts';
-import { caseRatioInterval, formatSignificant, median as medianOfSamples, paramsSeedText, type Results } from '@parallel-course/core';
+import { caseRatioInterval, formatOrNA, formatSignificant, median as medianOfSamples, paramsSeedText, type Results } from '@parallel-course/core';
 import { bounds, type Bounds } from './graph-measures.ts';
 import { OBSERVATIONS } from './cases.ts';
 
@@ -117,8 +117,6 @@ export function readTaskGraph(results: Results): TaskGraphReading {
   return { p: results.cpus.p, points, treeOverChain, emptyTask };
 }
 
-const fmt = (x: number | null, digits = 3) => (x === null || !Number.isFinite(x) ? 'n/a' : formatSignificant(x, digits));
-
 function mv(value: number, unit: string, what: string, ci?: [number, number] | null): MeasuredValue {
   const good = ci && Number.isFinite(ci[0]) && Number.isFinite(ci[1]) && ci[0] <= ci[1];
   return { value, unit, what, ...(good ? { ci95: [ci[0], ci[1]] as [number, number] } : {}) };
@@ -171,8 +169,8 @@ export function taskGraphTables(r: TaskGraphReading, machine: string): Record<st
     rows: r.points.map((pt) => [
       pt.variant === 'flat' ? 'chain (flat)' : 'tree',
       String(pt.workers),
-      fmt(pt.tasks),
-      fmt(pt.spanTasks),
+      formatOrNA(pt.tasks),
+      formatOrNA(pt.spanTasks),
       mv(pt.workMs, 'ms', "work: the tasks' compute times summed"),
       mv(pt.spanMs, 'ms', 'span: compute time along the costliest chain'),
       mv(pt.medianMs, 'ms', 'median time of a run', pt.medianCi95),
@@ -196,16 +194,16 @@ export function taskGraphTables(r: TaskGraphReading, machine: string): Record<st
 export function formatTaskGraph(r: TaskGraphReading): string {
   const lines = ['graph  threads  tasks  span(tasks)  W ms  S ms  median ms  Brent W/P+S ms  speedup [95%]  ceiling  Brent'];
   for (const pt of r.points) {
-    const ci = pt.speedupCi95 ? ` [${fmt(pt.speedupCi95[0])}, ${fmt(pt.speedupCi95[1])}]` : '';
+    const ci = pt.speedupCi95 ? ` [${formatOrNA(pt.speedupCi95[0])}, ${formatOrNA(pt.speedupCi95[1])}]` : '';
     lines.push(
-      `${pt.variant.padEnd(5)}  ${String(pt.workers).padStart(7)}  ${fmt(pt.tasks).padStart(5)}  ${fmt(pt.spanTasks).padStart(11)}  ${fmt(pt.workMs)}  ${fmt(pt.spanMs)}  ${fmt(pt.medianMs)}  ${fmt(pt.bounds.brentTime)}  ${fmt(pt.speedup)}${ci}  ${fmt(pt.bounds.speedupCeiling)}  ${fmt(pt.bounds.brentSpeedup)}`,
+      `${pt.variant.padEnd(5)}  ${String(pt.workers).padStart(7)}  ${formatOrNA(pt.tasks).padStart(5)}  ${formatOrNA(pt.spanTasks).padStart(11)}  ${formatOrNA(pt.workMs)}  ${formatOrNA(pt.spanMs)}  ${formatOrNA(pt.medianMs)}  ${formatOrNA(pt.bounds.brentTime)}  ${formatOrNA(pt.speedup)}${ci}  ${formatOrNA(pt.bounds.speedupCeiling)}  ${formatOrNA(pt.bounds.brentSpeedup)}`,
     );
   }
   for (const t of r.treeOverChain) {
-    const ci = t.ci95 ? ` [${fmt(t.ci95[0])}, ${fmt(t.ci95[1])}]` : '';
-    lines.push(`tree over chain on ${t.workers} thread${t.workers === 1 ? '' : 's'}: ${fmt(t.ratio)}x${ci} (same pool, same rounds: the span's effect alone)`);
+    const ci = t.ci95 ? ` [${formatOrNA(t.ci95[0])}, ${formatOrNA(t.ci95[1])}]` : '';
+    lines.push(`tree over chain on ${t.workers} thread${t.workers === 1 ? '' : 's'}: ${formatOrNA(t.ratio)}x${ci} (same pool, same rounds: the span's effect alone)`);
   }
-  if (r.emptyTask) lines.push('', `empty tasks: ${fmt(r.emptyTask.us)} µs per task [${fmt(r.emptyTask.ci95[0])}, ${fmt(r.emptyTask.ci95[1])}] (${r.emptyTask.tasks} at once on ${r.emptyTask.workers} threads)`);
+  if (r.emptyTask) lines.push('', `empty tasks: ${formatOrNA(r.emptyTask.us)} µs per task [${formatOrNA(r.emptyTask.ci95[0])}, ${formatOrNA(r.emptyTask.ci95[1])}] (${r.emptyTask.tasks} at once on ${r.emptyTask.workers} threads)`);
   lines.push('', `other schedulers (${PEERS_SOURCE}): ${PEER_OVERHEADS.map((x) => `${x.scheduler} ${x.perTask}`).join('; ')}`);
   return lines.join('\n');
 }

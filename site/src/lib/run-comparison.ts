@@ -4,7 +4,7 @@
  * variant's speedups over the baseline in the two runs, so that a faster or slower machine cancels, and its caveats).
  * Pure, no DOM: the rows are plain text for `textTable`. Loaded only when the learner opens a file (it brings the schema, zod, with the validator).
  */
-import { caseLabel, compareRuns, formatRatio, formatSignificant, formatTimeWithInterval, IncomparableRunError, type Results, type RunComparison, sameParams, type Verdict } from '@parallel-course/core';
+import { caseLabel, compareRuns, formatBracketInterval, formatRatio, formatSignificant, formatTimeWithInterval, IncomparableRunError, type Results, type RunComparison, sameParams, type Verdict } from '@parallel-course/core';
 
 /** The verdict in the viewer's words: the learner's run is "current", the course's run "earlier". */
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
@@ -114,7 +114,7 @@ export function comparisonRows(reference: Results, yours: Results, comparison: R
     return {
       ...row,
       ratio: c.ratio === null ? '-' : formatRatio(c.ratio),
-      ratioCi: c.ci95 === null ? '-' : `[${formatSignificant(c.ci95[0])}, ${formatSignificant(c.ci95[1])}]`,
+      ratioCi: c.ci95 === null ? '-' : formatBracketInterval(c.ci95),
       verdict: c.verdict,
       verdictWords: VERDICT_WORDS[c.verdict],
     };

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { createRunDir, writeFileAtomic } from '../results-writer.ts';
-import { formatBytes, MAX_RESULTS_BYTES } from '../safe-read.ts';
+import { MAX_RESULTS_BYTES } from '../safe-read.ts';
 import { isFolder, loadSubmissions, renderClassPage } from './class-page.ts';
 import { gradebookCsv, gradebookRow } from './gradebook.ts';
-import { terminalText } from '@parallel-course/core';
+import { formatBytes, terminalText } from '@parallel-course/core';
 import { parseCommandLine } from '../command-line.ts';
 
 const HELP = [

@@ -2,6 +2,7 @@
  * The text `npm run profile` prints: a header line and two tables (top functions by self time and by total time).
  * Pure: the summary and the folder to show paths relative to come in, a string goes out.
  */
+import { formatShare } from '@parallel-course/core';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { topBySelf, topByTotal, type FunctionTime, type ProfileSummary } from './profile-analysis.ts';
@@ -29,15 +30,11 @@ function displayName(name: string): string {
   return shown.length > NAME_WIDTH ? `${shown.slice(0, NAME_WIDTH - 1)}…` : shown;
 }
 
-function percent(part: number, whole: number): string {
-  return whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : '-';
-}
-
 function table(title: string, rows: FunctionTime[], pick: (f: FunctionTime) => number, unit: string, summary: ProfileSummary, baseDir: string): string[] {
   const lines = [title, `${unit.padStart(9)}  ${'%'.padStart(6)}  ${'function'.padEnd(NAME_WIDTH)}  where`];
   for (const fn of rows) {
     lines.push(
-      `${pick(fn).toFixed(1).padStart(9)}  ${percent(pick(fn), summary.sampledMs).padStart(6)}  ${displayName(fn.functionName).padEnd(NAME_WIDTH)}  ${formatLocation(fn, baseDir)}`,
+      `${pick(fn).toFixed(1).padStart(9)}  ${formatShare(pick(fn), summary.sampledMs).padStart(6)}  ${displayName(fn.functionName).padEnd(NAME_WIDTH)}  ${formatLocation(fn, baseDir)}`,
     );
   }
   return lines;

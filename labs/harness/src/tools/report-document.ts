@@ -8,7 +8,7 @@ import { buildCharts } from '../report/charts.ts';
 import { amdahlTable, correctnessTable, environmentTable, speedupsTable, timesTable } from '../report/tables.ts';
 import type { LearnerReport, ReportRun } from './learner-report.ts';
 import { NOTE_SECTIONS, type NoteKey } from '../notes.ts';
-import { caseLabel, formatPercent, formatRatio, headlineSentence, machineOneLiner } from '@parallel-course/core';
+import { caseLabel, formatBracketInterval, formatPercent, formatRatio, headlineSentence, machineOneLiner } from '@parallel-course/core';
 
 export type Block =
   | { kind: 'heading'; level: 1 | 2 | 3; text: string }
@@ -36,7 +36,7 @@ function predictionBlocks(run: ReportRun): Block[] {
   if (p === null) {
     return [{ kind: 'paragraph', emphasis: 'missing', text: 'No prediction was recorded for this run (npm run lab -- <lab> --predict 1.8 --why "...").' }];
   }
-  const rows = [[formatRatio(p.speedup), `${formatRatio(p.measured)} [${p.ci95[0].toFixed(2)}, ${p.ci95[1].toFixed(2)}]`, p.verdict, `${p.relativeError > 0 ? '+' : ''}${formatPercent(p.relativeError)}`]];
+  const rows = [[formatRatio(p.speedup), `${formatRatio(p.measured)} ${formatBracketInterval(p.ci95)}`, p.verdict, `${p.relativeError > 0 ? '+' : ''}${formatPercent(p.relativeError)}`]];
   return [
     { kind: 'table', table: { headers: ['predicted speedup', 'measured [95% CI]', 'verdict', 'prediction error'], rows } },
     { kind: 'paragraph', text: `Why: ${p.why}` },
@@ -84,7 +84,7 @@ function runBlocks(report: LearnerReport, run: ReportRun, index: number): Block[
         kind: 'table',
         table: {
           headers: ['case', 'ratio', '95% CI', 'verdict'],
-          rows: c.cases.map((k) => [caseLabel(k), k.ratio === null ? '-' : formatRatio(k.ratio), k.ci95 === null ? '-' : `[${k.ci95[0].toFixed(2)}, ${k.ci95[1].toFixed(2)}]`, k.verdict === 'machine' ? 'the machine (baseline)' : k.verdict === 'no-verdict' ? `no verdict: ${k.reason ?? ''}` : k.verdict.replace(/-/g, ' ')]),
+          rows: c.cases.map((k) => [caseLabel(k), k.ratio === null ? '-' : formatRatio(k.ratio), k.ci95 === null ? '-' : formatBracketInterval(k.ci95), k.verdict === 'machine' ? 'the machine (baseline)' : k.verdict === 'no-verdict' ? `no verdict: ${k.reason ?? ''}` : k.verdict.replace(/-/g, ' ')]),
         },
       },
       ...(c.caveats.length > 0 ? [{ kind: 'list', items: c.caveats.map((t) => `caveat: ${t}`) } as Block] : []),
