@@ -122,7 +122,8 @@ export function referenceReadme(entries: readonly ReferenceEntry[], outDir: stri
       return `| ${r.lab} | \`${path.relative(outDir, r.dir)}\` | ${r.results.startedAt.replace('T', ' ').slice(0, 19)} | ${Math.round(wall)} s | ${r.results.quick ? 'yes' : 'no'} | ${r.results.environment.cpuModel.trim()}, P = ${r.results.cpus.p} |`;
     }),
     '',
-    'Each run keeps results.json, notes.md and report.md as the lab wrote them, and analysis/ as this version of the',
+    'Each run keeps results.json and report.md as the lab wrote them (and notes.md where the run has one: a learner\'s',
+    'notes, which runs of the reference solutions do not have), and analysis/ as this version of the',
     'course regenerates it (analysis.md, values.json, SVG files); charts/ and report.html are left out (regenerate them',
     'with `npm run report -- <run folder>`). `labs/harness/test/reference-runs.test.ts` validates every run here in CI.',
     '',
