@@ -1,9 +1,9 @@
 /** Helpers for the labs' tests. */
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProbeSync } from './probe.ts';
 
 /**
  * The environment variable that marks every process a test file starts. `npm test` runs several test files at once
@@ -51,13 +51,10 @@ export function runningProcesses(scriptFile: string): string[] {
     }
     return pids;
   }
-  let listing: string;
-  try {
-    listing = execFileSync('ps', ['-axo', 'pid=,command='], { encoding: 'utf8' });
-  } catch (error) {
-    throw new Error(`runningProcesses: cannot list processes (no /proc, and 'ps' failed: ${(error as Error).message})`);
-  }
-  return listing
+  // No /proc (macOS): ask ps, bounded like every child the harness starts outside the supervisor (probe.ts).
+  const ps = runProbeSync('ps', ['-axo', 'pid=,command='], { maxBytes: 16 * 1024 * 1024 });
+  if (!ps.ok) throw new Error(`runningProcesses: cannot list processes (no /proc, and 'ps' failed: ${ps.error ?? (ps.stderr.trim() || `exit ${ps.code}`)})`);
+  return ps.stdout
     .split('\n')
     .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
     .filter((m): m is RegExpMatchArray => m !== null && m[1] !== String(process.pid) && m[2]!.split(/\s+/).includes(scriptFile))
