@@ -1,6 +1,6 @@
 /**
  * The results stage, the top floor of the core: one run's measured samples and its record (what ran, where, when)
- * in, one `Results` out. Both producers of a results file use it, the harness (labs/harness/src/run-lab.ts) and the
+ * in, one `Results` out. Both producers of a results file use it, the harness (labs/harness/src/run/results.ts) and the
  * in-page lab (site/src/browser-lab/runner.ts), so the two write the same file the same way:
  *
  *   analyzeRun(inputs, options)    statistics (analysis.ts), then the grade of a `--grade` run (grade.ts)

@@ -1,5 +1,5 @@
 /**
- * What a failed check's first mismatch suggests about its cause, for the check report (run-lab.ts formatCheckReport,
+ * What a failed check's first mismatch suggests about its cause, for the check report (run/check-report.ts formatCheckReport,
  * which --watch prints too). Input: one correctness entry; output: one sentence or null.
  */
 import type { CorrectnessEntry } from '@parallel-course/core';
