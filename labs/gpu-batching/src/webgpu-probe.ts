@@ -63,7 +63,14 @@ export function findWebGpu(
 ): WebGpuChoice {
   const { adapters, ignored } = lookUpWebGpuAdapters(env, platform, io);
   const real = adapters.filter((a) => a.emulated === false);
-  const listed = [...adapters.map(describeAdapter), ...ignored.map(describeIgnored)].join('; ') || 'none';
+  // Drivers installed without their device (Mesa's on a machine with no GPU) in one clause; other reasons in full.
+  const absent = ignored.filter((i) => i.reason.endsWith('(driver installed, device absent)'));
+  const listed =
+    [
+      ...adapters.map(describeAdapter),
+      ...(absent.length ? [`drivers left out, their device absent: ${absent.map((i) => `${i.vendor} (${i.driver})`).join(', ')}`] : []),
+      ...ignored.filter((i) => !absent.includes(i)).map(describeIgnored),
+    ].join('; ') || 'none';
   const loaderMissing = platform === 'linux' && !vulkanLoaderFound(env, exists);
   const noLoader = "the Vulkan loader (libvulkan.so.1) is not installed: apt-get install libvulkan1 (or your distribution's Vulkan loader)";
   const failures: string[] = [];
