@@ -6,7 +6,7 @@
  * Pure functions of the validated results: they start nothing and read no files.
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
-import { type CaseResult, median, orderStatisticMedianCi, type Results, type SpeedupEntry } from '@parallel-course/core';
+import { type CaseResult, formatShare, median, orderStatisticMedianCi, type Results, type SpeedupEntry } from '@parallel-course/core';
 
 /** The observations each server case records (lab.ts: serverCase). */
 export const PING = 'ping latency';
@@ -189,7 +189,7 @@ export function loadGeneratorReport(results: Results): string {
   if (rows.length === 0) return 'The load generator recorded no CPU use in this run.';
   const lines = [
     `The load generator (this lab's autocannon and /ping probe, in the harness's runner process) used, per sample, this share of one CPU (median); P = ${p}:`,
-    ...rows.map((r) => `  ${r.label.padEnd(34)} ${(100 * r.share).toFixed(0).padStart(4)}%${r.competes ? '   competes: workers + load generator > P' : ''}`),
+    ...rows.map((r) => `  ${r.label.padEnd(34)} ${formatShare(r.share, 1, 0).padStart(5)}${r.competes ? '   competes: workers + load generator > P' : ''}`),
   ];
   const competing = rows.filter((r) => r.competes);
   lines.push(

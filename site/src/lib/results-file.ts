@@ -4,7 +4,7 @@
  * validate`, labs/core/src/validate.ts): every correctness check passed and every number recomputes
  * from the raw samples. The text is parsed as JSON only: nothing in it is executed or rendered as HTML.
  */
-import { checkResults, MAX_RESULTS_BYTES, parseResultsJson, plausibilityFlags, type Results, ResultsFileError } from '@parallel-course/core';
+import { checkResults, formatBytes, MAX_RESULTS_BYTES, parseResultsJson, plausibilityFlags, type Results, ResultsFileError } from '@parallel-course/core';
 
 /** The harness's cap (64 MiB), one constant for the command line and this viewer. */
 export { checkResults, MAX_RESULTS_BYTES };
@@ -12,7 +12,7 @@ export { checkResults, MAX_RESULTS_BYTES };
 export async function readResultsFile(file: File): Promise<Results> {
   if (file.size > MAX_RESULTS_BYTES) {
     throw new ResultsFileError(file.name, [
-      `the file is ${(file.size / 1048576).toFixed(1)} MiB, more than the ${MAX_RESULTS_BYTES / 1048576} MiB a results file can be: pick the results.json from results/<lab>/<time>/`,
+      `the file is ${formatBytes(file.size)}, more than the ${formatBytes(MAX_RESULTS_BYTES)} a results file can be: pick the results.json from results/<lab>/<time>/`,
     ]);
   }
   const text = await file.text();

@@ -2,7 +2,7 @@
  * The report's tables as plain data (headers + rows of text), shared by the HTML and Markdown reporters so both
  * print the same sections with the same numbers. Each output format escapes the cells its own way.
  */
-import { caseLabel, correctnessDetail, correctnessStatus, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Results } from '@parallel-course/core';
+import { caseLabel, correctnessDetail, correctnessStatus, formatBytes, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Results } from '@parallel-course/core';
 import type { DataTable } from './chart-spec.ts';
 import { baselineVariants, findCase } from './select.ts';
 
@@ -96,13 +96,12 @@ export function observationsTable(results: Results): DataTable {
 /** The machine and the run settings, one property per row. */
 export function environmentTable(results: Results): DataTable {
   const env = results.environment;
-  const gib = env.totalMemoryBytes / 2 ** 30;
   const rows: string[][] = [
     ['CPU', env.cpuModel],
     ['CPUs (logical / available to this process)', `${env.cpuCount} / ${env.availableParallelism}`],
     ['cgroup CPU quota', results.cpus.quota === null ? 'none' : formatSignificant(results.cpus.quota)],
     ['CPU affinity', env.cpuAffinity ?? 'unknown'],
-    ['memory', `${gib.toFixed(1)} GiB`],
+    ['memory', formatBytes(env.totalMemoryBytes)],
     ['GPUs', env.gpus.length === 0 ? 'none' : env.gpus.map((g) => `${g.name}${g.memoryMiB === null ? '' : ` (${g.memoryMiB} MiB)`}`).join(', ')],
     // WebGPU adapters, each said real or emulated: an emulated adapter's times are the CPU's (webgpu-adapters.ts).
     ...(env.webgpuAdapters?.length
