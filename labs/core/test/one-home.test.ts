@@ -61,7 +61,7 @@ const LOCAL_FORMATTERS_LEFT: Record<string, string> = {
 /** `toFixed` calls left in output code, per file. The counts can only go down: a new call or file fails. */
 const TO_FIXED_LEFT: Record<string, number> = {
   'labs/gpu-batching/src/analysis-values.ts': 1,
-  'labs/gpu-batching/src/analysis.ts': 9,
+  'labs/gpu-batching/src/analysis.ts': 2,
   'labs/harness/src/report/tables.ts': 1,
   'labs/harness/src/report/terminal.ts': 3,
   'labs/harness/src/tools/gradebook.ts': 3,

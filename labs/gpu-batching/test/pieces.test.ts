@@ -268,7 +268,7 @@ test('the lab analysis on hand-computed values: best batch, percentiles, pipelin
   ]);
   assert.deepEqual(a.devices[1]!.busy, [0.8, 0.6]); // medians, device 0 first
   assert.match(a.notes.join('\n'), /Execution provider: CPU\. The "devices" are CPU processes/);
-  assert.match(formatAnalysis(a), /best: batch 64, 10\.00x the one-at-a-time throughput/);
+  assert.match(formatAnalysis(a), /best: batch 64, 10\.0x the one-at-a-time throughput/);
 });
 
 test('pool events are said in one line with what happens next', () => {
