@@ -101,6 +101,8 @@ export interface CaseEstimate {
   setupMs?: number;
   /** The check inputs other than the measured one (plan.ts adds one sample for that); default 0. */
   checkMs?: number;
+  /** Checking one measured sample's output on its fresh input (checkSample, outside the timed region); default 0. */
+  sampleCheckMs?: number;
 }
 
 /** How a lab's runs are planned (plan.ts): the rates its estimates divide by, measured here and on the reference machine. */
@@ -217,6 +219,14 @@ export interface LabDefinition<Input, Output> {
    * lab whose reference costs as much as the work spot-checks a seeded part and checks the shape of the rest).
    */
   checkSample?(input: Input, output: Output): Comparison;
+  /**
+   * With `LabInputs.measureAt`, instead of `checkSample`: the reference outputs of every fresh input of the run at
+   * once (`inputs`: what measureAt gave, each its own object), for a lab whose only exact check costs as much as the
+   * work. The runner calls it before any learner module loads, so it may use every core the run has (workers it
+   * starts and ends itself) and learner code never shares the process with it; each sample is then compared with its
+   * own reference by `comparator`, exactly, outside the timed region.
+   */
+  referencesAt?(inputs: Input[], ctx: LabContext): Promise<Output[]>;
   /** How much work one sample does, to turn a time into a throughput, e.g. `{ amount: 12, unit: 'requests' }`. */
   workPerSample(input: Input): { amount: number; unit: string };
   /**

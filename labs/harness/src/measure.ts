@@ -84,7 +84,7 @@ export class WrongSampleError extends Error {
     super(
       `wrong output on ${stage} sample #${sample}` +
         (where ? ` at [${where.index}]: expected ${where.expected}, got ${where.actual}` : '') +
-        ' (it passed the check: a race, or state kept between calls?)',
+        ' (it passed the check: a race, state kept between calls, or an answer kept from an earlier input?)',
     );
     this.name = 'WrongSampleError';
     this.sample = sample;

@@ -38,6 +38,8 @@ export interface PlannedCase {
   setupMs: number;
   /** The check: the lab's check inputs and one sample on the measured input. */
   checkMs: number;
+  /** Checking each warm-up and measured sample's output (a fresh input's checkSample), outside the timed region. */
+  sampleCheckMs: number;
 }
 
 export interface RunPlan {
@@ -106,7 +108,7 @@ function samplesPerCase(sampling: SamplingPlan): number {
 }
 
 function totalOf(cases: PlannedCase[], sampling: SamplingPlan, inputsMs: number, harnessMs: number): number {
-  const perCase = cases.reduce((sum, c) => sum + c.setupMs + c.checkMs + (samplesPerCase(sampling) - 1) * c.sampleMs, 0);
+  const perCase = cases.reduce((sum, c) => sum + c.setupMs + c.checkMs + (samplesPerCase(sampling) - 1) * (c.sampleMs + c.sampleCheckMs), 0);
   return harnessMs + inputsMs + perCase;
 }
 
@@ -135,6 +137,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
       sampleMs,
       setupMs: estimate?.setupMs ?? 0,
       checkMs: (estimate?.checkMs ?? 0) + sampleMs,
+      sampleCheckMs: estimate?.sampleCheckMs ?? 0,
     };
     cases.push(planned);
     // The reference solution's copy of a graded case (runner.ts: referenceCases) costs what the learner's does.
@@ -183,7 +186,7 @@ export function fitToBudget(plan: RunPlan, budgetMs: number): RunFit {
   const omitted = new Set<string>();
   let rounds = mostRounds(plan, fewest, plan.sampling.rounds, omitted, budgetMs);
   if (replan(plan, rounds, omitted).totalMs > budgetMs) {
-    const costOf = (c: PlannedCase) => c.setupMs + c.checkMs + (samplesPerCase({ ...plan.sampling, rounds: fewest }) - 1) * c.sampleMs;
+    const costOf = (c: PlannedCase) => c.setupMs + c.checkMs + (samplesPerCase({ ...plan.sampling, rounds: fewest }) - 1) * (c.sampleMs + c.sampleCheckMs);
     // The longest first; of equally long ones, the later in the sweep (a lab lists its main variants first).
     const optional = plan.cases
       .map((c, index) => ({ c, index }))

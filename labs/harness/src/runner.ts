@@ -88,6 +88,67 @@ export function drawFreshIndices(cases: number, perCase: number): number[][] {
   );
 }
 
+/**
+ * How each warm-up and measured sample of a case gets its input and is checked. With the lab's fresh inputs
+ * (`measureAt` and `checkSample`), sample k runs on input number `indices[k]` (drawnFreshIndices: drawn before learner
+ * code loads, distinct in the run, so no cache, in memory or in a file, holds an answer to it) and is checked with
+ * `checkSample`; otherwise every sample runs on the measured input and is compared with its reference output.
+ */
+export function sampleInputs<Input, Output>(
+  lab: Pick<LabDefinition<Input, Output>, 'comparator' | 'checkSample'>,
+  measureInput: Input,
+  expected: Output,
+  measureAt: ((sample: number) => Input) | undefined,
+  indices: readonly number[],
+  precomputed?: FreshSet<Input, Output>,
+): Pick<MeasureTarget<Input, Output>, 'input' | 'inputAt' | 'check'> {
+  const checkSample = lab.checkSample?.bind(lab);
+  const comparator = lab.comparator;
+  if (precomputed) {
+    // Sample k runs on precomputed input k and is compared with its own reference (lab.referencesAt).
+    return {
+      input: measureInput,
+      inputAt: (sample: number) => precomputed.inputs[sample] ?? measureInput,
+      check: (output: Output, input: Input) => {
+        const k = precomputed.inputs.indexOf(input);
+        return comparator.compare(k < 0 ? expected : (precomputed.expected[k] as Output), output);
+      },
+    };
+  }
+  const inputAt = measureAt && checkSample ? { inputAt: (sample: number) => measureAt(indices[sample] ?? FRESH_INPUT_INDICES) } : {};
+  return {
+    input: measureInput,
+    ...inputAt,
+    check: (output: Output, input: Input) => (input === measureInput || !checkSample ? comparator.compare(expected, output) : checkSample(input, output)),
+  };
+}
+
+/** A case's fresh inputs, one per sample (warm-up included), and their reference outputs (lab.referencesAt). */
+export interface FreshSet<Input, Output> {
+  inputs: Input[];
+  expected: Output[];
+}
+
+/**
+ * Every fresh input of the run and its reference, for a lab with `referencesAt`, in one call (so the lab can spread
+ * them over every core): made before any learner module loads. Null for a case without fresh inputs.
+ */
+async function precomputeFresh(
+  lab: LabDefinition<unknown, unknown>,
+  prepared: Prepared[],
+  fresh: number[][],
+  ctx: LabContext,
+): Promise<(FreshSet<unknown, unknown> | null)[]> {
+  if (!lab.referencesAt) return prepared.map(() => null);
+  const sets = prepared.map((p, i) => (p.measureAt ? { inputs: (fresh[i] ?? []).map((index) => p.measureAt!(index)), expected: [] as unknown[] } : null));
+  const all = sets.flatMap((set) => set?.inputs ?? []);
+  const expected = all.length > 0 ? await lab.referencesAt(all, ctx) : [];
+  if (expected.length !== all.length) throw new Error(`the ${lab.name} lab's referencesAt gave ${expected.length} outputs for ${all.length} inputs`);
+  let next = 0;
+  for (const set of sets) if (set) set.expected = expected.slice(next, (next += set.inputs.length));
+  return sets;
+}
+
 /** Inputs and reference outputs for every case; cases that agree on the lab's input params share them. */
 async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: CaseDefinition<unknown, unknown>[], ctx: LabContext): Promise<Prepared[]> {
   const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown; measureAt: ((sample: number) => unknown) | undefined }>();
@@ -144,6 +205,10 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)));
   const prepared = await prepareCases(lab, definitions, ctx);
   const fresh = drawFreshIndices(prepared.length, plan.warmupSamples + plan.rounds * plan.samplesPerRound);
+  // Still before any learner module loads (a case's set-up imports them): the fresh inputs' references, when the lab
+  // computes them up front. A check-only run measures nothing and needs none.
+  if (lab.referencesAt && !job.checkOnly) send({ type: 'progress', done: 0, total: prepared.length, label: "the fresh inputs' references", phase: 'check' });
+  const precomputed = job.checkOnly ? prepared.map(() => null) : await precomputeFresh(lab, prepared, fresh, ctx);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
   const called = () => send({ type: 'called' });
 
@@ -196,19 +261,11 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => {
     const { definition, set, measureInput, measureAt } = p.prepared;
     const expected = set.expected[set.inputs.indexOf(measureInput)];
-    const checkSample = lab.checkSample?.bind(lab);
-    // Fresh inputs per sample, distinct across cases too (a cache shared through a file gains nothing either), at
-    // numbers drawn before learner code loaded.
-    const indices = fresh[prepared.indexOf(p.prepared)] ?? [];
-    const freshInputs = measureAt && checkSample ? { inputAt: (sample: number) => measureAt(indices[sample] ?? FRESH_INPUT_INDICES) } : {};
     return {
       key: p.prepared.key,
       label: caseLabel(definition),
       instance: p.instance,
-      input: measureInput,
-      ...freshInputs,
-      check: (output: unknown, input: unknown) =>
-        input === measureInput || !checkSample ? lab.comparator.compare(expected, output) : checkSample(input, output),
+      ...sampleInputs(lab, measureInput, expected, measureAt, fresh[prepared.indexOf(p.prepared)] ?? [], precomputed[prepared.indexOf(p.prepared)] ?? undefined),
       sampleLimitMs: sampleLimitMs(p.checkMs),
       ...(definition.measureGroup ? { group: definition.measureGroup } : {}),
     };
@@ -224,7 +281,10 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     },
     afterCall: called,
     onRound: (index, round, samplesMs) => send({ type: 'round', caseKey: targets[index]!.key, round, samplesMs }),
-    onCaseFailed: (index, stage, reason, sample) => send({ type: 'case-failed', caseKey: targets[index]!.key, reason, sample, stage }),
+    onCaseFailed: (index, stage, reason, sample) => {
+      const file = info.cases.find((i) => i.key === targets[index]!.key)?.learnerFile ?? null;
+      send({ type: 'case-failed', caseKey: targets[index]!.key, reason: file ? `${reason} Look at ${file}.` : reason, sample, stage });
+    },
   });
   for (const [i, m] of measured.entries()) {
     if (m.failed) continue;

@@ -60,6 +60,9 @@ export const REFERENCE_COSTS = {
   threadCallUs: 30,
   triadInputNsPerElement: 300,
   peakProbeMs: 300,
+  // A fresh sample's matrices written into the input's arrays and rows (refillInput) and its O(n^2) check
+  // (sample-check.ts), per element of A and B: 6.3 ms at n = 256, 91 ms at 1024 on the (loaded) reference VM.
+  freshSampleNsPerElement: 45,
 };
 
 /**
@@ -138,6 +141,7 @@ export function estimateNativeKernelCase(variant: string, params: Params, ctx: L
     // The headline case probes the machine's peaks after the samples: FMA and triad probes, 1 and P threads.
     setupMs: headline ? REFERENCE_COSTS.peakProbeMs * (ctx.quick ? 2 : 5) * slowdown(calibration) : 0,
     checkMs: run(n, 1) + (n > 1 ? run(n - 1, 1) : 0),
+    sampleCheckMs: (2 * n * n * REFERENCE_COSTS.freshSampleNsPerElement * slowdown(calibration)) / 1e6,
   };
 }
 

@@ -75,9 +75,17 @@ function startMs(workers: number, perWorkerMs: number, p: number, calibration: C
   return (parallelMs(workers * perWorkerMs, workers, p) + workers * REFERENCE_COSTS.forkMs) * slowdown(calibration);
 }
 
-/** The serial baseline on a Monte Carlo input of `points`. */
-export function estimateSerial(points: number, calibration: Calibration): CaseEstimate {
-  return { sampleMs: serialMs(points, calibration), checkMs: serialMs(CHECK_POINTS.reduce((a, b) => a + b, 0), calibration) };
+/**
+ * Each sample's fresh histogram counted up front (lab.ts referencesAt), serially on each of P threads at once: its
+ * share of that, per sample.
+ */
+function freshReferenceMs(points: number, p: number, calibration: Calibration): number {
+  return serialMs(points, calibration) / Math.max(1, p);
+}
+
+/** The serial baseline on a Monte Carlo input of `points`, in a run on P CPUs. */
+export function estimateSerial(points: number, calibration: Calibration, p = 1): CaseEstimate {
+  return { sampleMs: serialMs(points, calibration), checkMs: serialMs(CHECK_POINTS.reduce((a, b) => a + b, 0), calibration), sampleCheckMs: freshReferenceMs(points, p, calibration) };
 }
 
 /**
@@ -92,6 +100,7 @@ export function estimatePool(kind: 'threads' | 'processes', points: number, chun
     sampleMs: run(points),
     setupMs: startsPool ? startMs(workers, perWorker, p, calibration) : 0,
     checkMs: CHECK_POINTS.reduce((sum, n) => sum + run(n), 0),
+    sampleCheckMs: freshReferenceMs(points, p, calibration),
   };
 }
 

@@ -11,7 +11,8 @@ import { poolCase, processCase, serialCase, tallyCase, type LabOutput } from './
 import { exactIntegers } from './comparator.ts';
 import { handoffCase, serialPayloadCase } from './handoff-cases.ts';
 import type { LabInput } from './inputs.ts';
-import { histogramSync } from './monte-carlo.ts';
+import { histogramSync, lowbias32 } from './monte-carlo.ts';
+import { Worker } from 'node:worker_threads';
 import { checksum, makePayload, MIB } from './payload.ts';
 import { calibrate, estimateInputs, estimatePayload, estimatePool, estimateSerial, estimateTally, REFERENCE_RATES } from './estimates.ts';
 
@@ -108,6 +109,39 @@ export function payloadSizes(quick: boolean): number[] {
   return quick ? [1, 16] : [1, 16, 64];
 }
 
+/** The stream of fresh sample `sample` of a run seeded `seed`: a 32-bit hash of both, never the measured input's own. */
+export function freshSeed(seed: number, sample: number): number {
+  const mixed = lowbias32((seed ^ lowbias32(sample + 0x632be5ab)) >>> 0);
+  return mixed === seed >>> 0 ? (mixed + 1) >>> 0 : mixed;
+}
+
+const REFERENCE_WORKER = new URL('./reference-worker.ts', import.meta.url);
+
+/** The histograms of `inputs` (Monte Carlo ones), split over `workers` threads in turn, each counting its share serially. */
+export async function freshReferences(inputs: LabInput[], workers: number): Promise<LabOutput[]> {
+  const specs = inputs.map((input) => {
+    if (input.kind !== 'monte-carlo') throw new TypeError('fresh inputs are Monte Carlo runs');
+    return input.spec;
+  });
+  const n = Math.max(1, Math.min(workers, specs.length));
+  const shares = Array.from({ length: n }, (_, w) => specs.filter((_, i) => i % n === w));
+  const counted = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<number[][]>((resolve, reject) => {
+          const worker = new Worker(REFERENCE_WORKER, { workerData: { specs: share } });
+          worker.once('message', (histograms: number[][]) => {
+            resolve(histograms);
+            void worker.terminate();
+          });
+          worker.once('error', reject);
+          worker.once('exit', (code) => reject(new Error(`a reference worker exited (code ${code}) before it answered`)));
+        }),
+    ),
+  );
+  return specs.map((_, i) => counted[i % n]![Math.floor(i / n)]!);
+}
+
 /** The points of a Monte Carlo input: the case's `points` param, or the headline's (W = P) for a case without one. */
 function pointsOf(param: unknown, ctx: Pick<LabContext, 'availableParallelism'>): number {
   return typeof param === 'number' ? param : pointsFor(workersFor(ctx));
@@ -164,8 +198,15 @@ const lab: LabDefinition<LabInput, LabOutput> = {
         ...[3, 4, 5].map((k) => ({ kind: 'monte-carlo' as const, spec: { seed: ctx.seed + k, points: RACE_CHECK_POINTS } })),
       ],
       measure: { kind: 'monte-carlo', spec: { seed: ctx.seed, points: pointsOf(params['points'], ctx) } },
+      // Each measured sample counts a stream of its own (the runner's fresh index, drawn before learner code loads),
+      // the same number of points: a histogram cached from an earlier sample is never the answer (issue 42: a pool
+      // that cached it and did a third of the tasks PASSed at 3.12). referencesAt counts each one in full.
+      measureAt: (sample: number) => ({ kind: 'monte-carlo', spec: { seed: freshSeed(ctx.seed, sample), points: pointsOf(params['points'], ctx) } }),
     };
   },
+  // Every fresh sample's histogram counted exactly, up front, on every core the run has (a statistical check would
+  // pass a guess scaled up from part of the tasks, and the answer has no part that is cheaper to check).
+  referencesAt: (inputs, ctx) => freshReferences(inputs, ctx.availableParallelism),
   reference(input) {
     return input.kind === 'payload' ? [checksum(input.bytes)] : histogramSync(input.spec);
   },
@@ -180,7 +221,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     const cases: CaseDefinition<LabInput, LabOutput>[] = [];
     for (const workers of sweepWorkers(p)) {
       const points = pointsFor(workers);
-      cases.push({ ...serialCase(points), estimate: (_ctx, rates) => estimateSerial(points, rates) });
+      cases.push({ ...serialCase(points), estimate: (c, rates) => estimateSerial(points, rates, workersFor(c)) });
     }
     for (const workers of sweepWorkers(p)) {
       const points = pointsFor(workers);

@@ -1,0 +1,9 @@
+/**
+ * A worker of referencesAt (lab.ts): counts the histograms of its share of a run's fresh inputs, serially, and posts
+ * them back. Started and ended by the runner before any learner module loads.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { histogramSync, type MonteCarloSpec } from './monte-carlo.ts';
+
+const specs = (workerData as { specs: MonteCarloSpec[] }).specs;
+parentPort?.postMessage(specs.map((spec) => histogramSync(spec)));
