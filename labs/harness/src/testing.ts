@@ -77,3 +77,6 @@ export function labCopyRoot(lab: string): string {
   cpSync(path.join(REPO_ROOT, 'solutions', lab), path.join(root, 'solutions', lab), { recursive: true });
   return root;
 }
+
+/** The measure stage (stage 2) alone, for a lab's test that drives one case as the runner does (native-kernel's cached-answer test). */
+export { measureCases } from './measure.ts';

@@ -27,7 +27,7 @@ const SUBPATHS: Record<string, string> = {
   'webgpu-adapters.ts': 'gpu-batching',
   'testing.ts': "the labs' tests",
   'check.ts': "event-loop's property tests",
-  'runner.ts': "event-loop's fresh-inputs test",
+  'runner.ts': "event-loop's fresh-inputs test and native-kernel's cached-answer test",
   'run-lab.ts': "the labs' supervised tests",
   'seal.ts': "forgery.test.ts's child, by name",
   'results-writer.ts': "gpu-batching's model file (the one atomic writer)",

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { drawFreshIndices, sampleInputs } from '@parallel-course/harness/runner.ts';
-import { measureCases } from '@parallel-course/harness/measure.ts';
+import { measureCases } from '@parallel-course/harness/testing.ts';
 import type { CaseDefinition, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
