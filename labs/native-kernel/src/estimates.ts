@@ -61,8 +61,9 @@ export const REFERENCE_COSTS = {
   triadInputNsPerElement: 300,
   peakProbeMs: 300,
   // A fresh sample's matrices written into the input's arrays and rows (refillInput) and its O(n^2) check
-  // (sample-check.ts), per element of A and B: 6.3 ms at n = 256, 91 ms at 1024 on the (loaded) reference VM.
-  freshSampleNsPerElement: 45,
+  // (sample-check.ts), per element of A and B. On the reference VM under other jobs' load (medians of 7): refill
+  // 1.8 ms at n = 256, 3.7 at 512, 73 at 1024 (13, 7 and 35 ns per element); check 0.5, 4.8 and 14 ms.
+  freshSampleNsPerElement: 20,
 };
 
 /**
