@@ -276,6 +276,12 @@ export interface LabDefinition<Input, Output> {
    */
   memoryBytes?(ctx: LabContext): number;
   /**
+   * Files built from solutions/<lab> that a run loads (native addons), as absolute paths: a graded run fingerprints
+   * them before the runner starts and again after it ends, and refuses the grade when one changed (issue 42: a
+   * learner's static initializer swapped the reference's build for a slower one). Only read, never loaded, here.
+   */
+  referenceBuildOutputs?(ctx: LabContext): string[];
+  /**
    * Optional: how to plan a run of this lab within its time budget (plan.ts): a calibration of its unit of work and
    * the reference machine's rates. With it and an `estimate` on every case, `npm run lab` prints the planned time and
    * reduces the rounds (or leaves out optional cases) when a run would be too long.

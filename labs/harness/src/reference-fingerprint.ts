@@ -63,3 +63,21 @@ export function referenceProblem(results: { lab: string; grade: unknown; referen
   }
   return null;
 }
+
+/** SHA-256 of each file (null where it is missing or unreadable), by path: read only, never loaded. */
+export function fingerprintFiles(files: readonly string[]): Map<string, string | null> {
+  const hashes = new Map<string, string | null>();
+  for (const file of files) {
+    try {
+      hashes.set(file, createHash('sha256').update(readFileSync(file)).digest('hex'));
+    } catch {
+      hashes.set(file, null);
+    }
+  }
+  return hashes;
+}
+
+/** The files whose fingerprint differs between `before` and `after` (fingerprintFiles of the same list). */
+export function changedFiles(before: ReadonlyMap<string, string | null>, after: ReadonlyMap<string, string | null>): string[] {
+  return [...before.keys()].filter((file) => before.get(file) !== after.get(file));
+}

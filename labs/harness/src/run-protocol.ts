@@ -72,6 +72,8 @@ export interface LabInfo {
   plan: SamplingPlan;
   /** The memory the lab says a run needs (LabDefinition.memoryBytes), in bytes, or null. */
   memoryBytes: number | null;
+  /** The reference's build outputs a graded run fingerprints (LabDefinition.referenceBuildOutputs), absolute paths. */
+  referenceBuildOutputs: string[];
   /** The graded cases and the target, when the job grades. */
   grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
 }

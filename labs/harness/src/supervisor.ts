@@ -20,6 +20,7 @@ import { bwrapCommand, probeOsSandbox, sandboxEnv, sandboxLimits, type OsSandbox
 import { competingLoadNote, readCpuSnapshot, roundLoad, runProcesses, type CpuSnapshot, type RoundLoad } from './competing-load.ts';
 import { caseLabel, type CorrectnessEntry, type RawObservation, type SampleUnit } from '@parallel-course/core';
 import type { Activity, CaseInfo, LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
+import { changedFiles, fingerprintFiles } from './reference-fingerprint.ts';
 
 /** A process's resident pages that are not backed by a file (/proc/<pid>/statm: resident - shared); 0 once it is gone. */
 function anonymousPages(pid: number): number {
@@ -215,6 +216,9 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     run.notes.push(`Graded without an OS sandbox (${TRUSTED_CODE_FLAG}): the code was trusted, not walled in.`);
   }
 
+  // The reference's build outputs (native addons built from solutions/<lab>), fingerprinted before any learner code
+  // runs and again after the run: the grade is a ratio to the reference only if it ran what was built.
+  const referenceBuild = options.job.grade ? fingerprintFiles(options.lab.referenceBuildOutputs) : null;
   try {
     for (let attempt = 1; !run.interrupted && !run.fatal; attempt++) {
       const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key), ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}) };
@@ -250,6 +254,17 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     options.stop?.removeEventListener('abort', onStop);
     removeTmpDir();
     process.removeListener('exit', removeTmpDir);
+  }
+  const changed = referenceBuild ? changedFiles(referenceBuild, fingerprintFiles(options.lab.referenceBuildOutputs)) : [];
+  if (changed.length > 0 && !run.fatal && !run.interrupted) {
+    const files = changed.map((f) => path.relative(options.job.rootDir, f)).join(', ');
+    run.fatal = {
+      kind: 'usage',
+      message:
+        `not a grade: the reference solution's build output changed during the run (${files}), so the reference measured may not be the one built. ` +
+        `Something in the run wrote it (code that runs when a module loads, such as a native static initializer, or a build while the run went on). ` +
+        `Rebuild (npm run build -w labs/${options.job.lab}) and grade again; look at the learner's files.`,
+    };
   }
   const load = competingLoadNote(run.competingCpus);
   if (load !== null) run.notes.push(load);

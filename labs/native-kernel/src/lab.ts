@@ -545,6 +545,12 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   // inputs' b and c, and an output per triad case and input (the typed one and one per thread count), plus 3 GiB for
   // the matrices and the runtime. Measured: 10.3 GiB at the peak of a quick run on a VM that reports a 480 MiB L3
   // (2^27 doubles an array, P = 2); this gives 12 GiB there.
+  // The reference's native modules a graded run loads: fingerprinted before and after it (the harness's supervisor
+  // reads them, never loads them). Issue 42: a kernel.cc static initializer swapped solution_march.node for a slower one.
+  referenceBuildOutputs() {
+    const statuses = [...RUNGS.map((rung) => rungStatus('solution', rung)), blockedStatus('solution')];
+    return statuses.flatMap((status) => (status.available ? [status.file] : []));
+  },
   memoryBytes(ctx) {
     return 8 * triadElementsHere() * (6 + 1 + threadCounts(ctx.availableParallelism).length) + 3 * 2 ** 30;
   },
