@@ -165,7 +165,8 @@ export interface LabInputs<Input> {
    * A fresh input per sample, so a memoising answer gains nothing: `sample` is unique in the run, drawn at random by
    * the runner from 1 to FRESH_INPUT_INDICES - 1 before any learner code loads (runner.ts), so the next input cannot be
    * worked out in advance; every value must give the same cost of work. A lab that can vary its input says so here;
-   * one that cannot says why in its README. Each such sample is checked with `checkSample`, not the full reference.
+   * one that cannot says why in its README. Each such sample is checked with `checkSample` (a cheaper check than the
+   * full reference), or, where the lab has `referencesAt`, against its own reference computed before learner code loads.
    */
   measureAt?(sample: number): Input;
 }
