@@ -139,15 +139,83 @@ describe('in-page lab, episode 06 (task granularity)', () => {
     assert.ok(!results.correctness.some((c) => c.variant === 'racy'), 'the demonstration is not a checked case of the file');
   });
 
-  it('task graphs: the chain and the tree of futures over the pool, checked, each with the span and bounds of the graph it ran', async () => {
-    const results = await runPart(site.plain, 'graph');
+  it('task graphs: the chain and the tree of futures over the pool, checked, each with the span and bounds of the graph it ran; the starting treeProduct says "not implemented"', async () => {
+    const { results, shown, page } = await runGraph(null);
     assert.equal(results.lab, 'task-graph');
     assert.deepEqual(results.cases.map((c) => c.variant), ['main', 'flat', 'tree']);
     // The graphs as the page recorded them: 63 products each, the chain's span all of them, the tree's log2(64).
     assert.ok(results.notes.some((n) => /^chain: 63 tasks, span 63 tasks; .* ceiling min\(P, W\/S\) 1\.00,/.test(n)), results.notes.join('\n'));
     assert.ok(results.notes.some((n) => /^tree: 63 tasks, span 6 tasks; /.test(n)), results.notes.join('\n'));
+    // The exercise not written yet: the learner's case fails its check kindly, marked as the Node harness marks it.
+    const yours = results.correctness.find((c) => c.variant === 'your-graph');
+    assert.equal(yours?.passed, false);
+    assert.equal(yours?.notImplemented, true, JSON.stringify(yours));
+    assert.match(yours?.reason ?? '', /^error: not implemented: treeProduct/);
+    assert.match(shown, /not implemented: treeProduct/, shown);
+    await page.close();
+  });
+
+  it('task graphs: a tree written in the page passes its check and runs, its span 6 shown beside the measured speedup and the bounds', async () => {
+    const tree = 'function treeProduct(g, count) {\n  let level = Array.from({ length: count }, (_, k) => g.input(k));\n  while (level.length > 1) {\n    const next = [];\n    for (let k = 0; k + 1 < level.length; k += 2) next.push(g.multiply(level[k], level[k + 1]));\n    if (level.length % 2 === 1) next.push(level[level.length - 1]);\n    level = next;\n  }\n  return level[0];\n}';
+    const { results, lead, shown, page } = await runGraph(tree);
+    assert.deepEqual(results.cases.map((c) => c.variant), ['main', 'flat', 'tree', 'your-graph']);
+    assert.ok(results.correctness.every((c) => c.passed), JSON.stringify(results.correctness));
+    assert.equal(results.impl, 'exercise');
+    assert.equal(shown, '');
+    assert.match(lead[0] ?? '', /^your graph: 63 tasks, span 6 tasks\. Measured \d\.\d+x the main thread \(95% interval [\d.]+ to [\d.]+: .+\); its span bound on P = \d+: ceiling min\(P, W\/S\) [\d.]+, Brent W\/\(W\/P \+ S\) [\d.]+\.$/, lead.join('\n'));
+    assert.ok(results.notes.some((n) => /^your graph: 63 tasks, span 6 tasks; /.test(n)), results.notes.join('\n'));
+    await page.close();
+  });
+
+  it('task graphs: a chain written in the page as treeProduct has span = work and a ceiling of 1; a stray multiply stops the run at its check', async () => {
+    const chain = 'function treeProduct(g, count) {\n  let product = g.input(0);\n  for (let k = 1; k < count; k++) product = g.multiply(product, g.input(k));\n  return product;\n}';
+    const { lead, page } = await runGraph(chain);
+    assert.match(lead[0] ?? '', /^your graph: 63 tasks, span 63 tasks\. .* ceiling min\(P, W\/S\) 1\.00, /, lead.join('\n'));
+    // A multiply that does not lead to the result: said with the Node lab's rule, and nothing runs.
+    const root = page.locator('[data-browser-lab="task-granularity"]');
+    await root.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('function treeProduct(g, count) {\n  g.multiply(g.input(0), g.input(1));\n  return g.input(0);\n}');
+    await root.getByRole('button', { name: 'Quick run' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-browser-lab="task-granularity"]')?.getAttribute('data-state') === 'code-error', null, { timeout: 20_000, polling: 100 });
+    assert.match((await root.locator('[data-bl-code-error]').textContent()) ?? '', /multiply #0 does not lead to the result: every multiply\(\) you start must lead to the result/);
+    await page.close();
   });
 });
+
+/** The draft key of episode 06's task-graph exercise (code-editor.ts draftKey). */
+const GRAPH_DRAFT = 'parallel-course:draft:task-granularity:tree-product';
+
+/**
+ * Episode 06's part "task graphs" with `code` in the page's editor (null: the starting code), quick-run to the end:
+ * the results file, the lead sentences and what the editor's error line shows.
+ */
+async function runGraph(code: string | null): Promise<{ results: Results; lead: string[]; shown: string; page: Page }> {
+  const page = await site.browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${site.plain}06-task-granularity/`);
+  await page.evaluate((key) => localStorage.removeItem(key), GRAPH_DRAFT);
+  await page.reload();
+  const root = page.locator('[data-browser-lab="task-granularity"]');
+  await root.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
+  assert.equal(await root.locator('.bl-exercise').isHidden(), true, 'the exercise is hidden in the other parts');
+  await page.locator('[data-bl-part]').selectOption('graph');
+  await root.locator('.bl-exercise summary').click();
+  const content = root.locator('.cm-content');
+  await content.waitFor();
+  if (code !== null) {
+    await content.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(code);
+  }
+  const check = validateSubmission(await quickRun(page, 'task-granularity'), 'browser results');
+  assert.deepEqual(check.problems, [], 'the Node validator accepts the browser\'s results file');
+  const results = check.results!;
+  const lead = await root.locator('.bl-lead').allTextContents();
+  const shown = (await root.locator('[data-bl-code-error]').textContent()) ?? '';
+  assert.deepEqual(errors, []);
+  return { results, lead, shown, page };
+}
 
 interface MeasuredRun {
   page: Page;

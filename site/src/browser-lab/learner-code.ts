@@ -94,6 +94,12 @@ export interface TryOptions {
   /** The function the code must define. */
   fnName: string;
   args: unknown[];
+  /**
+   * A JavaScript function expression `(fn, args) => ...` run in the worker after the learner's code (so its lines
+   * keep their numbers): it calls the learner's function its own way, and what it returns (or resolves to) comes back
+   * as the value. Without it the function is called once with `args` and its return value comes back as it is.
+   */
+  harness?: string;
   limitMs?: number;
   /** Stop: ends the worker at once. */
   signal?: AbortSignal;
@@ -110,8 +116,9 @@ export function tryLearnerCode(source: string, options: TryOptions): Promise<{ v
   // The call sits after the code, on lines of its own, so positions past the code are never the learner's.
   const script = `"use strict";\n${source}\n;(function () {
   if (typeof ${options.fnName} !== 'function') { postMessage({ shape: true }); return; }
-  try { postMessage({ value: ${options.fnName}(...${JSON.stringify(options.args)}) }); }
-  catch (e) { postMessage({ error: (e && e.name ? e.name + ': ' : '') + String(e && e.message !== undefined ? e.message : e), stack: String(e && e.stack || '') }); }
+  const fail = (e) => postMessage({ error: (e && e.name ? e.name + ': ' : '') + String(e && e.message !== undefined ? e.message : e), stack: String(e && e.stack || '') });
+  try { ${options.harness === undefined ? `postMessage({ value: ${options.fnName}(...${JSON.stringify(options.args)}) });` : `Promise.resolve((${options.harness})(${options.fnName}, ${JSON.stringify(options.args)})).then((value) => postMessage({ value })).catch(fail);`} }
+  catch (e) { fail(e); }
 })();\n`;
   const url = URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
   const worker = new Worker(url);

@@ -12,7 +12,14 @@ import { pageParallelism } from '../environment.ts';
 import { checksum, fillPattern, sumPoints } from '../granularity.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
 import { WorkerPool } from '../pool.ts';
-import { graphLab } from './task-graph-part.ts';
+import { RECORDER_HARNESS } from '../graph-recorder.ts';
+import { COUNT, graphLab } from './task-graph-part.ts';
+
+/**
+ * The part "task graphs"' exercise (the page's code editor): the learner's treeProduct, tried in a worker through the
+ * graph recorder, then run as `your-graph`.
+ */
+export const EXERCISE = { key: 'tree-product', language: 'javascript', fnName: 'treeProduct', args: [COUNT], harness: RECORDER_HARNESS, variant: 'your-graph', part: 'graph' } as const;
 
 type Reply = number | { sum: number; data?: Uint8Array };
 /**
@@ -189,6 +196,9 @@ function raceLab(p: number): BrowserLab<number> {
 export function createLab(root: HTMLElement, quick = false): BrowserLab<number> {
   const part = root.querySelector<HTMLSelectElement>('[data-bl-part]')?.value ?? 'sweep';
   const p = pageParallelism();
-  if (part === 'graph') return graphLab(p);
+  if (part === 'graph') {
+    const code = root.querySelector<HTMLTextAreaElement>('[data-bl-code]')?.value ?? '';
+    return graphLab(p, code.trim() !== '' ? code : null);
+  }
   return part === 'handoff' ? handoffLab(quick) : part === 'race' ? raceLab(p) : sweepLab(p);
 }

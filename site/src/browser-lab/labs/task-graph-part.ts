@@ -4,15 +4,22 @@
  * P Web Workers. The graph helper, the matrices and the measures are the Node lab's own pure modules
  * (labs/task-graph/src: task-graph.ts, matrix.ts, graph-measures.ts), so the page records every task as it runs and
  * reports each graph's work W, span S and bounds beside the measured speedup, as `npm run lab -- task-graph` does.
+ * The exercise (the page's code editor): the learner's `treeProduct`, run once in a worker to build its graph
+ * (graph-recorder.ts), then that graph on the same pool as `your-graph`, checked against the main thread's product
+ * before it is timed.
  */
 import { bounds, measureGraph } from '../../../../labs/task-graph/src/graph-measures.ts';
 import { productSerial, seededMatrices, type Matrix } from '../../../../labs/task-graph/src/matrix.ts';
 import { TaskGraph, type Future, type MatrixRunner, type MultiplyResult } from '../../../../labs/task-graph/src/task-graph.ts';
+import type { Results } from '../core-adapter.ts';
+import { parseRecordedGraph, RECORDER_HARNESS, replayGraph, type RecordedGraph } from '../graph-recorder.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
+import { tryLearnerCode } from '../learner-code.ts';
 import { WorkerPool } from '../pool.ts';
+import { verdict } from '../verdict.ts';
 
 /** 64 matrices of 64 x 64: a product is about half a millisecond on a laptop core, a chain of 63 some 30 ms. */
-const COUNT = 64;
+export const COUNT = 64;
 const SIDE = 64;
 const SEED = 20261206;
 
@@ -57,6 +64,25 @@ function greedyRunner(pool: WorkerPool<{ a: Matrix; b: Matrix }, MultiplyResult>
   };
 }
 
+/**
+ * The graph the learner's `treeProduct` builds over COUNT inputs, from one call in a throwaway worker with the time
+ * limit; a problem (not implemented, an exception, a stray multiply) is thrown with its line, as the check's reason.
+ */
+async function learnersGraph(source: string): Promise<RecordedGraph> {
+  const tried = await tryLearnerCode(source, { fnName: 'treeProduct', args: [COUNT], harness: RECORDER_HARNESS });
+  if ('problem' in tried) {
+    const { message, at } = tried.problem;
+    // "Error: not implemented: ..." as the Node lab says it, so the results file marks the case not implemented.
+    throw new Error(`${message.replace(/^Error: /, '')}${at ? ` (line ${at.line}, column ${at.column})` : ''}`);
+  }
+  const graph = parseRecordedGraph(tried.value, COUNT);
+  if (typeof graph === 'string') throw new Error(graph);
+  return graph;
+}
+
+/** The graphs' names in the page's lines. */
+const GRAPH_NAMES: Record<string, string> = { flat: 'chain', tree: 'tree', 'your-graph': 'your graph' };
+
 interface GraphRecord {
   workMs: number;
   spanMs: number;
@@ -64,16 +90,18 @@ interface GraphRecord {
   spanTasks: number;
 }
 
-export function graphLab(p: number): BrowserLab<number> {
+/** `source`: the learner's code from the page's editor, run as `your-graph` (null: no such case). */
+export function graphLab(p: number, source: string | null = null): BrowserLab<number> {
   const matrices = seededMatrices(SEED, COUNT, SIDE);
   let reference: number | null = null;
   const last = new Map<string, GraphRecord>();
-  const graphCase = (variant: 'flat' | 'tree'): BrowserCase<number> => ({
+  const graphCase = (variant: 'flat' | 'tree' | 'your-graph'): BrowserCase<number> => ({
     variant,
     params: { count: COUNT, workers: p },
     workers: p,
     unavailable: typeof Worker === 'undefined' ? 'this browser has no Web Workers' : null,
     async setup(): Promise<CaseHandle<number>> {
+      const learners = variant === 'your-graph' ? await learnersGraph(source ?? '') : null;
       const pool = new WorkerPool<{ a: Matrix; b: Matrix }, MultiplyResult>(p, () => new Worker(new URL('../workers/graph-worker.ts', import.meta.url), { type: 'module' }));
       const runner = greedyRunner(pool);
       return {
@@ -81,7 +109,8 @@ export function graphLab(p: number): BrowserLab<number> {
           let sum = 0;
           for (let r = 0; r < reps; r++) {
             const g = new TaskGraph(runner, matrices);
-            const product = g.finish(await (variant === 'flat' ? chain : tree)(g, COUNT), `the page's ${variant === 'flat' ? 'chain' : 'tree'}`);
+            const built = learners ? replayGraph(g, learners) : (variant === 'flat' ? chain : tree)(g, COUNT);
+            const product = g.finish(await built, learners ? 'your treeProduct' : `the page's ${GRAPH_NAMES[variant]}`);
             const { ms, count } = measureGraph(g.tasks);
             last.set(variant, { workMs: ms.work, spanMs: ms.span, tasks: count.work, spanTasks: count.span });
             sum += entrySum(product);
@@ -111,13 +140,32 @@ export function graphLab(p: number): BrowserLab<number> {
       } },
       graphCase('flat'),
       graphCase('tree'),
+      ...(source !== null ? [graphCase('your-graph')] : []),
     ],
-    notes: [`One product is ${COUNT} seeded ${SIDE} x ${SIDE} matrices; each task is one product on one of P = ${p} workers, handed to the least busy.`],
+    notes: [
+      `One product is ${COUNT} seeded ${SIDE} x ${SIDE} matrices; each task is one product on one of P = ${p} workers, handed to the least busy.`,
+      ...(source !== null ? ['your-graph: your treeProduct ran once in a worker to build its graph (its futures resolve to placeholders there); the page ran that graph on the same pool.'] : []),
+    ],
+    // First the learner's graph, then the page's: the measured speedup beside the bounds of the graph that ran.
+    lead: (results: Results) =>
+      ['your-graph', 'tree', 'flat'].flatMap((variant) => {
+        const g = last.get(variant);
+        const s = results.speedups.find((x) => x.variant === variant);
+        const c = results.cases.find((x) => x.variant === variant);
+        if (!g || !s || !c) return [];
+        const b = bounds({ work: g.workMs, span: g.spanMs }, p);
+        const said = verdict(s.ci95, { speedup: s.speedup, samples: c.samplesMs.length, quick: results.quick, fullRounds: 15 });
+        return [
+          `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks. Measured ${s.speedup.toPrecision(3)}x the main thread (95% interval ${s.ci95[0].toPrecision(3)} to ${s.ci95[1].toPrecision(3)}: ${said}); ` +
+            `its span bound on P = ${p}: ceiling min(P, W/S) ${b.speedupCeiling.toPrecision(3)}, Brent W/(W/P + S) ${b.brentSpeedup.toPrecision(3)}.`,
+        ];
+      }),
     summarize: () =>
       [...last.entries()].map(([variant, g]) => {
         const b = bounds({ work: g.workMs, span: g.spanMs }, p);
         const f = (x: number) => x.toPrecision(3);
-        return `${variant === 'flat' ? 'chain' : 'tree'}: ${g.tasks} tasks, span ${g.spanTasks} tasks; W ${f(g.workMs)} ms, S ${f(g.spanMs)} ms (the last sample's graph); ceiling min(P, W/S) ${f(b.speedupCeiling)}, Brent W/(W/P + S) ${f(b.brentSpeedup)}`;
+        return `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks; W ${f(g.workMs)} ms, S ${f(g.spanMs)} ms (the last sample's graph); ceiling min(P, W/S) ${f(b.speedupCeiling)}, Brent W/(W/P + S) ${f(b.brentSpeedup)}`;
       }),
+    impl: source !== null ? 'exercise' : 'solution',
   };
 }
