@@ -101,7 +101,7 @@ test('process.exit(0) in learner code fails that case and never ends the run wit
 test('a throw while measuring fails that case alone, without restarting the others', async (t) => {
   const { outcome, learner } = await runWith(t, fault("if (n === 9) throw new Error('boom');"));
   assertOthersKept(outcome);
-  assert.equal(learner?.reason, 'threw while it was measured (measure): boom');
+  assert.equal(learner?.reason, 'threw while it was measured (measure): boom Look at solutions/faulty/faulty.ts.');
   assert.ok(!outcome.results?.notes.some((n) => n.includes('restarted')), 'no restart for an ordinary throw');
 });
 
@@ -111,7 +111,7 @@ test('a worker that dies while measuring fails that case alone (its rejection is
     fault("if (n === 7) { const { Worker } = await import('node:worker_threads'); await new Promise((_, reject) => new Worker('throw new Error(\"worker died\")', { eval: true }).once('error', reject)); }"),
   );
   assertOthersKept(outcome);
-  assert.equal(learner?.reason, 'threw while it was measured (measure): worker died');
+  assert.equal(learner?.reason, 'threw while it was measured (measure): worker died Look at solutions/faulty/faulty.ts.');
 });
 
 test('an uncaught error thrown from a callback fails the case that was running', async (t) => {
