@@ -263,7 +263,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
       message:
         `not a grade: the reference solution's build output changed during the run (${files}), so the reference measured may not be the one built. ` +
         `Something in the run wrote it (code that runs when a module loads, such as a native static initializer, or a build while the run went on). ` +
-        `Rebuild (npm run build -w labs/${options.job.lab}) and grade again; look at the learner's files.`,
+        `Rebuild it (npm ci builds every lab's native code again) and grade again; look at the learner's files.`,
     };
   }
   const load = competingLoadNote(run.competingCpus);
