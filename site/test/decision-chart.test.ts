@@ -1,8 +1,9 @@
 /**
  * The decision chart (DecisionChart.astro) in a real browser, where the course shows it: episode 10 and the landing
- * page. It renders, has an accessible name and description, every link reaches an episode (a section link reaches
- * its heading), a keyboard reaches the links and follows one, no text spills out of its box, and at 390 px the chart
- * fits the screen at full size.
+ * page. It renders, has an accessible name and description, asks its questions in the course's order (a library or
+ * built-in, then the serial code, before any parallel remedy: 03's decision guide, 10's "Optimise the serial code
+ * first"), every link reaches an episode (a section link reaches its heading), a keyboard reaches the links and
+ * follows one, no text spills out of its box, and at 390 px the chart fits the screen at full size.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,15 +33,52 @@ describe('the decision chart', () => {
       assert.ok(box && box.width > 300 && box.height > 600, `the chart is ${JSON.stringify(box)}`);
       const description = await chart.evaluate((svg) => document.getElementById(svg.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
       assert.match(description, /Start from a measurement/);
-      // Real text, in reading order: the six questions, each followed by its exit.
+      // Real text, in reading order: the seven questions, each followed by its exit.
       const text = (await chart.evaluate((svg) => svg.textContent ?? '')).replace(/\s+/g, ' ');
-      for (const phrase of ['waiting on I/O', 'independent pieces', 'hand-off', 'memory-bound', 'built-in', 'need a GPU']) {
+      for (const phrase of ['built-in', 'serial code', 'waiting on I/O', 'independent pieces', 'hand-off', 'memory-bound', 'need a GPU']) {
         assert.ok(text.includes(phrase), `the chart has no text "${phrase}"`);
       }
       assert.deepEqual(errors, []);
       await page.close();
     });
   }
+
+  it('asks about a library and the serial code before any parallel remedy, on every path', async () => {
+    const page = await site.browser.newPage();
+    await page.goto(site.url + PAGES[0]);
+    const boxes = await page.locator('[data-decision-chart-svg]').evaluate((svg) =>
+      [...svg.querySelectorAll('[data-box]')].map((box) => ({
+        box: box.getAttribute('data-box') ?? '',
+        remedy: box.getAttribute('data-remedy'),
+        text: (box.textContent ?? '').replace(/\s+/g, ' ').trim(),
+      })),
+    );
+    // The questions in the order the learner meets them, each named by a phrase only it has.
+    const ORDER = ['library or a built-in', 'serial code', 'waiting on I/O', 'independent pieces', 'hand-off', 'memory-bound', 'need a GPU'];
+    const questions = boxes.filter((b) => b.box.startsWith('question-'));
+    const asked = questions.map((q) => ORDER.filter((phrase) => q.text.includes(phrase)).join(' + ') || q.text);
+    assert.deepEqual(asked, ORDER);
+    // The serial question asks about the profile, the algorithm and the data layout, and its exit says what to do.
+    const serial = questions[1]!;
+    for (const word of ['profile', 'algorithm', 'data layout']) assert.ok(serial.text.includes(word), `the serial question lacks "${word}": ${serial.text}`);
+    // Every way out of the chain, in reading order: each question's exit, then the pool at the bottom. The library
+    // and serial exits come first; every parallel remedy (async I/O, a task graph, chunks, more cores, a GPU, the
+    // pool) after both, so no path reaches one without passing the serial question.
+    const exits = boxes.filter((b) => b.box.startsWith('exit-') || b.box === 'finish');
+    assert.equal(exits.length, questions.length + 1);
+    const library = exits.findIndex((e) => /^use it/i.test(e.text));
+    const serialExit = exits.findIndex((e) => /optimise it first/i.test(e.text));
+    assert.deepEqual([library, serialExit], [0, 1], 'the library exit and then the serial one come first');
+    assert.deepEqual([exits[0]!.remedy, exits[1]!.remedy], ['library', 'serial']);
+    const parallel = exits.filter((e, i) => i !== library && i !== serialExit && /pool|async|task graph|chunks|more cores|GPU/i.test(e.text));
+    assert.ok(parallel.length >= 6, `only ${parallel.length} parallel remedies: ${parallel.map((e) => e.box).join(', ')}`);
+    for (const remedy of parallel) {
+      assert.equal(remedy.remedy, 'parallel', `${remedy.box} ("${remedy.text.slice(0, 40)}") is not marked as a parallel remedy`);
+      assert.ok(exits.indexOf(remedy) > serialExit, `${remedy.box} ("${remedy.text.slice(0, 40)}") comes before the serial question's exit`);
+    }
+    assert.deepEqual(exits.slice(2).map((e) => e.remedy), exits.slice(2).map(() => 'parallel'));
+    await page.close();
+  });
 
   it('links every exit to an episode that exists, a section link to its heading', async () => {
     const page = await site.browser.newPage();
