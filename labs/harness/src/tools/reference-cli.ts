@@ -115,11 +115,14 @@ export function referenceReadme(entries: readonly ReferenceEntry[], outDir: stri
     `Wall time of the runs: ${Math.round(runs.reduce((sum, r) => sum + (Date.parse(r.results.finishedAt) - Date.parse(r.results.startedAt)) / 1000, 0))} s in all ` +
       '(each lab from its start to its end; the `--all` bundle adds a few seconds between labs).',
     '',
-    '| lab | run | started (UTC) | wall time | quick | machine |',
-    '| --- | --- | --- | --- | --- | --- |',
+    'How quiet the machine was: each run records the load average (1, 5 and 15 minutes) when it started; a lab of an',
+    '`--all` bundle starts right after the one before, whose own load shows in its 1-minute value.',
+    '',
+    '| lab | run | started (UTC) | wall time | quick | machine | load average at start |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...runs.map((r) => {
       const wall = (Date.parse(r.results.finishedAt) - Date.parse(r.results.startedAt)) / 1000;
-      return `| ${r.lab} | \`${path.relative(outDir, r.dir)}\` | ${r.results.startedAt.replace('T', ' ').slice(0, 19)} | ${Math.round(wall)} s | ${r.results.quick ? 'yes' : 'no'} | ${r.results.environment.cpuModel.trim()}, P = ${r.results.cpus.p} |`;
+      return `| ${r.lab} | \`${path.relative(outDir, r.dir)}\` | ${r.results.startedAt.replace('T', ' ').slice(0, 19)} | ${Math.round(wall)} s | ${r.results.quick ? 'yes' : 'no'} | ${r.results.environment.cpuModel.trim()}, P = ${r.results.cpus.p} | ${r.results.environment.loadAverage?.map((l) => l.toFixed(2)).join(', ') ?? 'not recorded'} |`;
     }),
     '',
     'Each run keeps results.json and report.md as the lab wrote them (and notes.md where the run has one: a learner\'s',
