@@ -43,15 +43,18 @@ test('a median of a case with several items per sample needs per="<item>" or per
   assert.ok(Math.abs(sample.value / call.value - 20000) < 1e-6, 'per call = per sample / 20000');
 });
 
-test("episode 07's per-call table: about 40 ns for ts-typed and 750 ns for native-march at n = 2 (reference run)", () => {
+// The ranges are a machine's spread, not one machine's value (native-march's call: 750 ns on the AMD EPYC reference
+// of 2026-12-03, 356 ns on the Intel Xeon one of 2026-12-06): wide enough for any machine, narrow enough that a
+// per-sample value (20,000 calls) or a unit off by 1,000 fails.
+test("episode 07's per-call table: tens of ns for ts-typed and hundreds for native-march at n = 2 (reference run), per call", () => {
   const { results, values } = referenceRun('native-kernel');
   const ns = (variant: string) => {
     const r = resolveMeasured(results, values, { at: 'median', case: `${variant} size=2`, per: 'call' });
     assert.equal(r.kind, 'number');
     return (r as { value: number }).value * 1e6;
   };
-  assert.ok(ns('ts-typed') > 20 && ns('ts-typed') < 80, `ts-typed: ${ns('ts-typed')} ns per call`);
-  assert.ok(ns('native-march') > 500 && ns('native-march') < 1000, `native-march: ${ns('native-march')} ns per call`);
+  assert.ok(ns('ts-typed') > 5 && ns('ts-typed') < 400, `ts-typed: ${ns('ts-typed')} ns per call`);
+  assert.ok(ns('native-march') > 100 && ns('native-march') < 5000, `native-march: ${ns('native-march')} ns per call`);
   const table = measuredTags().filter((t) => t.file.startsWith('07-') && t.attrs['at'] === 'median' && / size=2$/.test(t.attrs['case'] ?? ''));
   assert.ok(table.length >= 4, 'episode 07 quotes the n = 2 medians');
   for (const t of table) assert.equal(t.attrs['per'], 'call', `episode 07: <Measured case="${t.attrs['case']}"> is shown per call`);
