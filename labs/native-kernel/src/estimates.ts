@@ -64,6 +64,9 @@ export const REFERENCE_COSTS = {
   // (sample-check.ts), per element of A and B. On the reference VM under other jobs' load (medians of 7): refill
   // 1.8 ms at n = 256, 3.7 at 512, 73 at 1024 (13, 7 and 35 ns per element); check 0.5, 4.8 and 14 ms.
   freshSampleNsPerElement: 20,
+  // A fresh triad sample's check (triad.ts checkTriadSample: one pass over a, an int32 test and a weighted sum per
+  // element), per element: 200 ms for 2^25 elements on the reference VM at a load of 1.8 (3 runs, 6 ns).
+  triadCheckNsPerElement: 6,
 };
 
 /**
@@ -132,6 +135,7 @@ export function estimateNativeKernelCase(variant: string, params: Params, ctx: L
       // Each native case first-touches its own three arrays on its threads (on the first call, in the check).
       setupMs: native === null ? 0 : 2 * run(elements),
       checkMs: TRIAD_CHECK_LENGTHS.reduce((sum, length) => sum + run(length), 0),
+      sampleCheckMs: (elements * REFERENCE_COSTS.triadCheckNsPerElement * slowdown(calibration)) / 1e6,
     };
   }
   const n = Number(params.size);

@@ -17,7 +17,9 @@ import { matmulComparator } from './tolerance.ts';
 import { calibrate, estimateNativeKernelCase, estimateNativeKernelInputs, REFERENCE_RATES } from './estimates.ts';
 import type { Calibration } from '@parallel-course/harness/lab-definition.ts';
 import {
+  checkTriadSample,
   describeTriadSize,
+  freshTriadInput,
   isTriadInput,
   makeTriadInput,
   reachableLastLevelCacheBytes,
@@ -259,12 +261,15 @@ export function triadElementsHere(): number {
   return triadElements(reachableLastLevelCacheBytes(currentTopology()));
 }
 
-/** A triad output per input, allocated on first use (not in the timed loop) and dropped at teardown. */
-function triadOutputFor(outputs: Map<TriadInput, Float64Array>, input: TriadInput): Float64Array {
-  let a = outputs.get(input);
+/**
+ * A triad output per input's b array, allocated on first use (the check, not the timed loop) and dropped at teardown.
+ * By b, not by input: every fresh sample's input (freshTriadInput) shares the measured input's b and c.
+ */
+function triadOutputFor(outputs: Map<Float64Array, Float64Array>, input: TriadInput): Float64Array {
+  let a = outputs.get(input.b);
   if (!a) {
     a = new Float64Array(input.length);
-    outputs.set(input, a);
+    outputs.set(input.b, a);
   }
   return a;
 }
@@ -276,7 +281,7 @@ function tsTypedTriadCase(elements: number): CaseDefinition<TriadInput, Float64A
     params: { [TRIAD_PARAM]: elements },
     measureGroup: 'triad',
     async setup(): Promise<CaseInstance<TriadInput, Float64Array>> {
-      const outputs = new Map<TriadInput, Float64Array>();
+      const outputs = new Map<Float64Array, Float64Array>();
       return {
         run(input) {
           const a = triadOutputFor(outputs, input);
@@ -296,7 +301,8 @@ function tsTypedTriadCase(elements: number): CaseDefinition<TriadInput, Float64A
  * triadFirstTouch on the very threads that later run the triad, each on its own chunk: on a multi-socket node each
  * chunk's pages then live in the memory of its thread's socket. Sharing the input's arrays instead would leave every
  * page where the main thread first wrote it, on one socket, and the other socket's threads would read across the
- * interconnect. The copy happens on the first call with an input (the check), never in a timed sample.
+ * interconnect. The copy happens on the first call with an input's arrays (the check), never in a timed sample: the
+ * arrays are placed by the input's b, which every fresh sample's input shares (only its scalar is new: freshTriadInput).
  */
 function triadCase(elements: number, threads: number): CaseDefinition<TriadInput, Float64Array> {
   return {
@@ -308,14 +314,14 @@ function triadCase(elements: number, threads: number): CaseDefinition<TriadInput
     measureGroup: 'triad',
     async setup(ctx: LabContext): Promise<CaseInstance<TriadInput, Float64Array>> {
       const addon = loadRung(ctx.impl, 'march');
-      const placed = new Map<TriadInput, { a: Float64Array; b: Float64Array; c: Float64Array }>();
+      const placed = new Map<Float64Array, { a: Float64Array; b: Float64Array; c: Float64Array }>();
       return {
         run(input) {
-          let arrays = placed.get(input);
+          let arrays = placed.get(input.b);
           if (!arrays) {
             arrays = { a: new Float64Array(input.length), b: new Float64Array(input.length), c: new Float64Array(input.length) };
             addon.triadFirstTouch(arrays.a, arrays.b, arrays.c, input.b, input.c, threads);
-            placed.set(input, arrays);
+            placed.set(input.b, arrays);
           }
           return addon.triad(arrays.a, arrays.b, arrays.c, input.s, threads);
         },
@@ -459,8 +465,11 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   inputParams: ['size', TRIAD_PARAM],
   inputs(params, ctx) {
     if (params[TRIAD_PARAM] !== undefined) {
-      // Small checks (one element, an odd length, a prime length no thread count divides), one large measured input.
-      return { check: TRIAD_CHECK_LENGTHS.map((length) => makeTriadInput(length, ctx.seed)), measure: makeTriadInput(Number(params[TRIAD_PARAM]), ctx.seed) };
+      // Small checks (one element, an odd length, a prime length no thread count divides), one large measured input;
+      // each measured sample on the same arrays with a scalar of its own (freshTriadInput: the runner's fresh index),
+      // so no sample's answer is an earlier one's, and the arrays each case first-touched stay where they are.
+      const measure = makeTriadInput(Number(params[TRIAD_PARAM]), ctx.seed);
+      return { check: TRIAD_CHECK_LENGTHS.map((length) => makeTriadInput(length, ctx.seed)), measure, measureAt: (sample: number) => freshTriadInput(measure, sample) };
     }
     const n = Number(params.size);
     // The check also runs n - 1: an odd size exercises the vector loops' remainder iterations.
@@ -471,10 +480,11 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     // (issue 42: a quarter of the rows, PASS 3.85) leaves rows of the last product, which checkSample finds.
     return { check, measure, measureAt: (sample: number) => refillInput(measure, freshSeed(ctx.seed, sample)) };
   },
-  // A fresh sample's product checked in O(n^2) (Freivalds' test and random entries, sample-check.ts), outside the
-  // timed region; the triad repeats its input (its arrays are sized past the last-level cache) and is never fresh.
+  // A fresh sample's product checked in O(n^2) (Freivalds' test and random entries, sample-check.ts), a fresh triad
+  // in one pass without a reference array (random entries and an exact weighted checksum, triad.ts), both outside the
+  // timed region.
   checkSample(input, output) {
-    return isTriadInput(input) ? matmulComparator(MAX_SIZE).compare(triadReference(input), output) : checkProduct(input, output);
+    return isTriadInput(input) ? checkTriadSample(input, output) : checkProduct(input, output);
   },
   reference(input) {
     if (isTriadInput(input)) return triadReference(input);

@@ -3,8 +3,13 @@
  * https://www.cs.virginia.edu/stream/) over arrays far larger than the last-level cache, on 1..P native threads
  * (native/stream.cc). Its inputs, its reference, how much work a sample is, and how large the arrays must be.
  */
+import { randomFillSync } from 'node:crypto';
+import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
 import type { Topology } from '@parallel-course/harness/topology.ts';
 import { mulberry32 } from './matrices.ts';
+
+// Captured when the lab loads, before any learner module: the checked entries are drawn after the triad has answered.
+const fillRandom = randomFillSync;
 
 /** The param that marks a triad case (and the TypeScript triad baseline): the array length in elements. */
 export const TRIAD_PARAM = 'elements';
@@ -47,6 +52,68 @@ export function makeTriadInput(length: number, seed: number): TriadInput {
   for (let i = 0; i < length; i++) b[i] = Math.floor(2048 * random()) - 1024;
   for (let i = 0; i < length; i++) c[i] = Math.floor(2048 * random()) - 1024;
   return { kind: 'triad', length, b, c, s: TRIAD_SCALAR };
+}
+
+/**
+ * The fresh input of measured sample `sample` (1 .. FRESH_INPUT_INDICES - 1, the runner's draw): the measured input's
+ * b and c, the very same arrays, with a scalar of its own, s = TRIAD_SCALAR + sample. Distinct samples get distinct
+ * scalars, so no output of an earlier sample is this one's (every a[i] with c[i] != 0 changes), and a triad that
+ * kept a (by input, by array or by contents) or wrote only part of it fails checkTriadSample. Why only s: new b and c
+ * would cost two passes of 2 x 2^27 seeded doubles per sample, and each case's arrays were first touched by its own
+ * threads (lab.ts triadCase); a new s leaves that placement, and the bandwidth the triad measures, as it is.
+ * Exact: |b + s c| <= 1024 + (2^20 + 2) 1024 < 2^31, an integer, so a correct a[i] is an exact int32 too.
+ */
+export function freshTriadInput(measure: TriadInput, sample: number): TriadInput {
+  if (!Number.isInteger(sample) || sample < 1 || sample >= 2 ** 20) throw new RangeError(`a fresh triad sample number must be an integer in 1 .. 2^20 - 1, got ${sample}`);
+  return { ...measure, s: TRIAD_SCALAR + sample };
+}
+
+/** Entries of a fresh sample's a compared one by one with b[i] + s c[i], at positions drawn from the CSPRNG. */
+export const TRIAD_SPOT_ENTRIES = 64;
+
+/** Sums of b and c weighted by 2i + 1, modulo 2^32, by b (the measured input's, shared by every fresh input). */
+const weightedSums = new WeakMap<Float64Array, { b: number; c: number }>();
+
+/** Σ (2i + 1) x[i] modulo 2^32, as an int32: x holds integers within int32 (makeTriadInput's). */
+function weightedSum(x: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum = (sum + Math.imul((x[i] as number) | 0, (2 * i + 1) | 0)) | 0;
+  return sum;
+}
+
+function triadMismatch(index: string, expected: string, actual: string): Comparison {
+  return { equal: false, firstMismatch: { index, expected, actual }, maxAbsError: null, maxRelError: null };
+}
+
+/**
+ * Checks a fresh triad sample (lab.ts checkSample) in one pass over a, without a reference array (2^27 doubles,
+ * 1 GiB, per sample): every a[i] must be an integer within int32 (a correct one is, see freshTriadInput), their sum
+ * weighted by 2i + 1 modulo 2^32 must equal Σ(2i+1)b[i] + s Σ(2i+1)c[i] (exact modular arithmetic; an odd weight
+ * is invertible modulo 2^32, so ONE wrong entry always changes it), and TRIAD_SPOT_ENTRIES entries drawn after the
+ * answer must equal b[i] + s c[i] exactly. The weighted sums of b and c are computed once, on the first fresh check.
+ */
+export function checkTriadSample(input: TriadInput, a: ArrayLike<number>): Comparison {
+  const { b, c, s, length } = input;
+  if (a.length !== length) return triadMismatch('length', String(length), String(a.length));
+  const spots = fillRandom(new Uint32Array(TRIAD_SPOT_ENTRIES));
+  for (const word of spots) {
+    const i = word % length;
+    const expected = (b[i] as number) + s * (c[i] as number);
+    if (a[i] !== expected) return triadMismatch(String(i), String(expected), String(a[i]));
+  }
+  let sums = weightedSums.get(b);
+  if (!sums) weightedSums.set(b, (sums = { b: weightedSum(b), c: weightedSum(c) }));
+  let sum = 0;
+  for (let i = 0; i < length; i++) {
+    const v = a[i] as number;
+    const iv = v | 0;
+    // NaN, a fraction or a value past int32 is never a correct entry.
+    if (iv !== v) return triadMismatch(String(i), String((b[i] as number) + s * (c[i] as number)), String(v));
+    sum = (sum + Math.imul(iv, (2 * i + 1) | 0)) | 0;
+  }
+  const expected = (sums.b + Math.imul(s, sums.c)) | 0;
+  if (sum !== expected) return triadMismatch('Σ(2i+1)·a[i] mod 2^32 (an entry off somewhere)', String(expected), String(sum));
+  return { equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: null };
 }
 
 /** The definition of a correct triad: a fresh array, element by element, in plain TypeScript. */
