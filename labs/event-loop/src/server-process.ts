@@ -7,9 +7,6 @@ import { fileURLToPath } from 'node:url';
 import type { ServerMessage, ServerRequest, VariantName } from './protocol.ts';
 
 const SERVER_MAIN = fileURLToPath(new URL('./server-main.ts', import.meta.url));
-/** Start-up includes loading TypeScript, starting pool threads and a warm-up request per worker. */
-const START_TIMEOUT_MS = 60_000;
-const CLOSE_TIMEOUT_MS = 10_000;
 
 export interface ServerProcess {
   port: number;
@@ -23,7 +20,7 @@ export async function startServerProcess(variant: VariantName, workers: number, 
     script: SERVER_MAIN,
     args: [variant, String(workers), implDir],
     name: `the ${variant} server`,
-    startTimeoutMs: START_TIMEOUT_MS,
+    // Start-up (loading TypeScript, starting pool threads, a warm-up request per worker) within startChild's default.
     isReady: (m): m is Extract<ServerMessage, { type: 'ready' }> => m.type === 'ready',
     startFailure: (m) => (m.type === 'failed' ? m.message : null),
     // The server's own libuv threadpool size is whatever the learner's environment says (default 4).
@@ -49,7 +46,7 @@ export async function startServerProcess(variant: VariantName, workers: number, 
       });
     },
     close() {
-      return server.close({ type: 'close' } satisfies ServerRequest, CLOSE_TIMEOUT_MS);
+      return server.close({ type: 'close' } satisfies ServerRequest);
     },
   };
 }

@@ -9,7 +9,7 @@
  * (see /work/shared/TOOLCHAIN.md). A process per device isolates both.
  */
 import type { ChildProcess } from 'node:child_process';
-import { startChild } from '@parallel-course/harness/child-process.ts';
+import { CHILD_CLOSE_TIMEOUT_MS, startChild } from '@parallel-course/harness/child-process.ts';
 import { fileURLToPath } from 'node:url';
 import { isNotImplemented } from '@parallel-course/harness/lab-definition.ts';
 import type { ChunkRequest, DeviceConfig, DeviceDataSource, DeviceMessage, Faults, ParentMessage } from './device-protocol.ts';
@@ -17,9 +17,6 @@ import type { SampleRange } from './impl.ts';
 import type { ExecutionProvider } from './session.ts';
 
 const DEVICE_MAIN = fileURLToPath(new URL('./device-main.ts', import.meta.url));
-/** Start-up: Node loading TypeScript, ONNX Runtime loading the 15 MB model (about 0.5 s here; longer for CUDA). */
-const START_TIMEOUT_MS = 60_000;
-const CLOSE_TIMEOUT_MS = 10_000;
 
 export interface DeviceSpec {
   /** Position in the pool (0, 1, ...): the name progress and errors use. */
@@ -144,7 +141,8 @@ async function startDevice(spec: DeviceSpec, options: DevicePoolOptions, restart
       env: deviceEnv(process.env, spec),
       serialization: 'advanced',
       name: `device ${spec.device} (${spec.ep})`,
-      startTimeoutMs: START_TIMEOUT_MS,
+      // Start-up (Node loading TypeScript, ONNX Runtime the 15 MB model: about 0.5 s here, longer for CUDA) within
+      // startChild's default.
       isReady: (m): m is Ready => m.type === 'ready',
       startFailure: (m) => (m.type === 'failed' ? m.message : null),
     });
@@ -191,7 +189,7 @@ export async function startDevicePool(options: DevicePoolOptions): Promise<Devic
   async function closeDevice(p: DeviceProcess): Promise<void> {
     p.closing = true;
     if (p.child.connected) p.child.send({ type: 'close' } satisfies ParentMessage);
-    const timer = setTimeout(() => p.child.kill('SIGKILL'), CLOSE_TIMEOUT_MS);
+    const timer = setTimeout(() => p.child.kill('SIGKILL'), CHILD_CLOSE_TIMEOUT_MS);
     await p.exited;
     clearTimeout(timer);
   }

@@ -9,8 +9,19 @@
  *   whose own event loop keeps running while learner code blocks the child's main thread in a synchronous loop.
  *   Node has no prctl(PR_SET_PDEATHSIG); a worker thread polling `process.ppid` is the portable stand-in.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
+import { ChildCrashedError, ChildStartError } from './errors.ts';
+
+export { ChildCrashedError, ChildStartError };
+
+/**
+ * How long a child may take to say it is ready, in ms, unless its caller knows better: a cold Node start, loading
+ * TypeScript, then the child's own set-up (starting pool threads, loading a model). A lab's servers and devices use it.
+ */
+export const CHILD_START_TIMEOUT_MS = 60_000;
+/** How long a child may take to exit after it is asked to close, in ms, before it is killed. */
+export const CHILD_CLOSE_TIMEOUT_MS = 10_000;
 
 /** How often the watchdog thread looks at the parent PID, in ms. A killed harness's children are gone within it. */
 export const PARENT_POLL_MS = 250;
@@ -64,28 +75,6 @@ export function exitWithParent(options: ExitWithParentOptions = {}): void {
   }
 }
 
-/** A child process did not start: it exited, reported a failure, or did not say it was ready in time. */
-export class ChildStartError extends Error {
-  readonly code = 'CHILD_START_FAILED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ChildStartError';
-  }
-}
-
-/** A started child process ended when it was not asked to (a crash, a kill, process.exit). */
-export class ChildCrashedError extends Error {
-  readonly code = 'CHILD_CRASHED';
-  readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
-  constructor(name: string, exitCode: number | null, signal: NodeJS.Signals | null, stderrTail: string) {
-    super(`${name} ${signal ? `was killed by ${signal}` : `exited with code ${exitCode}`}${stderrTail ? `:\n${stderrTail}` : ''}`);
-    this.name = 'ChildCrashedError';
-    this.exitCode = exitCode;
-    this.signal = signal;
-  }
-}
-
 export interface StartChildOptions<Message, Ready extends Message> {
   /** Absolute path of the child's entry point (it calls exitWithParent()). */
   script: string;
@@ -96,7 +85,8 @@ export interface StartChildOptions<Message, Ready extends Message> {
   serialization?: 'json' | 'advanced';
   /** What the child is, for messages: "the pool server", "device 0 (cpu)". */
   name: string;
-  startTimeoutMs: number;
+  /** Default CHILD_START_TIMEOUT_MS. */
+  startTimeoutMs?: number;
   /** The child's "I am ready" message. */
   isReady(message: Message): message is Ready;
   /** The reason in the child's "I could not start" message, or null for any other message. */
@@ -117,7 +107,7 @@ export interface ChildHandle<Ready> {
   stderrTail(): string;
   /** Resolves when the child has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Sends `closeMessage` (if any), waits up to `timeoutMs` for the child to exit, then kills it. */
+  /** Sends `closeMessage` (if any), waits up to `timeoutMs` (default CHILD_CLOSE_TIMEOUT_MS) for the child to exit, then kills it. */
   close(closeMessage?: unknown, timeoutMs?: number): Promise<void>;
 }
 
@@ -146,7 +136,7 @@ export function startChild<Message, Ready extends Message>(options: StartChildOp
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const close = async (closeMessage?: unknown, timeoutMs = 10_000) => {
+  const close = async (closeMessage?: unknown, timeoutMs = CHILD_CLOSE_TIMEOUT_MS) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     if (closeMessage !== undefined && child.connected) child.send(closeMessage as never);
     else child.kill('SIGTERM');
@@ -164,7 +154,8 @@ export function startChild<Message, Ready extends Message>(options: StartChildOp
       const lines = tail();
       reject(new ChildStartError(own ? why : `${options.name} did not start: ${why}${lines ? `\n${lines}` : ''}`));
     };
-    const timer = setTimeout(() => fail(`no ready message within ${options.startTimeoutMs / 1000} s`), options.startTimeoutMs);
+    const startTimeoutMs = options.startTimeoutMs ?? CHILD_START_TIMEOUT_MS;
+    const timer = setTimeout(() => fail(`no ready message within ${startTimeoutMs / 1000} s`), startTimeoutMs);
     const onMessage = (message: Message) => {
       const failure = options.startFailure?.(message) ?? null;
       if (failure !== null) return fail(failure, true);
@@ -178,4 +169,49 @@ export function startChild<Message, Ready extends Message>(options: StartChildOp
     child.on('message', onMessage);
     child.once('exit', onExit);
   });
+}
+
+export interface RunScriptOptions {
+  /** Absolute path of a Node script (a .ts file runs on this Node); it runs with no flags of this process. */
+  script: string;
+  args?: string[];
+  /** The child is killed (SIGTERM) after this many ms. */
+  timeoutMs: number;
+  /** Most bytes of stdout kept; a child that writes more is killed. Default 16 MiB. */
+  maxOutputBytes?: number;
+}
+
+export interface ScriptOutcome {
+  /** Everything the script wrote to stdout (UTF-8). */
+  stdout: string;
+  /** The last lines it wrote to stderr (at most 4,000 characters). */
+  stderrTail: string;
+  /** Its exit code; null when it was killed. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when it was killed for running past `timeoutMs`. */
+  timedOut: boolean;
+}
+
+/**
+ * Runs a Node script to its end, synchronously, and returns what it wrote: for a caller that must stay synchronous
+ * (the site's build reads its runs while it renders) and wants a bounded child rather than the work in its own
+ * process. Nothing is inherited but the environment; stdin is closed. Never throws for the child's failure: the
+ * outcome says how it ended, and the caller words the message.
+ */
+export function runScriptSync(options: RunScriptOptions): ScriptOutcome {
+  const result = spawnSync(process.execPath, [options.script, ...(options.args ?? [])], {
+    encoding: 'utf8',
+    timeout: options.timeoutMs,
+    maxBuffer: options.maxOutputBytes ?? 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const timedOut = (result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
+  return {
+    stdout: result.stdout ?? '',
+    stderrTail: (result.stderr ?? '').slice(-STDERR_TAIL_CHARS),
+    exitCode: result.status,
+    signal: result.signal,
+    timedOut,
+  };
 }

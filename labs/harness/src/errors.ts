@@ -1,25 +1,79 @@
 import { constants as osConstants } from 'node:os';
 
 /**
- * Errors the harness raises at its edges, and the one place that maps them to exit codes.
- * Every message says what is wrong and then how to fix it.
+ * Errors the harness raises at its edges, every one of them here, and the one place that maps them to exit codes.
+ * Every message says what is wrong and then how to fix it. The modules that throw them re-export them, so a caller
+ * imports an error from where it is thrown (e.g. `LearnerModuleError` from learner-module.ts).
  */
 
+/**
+ * The shape of every harness error: a stable `code` (callers and tests match it, not the wording) and the class's name
+ * as `error.name`. A new error is one line here: `export class FooError extends HarnessError { readonly code = 'FOO';
+ * override name = 'FooError'; }` (the name spelled out, so a bundle that renames classes keeps it).
+ */
+export abstract class HarnessError extends Error {
+  abstract readonly code: string;
+}
+
 /** Bad command-line input: unknown lab, bad flag, unwritable folder. Exit code 2. */
-export class UsageError extends Error {
-  readonly code = 'USAGE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
+export class UsageError extends HarnessError { readonly code = 'USAGE'; override name = 'UsageError'; }
+
+/** A lab could not be loaded or set up (broken lab module, missing file). Exit code 2. */
+export class LabLoadError extends HarnessError { readonly code = 'LAB_LOAD'; override name = 'LabLoadError'; }
+
+/**
+ * Thrown by an exercise where the learner has not written the code yet (lab-definition.ts's `notImplemented`). The
+ * message says what to write and where, e.g. `notImplemented('the piscina worker body in exercises/event-loop/worker.ts')`.
+ */
+export class NotImplementedError extends HarnessError {
+  readonly code = 'NOT_IMPLEMENTED';
+  override name = 'NotImplementedError';
+  constructor(what: string) {
+    super(`not implemented: ${what}`);
   }
 }
 
-/** A lab could not be loaded or set up (broken lab module, missing file). Exit code 2. */
-export class LabLoadError extends Error {
-  readonly code = 'LAB_LOAD';
-  constructor(message: string) {
-    super(message);
-    this.name = 'LabLoadError';
+/** A learner file that does not load or lacks an export the lab calls (learner-module.ts). */
+export class LearnerModuleError extends HarnessError { readonly code = 'LEARNER_MODULE'; override name = 'LearnerModuleError'; }
+
+/** A child process did not start: it exited, reported a failure, or did not say it was ready in time (child-process.ts). */
+export class ChildStartError extends HarnessError { readonly code = 'CHILD_START_FAILED'; override name = 'ChildStartError'; }
+
+/** A report file could not be written, or a reporter asked for a path it may not write (report/index.ts). */
+export class ReportWriteError extends HarnessError { readonly code = 'REPORT_WRITE_FAILED'; override name = 'ReportWriteError'; }
+
+/** A chart could not be drawn as a PNG (report/png.ts). */
+export class ChartRenderError extends HarnessError { readonly code = 'CHART_RENDER_FAILED'; override name = 'ChartRenderError'; }
+
+/** A selector that does not resolve in a run; the message names it and what the run has instead (measured.ts). */
+export class MeasuredSelectorError extends HarnessError { readonly code = 'MEASURED_SELECTOR'; override name = 'MeasuredSelectorError'; }
+
+/** Why a run cannot be reported; the message names the run and each reason (tools/learner-report.ts). */
+export class ReportRefusedError extends HarnessError { readonly code = 'REPORT_REFUSED'; override name = 'ReportRefusedError'; }
+
+/** A started child process ended when it was not asked to (a crash, a kill, process.exit). */
+export class ChildCrashedError extends HarnessError {
+  readonly code = 'CHILD_CRASHED';
+  override name = 'ChildCrashedError';
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  constructor(what: string, exitCode: number | null, signal: NodeJS.Signals | null, stderrTail: string) {
+    super(`${what} ${signal ? `was killed by ${signal}` : `exited with code ${exitCode}`}${stderrTail ? `:\n${stderrTail}` : ''}`);
+    this.exitCode = exitCode;
+    this.signal = signal;
+  }
+}
+
+/** A profile that cannot be analysed; `problem` names what is wrong, `fix` how to get a usable one (tools/profile-analysis.ts). */
+export class ProfileFormatError extends HarnessError {
+  readonly code = 'PROFILE_FORMAT';
+  override name = 'ProfileFormatError';
+  readonly problem: string;
+  readonly fix: string;
+  constructor(problem: string, fix: string) {
+    super(`${problem}; ${fix}`);
+    this.problem = problem;
+    this.fix = fix;
   }
 }
 
@@ -69,14 +123,14 @@ export type UnsafeFileCode = 'FILE_NOT_FOUND' | 'FILE_NOT_REGULAR' | 'FILE_TOO_L
  * device or huge file can hang or kill a command (safe-read.ts). The message names the file, the reason and the fix.
  * Exit code 2.
  */
-export class UnsafeFileError extends Error {
+export class UnsafeFileError extends HarnessError {
   readonly code: UnsafeFileCode;
+  override name = 'UnsafeFileError';
   readonly file: string;
   /** The reason alone, e.g. "is a named pipe (FIFO), not a regular file, so it was not read". */
   readonly reason: string;
   constructor(code: UnsafeFileCode, file: string, reason: string, fix: string) {
     super(`${file} ${reason}: ${fix}`);
-    this.name = 'UnsafeFileError';
     this.code = code;
     this.file = file;
     this.reason = reason;

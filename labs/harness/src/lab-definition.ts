@@ -8,6 +8,9 @@
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import type { LearnerFile } from './learner-module.ts';
 import type { CaseRef, Params, RawObservation, Results, SampleUnit, Sweep } from '@parallel-course/core';
+import { NotImplementedError } from './errors.ts';
+
+export { NotImplementedError };
 
 export type Impl = 'exercise' | 'solution';
 
@@ -39,7 +42,6 @@ export interface Comparator<Output> {
   description: string;
   compare(expected: Output, actual: Output): Comparison;
 }
-
 
 /** A case that has been set up (pool warmed, server started, addon loaded). Set-up is never timed. */
 export interface CaseInstance<Input, Output> {
@@ -288,18 +290,6 @@ export interface LabDefinition<Input, Output> {
    * reduces the rounds (or leaves out optional cases) when a run would be too long.
    */
   planning?: LabPlanning;
-}
-
-/**
- * Thrown by an exercise where the learner has not written the code yet. The message says what to write and where,
- * e.g. `notImplemented('the piscina worker body in exercises/event-loop/worker.ts')`.
- */
-export class NotImplementedError extends Error {
-  readonly code = 'NOT_IMPLEMENTED';
-  constructor(what: string) {
-    super(`not implemented: ${what}`);
-    this.name = 'NotImplementedError';
-  }
 }
 
 /** Throws NotImplementedError; exercises call this in the bodies the learner writes. */

@@ -5,20 +5,14 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LearnerModuleError } from './errors.ts';
+
+export { LearnerModuleError };
 
 /** A learner file and the functions it must export (`default` for a worker file's default export). */
 export interface LearnerFile {
   file: string;
   exports: readonly string[];
-}
-
-/** A learner file that does not load or lacks an export the lab calls. */
-export class LearnerModuleError extends Error {
-  readonly code = 'LEARNER_MODULE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'LearnerModuleError';
-  }
 }
 
 /** `exercises/<lab>/<file>` as the learner sees it, from the implementation folder's absolute path. */

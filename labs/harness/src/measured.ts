@@ -17,6 +17,9 @@
  */
 import type { AnalysisValues, MeasuredValue } from '@parallel-course/core';
 import { caseLabel, type CaseResult, formatSignificant, type Params, type Results, sameCase } from '@parallel-course/core';
+import { MeasuredSelectorError } from './errors.ts';
+
+export { MeasuredSelectorError };
 
 export const MEASURED_SELECTORS = ['headline', 'baseline', 'median', 'speedup', 'value', 'machine'] as const;
 export type MeasuredAt = (typeof MEASURED_SELECTORS)[number];
@@ -34,15 +37,6 @@ export interface MeasuredSelector {
 export type Resolved =
   | { kind: 'number'; value: number; unit: string; ci95: [number, number] | null; what: string }
   | { kind: 'text'; text: string; what: string };
-
-/** A selector that does not resolve in a run; the message names it and what the run has instead. */
-export class MeasuredSelectorError extends Error {
-  readonly code = 'MEASURED_SELECTOR';
-  constructor(message: string) {
-    super(message);
-    this.name = 'MeasuredSelectorError';
-  }
-}
 
 /** The selector as an episode writes it, for messages: `at="median" case="pool workers=2"`. */
 export function describeSelector(lab: string, selector: MeasuredSelector): string {
@@ -193,7 +187,6 @@ export function resolveMeasured(results: Results, values: AnalysisValues | null,
 
 // ---------------------------------------------------------------------------------------------------------------
 // Formatting
-
 
 /** Units that scale into each other, each with its size in the family's base unit. */
 const FAMILIES: readonly (readonly [string, number])[][] = [

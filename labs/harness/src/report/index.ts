@@ -11,12 +11,14 @@ import { renderHtmlReport } from './html.ts';
 import { renderMarkdownReport } from './markdown.ts';
 import { renderChartPng } from './png.ts';
 import { chartFileName, type ReportFile, type Reporter } from './reporter.ts';
+import { ReportWriteError } from '../errors.ts';
 
 export { formatTerminalSummary } from './terminal.ts';
 export { renderHtmlReport } from './html.ts';
 export { renderMarkdownReport } from './markdown.ts';
 export { renderChartPng } from './png.ts';
 export { buildCharts } from './charts.ts';
+export { ReportWriteError };
 export type { ChartSpec, DataTable } from './chart-spec.ts';
 export type { Reporter, ReportFile, ReportInput } from './reporter.ts';
 
@@ -28,14 +30,6 @@ const RESULTS_FILE = 'results.json';
 /** Size of each chart PNG in CSS pixels (the file is twice as large per side, see png.ts). */
 export const CHART_WIDTH = 900;
 export const CHART_HEIGHT = 520;
-
-export class ReportWriteError extends Error {
-  readonly code = 'REPORT_WRITE_FAILED';
-  constructor(message: string, options?: { cause: unknown }) {
-    super(message, options);
-    this.name = 'ReportWriteError';
-  }
-}
 
 export const pngReporter: Reporter = {
   name: 'png',

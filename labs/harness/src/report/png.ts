@@ -5,6 +5,9 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { Chart, registerables, type ChartConfiguration, type Plugin } from 'chart.js';
 import type { ChartConfig } from './chart-spec.ts';
+import { ChartRenderError } from '../errors.ts';
+
+export { ChartRenderError };
 
 Chart.register(...registerables);
 
@@ -27,14 +30,6 @@ const whiteBackground: Plugin = {
     ctx.restore();
   },
 };
-
-export class ChartRenderError extends Error {
-  readonly code = 'CHART_RENDER_FAILED';
-  constructor(message: string, options?: { cause: unknown }) {
-    super(message, options);
-    this.name = 'ChartRenderError';
-  }
-}
 
 /**
  * Renders `config` to a PNG of `width` x `height` CSS pixels (the file is twice that in each direction).

@@ -14,6 +14,9 @@ import type { Notes } from '../notes.ts';
 import { judgePrediction, type Prediction, type PredictionVerdict } from '../prediction.ts';
 import { threatsToValidity, type Threat } from './threats.ts';
 import { validateSubmission } from './validate.ts';
+import { ReportRefusedError } from '../errors.ts';
+
+export { ReportRefusedError };
 
 export const LEARNER_REPORT_VERSION = 1;
 
@@ -43,15 +46,6 @@ export interface LearnerReport {
   runs: ReportRun[];
   /** Each run against the previous run of the same lab, in the order given. */
   comparisons: RunComparison[];
-}
-
-/** Why a run cannot be reported; the message names the run and each reason. */
-export class ReportRefusedError extends Error {
-  readonly code = 'REPORT_REFUSED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ReportRefusedError';
-  }
 }
 
 /**

@@ -12,6 +12,9 @@
  * same interval, and 0 to the last sample). The interval before the first sample (profiler start-up) goes to no one.
  */
 import { z } from 'zod';
+import { ProfileFormatError } from '../errors.ts';
+
+export { ProfileFormatError };
 
 /** The parts of a `.cpuprofile` this module reads; other fields (hitCount, positionTicks, scriptId) are ignored. */
 export const cpuProfileSchema = z.object({
@@ -37,19 +40,6 @@ export const cpuProfileSchema = z.object({
 
 export type CpuProfile = z.infer<typeof cpuProfileSchema>;
 export type CpuProfileNode = CpuProfile['nodes'][number];
-
-/** A profile that cannot be analysed; `problem` names what is wrong, `fix` how to get a usable one. */
-export class ProfileFormatError extends Error {
-  readonly code = 'PROFILE_FORMAT';
-  readonly problem: string;
-  readonly fix: string;
-  constructor(problem: string, fix: string) {
-    super(`${problem}; ${fix}`);
-    this.name = 'ProfileFormatError';
-    this.problem = problem;
-    this.fix = fix;
-  }
-}
 
 const RECORD_FIX = 'record one with: node --cpu-prof --cpu-prof-dir=<dir> <script>';
 

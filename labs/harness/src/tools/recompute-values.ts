@@ -5,11 +5,12 @@
  *
  * The labs' analyses are async and some load a native chart renderer, while the site reads its runs synchronously
  * while it renders; so the recomputation runs in a child process (`node recompute-values.ts <run folder>`, which
- * prints the values as JSON), bounded in time, and the comparison stays a pure function.
+ * prints the values as JSON; started by child-process.ts's runScriptSync), bounded in time, and the comparison stays a
+ * pure function.
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { buildAnalysisValues, parseAnalysisValues, type AnalysisValues, type MeasuredValue } from '@parallel-course/core';
+import { runScriptSync } from '../child-process.ts';
 import { runLabAnalysis } from '../lab-analysis.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { readResults } from '../results-reader.ts';
@@ -34,16 +35,13 @@ export async function recomputeValues(runDir: string, rootDir = ROOT_DIR): Promi
 
 /** recomputeValues in a child process (see the file's comment); throws with the child's message when it fails. */
 export function recomputeValuesInChild(runDir: string, rootDir = ROOT_DIR, timeoutMs = RECOMPUTE_TIMEOUT_MS): AnalysisValues {
-  let stdout: string;
-  try {
-    stdout = execFileSync(process.execPath, [path.join(rootDir, SCRIPT), runDir, rootDir], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    const failed = error as { signal?: string | null; stderr?: string };
-    if (failed.signal) throw new Error(`the lab's analysis did not finish within ${timeoutMs / 1000} s`);
-    const last = (failed.stderr ?? '').trim().split('\n').filter(Boolean).at(-1) ?? 'no message';
+  const child = runScriptSync({ script: path.join(rootDir, SCRIPT), args: [runDir, rootDir], timeoutMs });
+  if (child.timedOut) throw new Error(`the lab's analysis did not finish within ${timeoutMs / 1000} s`);
+  if (child.exitCode !== 0) {
+    const last = child.stderrTail.trim().split('\n').filter(Boolean).at(-1) ?? (child.signal ? `killed by ${child.signal}` : 'no message');
     throw new Error(`the lab's analysis failed: ${last.slice(0, 300)}`);
   }
-  return parseAnalysisValues(JSON.parse(stdout), 'the recomputed analysis values');
+  return parseAnalysisValues(JSON.parse(child.stdout), 'the recomputed analysis values');
 }
 
 function sameNumber(a: number, b: number): boolean {
