@@ -205,8 +205,10 @@ void matmul_parallel(const double* a, const double* b, double* c, std::size_t n,
   if (threads > n) threads = static_cast<unsigned>(n);
   unsigned blocks;
   if (split == Split::kPacked) {
+    // One block per thread: a helper that wakes late leaves its block to the caller (the shared counter), so the
+    // call is never slower than one thread; a finer split would pack all of B once more per extra block.
     const std::size_t by_rows = std::max<std::size_t>(1, n / kBlockedMinRows);
-    blocks = static_cast<unsigned>(std::min<std::size_t>(by_rows, static_cast<std::size_t>(threads) * 2));
+    blocks = static_cast<unsigned>(std::min<std::size_t>(by_rows, threads));
   } else {
     blocks = static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(threads) * kBlocksPerThread));
   }

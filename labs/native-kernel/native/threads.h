@@ -29,8 +29,11 @@ using RowKernel = void (*)(const double* a, const double* b, double* c, std::siz
                            std::size_t row_end);
 
 // How matmul_parallel splits the rows. kFine: 8 blocks per thread, for a loop that costs the same per row whatever
-// the block. kPacked: 2 blocks per thread of at least 96 rows, for the blocked kernel, since every block packs all of
-// B once (a 32-row block of n = 512 would spend a third of its time packing).
+// the block. kPacked: one block per thread (at least 96 rows each), for the blocked kernel, since every block packs
+// all of B once: on one thread the call is then exactly the plain one (B packed once), and on t threads B is packed
+// t times, once per thread, in parallel. Two blocks per thread (this lab until issue 47) packed B twice on one
+// thread and gave n = 512 blocks of 128 rows, 96 + 32 in the reference's kMc, whose 32-row part reused each packed
+// block of B for a third of the rows.
 enum class Split { kFine, kPacked };
 
 // C = A * B with the rows split into contiguous blocks (sizes differ by at most one row), each run by `rows`, on at

@@ -52,6 +52,23 @@ export function speedRatio(results: Results, fast: string, slow: string, size: n
   return { value: s.summary.median / productsPerSample(s) / (f.summary.median / productsPerSample(f)), ci95, paired };
 }
 
+/** The threads rungs and the synchronous call of the same kernel on one thread (their "fastest one-thread form"). */
+const SYNC_TWIN: Record<string, string> = { 'native-threads': 'native-march', 'native-blocked-threads': 'native-blocked' };
+
+/** A threads rung's case at a size and thread count, or null. */
+function threadedCase(results: Results, variant: string, size: number, threads: number): CaseResult | null {
+  return results.cases.find((c) => c.variant === variant && Number(c.params.size) === size && Number(c.params.threads) === threads) ?? null;
+}
+
+const perProductMedian = (c: CaseResult) => c.summary.median / productsPerSample(c);
+
+/** median(over) / median(under) per product, with its 95% interval (caseRatioInterval, resampled as speedRatio's). */
+function perProductRatio(results: Results, over: CaseResult, under: CaseResult, key: string): { value: number; ci95: [number, number] } {
+  const perProduct = (c: CaseResult) => ({ samplesMs: perProductMs(c), sampleRounds: c.sampleRounds });
+  const { ci95 } = caseRatioInterval(results, perProduct(over), perProduct(under), key);
+  return { value: perProductMedian(over) / perProductMedian(under), ci95 };
+}
+
 const gflopsValue = (p: RungPoint): MeasuredValue => ({
   value: p.gflops,
   unit: 'GFLOP/s',
@@ -138,27 +155,42 @@ export function nativeKernelValues(results: Results, a: NativeKernelAnalysis): {
   // Threads: efficiency against the same variant on one thread.
   for (const t of a.threads) {
     values[`efficiency${keyPart(t.variant)}${t.size}At${t.threads}`] = { value: t.efficiency, unit: '', ci95: t.efficiencyCi, what: `${t.variant} at n = ${t.size} on ${t.threads} threads: speedup over its own 1-thread case divided by ${t.threads}` };
-    // And over the fastest one-thread form of the same work (issue 43): the threads rung on one thread pays a hop to a
-    // libuv thread, copies and a Promise that the synchronous native-march call does not, so an efficiency over that
-    // slower one-thread case flatters the second thread. Over whichever of the two is faster at this size.
-    if (t.variant === 'native-threads') {
-      const threaded = results.cases.find((c) => c.variant === t.variant && Number(c.params.size) === t.size && Number(c.params.threads) === t.threads);
-      const oneThread = results.cases.find((c) => c.variant === t.variant && Number(c.params.size) === t.size && Number(c.params.threads) === 1);
-      const sync = productCase(results, 'native-march', t.size);
+    // And over the fastest one-thread form of the same work (issue 43): the threads rungs on one thread pay a hop to a
+    // libuv thread, copies and a Promise that the synchronous call of the same kernel does not, so an efficiency over
+    // that slower one-thread case flatters the second thread. Over whichever of the two is faster at this size.
+    const syncVariant = SYNC_TWIN[t.variant];
+    if (syncVariant !== undefined) {
+      const threaded = threadedCase(results, t.variant, t.size, t.threads);
+      const oneThread = threadedCase(results, t.variant, t.size, 1);
+      const sync = productCase(results, syncVariant, t.size);
       if (threaded && oneThread && sync) {
-        const perProductMedian = (c: CaseResult) => c.summary.median / productsPerSample(c);
         const fastest = perProductMedian(sync) <= perProductMedian(oneThread) ? sync : oneThread;
-        const perProduct = (c: CaseResult) => ({ samplesMs: perProductMs(c), sampleRounds: c.sampleRounds });
-        const { ci95 } = caseRatioInterval(results, perProduct(fastest), perProduct(threaded), `ratio:${fastest.variant}:${threaded.variant}:${t.size}:${t.threads}`);
-        const speed = perProductMedian(fastest) / perProductMedian(threaded);
-        const name = fastest === sync ? 'native-march (one synchronous call)' : `${t.variant} on 1 thread`;
+        const { value, ci95 } = perProductRatio(results, fastest, threaded, `ratio:${fastest.variant}:${threaded.variant}:${t.size}:${t.threads}`);
+        const name = fastest === sync ? `${syncVariant} (one synchronous call)` : `${t.variant} on 1 thread`;
         values[`efficiencyOverFastest${keyPart(t.variant)}${t.size}At${t.threads}`] = {
-          value: speed / t.threads,
+          value: value / t.threads,
           unit: '',
           ci95: [ci95[0] / t.threads, ci95[1] / t.threads],
           what: `${t.variant} at n = ${t.size} on ${t.threads} threads: speedup over the fastest one-thread form of the same product, ${name}, divided by ${t.threads}`,
         };
       }
+    }
+  }
+  // What the threads rungs' call path costs on one thread (issue 47): the 1-thread case's time per product over the
+  // synchronous call of the same kernel at the same size. Above 1 by the serial work of the path (copying a and b in
+  // and c out on the JavaScript thread, the hop to a libuv thread and back, the Promise), which no thread count removes.
+  for (const [variant, syncVariant] of Object.entries(SYNC_TWIN)) {
+    for (const oneThread of results.cases.filter((c) => c.variant === variant && Number(c.params.threads) === 1)) {
+      const size = Number(oneThread.params.size);
+      const sync = productCase(results, syncVariant, size);
+      if (!sync) continue;
+      const { value, ci95 } = perProductRatio(results, oneThread, sync, `ratio:${variant}:1:${syncVariant}:${size}`);
+      values[`oneThreadOverSync${keyPart(variant)}${size}`] = {
+        value,
+        unit: 'x',
+        ci95,
+        what: `${variant} at n = ${size} on 1 thread: its time per product over ${syncVariant}'s (one synchronous call of the same kernel), one run; above 1 by the call path's serial work`,
+      };
     }
   }
 

@@ -427,7 +427,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     },
     {
       name: 'native-blocked-threads',
-      description: 'the blocked kernel on 1..P native threads, each on its own rows (2 blocks per thread), off the event loop; returns a Promise',
+      description: 'the blocked kernel on 1..P native threads, one block of rows per thread (each packs all of B), off the event loop; returns a Promise',
       source: 'labs/native-kernel/native/threads.cc + <impl>/blocked.cc',
     },
     {

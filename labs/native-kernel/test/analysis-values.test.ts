@@ -118,3 +118,26 @@ test('the threads efficiency over the fastest one-thread form of the same produc
   assert.deepEqual(fastest.ci95!.map((x) => Math.round(x * 1e9) / 1e9), [0.608, 0.608]); // constant samples
   assert.match(fastest.what, /over the fastest one-thread form of the same product, native-march \(one synchronous call\)/);
 });
+
+test('the blocked threads rung: efficiency over the plain native-blocked call, and its 1-thread case over that call (issue 47)', () => {
+  // Reference: n = 512: native-blocked 4.0 ms (synchronous), native-blocked-threads on 1 thread 4.6 ms, on 2 threads
+  // 2.5 ms. Over its own 1-thread case: 4.6 / 2.5 / 2 = 0.92; over the fastest one-thread form (native-blocked):
+  // 4.0 / 2.5 / 2 = 0.8; the 1-thread case over the plain call: 4.6 / 4.0 = 1.15.
+  const threadCase = (threads: number, ms: number): CaseResult => ({ ...fakeCase('native-blocked-threads', 512, [ms, ms, ms, ms], ms), params: { size: 512, threads }, workers: threads });
+  const withThreads = {
+    ...results,
+    cases: [fakeCase('native-blocked', 512, [4, 4, 4, 4], 4), threadCase(1, 4.6), threadCase(2, 2.5)],
+    speedups: [
+      { variant: 'native-blocked-threads', params: { size: 512, threads: 2 }, workers: 2, efficiency: 4.6 / 2.5 / 2, efficiencyCi95: [0.9, 0.95], efficiencyBasis: 'one-worker' },
+    ],
+  } as unknown as Results;
+  const { values } = nativeKernelValues(withThreads, analyseNativeKernel(withThreads));
+  assert.ok(Math.abs(values.efficiencyNativeBlockedThreads512At2!.value - 0.92) < 1e-12);
+  const fastest = values.efficiencyOverFastestNativeBlockedThreads512At2!;
+  assert.ok(Math.abs(fastest.value - 0.8) < 1e-12);
+  assert.match(fastest.what, /native-blocked \(one synchronous call\)/);
+  const oneThread = values.oneThreadOverSyncNativeBlockedThreads512!;
+  assert.ok(Math.abs(oneThread.value - 1.15) < 1e-12);
+  assert.deepEqual([oneThread.unit, oneThread.ci95!.map((x) => Math.round(x * 1e9) / 1e9)], ['x', [1.15, 1.15]]); // constant samples
+  assert.equal(values.oneThreadOverSyncNativeThreads512, undefined, 'no native-threads cases: no value');
+});
