@@ -8,6 +8,7 @@ import {
   speedupVsWorkersChart,
   timeDistributionChart,
 } from '../src/report/charts.ts';
+import { selectCharts } from '../src/report/select.ts';
 import { amdahlSpeedup, parseResults, type Results } from '@parallel-course/core';
 
 const FIXTURE = new URL('./fixtures/results-event-loop.json', import.meta.url);
@@ -52,7 +53,7 @@ describe('buildCharts', () => {
     copy.speedups = copy.speedups.filter((s) => !('workers' in s.params));
     copy.amdahl = [];
     copy.headline = null;
-    assert.equal(speedupVsWorkersChart(parseResults(copy)), null);
+    assert.equal(speedupVsWorkersChart(selectCharts(parseResults(copy))), null);
     assert.deepEqual(
       buildCharts(parseResults(copy)).map((c) => c.id),
       ['speedup-per-case', 'time-distribution'],
@@ -62,7 +63,7 @@ describe('buildCharts', () => {
 
 describe('speedupVsWorkersChart', () => {
   const results = loadFixture();
-  const spec = speedupVsWorkersChart(results);
+  const spec = speedupVsWorkersChart(selectCharts(results));
   assert.ok(spec);
   const datasets = spec.config.data.datasets;
 
@@ -113,7 +114,7 @@ describe('speedupVsWorkersChart', () => {
 
 describe('timeDistributionChart', () => {
   const results = loadFixture();
-  const spec = timeDistributionChart(results);
+  const spec = timeDistributionChart(selectCharts(results));
   assert.ok(spec);
 
   it('puts every sample of case i within i +- 0.25 and marks its median', () => {
@@ -153,14 +154,14 @@ describe('timeDistributionChart', () => {
   it('switches to a log axis when times differ by more than 30x', () => {
     const copy = structuredClone(results);
     copy.cases[0]!.summary.min = 0.5;
-    const scales = timeDistributionChart(parseResults(copy))?.config.options['scales'] as Record<string, Record<string, unknown>>;
+    const scales = timeDistributionChart(selectCharts(parseResults(copy)))?.config.options['scales'] as Record<string, Record<string, unknown>>;
     assert.equal(scales['y']?.['type'], 'logarithmic');
   });
 });
 
 describe('speedupPerCaseChart', () => {
   it('shows a bar and an interval per case without workers', () => {
-    const spec = speedupPerCaseChart(loadFixture());
+    const spec = speedupPerCaseChart(selectCharts(loadFixture()));
     assert.ok(spec);
     assert.deepEqual(spec.config.data.labels, ['chunked', 'threadpool']);
     assert.deepEqual(dataset(spec.config.data.datasets, 'median speedup').data, [0.9307, 1.754]);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jitter, thinSamples } from '../src/report/charts.ts';
+import { jitter } from '../src/report/charts.ts';
+import { thinSamples } from '../src/report/select.ts';
 import { renderTextTable, wrapText } from '../src/text-table.ts';
 import { amdahlSpeedup, caseLabel, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, sameParams, terminalText } from '@parallel-course/core';
 

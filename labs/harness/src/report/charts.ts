@@ -1,14 +1,14 @@
 /**
- * Chart builders: pure functions from Results to chart.js configurations plus text tables. They present what the
- * statistics stage computed; the only arithmetic is drawing (the Amdahl curve from its fitted serial fraction,
- * deterministic jitter, thinning very long sample lists for display).
+ * The report stage's drawing step: pure functions from the charts' selection (select.ts's ChartSelection, made once
+ * from the results) to chart.js configurations plus text tables. They present what the statistics stage computed;
+ * the only arithmetic is drawing (the Amdahl curve from its fitted serial fraction, deterministic jitter). In: a
+ * ChartSelection. Out: ChartSpecs, which the reporters render. Nothing here reads Results.
  */
-import { amdahlSpeedup, caseLabel, type CaseResult, formatPercent, formatSignificant, type Results, type SpeedupEntry, speedupsOutsideSweeps, sweepCharts } from '@parallel-course/core';
+import { amdahlSpeedup, caseLabel, type CaseResult, formatPercent, formatSignificant, type Results } from '@parallel-course/core';
 import type { ChartConfig, ChartDataset, ChartPoint, ChartSpec, DataTable } from './chart-spec.ts';
 import { axisTitle, BASE_OPTIONS, intervalSegments, REFERENCE_GREY, round, seriesColour, title, withAlpha } from './chart-spec.ts';
-import { amdahlFitFor, baselineVariants, speedupsByWorkers, speedupsWithoutWorkers } from './select.ts';
+import { type ChartSelection, MAX_STRIP_POINTS, selectCharts } from './select.ts';
 import { sweepChartSpec } from './sweep-chart.ts';
-
 
 /**
  * Deterministic jitter in [-width/2, width/2) for the `index`-th point of a strip: the fractional parts of
@@ -20,40 +20,23 @@ export function jitter(index: number, width: number): number {
   return (fraction - 0.5) * width;
 }
 
-/** Most points drawn per case in the strip plot; more samples are thinned to evenly spaced order statistics. */
-export const MAX_STRIP_POINTS = 1500;
-
-/** At most `limit` values that keep the shape of the distribution: sorted, then taken at evenly spaced ranks. */
-export function thinSamples(samples: readonly number[], limit = MAX_STRIP_POINTS): number[] {
-  if (samples.length <= limit) return [...samples];
-  const sorted = [...samples].sort((a, b) => a - b);
-  return Array.from({ length: limit }, (_, i) => sorted[Math.round((i * (sorted.length - 1)) / (limit - 1))] ?? 0);
-}
-
-/** The baseline name for axis titles: the one baseline, or a generic phrase when speedups use several. */
-function baselineName(results: Results): string {
-  const names = baselineVariants(results);
-  return names.length === 1 ? (names[0] ?? 'baseline') : 'its baseline';
-}
-
 /**
  * (a) Speedup against worker count, one series per variant with a `workers` parameter: points with their 95%
  * interval (a vertical segment with caps), the Amdahl fit, the ideal y = x and a dashed vertical line at
  * availableParallelism. Returns null when no speedup has a worker count.
  */
-export function speedupVsWorkersChart(results: Results): ChartSpec | null {
-  const groups = speedupsByWorkers(results);
-  if (groups.size === 0) return null;
-  const available = results.environment.availableParallelism;
-  const maxWorkers = Math.max(available, ...[...groups.values()].flatMap((g) => g.map((e) => e.workers)));
+export function speedupVsWorkersChart(selection: ChartSelection): ChartSpec | null {
+  const groups = selection.workerSeries;
+  if (groups.length === 0) return null;
+  const available = selection.availableParallelism;
+  const maxWorkers = Math.max(available, ...groups.flatMap((g) => g.entries.map((e) => e.workers)));
   const xMax = maxWorkers + 1;
   const datasets: ChartDataset[] = [];
   const rows: string[][] = [];
 
   let series = 0;
-  for (const [variant, entries] of groups) {
+  for (const { label: variant, entries, fit } of groups) {
     const colour = seriesColour(series++);
-    const fit = amdahlFitFor(results, entries[0] as SpeedupEntry);
     datasets.push({
       type: 'scatter',
       label: `${variant} (median speedup)`,
@@ -131,13 +114,13 @@ export function speedupVsWorkersChart(results: Results): ChartSpec | null {
     },
   );
 
-  const baseline = baselineName(results);
+  const { baseline } = selection;
   const config: ChartConfig = {
     type: 'scatter',
     data: { datasets },
     options: {
       ...BASE_OPTIONS,
-      plugins: { title: title(`${results.lab}: speedup vs workers`), legend: { position: 'bottom' } },
+      plugins: { title: title(`${selection.lab}: speedup vs workers`), legend: { position: 'bottom' } },
       scales: {
         x: { type: 'linear', min: 0, max: xMax, ticks: { stepSize: 1 }, title: axisTitle('workers') },
         y: { type: 'linear', min: 0, suggestedMax: yTop, title: axisTitle(`speedup vs ${baseline} (×)`) },
@@ -164,13 +147,13 @@ export function speedupVsWorkersChart(results: Results): ChartSpec | null {
  * as a short horizontal bar. The visible x axis is a category axis of case names; the points sit on a hidden linear
  * axis from -0.5 to n - 0.5, which lines up with the category centres (both are offset by half a category).
  */
-export function timeDistributionChart(results: Results): ChartSpec | null {
-  const cases = results.cases;
+export function timeDistributionChart(selection: ChartSelection): ChartSpec | null {
+  const { cases } = selection;
   if (cases.length === 0) return null;
   const labels = cases.map((c) => caseLabel(c));
   const points: ChartPoint[] = [];
-  cases.forEach((c, i) => {
-    thinSamples(c.samplesMs).forEach((ms, k) => points.push({ x: round(i + jitter(k, 0.5)), y: ms }));
+  selection.shownSamples.forEach((shown, i) => {
+    shown.forEach((ms, k) => points.push({ x: round(i + jitter(k, 0.5)), y: ms }));
   });
   const medians = cases.flatMap((c, i) => [
     { x: i - 0.32, y: c.summary.median },
@@ -212,7 +195,7 @@ export function timeDistributionChart(results: Results): ChartSpec | null {
     },
     options: {
       ...BASE_OPTIONS,
-      plugins: { title: title(`${results.lab}: time per sample`), legend: { position: 'bottom' } },
+      plugins: { title: title(`${selection.lab}: time per sample`), legend: { position: 'bottom' } },
       scales: {
         x: { type: 'category', labels, offset: true, grid: { display: false }, title: axisTitle('case') },
         xIndex: { type: 'linear', position: 'bottom', offset: false, display: false, min: -0.5, max: cases.length - 0.5 },
@@ -251,12 +234,10 @@ export function timeDistributionChart(results: Results): ChartSpec | null {
  * (c) Speedup per case for cases without a worker count (a size sweep, single-threaded variants): a bar per case,
  * its 95% interval as a capped vertical segment on top, and the speedup-1 line. Returns null when there are none.
  */
-export function speedupPerCaseChart(results: Results): ChartSpec | null {
-  // With declared sweeps, the cases no sweep curve shows; an older file without them: the cases without workers.
-  const entries: SpeedupEntry[] = results.sweeps.length > 0 ? speedupsOutsideSweeps(results) : speedupsWithoutWorkers(results);
+export function speedupPerCaseChart(selection: ChartSelection): ChartSpec | null {
+  const { perCase: entries, baseline } = selection;
   if (entries.length === 0) return null;
   const labels = entries.map((e) => caseLabel(e));
-  const baseline = baselineName(results);
   const config: ChartConfig = {
     type: 'bar',
     data: {
@@ -305,7 +286,7 @@ export function speedupPerCaseChart(results: Results): ChartSpec | null {
     },
     options: {
       ...BASE_OPTIONS,
-      plugins: { title: title(`${results.lab}: speedup per case`), legend: { position: 'bottom' } },
+      plugins: { title: title(`${selection.lab}: speedup per case`), legend: { position: 'bottom' } },
       scales: {
         x: { type: 'category', offset: true, title: axisTitle('case') },
         // Hidden axis under the category axis for the interval and the speedup-1 line (see timeDistributionChart).
@@ -334,13 +315,20 @@ export function speedupPerCaseChart(results: Results): ChartSpec | null {
 }
 
 /**
- * Every chart that applies to these results, in report order: a file with declared sweeps gets one chart per sweep
- * (and bars for the speedups no sweep shows); an older file without them keeps the worker chart it always had.
+ * Every chart of a selection, in report order: a file with declared sweeps gets one chart per sweep (and bars for the
+ * speedups no sweep shows); an older file without them keeps the worker chart it always had.
  */
+export function chartSpecs(selection: ChartSelection): ChartSpec[] {
+  const workers = speedupVsWorkersChart(selection);
+  const perCase = speedupPerCaseChart(selection);
+  const times = timeDistributionChart(selection);
+  const sweeps = selection.sweeps.map((sweep, i) => sweepChartSpec(selection.lab, sweep, i));
+  return [workers, ...sweeps, perCase, times].filter((spec): spec is ChartSpec => spec !== null);
+}
+
+/** Every chart that applies to these results: select, then draw (for a caller that holds only the results). */
 export function buildCharts(results: Results): ChartSpec[] {
-  const sweeps = sweepCharts(results).map((chart, i) => sweepChartSpec(results, chart, i));
-  const workers = results.sweeps.length > 0 ? null : speedupVsWorkersChart(results);
-  return [workers, ...sweeps, speedupPerCaseChart(results), timeDistributionChart(results)].filter((spec): spec is ChartSpec => spec !== null);
+  return chartSpecs(selectCharts(results));
 }
 
 export type { ChartSpec, DataTable };

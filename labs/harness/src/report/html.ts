@@ -80,9 +80,8 @@ const RENDER_SCRIPT = `
 })();
 `;
 
-/** Renders the whole report as one HTML document. */
-export function renderHtmlReport(results: Results): string {
-  const charts = buildCharts(results);
+/** Renders the whole report as one HTML document; `charts` as writeReports drew them (by default drawn here). */
+export function renderHtmlReport(results: Results, charts: readonly ChartSpec[] = buildCharts(results)): string {
   const env = results.environment;
   const pageTitle = `${results.lab}: ${results.title}`;
 

@@ -1,16 +1,17 @@
 /**
- * Entry point of the reporting stage: runs every file reporter on the same Results and writes their files into
- * the run folder, each with the harness's one atomic writer (never replacing a file). results.json is never written here.
+ * Entry point of the reporting stage, one way down: select what the charts show (select.ts), draw the charts once
+ * (charts.ts), render every file reporter from the same Results and charts, then write their files into the run folder
+ * (reporter.ts: each with the harness's one atomic writer, never replacing a file). results.json is never written here.
  */
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Results } from '@parallel-course/core';
-import { writeFileAtomic } from '../results-writer.ts';
-import { buildCharts } from './charts.ts';
+import { chartSpecs } from './charts.ts';
 import { renderHtmlReport } from './html.ts';
 import { renderMarkdownReport } from './markdown.ts';
 import { renderChartPng } from './png.ts';
-import { chartFileName, type ReportFile, type Reporter } from './reporter.ts';
+import { chartFileName, HTML_FILE, MARKDOWN_FILE, type ReportFile, type Reporter, reportTarget, writeReportFile } from './reporter.ts';
+import { selectCharts } from './select.ts';
 import { ReportWriteError } from '../errors.ts';
 
 export { formatTerminalSummary } from './terminal.ts';
@@ -22,10 +23,7 @@ export { ReportWriteError };
 export type { ChartSpec, DataTable } from './chart-spec.ts';
 export type { Reporter, ReportFile, ReportInput } from './reporter.ts';
 
-export const HTML_FILE = 'report.html';
-export const MARKDOWN_FILE = 'report.md';
-/** The file the harness writes; reporters must never replace it. */
-const RESULTS_FILE = 'results.json';
+export { HTML_FILE, MARKDOWN_FILE } from './reporter.ts';
 
 /** Size of each chart PNG in CSS pixels (the file is twice as large per side, see png.ts). */
 export const CHART_WIDTH = 900;
@@ -33,9 +31,9 @@ export const CHART_HEIGHT = 520;
 
 export const pngReporter: Reporter = {
   name: 'png',
-  async render({ results }) {
+  async render({ charts }) {
     const files: ReportFile[] = [];
-    for (const spec of buildCharts(results)) {
+    for (const spec of charts) {
       files.push({ relativePath: chartFileName(spec.id), contents: await renderChartPng(spec.config, CHART_WIDTH, CHART_HEIGHT) });
     }
     return files;
@@ -44,42 +42,20 @@ export const pngReporter: Reporter = {
 
 export const markdownReporter: Reporter = {
   name: 'markdown',
-  async render({ results, chartFiles }) {
-    return [{ relativePath: MARKDOWN_FILE, contents: renderMarkdownReport(results, chartFiles) }];
+  async render({ results, charts, chartFiles }) {
+    return [{ relativePath: MARKDOWN_FILE, contents: renderMarkdownReport(results, chartFiles, charts) }];
   },
 };
 
 export const htmlReporter: Reporter = {
   name: 'html',
-  async render({ results }) {
-    return [{ relativePath: HTML_FILE, contents: renderHtmlReport(results) }];
+  async render({ results, charts }) {
+    return [{ relativePath: HTML_FILE, contents: renderHtmlReport(results, charts) }];
   },
 };
 
 /** The file reporters writeReports runs, in order. The terminal summary is separate: it goes to stdout. */
 export const fileReporters: readonly Reporter[] = [htmlReporter, pngReporter, markdownReporter];
-
-/** Writes one report file with the harness's atomic writer; it never replaces a file that is there. */
-function writeReportFile(target: string, contents: string | Uint8Array): void {
-  try {
-    writeFileAtomic(target, contents);
-  } catch (error) {
-    throw new ReportWriteError(`could not write ${target}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** Resolves a reporter's relative path inside `runDir`, refusing paths that leave it or name results.json. */
-function targetPath(runDir: string, reporter: string, relativePath: string): string {
-  const target = path.resolve(runDir, relativePath);
-  const relative = path.relative(runDir, target);
-  if (relative.startsWith('..') || path.isAbsolute(relative) || relative === '') {
-    throw new ReportWriteError(`the ${reporter} reporter asked to write ${relativePath}, which is outside the run folder`);
-  }
-  if (relative === RESULTS_FILE) {
-    throw new ReportWriteError(`the ${reporter} reporter asked to write ${RESULTS_FILE}; only the harness writes that file`);
-  }
-  return target;
-}
 
 /**
  * Renders every report for `results` and writes report.html, report.md and charts/*.png into `runDir`, which
@@ -98,14 +74,17 @@ export async function writeReports(
     throw new ReportWriteError(`run folder ${dir} does not exist: the harness creates it (and results.json) before writing reports`);
   }
 
-  const chartFiles = Object.fromEntries(buildCharts(results).map((spec) => [spec.id, chartFileName(spec.id)]));
+  // Select, then draw, once: every reporter renders the same charts.
+  const selection = selectCharts(results);
+  const charts = chartSpecs(selection);
+  const chartFiles = Object.fromEntries(charts.map((spec) => [spec.id, chartFileName(spec.id)]));
   const rendered: Array<{ reporter: string; file: ReportFile }> = [];
   for (const reporter of reporters) {
-    for (const file of await reporter.render({ results, chartFiles })) rendered.push({ reporter: reporter.name, file });
+    for (const file of await reporter.render({ results, charts, chartFiles })) rendered.push({ reporter: reporter.name, file });
   }
 
   // Check every target before writing the first, so a bad path leaves the folder as it was.
-  const targets = rendered.map(({ reporter, file }) => ({ target: targetPath(dir, reporter, file.relativePath), file }));
+  const targets = rendered.map(({ reporter, file }) => ({ target: reportTarget(dir, reporter, file.relativePath), file }));
   const written: string[] = [];
   for (const { target, file } of targets) {
     await mkdir(path.dirname(target), { recursive: true });

@@ -6,7 +6,7 @@
 import { resolutionSentence } from './resolution.ts';
 import { escapeMarkdown, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, scalingNotes } from '@parallel-course/core';
 import { shellCommandLine } from '../safe-read.ts';
-import type { DataTable } from './chart-spec.ts';
+import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { formatGrade } from './terminal.ts';
 import {
@@ -36,7 +36,7 @@ function renderTable(table: DataTable): string {
  * Renders the report. `chartFiles` maps a chart id ("speedup-vs-workers") to its PNG's path relative to the
  * Markdown file ("charts/speedup-vs-workers.png"); charts without a file are given as their data table only.
  */
-export function renderMarkdownReport(results: Results, chartFiles: Readonly<Record<string, string>>): string {
+export function renderMarkdownReport(results: Results, chartFiles: Readonly<Record<string, string>>, charts: readonly ChartSpec[] = buildCharts(results)): string {
   const env = results.environment;
   const out: string[] = [];
   out.push(`# ${escapeMarkdown(`${results.lab}: ${results.title}`)}`, '');
@@ -75,7 +75,6 @@ export function renderMarkdownReport(results: Results, chartFiles: Readonly<Reco
   out.push('## Times', '', results.cases.length === 0 ? 'No case was measured.' : renderTable(timesTable(results)), '');
 
   out.push('## Charts', '');
-  const charts = buildCharts(results);
   if (charts.length === 0) out.push('Nothing to chart.', '');
   for (const spec of charts) {
     out.push(`### ${escapeMarkdown(spec.title)}`, '', escapeMarkdown(spec.description), '');

@@ -1,8 +1,18 @@
 /**
  * The one interface every file reporter implements (as in Criterion.rs's report.rs): fed the same validated
- * Results, it returns the files it wants written, and never measures or reads anything back from the run.
+ * Results and the same charts, it returns the files it wants written, and never measures or reads anything back from
+ * the run; and where those files may go (inside the run folder, never results.json), written atomically.
  */
+import path from 'node:path';
 import type { Results } from '@parallel-course/core';
+import { ReportWriteError } from '../errors.ts';
+import { writeFileAtomic } from '../results-writer.ts';
+import type { ChartSpec } from './chart-spec.ts';
+
+export const HTML_FILE = 'report.html';
+export const MARKDOWN_FILE = 'report.md';
+/** The file the harness writes; reporters must never replace it. */
+const RESULTS_FILE = 'results.json';
 
 /** A file a reporter produced, with its path relative to the run folder (forward slashes). */
 export interface ReportFile {
@@ -12,6 +22,8 @@ export interface ReportFile {
 
 export interface ReportInput {
   results: Results;
+  /** The run's charts, drawn once (select.ts, then charts.ts) for every reporter. */
+  charts: readonly ChartSpec[];
   /** Chart id -> PNG path relative to the run folder, so text reports can link images the PNG reporter writes. */
   chartFiles: Readonly<Record<string, string>>;
 }
@@ -28,4 +40,26 @@ export const CHARTS_DIR = 'charts';
 /** Where the PNG of chart `id` goes, relative to the run folder. Ids are fixed strings from charts.ts. */
 export function chartFileName(id: string): string {
   return `${CHARTS_DIR}/${id}.png`;
+}
+
+/** Resolves a reporter's relative path inside `runDir`, refusing paths that leave it or name results.json. */
+export function reportTarget(runDir: string, reporter: string, relativePath: string): string {
+  const target = path.resolve(runDir, relativePath);
+  const relative = path.relative(runDir, target);
+  if (relative.startsWith('..') || path.isAbsolute(relative) || relative === '') {
+    throw new ReportWriteError(`the ${reporter} reporter asked to write ${relativePath}, which is outside the run folder`);
+  }
+  if (relative === RESULTS_FILE) {
+    throw new ReportWriteError(`the ${reporter} reporter asked to write ${RESULTS_FILE}; only the harness writes that file`);
+  }
+  return target;
+}
+
+/** Writes one report file with the harness's atomic writer; it never replaces a file that is there. */
+export function writeReportFile(target: string, contents: string | Uint8Array): void {
+  try {
+    writeFileAtomic(target, contents);
+  } catch (error) {
+    throw new ReportWriteError(`could not write ${target}: ${(error as Error).message}`, { cause: error });
+  }
 }

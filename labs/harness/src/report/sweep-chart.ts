@@ -1,18 +1,19 @@
 /**
- * The chart of one declared sweep (results.sweeps, as the core's sweepCharts draws it), for the HTML and Markdown
- * reports: a JSON-safe chart.js configuration and its data table, like every builder in charts.ts.
+ * The chart of one declared sweep (results.sweeps, as the core's sweepCharts plots it, selected by select.ts), for
+ * the HTML and Markdown reports: a JSON-safe chart.js configuration and its data table, like every builder in charts.ts.
  */
-import { amdahlSpeedup, caseLabel, formatSignificant, type Results, type SweepChart } from '@parallel-course/core';
+import { amdahlSpeedup, caseLabel, formatSignificant } from '@parallel-course/core';
 import type { ChartConfig, ChartDataset, ChartSpec } from './chart-spec.ts';
 import { axisTitle, BASE_OPTIONS, intervalSegments, REFERENCE_GREY, round, seriesColour, title } from './chart-spec.ts';
-import { amdahlFitFor } from './select.ts';
+import type { SelectedSweep } from './select.ts';
 
 /**
  * (d) One declared sweep (results.sweeps, drawn by the core's sweepCharts): speedup against the swept param, one
  * curve per variant and setting of its other params, each point with its 95% interval; a log axis where the values
  * are powers of two or span a wide range; the Amdahl fit and the ideal line where the param is the worker count.
  */
-export function sweepChartSpec(results: Results, chart: SweepChart, index: number): ChartSpec {
+export function sweepChartSpec(lab: string, selected: SelectedSweep, index: number): ChartSpec {
+  const { chart, workersAreX, fits } = selected;
   const { sweep } = chart;
   const datasets: ChartDataset[] = [];
   const rows: string[][] = [];
@@ -42,8 +43,7 @@ export function sweepChartSpec(results: Results, chart: SweepChart, index: numbe
       pointRadius: 5,
       spanGaps: false,
     });
-    const workersAreX = curve.points.every((p) => p.entry.workers === p.x);
-    const fit = workersAreX ? amdahlFitFor(results, curve.points[0]!.entry) : null;
+    const fit = fits[i];
     if (fit) {
       const steps = 40;
       const curveXs = Array.from({ length: steps + 1 }, (_, k) => xMin * (xMax / xMin) ** (k / steps));
@@ -53,7 +53,7 @@ export function sweepChartSpec(results: Results, chart: SweepChart, index: numbe
       rows.push([curve.label, String(p.x), formatSignificant(p.y), formatSignificant(p.ci95[0]), formatSignificant(p.ci95[1]), caseLabel(p.over), p.oversubscribed ? 'yes' : 'no']);
     }
   });
-  if (chart.curves.some((c) => c.points.every((p) => p.entry.workers === p.x))) {
+  if (workersAreX.some(Boolean)) {
     datasets.push({ type: 'line', label: 'ideal (speedup = workers)', data: [{ x: xMin, y: xMin }, { x: xMax, y: xMax }], borderColor: REFERENCE_GREY, borderDash: [2, 3], borderWidth: 1.5, pointRadius: 0 });
   }
   const axisText = chart.axis === 'log2' ? `${sweep.param} (log scale: powers of two equally spaced)` : chart.axis === 'log10' ? `${sweep.param} (log scale)` : sweep.param;
@@ -62,7 +62,7 @@ export function sweepChartSpec(results: Results, chart: SweepChart, index: numbe
     data: { datasets },
     options: {
       ...BASE_OPTIONS,
-      plugins: { title: title(`${results.lab}: ${sweep.title}`), legend: { position: 'bottom' } },
+      plugins: { title: title(`${lab}: ${sweep.title}`), legend: { position: 'bottom' } },
       scales: {
         x: chart.axis === 'linear' ? { type: 'linear', title: axisTitle(axisText) } : { type: 'logarithmic', min: xMin / 1.2, max: xMax * 1.2, title: axisTitle(axisText) },
         y: { type: 'linear', beginAtZero: true, title: axisTitle(`${chart.yTitle} (×)`) },
