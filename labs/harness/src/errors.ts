@@ -1,4 +1,3 @@
-import { constants as osConstants } from 'node:os';
 
 /**
  * Errors the harness raises at its edges, every one of them here, and the one place that maps them to exit codes.
@@ -84,9 +83,16 @@ export const EXIT_USAGE = 2;
 /** Anything unexpected: a bug in the harness or a lab. */
 export const EXIT_INTERNAL = 3;
 
+/**
+ * The numbers of the signals a run stops on (POSIX's, and what os.constants.signals gives on Linux, macOS and Windows).
+ * A table rather than node:os: the site's results viewer imports this file (site/src/lib/viewer-runs.ts ->
+ * measured.ts -> here), and the site's build fails on a Node built-in in browser code.
+ */
+const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
 /** The exit code of a run ended by a signal: 128 + its number, as shells report it (SIGINT 130, SIGTERM 143, SIGHUP 129). */
 export function exitCodeForSignal(signal: NodeJS.Signals): number {
-  return 128 + (osConstants.signals[signal] ?? 2);
+  return 128 + (SIGNAL_NUMBERS[signal] ?? 2);
 }
 
 /** The exit code for an error that reached the top of the CLI. */
