@@ -8,18 +8,18 @@ import { parallelMs, rateOf } from '@parallel-course/harness/plan.ts';
 import { deriveKeySync, KEYS_PER_REQUEST } from './work.ts';
 
 /**
- * ms per key on the reference machine: the median of calibrations over ten minutes there while others used it too
+ * ms per key on the course machine: the median of calibrations over ten minutes there while others used it too
  * (2026-12-03; load average 5 to 9 on its 2 vCPUs; 2.6 to 13.5 ms). The lab's comments quote 2.6 ms from a quiet day.
  */
-export const REFERENCE_RATES = { msPerKey: 4 };
+export const COURSE_MACHINE_RATES = { msPerKey: 4 };
 
 /**
- * Costs on the reference machine besides the keys, in ms; a run scales them by how much slower (or faster) this
+ * Costs on the course machine besides the keys, in ms; a run scales them by how much slower (or faster) this
  * machine derives a key. requestMs: a request's HTTP round trip on loopback and the load generator's share of the
  * CPUs (a quick run there: 30.6 ms a request inline, about 5 ms more than its 8 keys). serverStartMs: a server process up and
  * listening (Node, type stripping, the lab's modules); threadStartMs: one pool thread's start, CPU time.
  */
-export const REFERENCE_COSTS = { requestMs: 5, serverStartMs: 400, threadStartMs: 60 };
+export const COURSE_MACHINE_COSTS = { requestMs: 5, serverStartMs: 400, threadStartMs: 60 };
 
 /** Requests in the check: the six accounts of `inputs().check`. */
 const CHECK_REQUESTS = 6;
@@ -36,10 +36,10 @@ export function calibrate(): Calibration {
   return { msPerKey: timePerCall(() => deriveKeySync(account++, 0)) };
 }
 
-/** ms of one request on one core here: its keys plus the reference machine's overhead, scaled alike. */
+/** ms of one request on one core here: its keys plus the course machine's overhead, scaled alike. */
 function requestMs(calibration: Calibration): number {
   const msPerKey = rateOf(calibration, 'msPerKey');
-  return KEYS_PER_REQUEST * msPerKey + REFERENCE_COSTS.requestMs * (msPerKey / REFERENCE_RATES.msPerKey);
+  return KEYS_PER_REQUEST * msPerKey + COURSE_MACHINE_COSTS.requestMs * (msPerKey / COURSE_MACHINE_RATES.msPerKey);
 }
 
 /** ms for `requests` requests in flight at once on `workers` workers (whole requests each) with P CPUs. */
@@ -52,16 +52,16 @@ function burstMs(requests: number, workers: number, p: number, perRequestMs: num
 export function estimateServerCase(variant: string, workers: number | undefined, requests: number, ctx: LabContext, calibration: Calibration): CaseEstimate {
   const p = ctx.availableParallelism;
   const perRequest = requestMs(calibration);
-  const slowdown = rateOf(calibration, 'msPerKey') / REFERENCE_RATES.msPerKey;
+  const slowdown = rateOf(calibration, 'msPerKey') / COURSE_MACHINE_RATES.msPerKey;
   // The threadpool variant hands out single keys: libuv's threads share them finely, so no whole-request rounding.
   const run = (n: number) =>
     variant === 'threadpool' ? parallelMs(n * perRequest, libuvThreads(), p) : burstMs(n, variant === 'pool' ? (workers ?? 1) : 1, p, perRequest);
   // A pool starts its threads (in parallel up to P) and sends each a warm-up request before the server says ready.
   const threads = variant === 'pool' ? (workers ?? 1) : 0;
-  const poolStartMs = threads ? parallelMs(threads * REFERENCE_COSTS.threadStartMs * slowdown, threads, p) + burstMs(threads, threads, p, perRequest) : 0;
+  const poolStartMs = threads ? parallelMs(threads * COURSE_MACHINE_COSTS.threadStartMs * slowdown, threads, p) + burstMs(threads, threads, p, perRequest) : 0;
   return {
     sampleMs: run(requests),
-    setupMs: REFERENCE_COSTS.serverStartMs * slowdown + poolStartMs,
+    setupMs: COURSE_MACHINE_COSTS.serverStartMs * slowdown + poolStartMs,
     checkMs: run(CHECK_REQUESTS),
   };
 }

@@ -12,7 +12,7 @@ import type { VariantName } from './protocol.ts';
 import { startServerProcess } from './server-process.ts';
 import { deriveRingSync } from './work.ts';
 import { accountsOf, spotCheck } from './fresh-inputs.ts';
-import { calibrate, estimateInputs, estimateServerCase, REFERENCE_RATES } from './estimates.ts';
+import { calibrate, estimateInputs, estimateServerCase, COURSE_MACHINE_RATES } from './estimates.ts';
 import { checkVariantProperty } from './properties.ts';
 import { analyseEventLoop, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, PING } from './analysis.ts';
 
@@ -209,14 +209,14 @@ const lab: LabDefinition<BurstInput, string[]> = {
   sampling: {
     // Quick: 8 rounds of 2. With 4 the headline (the pool at P over inline) did not resolve on a busy 2-CPU machine in
     // 4 of 5 runs (1.13x to 1.86x, every interval reaching below 1; issue 44): its interval pairs by round, and 4 rounds
-    // are too few to resample. About 50 s on the reference machine, within the quick budget (the plan cuts rounds first).
+    // are too few to resample. About 50 s on the course machine, within the quick budget (the plan cuts rounds first).
     quick: { warmupSamples: 1, rounds: 8, samplesPerRound: 2 },
     full: { warmupSamples: 2, rounds: 10, samplesPerRound: 3 },
   },
   // The run's plan (the harness's plan.ts): one PBKDF2 key timed here; the burst's keys for the reference outputs.
   planning: {
     calibrate,
-    reference: REFERENCE_RATES,
+    courseMachine: COURSE_MACHINE_RATES,
     inputsMs: (_params, ctx, calibration) => estimateInputs(burstFor(ctx.availableParallelism), calibration),
   },
 };

@@ -9,7 +9,7 @@
 import { pbkdf2Sync } from 'node:crypto';
 
 /**
- * PBKDF2 iterations per key. About 2.6 ms per key on the course's reference VM (Node 24, 2 vCPUs), so one request
+ * PBKDF2 iterations per key. About 2.6 ms per key on the course machine (Node 24, 2 vCPUs), so one request
  * (8 keys) keeps a core busy for about 20 ms: long enough to block the event loop visibly, short enough for a quick run.
  */
 export const ITERATIONS_PER_KEY = 20_000;

@@ -1,7 +1,7 @@
 /**
  * Planning the lab's runs (the harness's plan.ts). The calibration times the reference forward pass's inner loop
  * (a dense layer in TypeScript, ns per multiply-add): it is the reference outputs' own cost, and it scales the ONNX
- * Runtime costs measured on the reference machine, since a calibration runs in the harness's own process and opens
+ * Runtime costs measured on the course machine, since a calibration runs in the harness's own process and opens
  * no session. Every case is estimated from its params (variant, batch, sessions, devices, source), as on the CPU
  * execution provider: on CUDA the same cases run faster, so a GPU run's plan errs long.
  */
@@ -12,19 +12,19 @@ import type { Params } from '@parallel-course/core';
 import { MODEL_SPEC } from './model-spec.ts';
 
 /**
- * The calibration on the reference machine: the median of calibrations over ten minutes there while others used it
+ * The calibration on the course machine: the median of calibrations over ten minutes there while others used it
  * too (2026-12-03; load average 5 to 9 on its 2 vCPUs). Its forward pass took 3.9 ms a sample then (1.05 ns a MAC).
  */
-export const REFERENCE_RATES = { nsPerMac: 1.3 };
+export const COURSE_MACHINE_RATES = { nsPerMac: 1.3 };
 
 /**
- * ONNX Runtime on the CPU execution provider, one thread, on the reference machine, in ms: a call costs a fixed part
+ * ONNX Runtime on the CPU execution provider, one thread, on the course machine, in ms: a call costs a fixed part
  * (reading the 15 MB of weights once per call) and a part per sample (a quick run there, 512 samples: one at a time
  * 0.6 ms a sample, batches of 8 78 ms, of 64 55 ms, of 512 53 ms). Reading a sample's file: 0.023 ms (read-then-infer
  * took 12 ms more than batches of 64). A session opened: 150 ms; a device process started (Node, ONNX Runtime, its
  * session): 600 ms of CPU, plus 10 ms of the parent's for each fork, and 10 ms a pass for the chunk queue's messages.
  */
-export const REFERENCE_COSTS = {
+export const COURSE_MACHINE_COSTS = {
   callMs: 0.5,
   sampleMs: 0.1,
   readMs: 0.023,
@@ -70,13 +70,13 @@ export function calibrate(): Calibration {
 }
 
 function slowdown(calibration: Calibration): number {
-  return rateOf(calibration, 'nsPerMac') / REFERENCE_RATES.nsPerMac;
+  return rateOf(calibration, 'nsPerMac') / COURSE_MACHINE_RATES.nsPerMac;
 }
 
 /** ms to infer `count` samples in calls of `batch` on one session. */
 function inferMs(count: number, batch: number, calibration: Calibration): number {
   const calls = Math.ceil(count / batch);
-  return (calls * REFERENCE_COSTS.callMs + count * REFERENCE_COSTS.sampleMs) * slowdown(calibration);
+  return (calls * COURSE_MACHINE_COSTS.callMs + count * COURSE_MACHINE_COSTS.sampleMs) * slowdown(calibration);
 }
 
 /** ms of one pass over `count` samples by the case `variant` with `params`, on P CPUs. */
@@ -84,7 +84,7 @@ function passMs(variant: string, params: Params, count: number, p: number, calib
   // Several processes on one device cost, as estimated here (CPU rates), what as many device processes do.
   if (variant === 'processes-per-device') return passMs('devices', { ...params, devices: Number(params.processes ?? 1) }, count, p, calibration);
   const batch = typeof params.batch === 'number' ? params.batch : 1;
-  const reads = count * REFERENCE_COSTS.readMs * slowdown(calibration);
+  const reads = count * COURSE_MACHINE_COSTS.readMs * slowdown(calibration);
   switch (variant) {
     case 'read-then-infer':
       return inferMs(count, batch, calibration) + reads;
@@ -98,7 +98,7 @@ function passMs(variant: string, params: Params, count: number, p: number, calib
       const chunk = Math.max(1, Math.ceil(count / (CHUNKS_PER_DEVICE * devices)));
       const perDevice = Math.ceil(count / devices / chunk) * inferMs(chunk, batch, calibration);
       const busy = devices <= p ? perDevice : parallelMs(devices * perDevice, devices, p);
-      return busy + (params.source === 'disk' ? reads / Math.min(devices, p) : 0) + REFERENCE_COSTS.passMs * slowdown(calibration);
+      return busy + (params.source === 'disk' ? reads / Math.min(devices, p) : 0) + COURSE_MACHINE_COSTS.passMs * slowdown(calibration);
     }
     default:
       // one-at-a-time (a call per sample) and batched.
@@ -112,11 +112,11 @@ function setupMs(variant: string, params: Params, p: number, calibration: Calibr
   if (variant === 'processes-per-device') return setupMs('devices', { ...params, devices: Number(params.processes ?? 1) }, p, calibration);
   if (variant === 'devices') {
     const devices = Number(params.devices ?? 1);
-    return (parallelMs(devices * REFERENCE_COSTS.deviceStartMs, devices, p) + devices * REFERENCE_COSTS.forkMs) * scale;
+    return (parallelMs(devices * COURSE_MACHINE_COSTS.deviceStartMs, devices, p) + devices * COURSE_MACHINE_COSTS.forkMs) * scale;
   }
   const sessions = variant === 'sessions' ? Number(params.sessions ?? 1) : 1;
-  const reader = params.reader === 'worker' ? REFERENCE_COSTS.readerStartMs : 0;
-  return (sessions * REFERENCE_COSTS.sessionMs + reader) * scale;
+  const reader = params.reader === 'worker' ? COURSE_MACHINE_COSTS.readerStartMs : 0;
+  return (sessions * COURSE_MACHINE_COSTS.sessionMs + reader) * scale;
 }
 
 /** A case's estimate from its variant and params, for passes of `count` samples (lab.ts DATASET_SIZE). */

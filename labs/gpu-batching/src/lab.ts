@@ -23,7 +23,7 @@ import { referenceWithBound, withinDerivedBound } from './tolerance.ts';
 import { adapterKind, deviceCounts, processesPerDevice, providerLabel, resolveTarget, targetParams, WEBGPU_ONE_DEVICE, type Target } from './target.ts';
 import { findWebGpu } from './webgpu-probe.ts';
 import { describeAdapter, EMULATED_WARNING } from './webgpu.ts';
-import { calibrate, estimateGpuCase, estimateGpuInputs, REFERENCE_RATES } from './estimates.ts';
+import { calibrate, estimateGpuCase, estimateGpuInputs, COURSE_MACHINE_RATES } from './estimates.ts';
 
 let target: Target | null = null;
 
@@ -209,7 +209,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
   // The run's plan (the harness's plan.ts): the reference's dense-layer loop timed here, ONNX Runtime's costs scaled by it.
   planning: {
     calibrate,
-    reference: REFERENCE_RATES,
+    courseMachine: COURSE_MACHINE_RATES,
     inputsMs: (_params, ctx, rates) => estimateGpuInputs(sizes(ctx.quick).dataset, rates),
   },
 };

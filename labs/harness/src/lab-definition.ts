@@ -107,7 +107,7 @@ export interface CaseEstimate {
   sampleCheckMs?: number;
 }
 
-/** How a lab's runs are planned (plan.ts): the rates its estimates divide by, measured here and on the reference machine. */
+/** How a lab's runs are planned (plan.ts): the rates its estimates divide by, measured here and on the course machine. */
 export interface LabPlanning {
   /**
    * A short measurement (about 50-100 ms) of the lab's unit of work on this machine, e.g. a key derivation or a
@@ -115,8 +115,8 @@ export interface LabPlanning {
    * learner's, and starts nothing.
    */
   calibrate(): Calibration;
-  /** What `calibrate` gives on the course's reference machine (plan.ts: REFERENCE_MACHINE): the planning test and `npm run plan` use it. */
-  reference: Calibration;
+  /** What `calibrate` gives on the course machine (plan.ts: COURSE_MACHINE): the planning test and `npm run plan` use it. */
+  courseMachine: Calibration;
   /** Making one set of inputs and their reference outputs (once per distinct value of the lab's `inputParams`), in ms. */
   inputsMs?(params: Params, ctx: LabContext, calibration: Calibration): number;
 }
@@ -286,7 +286,7 @@ export interface LabDefinition<Input, Output> {
   referenceBuildOutputs?(ctx: LabContext): string[];
   /**
    * Optional: how to plan a run of this lab within its time budget (plan.ts): a calibration of its unit of work and
-   * the reference machine's rates. With it and an `estimate` on every case, `npm run lab` prints the planned time and
+   * the course machine's rates. With it and an `estimate` on every case, `npm run lab` prints the planned time and
    * reduces the rounds (or leaves out optional cases) when a run would be too long.
    */
   planning?: LabPlanning;

@@ -1,12 +1,12 @@
 /**
  * The plan of one lab run (plan.ts), for `npm run lab` before it starts the runner and for `npm run plan`: loads the
  * lab's definition (lab code only; the learner's modules are imported in set-up, never here), calibrates it on this
- * machine or takes the reference machine's rates, and fits the plan to the run's budget.
+ * machine or takes the course machine's rates, and fits the plan to the run's budget.
  */
 import path from 'node:path';
 import type { Calibration, Impl, LabContext, LabDefinition, SamplingPlan } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
-import { describeFit, describeReduction, fitToBudget, formatDuration, planRun, REFERENCE_MACHINE, RUN_BUDGET_MS, type RunFit } from './plan.ts';
+import { describeFit, describeReduction, fitToBudget, formatDuration, planRun, COURSE_MACHINE, RUN_BUDGET_MS, type RunFit } from './plan.ts';
 
 export interface LabPlanOptions {
   lab: string;
@@ -17,8 +17,8 @@ export interface LabPlanOptions {
   seed: number;
   rootDir: string;
   grade?: boolean;
-  /** 'here': the lab's calibration on this machine (a run); 'reference': the reference machine's rates (the table). */
-  rates: 'here' | 'reference';
+  /** 'here': the lab's calibration on this machine (a run); 'course': the course machine's rates (the table). */
+  rates: 'here' | 'course';
 }
 
 export interface LabPlan {
@@ -45,10 +45,10 @@ export function planContext(options: LabPlanOptions): LabContext {
   };
 }
 
-/** The rates to plan with: measured here, or the reference machine's. */
+/** The rates to plan with: measured here, or the course machine's. */
 function ratesFor(lab: LabDefinition<unknown, unknown>, rates: LabPlanOptions['rates']): Calibration {
   if (!lab.planning) return {};
-  return rates === 'here' ? lab.planning.calibrate() : lab.planning.reference;
+  return rates === 'here' ? lab.planning.calibrate() : lab.planning.courseMachine;
 }
 
 /** Plans a loaded lab; null when the lab declares no planning (its runs go as before). */
@@ -61,7 +61,7 @@ export function planLoadedLab(lab: LabDefinition<unknown, unknown>, options: Lab
   const rates = Object.entries(calibration)
     .map(([name, value]) => `${name} = ${Number(value.toPrecision(3))}`)
     .join(', ');
-  const source = options.rates === 'reference' ? `the rates of ${REFERENCE_MACHINE}` : rates ? `rates calibrated on this machine: ${rates}` : "the lab's estimates";
+  const source = options.rates === 'course' ? `the rates of ${COURSE_MACHINE}` : rates ? `rates calibrated on this machine: ${rates}` : "the lab's estimates";
   const reduction = describeReduction(fit);
   return {
     fit,

@@ -17,13 +17,13 @@ export const MIN_ROUNDS = 3;
 /**
  * The harness's own time in a run, besides the lab's calls: starting the runner (Node strips the TypeScript of the
  * harness and the lab), the environment (git, nvidia-smi), the statistics (10,000 bootstrap resamples per interval)
- * and the reports with their charts. From quick and full runs of the labs on the reference machine (2026-12-03):
+ * and the reports with their charts. From quick and full runs of the labs on the course machine (2026-12-03):
  * about 4 s a run and 0.1 s a case. A planning figure, not a promise.
  */
 export const HARNESS_MS = { perRun: 4_000, perCase: 100 } as const;
 
-/** The machine whose rates are every lab's `planning.reference`: what the planning test and `npm run plan` assume. */
-export const REFERENCE_MACHINE = "the course's reference machine (a cloud VM with 2 shared AMD EPYC vCPUs, Node 24.21.0)";
+/** The machine whose rates are every lab's `planning.courseMachine`: what the planning test and `npm run plan` assume. */
+export const COURSE_MACHINE = "the course machine (a cloud VM with 2 shared AMD EPYC vCPUs, Node 24.21.0)";
 
 /** One case as planned, in ms. */
 export interface PlannedCase {

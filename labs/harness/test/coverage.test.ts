@@ -5,7 +5,7 @@
  * Synthetic data with a known answer: in round k of K, the baseline takes 60 * THETA * d_k * exp(SIGMA * Z) ms and the
  * variant 60 * d_k * exp(SIGMA * Z) ms (Z standard normal, independent per sample), so the true speedup is THETA.
  * (a) no drift: d_k = 1; (b) drift between rounds: d_k = 1 or 1.55 with probability 1/2 each, common to both cases
- * of the round, as when the reference VM's vCPU switched between about 62 and 97 ms for the same work.
+ * of the round, as when the course machine's vCPU switched between about 62 and 97 ms for the same work.
  *
  * Monte Carlo error: with T trials the standard error of a coverage p is sqrt(p (1 - p) / T): 0.0069 for p = 0.95 and
  * T = 1000, 0.0089 for T = 600. The paired method runs 600 trials in each of the 26 configurations (a method at the

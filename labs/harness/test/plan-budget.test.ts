@@ -48,7 +48,7 @@ function fakeLab(cases: CaseDefinition<unknown, unknown>[], grading?: LabDefinit
     workPerSample: () => ({ amount: 1, unit: 'things' }),
     cases: () => cases,
     sampling: { quick: SAMPLING, full: SAMPLING },
-    planning: { calibrate: () => ({ msPerUnit: 1 }), reference: { msPerUnit: 1 }, inputsMs: () => 1000 },
+    planning: { calibrate: () => ({ msPerUnit: 1 }), courseMachine: { msPerUnit: 1 }, inputsMs: () => 1000 },
     ...(grading ? { grading } : {}),
   };
 }
@@ -133,7 +133,7 @@ test('npm run lab runs the plan: fewer rounds, an optional case left out, the pl
       "    ...(workers === undefined ? {} : { workers }),\n    estimate: () => ({ sampleMs: 1500 }),\n    ...(name === 'mine' ? { optional: true } : {}),\n",
     )
     .replace('quick: { warmupSamples: 3, rounds: 2, samplesPerRound: 4 },', 'quick: { warmupSamples: 3, rounds: 6, samplesPerRound: 4 },')
-    .replace(/\n};\n\nexport default lab;/, '\n  planning: { calibrate: () => ({}), reference: {} },\n};\n\nexport default lab;');
+    .replace(/\n};\n\nexport default lab;/, '\n  planning: { calibrate: () => ({}), courseMachine: {} },\n};\n\nexport default lab;');
   assert.match(source, /optional: true[\s\S]*rounds: 6[\s\S]*planning: /, 'the fixture was edited as intended');
   writeFileSync(file, source);
   const planned = await planLab({ lab: 'sums', impl: 'solution', quick: true, p: 2, seed: 1, rootDir: root, rates: 'here' });

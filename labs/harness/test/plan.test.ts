@@ -1,6 +1,6 @@
 /**
  * A run's length on any node (issue 16): every real lab's case list, planned for P = 1 to 128 with the reference
- * machine's rates (plan.ts REFERENCE_MACHINE: this 2-vCPU VM, a slow per-core rate), stays within its budget after
+ * machine's rates (plan.ts COURSE_MACHINE: this 2-vCPU VM, a slow per-core rate), stays within its budget after
  * the planner's reductions (full <= 5 min, quick <= 90 s), every case has an estimate, and the case count grows at
  * most with log P: cases(P) <= cases(1) + s x (log2 P + 1), s the lab's sweeps over P, counted at P = 1 as its cases
  * with one worker (each sweep's first point). Each sweep (sweep.ts: every count to 4, the powers of two, P) adds at
@@ -37,10 +37,10 @@ test('every lab, planned for P = 1 to 128 at the reference rates, stays within 5
     const lab = await loadLab(name, ROOT_DIR);
     assert.ok(lab.planning, `${name} declares planning`);
     for (const quick of [false, true]) {
-      const plan = (p: number) => planLoadedLab(lab, { lab: name, impl: 'solution', quick, p, seed: DEFAULT_SEED, rootDir: ROOT_DIR, rates: 'reference' })!;
-      const one = planLoadedLab(lab, { lab: name, impl: 'solution', quick, p: 1, seed: DEFAULT_SEED, rootDir: ROOT_DIR, rates: 'reference' })!;
+      const plan = (p: number) => planLoadedLab(lab, { lab: name, impl: 'solution', quick, p, seed: DEFAULT_SEED, rootDir: ROOT_DIR, rates: 'course' })!;
+      const one = planLoadedLab(lab, { lab: name, impl: 'solution', quick, p: 1, seed: DEFAULT_SEED, rootDir: ROOT_DIR, rates: 'course' })!;
       const atOne = one.fit.asked.cases.length;
-      const sweeps = lab.cases(planContext({ lab: name, impl: 'solution', quick, p: 1, seed: DEFAULT_SEED, rootDir: ROOT_DIR, rates: 'reference' })).filter((c) => c.workers === 1).length;
+      const sweeps = lab.cases(planContext({ lab: name, impl: 'solution', quick, p: 1, seed: DEFAULT_SEED, rootDir: ROOT_DIR, rates: 'course' })).filter((c) => c.workers === 1).length;
       for (const p of PS) {
         const { fit } = plan(p);
         const mode = quick ? 'quick' : 'full';

@@ -14,7 +14,7 @@ import { makeInput, matmulFlop, refillInput, type MatmulInput } from './matrices
 import { checkProduct } from './sample-check.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
 import { matmulComparator } from './tolerance.ts';
-import { calibrate, estimateNativeKernelCase, estimateNativeKernelInputs, REFERENCE_RATES } from './estimates.ts';
+import { calibrate, estimateNativeKernelCase, estimateNativeKernelInputs, COURSE_MACHINE_RATES } from './estimates.ts';
 import type { Calibration } from '@parallel-course/harness/lab-definition.ts';
 import {
   checkTriadSample,
@@ -582,7 +582,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     full: { warmupSamples: 3, rounds: 15, samplesPerRound: 4 },
   },
   // The run's plan (the harness's plan.ts): the TypeScript product and triad timed here, the native rungs as ratios.
-  planning: { calibrate, reference: REFERENCE_RATES, inputsMs: (params, _ctx, rates) => estimateNativeKernelInputs(params, rates) },
+  planning: { calibrate, courseMachine: COURSE_MACHINE_RATES, inputsMs: (params, _ctx, rates) => estimateNativeKernelInputs(params, rates) },
 };
 
 export default lab;

@@ -11,20 +11,20 @@ import { histogramSync } from './monte-carlo.ts';
 import { checksum, makePayload, MIB, warmChecksum } from './payload.ts';
 
 /**
- * The calibration on the reference machine: the median of calibrations over ten minutes there while others used it
+ * The calibration on the course machine: the median of calibrations over ten minutes there while others used it
  * too (2026-12-03; load average 5 to 9 on its 2 vCPUs). The lab's comments quote 7.5 ns per point from a quiet day.
  */
-export const REFERENCE_RATES = { nsPerPoint: 9, msPerMiB: 0.13 };
+export const COURSE_MACHINE_RATES = { nsPerPoint: 9, msPerMiB: 0.13 };
 
 /**
- * Costs on the reference machine besides the points, in ms, scaled by how much slower (or faster) this machine
+ * Costs on the course machine besides the points, in ms, scaled by how much slower (or faster) this machine
  * counts a point. perTaskMs: one task's round trip through a pool, mostly on the main thread, so it does not shrink
  * with more workers (8192 tasks took 0.49 s on 2 threads); sampleMs: a pool sample's fixed part (the busy clock,
  * the merge, waking the workers); threadStartMs / processStartMs: one worker started, in CPU time (2 threads took
  * 213-257 ms, 2 processes 265-277 ms); forkMs: the main thread's serial part of each start; clone and transfer: the
  * copies of a hand-off per MiB (64 MiB: 126 and 79 ms against a 10 ms checksum); makePayload per MiB.
  */
-export const REFERENCE_COSTS = {
+export const COURSE_MACHINE_COSTS = {
   perTaskMs: 0.06,
   sampleMs: 15,
   threadStartMs: 150,
@@ -50,9 +50,9 @@ export function calibrate(): Calibration {
   return { nsPerPoint, msPerMiB: timePerCall(() => checksum(bytes)) };
 }
 
-/** How much slower than the reference machine this one counts points (below 1: faster). */
+/** How much slower than the course machine this one counts points (below 1: faster). */
 function slowdown(calibration: Calibration): number {
-  return rateOf(calibration, 'nsPerPoint') / REFERENCE_RATES.nsPerPoint;
+  return rateOf(calibration, 'nsPerPoint') / COURSE_MACHINE_RATES.nsPerPoint;
 }
 
 /** ms to count `points` on one core. */
@@ -67,12 +67,12 @@ function chunkedMs(points: number, chunk: number, workers: number, p: number, ca
   const rounds = Math.ceil(tasks / Math.max(1, Math.min(workers, p)));
   // Past P, workers time-slice: the rounds above count whole tasks per CPU, not per worker.
   const compute = serialMs(Math.min(points, rounds * chunk), calibration);
-  return compute + (tasks * REFERENCE_COSTS.perTaskMs + REFERENCE_COSTS.sampleMs) * slowdown(calibration);
+  return compute + (tasks * COURSE_MACHINE_COSTS.perTaskMs + COURSE_MACHINE_COSTS.sampleMs) * slowdown(calibration);
 }
 
 /** ms to start `workers` threads (or processes): their start-up in parallel up to P, the main thread's part in turn. */
 function startMs(workers: number, perWorkerMs: number, p: number, calibration: Calibration): number {
-  return (parallelMs(workers * perWorkerMs, workers, p) + workers * REFERENCE_COSTS.forkMs) * slowdown(calibration);
+  return (parallelMs(workers * perWorkerMs, workers, p) + workers * COURSE_MACHINE_COSTS.forkMs) * slowdown(calibration);
 }
 
 /**
@@ -95,7 +95,7 @@ export function estimateSerial(points: number, calibration: Calibration, p = 1):
 export function estimatePool(kind: 'threads' | 'processes', points: number, chunk: number, workers: number, startsPool: boolean, ctx: LabContext, calibration: Calibration): CaseEstimate {
   const p = ctx.availableParallelism;
   const run = (n: number) => chunkedMs(n, chunk, workers, p, calibration);
-  const perWorker = kind === 'threads' ? REFERENCE_COSTS.threadStartMs : REFERENCE_COSTS.processStartMs;
+  const perWorker = kind === 'threads' ? COURSE_MACHINE_COSTS.threadStartMs : COURSE_MACHINE_COSTS.processStartMs;
   return {
     sampleMs: run(points),
     setupMs: startsPool ? startMs(workers, perWorker, p, calibration) : 0,
@@ -112,17 +112,17 @@ export function estimateTally(points: number, workers: number, ctx: LabContext, 
 
 /** A payload of `mib` MiB checksummed on the main thread (`transport` null) or handed to a worker and back. */
 export function estimatePayload(transport: 'clone' | 'transfer' | 'shared' | null, mib: number, calibration: Calibration): CaseEstimate {
-  const copyPerMiB = transport === 'clone' ? REFERENCE_COSTS.cloneMsPerMiB : transport === 'transfer' ? REFERENCE_COSTS.transferMsPerMiB : 0;
+  const copyPerMiB = transport === 'clone' ? COURSE_MACHINE_COSTS.cloneMsPerMiB : transport === 'transfer' ? COURSE_MACHINE_COSTS.transferMsPerMiB : 0;
   const run = (m: number) => m * (rateOf(calibration, 'msPerMiB') + copyPerMiB * slowdown(calibration));
   return {
     sampleMs: run(mib),
-    setupMs: transport ? REFERENCE_COSTS.threadStartMs * slowdown(calibration) : 0,
+    setupMs: transport ? COURSE_MACHINE_COSTS.threadStartMs * slowdown(calibration) : 0,
     checkMs: run(CHECK_MIB),
   };
 }
 
 /** Inputs and reference outputs: the payload made and checksummed, or every Monte Carlo input counted serially. */
 export function estimateInputs(payloadMiB: number | undefined, measuredPoints: number, calibration: Calibration): number {
-  if (payloadMiB !== undefined) return payloadMiB * (REFERENCE_COSTS.makePayloadMsPerMiB * slowdown(calibration) + rateOf(calibration, 'msPerMiB'));
+  if (payloadMiB !== undefined) return payloadMiB * (COURSE_MACHINE_COSTS.makePayloadMsPerMiB * slowdown(calibration) + rateOf(calibration, 'msPerMiB'));
   return serialMs(measuredPoints + CHECK_POINTS.reduce((a, b) => a + b, 0), calibration);
 }

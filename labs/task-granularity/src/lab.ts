@@ -14,10 +14,10 @@ import type { LabInput } from './inputs.ts';
 import { histogramSync, lowbias32 } from './monte-carlo.ts';
 import { Worker } from 'node:worker_threads';
 import { checksum, makePayload, MIB } from './payload.ts';
-import { calibrate, estimateInputs, estimatePayload, estimatePool, estimateSerial, estimateTally, REFERENCE_RATES } from './estimates.ts';
+import { calibrate, estimateInputs, estimatePayload, estimatePool, estimateSerial, estimateTally, COURSE_MACHINE_RATES } from './estimates.ts';
 
 /**
- * Points per worker of a measured run: 2^22, about 31 ms on one core of the reference machine (7.5 ns per point), so
+ * Points per worker of a measured run: 2^22, about 31 ms on one core of the course machine (7.5 ns per point), so
  * a pool's run stays about that long whatever W is, and each sweep's serial baseline grows with W (W x 31 ms).
  */
 export const POINTS_PER_WORKER = 1 << 22;
@@ -79,7 +79,7 @@ export function chunkSizes(quick: boolean, workers: number): number[] {
 /**
  * Chunk sizes of the shorter sweeps at W = 1 and 2 below P, which only check the rule of thumb: two or more
  * overhead-bound sizes for the per-task cost (8192 and 1024 or 512 tasks), then sizes a factor of 2 apart from 256 to
- * 16 tasks (quick: 4 apart), where the rule puts the knee on the reference machine (2^22 points per worker at 9 ns
+ * 16 tasks (quick: 4 apart), where the rule puts the knee on the course machine (2^22 points per worker at 9 ns
  * per point and about 60 µs per task: tasks of 9·W·o hold about 2^22 x 9 ns / (9 x 60 µs), some 70 tasks per
  * run, whatever W), and 4 tasks per worker (the headline's rule).
  */
@@ -262,15 +262,15 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   sampling: {
     // Quick: 6 rounds of 2, as a full run (its sweep is what is smaller). With 3 rounds the headline's interval, which
     // resamples whole rounds (10 distinct resamples of 3), did not exclude 1 in any of 3 quick runs on a busy 2-CPU
-    // machine (issue 44); about 35 s on the reference machine, within the quick budget.
+    // machine (issue 44); about 35 s on the course machine, within the quick budget.
     quick: { warmupSamples: 1, rounds: 6, samplesPerRound: 2 },
-    // 12 samples per case (6 rounds of 2): the 64 MiB clone alone takes 0.3 to 1.5 s per sample on the reference VM.
+    // 12 samples per case (6 rounds of 2): the 64 MiB clone alone takes 0.3 to 1.5 s per sample on the course machine.
     full: { warmupSamples: 1, rounds: 6, samplesPerRound: 2 },
   },
   // The run's plan (the harness's plan.ts): a Monte Carlo point and a checksummed MiB timed here.
   planning: {
     calibrate,
-    reference: REFERENCE_RATES,
+    courseMachine: COURSE_MACHINE_RATES,
     inputsMs: (params, ctx, rates) => {
       const mib = params['payloadMiB'];
       return estimateInputs(typeof mib === 'number' ? mib : undefined, pointsOf(params['points'], ctx), rates);

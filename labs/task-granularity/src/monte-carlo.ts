@@ -17,7 +17,7 @@ const COORD_BITS = 15;
 const COORD_MASK = (1 << COORD_BITS) - 1;
 /** r2 >>> BIN_SHIFT is the bin: r2 < 2^31, so 2^31 / 2^27 = 16 bins. */
 const BIN_SHIFT = 27;
-/** Rounds of the mixer per point: the cost of one point (about 7.5 ns on the reference VM). addChunk writes it as a literal 4. */
+/** Rounds of the mixer per point: the cost of one point (about 7.5 ns on the course machine). addChunk writes it as a literal 4. */
 export const ROUNDS_PER_POINT = 4;
 
 /** A run of the estimate: points [0, points) of the stream named by seed. */

@@ -1,6 +1,6 @@
 /**
  * The payload of the data-movement cases: seeded bytes, and the work a worker does on them (a 32-bit checksum),
- * cheap enough (about 0.1 ns per byte on the reference VM) that the hand-off, not the work, dominates for the big payloads.
+ * cheap enough (about 0.1 ns per byte on the course machine) that the hand-off, not the work, dominates for the big payloads.
  */
 import { lowbias32 } from './monte-carlo.ts';
 

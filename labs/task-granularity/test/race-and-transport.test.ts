@@ -39,7 +39,7 @@ async function runCase(definition: CaseDefinition<LabInput, LabOutput>, implDir:
   }
 }
 
-// 2 threads x 2^21 increments each on 16 shared counters: on the 2-CPU reference machine every attempt so far lost
+// 2 threads x 2^21 increments each on 16 shared counters: on the 2-CPU course machine every attempt so far lost
 // thousands of updates. The test allows a few attempts, because a loaded machine can keep the two threads from
 // ever running at the same time during one attempt.
 const RACE_INPUT: LabInput = { kind: 'monte-carlo', spec: { seed: 5, points: 1 << 22 } };

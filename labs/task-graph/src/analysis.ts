@@ -14,7 +14,7 @@ import { OBSERVATIONS } from './cases.ts';
 
 /**
  * Other schedulers' cost per task, quoted (never measured by this lab): measured by the course's authors in one hour
- * on a 2-vCPU VM of the reference machine's kind in December 2026 (issue 46), empty tasks through each scheduler.
+ * on a 2-vCPU VM of the course machine's kind in December 2026 (issue 46), empty tasks through each scheduler.
  */
 export const PEER_OVERHEADS: readonly { scheduler: string; perTask: string }[] = [
   { scheduler: 'Dask, threaded scheduler', perTask: '116 µs' },

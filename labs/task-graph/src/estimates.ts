@@ -12,17 +12,17 @@ import { multiplyMod, seededMatrix } from './matrix.ts';
 export const PRODUCT_SIZE = 80;
 
 /**
- * The calibration on the reference machine (2-vCPU AMD EPYC VM, 2026-12-06, shared with other sessions): one
+ * The calibration on the course machine (2-vCPU AMD EPYC VM, 2026-12-06, shared with other sessions): one
  * 80 x 80 product (0.68-0.80 ms in five calibrations, load average 3.6).
  */
-export const REFERENCE_RATES = { msPerProduct: 0.75 };
+export const COURSE_MACHINE_RATES = { msPerProduct: 0.75 };
 
 /**
- * Costs on the reference machine besides the products, in ms, scaled by how much slower (or faster) this machine
+ * Costs on the course machine besides the products, in ms, scaled by how much slower (or faster) this machine
  * multiplies: perTaskMs a task's trip through the pool with two 50 KiB matrices out and one back; threadStartMs one
  * thread started; sampleMs a sample's fixed part.
  */
-export const REFERENCE_COSTS = { perTaskMs: 0.15, emptyTaskMs: 0.06, threadStartMs: 150, sampleMs: 2 };
+export const COURSE_MACHINE_COSTS = { perTaskMs: 0.15, emptyTaskMs: 0.06, threadStartMs: 150, sampleMs: 2 };
 
 /** Matrices of the check inputs besides the measured one (lab.ts: CHECK_COUNTS), all small. */
 const CHECK_PRODUCTS = 20;
@@ -34,7 +34,7 @@ export function calibrate(): Calibration {
 }
 
 function slowdown(calibration: Calibration): number {
-  return rateOf(calibration, 'msPerProduct') / REFERENCE_RATES.msPerProduct;
+  return rateOf(calibration, 'msPerProduct') / COURSE_MACHINE_RATES.msPerProduct;
 }
 
 /** The serial product of `count` matrices: count - 1 products on the main thread. */
@@ -48,10 +48,10 @@ export function estimateGraph(variant: 'flat' | 'tree', count: number, workers: 
   const tasks = count - 1;
   const span = variant === 'flat' ? tasks : Math.ceil(Math.log2(Math.max(1, count)));
   const w = Math.max(1, Math.min(workers, ctx.availableParallelism));
-  const perTask = REFERENCE_COSTS.perTaskMs * slowdown(calibration);
+  const perTask = COURSE_MACHINE_COSTS.perTaskMs * slowdown(calibration);
   return {
-    sampleMs: Math.min(tasks, tasks / w + span) * product + tasks * perTask + REFERENCE_COSTS.sampleMs,
-    setupMs: (REFERENCE_COSTS.threadStartMs * workers * slowdown(calibration)) / w,
+    sampleMs: Math.min(tasks, tasks / w + span) * product + tasks * perTask + COURSE_MACHINE_COSTS.sampleMs,
+    setupMs: (COURSE_MACHINE_COSTS.threadStartMs * workers * slowdown(calibration)) / w,
     checkMs: CHECK_PRODUCTS * (product / 10 + perTask),
   };
 }
@@ -60,8 +60,8 @@ export function estimateGraph(variant: 'flat' | 'tree', count: number, workers: 
 export function estimateEmpty(tasks: number, workers: number, ctx: LabContext, calibration: Calibration): CaseEstimate {
   const w = Math.max(1, Math.min(workers, ctx.availableParallelism));
   return {
-    sampleMs: tasks * REFERENCE_COSTS.emptyTaskMs * slowdown(calibration),
-    setupMs: (REFERENCE_COSTS.threadStartMs * workers * slowdown(calibration)) / w,
+    sampleMs: tasks * COURSE_MACHINE_COSTS.emptyTaskMs * slowdown(calibration),
+    setupMs: (COURSE_MACHINE_COSTS.threadStartMs * workers * slowdown(calibration)) / w,
   };
 }
 

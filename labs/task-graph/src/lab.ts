@@ -8,12 +8,12 @@
 import type { CaseDefinition, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { withinTolerance } from '@parallel-course/harness/comparators.ts';
 import { emptyCase, graphCase, serialCase } from './cases.ts';
-import { calibrate, estimateEmpty, estimateGraph, estimateInputs, estimateSerial, PRODUCT_SIZE, REFERENCE_RATES } from './estimates.ts';
+import { calibrate, estimateEmpty, estimateGraph, estimateInputs, estimateSerial, PRODUCT_SIZE, COURSE_MACHINE_RATES } from './estimates.ts';
 import type { LabInput, LabOutput } from './inputs.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import { MODULUS, productSerial, seededMatrices } from './matrix.ts';
 
-/** The side of every measured matrix: an 80 x 80 product is about 0.7 ms on one core of the reference machine. */
+/** The side of every measured matrix: an 80 x 80 product is about 0.7 ms on one core of the course machine. */
 export const SIZE = PRODUCT_SIZE;
 
 /**
@@ -117,7 +117,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   },
   planning: {
     calibrate,
-    reference: REFERENCE_RATES,
+    courseMachine: COURSE_MACHINE_RATES,
     inputsMs: (params, ctx, rates) => (params['tasks'] !== undefined ? 0 : estimateInputs(Number(params['count'] ?? countFor(workersFor(ctx))), rates)),
   },
 };

@@ -1,7 +1,7 @@
 /**
  * How long one run of each lab takes, for the time-budget test: seconds of wall time, full and --quick, on the
- * course's reference machine (2 shared vCPUs, so P = 2). The harness's planner (labs/harness/src/plan-lab.ts, at the
- * reference machine's rates) decides where it is present and the lab declares its planning; otherwise the stated
+ * course's course machine (2 shared vCPUs, so P = 2). The harness's planner (labs/harness/src/plan-lab.ts, at the
+ * course machine's rates) decides where it is present and the lab declares its planning; otherwise the stated
  * constants below, each the longest run recorded or planned, rounded up:
  *
  * - event-loop: full runs took 63 to 133 s, quick runs 44 and 45 s (instructor guide, "What each lab needs").
@@ -46,7 +46,7 @@ export async function labDurations(): Promise<LabDurations> {
   for (const lab of Object.keys(LAB_DURATIONS)) {
     try {
       const plans = await Promise.all(
-        [false, true].map((quick) => planLab({ lab, impl: 'solution', quick, p: 2, seed: 1, rootDir: ROOT, rates: 'reference' })),
+        [false, true].map((quick) => planLab({ lab, impl: 'solution', quick, p: 2, seed: 1, rootDir: ROOT, rates: 'course' })),
       );
       const [full, quick] = plans;
       if (!full || !quick) {

@@ -1,13 +1,13 @@
 /**
  * `npm run plan`: every lab's planned run time (plan.ts) for common node sizes, as a Markdown table for the instructor
- * guide. By default with the reference machine's rates (what the guide quotes); `--here` calibrates this machine
+ * guide. By default with the course machine's rates (what the guide quotes); `--here` calibrates this machine
  * first. Planned, not measured: each figure is the plan `npm run lab` would print at the start of that run.
  * Exit codes: 0 ok, 2 bad input, 3 internal error.
  */
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, loadLab, ROOT_DIR } from '../lab-registry.ts';
 import { planLoadedLab, type LabPlan } from '../plan-lab.ts';
-import { formatDuration, REFERENCE_MACHINE } from '../plan.ts';
+import { formatDuration, COURSE_MACHINE } from '../plan.ts';
 import { DEFAULT_SEED } from '../run-lab.ts';
 import { parseCommandLine } from '../command-line.ts';
 
@@ -21,8 +21,8 @@ export interface PlanRow {
   plans: { p: number; full: LabPlan | null; quick: LabPlan | null }[];
 }
 
-/** Plans every lab at each P with the reference machine's rates (or this machine's, `here`), the solution's cases. */
-export async function planRows(ps: number[], rates: 'here' | 'reference', rootDir = ROOT_DIR): Promise<PlanRow[]> {
+/** Plans every lab at each P with the course machine's rates (or this machine's, `here`), the solution's cases. */
+export async function planRows(ps: number[], rates: 'here' | 'course', rootDir = ROOT_DIR): Promise<PlanRow[]> {
   const rows: PlanRow[] = [];
   for (const name of labNames(rootDir)) {
     const lab = await loadLab(name, rootDir);
@@ -60,11 +60,11 @@ export async function main(argv: string[]): Promise<number> {
   if (parsed === null) return EXIT_OK;
   const ps = parsed.values.cpus === undefined ? TABLE_CPUS : parsed.values.cpus.split(',').map((text) => Number(text.trim()));
   if (ps.some((p) => !Number.isInteger(p) || p < 1 || p > 1024)) throw new UsageError(`--cpus must list whole numbers of CPUs from 1 to 1024, e.g. 2,16,64,128; got '${parsed.values.cpus}'`);
-  const rates = parsed.values.here ? 'here' : 'reference';
-  // The GPU lab plans its CPU "devices" (its cases do not depend on a GPU's speed here): as on the reference machine.
-  if (rates === 'reference') process.env.CUDA_VISIBLE_DEVICES = '';
+  const rates = parsed.values.here ? 'here' : 'course';
+  // The GPU lab plans its CPU "devices" (its cases do not depend on a GPU's speed here): as on the course machine.
+  if (rates === 'course') process.env.CUDA_VISIBLE_DEVICES = '';
   const rows = await planRows(ps, rates);
-  const source = rates === 'here' ? 'rates calibrated on this machine' : `the rates of ${REFERENCE_MACHINE}`;
+  const source = rates === 'here' ? 'rates calibrated on this machine' : `the rates of ${COURSE_MACHINE}`;
   process.stdout.write(`${formatPlanTables(rows)}\n\nPlanned, not measured: the solution's cases, from each case's work per sample and ${source}; budgets 5 min (full), 90 s (quick).\n`);
   return EXIT_OK;
 }

@@ -1,8 +1,8 @@
 /**
  * The README's table of commands: every npm script a learner or instructor meets, one line on what it does and how
- * long it takes on the reference machine. The times are rendered, never typed: a lab run's time is the wall time of
+ * long it takes on the course machine. The times are rendered, never typed: a lab run's time is the wall time of
  * the committed reference run (reference/<lab>/<time>/results.json: finishedAt - startedAt), and a --quick run's is
- * the plan `npm run plan` gives with the reference machine's rates (no quick run is committed; marked "planned").
+ * the plan `npm run plan` gives with the course machine's rates (no quick run is committed; marked "planned").
  *
  *   node labs/harness/src/tools/readme-commands.ts           prints the block
  *   node labs/harness/src/tools/readme-commands.ts --write   replaces the block between the markers in README.md
@@ -48,7 +48,7 @@ function referenceRuns(referenceDir: string): Timed[] {
   });
 }
 
-/** The block's Markdown, from the reference runs and the labs' plans at the reference machine's P. */
+/** The block's Markdown, from the reference runs and the labs' plans at the course machine's P. */
 export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
   const runs = referenceRuns(path.join(rootDir, 'reference')).sort((a, b) => a.lab.localeCompare(b.lab));
   if (runs.length === 0) throw new UsageError('reference/ holds no valid run: make the reference runs first (npm run reference)');
@@ -57,10 +57,10 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
   const machine = `${first.environment.cpuModel.trim()}, P = ${p}, Node ${first.environment.node}`;
   const full = runs.filter((r) => !r.results.quick).map((r) => ({ lab: r.lab, ms: wallMs(r.results) }));
   const fullSum = full.reduce((sum, e) => sum + e.ms, 0);
-  // The GPU lab plans its CPU "devices" on the reference machine, as `npm run plan` does.
+  // The GPU lab plans its CPU "devices" on the course machine, as `npm run plan` does.
   const savedCuda = process.env.CUDA_VISIBLE_DEVICES;
   process.env.CUDA_VISIBLE_DEVICES = '';
-  const plans = await planRows([p], 'reference', rootDir).finally(() => {
+  const plans = await planRows([p], 'course', rootDir).finally(() => {
     if (savedCuda === undefined) delete process.env.CUDA_VISIBLE_DEVICES;
     else process.env.CUDA_VISIBLE_DEVICES = savedCuda;
   });
@@ -74,7 +74,7 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm ci`', 'installs the packages, the pinned Node 24 (Linux) and compiles the native addon', 'not timed (network and compiler)'],
     ['`npm start`', 'builds the course site and serves it at http://127.0.0.1:4321/ (Astro telemetry off)', 'not timed (a site build)'],
     // Not lab runs, so nothing in reference/ times them: the figures typed here come from ../shared/bin/fresh-clone-check
-    // (a clean clone, `npm ci` then `npm test`) on the reference machine kind, each with its history in the harness
+    // (a clean clone, `npm ci` then `npm test`) on the course machine kind, each with its history in the harness
     // README ("Tests"); re-measure when the suite changes much.
     ['`npm test`', 'type-check, every unit and lab test, the site built and driven in a browser', '5-12 min on 2 vCPUs, depending on the host (measurements: [labs/harness/README.md](labs/harness/README.md#tests)); while working, run one file: `node --test <file>`'],
     ['`npm run test:p`', "the tests whose result can depend on the CPU count, for CI's reruns with COURSE_CPUS=1 and 64", 'under 1 min each'],
@@ -85,7 +85,7 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm run lab -- --all --quick`', 'every lab, quick', `planned: ${formatDuration(quickSum)}`],
     ['`npm run lab -- <lab> --cpus N`', 'runs the lab with P forced to N (pools sized for N CPUs; flagged as forced, oversubscribed where N is more than this machine has)', 'as a run of that lab'],
     ['`npm run lab -- <lab> --watch`', 're-checks your exercise on every save (no timing)', 'one check per save'],
-    // The first one's time: a fresh clone on the reference machine kind (a learner's 77 s; see the harness README, "Tests").
+    // The first one's time: a fresh clone on the course machine kind (a learner's 77 s; see the harness README, "Tests").
     ['`npm run lab -- --status`', "each lab's state and what to do next; rechecks only labs whose files changed", 'the first: every lab\'s exercise checked against its reference, about 1-2 min (77 s in a fresh clone); then seconds, plus a check per lab whose files changed'],
     ['`npm run lab -- <lab> --grade --quick`', 'your code beside the reference solution in one run: ratio against the target', 'a quick run with the graded cases added'],
     ['`npm run lab -- <lab> --compare <run>`', 'a run, then faster / slower / within noise per case against an earlier run', 'as a run of that lab'],
@@ -101,10 +101,10 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
   ];
   return [
     BEGIN,
-    `Times on the reference machine (${machine}): *measured* is the wall time of its committed run in`,
+    `Times on the course machine (${machine}): *measured* is the wall time of its committed run in`,
     '[reference/](reference/README.md); *planned* is what `npm run plan` gives with its rates (no quick run is committed).',
     '',
-    '| command | what it does | time on the reference machine |',
+    '| command | what it does | time on the course machine |',
     '| --- | --- | --- |',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     END,
