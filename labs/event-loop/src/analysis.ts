@@ -241,7 +241,7 @@ export function eventLoopValues(results: Results): Record<string, MeasuredValue>
 }
 
 /** The lab's analysis: the load-generator text, the values and the table. */
-export function analyseEventLoop(results: Results): { text: string; files: []; values: Record<string, MeasuredValue>; tables: Record<string, AnalysisTable> } {
+export function eventLoopAnalysis(results: Results): { text: string; files: []; values: Record<string, MeasuredValue>; tables: Record<string, AnalysisTable> } {
   return {
     text: `# Event loop: the load generator\n\n\`\`\`\n${loadGeneratorReport(results)}\n\`\`\``,
     files: [],

@@ -14,7 +14,7 @@ import { deriveRingSync } from './work.ts';
 import { accountsOf, spotCheck } from './fresh-inputs.ts';
 import { calibrate, estimateInputs, estimateServerCase, COURSE_MACHINE_RATES } from './estimates.ts';
 import { checkVariantProperty } from './properties.ts';
-import { analyseEventLoop, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, PING } from './analysis.ts';
+import { eventLoopAnalysis, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, PING } from './analysis.ts';
 
 /** One sample: a burst of requests for these accounts, all in flight at once. */
 export interface BurstInput {
@@ -205,7 +205,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
     ];
   },
   // The load generator's CPU share, and the values and table episodes 03 to 05 quote (analysis.ts).
-  analyse: analyseEventLoop,
+  labAnalysis: eventLoopAnalysis,
   sampling: {
     // Quick: 8 rounds of 2. With 4 the headline (the pool at P over inline) did not resolve on a busy 2-CPU machine in
     // 4 of 5 runs (1.13x to 1.86x, every interval reaching below 1; issue 44): its interval pairs by round, and 4 rounds

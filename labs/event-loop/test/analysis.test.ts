@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildAnalysisValues } from '@parallel-course/core';
 import type { CaseResult, Observation, Results, SpeedupEntry } from '@parallel-course/core';
-import { analyseEventLoop, caseForRole, casesTable, eventLoopValues, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, medianWithInterval, PING, requestsPerSecond } from '../src/analysis.ts';
+import { eventLoopAnalysis, caseForRole, casesTable, eventLoopValues, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, medianWithInterval, PING, requestsPerSecond } from '../src/analysis.ts';
 import lab from '../src/lab.ts';
 
 const obs = (samples: number[], p50: number | null, p99: number | null, max: number | null): Observation => ({ unit: 'ms', description: '', samples, p50, p99, max });
@@ -139,11 +139,11 @@ test('table: one row per case, cells with units and intervals, and a valid value
   assert.deepEqual(table.rows[3]![2], { value: 1.71, unit: 'x', ci95: [1.61, 1.81], what: 'speedup over inline' });
   assert.equal(table.rows[1]![3], '', 'the threadpool has no worker count, so no efficiency');
   assert.equal(table.rows[4]![6], '', 'no loop-delay samples');
-  const analysis = analyseEventLoop(results);
+  const analysis = eventLoopAnalysis(results);
   assert.match(analysis.text, /competes: workers \+ load generator > P/);
   const file = buildAnalysisValues(results, analysis);
   assert.equal(file.values.poolAtPSpeedup?.value, 1.71);
   assert.equal(file.tables.cases?.rows.length, 5);
   // The lab declares this analysis.
-  assert.equal(lab.analyse, analyseEventLoop);
+  assert.equal(lab.labAnalysis, eventLoopAnalysis);
 });

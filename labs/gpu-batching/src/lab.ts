@@ -194,10 +194,10 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
   },
   // The lab's reading of a run (latency percentiles, stability, pipeline ratio, device efficiency), with its JSON form
   // and the values and tables the episode renders.
-  async analyse(results) {
-    const { analyseResults, formatAnalysis } = await import('./analysis.ts');
+  async labAnalysis(results) {
+    const { gpuBatchingAnalysis, formatAnalysis } = await import('./analysis.ts');
     const { analysisValues } = await import('./analysis-values.ts');
-    const analysis = analyseResults(results);
+    const analysis = gpuBatchingAnalysis(results);
     // values and tables: the numbers episode 08 quotes, for analysis/values.json (issue 20).
     return { text: formatAnalysis(analysis), files: [{ name: 'analysis.json', contents: `${JSON.stringify(analysis, null, 2)}\n` }], ...analysisValues(results, analysis) };
   },

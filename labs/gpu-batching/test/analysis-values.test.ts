@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyze, buildAnalysisValues, type Results } from '@parallel-course/core';
-import { analyseResults } from '../src/analysis.ts';
+import { gpuBatchingAnalysis } from '../src/analysis.ts';
 import { analysisValues, kneeOf, overlapBound, overlapBoundInterval, throughputOf } from '../src/analysis-values.ts';
 
 test('kneeOf: the smallest batch whose next swept size gains less than 10% per doubling', () => {
@@ -102,7 +102,7 @@ function fakeResults(ep: 'cpu' | 'cuda'): Results {
 
 test('the values episode 08 names, on hand-computed results, labelled CPU fallback on a CPU run', () => {
   const results = fakeResults('cpu');
-  const { values, tables } = analysisValues(results, analyseResults(results));
+  const { values, tables } = analysisValues(results, gpuBatchingAnalysis(results));
   const v = (key: string) => {
     assert.ok(values[key], `values has ${key}`);
     return values[key]!;
@@ -149,7 +149,7 @@ test('the values episode 08 names, on hand-computed results, labelled CPU fallba
 
 test('on a CUDA run the values say CUDA and count the GPUs used', () => {
   const results = fakeResults('cuda');
-  const { values, tables } = analysisValues(results, analyseResults(results));
+  const { values, tables } = analysisValues(results, gpuBatchingAnalysis(results));
   assert.equal(values.gpusUsed?.value, 2);
   assert.equal(values.gpusFound?.value, 2);
   assert.match(values.perCallUsOneAtATime!.what, /CUDA execution provider \(GPU\)$/);

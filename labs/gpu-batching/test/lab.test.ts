@@ -13,7 +13,7 @@ import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '@parallel-course/harness';
 import { parseAnalysisValuesJson, parseResultsJson } from '@parallel-course/core';
-import { analyseResults } from '../src/analysis.ts';
+import { gpuBatchingAnalysis } from '../src/analysis.ts';
 import * as batching from '../../../exercises/gpu-batching/batching.ts';
 import * as chunks from '../../../exercises/gpu-batching/chunks.ts';
 import * as pipeline from '../../../exercises/gpu-batching/pipeline.ts';
@@ -68,7 +68,7 @@ test('a tiny-sampling run of the solution through runLab: valid results, every c
     assert.ok(results.cases.every((c) => c.workPerSample.unit === 'samples' && c.workPerSample.amount === 512));
     const twoDevices = results.cases.find((c) => c.variant === 'devices' && c.params.devices === 2)!;
     assert.deepEqual(Object.keys(twoDevices.observations).filter((k) => k.endsWith('samples')).sort(), ['device 0 samples', 'device 1 samples']);
-    const analysis = analyseResults(results);
+    const analysis = gpuBatchingAnalysis(results);
     assert.equal(analysis.ep, 'cpu');
     assert.equal(analysis.pipeline.length, 1);
     assert.equal(analysis.devices.length, 2);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { analyze, formatBytes, type Results } from '@parallel-course/core';
 import { AllocationError, isAllocationError, withHalving } from '../src/allocation.ts';
-import { analyseResults, formatAnalysis } from '../src/analysis.ts';
+import { gpuBatchingAnalysis, formatAnalysis } from '../src/analysis.ts';
 import { describeEvent } from '../src/device-pool.ts';
 import { decodeInto, ensureDataset, loadAllSync, PIXELS, samplePixels } from '../src/dataset.ts';
 import { parseGpuQuery } from '../src/gpus.ts';
@@ -247,7 +247,7 @@ test('the lab analysis on hand-computed values: best batch, percentiles, pipelin
     resamples: 100,
     availableParallelism: 4,
   }).speedups;
-  const a = analyseResults(results);
+  const a = gpuBatchingAnalysis(results);
   assert.equal(a.ep, 'cpu');
   assert.deepEqual(a.best, { batch: 64, speedup: 10 });
   const b64 = a.batches.find((b) => b.batch === 64)!;

@@ -1,5 +1,5 @@
 /**
- * Stage 7, the lab's own analysis of a finished run (LabDefinition.analyse), the same for every lab: at the end of
+ * Stage 7, the lab's own analysis of a finished run (LabDefinition.labAnalysis), the same for every lab: at the end of
  * `npm run lab`, and again whenever asked with `npm run analyse -- <run folder>`. It reads the validated results,
  * never the learner's code, and writes into a NEW folder of the run (analysis/, then analysis-2/, ...): a run folder's
  * files are never replaced. (Not the statistics stage, whose medians and intervals every lab gets alike: this is the
@@ -54,5 +54,5 @@ export function writeAnalysis(runDir: string, analysis: LabAnalysis, run?: Pick<
 /** Runs the lab's analysis of `results`; null when the lab declares none. */
 export async function runLabAnalysis(results: Results, rootDir?: string): Promise<LabAnalysis | null> {
   const lab = await loadLab(results.lab, rootDir);
-  return lab.analyse ? lab.analyse(results) : null;
+  return lab.labAnalysis ? lab.labAnalysis(results) : null;
 }

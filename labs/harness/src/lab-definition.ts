@@ -265,7 +265,7 @@ export interface LabDefinition<Input, Output> {
    * on demand with `npm run analyse -- <run folder>`, prints `text` and writes `text` and `files` into a new folder of
    * the run (analysis/, analysis-2/...), never replacing a file.
    */
-  analyse?(results: Results): LabAnalysis | Promise<LabAnalysis>;
+  labAnalysis?(results: Results): LabAnalysis | Promise<LabAnalysis>;
   /**
    * Optional lines for the results' `notes` and the terminal: what a reader must know about this run that the
    * numbers do not say, e.g. "native rungs unavailable here: no C++ compiler (install g++, then `npm run build -w labs/native-kernel`)"

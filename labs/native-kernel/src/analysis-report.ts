@@ -3,7 +3,7 @@
  */
 import { formatTime, type Results } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
-import { analyseNativeKernel, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
+import { nativeKernelAnalysis, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
 import { nativeKernelValues } from './analysis-values.ts';
 import { saturationSentence, type Bandwidth } from './bandwidth-analysis.ts';
 import { rooflineSvg } from './roofline-svg.ts';
@@ -105,11 +105,11 @@ export function fmtNs(ns: number): string {
 }
 
 /**
- * The lab's analysis of a run (LabDefinition.analyse): the tables as text, roofline.svg when the peaks were probed, and
+ * The lab's analysis of a run (LabDefinition.labAnalysis): the tables as text, roofline.svg when the peaks were probed, and
  * the values and tables episode 07 quotes (analysis-values.ts).
  */
-export function analyseRun(results: Results): LabAnalysis {
-  const analysis = analyseNativeKernel(results);
+export function analysisReport(results: Results): LabAnalysis {
+  const analysis = nativeKernelAnalysis(results);
   const files: LabAnalysis['files'] = [];
   let text = formatAnalysis(results, analysis);
   if (analysis.roofs) {

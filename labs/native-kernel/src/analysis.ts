@@ -251,7 +251,7 @@ export interface NativeKernelAnalysis {
   roofline: RooflinePoint[];
 }
 
-export function analyseNativeKernel(results: Results): NativeKernelAnalysis {
+export function nativeKernelAnalysis(results: Results): NativeKernelAnalysis {
   const points = results.cases.filter((c) => !isTriadCase(c)).map(rungPoint);
   const peaks = peaksFrom(results);
   const bandwidth = bandwidthFrom(results);

@@ -573,9 +573,9 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   },
   // The lab's own numbers (crossover, per-call overhead, thread efficiency, fraction of peak) and the roofline;
   // loaded when a run is analysed, not when the lab is imported.
-  async analyse(results) {
-    const { analyseRun } = await import('./analysis-report.ts');
-    return analyseRun(results);
+  async labAnalysis(results) {
+    const { analysisReport } = await import('./analysis-report.ts');
+    return analysisReport(results);
   },
   sampling: {
     quick: { warmupSamples: 1, rounds: 3, samplesPerRound: 2 },

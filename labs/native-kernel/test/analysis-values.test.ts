@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analysisValuesSchema } from '@parallel-course/core';
 import type { CaseResult, Results } from '@parallel-course/core';
-import { analyseNativeKernel } from '../src/analysis.ts';
+import { nativeKernelAnalysis } from '../src/analysis.ts';
 import { keyPart, nativeKernelValues, speedRatio } from '../src/analysis-values.ts';
 import { PEAK_OBSERVATIONS } from '../src/peaks.ts';
 
@@ -58,7 +58,7 @@ test('the blocked kernel against -march=native and the BLAS: ratios of medians, 
 });
 
 test('values: GFLOP/s and % of the one-core peak per rung and size, the ratios, the peaks; the ladder table; valid against the schema', () => {
-  const { values, tables } = nativeKernelValues(results, analyseNativeKernel(results));
+  const { values, tables } = nativeKernelValues(results, nativeKernelAnalysis(results));
   assert.equal(values.peakGflops1!.value, 100);
   assert.equal(values.gflopsNativeMarch1024!.value, 2 * 1024 ** 3 / 100e6);
   assert.equal(values.gflopsNativeBlocked1024!.value, 2 * 1024 ** 3 / 40e6);
@@ -111,7 +111,7 @@ test('the threads efficiency over the fastest one-thread form of the same produc
       { variant: 'native-threads', params: { size: 512, threads: 2 }, workers: 2, efficiency: 23.1 / 12.5 / 2, efficiencyCi95: [0.9, 0.95], efficiencyBasis: 'one-worker' },
     ],
   } as unknown as Results;
-  const { values } = nativeKernelValues(withThreads, analyseNativeKernel(withThreads));
+  const { values } = nativeKernelValues(withThreads, nativeKernelAnalysis(withThreads));
   assert.ok(Math.abs(values.efficiencyNativeThreads512At2!.value - 0.924) < 1e-12);
   const fastest = values.efficiencyOverFastestNativeThreads512At2!;
   assert.ok(Math.abs(fastest.value - 0.608) < 1e-12);
@@ -131,7 +131,7 @@ test('the blocked threads rung: efficiency over the plain native-blocked call, a
       { variant: 'native-blocked-threads', params: { size: 512, threads: 2 }, workers: 2, efficiency: 4.6 / 2.5 / 2, efficiencyCi95: [0.9, 0.95], efficiencyBasis: 'one-worker' },
     ],
   } as unknown as Results;
-  const { values } = nativeKernelValues(withThreads, analyseNativeKernel(withThreads));
+  const { values } = nativeKernelValues(withThreads, nativeKernelAnalysis(withThreads));
   assert.ok(Math.abs(values.efficiencyNativeBlockedThreads512At2!.value - 0.92) < 1e-12);
   const fastest = values.efficiencyOverFastestNativeBlockedThreads512At2!;
   assert.ok(Math.abs(fastest.value - 0.8) < 1e-12);

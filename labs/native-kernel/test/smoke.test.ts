@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '@parallel-course/harness';
 import { blasStatus, rungStatus } from '../src/addon.ts';
-import { analyseNativeKernel } from '../src/analysis.ts';
+import { nativeKernelAnalysis } from '../src/analysis.ts';
 
 // One sample per case: every case is still checked before it is timed, and no assertion here reads an interval.
 const sampling = { warmupSamples: 0, rounds: 1, samplesPerRound: 1 };
@@ -21,7 +21,7 @@ test('runLab --quick on the solution: every case passes, the headline, the peaks
   assert.equal(outcome.exitCode, 0, JSON.stringify(outcome.correctness.filter((e) => !e.passed)));
   assert.ok(outcome.results);
   assert.equal(outcome.results.headline?.variant, 'native-march');
-  const analysis = analyseNativeKernel(outcome.results);
+  const analysis = nativeKernelAnalysis(outcome.results);
   assert.ok(analysis.peaks && analysis.peaks.gflops1 > 0 && analysis.peaks.gbps1 > 0, 'the peak probes ran');
   // One thread-scaling point (2 threads vs 1) at the quick size per threaded variant: kernel.cc's loop, the blocked
   // kernel and, where a BLAS was built, the library.

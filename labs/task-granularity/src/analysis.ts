@@ -5,7 +5,7 @@
  * (tasks of at least 9·W·o) checked against that sweep's own curve, and its efficiency split into utilisation x speed
  * ratio (busy-clock.ts), with a chart of the split at W = P.
  *
- * The lab's `analyse` (LabDefinition): the harness runs it after every run and with
+ * The lab's `labAnalysis` (LabDefinition): the harness runs it after every run and with
  *   npm run analyse -- results/task-granularity/<run>      (or: npm run analyse -- --lab task-granularity)
  * and writes analysis.md, values.json and efficiency-split.png into a new folder of the run.
  */
@@ -221,7 +221,7 @@ export function formatWorkers(results: Results): string {
  * The analysis of a run of this lab. `fallback`: the points per run and W of a run from before the sweeps carried
  * them in their params (lab.ts: 2^22 per worker, at least 2, on P).
  */
-export async function analyseGranularity(results: Results, fallback: { points: number; workers: number }): Promise<LabAnalysis> {
+export async function granularityAnalysis(results: Results, fallback: { points: number; workers: number }): Promise<LabAnalysis> {
   const granularity = deriveGranularity(results, fallback);
   const sections = [`# Task granularity: what the run shows\n`, '```', formatGranularity(granularity), '', formatRuleCheck(granularity)];
   const split = formatEfficiencySplit(granularity);

@@ -254,10 +254,10 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     return cases;
   },
   // Loaded when a run is analysed, not when the lab is imported (the chart renderer is a native module).
-  async analyse(results) {
-    const { analyseGranularity } = await import('./analysis.ts');
+  async labAnalysis(results) {
+    const { granularityAnalysis } = await import('./analysis.ts');
     // A run from before the sweeps carried points and workers in their params: 2^22 per worker at least 2, on P.
-    return analyseGranularity(results, { points: POINTS_PER_WORKER * Math.max(2, results.cpus.p), workers: results.cpus.p });
+    return granularityAnalysis(results, { points: POINTS_PER_WORKER * Math.max(2, results.cpus.p), workers: results.cpus.p });
   },
   sampling: {
     // Quick: 6 rounds of 2, as a full run (its sweep is what is smaller). With 3 rounds the headline's interval, which

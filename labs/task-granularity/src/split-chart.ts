@@ -3,11 +3,11 @@
  * size, one category per size. Built from analysis.ts's numbers as a harness ChartSpec, so the PNG renderer and the
  * colours are the run report's.
  */
-import { PALETTE, REFERENCE_GREY, type ChartSpec } from '@parallel-course/harness/report/chart-spec.ts';
+import { PALETTE, GUIDE_GREY, type ChartSpec } from '@parallel-course/harness/report/chart-spec.ts';
 import type { Sweep } from './sweep-model.ts';
 import { formatSignificant } from '@parallel-course/core';
 
-/** The efficiency the course aims for at the headline size: a dashed reference line. */
+/** The efficiency the course aims for at the headline size: a dashed guide line. */
 export const TARGET_EFFICIENCY = 0.85;
 
 function rounded(value: number | null): number | null {
@@ -53,7 +53,7 @@ export function efficiencySplitChart(g: Pick<Sweep, 'curve' | 'points' | 'worker
             type: 'line' as const,
             label: `target efficiency ${TARGET_EFFICIENCY}`,
             data: labels.map((label) => ({ x: label, y: TARGET_EFFICIENCY })),
-            borderColor: REFERENCE_GREY,
+            borderColor: GUIDE_GREY,
             borderDash: [6, 4],
             borderWidth: 1.5,
             pointRadius: 0,

@@ -7,7 +7,7 @@
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
-import { PALETTE, REFERENCE_GREY, type ChartConfig } from '@parallel-course/harness/report/chart-spec.ts';
+import { PALETTE, GUIDE_GREY, type ChartConfig } from '@parallel-course/harness/report/chart-spec.ts';
 import { caseRatioInterval, formatOrNA, formatSignificant, median as medianOfSamples, paramsSeedText, type Results } from '@parallel-course/core';
 import { bounds, type Bounds } from './graph-measures.ts';
 import { OBSERVATIONS } from './cases.ts';
@@ -220,7 +220,7 @@ function boundsChart(r: TaskGraphReading, machine: string): ChartConfig {
       datasets: [
         { label: 'measured speedup', data: r.points.map((pt) => round(pt.speedup)), backgroundColor: PALETTE[0] },
         { label: "Brent: at least W / (W/P + S) without overhead", data: r.points.map((pt) => round(pt.bounds.brentSpeedup)), backgroundColor: PALETTE[2] },
-        { label: 'ceiling: min(P, W / S)', data: r.points.map((pt) => round(pt.bounds.speedupCeiling)), backgroundColor: REFERENCE_GREY },
+        { label: 'ceiling: min(P, W / S)', data: r.points.map((pt) => round(pt.bounds.speedupCeiling)), backgroundColor: GUIDE_GREY },
       ],
     },
     options: {
@@ -233,7 +233,7 @@ function boundsChart(r: TaskGraphReading, machine: string): ChartConfig {
   };
 }
 
-export async function analyseTaskGraph(results: Results): Promise<LabAnalysis> {
+export async function taskGraphAnalysis(results: Results): Promise<LabAnalysis> {
   const r = readTaskGraph(results);
   const env = results.environment;
   const machine = `${env.cpuModel.trim()}, P = ${results.cpus.p}, ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC`;

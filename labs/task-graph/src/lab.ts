@@ -107,9 +107,9 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     cases.push({ ...emptyCase(EMPTY_TASKS, p), estimate: (c, rates) => estimateEmpty(EMPTY_TASKS, p, c, rates) });
     return cases;
   },
-  async analyse(results) {
-    const { analyseTaskGraph } = await import('./analysis.ts');
-    return analyseTaskGraph(results);
+  async labAnalysis(results) {
+    const { taskGraphAnalysis } = await import('./analysis.ts');
+    return taskGraphAnalysis(results);
   },
   sampling: {
     quick: { warmupSamples: 1, rounds: 3, samplesPerRound: 2 },

@@ -48,8 +48,8 @@ export interface ChartSpec {
  */
 export const PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#D55E00', '#CC79A7', '#0072B2'] as const;
 
-/** Mid grey for reference lines (ideal, baseline, available CPUs): visible on light and dark backgrounds. */
-export const REFERENCE_GREY = '#8C8C8C';
+/** Mid grey for guide lines (ideal, baseline, available CPUs): visible on light and dark backgrounds. */
+export const GUIDE_GREY = '#8C8C8C';
 
 /** The colour of the `index`-th series, cycling through the palette. */
 export function seriesColour(index: number): string {

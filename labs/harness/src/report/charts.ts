@@ -6,7 +6,7 @@
  */
 import { amdahlSpeedup, caseLabel, type CaseResult, formatPercent, formatSignificant, type Results } from '@parallel-course/core';
 import type { ChartConfig, ChartDataset, ChartPoint, ChartSpec, DataTable } from './chart-spec.ts';
-import { axisTitle, BASE_OPTIONS, intervalSegments, REFERENCE_GREY, round, seriesColour, title, withAlpha } from './chart-spec.ts';
+import { axisTitle, BASE_OPTIONS, intervalSegments, GUIDE_GREY, round, seriesColour, title, withAlpha } from './chart-spec.ts';
 import { type ChartSelection, MAX_STRIP_POINTS, selectCharts } from './select.ts';
 import { sweepChartSpec } from './sweep-chart.ts';
 
@@ -91,14 +91,14 @@ export function speedupVsWorkersChart(selection: ChartSelection): ChartSpec | nu
     }
   }
 
-  // Reference lines, drawn after the data so the legend lists the variants first.
+  // Guide lines, drawn after the data so the legend lists the variants first.
   const yTop = xMax;
   datasets.push(
     {
       type: 'line',
       label: 'ideal (speedup = workers)',
       data: [{ x: 1, y: 1 }, { x: xMax, y: xMax }],
-      borderColor: REFERENCE_GREY,
+      borderColor: GUIDE_GREY,
       borderDash: [2, 3],
       borderWidth: 1.5,
       pointRadius: 0,
@@ -107,7 +107,7 @@ export function speedupVsWorkersChart(selection: ChartSelection): ChartSpec | nu
       type: 'line',
       label: `available CPUs (${available})`,
       data: [{ x: available, y: 0 }, { x: available, y: yTop }],
-      borderColor: REFERENCE_GREY,
+      borderColor: GUIDE_GREY,
       borderDash: [10, 5],
       borderWidth: 2,
       pointRadius: 0,
@@ -276,7 +276,7 @@ export function speedupPerCaseChart(selection: ChartSelection): ChartSpec | null
           label: `${baseline} (speedup = 1)`,
           data: [{ x: -0.5, y: 1 }, { x: entries.length - 0.5, y: 1 }],
           xAxisID: 'xIndex',
-          borderColor: REFERENCE_GREY,
+          borderColor: GUIDE_GREY,
           borderDash: [6, 4],
           borderWidth: 1.5,
           pointRadius: 0,

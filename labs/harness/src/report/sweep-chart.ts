@@ -4,7 +4,7 @@
  */
 import { amdahlSpeedup, caseLabel, formatSignificant } from '@parallel-course/core';
 import type { ChartConfig, ChartDataset, ChartSpec } from './chart-spec.ts';
-import { axisTitle, BASE_OPTIONS, intervalSegments, REFERENCE_GREY, round, seriesColour, title } from './chart-spec.ts';
+import { axisTitle, BASE_OPTIONS, intervalSegments, GUIDE_GREY, round, seriesColour, title } from './chart-spec.ts';
 import type { SelectedSweep } from './select.ts';
 
 /**
@@ -54,7 +54,7 @@ export function sweepChartSpec(lab: string, selected: SelectedSweep, index: numb
     }
   });
   if (workersAreX.some(Boolean)) {
-    datasets.push({ type: 'line', label: 'ideal (speedup = workers)', data: [{ x: xMin, y: xMin }, { x: xMax, y: xMax }], borderColor: REFERENCE_GREY, borderDash: [2, 3], borderWidth: 1.5, pointRadius: 0 });
+    datasets.push({ type: 'line', label: 'ideal (speedup = workers)', data: [{ x: xMin, y: xMin }, { x: xMax, y: xMax }], borderColor: GUIDE_GREY, borderDash: [2, 3], borderWidth: 1.5, pointRadius: 0 });
   }
   const axisText = chart.axis === 'log2' ? `${sweep.param} (log scale: powers of two equally spaced)` : chart.axis === 'log10' ? `${sweep.param} (log scale)` : sweep.param;
   const config: ChartConfig = {

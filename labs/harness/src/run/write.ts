@@ -19,7 +19,7 @@ export async function writeRun(start: RunStart, results: Results): Promise<RunLa
   // The same loaded definition and the results value: nothing is loaded or read back from the folder just written.
   let analysisLine: string | null = null;
   try {
-    const analysis = definition.analyse ? await definition.analyse(results) : null;
+    const analysis = definition.labAnalysis ? await definition.labAnalysis(results) : null;
     if (analysis) analysisLine = `Analysis: ${path.join(writeAnalysis(written.dir, analysis, results).dir, ANALYSIS_FILE)}`;
   } catch (error) {
     analysisLine = `Analysis: the lab's analysis failed (${(error as Error).message}); the results are kept. Retry with: npm run analyse -- ${written.dir}`;

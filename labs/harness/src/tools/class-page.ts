@@ -9,7 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { caseLabel, escapeHtml, formatPercent, formatSignificant, formatSpeedup, formatTimeWithInterval, type Results } from '@parallel-course/core';
 import { chartScripts, htmlPage } from '../report/html-page.ts';
-import { seriesColour, REFERENCE_GREY } from '../report/chart-spec.ts';
+import { seriesColour, GUIDE_GREY } from '../report/chart-spec.ts';
 import { speedupsByWorkers } from '../report/select.ts';
 import { validateFile, type ValidateFileOptions } from './validate.ts';
 import { gradebookHtml, gradebookRow } from './gradebook.ts';
@@ -99,7 +99,7 @@ export function classScalingChart(lab: string, subs: Submission[]): Record<strin
           label: 'ideal (speedup = workers)',
           data: [{ x: 1, y: 1 }, { x: maxWorkers, y: maxWorkers }],
           showLine: true,
-          borderColor: REFERENCE_GREY,
+          borderColor: GUIDE_GREY,
           borderDash: [4, 4],
           pointRadius: 0,
         },
