@@ -182,7 +182,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
       measureAt: (sample: number) => ({ accounts: accountsOf(sample + 1, n) }),
     };
   },
-  reference(input) {
+  expected(input) {
     return input.accounts.map((account) => deriveRingSync(account));
   },
   comparator: exactStrings(),
@@ -213,7 +213,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
     quick: { warmupSamples: 1, rounds: 8, samplesPerRound: 2 },
     full: { warmupSamples: 2, rounds: 10, samplesPerRound: 3 },
   },
-  // The run's plan (the harness's plan.ts): one PBKDF2 key timed here; the burst's keys for the reference outputs.
+  // The run's plan (the harness's plan.ts): one PBKDF2 key timed here; the burst's keys for the expected outputs.
   planning: {
     calibrate,
     courseMachine: COURSE_MACHINE_RATES,

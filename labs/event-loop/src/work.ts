@@ -42,7 +42,7 @@ export function formatBody(account: number, keys: readonly string[]): string {
   return `account ${account}\n${keys.join('\n')}\n`;
 }
 
-/** The whole ring, synchronously: the reference output of `/derive?account=N`. */
+/** The whole ring, synchronously: the expected output of `/derive?account=N`. */
 export function deriveRingSync(account: number): string {
   const keys: string[] = [];
   for (let i = 0; i < KEYS_PER_REQUEST; i++) keys.push(deriveKeySync(account, i));

@@ -28,7 +28,7 @@ async function check(implDir: string, variant: string, workers?: number) {
   const definition = lab.cases(c).find((d) => d.variant === variant && (workers === undefined || d.params['workers'] === workers));
   assert.ok(definition, `${variant} ${workers ?? ''}`);
   const inputs = (await lab.inputs({}, c)).check;
-  const checked = await checkCase(definition, lab.comparator, { inputs, expected: inputs.map((i) => lab.reference(i)) }, c);
+  const checked = await checkCase(definition, lab.comparator, { inputs, expected: inputs.map((i) => lab.expected(i)) }, c);
   if (checked.instance) await checked.instance.teardown();
   return checked.entry;
 }

@@ -1,6 +1,6 @@
 /**
  * Planning the lab's runs (the harness's plan.ts). The calibration times the reference forward pass's inner loop
- * (a dense layer in TypeScript, ns per multiply-add): it is the reference outputs' own cost, and it scales the ONNX
+ * (a dense layer in TypeScript, ns per multiply-add): it is the expected outputs' own cost, and it scales the ONNX
  * Runtime costs measured on the course machine, since a calibration runs in the harness's own process and opens
  * no session. Every case is estimated from its params (variant, batch, sessions, devices, source), as on the CPU
  * execution provider: on CUDA the same cases run faster, so a GPU run's plan errs long.
@@ -57,7 +57,7 @@ export function calibrate(): Calibration {
   const weights = new Float32Array(inputs * outputs).map((_, i) => ((i * 7919) % 1000) / 1000 - 0.5);
   const activation = new Float64Array(inputs).map((_, i) => (i % 13) / 13 + 0.01);
   const next = new Float64Array(outputs);
-  // The reference's loop (model-spec.ts forwardReference), one layer.
+  // The reference's loop (model-spec.ts expectedLogits), one layer.
   const layer = () => {
     next.fill(0);
     for (let i = 0; i < inputs; i++) {
@@ -129,7 +129,7 @@ export function estimateGpuCase(variant: string, params: Params, count: number, 
   };
 }
 
-/** The reference outputs: the TypeScript forward pass with its bounds over the check inputs and the measured pass. */
+/** The expected outputs: the TypeScript forward pass with its bounds over the check inputs and the measured pass. */
 export function estimateGpuInputs(count: number, calibration: Calibration): number {
   const samples = count + CHECK_COUNTS.reduce((a, b) => a + b, 0);
   return (samples * MACS_PER_SAMPLE * BOUND_WORK * rateOf(calibration, 'nsPerMac')) / 1e6;

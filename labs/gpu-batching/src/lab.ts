@@ -19,7 +19,7 @@ import {
 import { ensureDataset, loadAllSync } from './dataset.ts';
 import { detectGpusSync } from './gpus.ts';
 import { buildLayers, type DenseLayer } from './model-spec.ts';
-import { referenceWithBound, withinDerivedBound } from './tolerance.ts';
+import { expectedWithBound, withinDerivedBound } from './tolerance.ts';
 import { adapterKind, deviceCounts, processesPerDevice, providerLabel, resolveTarget, targetParams, WEBGPU_ONE_DEVICE, type Target } from './target.ts';
 import { findWebGpu } from './webgpu-probe.ts';
 import { describeAdapter, EMULATED_WARNING } from './webgpu.ts';
@@ -155,9 +155,9 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       measure: input(ctx.seed, sizes(ctx.quick).dataset),
     };
   },
-  reference(input) {
+  expected(input) {
     layers ??= buildLayers();
-    return referenceWithBound(layers, input.samples, input.dataset.count);
+    return expectedWithBound(layers, input.samples, input.dataset.count);
   },
   comparator: withinDerivedBound(),
   workPerSample(input) {

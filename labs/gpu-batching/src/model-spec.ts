@@ -1,7 +1,7 @@
 /**
  * The lab's model: a multilayer perceptron for 28 x 28 "images" (784 features) -> 2048 -> 1024 -> 10 logits, ReLU
  * between layers. Its weights come from a seeded generator, so the model is the same bytes on every machine, and
- * `forwardReference` is the plain-JS definition of a correct answer that every variant is checked against.
+ * `expectedLogits` is the plain-JS definition of a correct answer that every variant is checked against.
  *
  * Size on purpose: about 3.7 million weights (14.8 MB of float32), so one sample is a matrix-vector product that reads
  * every weight once (about 3.7 M multiply-adds), while a batch of B samples reads each weight once for B samples.
@@ -66,12 +66,12 @@ export function buildLayers(spec: ModelSpec = MODEL_SPEC): DenseLayer[] {
  * dense layers with float64 accumulation, ReLU between them, none after the last. Returns count x outputs float32.
  * Slow and obviously correct: it is the definition, not a competitor.
  */
-export function forwardReference(layers: readonly DenseLayer[], samples: Float32Array, count: number): Float32Array {
+export function expectedLogits(layers: readonly DenseLayer[], samples: Float32Array, count: number): Float32Array {
   const first = layers[0];
   const last = layers[layers.length - 1];
-  if (!first || !last) throw new RangeError('forwardReference needs at least one layer');
+  if (!first || !last) throw new RangeError('expectedLogits needs at least one layer');
   if (samples.length !== count * first.inputs) {
-    throw new RangeError(`forwardReference: ${count} samples of ${first.inputs} features need ${count * first.inputs} floats, got ${samples.length}`);
+    throw new RangeError(`expectedLogits: ${count} samples of ${first.inputs} features need ${count * first.inputs} floats, got ${samples.length}`);
   }
   const out = new Float32Array(count * last.outputs);
   let activation = new Float64Array(first.inputs);

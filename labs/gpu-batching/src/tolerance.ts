@@ -46,7 +46,7 @@ export function gamma(k: number, u: number): number {
 
 /**
  * The forward pass in float64 with its per-logit bounds for a float32 implementation: `values` are the reference
- * logits (as forwardReference computes them), `bound[k]` the probabilistic bound the lab checks against, and with
+ * logits (as expectedLogits computes them), `bound[k]` the probabilistic bound the lab checks against, and with
  * `{ worstCase: true }` `worstCase[k]`, the rigorous worst case (case 1 above: kept, and pinned in
  * test/tolerance.test.ts, to show why it is not used), else null. The lab computes this for every input it checks (850
  * samples a run), so without the worst case its inner loop does only what the bound needs: two more sums a
@@ -148,11 +148,11 @@ export function forwardWithBound(
   return { values, bound, worstCase };
 }
 
-/** Bounds by the reference output they belong to: the harness hands the comparator the same array reference() returned. */
+/** Bounds by the expected output they belong to: the harness hands the comparator the same array expected() returned. */
 const BOUNDS = new WeakMap<Float32Array, Float64Array>();
 
 /** The reference for a check or a measured sample: the logits, with their bound remembered for the comparator. */
-export function referenceWithBound(layers: readonly DenseLayer[], samples: Float32Array, count: number): Float32Array {
+export function expectedWithBound(layers: readonly DenseLayer[], samples: Float32Array, count: number): Float32Array {
   const { values, bound } = forwardWithBound(layers, samples, count);
   BOUNDS.set(values, bound);
   return values;
@@ -164,7 +164,7 @@ export function withinDerivedBound(): Comparator<Float32Array> {
     description: 'per-logit float32 rounding bound derived from the model (src/tolerance.ts: λ = 8 rounding scales, errors added in quadrature through 785, 2049 and 1025 terms)',
     compare(expected, actual): Comparison {
       const bound = BOUNDS.get(expected);
-      if (!bound) throw new Error('withinDerivedBound: this reference output has no bound: it must come from referenceWithBound');
+      if (!bound) throw new Error('withinDerivedBound: this expected output has no bound: it must come from expectedWithBound');
       if (expected.length !== actual.length) {
         return { equal: false, firstMismatch: { index: 'length', expected: String(expected.length), actual: String(actual.length) }, maxAbsError: null, maxRelError: null };
       }

@@ -14,7 +14,7 @@ import { detectGpus } from '../src/gpus.ts';
 import { TOLERANCE } from '../src/lab.ts';
 import { ensureModelFile, sha256 } from '../src/model-file.ts';
 import { generateModelBytes } from '../src/model-onnx.ts';
-import { buildLayers, forwardReference } from '../src/model-spec.ts';
+import { buildLayers, expectedLogits } from '../src/model-spec.ts';
 import { CUDA_FIX, openModel, SessionError, type Model } from '../src/session.ts';
 import { inferInBatches, inferWithSessions } from '../../../solutions/gpu-batching/batching.ts';
 import { inferPipelined } from '../../../solutions/gpu-batching/pipeline.ts';
@@ -64,7 +64,7 @@ test('the model file is written once, reused, and rewritten when damaged', () =>
 });
 
 test('ONNX Runtime runs the model on CPU and matches the plain-JS reference within the tolerance', () => {
-  const reference = forwardReference(buildLayers(), samples, 37);
+  const reference = expectedLogits(buildLayers(), samples, 37);
   const result = compare(reference, perSample);
   assert.equal(result.equal, true, JSON.stringify(result));
   assert.ok((result.maxAbsError ?? 1) < 1e-5, `max abs error ${result.maxAbsError}`);

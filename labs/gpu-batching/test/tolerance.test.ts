@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildLayers, forwardReference, type DenseLayer } from '../src/model-spec.ts';
-import { forwardWithBound, gamma, LAMBDA, MIN_NORMAL_F32, referenceWithBound, UNIT_ROUNDOFF_F32, UNIT_ROUNDOFF_F64, withinDerivedBound } from '../src/tolerance.ts';
+import { buildLayers, expectedLogits, type DenseLayer } from '../src/model-spec.ts';
+import { forwardWithBound, gamma, LAMBDA, MIN_NORMAL_F32, expectedWithBound, UNIT_ROUNDOFF_F32, UNIT_ROUNDOFF_F64, withinDerivedBound } from '../src/tolerance.ts';
 
 const u = UNIT_ROUNDOFF_F32;
 
@@ -73,8 +73,8 @@ test("the lab's model: float32 in another order passes, far inside the bound; bf
   const count = 2;
   const samples = new Float32Array(count * 784);
   for (let i = 0; i < samples.length; i++) samples[i] = ((i * 37) % 256) / 255;
-  const expected = referenceWithBound(layers, samples, count);
-  assert.deepEqual(expected, forwardReference(layers, samples, count), 'the same logits as the reference');
+  const expected = expectedWithBound(layers, samples, count);
+  assert.deepEqual(expected, expectedLogits(layers, samples, count), 'the same logits as the reference');
   const compare = withinDerivedBound().compare;
   const f32 = forwardRounded(layers, samples, count);
   const ok = compare(expected, f32);
@@ -93,5 +93,5 @@ test("the lab's model: float32 in another order passes, far inside the bound; bf
   assert.equal(compare(expected, noBias).equal, false, 'a logit without its bias');
   const shifted = Float32Array.from(expected, (v, i) => v + 2 * (bound[i] as number));
   assert.equal(compare(expected, shifted).equal, false);
-  assert.throws(() => compare(Float32Array.from(expected), f32), /has no bound: it must come from referenceWithBound/);
+  assert.throws(() => compare(Float32Array.from(expected), f32), /has no bound: it must come from expectedWithBound/);
 });

@@ -27,7 +27,7 @@ export interface LabContext {
   seed: number;
 }
 
-/** The outcome of comparing one output with the reference output. */
+/** The outcome of comparing one output with the expected output. */
 export interface Comparison {
   equal: boolean;
   /** Where the outputs first differ (an index or a key) and both values, shortened for display. */
@@ -37,7 +37,7 @@ export interface Comparison {
   maxRelError: number | null;
 }
 
-/** Compares a variant's output with the reference; `description` names the rule, e.g. "exact bytes" or "|a-b| <= 1e-9 + 1e-6|b|". */
+/** Compares a variant's output with the expected output; `description` names the rule, e.g. "exact bytes" or "|a-b| <= 1e-9 + 1e-6|b|". */
 export interface Comparator<Output> {
   description: string;
   compare(expected: Output, actual: Output): Comparison;
@@ -117,7 +117,7 @@ export interface LabPlanning {
   calibrate(): Calibration;
   /** What `calibrate` gives on the course machine (plan.ts: COURSE_MACHINE): the planning test and `npm run plan` use it. */
   courseMachine: Calibration;
-  /** Making one set of inputs and their reference outputs (once per distinct value of the lab's `inputParams`), in ms. */
+  /** Making one set of inputs and their expected outputs (once per distinct value of the lab's `inputParams`), in ms. */
   inputsMs?(params: Params, ctx: LabContext, calibration: Calibration): number;
 }
 
@@ -159,7 +159,7 @@ export interface SamplingPlan {
 export const FRESH_INPUT_INDICES = 2 ** 20;
 
 export interface LabInputs<Input> {
-  /** Inputs for the correctness check: every case's output must match the reference on each of them. */
+  /** Inputs for the correctness check: every case's output must match the expected output on each of them. */
   check: Input[];
   /** The input each measured sample runs on (the one checked in full; with `measureAt`, the shape of the others). */
   measure: Input;
@@ -167,8 +167,9 @@ export interface LabInputs<Input> {
    * A fresh input per sample, so a memoising answer gains nothing: `sample` is unique in the run, drawn at random by
    * the runner from 1 to FRESH_INPUT_INDICES - 1 before any learner code loads (runner.ts), so the next input cannot be
    * worked out in advance; every value must give the same cost of work. A lab that can vary its input says so here;
-   * one that cannot says why in its README. Each such sample is checked with `checkSample` (a cheaper check than the
-   * full reference), or, where the lab has `referencesAt`, against its own reference computed before learner code loads.
+   * one that cannot says why in its README. Each such sample is checked with `checkSample` (cheaper than computing the
+   * whole expected output), or, where the lab has `expectedAt`, against its own expected output computed before
+   * learner code loads.
    */
   measureAt?(sample: number): Input;
 }
@@ -210,26 +211,27 @@ export interface LabDefinition<Input, Output> {
    * when the claim is about the node (e.g. the pool at P workers: `ctx.availableParallelism`).
    */
   headline: Headline | ((ctx: LabContext) => Headline);
-  /** Names of the params that change the input (e.g. `size`); cases that agree on them share inputs and reference outputs. */
+  /** Names of the params that change the input (e.g. `size`); cases that agree on them share inputs and expected outputs. */
   inputParams: string[];
   /** Deterministic inputs for these params and this seed. */
   inputs(params: Params, ctx: LabContext): LabInputs<Input> | Promise<LabInputs<Input>>;
-  /** The reference output for an input: the definition of a correct answer. */
-  reference(input: Input): Output | Promise<Output>;
+  /** The expected output for an input: the definition of a correct answer. */
+  expected(input: Input): Output | Promise<Output>;
   comparator: Comparator<Output>;
   /**
-   * With `LabInputs.measureAt`: checks one sample's output on its fresh input, cheaper than the full reference (a
-   * lab whose reference costs as much as the work spot-checks a seeded part and checks the shape of the rest).
+   * With `LabInputs.measureAt`: checks one sample's output on its fresh input, cheaper than computing the whole
+   * expected output (a lab whose expected output costs as much as the work spot-checks a seeded part and checks the
+   * shape of the rest).
    */
   checkSample?(input: Input, output: Output): Comparison;
   /**
-   * With `LabInputs.measureAt`, instead of `checkSample`: the reference outputs of every fresh input of the run at
+   * With `LabInputs.measureAt`, instead of `checkSample`: the expected outputs of every fresh input of the run at
    * once (`inputs`: what measureAt gave, each its own object), for a lab whose only exact check costs as much as the
    * work. The runner calls it before any learner module loads, so it may use every core the run has (workers it
    * starts and ends itself) and learner code never shares the process with it; each sample is then compared with its
-   * own reference by `comparator`, exactly, outside the timed region.
+   * own expected output by `comparator`, exactly, outside the timed region.
    */
-  referencesAt?(inputs: Input[], ctx: LabContext): Promise<Output[]>;
+  expectedAt?(inputs: Input[], ctx: LabContext): Promise<Output[]>;
   /** How much work one sample does, to turn a time into a throughput, e.g. `{ amount: 12, unit: 'requests' }`. */
   workPerSample(input: Input): { amount: number; unit: string };
   /**

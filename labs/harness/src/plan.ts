@@ -49,7 +49,7 @@ export interface RunPlan {
   quick: boolean;
   sampling: SamplingPlan;
   cases: PlannedCase[];
-  /** Making the inputs and their reference outputs, once per distinct input. */
+  /** Making the inputs and their expected outputs, once per distinct input. */
   inputsMs: number;
   harnessMs: number;
   /** Everything: harness + inputs + per case (set-up + check + (warm-up + rounds x samples per round) samples). */

@@ -75,7 +75,7 @@ export interface CheckLabOutcome {
 }
 
 /**
- * Stage 1 alone, for `--watch` and `--status`: inputs, reference outputs and the correctness check of every case,
+ * Stage 1 alone, for `--watch` and `--status`: inputs, expected outputs and the correctness check of every case,
  * then teardown, supervised like a run. Nothing is measured and nothing is written. Uses the quick sweep.
  */
 export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcome> {

@@ -105,7 +105,7 @@ export function sampleInputs<Input, Output>(
   const checkSample = lab.checkSample?.bind(lab);
   const comparator = lab.comparator;
   if (precomputed) {
-    // Sample k runs on precomputed input k and is compared with its own reference (lab.referencesAt).
+    // Sample k runs on precomputed input k and is compared with its own reference (lab.expectedAt).
     return {
       input: measureInput,
       inputAt: (sample: number) => precomputed.inputs[sample] ?? measureInput,
@@ -123,14 +123,14 @@ export function sampleInputs<Input, Output>(
   };
 }
 
-/** A case's fresh inputs, one per sample (warm-up included), and their reference outputs (lab.referencesAt). */
+/** A case's fresh inputs, one per sample (warm-up included), and their reference outputs (lab.expectedAt). */
 export interface FreshSet<Input, Output> {
   inputs: Input[];
   expected: Output[];
 }
 
 /**
- * Every fresh input of the run and its reference, for a lab with `referencesAt`, in one call (so the lab can spread
+ * Every fresh input of the run and its reference, for a lab with `expectedAt`, in one call (so the lab can spread
  * them over every core): made before any learner module loads. Null for a case without fresh inputs.
  */
 async function precomputeFresh(
@@ -139,11 +139,11 @@ async function precomputeFresh(
   fresh: number[][],
   ctx: LabContext,
 ): Promise<(FreshSet<unknown, unknown> | null)[]> {
-  if (!lab.referencesAt) return prepared.map(() => null);
+  if (!lab.expectedAt) return prepared.map(() => null);
   const sets = prepared.map((p, i) => (p.measureAt ? { inputs: (fresh[i] ?? []).map((index) => p.measureAt!(index)), expected: [] as unknown[] } : null));
   const all = sets.flatMap((set) => set?.inputs ?? []);
-  const expected = all.length > 0 ? await lab.referencesAt(all, ctx) : [];
-  if (expected.length !== all.length) throw new Error(`the ${lab.name} lab's referencesAt gave ${expected.length} outputs for ${all.length} inputs`);
+  const expected = all.length > 0 ? await lab.expectedAt(all, ctx) : [];
+  if (expected.length !== all.length) throw new Error(`the ${lab.name} lab's expectedAt gave ${expected.length} outputs for ${all.length} inputs`);
   let next = 0;
   for (const set of sets) if (set) set.expected = expected.slice(next, (next += set.inputs.length));
   return sets;
@@ -160,7 +160,7 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
       const inputs = await lab.inputs(definition.params, ctx);
       const all = [...inputs.check, inputs.measure];
       const expected = [];
-      for (const input of all) expected.push(await lab.reference(input));
+      for (const input of all) expected.push(await lab.expected(input));
       entry = { set: { inputs: all, expected }, measureInput: inputs.measure, measureAt: inputs.measureAt?.bind(inputs) };
       sets.set(inputKey, entry);
     }
@@ -207,7 +207,7 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   const fresh = drawFreshIndices(prepared.length, plan.warmupSamples + plan.rounds * plan.samplesPerRound);
   // Still before any learner module loads (a case's set-up imports them): the fresh inputs' references, when the lab
   // computes them up front. A check-only run measures nothing and needs none.
-  if (lab.referencesAt && !job.checkOnly) send({ type: 'progress', done: 0, total: prepared.length, label: "the fresh inputs' references", phase: 'check' });
+  if (lab.expectedAt && !job.checkOnly) send({ type: 'progress', done: 0, total: prepared.length, label: "the fresh inputs' references", phase: 'check' });
   const precomputed = job.checkOnly ? prepared.map(() => null) : await precomputeFresh(lab, prepared, fresh, ctx);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
   const called = () => send({ type: 'called' });

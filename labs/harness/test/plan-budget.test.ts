@@ -43,7 +43,7 @@ function fakeLab(cases: CaseDefinition<unknown, unknown>[], grading?: LabDefinit
     headline: { variant: 'head', params: {} },
     inputParams: [],
     inputs: () => ({ check: [], measure: null }),
-    reference: () => null,
+    expected: () => null,
     comparator: { description: 'never called', compare: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }) },
     workPerSample: () => ({ amount: 1, unit: 'things' }),
     cases: () => cases,

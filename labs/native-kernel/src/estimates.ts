@@ -150,7 +150,7 @@ export function estimateNativeKernelCase(variant: string, params: Params, ctx: L
   };
 }
 
-/** Inputs and reference outputs: three products of the textbook loop, or two seeded triad arrays and the reference. */
+/** Inputs and expected outputs: three products of the textbook loop, or two seeded triad arrays and the reference. */
 export function estimateNativeKernelInputs(params: Params, calibration: Calibration): number {
   if (params[TRIAD_PARAM] !== undefined) {
     const elements = Number(params[TRIAD_PARAM]) + TRIAD_CHECK_LENGTHS.reduce((a, b) => a + b, 0);

@@ -27,7 +27,7 @@ import {
   TRIAD_PARAM,
   triadBytes,
   triadElements,
-  triadReference,
+  expectedTriad,
   triadTyped,
   type TriadInput,
 } from './triad.ts';
@@ -486,8 +486,8 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   checkSample(input, output) {
     return isTriadInput(input) ? checkTriadSample(input, output) : checkProduct(input, output);
   },
-  reference(input) {
-    if (isTriadInput(input)) return triadReference(input);
+  expected(input) {
+    if (isTriadInput(input)) return expectedTriad(input);
     // The definition of correct: the textbook loop, once, in plain JavaScript.
     return Float64Array.from(matmulNaive(input.aRows, input.bRows, input.n).flat());
   },

@@ -117,7 +117,7 @@ export function checkTriadSample(input: TriadInput, a: ArrayLike<number>): Compa
 }
 
 /** The definition of a correct triad: a fresh array, element by element, in plain TypeScript. */
-export function triadReference(input: TriadInput): Float64Array {
+export function expectedTriad(input: TriadInput): Float64Array {
   // A plain loop: Float64Array.from with a mapping function cost 200-600 ns per element here (seconds per run).
   const a = new Float64Array(input.length);
   const { b, c, s } = input;

@@ -81,12 +81,12 @@ test('a kernel that recomputes a quarter of the rows of a repeated product fails
   // Stage 1 as the runner runs it: every check input, the measured one last, against its reference. The kernel has
   // seen none of them before, so it computes each in full and passes.
   for (const input of [...inputs.check, inputs.measure]) {
-    const comparison = lab.comparator.compare(await lab.reference(input), await instance.run(input));
+    const comparison = lab.comparator.compare(await lab.expected(input), await instance.run(input));
     assert.equal(comparison.equal, true, JSON.stringify(comparison));
   }
 
   const plan = { warmupSamples: 1, rounds: 2, samplesPerRound: 1 };
-  const expected = await lab.reference(inputs.measure);
+  const expected = await lab.expected(inputs.measure);
   const indices = drawFreshIndices(1, plan.warmupSamples + plan.rounds * plan.samplesPerRound)[0]!;
   const failures: { stage: string; reason: string; sample: number | null }[] = [];
   await measureCases(

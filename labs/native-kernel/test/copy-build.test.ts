@@ -106,7 +106,7 @@ describe('a copy of the package, built as npm ci builds it', { skip: built ? fal
         if (!c) continue;
         const input = (await lab.inputs(c.params, ctx)).check[0];
         const instance = await c.setup(ctx);
-        checked[variant] = lab.comparator.compare(await lab.reference(input), await instance.run(input)).equal;
+        checked[variant] = lab.comparator.compare(await lab.expected(input), await instance.run(input)).equal;
         await instance.teardown();
       }
       const blockedCases = cases.filter((d) => d.variant.startsWith('native-blocked'));

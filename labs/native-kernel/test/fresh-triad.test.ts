@@ -12,7 +12,7 @@ import { measureCases } from '@parallel-course/harness/testing.ts';
 import { FRESH_INPUT_INDICES, type CaseInstance, type LabContext } from '@parallel-course/harness/lab-definition.ts';
 import lab from '../src/lab.ts';
 import { rungStatus } from '../src/addon.ts';
-import { checkTriadSample, freshTriadInput, makeTriadInput, TRIAD_PARAM, triadReference, triadTyped, type TriadInput } from '../src/triad.ts';
+import { checkTriadSample, freshTriadInput, makeTriadInput, TRIAD_PARAM, expectedTriad, triadTyped, type TriadInput } from '../src/triad.ts';
 
 const ctx: LabContext = { impl: 'solution', implDir: '', rootDir: '', quick: true, availableParallelism: 2, seed: 5 };
 /** Small enough to be quick, odd so no split is even. */
@@ -26,11 +26,11 @@ type Failure = { stage: string; reason: string; sample: number | null };
 async function checkAndMeasure(instance: CaseInstance<TriadInput, Float64Array>): Promise<Failure[]> {
   const inputs = (await lab.inputs(params, ctx)) as { check: TriadInput[]; measure: TriadInput; measureAt?: (sample: number) => TriadInput };
   for (const input of [...inputs.check, inputs.measure]) {
-    const comparison = lab.comparator.compare(triadReference(input), (await instance.run(input)) as Float64Array);
+    const comparison = lab.comparator.compare(expectedTriad(input), (await instance.run(input)) as Float64Array);
     assert.equal(comparison.equal, true, `the check stage passes: ${JSON.stringify(comparison)}`);
   }
   const indices = drawFreshIndices(1, PLAN.warmupSamples + PLAN.rounds * PLAN.samplesPerRound)[0]!;
-  const expected = triadReference(inputs.measure);
+  const expected = expectedTriad(inputs.measure);
   const failures: Failure[] = [];
   await measureCases(
     // The lab's own types: the runner calls sampleInputs with the lab as it is.
@@ -50,13 +50,13 @@ test('each measured triad sample has a scalar of its own over the same arrays; t
   assert.equal(new Set([measure.s, ...fresh.map((x) => x.s)]).size, indices.length + 1, 'no two samples share a scalar');
   assert.ok(fresh.every((x) => x.b === measure.b && x.c === measure.c), 'b and c are the measured input\'s own arrays: no copy, no new placement');
   const last = freshTriadInput(makeTriadInput(1000, 3), FRESH_INPUT_INDICES - 1);
-  assert.ok(triadReference(last).every((v) => (v | 0) === v), 'b + s c stays an exact int32 at the largest s');
+  assert.ok(expectedTriad(last).every((v) => (v | 0) === v), 'b + s c stays an exact int32 at the largest s');
   assert.throws(() => freshTriadInput(measure, 0), /a fresh triad sample number must be an integer in 1 \.\. 2\^20 - 1, got 0/);
 });
 
 test('checkTriadSample passes the right answer and catches one entry off anywhere, a fraction, NaN and a wrong length', () => {
   const input = freshTriadInput(makeTriadInput(LENGTH, 9), 77);
-  const right = triadReference(input);
+  const right = expectedTriad(input);
   assert.deepEqual(checkTriadSample(input, right), { equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: null });
   // Off by one at each of a few positions: the random entries will almost never land there, the checksum always does.
   for (const [i, delta] of [[0, 1], [LENGTH - 1, -1], [54_321, 2 ** 31]] as const) {

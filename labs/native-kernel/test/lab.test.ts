@@ -67,7 +67,7 @@ test('every solution case matches the reference on its check inputs, the threade
   // Inputs, and the reference's outputs for them, shared by cases with the same input params, as the harness shares
   // them (the triad's measured input is large; a TypeScript product at n = 512 takes a fifth of a second).
   const inputsByKey = new Map<string, Awaited<ReturnType<typeof lab.inputs>>>();
-  const expectedByInput = new Map<Awaited<ReturnType<typeof lab.inputs>>['check'][number], Awaited<ReturnType<typeof lab.reference>>>();
+  const expectedByInput = new Map<Awaited<ReturnType<typeof lab.inputs>>['check'][number], Awaited<ReturnType<typeof lab.expected>>>();
   for (const definition of definitions) {
     const key = paramsKey(definition.params, lab.inputParams);
     const inputs = inputsByKey.get(key) ?? (await lab.inputs(definition.params, ctx('solution')));
@@ -75,7 +75,7 @@ test('every solution case matches the reference on its check inputs, the threade
     const instance = await definition.setup(ctx('solution'));
     try {
       for (const input of inputs.check) {
-        const expected = expectedByInput.get(input) ?? (await lab.reference(input));
+        const expected = expectedByInput.get(input) ?? (await lab.expected(input));
         expectedByInput.set(input, expected);
         const comparison = lab.comparator.compare(expected, await instance.run(input));
         const size = isTriadInput(input) ? `length=${input.length}` : `n=${input.n}`;
@@ -147,7 +147,7 @@ test('the exercise: TypeScript rungs and the BLAS pass, every native rung of ker
       });
       seen.add(definition.variant);
     } else {
-      assert.equal(lab.comparator.compare(await lab.reference(input), await instance.run(input)).equal, true);
+      assert.equal(lab.comparator.compare(await lab.expected(input), await instance.run(input)).equal, true);
     }
     await instance.teardown();
   }

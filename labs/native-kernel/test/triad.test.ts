@@ -12,7 +12,7 @@ import {
   TRIAD_SIZING,
   triadBytes,
   triadElements,
-  triadReference,
+  expectedTriad,
   triadTyped,
 } from '../src/triad.ts';
 
@@ -20,9 +20,9 @@ const rungs: Rung[] = ['O0', 'march'];
 const skip = rungs.every((r) => rungStatus('solution', r).available) ? false : 'the addon is not built here (npm run build -w labs/native-kernel)';
 const f64 = (xs: number[]) => new Float64Array(xs);
 
-test('triadReference and triadTyped: [1, 2, 3] + 3 x [10, 20, 30] = [31, 62, 93] (by hand)', () => {
+test('expectedTriad and triadTyped: [1, 2, 3] + 3 x [10, 20, 30] = [31, 62, 93] (by hand)', () => {
   const input = { kind: 'triad' as const, length: 3, b: f64([1, 2, 3]), c: f64([10, 20, 30]), s: 3 };
-  assert.deepEqual([...triadReference(input)], [31, 62, 93]);
+  assert.deepEqual([...expectedTriad(input)], [31, 62, 93]);
   const a = f64([9, 9, 9]);
   triadTyped(a, input.b, input.c, input.s);
   assert.deepEqual([...a], [31, 62, 93]);
@@ -43,7 +43,7 @@ test('the C++ triad equals the TypeScript reference: odd lengths, uneven splits,
     const k: NativeKernel = loadRung('solution', rung);
     for (const length of [1, 2, 3, 7, 1001, 4099]) {
       const input = makeTriadInput(length, 20261203);
-      const expected = triadReference(input);
+      const expected = expectedTriad(input);
       for (const threads of [1, 2, 3, 4, 7, 16, 256]) {
         const label = `${rung}, length ${length}, ${threads} threads`;
         // Fresh arrays placed by the threads, as the lab does.

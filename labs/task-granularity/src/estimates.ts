@@ -76,16 +76,16 @@ function startMs(workers: number, perWorkerMs: number, p: number, calibration: C
 }
 
 /**
- * Each sample's fresh histogram counted up front (lab.ts referencesAt), serially on each of P threads at once: its
+ * Each sample's fresh histogram counted up front (lab.ts expectedAt), serially on each of P threads at once: its
  * share of that, per sample.
  */
-function freshReferenceMs(points: number, p: number, calibration: Calibration): number {
+function freshExpectedMs(points: number, p: number, calibration: Calibration): number {
   return serialMs(points, calibration) / Math.max(1, p);
 }
 
 /** The serial baseline on a Monte Carlo input of `points`, in a run on P CPUs. */
 export function estimateSerial(points: number, calibration: Calibration, p = 1): CaseEstimate {
-  return { sampleMs: serialMs(points, calibration), checkMs: serialMs(CHECK_POINTS.reduce((a, b) => a + b, 0), calibration), sampleCheckMs: freshReferenceMs(points, p, calibration) };
+  return { sampleMs: serialMs(points, calibration), checkMs: serialMs(CHECK_POINTS.reduce((a, b) => a + b, 0), calibration), sampleCheckMs: freshExpectedMs(points, p, calibration) };
 }
 
 /**
@@ -100,7 +100,7 @@ export function estimatePool(kind: 'threads' | 'processes', points: number, chun
     sampleMs: run(points),
     setupMs: startsPool ? startMs(workers, perWorker, p, calibration) : 0,
     checkMs: CHECK_POINTS.reduce((sum, n) => sum + run(n), 0),
-    sampleCheckMs: freshReferenceMs(points, p, calibration),
+    sampleCheckMs: freshExpectedMs(points, p, calibration),
   };
 }
 
@@ -121,7 +121,7 @@ export function estimatePayload(transport: 'clone' | 'transfer' | 'shared' | nul
   };
 }
 
-/** Inputs and reference outputs: the payload made and checksummed, or every Monte Carlo input counted serially. */
+/** Inputs and expected outputs: the payload made and checksummed, or every Monte Carlo input counted serially. */
 export function estimateInputs(payloadMiB: number | undefined, measuredPoints: number, calibration: Calibration): number {
   if (payloadMiB !== undefined) return payloadMiB * (COURSE_MACHINE_COSTS.makePayloadMsPerMiB * slowdown(calibration) + rateOf(calibration, 'msPerMiB'));
   return serialMs(measuredPoints + CHECK_POINTS.reduce((a, b) => a + b, 0), calibration);

@@ -115,10 +115,10 @@ export function freshSeed(seed: number, sample: number): number {
   return mixed === seed >>> 0 ? (mixed + 1) >>> 0 : mixed;
 }
 
-const REFERENCE_WORKER = new URL('./reference-worker.ts', import.meta.url);
+const EXPECTED_WORKER = new URL('./expected-worker.ts', import.meta.url);
 
 /** The histograms of `inputs` (Monte Carlo ones), split over `workers` threads in turn, each counting its share serially. */
-export async function freshReferences(inputs: LabInput[], workers: number): Promise<LabOutput[]> {
+export async function freshExpected(inputs: LabInput[], workers: number): Promise<LabOutput[]> {
   const specs = inputs.map((input) => {
     if (input.kind !== 'monte-carlo') throw new TypeError('fresh inputs are Monte Carlo runs');
     return input.spec;
@@ -129,7 +129,7 @@ export async function freshReferences(inputs: LabInput[], workers: number): Prom
     shares.map(
       (share) =>
         new Promise<number[][]>((resolve, reject) => {
-          const worker = new Worker(REFERENCE_WORKER, { workerData: { specs: share } });
+          const worker = new Worker(EXPECTED_WORKER, { workerData: { specs: share } });
           worker.once('message', (histograms: number[][]) => {
             resolve(histograms);
             void worker.terminate();
@@ -200,14 +200,14 @@ const lab: LabDefinition<LabInput, LabOutput> = {
       measure: { kind: 'monte-carlo', spec: { seed: ctx.seed, points: pointsOf(params['points'], ctx) } },
       // Each measured sample counts a stream of its own (the runner's fresh index, drawn before learner code loads),
       // the same number of points: a histogram cached from an earlier sample is never the answer (issue 42: a pool
-      // that cached it and did a third of the tasks PASSed at 3.12). referencesAt counts each one in full.
+      // that cached it and did a third of the tasks PASSed at 3.12). expectedAt counts each one in full.
       measureAt: (sample: number) => ({ kind: 'monte-carlo', spec: { seed: freshSeed(ctx.seed, sample), points: pointsOf(params['points'], ctx) } }),
     };
   },
   // Every fresh sample's histogram counted exactly, up front, on every core the run has (a statistical check would
   // pass a guess scaled up from part of the tasks, and the answer has no part that is cheaper to check).
-  referencesAt: (inputs, ctx) => freshReferences(inputs, ctx.availableParallelism),
-  reference(input) {
+  expectedAt: (inputs, ctx) => freshExpected(inputs, ctx.availableParallelism),
+  expected(input) {
     return input.kind === 'payload' ? [checksum(input.bytes)] : histogramSync(input.spec);
   },
   comparator: exactIntegers(),

@@ -78,7 +78,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
       measure: { kind: 'product', matrices: seededMatrices(ctx.seed, count, size) },
     };
   },
-  reference(input) {
+  expected(input) {
     if (input.kind === 'empty') return [(input.tasks * (input.tasks - 1)) / 2];
     return productSerial(input.matrices);
   },

@@ -8,7 +8,7 @@
  * On an emulated adapter (SwiftShader) the webgpu cases carry `adapter: "emulated"`, as the Node lab's do, so every
  * verdict, chart label, table and viewer line that shows their numbers says so.
  */
-import { buildLayers, forwardReference, MODEL_SPEC } from '../../../../labs/gpu-batching/src/model-spec.ts';
+import { buildLayers, expectedLogits, MODEL_SPEC } from '../../../../labs/gpu-batching/src/model-spec.ts';
 import type { Results } from '../core-adapter.ts';
 import { webgpuInfo } from '../environment.ts';
 import { BATCHES, CLASSES, FEATURES, seededInputs } from '../gpu-batching-inputs.ts';
@@ -35,7 +35,7 @@ function computeReference(): Promise<Float32Array> {
     const count = BATCHES.at(-1)!;
     const out = new Float32Array(count * CLASSES);
     for (let s = 0; s < count; s++) {
-      out.set(forwardReference(layers, INPUT.subarray(s * FEATURES, (s + 1) * FEATURES), 1), s * CLASSES);
+      out.set(expectedLogits(layers, INPUT.subarray(s * FEATURES, (s + 1) * FEATURES), 1), s * CLASSES);
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     reference = out;

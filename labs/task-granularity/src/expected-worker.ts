@@ -1,5 +1,5 @@
 /**
- * A worker of referencesAt (lab.ts): counts the histograms of its share of a run's fresh inputs, serially, and posts
+ * A worker of expectedAt (lab.ts): counts the histograms of its share of a run's fresh inputs, serially, and posts
  * them back. Started and ended by the runner before any learner module loads.
  */
 import { parentPort, workerData } from 'node:worker_threads';
