@@ -1,5 +1,5 @@
 /**
- * `--grade`: the learner's graded cases against the reference solution's same cases, measured interleaved in one
+ * `--grade`: the learner's graded cases against the solution's same cases, measured interleaved in one
  * run on one machine. A grade entry is the ratio median(reference time) / median(learner time) (1 = as fast as the
  * reference; 0.5 = half its throughput) with its 95% interval, paired by round like every speedup, against the lab's
  * target. It fails only when the measurement shows the code is slower than the target: the whole interval below it.
@@ -14,7 +14,7 @@ import { median } from './statistics.ts';
 import { paramsSeedText, sameCase, sameParams, type CaseRef as Headline } from './case-identity.ts';
 import { implausibleGradeRatio, type PlausibilityFlag } from './plausibility.ts';
 
-/** The param and value that mark the reference solution's copy of a graded case (runner.ts adds them). */
+/** The param and value that mark the solution's copy of a graded case (runner.ts adds them). */
 export const REFERENCE_PARAM = 'impl';
 export const REFERENCE = 'reference';
 
@@ -61,7 +61,7 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
       return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, optional: true, notAttempted: true, reason: 'not attempted (an optional exercise: its code still throws "not implemented"); left out of the verdict' };
     }
     if (!learner || !reference) {
-      return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, reason: !learner ? 'your case did not pass its check or was not measured' : "the reference solution's case was not measured" };
+      return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, reason: !learner ? 'your case did not pass its check or was not measured' : "the solution's case was not measured" };
     }
     const ratio = median(reference.samplesMs) / median(learner.samplesMs);
     // The seed text is frozen (case-identity.ts paramsSeedText): committed graded runs recompute only with it.

@@ -9,7 +9,7 @@
  *   2  case-baselines.ts   which case a speedup or an efficiency is over
  *      upgrade.ts          the one upgrade step from version 2;  read-results.ts: parse, upgrade, validate
  *   3  analysis.ts         samples -> summaries, speedups, efficiency, Amdahl fits (stage 3 of a run)
- *   4  grade.ts            a `--grade` run's ratios against the reference solution
+ *   4  grade.ts            a `--grade` run's ratios against the solution
  *   5  build-results.ts    analyzeRun + buildResults: the one way to make a results object (harness and browser)
  *      validate.ts         recomputes a file's numbers from its samples
  *   6  compare-runs.ts     one run against an earlier one (--compare, the viewer), over validate.ts

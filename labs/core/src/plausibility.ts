@@ -9,7 +9,7 @@
  *   teaches one, and none of their committed runs comes near 1.5;
  * - the scaling of a variant over its own 1-worker case at most min(W, CPUs available) x EFFICIENCY_MAX: more workers
  *   than CPUs (or devices) cannot add more than the CPUs do;
- * - a graded ratio at most GRADE_RATIO_MAX (10): ten times the reference solution's speed on the same machine in the
+ * - a graded ratio at most GRADE_RATIO_MAX (10): ten times the solution's speed on the same machine in the
  *   same rounds. The reference is the course's worked answer, not the fastest possible one, so a learner may beat it,
  *   but not tenfold with the same hardware; such a ratio says the measurement was not of the work (a cache, a forged
  *   clock), so the grade does not pass and an instructor looks.

@@ -269,7 +269,7 @@ export const amdahlFitSchema = z.object({
   points: z.number().int().nonnegative(),
 });
 
-/** `--grade`: the learner's graded cases against the reference solution's, from one run (grade.ts). */
+/** `--grade`: the learner's graded cases against the solution's, from one run (grade.ts). */
 export const gradeSchema = z.object({
   /** The ratio each graded case must reach: median(reference time) / median(learner time). */
   target: z.number().positive(),

@@ -2,7 +2,7 @@
  * The check tests what each variant exists for, not only its bytes (issue 44, point 3): through the harness's
  * check stage, the traps episode 05 warns about fail with a message that explains them (a chunked handler that
  * "yields" with `await Promise.resolve()`, a threadpool handler that calls pbkdf2Sync, a pool created per request),
- * while the reference solution passes; and the judging rules on reports written by hand.
+ * while the solution passes; and the judging rules on reports written by hand.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -55,7 +55,7 @@ test('a threadpool handler on the main thread and a pool created per request fai
   assert.match(pool.reason ?? '', /create it once, in createPoolHandler, not in derive/);
 });
 
-test("the reference solution's chunked, threadpool and pool handlers pass their property checks", { timeout: 90_000 }, async () => {
+test("the solution's chunked, threadpool and pool handlers pass their property checks", { timeout: 90_000 }, async () => {
   for (const [variant, workers] of [['chunked'], ['threadpool'], ['pool', 1], ['pool', 4]] as const) {
     const entry = await check(SOLUTION, variant, workers);
     assert.equal(entry.passed, true, `${variant} ${workers ?? ''}: ${entry.reason}`);

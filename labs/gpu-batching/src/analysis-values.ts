@@ -79,7 +79,7 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
   const put = (key: string, value: number, unit: string, what: string, ci95: [number, number] | null = null) => {
     if (Number.isFinite(value)) values[key] = { value, unit, ci95, what: `${what}; ${where}` };
   };
-  // The sweep's own cases: a --grade run adds the reference solution's graded cases (params.impl), not part of it.
+  // The sweep's own cases: a --grade run adds the solution's graded cases (params.impl), not part of it.
   const own = results.cases.filter((c) => c.params.impl === undefined);
   const caseOf = (variant: string, params: Record<string, string | number>) =>
     own.find((c) => c.variant === variant && Object.entries(params).every(([k, v]) => (k === 'source' ? (c.params.source ?? 'disk') === v : c.params[k] === v))) ?? null;

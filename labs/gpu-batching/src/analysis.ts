@@ -81,7 +81,7 @@ function caseLine(c: CaseResult, stability: StabilityOptions, samplesPerWindow: 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 export function gpuBatchingAnalysis(all: Results, stability: StabilityOptions = DEFAULT_STABILITY, samplesPerWindow = 2): LabAnalysis {
-  // The sweep's own cases: a --grade run adds the reference solution's graded cases (params.impl) beside them.
+  // The sweep's own cases: a --grade run adds the solution's graded cases (params.impl) beside them.
   const results = { ...all, cases: all.cases.filter((c) => c.params.impl === undefined) };
   const line = (c: CaseResult) => caseLine(c, stability, samplesPerWindow);
   const baselineCase = results.cases.find((c) => c.variant === 'one-at-a-time') ?? null;

@@ -1,5 +1,5 @@
 /**
- * What the learner writes (exercises/gpu-batching) and the reference solution (solutions/gpu-batching) provides:
+ * What the learner writes (exercises/gpu-batching) and the solution (solutions/gpu-batching) provides:
  * the same four functions in three files. The lab loads them from the implementation folder of the run.
  */
 import { importLearnerModule } from '@parallel-course/harness/learner-module.ts';

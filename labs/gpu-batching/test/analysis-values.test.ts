@@ -116,7 +116,7 @@ test('the values episode 08 names, on hand-computed results, labelled CPU fallba
   assert.equal(v('callP50MsBatch4').value, 3);
   assert.equal(v('kneeBatch').value, 4);
   assert.ok(Math.abs(v('kneeNextGainPct').value - 100 * (Math.sqrt(1.05) - 1)) < 1e-9);
-  assert.equal(v('bestBatch').value, 16, 'the reference solution\'s graded case is not the best batch');
+  assert.equal(v('bestBatch').value, 16, 'the solution\'s graded case is not the best batch');
   assert.equal(v('pureIoMs').value, 100);
   assert.equal(v('pureComputeMs').value, 200);
   assert.equal(v('overlapBound').value, 1.5);

@@ -35,7 +35,7 @@ const OPTIONS = {
   predict: { type: 'string', help: 'the headline speedup you expect (e.g. 1.8), kept with the run for the report' },
   why: { type: 'string', help: 'with --predict: why you expect it, in one sentence' },
   status: { type: 'boolean', default: false, help: "each lab's state (not started, failing, passing, measured) and what to do next; rechecks only labs whose files changed" },
-  grade: { type: 'boolean', default: false, help: "measure your code beside the reference solution in one run and grade it against the lab's target" },
+  grade: { type: 'boolean', default: false, help: "measure your code beside the solution in one run and grade it against the lab's target" },
   'trusted-code': { type: 'boolean', default: false, help: "instructors: with --grade, grade where no OS sandbox (bubblewrap) can start; only for code you trust" },
   help: { type: 'boolean', short: 'h', default: false, help: 'show this help' },
 } as const;

@@ -1,6 +1,6 @@
 /**
  * `npm run lab -- <lab> --compare <run folder>`: this run against an earlier one (the learner's last attempt, or the
- * reference solution's run), case by case, with a statistical verdict: faster, slower or within noise, from the 95%
+ * solution's run), case by case, with a statistical verdict: faster, slower or within noise, from the 95%
  * interval of the ratio of the variant's two speedups over the baseline, each within its own run, so that drift of
  * the machine between the runs cancels (core's compare-runs.ts). The baseline's own row shows that drift, and a caveat says
  * by how much when it is clear.

@@ -249,7 +249,7 @@ export interface LabDefinition<Input, Output> {
   cases(ctx: LabContext): CaseDefinition<Input, Output>[];
   sampling: { quick: SamplingPlan; full: SamplingPlan };
   /**
-   * What `--grade` grades: the learner's cases to measure beside the reference solution's same cases, interleaved in
+   * What `--grade` grades: the learner's cases to measure beside the solution's same cases, interleaved in
    * one run, and the target each must reach: reference median time / learner median time >= `target` (e.g. 0.9: at
    * least 90% of the reference's throughput). Speed relative to the reference on the same machine cancels the
    * difference between a laptop and a node.

@@ -72,7 +72,7 @@ export interface RunFit {
 }
 
 export interface PlanOptions {
-  /** `--grade`: the graded cases run twice, the learner's and the reference solution's (runner.ts). */
+  /** `--grade`: the graded cases run twice, the learner's and the solution's (runner.ts). */
   grade?: boolean;
   /** Keys of cases to leave out. */
   omit?: ReadonlySet<string>;
@@ -140,7 +140,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
       sampleCheckMs: estimate?.sampleCheckMs ?? 0,
     };
     cases.push(planned);
-    // The reference solution's copy of a graded case (runner.ts: referenceCases) costs what the learner's does.
+    // The solution's copy of a graded case (runner.ts: referenceCases) costs what the learner's does.
     if (graded.has(key)) cases.push({ ...planned, key: `${key}|reference`, label: `${label} [reference]`, optional: false });
     const inputKey = paramsKey(d.params, lab.inputParams);
     if (!inputs.has(inputKey)) inputs.set(inputKey, lab.planning?.inputsMs?.(d.params, ctx, calibration) ?? 0);

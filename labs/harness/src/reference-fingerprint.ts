@@ -1,5 +1,5 @@
 /**
- * The reference solution's fingerprint: a SHA-256 over every file of solutions/<lab> (relative path and bytes, in
+ * The solution's fingerprint: a SHA-256 over every file of solutions/<lab> (relative path and bytes, in
  * sorted order), recorded in every graded run. A grade is a ratio to that code; validate and class compare the
  * fingerprint with the course checkout's own solutions/<lab> and refuse a grade measured against a changed one (a
  * sabotaged or edited reference makes any learner look fast). Links are hashed as their target text, never followed.
@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 
-export interface ReferenceFingerprint {
+export interface SolutionFingerprint {
   /** `solutions/<lab>`, as the repository names it. */
   folder: string;
   sha256: string;
@@ -28,7 +28,7 @@ function listFiles(dir: string, rel = ''): string[] {
 }
 
 /** The fingerprint of `rootDir/solutions/<lab>`, or null when the checkout has no such folder. */
-export function fingerprintReference(rootDir: string, lab: string): ReferenceFingerprint | null {
+export function fingerprintSolution(rootDir: string, lab: string): SolutionFingerprint | null {
   const folder = `solutions/${lab}`;
   const dir = path.join(rootDir, 'solutions', lab);
   if (!existsSync(dir)) return null;
@@ -48,15 +48,15 @@ export function fingerprintReference(rootDir: string, lab: string): ReferenceFin
  * Why a graded run's grade cannot be trusted against the reference in `rootDir`, or null when it can (or the run is
  * not graded). One line, for validate and the class page.
  */
-export function referenceProblem(results: { lab: string; grade: unknown; referenceSolution?: ReferenceFingerprint | undefined }, rootDir: string): string | null {
+export function solutionProblem(results: { lab: string; grade: unknown; referenceSolution?: SolutionFingerprint | undefined }, rootDir: string): string | null {
   if (results.grade === null || results.grade === undefined) return null;
   const recorded = results.referenceSolution;
-  if (!recorded) return `grade: the run does not record which reference solution it was measured against (no referenceSolution); rerun with --grade on this version of the course`;
-  const current = fingerprintReference(rootDir, results.lab);
+  if (!recorded) return `grade: the run does not record which solution it was measured against (no referenceSolution); rerun with --grade on this version of the course`;
+  const current = fingerprintSolution(rootDir, results.lab);
   if (!current) return `grade: this checkout has no solutions/${results.lab} to compare the run's reference with; validate from the course checkout`;
   if (current.sha256 !== recorded.sha256) {
     return (
-      `grade: measured against a changed reference solution (${recorded.folder} was ${recorded.sha256.slice(0, 12)}..., ${recorded.files} files, ` +
+      `grade: measured against a changed solution (${recorded.folder} was ${recorded.sha256.slice(0, 12)}..., ${recorded.files} files, ` +
       `in the run; it is ${current.sha256.slice(0, 12)}..., ${current.files} files, in this checkout): the grade is refused. ` +
       `Rerun with --grade on an unmodified copy of the course`
     );

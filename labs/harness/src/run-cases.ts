@@ -28,7 +28,7 @@ function gradingOf(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: 
 }
 
 /**
- * The reference solution's copies of the graded cases: the same variant and params plus `impl: 'reference'`, set up
+ * The solution's copies of the graded cases: the same variant and params plus `impl: 'reference'`, set up
  * from solutions/<lab>, so they are checked, measured and interleaved with the learner's cases like any other case.
  */
 function referenceCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: LabContext, grading: LabInfo['grading']): CaseDefinition<unknown, unknown>[] {

@@ -2,7 +2,7 @@
  * The cache behind `npm run lab -- --status`: checking every lab's exercise takes a minute (one supervised child per
  * lab), and a learner runs --status often, mostly with nothing changed. Each lab's check result is kept keyed by a
  * content hash of everything the check depends on, and is reused only while that hash is unchanged:
- *   - the learner's files (exercises/<lab>/) and the reference solution (solutions/<lab>/),
+ *   - the learner's files (exercises/<lab>/) and the solution (solutions/<lab>/),
  *   - the lab's package (labs/<lab>/: its src, native sources and the built addon under build/; not node_modules
  *     or tests),
  *   - the src/ of the harness and of every other shared package under labs/, and the installed packages

@@ -129,7 +129,7 @@ export function labStatus(
     lab,
     state: 'measured',
     detail: `measured ${measured.startedAt.slice(0, 16).replace('T', ' ')}: ${measured.headline ? headlineSentence(measured.headline) : 'no headline speedup'}`,
-    next: 'compare your code with the reference solution',
+    next: 'compare your code with the solution',
     command: `npm run lab -- ${lab} --grade --quick`,
   };
 }

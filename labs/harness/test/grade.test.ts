@@ -1,5 +1,5 @@
 /**
- * --grade: the learner's graded case and the reference solution's, measured together in one run; the ratio with its
+ * --grade: the learner's graded case and the solution's, measured together in one run; the ratio with its
  * interval against the lab's target; recorded in results.json and recomputed by validate (a hand-edited grade is
  * caught); failed checks are not graded.
  */
@@ -33,7 +33,7 @@ const SLOW = `export function sumSquares(xs: Float64Array): number {
 }
 `;
 
-test('the reference solution copied into the exercise passes its grade; the reference runs beside it in the same rounds', async (t) => {
+test('the solution copied into the exercise passes its grade; the reference runs beside it in the same rounds', async (t) => {
   const { outcome, results } = await grade(t, SAME);
   assert.equal(outcome.exitCode, 0, outcome.summary);
   const entry = results!.grade!.entries[0]!;
@@ -45,7 +45,7 @@ test('the reference solution copied into the exercise passes its grade; the refe
   assert.match(formatGrade(results!.grade!).join('\n'), /^ {2}learner: [\d.]+ of the reference \[[\d.]+, [\d.]+\]: PASS/m);
   assert.deepEqual(validateSubmission(results).problems, []);
   // The grade is in both reports, not only on the terminal.
-  for (const report of ['report.md', 'report.html']) assert.match(readFileSync(path.join(outcome.runDir!, report), 'utf8'), /Grade \(your code against the reference solution, measured together in this run; target: at least 0\.2/);
+  for (const report of ['report.md', 'report.html']) assert.match(readFileSync(path.join(outcome.runDir!, report), 'utf8'), /Grade \(your code against the solution, measured together in this run; target: at least 0\.2/);
   // A hand-edited grade does not recompute.
   const edited = structuredClone(results!);
   edited.grade!.entries[0]!.ratio = 1.5;

@@ -35,10 +35,7 @@ const ALLOWED: Record<string, string> = {
   referenceCtx: "graded runs: the context the solution's copies are set up with",
   reference: "graded runs: the solution's samples of a graded case (core grade.ts, analysis.ts's ratio interval)",
   // The solution whose build and sources a grade is a ratio to: the results schema's field (a schema change to rename).
-  referenceSolution: "results schema: the fingerprint of the solution a grade is a ratio to",
-  ReferenceFingerprint: "the solution's fingerprint (reference-fingerprint.ts, read by the supervisor)",
-  fingerprintReference: "the solution's fingerprint (reference-fingerprint.ts, read by the supervisor)",
-  referenceProblem: "the solution's fingerprint: why a grade's solution differs from the course's",
+  referenceSolution: "results schema: the fingerprint of the solution a grade is a ratio to (reference-fingerprint.ts's value)",
   referenceBuild: "the solution's build outputs (the supervisor's check)",
   referenceBuildOutputs: "LabDefinition: the solution's build outputs a grade checks",
 };

@@ -1,5 +1,5 @@
 /**
- * A grade is a ratio to the reference solution, so a changed reference (the issue-25 sabotage: a busy wait added to
+ * A grade is a ratio to the solution, so a changed reference (the issue-25 sabotage: a busy wait added to
  * solutions/<lab>) makes any learner pass. Every graded run records the reference's fingerprint; validate and the
  * class gradebook refuse a grade whose reference is not the checkout's.
  */
@@ -8,7 +8,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run-lab.ts';
-import { fingerprintReference } from '../src/reference-fingerprint.ts';
+import { fingerprintSolution } from '../src/reference-fingerprint.ts';
 import { validateFile } from '../src/tools/validate.ts';
 import { gradebookRow } from '../src/tools/gradebook.ts';
 import { tempRoot } from './support/temp-root.ts';
@@ -21,7 +21,7 @@ test('a graded run records the reference fingerprint; validate and the gradebook
   const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
   const file = path.join(outcome.runDir!, 'results.json');
   const results = JSON.parse(readFileSync(file, 'utf8'));
-  assert.deepEqual(results.referenceSolution, fingerprintReference(root, 'faulty'));
+  assert.deepEqual(results.referenceSolution, fingerprintSolution(root, 'faulty'));
   assert.equal(results.referenceSolution.folder, 'solutions/faulty');
 
   const before = validateFile(file, { referenceRoot: root });
@@ -30,11 +30,11 @@ test('a graded run records the reference fingerprint; validate and the gradebook
   appendFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), '\n// a busy wait would go here\n');
   const after = validateFile(file, { referenceRoot: root });
   assert.equal(after.valid, false);
-  assert.match(after.problems.join('\n'), /^grade: measured against a changed reference solution \(solutions\/faulty was [0-9a-f]{12}\.\.\..*the grade is refused/m);
+  assert.match(after.problems.join('\n'), /^grade: measured against a changed solution \(solutions\/faulty was [0-9a-f]{12}\.\.\..*the grade is refused/m);
   const row = gradebookRow('mallory', file, { referenceRoot: root });
   assert.equal(row.grade, 'none');
   assert.equal(row.status, 'invalid');
-  assert.match(row.problem, /changed reference solution/);
+  assert.match(row.problem, /changed solution/);
 });
 
 test('a graded run without a fingerprint gets no grade', async (t) => {
@@ -46,5 +46,5 @@ test('a graded run without a fingerprint gets no grade', async (t) => {
   writeFileSync(file, JSON.stringify(results));
   const checked = validateFile(file, { referenceRoot: root });
   assert.equal(checked.valid, false);
-  assert.match(checked.problems.join('\n'), /does not record which reference solution/);
+  assert.match(checked.problems.join('\n'), /does not record which solution/);
 });

@@ -152,7 +152,7 @@ describe('formatTerminalSummary', () => {
     const copy = structuredClone(results);
     copy.grade = {
       target: 0.9,
-      targetText: 'your code at 0.9 of the reference solution\'s throughput or better, measured in the same run',
+      targetText: 'your code at 0.9 of the solution\'s throughput or better, measured in the same run',
       entries: [{ variant: 'pool', params: { workers: 2 }, ratio: 0.88, ci95: [0.81, 0.95], pairing: 'rounds', passed: true, uncertain: true, reason: null }],
       passed: true,
       oversubscribed: false,

@@ -65,7 +65,7 @@ test('a hostile learner module writes nothing outside its temp folder and leaves
 
   const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
   assert.ok(outcome.runDir, 'the run was written');
-  assert.equal(readFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), 'utf8'), solution, 'the reference solution is unchanged');
+  assert.equal(readFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), 'utf8'), solution, 'the solution is unchanged');
   assert.equal(readFileSync(path.join(root, 'labs', 'faulty', 'src', 'lab.ts'), 'utf8'), lab, 'the lab is unchanged');
   assert.deepEqual(readdirSync(path.join(root, 'reference')), [], 'nothing written into reference/');
   assert.ok(existsSync(path.join(root, 'results', 'earlier-run', 'results.json')), 'the earlier run is still there');
@@ -80,7 +80,7 @@ test('the flags grant reading the code under test and writing only the temp fold
   assert.deepEqual(argv.filter((a) => a.startsWith('--allow-fs-write=')).sort(), ['--allow-fs-write=/course/labs/demo/models', '--allow-fs-write=/tmp/run-1']);
   assert.ok(!argv.includes('--allow-child-process') && !argv.includes('--allow-addons'));
   const graded = sandboxExecArgv({ rootDir: '/course', lab: 'demo', impl: 'exercise', grade: true, tmpDir: '/tmp/run-1', needs: { childProcess: true, addons: true, writes: [], reads: ['/proc'] } });
-  assert.ok(graded.includes('--allow-fs-read=/course/solutions/demo'), 'grading reads the reference solution');
+  assert.ok(graded.includes('--allow-fs-read=/course/solutions/demo'), 'grading reads the solution');
   assert.ok(graded.includes('--allow-child-process') && graded.includes('--allow-addons'));
   assert.ok(graded.includes('--allow-fs-read=/proc'), 'a declared system folder (task-granularity reads its children\'s memory in /proc)');
 });

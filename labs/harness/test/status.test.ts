@@ -45,7 +45,7 @@ test('labStatus: not started, failing, passing, measured, error; each with what 
   const { results } = await genuineRun(t);
   const exerciseRun: RunOnDisk = { runDir: 'x', results: { ...results, impl: 'exercise' } as Results, problem: null };
   const solutionRun: RunOnDisk = { runDir: 'y', results, problem: null };
-  assert.equal(labStatus('sums', ok, [solutionRun]).state, 'passing', 'a run of the reference solution is not the learner\'s');
+  assert.equal(labStatus('sums', ok, [solutionRun]).state, 'passing', 'a run of the solution is not the learner\'s');
   const measured = labStatus('sums', ok, [exerciseRun, { runDir: 'z', results: null, problem: 'bad file' }]);
   assert.equal(measured.state, 'measured');
   assert.match(measured.detail, /^measured \d{4}-\d\d-\d\d \d\d:\d\d: split \(workers=2\): \d+(\.\d+)?x \[/);

@@ -33,7 +33,7 @@ export interface TerminalSummaryOptions {
  * the caller wraps them (a grade's reason is never cut).
  */
 export function formatGrade(grade: Grade): string[] {
-  const lines = [`Grade (your code against the reference solution, measured together in this run; target: ${grade.targetText}):`];
+  const lines = [`Grade (your code against the solution, measured together in this run; target: ${grade.targetText}):`];
   for (const e of grade.entries) {
     const label = caseLabel(e);
     lines.push(

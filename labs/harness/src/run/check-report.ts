@@ -19,7 +19,7 @@ export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl
   if (entries.some((e) => e.notImplemented)) {
     lines.push(
       `Some variants are not implemented yet: write them in ${impl === 'exercise' ? `exercises/${lab}` : `solutions/${lab}`} ` +
-        `(look for TODO(learner)), or run the reference solution with --impl solution.`,
+        `(look for TODO(learner)), or run the solution with --impl solution.`,
     );
   }
   return lines.join('\n');

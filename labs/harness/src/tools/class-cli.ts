@@ -20,7 +20,7 @@ const HELP = [
   '',
   '  --out <value>        parent folder of the page (default: results/); the page goes to <out>/class/<timestamp>/',
   '  --course <dir>       the course checkout whose solutions/<lab> every grade must have been measured against',
-  '                       (default: this one); a grade measured against a changed reference solution is refused',
+  '                       (default: this one); a grade measured against a changed solution is refused',
   '  --help               show this help',
 ].join('\n');
 

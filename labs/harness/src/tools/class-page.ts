@@ -173,7 +173,7 @@ ${config ? `<div class="chart-box"><canvas id="chart-${i}" role="img" aria-label
     body: `<h1>Class results</h1>
 <p class="muted">${escapeHtml(`${submissions.length} files in ${dir}, ${valid.length} valid, ${invalid.length} invalid · made ${now.toISOString()} · every number recomputed from the raw samples of each file`)}</p>
 <section><h2>Gradebook</h2>
-<p class="muted">One row per learner and lab; the same rows are in gradebook.csv beside this page. A grade is the learner's speed relative to the reference solution measured in the same run (npm run lab -- &lt;lab&gt; --grade); a file whose numbers do not recompute gets none.</p>
+<p class="muted">One row per learner and lab; the same rows are in gradebook.csv beside this page. A grade is the learner's speed relative to the solution measured in the same run (npm run lab -- &lt;lab&gt; --grade); a file whose numbers do not recompute gets none.</p>
 ${gradebookHtml(submissions.map((s) => gradebookRow(s.name, s.file, options)))}
 </section>
 ${sections.join('\n')}

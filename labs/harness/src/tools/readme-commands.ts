@@ -79,7 +79,7 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm test`', 'type-check, every unit and lab test, the site built and driven in a browser', '5-12 min on 2 vCPUs, depending on the host (measurements: [labs/harness/README.md](labs/harness/README.md#tests)); while working, run one file: `node --test <file>`'],
     ['`npm run test:p`', "the tests whose result can depend on the CPU count, for CI's reruns with COURSE_CPUS=1 and 64", 'under 1 min each'],
     ['`npm run lab -- --list`', 'the labs, one line each', fewSeconds],
-    ['`npm run lab -- <lab> --impl solution`', 'the reference solution, full run: check, measure, report', `measured: ${perLab(full)}`],
+    ['`npm run lab -- <lab> --impl solution`', 'the solution, full run: check, measure, report', `measured: ${perLab(full)}`],
     ['`npm run lab -- <lab> --quick`', 'the same with fewer samples and a smaller sweep (your code by default)', `planned: ${perLab(quick)}`],
     ['`npm run lab -- --all --impl solution`', 'every lab in turn, one bundle folder with an index page', `measured: ${formatDuration(fullSum)}`],
     ['`npm run lab -- --all --quick`', 'every lab, quick', `planned: ${formatDuration(quickSum)}`],
@@ -87,7 +87,7 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm run lab -- <lab> --watch`', 're-checks your exercise on every save (no timing)', 'one check per save'],
     // The first one's time: a fresh clone on the course machine kind (a learner's 77 s; see the harness README, "Tests").
     ['`npm run lab -- --status`', "each lab's state and what to do next; rechecks only labs whose files changed", 'the first: every lab\'s exercise checked against its reference, about 1-2 min (77 s in a fresh clone); then seconds, plus a check per lab whose files changed'],
-    ['`npm run lab -- <lab> --grade --quick`', 'your code beside the reference solution in one run: ratio against the target', 'a quick run with the graded cases added'],
+    ['`npm run lab -- <lab> --grade --quick`', 'your code beside the solution in one run: ratio against the target', 'a quick run with the graded cases added'],
     ['`npm run lab -- <lab> --compare <run>`', 'a run, then faster / slower / within noise per case against an earlier run', 'as a run of that lab'],
     ['`npm run analyse -- <run>`', "the lab's own analysis of a run again", fewSeconds],
     ['`npm run report -- <run>`', 'the optimisation report of a run: Markdown + PNG, HTML, JSON', fewSeconds],

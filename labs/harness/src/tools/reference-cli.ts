@@ -136,7 +136,7 @@ export function referenceReadme(entries: readonly ReferenceEntry[], outDir: stri
     }),
     '',
     'Each run keeps results.json and report.md as the lab wrote them (and notes.md where the run has one: a learner\'s',
-    'notes, which runs of the reference solutions do not have), and analysis/ as this version of the',
+    'notes, which runs of the solutions do not have), and analysis/ as this version of the',
     'course regenerates it (analysis.md, values.json, SVG files); charts/ and report.html are left out (regenerate them',
     'with `npm run report -- <run folder>`). `labs/harness/test/reference-runs.test.ts` validates every run here in CI.',
     '',

@@ -111,7 +111,7 @@ export interface CheckRunOptions {
    * and refuse a values.json that differs: for runs from folders the course does not own (COURSE_RUNS).
    */
   recomputeValues?: boolean;
-  /** The repository root whose labs and reference solutions the run is checked against; default the harness's. */
+  /** The repository root whose labs and solutions the run is checked against; default the harness's. */
   rootDir?: string;
 }
 

@@ -4,12 +4,12 @@
  *      a link to /dev/zero or a huge file is refused with its reason instead of hanging or killing the check;
  *   2. the schema, correctness and every summary number recomputed from the raw samples (the core's validate.ts, the
  *      pure part the site's results viewer shares): "speedups[3].speedup is 2.5 but the samples give 1.74";
- *   3. a graded run's reference solution is the checkout's (its fingerprint matches solutions/<lab>).
+ *   3. a graded run's solution is the checkout's (its fingerprint matches solutions/<lab>).
  * What it cannot catch: samples invented consistently with their summaries. Signing runs would be a separate tool.
  */
 import { UnsafeFileError } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { referenceProblem } from '../reference-fingerprint.ts';
+import { solutionProblem } from '../reference-fingerprint.ts';
 import { readResultsText } from '../safe-read.ts';
 import { validateSubmission, type ValidationResult } from '@parallel-course/core';
 
@@ -35,7 +35,7 @@ export interface ValidateFileOptions {
 
 /**
  * Reads (safely) and validates a file; a refused or unreadable file is a problem too, never a hang or a crash.
- * 3. A graded run must have been measured against the checkout's own reference solution (reference-fingerprint.ts).
+ * 3. A graded run must have been measured against the checkout's own solution (reference-fingerprint.ts).
  */
 export function validateFile(file: string, options: ValidateFileOptions = {}): FileValidationResult {
   let text: string;
@@ -46,7 +46,7 @@ export function validateFile(file: string, options: ValidateFileOptions = {}): F
     return { valid: false, problems: [`file: ${error.message}`], results: null, refused: error };
   }
   const checked = validateSubmission(text, file);
-  const reference = checked.results ? referenceProblem(checked.results, options.referenceRoot ?? ROOT_DIR) : null;
+  const reference = checked.results ? solutionProblem(checked.results, options.referenceRoot ?? ROOT_DIR) : null;
   if (reference === null) return { ...checked, refused: null };
   return { ...checked, valid: false, problems: [...checked.problems, reference], refused: null };
 }

@@ -30,7 +30,7 @@ function chain(g: TaskGraph, count: number): Future {
   return product;
 }
 
-/** The balanced tree: neighbours in pairs, level by level (the Node lab's reference solution). */
+/** The balanced tree: neighbours in pairs, level by level (the Node lab's solution). */
 function tree(g: TaskGraph, count: number): Future {
   let level: Future[] = Array.from({ length: count }, (_, k) => g.input(k));
   while (level.length > 1) {
