@@ -120,33 +120,33 @@ export function pairingOf(a: RoundedSamples, b: RoundedSamples): Pairing {
 }
 
 /**
- * The 95 % interval of median(reference) / median(target) and how it was resampled: the paired two-stage bootstrap
+ * The 95 % interval of median(numerator) / median(denominator) and how it was resampled: the paired two-stage bootstrap
  * over rounds where `pairingOf` allows it (statistics/rounds.ts), else the independent percentile bootstrap
  * (statistics/bootstrap.ts); either from a fresh createRng(seed).
  */
-function ratioInterval(reference: RoundedSamples, target: RoundedSamples, seed: number, resamples: number): { ci95: [number, number]; pairing: Pairing } {
-  const pairing = pairingOf(reference, target);
+function ratioInterval(numerator: RoundedSamples, denominator: RoundedSamples, seed: number, resamples: number): { ci95: [number, number]; pairing: Pairing } {
+  const pairing = pairingOf(numerator, denominator);
   const rng = createRng(seed);
   const ci95 =
     pairing === 'rounds'
-      ? roundBootstrapRatioCi(reference.samplesMs, reference.sampleRounds as number[], target.samplesMs, target.sampleRounds as number[], rng, resamples)
-      : bootstrapRatioCi(reference.samplesMs, target.samplesMs, rng, resamples);
+      ? roundBootstrapRatioCi(numerator.samplesMs, numerator.sampleRounds as number[], denominator.samplesMs, denominator.sampleRounds as number[], rng, resamples)
+      : bootstrapRatioCi(numerator.samplesMs, denominator.samplesMs, rng, resamples);
   return { ci95, pairing };
 }
 
 /**
- * The interval of median(reference) / median(target) for two cases of a finished run, resampled exactly as the run's
+ * The interval of median(numerator) / median(denominator) for two cases of a finished run, resampled exactly as the run's
  * speedups were (pairing, seed derivation, resamples), for a lab's analysis that compares two cases the lab did not
  * declare as variant and baseline. `key` names the comparison, so each interval has its own reproducible seed. The
  * samples may be rescaled by a constant first (e.g. per product), which rescales the interval the same way.
  */
 export function caseRatioInterval(
   results: { seed: number; bootstrapResamples: number },
-  reference: RoundedSamples,
-  target: RoundedSamples,
+  numerator: RoundedSamples,
+  denominator: RoundedSamples,
   key: string,
 ): { ci95: [number, number]; pairing: Pairing } {
-  return ratioInterval(reference, target, seedFor(results.seed, key), results.bootstrapResamples);
+  return ratioInterval(numerator, denominator, seedFor(results.seed, key), results.bootstrapResamples);
 }
 
 /** `params` without `key` (all of them when key is null). */

@@ -28,7 +28,7 @@ export function analyzeRun(inputs: AnalysisInput[], options: RunAnalysisOptions)
   const analysis = analyze(inputs, options);
   const run = { seed: options.seed, bootstrapResamples: options.resamples };
   // The grade's intervals are resampled exactly as the run's speedups are (pairing, seed derivation, resamples).
-  const graded = options.grading ? gradeCases(inputs, analysis.cases, options.grading, (reference, learner, key) => caseRatioInterval(run, reference, learner, key)) : null;
+  const graded = options.grading ? gradeCases(inputs, analysis.cases, options.grading, (solution, learner, key) => caseRatioInterval(run, solution, learner, key)) : null;
   // An implausible speedup of a graded case fails its grade (plausibility.ts).
   const grade = graded ? gateImplausible(graded, plausibilityFlags({ cpus: { available: options.availableParallelism }, speedups: analysis.speedups, grade: null })) : null;
   return { ...analysis, grade };

@@ -32,8 +32,8 @@ export interface GradingSpec {
   notImplemented?: Headline[];
 }
 
-/** The interval of median(reference) / median(learner) for one graded case; `key` seeds its resampling. */
-export type GradeInterval = (reference: AnalysisInput, learner: AnalysisInput, key: string) => { ci95: [number, number]; pairing: 'rounds' | 'independent' };
+/** The interval of median(solution) / median(learner) for one graded case; `key` seeds its resampling. */
+export type GradeInterval = (solution: AnalysisInput, learner: AnalysisInput, key: string) => { ci95: [number, number]; pairing: 'rounds' | 'independent' };
 
 /** The cases whose check said "not implemented", as GradingSpec.notImplemented wants them. */
 export function notImplementedCases(correctness: Pick<CorrectnessEntry, 'variant' | 'params' | 'notImplemented'>[]): Headline[] {
@@ -53,19 +53,19 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
   const find = (variant: string, params: Params) => inputs.find((i) => sameCase(i, { variant, params }));
   const entries: Grade['entries'] = spec.cases.map((g) => {
     const learner = find(g.variant, g.params);
-    const reference = find(g.variant, referenceParams(g.params));
+    const solution = find(g.variant, referenceParams(g.params));
     const base = { variant: g.variant, params: g.params };
     const notAttempted =
       g.optional === true && !learner && (spec.notImplemented ?? []).some((n) => sameCase(n, g));
     if (notAttempted) {
       return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, optional: true, notAttempted: true, reason: 'not attempted (an optional exercise: its code still throws "not implemented"); left out of the verdict' };
     }
-    if (!learner || !reference) {
+    if (!learner || !solution) {
       return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, reason: !learner ? 'your case did not pass its check or was not measured' : "the solution's case was not measured" };
     }
-    const ratio = median(reference.samplesMs) / median(learner.samplesMs);
+    const ratio = median(solution.samplesMs) / median(learner.samplesMs);
     // The seed text is frozen (case-identity.ts paramsSeedText): committed graded runs recompute only with it.
-    const { ci95, pairing } = interval(reference, learner, `grade:${g.variant}:${paramsSeedText(g.params)}`);
+    const { ci95, pairing } = interval(solution, learner, `grade:${g.variant}:${paramsSeedText(g.params)}`);
     // A ratio no machine gives is flagged, never passed (plausibility.ts).
     const implausible = implausibleGradeRatio(ratio);
     if (implausible !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: implausible };

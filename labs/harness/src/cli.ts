@@ -22,7 +22,7 @@ import { bundleExitCode, runBundle } from './bundle.ts';
 import { recordCommandLine } from './safe-read.ts';
 
 const OPTIONS = {
-  impl: { type: 'string', default: 'exercise', help: 'exercise (your code, the default) or solution (the reference)' },
+  impl: { type: 'string', default: 'exercise', help: 'exercise (your code, the default) or solution (the course\'s)' },
   quick: { type: 'boolean', default: false, help: 'fewer samples and a smaller sweep (README.md lists each lab\'s planned time)' },
   out: { type: 'string', help: 'folder for results (default: results/); each run gets <out>/<lab>/<timestamp>/' },
   seed: { type: 'string', help: 'seed of the inputs and of the bootstrap (an integer)' },
@@ -67,7 +67,7 @@ export interface ParsedCommand {
   seed?: number;
   /** --cpus: the CPU count to plan the sweep for. */
   cpus?: number;
-  /** --grade: measure the reference beside the learner's code and grade it. */
+  /** --grade: measure the solution beside the learner's code and grade it. */
   grade?: boolean;
   /** --trusted-code: grade without an OS sandbox (supervisor.ts TRUSTED_CODE_FLAG). */
   trustedCode?: boolean;
@@ -175,7 +175,7 @@ async function showStatus(command: ParsedCommand): Promise<number> {
       async compute() {
         // The first --status checks every lab (a fresh clone: a minute or more, most of it the labs' references on their
         // check inputs): each line says which and how long, so the wait is explained.
-        process.stderr.write(`checking ${lab}'s exercise against its reference (new or changed since the last --status)...`);
+        process.stderr.write(`checking ${lab}'s exercise against its expected outputs (new or changed since the last --status)...`);
         const started = performance.now();
         const check = await checkForStatus({ lab, impl: 'exercise', rootDir: ROOT_DIR });
         process.stderr.write(` ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -17,8 +17,8 @@ export function mismatchHint(entry: CorrectnessEntry): string | null {
     const actual = Number(m.actual);
     if (Number.isFinite(expected) && Number.isFinite(actual)) {
       return actual < expected
-        ? `Your output has ${actual} items where the reference has ${expected}: ${expected - actual} are missing (a last chunk left out, a loop that stops early?).`
-        : `Your output has ${actual} items where the reference has ${expected}: ${actual - expected} too many (a chunk done twice, a loop one step too far?).`;
+        ? `Your output has ${actual} items where the expected output has ${expected}: ${expected - actual} are missing (a last chunk left out, a loop that stops early?).`
+        : `Your output has ${actual} items where the expected output has ${expected}: ${actual - expected} too many (a chunk done twice, a loop one step too far?).`;
     }
     return null;
   }

@@ -33,7 +33,6 @@ const ALLOWED: Record<string, string> = {
   referenceParams: "graded runs: a graded case's params with impl: 'reference'",
   referenceCases: "graded runs: the solution's copies of the graded cases",
   referenceCtx: "graded runs: the context the solution's copies are set up with",
-  reference: "graded runs: the solution's samples of a graded case (core grade.ts, analysis.ts's ratio interval)",
   // The solution whose build and sources a grade is a ratio to: the results schema's field (a schema change to rename).
   referenceSolution: "results schema: the fingerprint of the solution a grade is a ratio to (reference-fingerprint.ts's value)",
   referenceBuild: "the solution's build outputs (the supervisor's check)",

@@ -55,7 +55,7 @@ test('a mismatch is told once in what --watch prints, with a hint that follows f
   const at = (index: number | string, expected: string, actual: string, maxAbsError: number | null = null, maxRelError: number | null = null) =>
     mismatchHint(entry({ firstMismatch: { index, expected, actual }, maxAbsError, maxRelError }));
   assert.match(at(96, '4', '0', 4, 1) ?? '', /^Everything before \[96\] matches: look at what starts at \[96\] \(a chunk boundary/);
-  assert.match(at('length', '100', '96') ?? '', /^Your output has 96 items where the reference has 100: 4 are missing/);
+  assert.match(at('length', '100', '96') ?? '', /^Your output has 96 items where the expected output has 100: 4 are missing/);
   assert.match(at('length', '100', '104') ?? '', /4 too many/);
   assert.match(at(3, '1.5', '1.5000002', 2e-7, 1.3e-7) ?? '', /floating-point additions in a different order/);
   assert.match(at(12, '7', 'NaN') ?? '', /gave NaN at \[12\]: that item was never computed or never written/);

@@ -135,7 +135,7 @@ export async function freshExpected(inputs: LabInput[], workers: number): Promis
             void worker.terminate();
           });
           worker.once('error', reject);
-          worker.once('exit', (code) => reject(new Error(`a reference worker exited (code ${code}) before it answered`)));
+          worker.once('exit', (code) => reject(new Error(`an expected-output worker exited (code ${code}) before it answered`)));
         }),
     ),
   );

@@ -4,7 +4,7 @@ import type { Impl } from '../lab-definition.ts';
 import { mismatchHint } from '../mismatch-hint.ts';
 
 export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl: Impl): string {
-  const lines = ['Correctness check (every case against the reference, before any timing):'];
+  const lines = ['Correctness check (every case against its expected output, before any timing):'];
   for (const e of entries) {
     const label = caseLabel(e);
     if (e.passed) {

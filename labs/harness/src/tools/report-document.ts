@@ -91,7 +91,7 @@ function runBlocks(report: LearnerReport, run: ReportRun, index: number): Block[
     ]),
 
     { kind: 'heading', level: 3, text: 'Correctness evidence' },
-    { kind: 'paragraph', text: `Every case was compared with the reference before it was timed; a failing case is never measured. ${r.correctness.length} cases, all passed.` },
+    { kind: 'paragraph', text: `Every case was compared with its expected output before it was timed; a failing case is never measured. ${r.correctness.length} cases, all passed.` },
     { kind: 'table', table: correctnessTable(r) },
 
     { kind: 'heading', level: 3, text: 'Speedups with 95% intervals' },

@@ -46,7 +46,7 @@ export function validateFile(file: string, options: ValidateFileOptions = {}): F
     return { valid: false, problems: [`file: ${error.message}`], results: null, refused: error };
   }
   const checked = validateSubmission(text, file);
-  const reference = checked.results ? solutionProblem(checked.results, options.referenceRoot ?? ROOT_DIR) : null;
-  if (reference === null) return { ...checked, refused: null };
-  return { ...checked, valid: false, problems: [...checked.problems, reference], refused: null };
+  const solution = checked.results ? solutionProblem(checked.results, options.referenceRoot ?? ROOT_DIR) : null;
+  if (solution === null) return { ...checked, refused: null };
+  return { ...checked, valid: false, problems: [...checked.problems, solution], refused: null };
 }
