@@ -54,7 +54,6 @@ const LOCAL_FORMATTERS_LEFT: Record<string, string> = {
   'labs/native-kernel/src/analysis-report.ts: fmtNs': 'times in ns beside GFLOP/s; formatTime would switch units in a column',
   'labs/task-granularity/src/analysis.ts: fixed2': 'two decimals, so the two factors and the efficiency compare digit for digit',
   'site/src/components/SpeedupChart.astro: fmt': "a point's label through the core's formatMeasured",
-  'site/src/browser-lab/lab-ui.ts: fmt': "the in-page lab's axis labels (the editor's file this session)",
   'site/src/lib/browser-lab-assets.ts: formatBytes': 'download sizes in decimal kB/MB, as browsers and servers state them',
 };
 
@@ -69,7 +68,6 @@ const TO_FIXED_LEFT: Record<string, number> = {
   'labs/harness/src/tools/threats.ts': 1,
   'labs/native-kernel/src/analysis-report.ts': 28,
   'labs/task-granularity/src/analysis.ts': 1,
-  'site/src/browser-lab/lab-ui.ts': 1,
   'site/src/browser-lab/labs/event-loop.ts': 3,
   'site/src/lib/browser-lab-assets.ts': 1,
 };

@@ -7,6 +7,7 @@ export {
   analyzeRun,
   buildResults,
   caseLabel,
+  formatSignificant,
   median,
   paramsKey,
   parseResults,

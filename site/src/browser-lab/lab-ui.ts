@@ -7,15 +7,11 @@
 import { Chart } from '../lib/chart-setup.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
-import { caseLabel, type Results } from './core-adapter.ts';
+import { caseLabel, formatSignificant, type Results } from './core-adapter.ts';
 import type { BrowserLab } from './lab-types.ts';
 import { roundsFor, roundsOverride, runBrowserLab } from './runner.ts';
 import { verdict } from './verdict.ts';
 import { type BarWithErrors, errorBarsPlugin } from '../lib/error-bars.ts';
-
-function fmt(value: number): string {
-  return Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);
-}
 
 function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' | 'lead' | 'rounds'>): HTMLElement {
   const box = element('div', undefined, 'bl-results');
@@ -62,10 +58,10 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' 
   for (const sentence of lab.lead?.(results) ?? []) lead.append(element('p', sentence, 'bl-lead'));
   const verdicts = element('ul', undefined, 'bl-verdicts');
   for (const s of results.speedups) {
-    const eff = s.efficiency !== undefined ? `, efficiency ${fmt(s.efficiency)}` : '';
+    const eff = s.efficiency !== undefined ? `, efficiency ${formatSignificant(s.efficiency)}` : '';
     const samples = results.cases.find((c) => caseLabel(c) === caseLabel(s))?.samplesMs.length ?? 0;
     const said = verdict(s.ci95, { speedup: s.speedup, samples, quick: results.quick, fullRounds: roundsFor(false, lab) });
-    verdicts.append(element('li', `${caseLabel(s)}: ${fmt(s.speedup)}x ${s.baseline} (95% interval ${fmt(s.ci95[0])} to ${fmt(s.ci95[1])}): ${said}${eff}${s.oversubscribed ? ' (more workers than CPUs)' : ''}`));
+    verdicts.append(element('li', `${caseLabel(s)}: ${formatSignificant(s.speedup)}x ${s.baseline} (95% interval ${formatSignificant(s.ci95[0])} to ${formatSignificant(s.ci95[1])}): ${said}${eff}${s.oversubscribed ? ' (more workers than CPUs)' : ''}`));
   }
   const cases = textTable(
     'Your run: time per sample (ms)',
@@ -73,13 +69,13 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' 
     results.cases.map((c) => [
       caseLabel(c),
       String(c.summary.n),
-      fmt(c.summary.median),
-      `${fmt(c.summary.ci95[0])} to ${fmt(c.summary.ci95[1])}`,
-      fmt(c.summary.robustCv),
+      formatSignificant(c.summary.median),
+      `${formatSignificant(c.summary.ci95[0])} to ${formatSignificant(c.summary.ci95[1])}`,
+      formatSignificant(c.summary.robustCv),
       String((c.observations['hiddenTab']?.samples ?? []).filter((v) => v > 0).length),
       Object.entries(c.observations)
         .filter(([name]) => name !== 'hiddenTab')
-        .map(([name, o]) => (o.p99 === null ? `${name}: none` : `${name} p50 ${fmt(o.p50 ?? 0)} / p99 ${fmt(o.p99)} / max ${fmt(o.max ?? 0)} ${o.unit}`))
+        .map(([name, o]) => (o.p99 === null ? `${name}: none` : `${name} p50 ${formatSignificant(o.p50 ?? 0)} / p99 ${formatSignificant(o.p99)} / max ${formatSignificant(o.max ?? 0)} ${o.unit}`))
         .join('; '),
     ]),
   );
