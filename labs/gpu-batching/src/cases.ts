@@ -246,6 +246,16 @@ export function devicesCase(target: Target, batch: number, devices: number, pref
       const latencies: number[] = [];
       let retries = 0;
       return {
+        // Data in memory means in the device processes' memory before the pass starts: each sample's fresh pass is
+        // loaded by a one-sample chunk per process before the clock starts (device-main.ts keeps the latest folder).
+        ...(source === 'memory'
+          ? {
+              async beforeSample({ dataset }: InferenceInput) {
+                const ranges = Array.from({ length: processes }, () => ({ start: 0, count: 1 }));
+                await pool.run({ source, dir: dataset.dir, datasetCount: dataset.count, ranges, outputs: outputFeatures(), batch, prefetch });
+              },
+            }
+          : {}),
         async run({ dataset }) {
           const ranges = impl.chunkRanges(dataset.count, processes * CHUNKS_PER_DEVICE);
           const result = await pool.run({ source, dir: dataset.dir, datasetCount: dataset.count, ranges, outputs: outputFeatures(), batch, prefetch });

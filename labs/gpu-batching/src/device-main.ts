@@ -60,7 +60,11 @@ async function main(): Promise<void> {
       let file: SampleSource & { readMs: number };
       if (message.source === 'memory') {
         let samples = cached.get(dataset.dir);
-        if (!samples) cached.set(dataset.dir, (samples = loadAllSync(dataset)));
+        if (!samples) {
+          // One data set at a time: every measured sample brings a fresh pass in a folder of its own (fresh-inputs.ts).
+          cached.clear();
+          cached.set(dataset.dir, (samples = loadAllSync(dataset)));
+        }
         const all = samples;
         file = { count: dataset.count, features: model.features, readMs: 0, readBatch: async (start, count) => all.subarray(start * model.features, (start + count) * model.features) };
       } else {

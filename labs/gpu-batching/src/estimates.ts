@@ -10,6 +10,7 @@ import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/har
 import { parallelMs, rateOf } from '@parallel-course/harness/plan.ts';
 import type { Params } from '@parallel-course/core';
 import { MODEL_SPEC } from './model-spec.ts';
+import { SPOT_IMAGES } from './fresh-inputs.ts';
 
 /**
  * The calibration on the course machine: the median of calibrations over ten minutes there while others used it
@@ -33,6 +34,9 @@ export const COURSE_MACHINE_COSTS = {
   forkMs: 10,
   passMs: 10,
   readerStartMs: 50,
+  // A fresh pass made before each measured sample (fresh-inputs.ts: scramble, decode, rewrite the files), per image:
+  // 6-16 ms per 1024 images on the reference VM at a load of 6 (14 passes).
+  freshImageMs: 0.012,
 };
 
 /** Check inputs' sample counts (lab.ts CHECK_SIZES: 1, 37, 300). */
@@ -126,6 +130,10 @@ export function estimateGpuCase(variant: string, params: Params, count: number, 
     sampleMs: passMs(variant, params, count, p, calibration),
     setupMs: setupMs(variant, params, p, calibration),
     checkMs: CHECK_COUNTS.reduce((sum, n) => sum + passMs(variant, params, n, p, calibration), 0),
+    // Each measured sample's fresh pass, made before it, and its check after (fresh-inputs.ts): SPOT_IMAGES images of
+    // the reference with its bounds.
+    sampleCheckMs:
+      count * REFERENCE_COSTS.freshImageMs * slowdown(calibration) + (SPOT_IMAGES * MACS_PER_SAMPLE * BOUND_WORK * rateOf(calibration, 'nsPerMac')) / 1e6,
   };
 }
 

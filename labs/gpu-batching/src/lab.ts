@@ -17,6 +17,7 @@ import {
   type InferenceInput,
 } from './cases.ts';
 import { ensureDataset, loadAllSync } from './dataset.ts';
+import { checkPass, freshPasses } from './fresh-inputs.ts';
 import { detectGpusSync } from './gpus.ts';
 import { buildLayers, type DenseLayer } from './model-spec.ts';
 import { expectedWithBound, withinDerivedBound } from './tolerance.ts';
@@ -150,10 +151,22 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       const dataset = ensureDataset(seed, count);
       return { dataset, samples: loadAllSync(dataset) };
     };
+    const measure = input(ctx.seed, sizes(ctx.quick).dataset);
     return {
       check: sizes(ctx.quick).check.map((count, i) => input(ctx.seed + 1 + i, count)),
-      measure: input(ctx.seed, sizes(ctx.quick).dataset),
+      measure,
+      // Each measured sample (warm-up included) on a pass of its own (the runner's fresh number), so no variant can
+      // reuse the logits of an earlier sample. The harness makes it before the sample's clock starts and checks it
+      // after the clock stops (measure.ts takeSamples), so neither the files written nor the check are timed: the
+      // batched and one-at-a-time cases time the same inference calls as before (fresh-inputs.ts).
+      measureAt: freshPasses(measure, ctx.seed),
     };
+  },
+  // A fresh pass's logits: all finite, none left unwritten or from the pass before, SPOT_IMAGES images of it against
+  // the float64 expected logits within tolerance.ts's bound (fresh-inputs.ts checkPass).
+  checkSample(input, output) {
+    layers ??= buildLayers();
+    return checkPass(layers, input, output);
   },
   expected(input) {
     layers ??= buildLayers();

@@ -49,6 +49,11 @@ export interface CaseInstance<Input, Output> {
   run(input: Input): Promise<Output> | Output;
   /** Optional: runs after each sample, outside the timed region (e.g. waiting for a load generator to wind down). */
   afterSample?(): Promise<void> | void;
+  /**
+   * Optional: runs before each warm-up and measured sample with that sample's input, outside the timed region (e.g.
+   * device processes loading a fresh pass into their memory, for a case that times their compute alone).
+   */
+  beforeSample?(input: Input): Promise<void> | void;
   /** Releases what setup started (threads, processes, sockets). Called once, also after failures. */
   teardown(): Promise<void> | void;
   /**

@@ -104,6 +104,7 @@ async function takeSamples<Input, Output>(target: MeasureTarget<Input, Output>, 
     taken.set(target, index + 1);
     // Made before the clock starts: a fresh input costs the sample nothing.
     const input = target.inputAt ? target.inputAt(index) : target.input;
+    await target.instance.beforeSample?.(input);
     times.push(
       await timeOne(target.label, async () => {
         output = await target.instance.run(input);
