@@ -35,7 +35,7 @@ export const COURSE_MACHINE_COSTS = {
   passMs: 10,
   readerStartMs: 50,
   // A fresh pass made before each measured sample (fresh-inputs.ts: scramble, decode, rewrite the files), per image:
-  // 6-16 ms per 1024 images on the reference VM at a load of 6 (14 passes).
+  // 6-16 ms per 1024 images on the course machine at a load of 6 (14 passes).
   freshImageMs: 0.012,
 };
 
@@ -133,7 +133,7 @@ export function estimateGpuCase(variant: string, params: Params, count: number, 
     // Each measured sample's fresh pass, made before it, and its check after (fresh-inputs.ts): SPOT_IMAGES images of
     // the reference with its bounds.
     sampleCheckMs:
-      count * REFERENCE_COSTS.freshImageMs * slowdown(calibration) + (SPOT_IMAGES * MACS_PER_SAMPLE * BOUND_WORK * rateOf(calibration, 'nsPerMac')) / 1e6,
+      count * COURSE_MACHINE_COSTS.freshImageMs * slowdown(calibration) + (SPOT_IMAGES * MACS_PER_SAMPLE * BOUND_WORK * rateOf(calibration, 'nsPerMac')) / 1e6,
   };
 }
 

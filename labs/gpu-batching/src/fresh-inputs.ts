@@ -10,7 +10,7 @@
  * (run seed, k, image): the same shapes, so the same work, and no image equal to any other of the run (the stream's
  * key is a bijection of (k, image), below). It is written as files (one per image, as the data set is) into a
  * folder of its own, so the cases that read from disk read new files, and a device process's in-memory copy
- * (device-main.ts, by folder) is a new one. Cost per 1024 images on the reference VM: about 2 ms to scramble and
+ * (device-main.ts, by folder) is a new one. Cost per 1024 images on the course machine: about 2 ms to scramble and
  * decode, 3-9 ms to rewrite the files (the last pass's folder renamed, each file overwritten in place).
  *
  * What it gives is valid until the next call (the arrays and the folder are reused, as native-kernel's refillInput
@@ -123,7 +123,7 @@ const previous = new WeakMap<Float32Array, Float32Array>();
 
 /**
  * Checks the logits of a fresh pass without recomputing them all (the float64 forward pass with its bound costs about
- * 6 ms per image on the reference VM, ONNX Runtime's float32 one about 50 µs): every logit finite, no image's row all zeros (never written) or equal to the same row
+ * 6 ms per image on the course machine, ONNX Runtime's float32 one about 50 µs): every logit finite, no image's row all zeros (never written) or equal to the same row
  * of the pass before in the same array (kept), and SPOT_IMAGES images, drawn from the CSPRNG after the pass, within
  * tolerance.ts's per-logit bound of the float64 reference. A variant that computes a fraction f of the images and
  * makes up the rest passes one pass with probability (1 - f)^SPOT_IMAGES at most, a whole run (9 or more samples per
