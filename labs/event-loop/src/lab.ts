@@ -206,19 +206,12 @@ const lab: LabDefinition<BurstInput, string[]> = {
   },
   // The load generator's CPU share, and the values and table episodes 03 to 05 quote (analysis.ts).
   labAnalysis: eventLoopAnalysis,
-  sampling: {
-    // Quick: 8 rounds of 2. With 4 the headline (the pool at P over inline) did not resolve on a busy 2-CPU machine in
-    // 4 of 5 runs (1.13x to 1.86x, every interval reaching below 1; issue 44): its interval pairs by round, and 4 rounds
-    // are too few to resample. About 50 s on the course machine, within the quick budget (the plan cuts rounds first).
-    quick: { warmupSamples: 1, rounds: 8, samplesPerRound: 2 },
-    full: { warmupSamples: 2, rounds: 10, samplesPerRound: 3 },
-  },
+  // Quick: 8 rounds of 2. With 4 the headline (the pool at P over inline) did not resolve on a busy 2-CPU machine in
+  // 4 of 5 runs (1.13x to 1.86x, every interval reaching below 1; issue 44): its interval pairs by round, and 4 rounds
+  // are too few to resample. About 50 s on the course machine, within the quick budget (the plan cuts rounds first).
+  sampling: { quick: { warmupSamples: 1, rounds: 8, samplesPerRound: 2 }, full: { warmupSamples: 2, rounds: 10, samplesPerRound: 3 } },
   // The run's plan (the harness's plan.ts): one PBKDF2 key timed here; the burst's keys for the expected outputs.
-  planning: {
-    calibrate,
-    courseMachine: COURSE_MACHINE_RATES,
-    inputsMs: (_params, ctx, calibration) => estimateInputs(burstFor(ctx.availableParallelism), calibration),
-  },
+  planning: { calibrate, courseMachine: COURSE_MACHINE_RATES, inputsMs: (_params, ctx, calibration) => estimateInputs(burstFor(ctx.availableParallelism), calibration) },
 };
 
 export default lab;

@@ -3,6 +3,7 @@
  * and retry, say so once per halving, and keep the smaller batch for later calls. A batch of one that does not fit is
  * a real error: the model itself is too big for the device.
  */
+import { HarnessError } from '@parallel-course/harness/lab-definition.ts';
 
 /**
  * Matches the allocation failures ONNX Runtime reports on CPU (bad_alloc, arena), on CUDA (cudaErrorMemoryAllocation)
@@ -16,13 +17,7 @@ export function isAllocationError(error: unknown): boolean {
   return ALLOCATION_ERROR.test(message);
 }
 
-export class AllocationError extends Error {
-  readonly code = 'ALLOCATION_FAILED';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'AllocationError';
-  }
-}
+export class AllocationError extends HarnessError { readonly code = 'ALLOCATION_FAILED'; override name = 'AllocationError'; }
 
 /** Runs `count` samples (count x features floats) and resolves to count x outputs floats, in order. */
 export type InferFn = (samples: Float32Array, count: number) => Promise<Float32Array>;

@@ -11,7 +11,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { CHILD_CLOSE_TIMEOUT_MS, startChild } from '@parallel-course/harness/child-process.ts';
 import { fileURLToPath } from 'node:url';
-import { isNotImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { HarnessError, isNotImplemented } from '@parallel-course/harness/lab-definition.ts';
 import type { ChunkRequest, DeviceConfig, DeviceDataSource, DeviceMessage, Faults, ParentMessage } from './device-protocol.ts';
 import type { SampleRange } from './impl.ts';
 import type { ExecutionProvider } from './session.ts';
@@ -107,13 +107,7 @@ interface DeviceProcess {
   closing: boolean;
 }
 
-export class DevicePoolError extends Error {
-  readonly code = 'DEVICE_POOL_FAILED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'DevicePoolError';
-  }
-}
+export class DevicePoolError extends HarnessError { readonly code = 'DEVICE_POOL_FAILED'; override name = 'DevicePoolError'; }
 
 /**
  * Environment of a device process: the parent's, with this device's CUDA_VISIBLE_DEVICES set before it starts.

@@ -7,6 +7,7 @@
 import ort from 'onnxruntime-node';
 import { withHalving, type InferFn } from './allocation.ts';
 import { INPUT_NAME, inputFeatures, MODEL_SPEC, OUTPUT_NAME, outputFeatures } from './model-spec.ts';
+import { HarnessError } from '@parallel-course/harness/lab-definition.ts';
 
 export type ExecutionProvider = 'cpu' | 'cuda' | 'webgpu';
 
@@ -39,13 +40,7 @@ export interface Model {
   release(): Promise<void>;
 }
 
-export class SessionError extends Error {
-  readonly code = 'SESSION_FAILED';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SessionError';
-  }
-}
+export class SessionError extends HarnessError { readonly code = 'SESSION_FAILED'; override name = 'SessionError'; }
 
 /** The fix for an unusable CUDA provider, shared by every message that reports one. */
 export const CUDA_FIX =

@@ -8,9 +8,10 @@
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
 import type { LearnerFile } from './learner-module.ts';
 import type { CaseRef, Params, RawObservation, Results, SampleUnit, Sweep } from '@parallel-course/core';
-import { NotImplementedError } from './errors.ts';
+import { HarnessError, NotImplementedError } from './errors.ts';
 
-export { NotImplementedError };
+/** HarnessError: the base of a lab's own errors too (a stable `code` and the class's name), as of the harness's. */
+export { HarnessError, NotImplementedError };
 
 export type Impl = 'exercise' | 'solution';
 

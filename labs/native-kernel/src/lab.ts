@@ -577,10 +577,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     const { analysisReport } = await import('./analysis-report.ts');
     return analysisReport(results);
   },
-  sampling: {
-    quick: { warmupSamples: 1, rounds: 3, samplesPerRound: 2 },
-    full: { warmupSamples: 3, rounds: 15, samplesPerRound: 4 },
-  },
+  sampling: { quick: { warmupSamples: 1, rounds: 3, samplesPerRound: 2 }, full: { warmupSamples: 3, rounds: 15, samplesPerRound: 4 } },
   // The run's plan (the harness's plan.ts): the TypeScript product and triad timed here, the native rungs as ratios.
   planning: { calibrate, courseMachine: COURSE_MACHINE_RATES, inputsMs: (params, _ctx, rates) => estimateNativeKernelInputs(params, rates) },
 };

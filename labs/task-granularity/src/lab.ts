@@ -259,14 +259,11 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     // A run from before the sweeps carried points and workers in their params: 2^22 per worker at least 2, on P.
     return granularityAnalysis(results, { points: POINTS_PER_WORKER * Math.max(2, results.cpus.p), workers: results.cpus.p });
   },
-  sampling: {
-    // Quick: 6 rounds of 2, as a full run (its sweep is what is smaller). With 3 rounds the headline's interval, which
-    // resamples whole rounds (10 distinct resamples of 3), did not exclude 1 in any of 3 quick runs on a busy 2-CPU
-    // machine (issue 44); about 35 s on the course machine, within the quick budget.
-    quick: { warmupSamples: 1, rounds: 6, samplesPerRound: 2 },
-    // 12 samples per case (6 rounds of 2): the 64 MiB clone alone takes 0.3 to 1.5 s per sample on the course machine.
-    full: { warmupSamples: 1, rounds: 6, samplesPerRound: 2 },
-  },
+  // Quick: 6 rounds of 2, as a full run (its sweep is what is smaller). With 3 rounds the headline's interval, which
+  // resamples whole rounds (10 distinct resamples of 3), did not exclude 1 in any of 3 quick runs on a busy 2-CPU
+  // machine (issue 44); about 35 s on the course machine, within the quick budget. Full: 12 samples per case (6 rounds
+  // of 2): the 64 MiB clone alone takes 0.3 to 1.5 s per sample on the course machine.
+  sampling: { quick: { warmupSamples: 1, rounds: 6, samplesPerRound: 2 }, full: { warmupSamples: 1, rounds: 6, samplesPerRound: 2 } },
   // The run's plan (the harness's plan.ts): a Monte Carlo point and a checksummed MiB timed here.
   planning: {
     calibrate,

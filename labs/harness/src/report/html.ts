@@ -10,14 +10,7 @@ import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { chartScripts, htmlPage } from './html-page.ts';
 import { formatGrade } from './terminal.ts';
-import {
-  amdahlTable,
-  correctnessTable,
-  environmentTable,
-  observationsTable,
-  speedupsTable,
-  timesTable,
-} from './tables.ts';
+import { amdahlTable, correctnessTable, environmentTable, observationsTable, speedupsTable, timesTable } from './tables.ts';
 
 export { jsonForScript, loadChartJsSource } from './html-page.ts';
 

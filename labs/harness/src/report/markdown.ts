@@ -9,15 +9,7 @@ import { shellCommandLine } from '../safe-read.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { formatGrade } from './terminal.ts';
-import {
-  amdahlTable,
-  correctnessTable,
-  environmentTable,
-  observationsTable,
-  speedupsTable,
-  timesTable,
-} from './tables.ts';
-
+import { amdahlTable, correctnessTable, environmentTable, observationsTable, speedupsTable, timesTable } from './tables.ts';
 
 /** A fenced code block whose fence is longer than any run of backticks inside, so the text cannot end it. */
 export function codeBlock(text: string, language = ''): string {
