@@ -29,7 +29,7 @@ function withPlanningEnv(): () => void {
   };
 }
 
-test('every lab, planned for P = 1 to 128 at the course machine's rates, stays within 5 min (full) and 90 s (quick), with log P cases', async (t) => {
+test('every lab, planned for P = 1 to 128 at the course machine rates, stays within 5 min (full) and 90 s (quick), with log P cases', async (t) => {
   const restore = withPlanningEnv();
   t.after(restore);
   const rows = ['lab               P     run    cases  bound  planned      asked        reduction'];
