@@ -15,17 +15,24 @@ import { THREADS_MAX_PAGES } from '../src/browser-lab/wasm/threads-memory.ts';
 
 const WASM_DIR = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.url));
 
-/** Each module: its source, its output, and the WebAssembly features it is built with. */
+/** The threaded modules' memory flags: imported (the page creates it), shared (needs threads), with a maximum. */
+const SHARED_MEMORY = ['--enable', 'threads', '--importMemory', '--sharedMemory', '--initialMemory', '1', '--maximumMemory', String(THREADS_MAX_PAGES)];
+/** Relaxed SIMD: simd-blocked.as.ts's multiply-add becomes f64x2.relaxed_madd (fused where the CPU has FMA). */
+const RELAXED = ['--enable', 'simd', '--enable', 'relaxed-simd'];
+
+/**
+ * Each module: its source, its output, and the WebAssembly features it is built with. The blocked modules are built
+ * twice from one source, with and without relaxed SIMD (ASC_FEATURE_RELAXED_SIMD in simd-blocked.as.ts): the page
+ * loads the relaxed build where the browser validates relaxed SIMD, the plain one elsewhere.
+ */
 export const WASM_MODULES = [
   { source: 'matmul-scalar.as.ts', output: 'matmul-scalar.wasm', flags: [] as string[] },
   { source: 'matmul-simd.as.ts', output: 'matmul-simd.wasm', flags: ['--enable', 'simd'] },
-  // One memory shared by every Web Worker: imported (the page creates it), shared (needs --enable threads), with a
-  // maximum (a shared memory must declare one).
-  {
-    source: 'matmul-simd-threads.as.ts',
-    output: 'matmul-simd-threads.wasm',
-    flags: ['--enable', 'simd', '--enable', 'threads', '--importMemory', '--sharedMemory', '--initialMemory', '1', '--maximumMemory', String(THREADS_MAX_PAGES)],
-  },
+  { source: 'matmul-blocked.as.ts', output: 'matmul-blocked.wasm', flags: ['--enable', 'simd'] },
+  { source: 'matmul-blocked.as.ts', output: 'matmul-blocked-relaxed.wasm', flags: RELAXED },
+  // One memory shared by every Web Worker (threads-memory.ts): a shared memory must declare a maximum.
+  { source: 'matmul-blocked-threads.as.ts', output: 'matmul-blocked-threads.wasm', flags: ['--enable', 'simd', ...SHARED_MEMORY] },
+  { source: 'matmul-blocked-threads.as.ts', output: 'matmul-blocked-threads-relaxed.wasm', flags: [...RELAXED, ...SHARED_MEMORY] },
 ] as const;
 
 const ascBin = join(dirname(createRequire(import.meta.url).resolve('assemblyscript/package.json')), 'bin', 'asc.js');

@@ -1,6 +1,7 @@
 /**
  * The committed WebAssembly of the in-page labs is what its AssemblyScript source builds (scripts/build-wasm.ts), and
- * it computes the product: a stale or hand-edited .wasm fails here, naming the file.
+ * it computes the product: a stale or hand-edited .wasm fails here, naming the file. The register-blocked rung, its
+ * threaded module and the SIMD peak probe (labs/native-kernel-peak.ts) are checked here in Node, plain and relaxed.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,12 +9,19 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { staleWasm, WASM_MODULES } from '../scripts/build-wasm.ts';
 import { THREADS_MAX_PAGES } from '../src/browser-lab/wasm/threads-memory.ts';
+import type { Results } from '@parallel-course/core';
+import { arithmeticOf, hasRelaxedSimd, measureSimdPeak, PEAK_OBSERVATION, peakLines, peakObservation, RELAXED_SIMD_MODULE, type PeakExports } from '../src/browser-lab/labs/native-kernel-peak.ts';
+import { packBytes, rowBlock, threadsLayout } from '../src/browser-lab/wasm/threads-memory.ts';
 
 const dir = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.url));
 
 describe('in-page lab WebAssembly', () => {
   it('the committed .wasm files match a fresh build of their sources', () => {
-    assert.deepEqual(WASM_MODULES.map((m) => m.output), ['matmul-scalar.wasm', 'matmul-simd.wasm', 'matmul-simd-threads.wasm'], 'the threaded module is among those checked');
+    assert.deepEqual(
+      WASM_MODULES.map((m) => m.output),
+      ['matmul-scalar.wasm', 'matmul-simd.wasm', 'matmul-blocked.wasm', 'matmul-blocked-relaxed.wasm', 'matmul-blocked-threads.wasm', 'matmul-blocked-threads-relaxed.wasm'],
+      'the blocked and threaded modules, plain and relaxed, are among those checked',
+    );
     assert.deepEqual(staleWasm(), []);
   });
 
@@ -40,30 +48,152 @@ describe('in-page lab WebAssembly', () => {
     });
   }
 
-  it('matmul-simd-threads.wasm imports a shared memory and computes blocks of rows on it (odd n, uneven blocks)', async () => {
-    const module = new WebAssembly.Module(readFileSync(dir + 'matmul-simd-threads.wasm'));
-    assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }]);
-    const memory = new WebAssembly.Memory({ initial: 1, maximum: THREADS_MAX_PAGES, shared: true });
-    assert.ok(memory.buffer instanceof SharedArrayBuffer);
-    // Two instances on one memory, as two workers have: each computes its own rows.
-    const kernels = [0, 1].map(() => new WebAssembly.Instance(module, { env: { memory } }).exports['matmulSimdRowsRepeated'] as (n: number, first: number, last: number, reps: number) => void);
-    const n = 5;
-    const m = new Float64Array(memory.buffer);
-    for (let i = 0; i < n * n; i++) {
-      m[i] = i + 1;
-      m[n * n + i] = (i * 7) % 3;
+  for (const relaxed of [false, true]) {
+    const suffix = relaxed ? '-relaxed' : '';
+    it(`matmul-blocked-threads${suffix}.wasm imports a shared memory and computes blocks of rows on it (n = 4 x 3 + 3, blocks split inside a tile row, the scalar edges)`, async () => {
+      const module = new WebAssembly.Module(readFileSync(`${dir}matmul-blocked-threads${suffix}.wasm`));
+      assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }]);
+      const n = 15;
+      const layout = threadsLayout(n, 2);
+      const memory = new WebAssembly.Memory({ initial: layout.pages, maximum: THREADS_MAX_PAGES, shared: true });
+      assert.ok(memory.buffer instanceof SharedArrayBuffer);
+      // Two instances on one memory, as two workers have: each computes its own rows, packing B in its own region.
+      const kernels = [0, 1].map(() => new WebAssembly.Instance(module, { env: { memory } }).exports['matmulBlockedRowsRepeated'] as (n: number, first: number, last: number, reps: number, pack: number) => void);
+      const m = new Float64Array(memory.buffer);
+      const { a, b } = inputs(n);
+      m.set(a, 0);
+      m.set(b, n * n);
+      m.fill(Number.NaN, 2 * n * n, 3 * n * n);
+      kernels[0]!(n, 0, 6, 2, layout.packAt[0]!);
+      kernels[1]!(n, 6, n, 3, layout.packAt[1]!);
+      assertProduct(new Float64Array(memory.buffer, 2 * n * n * 8, n * n), a, b, n, relaxed);
+      // A memory whose maximum exceeds the module's declared one is refused: the page must use THREADS_MAX_PAGES.
+      assert.throws(() => new WebAssembly.Instance(module, { env: { memory: new WebAssembly.Memory({ initial: 1, maximum: THREADS_MAX_PAGES + 1, shared: true }) } }), WebAssembly.LinkError);
+    });
+  }
+
+  it('the threaded rung splits rows into whole 4-row tiles, every row once, the rest to the last worker', () => {
+    for (const [n, threads] of [[256, 2], [128, 3], [15, 2], [7, 4], [3, 2]] as const) {
+      const blocks = Array.from({ length: threads }, (_, w) => rowBlock(n, threads, w));
+      assert.equal(blocks[0]!.first, 0);
+      assert.equal(blocks.at(-1)!.last, n);
+      for (let w = 1; w < threads; w++) assert.equal(blocks[w]!.first, blocks[w - 1]!.last, `n=${n} threads=${threads}: contiguous`);
+      for (const block of blocks.slice(0, -1)) assert.equal(block.first % 4, 0, `n=${n} threads=${threads}: ${JSON.stringify(block)} starts on a tile`);
+      const sizes = blocks.slice(0, -1).map((x) => x.last - x.first);
+      assert.ok(sizes.every((size) => size % 4 === 0), `n=${n} threads=${threads}: whole tiles ${sizes}`);
     }
-    m.fill(Number.NaN, 2 * n * n, 3 * n * n);
-    kernels[0]!(n, 0, 2, 2);
-    kernels[1]!(n, 2, n, 3);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        let sum = 0;
-        for (let k = 0; k < n; k++) sum += m[i * n + k]! * m[n * n + k * n + j]!;
-        assert.equal(m[2 * n * n + i * n + j], sum, `C[${i}][${j}]`);
-      }
+    assert.deepEqual([0, 1].map((w) => rowBlock(256, 2, w)), [{ first: 0, last: 128 }, { first: 128, last: 256 }]);
+  });
+
+  it('the shared memory holds A, B, C, the counter and one packed panel per worker, none overlapping', () => {
+    for (const [n, threads] of [[256, 2], [15, 3], [1, 1]] as const) {
+      const { counterByte, packAt, pages } = threadsLayout(n, threads);
+      assert.equal(counterByte, 3 * n * n * 8);
+      assert.ok(packAt[0]! >= counterByte + 8 && packAt.every((at) => at % 64 === 0));
+      for (let w = 1; w < threads; w++) assert.ok(packAt[w]! >= packAt[w - 1]! + packBytes(n));
+      assert.ok(pages * 65536 >= packAt.at(-1)! + packBytes(n));
     }
-    // A memory whose maximum exceeds the module's declared one is refused: the page must use THREADS_MAX_PAGES.
-    assert.throws(() => new WebAssembly.Instance(module, { env: { memory: new WebAssembly.Memory({ initial: 1, maximum: THREADS_MAX_PAGES + 1, shared: true }) } }), WebAssembly.LinkError);
   });
 });
+
+/** Seeded inputs in [-1, 1), as the page's. */
+function inputs(n: number): { a: Float64Array; b: Float64Array } {
+  let state = 12345;
+  const next = (): number => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return (state / 2147483648) * 2 - 1;
+  };
+  return { a: Float64Array.from({ length: n * n }, next), b: Float64Array.from({ length: n * n }, next) };
+}
+
+/**
+ * C against the typed-array i-k-j sum: the same bits with a plain multiply and add (same order, same rounding), within
+ * one rounding per term fused (relaxed SIMD), never off by a wrong term (the inputs make any wrong term far larger).
+ */
+function assertProduct(c: Float64Array, a: Float64Array, b: Float64Array, n: number, fused: boolean): void {
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      let sum = 0;
+      for (let k = 0; k < n; k++) sum += a[i * n + k]! * b[k * n + j]!;
+      if (fused) assert.ok(Math.abs(c[i * n + j]! - sum) <= n * Number.EPSILON, `C[${i}][${j}] = ${c[i * n + j]}, expected ${sum}`);
+      else assert.equal(c[i * n + j], sum, `C[${i}][${j}]`);
+    }
+  }
+}
+
+describe('the blocked rung and the WebAssembly SIMD peak probe', () => {
+  for (const relaxed of [false, true]) {
+    const file = `matmul-blocked${relaxed ? '-relaxed' : ''}.wasm`;
+    const load = async () => (await WebAssembly.instantiate(readFileSync(dir + file))).instance.exports as unknown as PeakExports & { memory: WebAssembly.Memory; reserve(n: number): number; matmulBlocked(n: number): void };
+
+    it(`${file} computes C = A * B at sizes with and without scalar edges`, async () => {
+      const exports = await load();
+      for (const n of [1, 3, 4, 5, 8, 13, 16, 33]) {
+        assert.equal(exports.reserve(n), 1);
+        const { a, b } = inputs(n);
+        const m = new Float64Array(exports.memory.buffer);
+        m.set(a, 0);
+        m.set(b, n * n);
+        m.fill(Number.NaN, 2 * n * n, 3 * n * n);
+        exports.matmulBlocked(n);
+        assertProduct(new Float64Array(exports.memory.buffer, 2 * n * n * 8, n * n), a, b, n, relaxed);
+      }
+    });
+
+    it(`${file}'s probe counts 48 flop a step and reports finite GFLOP/s per call`, async () => {
+      const exports = await load();
+      assert.equal(exports.PEAK_FLOP_PER_STEP.value, 48);
+      // With x = 1 and y = 1 each accumulator counts the steps: 12 accumulators, 2 lanes, starting at 0, 1, ..., 11 (times y).
+      assert.equal(exports.simdPeak(10, 1, 1), 2 * (12 * 10 + 66));
+      const rates = await measureSimdPeak(exports, { samples: 3, targetMs: 2 });
+      assert.equal(rates.length, 3);
+      assert.ok(rates.every((r) => Number.isFinite(r) && r > 0), String(rates));
+      const broken = { ...exports, simdPeak: () => Number.NaN };
+      await assert.rejects(measureSimdPeak(broken, { samples: 1, targetMs: 1 }), /the SIMD peak probe returned NaN, not a finite sum/);
+    });
+  }
+
+  it('relaxed SIMD is detected by validating a module with one f64x2.relaxed_madd, which only the relaxed builds contain', () => {
+    assert.equal(WebAssembly.validate(RELAXED_SIMD_MODULE), true, 'Node 24 has relaxed SIMD');
+    assert.equal(hasRelaxedSimd(), true);
+    const broken = RELAXED_SIMD_MODULE.slice();
+    broken[broken.length - 3] = 0xff; // not an opcode
+    assert.equal(WebAssembly.validate(broken), false, 'the check can fail');
+    // relaxed_madd is 0xfd 0x87 0x02 in the code section: in the relaxed builds, never in the plain ones.
+    const hasMadd = (bytes: Uint8Array): boolean => bytes.some((x, i) => x === 0xfd && bytes[i + 1] === 0x87 && bytes[i + 2] === 0x02);
+    for (const file of ['matmul-blocked-relaxed.wasm', 'matmul-blocked-threads-relaxed.wasm']) assert.ok(hasMadd(readFileSync(dir + file)), file);
+    for (const file of ['matmul-blocked.wasm', 'matmul-blocked-threads.wasm']) assert.ok(!hasMadd(readFileSync(dir + file)), file);
+    assert.match(arithmeticOf(true), /relaxed SIMD fused multiply-add/);
+    assert.match(arithmeticOf(false), /a multiply then an add .*no relaxed SIMD/);
+  });
+
+  it('every rung as a percentage of the probe: one-thread rungs of the probe, a rung on W workers of W x the probe', () => {
+    // Reference: n = 100 is 2e6 flop a product; 10 products in 2 ms = 10 GFLOP/s; the probe's best 40 GFLOP/s -> 25%.
+    const results = {
+      cases: [
+        { variant: 'wasm-simd', params: { n: 100 }, workPerSample: { amount: 10, unit: 'products' }, summary: { median: 2 }, observations: {} },
+        {
+          variant: 'wasm-blocked',
+          params: { n: 100 },
+          workPerSample: { amount: 10, unit: 'products' },
+          summary: { median: 1 },
+          observations: { [PEAK_OBSERVATION]: peakSummary(peakObservation([20, 40, 30], true)) },
+        },
+        { variant: 'wasm-blocked-threads', params: { n: 100, threads: 2 }, workers: 2, workPerSample: { amount: 10, unit: 'products' }, summary: { median: 0.5 }, observations: {} },
+      ],
+    } as unknown as Results;
+    const lines = peakLines(results);
+    assert.equal(lines[0], 'WebAssembly SIMD peak (probe, best of 3 on the page\'s main thread, fused multiply-add): 40.0 GFLOP/s. Each rung\'s median as a share of it (on W workers: of W x the probe):');
+    assert.deepEqual(lines.slice(1), [
+      'wasm-simd n=100: 10.0 GFLOP/s, 25% of the wasm probe',
+      'wasm-blocked n=100: 20.0 GFLOP/s, 50% of the wasm probe',
+      'wasm-blocked-threads n=100 on 2 workers: 40.0 GFLOP/s, 50% of the wasm probe x 2',
+    ]);
+    assert.match(peakLines({ cases: results.cases.slice(0, 1) } as unknown as Results)[0]!, /^No WebAssembly SIMD peak was probed in this run/);
+    assert.match(peakObservation([1], false).description, /a multiply then an add \(no relaxed SIMD\)/);
+  });
+});
+
+function peakSummary(raw: ReturnType<typeof peakObservation>) {
+  return { ...raw, p50: null, p99: null, max: Math.max(...raw.samples) };
+}

@@ -124,29 +124,57 @@ function gflops(c: Results['cases'][number]): string {
   return `${(flop / c.summary.median / 1e6).toFixed(2)} [${(flop / c.summary.ci95[1] / 1e6).toFixed(2)}, ${(flop / c.summary.ci95[0] / 1e6).toFixed(2)}]`;
 }
 
+/**
+ * The WebAssembly SIMD peak probe of an episode 07 run: recorded on the headline rung (wasm-blocked), said to be relaxed
+ * SIMD's fused multiply-add (Chromium has it), and every timed rung set against it in one line each.
+ */
+function assertPeakProbe(results: Results): number {
+  assert.deepEqual(results.headline && { variant: results.headline.variant, params: results.headline.params }, { variant: 'wasm-blocked', params: { n: 128 } });
+  const probed = results.cases.filter((c) => c.observations['wasm-simd-peak'] !== undefined);
+  assert.deepEqual(probed.map((c) => c.variant), ['wasm-blocked'], 'the probe is recorded once, on the headline rung');
+  const peak = probed[0]!.observations['wasm-simd-peak']!;
+  assert.equal(peak.unit, 'GFLOP/s');
+  assert.equal(peak.samples.length, 10);
+  assert.ok(peak.max !== null && peak.max > 0 && peak.samples.every((x) => Number.isFinite(x) && x > 0), JSON.stringify(peak));
+  assert.match(peak.description, /relaxed SIMD fused multiply-add \(f64x2\.relaxed_madd\)/, 'Chromium has relaxed SIMD, and the probe says it used it');
+  assert.ok(results.notes.some((n) => /^wasm-blocked and the peak probe multiply and add with relaxed SIMD fused multiply-add/.test(n)), 'the page says which arithmetic');
+  const head = results.notes.findIndex((n) => n.startsWith('WebAssembly SIMD peak (probe, best of 10 on the page\'s main thread, fused multiply-add): '));
+  assert.ok(head >= 0, results.notes.join('\n'));
+  const lines = results.notes.slice(head + 1, head + 1 + results.cases.length);
+  assert.deepEqual(lines.map((l) => l.split(' ')[0]), results.cases.map((c) => c.variant), 'one line per rung, in order');
+  for (const [i, c] of results.cases.entries()) {
+    const workers = c.workers ?? 1;
+    const percent = Math.round((100 * (2 * 128 ** 3 * c.workPerSample.amount)) / c.summary.median / 1e6 / (workers * peak.max!));
+    assert.match(lines[i]!, new RegExp(`: [\\d.]+ GFLOP/s, ${percent}% of the wasm probe${workers > 1 ? ` x ${workers}` : ''}$`), lines[i]);
+  }
+  return peak.max!;
+}
+
 describe('in-page lab, episode 07 (matrix product)', () => {
-  it('runs JS, typed arrays, WebAssembly and WebAssembly SIMD, checked; not isolated, the threaded rung is listed as not run, with why', async (t) => {
+  it('runs JS, typed arrays, WebAssembly, SIMD and blocked SIMD, checked, then probes the SIMD peak; not isolated, the threaded rung is listed as not run, with why', async (t) => {
     const page = await site.browser.newPage();
     const errors = watchErrors(page);
     await page.goto(`${site.plain}07-native-kernel/`);
-    const off = page.locator('[data-browser-lab="native-kernel"] [data-bl-off] li', { hasText: /^wasm-simd-threads.*: off in this browser/ });
+    const off = page.locator('[data-browser-lab="native-kernel"] [data-bl-off] li', { hasText: /^wasm-blocked-threads.*: off in this browser/ });
     await off.first().waitFor({ timeout: 30_000 });
     assert.equal(await off.count(), 1, 'the page says once, before the run, that the threaded rung is off');
     assert.match((await off.textContent())!, /off in this browser, the page is not cross-origin isolated/);
     const results = validated(await quickRun(page, 'native-kernel'));
     assertMethod(results);
-    assert.deepEqual(results.cases.map((c) => c.variant), ['js-naive', 'typed', 'wasm', 'wasm-simd']);
-    const notRun = results.notes.filter((n) => /^wasm-simd-threads .* was not run: /.test(n));
+    assert.deepEqual(results.cases.map((c) => c.variant), ['js-naive', 'typed', 'wasm', 'wasm-simd', 'wasm-blocked']);
+    const notRun = results.notes.filter((n) => /^wasm-blocked-threads .* was not run: /.test(n));
     assert.equal(notRun.length, 1, results.notes.join('\n'));
     assert.match(notRun[0]!, /"threads":\d+.* was not run: the page is not cross-origin isolated, .*SharedArrayBuffer/);
-    assert.ok(!results.correctness.some((c) => c.variant === 'wasm-simd-threads'), 'a rung not run has no check entry');
+    assert.ok(!results.correctness.some((c) => c.variant === 'wasm-blocked-threads'), 'a rung not run has no check entry');
+    const peak = assertPeakProbe(results);
     const simd = results.cases.find((c) => c.variant === 'wasm-simd')!;
-    t.diagnostic(`timer ${results.environment.browser?.timerResolutionMs} ms not isolated; wasm-simd ${gflops(simd)} GFLOP/s at n=${simd.params['n']}`);
+    const blocked = results.cases.find((c) => c.variant === 'wasm-blocked')!;
+    t.diagnostic(`timer ${results.environment.browser?.timerResolutionMs} ms not isolated; n=${simd.params['n']}: wasm-simd ${gflops(simd)}, wasm-blocked ${gflops(blocked)} GFLOP/s; SIMD peak probe ${peak.toFixed(2)} GFLOP/s`);
     assert.deepEqual(errors, []);
     await page.close();
   });
 
-  it('isolated, the SIMD loop also runs on 1 and P Web Workers sharing one memory, every sample checked; the file validates', async (t) => {
+  it('isolated, the blocked kernel also runs on 1 and P Web Workers sharing one memory, every sample checked; the file validates', async (t) => {
     const page = await site.browser.newPage();
     const errors = watchErrors(page);
     await page.goto(`${site.isolated}07-native-kernel/`);
@@ -154,17 +182,19 @@ describe('in-page lab, episode 07 (matrix product)', () => {
     assertMethod(results);
     assert.equal(results.environment.browser?.crossOriginIsolated, true);
     const p = Math.min(16, results.environment.browser!.hardwareConcurrency);
-    const threaded = results.cases.filter((c) => c.variant === 'wasm-simd-threads');
+    const threaded = results.cases.filter((c) => c.variant === 'wasm-blocked-threads');
     assert.deepEqual(threaded.map((c) => c.params), [...new Set([1, p])].map((threads) => ({ n: 128, threads })), 'the thread counts are recorded as params');
-    assert.ok(results.correctness.filter((c) => c.variant === 'wasm-simd-threads').every((c) => c.passed && c.inputsChecked >= 1));
+    assert.ok(results.correctness.filter((c) => c.variant === 'wasm-blocked-threads').every((c) => c.passed && c.inputsChecked >= 1));
     assert.ok(!results.notes.some((n) => /was not run/.test(n)), results.notes.join('\n'));
     if (p > 1) {
-      const s = results.speedups.find((e) => e.variant === 'wasm-simd-threads' && e.params['threads'] === p)!;
+      const s = results.speedups.find((e) => e.variant === 'wasm-blocked-threads' && e.params['threads'] === p)!;
       assert.equal(s.workers, p);
-      assert.deepEqual(s.efficiencyOver, { variant: 'wasm-simd-threads', params: { n: 128, threads: 1 } }, 'efficiency is over the rung on one worker');
+      assert.deepEqual(s.efficiencyOver, { variant: 'wasm-blocked-threads', params: { n: 128, threads: 1 } }, 'efficiency is over the rung on one worker');
     }
-    const simd = results.cases.find((c) => c.variant === 'wasm-simd')!;
-    t.diagnostic(`isolated, n=${simd.params['n']}: wasm-simd ${gflops(simd)} GFLOP/s; ${threaded.map((c) => `wasm-simd-threads x${c.params['threads']} ${gflops(c)} GFLOP/s`).join('; ')}`);
+    const peak = assertPeakProbe(results);
+    const blocked = results.cases.find((c) => c.variant === 'wasm-blocked')!;
+    const efficiency = results.speedups.find((e) => e.variant === 'wasm-blocked-threads' && e.params['threads'] === p)?.efficiency;
+    t.diagnostic(`isolated, n=${blocked.params['n']}: SIMD peak probe ${peak.toFixed(2)} GFLOP/s; wasm-blocked ${gflops(blocked)} GFLOP/s; ${threaded.map((c) => `wasm-blocked-threads x${c.params['threads']} ${gflops(c)} GFLOP/s`).join('; ')}; efficiency at ${p}: ${efficiency?.toFixed(2)}`);
     const viewer = await site.browser.newPage();
     const viewerErrors = watchErrors(viewer);
     await viewer.goto(`${site.isolated}results-viewer/`);
@@ -177,7 +207,7 @@ describe('in-page lab, episode 07 (matrix product)', () => {
     await viewer.waitForFunction(() => /^n = 128: /.test(document.querySelector('[data-rv-beside-summary]')?.textContent ?? ''), null, { timeout: 30_000 });
     assert.match((await viewer.locator('[data-rv-beside-summary]').textContent())!, /beside the course's Node run .*not your machine's/);
     const besideRungs = async () => viewer.locator('[data-rv-beside-table] tbody tr td:first-child').allTextContents();
-    for (const rung of ['wasm-simd', 'wasm-simd-threads', 'native-march', 'ts-typed']) assert.ok((await besideRungs()).includes(rung), `${rung} in ${await besideRungs()}`);
+    for (const rung of ['wasm-simd', 'wasm-blocked', 'wasm-blocked-threads', 'native-march', 'ts-typed']) assert.ok((await besideRungs()).includes(rung), `${rung} in ${await besideRungs()}`);
     const nodeRun = readFileSync(path.join(findRunFolders(REFERENCE, 'native-kernel').at(-1)!, 'results.json'));
     await openFile(viewer, { name: 'my-node-run.json', mimeType: 'application/json', buffer: nodeRun });
     await viewer.waitForFunction(() => /beside your file results-native-kernel-browser\.json/.test(document.querySelector('[data-rv-beside-summary]')?.textContent ?? ''), null, { timeout: 30_000 });
@@ -194,7 +224,7 @@ describe('in-page lab, episode 07 (matrix product)', () => {
     const root = page.locator('[data-browser-lab="native-kernel"]');
     await root.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
     await root.getByRole('button', { name: 'Full run' }).click();
-    await page.waitForFunction(() => /round .*wasm-simd-threads/.test(document.querySelector('[data-browser-lab="native-kernel"] [data-bl-status]')?.textContent ?? ''), null, { timeout: 180_000, polling: 20 });
+    await page.waitForFunction(() => /round .*wasm-blocked-threads/.test(document.querySelector('[data-browser-lab="native-kernel"] [data-bl-status]')?.textContent ?? ''), null, { timeout: 180_000, polling: 20 });
     assert.ok(page.workers().length >= 1, 'the threaded rung\'s workers are running');
     const stoppedAt = Date.now();
     await root.getByRole('button', { name: 'Stop' }).click();

@@ -1,5 +1,5 @@
 /** What an in-page lab declares to the runner (runner.ts): its cases, its reference and its check. */
-import type { Params, Sweep } from './core-adapter.ts';
+import type { Params, RawObservation, Sweep } from './core-adapter.ts';
 
 /** The check's verdict on one output, in the shape of the harness's correctness entries. */
 export interface CheckVerdict {
@@ -69,6 +69,12 @@ export interface BrowserLab<Output> {
   check(expected: Output, actual: Output): CheckVerdict;
   cases: BrowserCase<Output>[];
   observers?: SampleObserver[];
+  /**
+   * A measurement of the machine taken once, after every case's samples (so it never overlaps a timed sample) and
+   * before the analysis: its observations are recorded on the headline case, as the Node lab records its peak probes
+   * (episode 07's WebAssembly SIMD peak). Not run when the headline case was not timed.
+   */
+  afterSamples?(signal: AbortSignal): Promise<Record<string, RawObservation>>;
   /** Lines the results file and the page carry (what was off and why, what the cases mean). */
   notes: string[];
   /**

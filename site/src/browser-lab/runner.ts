@@ -5,11 +5,13 @@
  *   3. size every sample by repetitions grown until the clock can see them (timer.ts), warm every case up;
  *   4. interleaved rounds (every case once per round, the order rotated), every sample's output checked, samples
  *      taken while the tab was hidden marked (browsers throttle background tabs);
- *   5. the harness's own analysis (medians, intervals, speedups, efficiency, Amdahl) on the samples, so the file is
+ *   5. the lab's probe of the machine, if it has one (afterSamples: episode 07's WebAssembly SIMD peak), once, after
+ *      every sample, recorded as observations of the headline case;
+ *   6. the harness's own analysis (medians, intervals, speedups, efficiency, Amdahl) on the samples, so the file is
  *      what `npm run report -- validate` recomputes.
  * Stop aborts between samples and tears every case down at once (workers terminated).
  */
-import { analyzeRun, buildResults, sameCase, type AnalysisInput, type BrowserEnvironment, type Results } from './core-adapter.ts';
+import { analyzeRun, buildResults, sameCase, type AnalysisInput, type BrowserEnvironment, type RawObservation, type Results } from './core-adapter.ts';
 import { runEnvironment, webgpuInfo } from './environment.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from './lab-types.ts';
 import { calibrateRepetitions, measureTimerResolution, sampleTargetMs } from './timer.ts';
@@ -112,6 +114,8 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
   const rounds = options.rounds ?? roundsFor(options.quick, lab);
   const repsOf = new Map<string, number>();
   const repsFor = (c: BrowserCase<unknown>): number => repsOf.get(c.sizeGroup ?? '') ?? 1;
+  let probed: Record<string, RawObservation> = {};
+  let probedCase: Timed<O> | null = null;
   try {
     // 2. Correct before timed.
     for (const [i, c] of runnable.entries()) {
@@ -204,11 +208,20 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
         await nextTask();
       }
     }
+    // 5. The lab's probe of the machine, once, after every sample: recorded on the headline case.
+    probedCase = timed.find((t) => !t.failed && t.samplesMs.length > 0 && sameCase(lab.headline, t.c)) ?? null;
+    if (lab.afterSamples && probedCase) {
+      stopped(signal);
+      onProgress('probing the peak', 0.95);
+      await nextTask();
+      probed = await lab.afterSamples(signal);
+      stopped(signal);
+    }
   } finally {
     signal.removeEventListener('abort', onAbort);
     handles.forEach((h) => h.teardown());
   }
-  // 5. The harness's analysis.
+  // 6. The harness's analysis.
   onProgress('computing intervals', 0.96);
   await nextTask();
   const { environment, cpus, topology } = runEnvironment(browser);
@@ -226,6 +239,7 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
       sample: { item: lab.workUnit.replace(/s$/, ''), itemsPerSample: repsFor(t.c) },
       observations: {
         ...Object.fromEntries((lab.observers ?? []).map((o) => [o.name, { unit: o.unit, description: o.description, samples: t.observed.get(o.name) ?? [] }])),
+        ...(t === probedCase ? probed : {}),
         hiddenTab: { unit: 'flag', description: '1 for a sample taken while the tab was hidden or changed visibility (the browser throttles timers in background tabs), 0 otherwise', samples: t.hidden },
       },
     }));

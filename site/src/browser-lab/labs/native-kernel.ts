@@ -1,27 +1,38 @@
 /**
  * Episode 07 in the browser: the matrix product C = A * B (n x n doubles) in plain JavaScript (arrays of rows), in
- * typed arrays, and in WebAssembly built from the AssemblyScript in ../wasm/ (scalar, and SIMD where the browser has
- * it), and that SIMD loop on Web Workers sharing one memory where the page is cross-origin isolated
- * (native-kernel-threads.ts). Every rung sums each element's terms in the same order as the typed-array reference, so
- * results agree to the last bits; the check still allows a rounding tolerance.
+ * typed arrays, and in WebAssembly built from the AssemblyScript in ../wasm/ (scalar; SIMD and register-blocked SIMD
+ * where the browser has SIMD), the blocked kernel on Web Workers sharing one memory where the page is cross-origin
+ * isolated (native-kernel-threads.ts), and after the samples a probe of this browser's WebAssembly SIMD peak that
+ * every rung is set against (native-kernel-peak.ts). The rungs with a plain multiply and add sum each element's
+ * terms in the same order as the typed-array reference, so results agree to the last bit; the fused multiply-add of
+ * relaxed SIMD rounds once per term instead of twice, and the check allows for that rounding.
  */
 import scalarUrl from '../wasm/matmul-scalar.wasm?url';
 import simdUrl from '../wasm/matmul-simd.wasm?url';
+import blockedUrl from '../wasm/matmul-blocked.wasm?url';
+import blockedRelaxedUrl from '../wasm/matmul-blocked-relaxed.wasm?url';
 // The lab's own JavaScript rungs (no node: imports), so the page times the code the Node lab times.
 import { matmulNaive, matmulTyped } from '../../../../labs/native-kernel/src/ts-kernels.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
+import type { RawObservation } from '../core-adapter.ts';
 import { pageParallelism } from '../environment.ts';
 import { threadsCase, threadsUnavailable } from './native-kernel-threads.ts';
+import { arithmeticOf, hasRelaxedSimd, hasWasmSimd, measureSimdPeak, PEAK_OBSERVATION, peakLines, peakObservation, type PeakExports } from './native-kernel-peak.ts';
 
-/** A minimal module that uses one SIMD instruction: WebAssembly.validate says whether the browser has SIMD. */
-const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+export { hasWasmSimd };
 
-export function hasWasmSimd(): boolean {
-  try {
-    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
-  } catch {
-    return false;
-  }
+/**
+ * The peak probe after the samples: 10 calls of 10 ms each (the best is the peak: short calls are less often
+ * interrupted on a busy machine), after 100 ms of warm-up so V8 runs its optimised code (measureSimdPeak).
+ */
+const PEAK_SAMPLES = 10;
+const PEAK_CALL_MS = 10;
+const PEAK_WARM_UP_MS = 100;
+
+async function instantiate(url: string): Promise<WebAssembly.Instance> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
+  return (await WebAssembly.instantiate(await response.arrayBuffer())).instance;
 }
 
 /** Seeded inputs (mulberry32), values in [-1, 1). */
@@ -76,9 +87,7 @@ function wasmCase(variant: string, url: string, entry: string, n: number, a: Flo
     params: { n },
     unavailable,
     async setup(): Promise<CaseHandle<Float64Array>> {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
-      const { instance } = await WebAssembly.instantiate(await response.arrayBuffer());
+      const instance = await instantiate(url);
       const exports = instance.exports as { memory: WebAssembly.Memory; reserve(n: number): number } & Record<string, (n: number) => void>;
       if (!exports.reserve(n)) throw new Error(`WebAssembly memory could not grow to three ${n} x ${n} matrices`);
       const kernel = exports[entry]!;
@@ -103,6 +112,8 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
   const b = randomMatrix(n, 0xbeef ^ n);
   let reference: Float64Array | null = null;
   const simd = hasWasmSimd();
+  // The blocked rungs and the probe multiply-add with relaxed SIMD where the browser has it (the same build for both).
+  const relaxed = hasRelaxedSimd();
   const threadsOff = threadsUnavailable(simd);
   // P workers (navigator.hardwareConcurrency, capped), and 1 so efficiency is over the same rung on one worker, as
   // the Node lab's native-threads sweep is. A page that cannot run the rung lists it once, with the reason.
@@ -112,9 +123,9 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
   const tolerance = n * n * Number.EPSILON;
   return {
     lab: 'native-kernel',
-    title: 'Matrix product in the browser: JavaScript, typed arrays, WebAssembly, WebAssembly SIMD and SIMD on threads',
+    title: 'Matrix product in the browser: JavaScript, typed arrays, WebAssembly, SIMD, register-blocked SIMD and on threads, against the WebAssembly SIMD peak',
     baseline: 'js-naive',
-    headline: simd ? { variant: 'wasm-simd', params: { n } } : { variant: 'wasm', params: { n } },
+    headline: simd ? { variant: 'wasm-blocked', params: { n } } : { variant: 'wasm', params: { n } },
     workUnit: 'products',
     // 20 ms samples, not the runner's 2 ms: a threaded sample pays one message to each worker and its reply (a tenth
     // of a millisecond to a millisecond on a busy machine), which would be most of a 2 ms sample.
@@ -153,12 +164,30 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
       jsCase('js-naive', n, a, b),
       jsCase('typed', n, a, b),
       wasmCase('wasm', scalarUrl, 'matmul', n, a, b, typeof WebAssembly === 'object' ? null : 'this browser has no WebAssembly'),
-      wasmCase('wasm-simd', simdUrl, 'matmulSimd', n, a, b, simd ? null : 'this browser has no WebAssembly SIMD (WebAssembly.validate refused a SIMD module)'),
-      ...threadCounts.map((threads) => threadsCase(n, threads, a, b, threadsOff)),
+      wasmCase('wasm-simd', simdUrl, 'matmulSimd', n, a, b, simd ? null : NO_SIMD),
+      wasmCase('wasm-blocked', relaxed ? blockedRelaxedUrl : blockedUrl, 'matmulBlocked', n, a, b, simd ? null : NO_SIMD),
+      ...threadCounts.map((threads) => threadsCase(n, threads, a, b, relaxed, threadsOff)),
     ],
+    // The roof, after the samples (runner.ts): the probe in the blocked rung's own module, on the main thread as the
+    // single-thread rungs run. Without SIMD there is neither.
+    ...(simd ? { afterSamples: (signal: AbortSignal) => probePeak(relaxed, signal) } : {}),
+    summarize: peakLines,
     notes: [
       `n = ${n}: one product is ${2 * n ** 3} floating-point operations; GFLOP/s = that x products per sample / time per sample.`,
-      `wasm-simd-threads (cross-origin isolated pages only): the SIMD loop on 1 and P = ${p} Web Workers (navigator.hardwareConcurrency${p < (navigator.hardwareConcurrency || 0) ? `, capped at ${p}` : ''}), each on its own block of rows of one shared WebAssembly.Memory; its efficiency is over its own 1-worker case (compare the Node lab's native-threads).`,
+      simd
+        ? `wasm-blocked and the peak probe multiply and add with ${arithmeticOf(relaxed)}. wasm-blocked keeps a 4 x 4 tile of C in 8 SIMD registers over the whole k loop, B's 4 columns packed one after another; wasm-simd loads and stores C for every 4 flop. After the samples, the probe measures this browser's WebAssembly SIMD peak (independent multiply-adds, nothing loaded or stored) and every rung is given as a percentage of it.`
+        : 'No WebAssembly SIMD here: no SIMD rung and no SIMD peak probe.',
+      `wasm-blocked-threads (cross-origin isolated pages only): the blocked kernel on 1 and P = ${p} Web Workers (navigator.hardwareConcurrency${p < (navigator.hardwareConcurrency || 0) ? `, capped at ${p}` : ''}), each on its own block of rows of one shared WebAssembly.Memory, all of a sample's products in one message to each worker; its efficiency is over its own 1-worker case (compare the Node lab's native-blocked-threads).`,
     ],
   };
 }
+
+/** The WebAssembly SIMD peak probe (native-kernel-peak.ts) in the blocked rung's module: its observation. */
+async function probePeak(relaxed: boolean, signal: AbortSignal): Promise<Record<string, RawObservation>> {
+  const exports = (await instantiate(relaxed ? blockedRelaxedUrl : blockedUrl)).exports as unknown as PeakExports;
+  const between = (): Promise<void> => new Promise((resolve, reject) => setTimeout(() => (signal.aborted ? reject(new DOMException('the run was stopped', 'AbortError')) : resolve()), 0));
+  const rates = await measureSimdPeak(exports, { samples: PEAK_SAMPLES, targetMs: PEAK_CALL_MS, warmUpMs: PEAK_WARM_UP_MS, between });
+  return { [PEAK_OBSERVATION]: peakObservation(rates, relaxed) };
+}
+
+const NO_SIMD = 'this browser has no WebAssembly SIMD (WebAssembly.validate refused a SIMD module)';

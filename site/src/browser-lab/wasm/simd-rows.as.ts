@@ -1,11 +1,7 @@
-// The SIMD loop of the matrix product over a block of rows (layout: see matmul-scalar.as.ts), shared by the SIMD module
-// (matmul-simd.as.ts, all rows) and the threaded one (matmul-simd-threads.as.ts, one block per worker). Not a module of
-// its own: scripts/build-wasm.ts builds only the files it lists.
+// The SIMD loop of the matrix product over a block of rows (layout: see matmul-scalar.as.ts), used by the SIMD module
+// (matmul-simd.as.ts, all rows). Not a module of its own: scripts/build-wasm.ts builds only the files it lists.
 
-/**
- * Rows first..last-1 of C = A * B, the SIMD loop. The threaded module (matmul-simd-threads.as.ts) runs it on each
- * worker's own block of rows: a row of C reads only A's row and all of B, so blocks of rows never write the same bytes.
- */
+/** Rows first..last-1 of C = A * B, the SIMD loop: for every k, C's row is loaded and stored again, 2 doubles at a time. */
 export function matmulSimdRows(n: i32, first: i32, last: i32): void {
   const nn = <usize>n * <usize>n;
   const a: usize = 0;

@@ -6,3 +6,35 @@
  * browser that reserves a shared memory's whole maximum up front reserves only 128 MiB of address space.
  */
 export const THREADS_MAX_PAGES = 2048;
+
+/** Rows of C one tile of the blocked kernel holds (MR in simd-blocked.as.ts): the row blocks start on a multiple of it. */
+export const TILE_ROWS = 4;
+
+/**
+ * Rows first..last-1 of worker `w` of `threads`: contiguous blocks of whole 4-row tiles whose sizes differ by at most
+ * one tile (the rows past the last whole tile go to the last worker), so no worker runs the blocked kernel's scalar
+ * edge on rows another worker's tiles could have taken.
+ */
+export function rowBlock(n: number, threads: number, w: number): { first: number; last: number } {
+  const tiles = Math.floor(n / TILE_ROWS);
+  const first = TILE_ROWS * Math.floor((tiles * w) / threads);
+  const last = w === threads - 1 ? n : TILE_ROWS * Math.floor((tiles * (w + 1)) / threads);
+  return { first, last };
+}
+
+/** Bytes of one worker's packed panel of B (packBytes in simd-blocked.as.ts: n rows of 4 doubles). */
+export function packBytes(n: number): number {
+  return n * TILE_ROWS * 8;
+}
+
+/**
+ * Where things live in the shared memory, in bytes: A, B and C from 0 (matmul-scalar.as.ts), then one 32-bit
+ * counter of the rows computed (after C, 8-byte aligned), then each worker's packed panel of B, each starting on its
+ * own 64-byte cache line (no worker writes a line another reads); `pages`: the 64 KiB pages all of it needs.
+ */
+export function threadsLayout(n: number, threads: number): { counterByte: number; packAt: number[]; pages: number } {
+  const counterByte = 3 * n * n * 8;
+  const line = (bytes: number): number => Math.ceil(bytes / 64) * 64;
+  const packAt = Array.from({ length: threads }, (_, w) => line(counterByte + 8) + w * line(packBytes(n)));
+  return { counterByte, packAt, pages: Math.ceil((line(counterByte + 8) + threads * line(packBytes(n))) / 65536) };
+}

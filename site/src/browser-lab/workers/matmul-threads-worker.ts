@@ -1,5 +1,5 @@
 /**
- * A worker of the threaded WebAssembly rung (labs/native-kernel-threads.ts): instantiates the SIMD module on the page's
+ * A worker of the threaded WebAssembly rung (labs/native-kernel-threads.ts): instantiates the blocked module on the page's
  * shared memory once, then computes the block of rows each request names. It adds the rows it computed to a counter
  * in that memory with an atomic add before it replies: the page's atomic read of the counter then both proves every
  * row was computed and orders these writes of C before the page's reads (a postMessage alone is no such ordering in
@@ -7,9 +7,9 @@
  */
 type Message =
   | { id: number; kind: 'attach'; module: WebAssembly.Module; memory: WebAssembly.Memory }
-  | { id: number; kind: 'rows'; n: number; first: number; last: number; reps: number; counterIndex: number };
+  | { id: number; kind: 'rows'; n: number; first: number; last: number; reps: number; pack: number; counterIndex: number };
 
-let kernel: ((n: number, first: number, last: number, reps: number) => void) | null = null;
+let kernel: ((n: number, first: number, last: number, reps: number, pack: number) => void) | null = null;
 let counter: Int32Array | null = null;
 
 self.onmessage = async (event: MessageEvent<Message>) => {
@@ -17,13 +17,13 @@ self.onmessage = async (event: MessageEvent<Message>) => {
   try {
     if (m.kind === 'attach') {
       const instance = await WebAssembly.instantiate(m.module, { env: { memory: m.memory } });
-      kernel = instance.exports['matmulSimdRowsRepeated'] as typeof kernel;
+      kernel = instance.exports['matmulBlockedRowsRepeated'] as typeof kernel;
       counter = new Int32Array(m.memory.buffer);
       self.postMessage({ id: m.id, result: 0 });
       return;
     }
     if (!kernel || !counter) throw new Error('the worker was asked for rows before it was given the module and memory');
-    kernel(m.n, m.first, m.last, m.reps);
+    kernel(m.n, m.first, m.last, m.reps, m.pack);
     Atomics.add(counter, m.counterIndex, (m.last - m.first) * m.reps);
     self.postMessage({ id: m.id, result: m.last - m.first });
   } catch (error) {
