@@ -1,37 +1,59 @@
-/** Behaviour of <AmdahlExplorer />: sliders -> curves -> chart and table; an optional results file adds points. */
+/**
+ * Behaviour of <AmdahlExplorer />: sliders -> curves -> chart and table; an optional results file adds points.
+ * Data flows one way: an input changes the state (f, p and the measured points), then `render` draws them.
+ */
 import type { ChartDataset } from 'chart.js';
 import { Chart } from '../lib/chart-setup.ts';
-import { amdahlLimit, amdahlSpeedup, formatInterval, formatSignificant, gustafsonSpeedup, speedupCurves } from '@parallel-course/core';
+import { amdahlLimit, amdahlSpeedup, formatInterval, formatSignificant, gustafsonSpeedup, type Results, speedupCurves } from '@parallel-course/core';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { textTable } from '../lib/dom.ts';
+import { loadErrorMessage, readResults } from '../lib/results-file-lazy.ts';
 import { workerSeries, type WorkerPoint } from '../lib/results-view.ts';
 
 type Point = { x: number; y: number };
+type Curves = ReturnType<typeof speedupCurves>;
+/** Measured series from a loaded results file, keyed by variant; empty until the learner loads one. */
+type Measured = Map<string, WorkerPoint[]>;
 
-export function mountAmdahlExplorer(root: HTMLElement): void {
-  const fInput = root.querySelector<HTMLInputElement>('[data-ae-f]');
-  const pInput = root.querySelector<HTMLInputElement>('[data-ae-p]');
-  const fOut = root.querySelector<HTMLOutputElement>('[data-ae-f-out]');
-  const pOut = root.querySelector<HTMLOutputElement>('[data-ae-p-out]');
-  const readout = root.querySelector<HTMLElement>('[data-ae-readout]');
-  const canvas = root.querySelector<HTMLCanvasElement>('[data-ae-chart]');
-  const tableHolder = root.querySelector<HTMLElement>('[data-ae-table]');
-  const fileInput = root.querySelector<HTMLInputElement>('[data-ae-file]');
-  const loadStatus = root.querySelector<HTMLElement>('[data-ae-load-status]');
-  if (!fInput || !pInput || !fOut || !pOut || !readout || !canvas || !tableHolder || !fileInput || !loadStatus) return;
+interface ExplorerElements {
+  fInput: HTMLInputElement;
+  pInput: HTMLInputElement;
+  fOut: HTMLOutputElement;
+  pOut: HTMLOutputElement;
+  readout: HTMLElement;
+  canvas: HTMLCanvasElement;
+  tableHolder: HTMLElement;
+  fileInput: HTMLInputElement;
+  loadStatus: HTMLElement;
+}
 
-  // Measured series from a loaded results file, keyed by variant; empty until the learner loads one.
-  let measured = new Map<string, WorkerPoint[]>();
-
-  const styleDatasets = (chart: Chart, theme: ChartTheme): void => {
-    styleAxes(chart, theme);
-    chart.data.datasets.forEach((dataset, index) => {
-      const colour = index === 2 ? theme.ideal : seriesColour(theme, index < 2 ? index : index - 1);
-      dataset.borderColor = colour;
-      dataset.backgroundColor = colour;
-    });
+function findElements(root: HTMLElement): ExplorerElements | null {
+  const q = <T extends HTMLElement>(selector: string): T | null => root.querySelector<T>(selector);
+  const els = {
+    fInput: q<HTMLInputElement>('[data-ae-f]'),
+    pInput: q<HTMLInputElement>('[data-ae-p]'),
+    fOut: q<HTMLOutputElement>('[data-ae-f-out]'),
+    pOut: q<HTMLOutputElement>('[data-ae-p-out]'),
+    readout: q('[data-ae-readout]'),
+    canvas: q<HTMLCanvasElement>('[data-ae-chart]'),
+    tableHolder: q('[data-ae-table]'),
+    fileInput: q<HTMLInputElement>('[data-ae-file]'),
+    loadStatus: q('[data-ae-load-status]'),
   };
+  return Object.values(els).every((el) => el !== null) ? (els as ExplorerElements) : null;
+}
 
+/** Amdahl's and Gustafson's curves in the series colours, the ideal line in its own, measured points after them. */
+function styleDatasets(chart: Chart, theme: ChartTheme): void {
+  styleAxes(chart, theme);
+  chart.data.datasets.forEach((dataset, index) => {
+    const colour = index === 2 ? theme.ideal : seriesColour(theme, index < 2 ? index : index - 1);
+    dataset.borderColor = colour;
+    dataset.backgroundColor = colour;
+  });
+}
+
+function createChart(canvas: HTMLCanvasElement): Chart {
   const chart = new Chart(canvas, {
     type: 'line',
     data: { datasets: [] },
@@ -47,84 +69,96 @@ export function mountAmdahlExplorer(root: HTMLElement): void {
     },
   });
   followTheme(chart, styleDatasets);
+  return chart;
+}
 
-  const render = (): void => {
-    const f = Number(fInput.value);
-    const p = Number(pInput.value);
-    fOut.value = `${Math.round(f * 100)}%`;
-    pOut.value = String(p);
-    const curves = speedupCurves(f, p);
-    const limit = amdahlLimit(f);
-    readout.textContent =
-      `With f = ${Math.round(f * 100)}% and p = ${p}: Amdahl S = ${formatSignificant(amdahlSpeedup(f, p))} ` +
-      `(never more than ${Number.isFinite(limit) ? formatSignificant(limit) : 'unbounded'}), ` +
-      `Gustafson S = ${formatSignificant(gustafsonSpeedup(f, p))}.`;
+function readoutText(f: number, p: number): string {
+  const limit = amdahlLimit(f);
+  return (
+    `With f = ${Math.round(f * 100)}% and p = ${p}: Amdahl S = ${formatSignificant(amdahlSpeedup(f, p))} ` +
+    `(never more than ${Number.isFinite(limit) ? formatSignificant(limit) : 'unbounded'}), ` +
+    `Gustafson S = ${formatSignificant(gustafsonSpeedup(f, p))}.`
+  );
+}
 
-    const datasets: ChartDataset<'line', Point[]>[] = [
-      { label: 'Amdahl (fixed size)', data: curves.map((c) => ({ x: c.workers, y: c.amdahl })), pointRadius: 0, borderWidth: 2 },
-      { label: 'Gustafson (scaled size)', data: curves.map((c) => ({ x: c.workers, y: c.gustafson })), pointRadius: 0, borderWidth: 2, borderDash: [6, 4] },
-      { label: 'Ideal S = p', data: curves.map((c) => ({ x: c.workers, y: c.ideal })), pointRadius: 0, borderWidth: 1, borderDash: [2, 3] },
-    ];
-    for (const [variant, points] of measured) {
-      datasets.push({
-        label: `measured: ${variant}`,
-        data: points.filter((pt) => pt.workers <= p).map((pt) => ({ x: pt.workers, y: pt.speedup })),
-        showLine: false,
-        pointRadius: 5,
-        pointStyle: 'rectRot',
-      });
-    }
-    chart.data.datasets = datasets;
-    const scales = chart.options.scales;
-    if (scales?.['x']) scales['x'].max = p;
-    styleDatasets(chart, currentTheme());
-    chart.update();
+/** The three model curves, then each measured series up to p workers as points. */
+function datasetsFor(curves: Curves, measured: Measured, p: number): ChartDataset<'line', Point[]>[] {
+  const datasets: ChartDataset<'line', Point[]>[] = [
+    { label: 'Amdahl (fixed size)', data: curves.map((c) => ({ x: c.workers, y: c.amdahl })), pointRadius: 0, borderWidth: 2 },
+    { label: 'Gustafson (scaled size)', data: curves.map((c) => ({ x: c.workers, y: c.gustafson })), pointRadius: 0, borderWidth: 2, borderDash: [6, 4] },
+    { label: 'Ideal S = p', data: curves.map((c) => ({ x: c.workers, y: c.ideal })), pointRadius: 0, borderWidth: 1, borderDash: [2, 3] },
+  ];
+  for (const [variant, points] of measured) {
+    datasets.push({
+      label: `measured: ${variant}`,
+      data: points.filter((pt) => pt.workers <= p).map((pt) => ({ x: pt.workers, y: pt.speedup })),
+      showLine: false,
+      pointRadius: 5,
+      pointStyle: 'rectRot',
+    });
+  }
+  return datasets;
+}
 
-    const rows = curves.map((c) => [String(c.workers), formatSignificant(c.amdahl), formatSignificant(c.gustafson), String(c.ideal)]);
-    const table = textTable(`Speedup for f = ${Math.round(f * 100)}%`, ['workers', 'Amdahl', 'Gustafson', 'ideal'], rows);
-    const measuredRows: string[][] = [];
-    for (const [variant, points] of measured) {
-      for (const pt of points) {
-        measuredRows.push([variant, String(pt.workers), formatSignificant(pt.speedup), formatInterval(pt.ci95)]);
-      }
-    }
-    const parts: HTMLElement[] = [table];
-    if (measuredRows.length > 0) {
-      parts.push(textTable('Your measured speedups', ['variant', 'workers', 'speedup', '95% interval'], measuredRows));
-    }
-    tableHolder.replaceChildren(...parts);
-  };
+/** The curves' table, and the learner's measured speedups when a file is loaded. */
+function tablesFor(curves: Curves, measured: Measured, f: number): HTMLElement[] {
+  const rows = curves.map((c) => [String(c.workers), formatSignificant(c.amdahl), formatSignificant(c.gustafson), String(c.ideal)]);
+  const parts: HTMLElement[] = [textTable(`Speedup for f = ${Math.round(f * 100)}%`, ['workers', 'Amdahl', 'Gustafson', 'ideal'], rows)];
+  const measuredRows = [...measured].flatMap(([variant, points]) => points.map((pt) => [variant, String(pt.workers), formatSignificant(pt.speedup), formatInterval(pt.ci95)]));
+  if (measuredRows.length > 0) parts.push(textTable('Your measured speedups', ['variant', 'workers', 'speedup', '95% interval'], measuredRows));
+  return parts;
+}
 
-  fInput.addEventListener('input', render);
-  pInput.addEventListener('input', render);
-  fileInput.addEventListener('change', () => {
-    const file = fileInput.files?.[0];
+function render(els: ExplorerElements, chart: Chart, measured: Measured): void {
+  const f = Number(els.fInput.value);
+  const p = Number(els.pInput.value);
+  els.fOut.value = `${Math.round(f * 100)}%`;
+  els.pOut.value = String(p);
+  const curves = speedupCurves(f, p);
+  els.readout.textContent = readoutText(f, p);
+  chart.data.datasets = datasetsFor(curves, measured, p);
+  const scales = chart.options.scales;
+  if (scales?.['x']) scales['x'].max = p;
+  styleDatasets(chart, currentTheme());
+  chart.update();
+  els.tableHolder.replaceChildren(...tablesFor(curves, measured, f));
+}
+
+/** A loaded file moves the sliders to its fitted serial fraction and its largest worker count, and says so. */
+function applyFile(els: ExplorerElements, results: Results, measured: Measured, fileName: string): void {
+  if (measured.size === 0) {
+    els.loadStatus.textContent = `${fileName} is valid but has no speedups against a "workers" parameter to overlay.`;
+    return;
+  }
+  const fit = results.amdahl[0];
+  if (fit) els.fInput.value = String(Math.min(0.5, Math.round(fit.serialFraction * 100) / 100));
+  const most = Math.max(...[...measured.values()].flat().map((pt) => pt.workers));
+  if (most > Number(els.pInput.value)) els.pInput.value = String(Math.min(64, most));
+  els.loadStatus.textContent =
+    `Loaded ${fileName} (${results.lab}, ${results.impl}, ${results.environment.availableParallelism} cores available).` +
+    (fit ? ` f set to the fitted serial fraction of ${fit.variant}: ${formatSignificant(fit.serialFraction)}.` : '');
+}
+
+export function mountAmdahlExplorer(root: HTMLElement): void {
+  const els = findElements(root);
+  if (els === null) return;
+  const chart = createChart(els.canvas);
+  let measured: Measured = new Map();
+  const draw = (): void => render(els, chart, measured);
+  els.fInput.addEventListener('input', draw);
+  els.pInput.addEventListener('input', draw);
+  els.fileInput.addEventListener('change', () => {
+    const file = els.fileInput.files?.[0];
     if (!file) return;
-    // The schema (zod) loads only when a file is opened, keeping it out of the page's first download.
-    import('../lib/results-file.ts')
-      .then(({ readResultsFile }) => readResultsFile(file))
+    readResults(file)
       .then((results) => {
         measured = workerSeries(results);
-        if (measured.size === 0) {
-          loadStatus.textContent = `${file.name} is valid but has no speedups against a "workers" parameter to overlay.`;
-        } else {
-          const fit = results.amdahl[0];
-          if (fit) fInput.value = String(Math.min(0.5, Math.round(fit.serialFraction * 100) / 100));
-          const most = Math.max(...[...measured.values()].flat().map((pt) => pt.workers));
-          if (most > Number(pInput.value)) pInput.value = String(Math.min(64, most));
-          loadStatus.textContent =
-            `Loaded ${file.name} (${results.lab}, ${results.impl}, ${results.environment.availableParallelism} cores available).` +
-            (fit ? ` f set to the fitted serial fraction of ${fit.variant}: ${formatSignificant(fit.serialFraction)}.` : '');
-        }
-        render();
+        applyFile(els, results, measured, file.name);
+        draw();
       })
       .catch(async (error: unknown) => {
-        const message = await import('../lib/results-file.ts').then(
-          ({ describeLoadError }) => describeLoadError(error),
-          () => `Could not load the results reader: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        loadStatus.textContent = message;
+        els.loadStatus.textContent = await loadErrorMessage(error);
       });
   });
-  render();
+  draw();
 }

@@ -25,6 +25,52 @@ function nextFrame(): Promise<number> {
   return new Promise((resolve) => requestAnimationFrame(resolve));
 }
 
+const LABELS: Record<Where, string> = { main: 'Main thread', worker: 'Web Worker' };
+
+/** The demo's worker (busy-worker.ts), started on first use; `run` counts primes below `limit` there. */
+function busyWorker(): { run: (limit: number) => Promise<{ count: number; taskMs: number }> } {
+  let worker: Worker | null = null;
+  return {
+    run(limit) {
+      worker ??= new Worker(new URL('./busy-worker.ts', import.meta.url), { type: 'module' });
+      const active = worker;
+      return new Promise((resolve, reject) => {
+        active.onmessage = (event: MessageEvent<{ count: number; taskMs: number }>) => resolve(event.data);
+        active.onerror = (event) => reject(new Error(`the worker failed: ${event.message}`));
+        active.postMessage({ limit });
+      });
+    },
+  };
+}
+
+/** The ball: one back-and-forth every 2 s across the stage; each frame's time goes to `onFrame`. */
+function animateBall(ball: HTMLElement, onFrame: () => void): void {
+  const animate = (time: number): void => {
+    const phase = (time % 2000) / 1000; // position as a fraction 0..1
+    const position = phase <= 1 ? phase : 2 - phase;
+    ball.style.transform = `translateX(calc(${position} * (var(--eld-stage-width) - var(--eld-ball-size))))`;
+    onFrame();
+    requestAnimationFrame(animate);
+  };
+  requestAnimationFrame(animate);
+}
+
+/** One run's line under the buttons and its row at the top of the table. */
+function report(status: HTMLElement, table: HTMLTableElement, rows: HTMLElement, result: RunResult): void {
+  const label = LABELS[result.where];
+  status.textContent =
+    `${label}: the task took ${formatSignificant(result.taskMs)} ms; the longest gap between frames was ` +
+    `${formatSignificant(result.gapMs)} ms (${droppedFrames(result.gapMs)} frames lost at 60 Hz).`;
+  const tr = element('tr');
+  tr.dataset['where'] = result.where;
+  tr.dataset['gapMs'] = String(result.gapMs);
+  for (const text of [label, formatSignificant(result.taskMs), formatSignificant(result.gapMs), String(droppedFrames(result.gapMs)), String(result.count)]) {
+    tr.append(element('td', text));
+  }
+  rows.prepend(tr);
+  table.hidden = false;
+}
+
 export function mountEventLoopDemo(root: HTMLElement): void {
   const ball = root.querySelector<HTMLElement>('[data-eld-ball]');
   const status = root.querySelector<HTMLElement>('[data-eld-status]');
@@ -34,29 +80,10 @@ export function mountEventLoopDemo(root: HTMLElement): void {
   const buttons = [...root.querySelectorAll<HTMLButtonElement>('[data-eld-run]')];
   if (!ball || !status || !size || !table || !rows) return;
 
-  // Frame timestamps (ms) of the run being measured; null when no run is measured.
+  // Frame times (ms, performance.now()) of the run being measured; null when no run is measured.
   let recording: number[] | null = null;
-  let worker: Worker | null = null;
-
-  const animate = (time: number): void => {
-    // One back-and-forth every 2 s across the stage (position as a fraction 0..1).
-    const phase = (time % 2000) / 1000;
-    const position = phase <= 1 ? phase : 2 - phase;
-    ball.style.transform = `translateX(calc(${position} * (var(--eld-stage-width) - var(--eld-ball-size))))`;
-    recording?.push(performance.now());
-    requestAnimationFrame(animate);
-  };
-  requestAnimationFrame(animate);
-
-  const runInWorker = (limit: number): Promise<{ count: number; taskMs: number }> => {
-    worker ??= new Worker(new URL('./busy-worker.ts', import.meta.url), { type: 'module' });
-    const active = worker;
-    return new Promise((resolve, reject) => {
-      active.onmessage = (event: MessageEvent<{ count: number; taskMs: number }>) => resolve(event.data);
-      active.onerror = (event) => reject(new Error(`the worker failed: ${event.message}`));
-      active.postMessage({ limit });
-    });
-  };
+  animateBall(ball, () => recording?.push(performance.now()));
+  const worker = busyWorker();
 
   const measure = async (where: Where): Promise<RunResult> => {
     const limit = Number(size.value);
@@ -70,7 +97,7 @@ export function mountEventLoopDemo(root: HTMLElement): void {
       count = countPrimesBelow(limit);
       taskMs = performance.now() - started;
     } else {
-      ({ count, taskMs } = await runInWorker(limit));
+      ({ count, taskMs } = await worker.run(limit));
     }
     // Two more frames: the first one after the task closes the gap it caused.
     await nextFrame();
@@ -78,27 +105,6 @@ export function mountEventLoopDemo(root: HTMLElement): void {
     const gapMs = longestGap(recording);
     recording = null;
     return { where, taskMs, gapMs, count };
-  };
-
-  const report = (result: RunResult): void => {
-    const label = result.where === 'main' ? 'Main thread' : 'Web Worker';
-    status.textContent =
-      `${label}: the task took ${formatSignificant(result.taskMs)} ms; the longest gap between frames was ` +
-      `${formatSignificant(result.gapMs)} ms (${droppedFrames(result.gapMs)} frames lost at 60 Hz).`;
-    const tr = element('tr');
-    tr.dataset['where'] = result.where;
-    tr.dataset['gapMs'] = String(result.gapMs);
-    for (const text of [
-      label,
-      formatSignificant(result.taskMs),
-      formatSignificant(result.gapMs),
-      String(droppedFrames(result.gapMs)),
-      String(result.count),
-    ]) {
-      tr.append(element('td', text));
-    }
-    rows.prepend(tr);
-    table.hidden = false;
   };
 
   for (const button of buttons) {
@@ -110,7 +116,7 @@ export function mountEventLoopDemo(root: HTMLElement): void {
       void nextFrame()
         .then(() => nextFrame())
         .then(() => measure(where))
-        .then(report)
+        .then((result) => report(status, table, rows, result))
         .catch((error: unknown) => {
           status.textContent = `The run failed: ${(error as Error).message}`;
         })

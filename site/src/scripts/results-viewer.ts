@@ -12,11 +12,12 @@
  */
 import { placeLearnerRun, yourRunLabel, type ViewerRun } from '../lib/viewer-runs.ts';
 import { element } from '../lib/dom.ts';
+import { loadErrorMessage } from '../lib/results-file-lazy.ts';
 import { showBeside } from './results-viewer/beside.ts';
 import { hideComparison, showComparison } from './results-viewer/comparison.ts';
 import { courseRuns, type CourseRuns } from './results-viewer/course-runs.ts';
 import { findViewerElements, type ViewerElements } from './results-viewer/elements.ts';
-import { type LearnerRun, loadErrorMessage, readLearnerFile } from './results-viewer/learner-file.ts';
+import { type LearnerRun, readLearnerFile } from './results-viewer/learner-file.ts';
 import { type ChartSet, chartSet } from './results-viewer/run-charts.ts';
 import { hideRun, showRun } from './results-viewer/run-view.ts';
 

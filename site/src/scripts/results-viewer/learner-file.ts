@@ -6,6 +6,7 @@
  */
 import type { Results } from '@parallel-course/core';
 import type { ResultsWarning } from '../../lib/results-file.ts';
+import { resultsReader } from '../../lib/results-file-lazy.ts';
 
 /** The learner's file, validated, with the validator's findings and its name. */
 export interface LearnerRun {
@@ -25,9 +26,9 @@ export interface OpenedRuns {
   otherRuntime: LearnerRun | null;
 }
 
-/** Reads and validates `file`; throws (see loadErrorMessage) when it is not a results file the viewer can show. */
+/** Reads and validates `file`; throws (lib/results-file-lazy.ts's loadErrorMessage words it) when it is not a results file the viewer can show. */
 export async function readLearnerFile(file: File, earlier: LearnerRun | null): Promise<OpenedRuns> {
-  const { readResultsFile, checkResultsFile, checkResults } = await import('../../lib/results-file.ts');
+  const { readResultsFile, checkResultsFile, checkResults } = await resultsReader();
   const results = await readResultsFile(file);
   const problems = checkResults(results);
   const sameLabOtherRuntime =
@@ -36,12 +37,4 @@ export async function readLearnerFile(file: File, earlier: LearnerRun | null): P
     learner: { results, problems, warning: checkResultsFile(results, problems), fileName: file.name },
     otherRuntime: sameLabOtherRuntime ? earlier : null,
   };
-}
-
-/** What to tell the learner about a file that readLearnerFile refused. */
-export async function loadErrorMessage(error: unknown): Promise<string> {
-  return import('../../lib/results-file.ts').then(
-    ({ describeLoadError }) => describeLoadError(error),
-    () => `Could not load the results reader: ${error instanceof Error ? error.message : String(error)}`,
-  );
 }
