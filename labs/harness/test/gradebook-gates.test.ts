@@ -26,7 +26,7 @@ test('a graded run with a case that failed its check is never a pass in the grad
   const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 1, rounds: 3, samplesPerRound: 3 }, silent: true, rootDir: root, grade: true });
   assert.ok(outcome.runDir, 'the run was written');
   assert.equal(outcome.correctness.find((e) => e.variant === 'steady')?.passed, false);
-  const row = gradebookRow('ada', path.join(outcome.runDir, 'results.json'), { referenceRoot: root });
+  const row = gradebookRow('ada', path.join(outcome.runDir, 'results.json'), { courseRoot: root });
   assert.equal(row.status, 'check-failed');
   assert.equal(row.grade, 'fail');
 });

@@ -25,7 +25,6 @@ const ALLOWED: Record<string, string> = {
   makeReference: 'reference runs: npm run reference',
   referenceReadme: 'reference runs: reference/README.md',
   referenceDir: 'reference runs: the reference/ folder',
-  referenceRoot: 'reference runs: the reference/ folder',
   referenceRuns: 'reference runs: the runs in reference/',
   // The graded run's protocol (params impl: 'reference'), which the referee work is rewriting: the solution's copies.
   REFERENCE: "graded runs: the protocol value impl: 'reference' (the solution's copy of a graded case)",

@@ -24,14 +24,14 @@ test('a graded run records the reference fingerprint; validate and the gradebook
   assert.deepEqual(results.referenceSolution, fingerprintSolution(root, 'faulty'));
   assert.equal(results.referenceSolution.folder, 'solutions/faulty');
 
-  const before = validateFile(file, { referenceRoot: root });
+  const before = validateFile(file, { courseRoot: root });
   assert.equal(before.valid, true, before.problems.join('\n'));
 
   appendFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), '\n// a busy wait would go here\n');
-  const after = validateFile(file, { referenceRoot: root });
+  const after = validateFile(file, { courseRoot: root });
   assert.equal(after.valid, false);
   assert.match(after.problems.join('\n'), /^grade: measured against a changed solution \(solutions\/faulty was [0-9a-f]{12}\.\.\..*the grade is refused/m);
-  const row = gradebookRow('mallory', file, { referenceRoot: root });
+  const row = gradebookRow('mallory', file, { courseRoot: root });
   assert.equal(row.grade, 'none');
   assert.equal(row.status, 'invalid');
   assert.match(row.problem, /changed solution/);
@@ -44,7 +44,7 @@ test('a graded run without a fingerprint gets no grade', async (t) => {
   const results = JSON.parse(readFileSync(file, 'utf8'));
   delete results.referenceSolution;
   writeFileSync(file, JSON.stringify(results));
-  const checked = validateFile(file, { referenceRoot: root });
+  const checked = validateFile(file, { courseRoot: root });
   assert.equal(checked.valid, false);
   assert.match(checked.problems.join('\n'), /does not record which solution/);
 });

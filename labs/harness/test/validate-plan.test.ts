@@ -16,7 +16,7 @@ test('a graded file whose case has more samples than its plan takes, or that rec
   const outcome = await runLab({ lab: 'faulty', impl: 'solution', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 1, rounds: 3, samplesPerRound: 3 }, silent: true, rootDir: root, grade: true });
   assert.ok(outcome.runDir);
   const file = path.join(outcome.runDir, 'results.json');
-  assert.deepEqual(validateFile(file, { referenceRoot: root }).problems, [], 'the run as written is valid');
+  assert.deepEqual(validateFile(file, { courseRoot: root }).problems, [], 'the run as written is valid');
 
   // The learner's case with three more rounds of fast samples, and every computed number made to agree with them.
   const data = JSON.parse(readFileSync(file, 'utf8'));

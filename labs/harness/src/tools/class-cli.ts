@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
   const base = process.env.INIT_CWD ?? process.cwd();
   const dir = path.resolve(base, parsed.positionals[0] as string);
   if (!isFolder(dir)) throw new UsageError(`${parsed.positionals[0]} is not a folder: give the folder that holds the learners' results.json files`);
-  const validation = { referenceRoot: parsed.values.course ? path.resolve(base, parsed.values.course) : ROOT_DIR };
+  const validation = { courseRoot: parsed.values.course ? path.resolve(base, parsed.values.course) : ROOT_DIR };
   const submissions = loadSubmissions(dir, validation);
   if (submissions.length === 0) throw new UsageError(`no .json files under ${dir}: collect the learners' results.json files there (one folder or file name per learner)`);
   const outRoot = parsed.values.out ? path.resolve(base, parsed.values.out) : path.join(ROOT_DIR, 'results');

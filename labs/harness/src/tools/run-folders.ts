@@ -122,7 +122,7 @@ export interface CheckRunOptions {
  * makes the run invalid.
  */
 export function checkRunFolder(runDir: string, options: CheckRunOptions = {}): CheckedRun {
-  const checked = validateFile(path.join(runDir, RESULTS_FILE), options.rootDir === undefined ? {} : { referenceRoot: options.rootDir });
+  const checked = validateFile(path.join(runDir, RESULTS_FILE), options.rootDir === undefined ? {} : { courseRoot: options.rootDir });
   const problems = [...checked.problems];
   let values: AnalysisValues | null = null;
   const valuesFile = findValuesFile(runDir);

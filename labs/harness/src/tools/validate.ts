@@ -29,8 +29,8 @@ export interface FileValidationResult extends ValidationResult {
 }
 
 export interface ValidateFileOptions {
-  /** The course checkout whose solutions/<lab> a graded run's reference must match (default: this repository). */
-  referenceRoot?: string;
+  /** The course checkout whose solutions/<lab> a graded run's solution must match (default: this repository). */
+  courseRoot?: string;
 }
 
 /**
@@ -46,7 +46,7 @@ export function validateFile(file: string, options: ValidateFileOptions = {}): F
     return { valid: false, problems: [`file: ${error.message}`], results: null, refused: error };
   }
   const checked = validateSubmission(text, file);
-  const solution = checked.results ? solutionProblem(checked.results, options.referenceRoot ?? ROOT_DIR) : null;
+  const solution = checked.results ? solutionProblem(checked.results, options.courseRoot ?? ROOT_DIR) : null;
   if (solution === null) return { ...checked, refused: null };
   return { ...checked, valid: false, problems: [...checked.problems, solution], refused: null };
 }
