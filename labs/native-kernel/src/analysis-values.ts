@@ -52,6 +52,9 @@ export function speedRatio(results: Results, fast: string, slow: string, size: n
   return { value: s.summary.median / productsPerSample(s) / (f.summary.median / productsPerSample(f)), ci95, paired };
 }
 
+/** The observation of a threads rung's 1-thread case (lab.ts measureCopies): ms to copy what matmulAsync copies per call. */
+export const COPY_OBSERVATION = 'copy-inputs-and-output-ms';
+
 /** The threads rungs and the synchronous call of the same kernel on one thread (their "fastest one-thread form"). */
 const SYNC_TWIN: Record<string, string> = { 'native-threads': 'native-march', 'native-blocked-threads': 'native-blocked' };
 
@@ -191,6 +194,12 @@ export function nativeKernelValues(results: Results, a: NativeKernelAnalysis): {
         ci95,
         what: `${variant} at n = ${size} on 1 thread: its time per product over ${syncVariant}'s (one synchronous call of the same kernel), one run; above 1 by the call path's serial work`,
       };
+      // The copies alone (lab.ts measureCopies, after the samples): the part of that serial work that is memory traffic.
+      const copies = oneThread.observations[COPY_OBSERVATION];
+      if (copies?.p50 != null) {
+        values[`copyMs${keyPart(variant)}${size}`] = { value: copies.p50, unit: 'ms', ci95: null, what: `copying a and b in and c out at n = ${size} (3 x n² doubles, Float64Array.prototype.set), median of ${copies.samples?.length ?? 'its'} samples: what ${variant} copies on the JavaScript thread per call` };
+        values[`copyShare${keyPart(variant)}${size}`] = { value: (100 * copies.p50) / perProductMedian(sync), unit: '%', ci95: null, what: `those copies at n = ${size} as a percentage of one ${syncVariant} product (median): serial work per call that no thread count removes` };
+      }
     }
   }
 

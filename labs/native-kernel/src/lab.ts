@@ -16,6 +16,8 @@ import { matmulNaive, matmulTyped } from './ts-kernels.ts';
 import { matmulComparator } from './tolerance.ts';
 import { calibrate, estimateNativeKernelCase, estimateNativeKernelInputs, COURSE_MACHINE_RATES } from './estimates.ts';
 import type { Calibration } from '@parallel-course/harness/lab-definition.ts';
+import type { RawObservation } from '@parallel-course/core';
+import { COPY_OBSERVATION } from './analysis-values.ts';
 import {
   checkTriadSample,
   describeTriadSize,
@@ -218,7 +220,7 @@ function threadedKernelCase(variant: 'native-threads' | 'native-blocked-threads'
         ? (() => { const addon = loadRung(ctx.impl, 'march'); return addon.matmulAsync.bind(addon); })()
         : (() => { const addon = loadBlocked(ctx.impl); return addon.matmulBlockedAsync.bind(addon); })();
       const outputs = new Map<number, Float64Array>();
-      return {
+      const instance: CaseInstance<MatmulInput, Float64Array> = {
         async run(input) {
           const c = outputFor(outputs, input);
           for (let r = 0; r < input.repeats; r++) await matmul(input.a, input.b, c, input.n, threads);
@@ -226,7 +228,35 @@ function threadedKernelCase(variant: 'native-threads' | 'native-blocked-threads'
         },
         teardown() {},
       };
+      // On one thread, also time what every call copies (after all samples, like the peaks): the serial part of the
+      // call path that the analysis sets beside the synchronous call (analysis-values.ts: copyShare...).
+      if (threads === 1) instance.collectObservations = () => ({ [COPY_OBSERVATION]: measureCopies(size, ctx.quick ? 5 : 15) });
+      return instance;
     },
+  };
+}
+
+/**
+ * Times copying 3 n x n matrices of doubles with Float64Array.prototype.set (a memmove, as the addon's memcpy):
+ * matmulAsync copies a and b in and c out on the JavaScript thread on every call. Each sample copies fresh sources
+ * (written just before, as the lab's inputs are), into destinations reused across samples (as the addon's pool of
+ * buffers is). Samples in ms.
+ */
+function measureCopies(size: number, samples: number): RawObservation {
+  const length = size * size;
+  const sources = [new Float64Array(length), new Float64Array(length), new Float64Array(length)];
+  const targets = [new Float64Array(length), new Float64Array(length), new Float64Array(length)];
+  const out: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    for (const [i, source] of sources.entries()) source.fill(s + i);
+    const start = performance.now();
+    for (const [i, source] of sources.entries()) (targets[i] as Float64Array).set(source);
+    out.push(performance.now() - start);
+  }
+  return {
+    unit: 'ms',
+    description: `copying 3 x ${size} x ${size} doubles (${(24 * length / 2 ** 20).toFixed(1)} MiB) with Float64Array.prototype.set: what matmulAsync copies on the JavaScript thread per call (a and b in, c out)`,
+    samples: out,
   };
 }
 

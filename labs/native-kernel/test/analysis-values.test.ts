@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { analysisValuesSchema } from '@parallel-course/core';
 import type { CaseResult, Results } from '@parallel-course/core';
 import { nativeKernelAnalysis } from '../src/analysis.ts';
-import { keyPart, nativeKernelValues, speedRatio } from '../src/analysis-values.ts';
+import { COPY_OBSERVATION, keyPart, nativeKernelValues, speedRatio } from '../src/analysis-values.ts';
 import { PEAK_OBSERVATIONS } from '../src/peaks.ts';
 
 /** A case whose samples are `samples` (ms), in rounds 0, 0, 1, 1, ...; its median and interval are given. */
@@ -123,7 +123,9 @@ test('the blocked threads rung: efficiency over the plain native-blocked call, a
   // Reference: n = 512: native-blocked 4.0 ms (synchronous), native-blocked-threads on 1 thread 4.6 ms, on 2 threads
   // 2.5 ms. Over its own 1-thread case: 4.6 / 2.5 / 2 = 0.92; over the fastest one-thread form (native-blocked):
   // 4.0 / 2.5 / 2 = 0.8; the 1-thread case over the plain call: 4.6 / 4.0 = 1.15.
-  const threadCase = (threads: number, ms: number): CaseResult => ({ ...fakeCase('native-blocked-threads', 512, [ms, ms, ms, ms], ms), params: { size: 512, threads }, workers: threads });
+  // The copies, observed on the 1-thread case: 0.5 ms, 100 x 0.5 / 4.0 = 12.5% of the plain call.
+  const copies = { [COPY_OBSERVATION]: { unit: 'ms', description: 'copies', samples: [0.4, 0.5, 0.6], p50: 0.5, p99: 0.6, max: 0.6 } } as unknown as CaseResult['observations'];
+  const threadCase = (threads: number, ms: number): CaseResult => ({ ...fakeCase('native-blocked-threads', 512, [ms, ms, ms, ms], ms, threads === 1 ? copies : {}), params: { size: 512, threads }, workers: threads });
   const withThreads = {
     ...results,
     cases: [fakeCase('native-blocked', 512, [4, 4, 4, 4], 4), threadCase(1, 4.6), threadCase(2, 2.5)],
@@ -140,4 +142,6 @@ test('the blocked threads rung: efficiency over the plain native-blocked call, a
   assert.ok(Math.abs(oneThread.value - 1.15) < 1e-12);
   assert.deepEqual([oneThread.unit, oneThread.ci95!.map((x) => Math.round(x * 1e9) / 1e9)], ['x', [1.15, 1.15]]); // constant samples
   assert.equal(values.oneThreadOverSyncNativeThreads512, undefined, 'no native-threads cases: no value');
+  assert.deepEqual([values.copyMsNativeBlockedThreads512!.value, values.copyMsNativeBlockedThreads512!.unit], [0.5, 'ms']);
+  assert.deepEqual([values.copyShareNativeBlockedThreads512!.value, values.copyShareNativeBlockedThreads512!.unit], [12.5, '%']);
 });
