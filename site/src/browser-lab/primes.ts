@@ -40,8 +40,8 @@ export function handleRequests(from: number, count: number, handler = countPrime
 
 let blockCounts: number[] | null = null;
 
-/** The primes in each block, from a sieve of Eratosthenes: a reference that shares no code with the handler. */
-export function referenceBlockCounts(): number[] {
+/** The primes in each block, from a sieve of Eratosthenes: the expected counts, from code that shares nothing with the handler. */
+export function expectedBlockCounts(): number[] {
   if (blockCounts) return blockCounts;
   const limit = BASE + BLOCKS * BLOCK;
   const composite = new Uint8Array(limit);
@@ -59,7 +59,7 @@ export function referenceBlockCounts(): number[] {
 
 /** What `reps` requests starting at request 0 must return. */
 export function expectedPrimes(reps: number): number {
-  const counts = referenceBlockCounts();
+  const counts = expectedBlockCounts();
   const full = Math.floor(reps / BLOCKS);
   let total = full * counts.reduce((a, b) => a + b, 0);
   for (let r = 0; r < reps % BLOCKS; r++) total += counts[r]!;

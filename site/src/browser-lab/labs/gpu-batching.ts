@@ -26,11 +26,11 @@ const base = import.meta.env.BASE_URL.endsWith('/') ? import.meta.env.BASE_URL :
 const modelUrl = `${base}models/mlp-${MODEL_SPEC.layers.join('-')}-seed${MODEL_SPEC.seed}.onnx`;
 
 const INPUT = seededInputs();
-let reference: Float32Array | null = null;
-let referencePromise: Promise<Float32Array> | null = null;
-/** The reference logits, one sample per task so the page stays responsive while they are computed. */
-function computeReference(): Promise<Float32Array> {
-  referencePromise ??= (async () => {
+let allExpected: Float32Array | null = null;
+let expectedPromise: Promise<Float32Array> | null = null;
+/** The expected logits (expectedLogits), one sample per task so the page stays responsive while they are computed. */
+function computeExpected(): Promise<Float32Array> {
+  expectedPromise ??= (async () => {
     const layers = buildLayers(MODEL_SPEC);
     const count = BATCHES.at(-1)!;
     const out = new Float32Array(count * CLASSES);
@@ -38,10 +38,10 @@ function computeReference(): Promise<Float32Array> {
       out.set(expectedLogits(layers, INPUT.subarray(s * FEATURES, (s + 1) * FEATURES), 1), s * CLASSES);
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
-    reference = out;
+    allExpected = out;
     return out;
   })();
-  return referencePromise;
+  return expectedPromise;
 }
 
 /** What the WebGPU adapter is, from prepare(): 'emulated' (SwiftShader and the like), 'real', or null (none or not asked). */
@@ -90,7 +90,7 @@ function backendCase(backend: 'wasm' | 'webgpu', batch: number): BrowserCase<Flo
     sizeGroup: String(batch),
     unavailable: backend === 'webgpu' && !gpu ? 'this browser has no WebGPU (navigator.gpu is missing; Chromium needs https or localhost)' : typeof WebAssembly !== 'object' ? 'this browser has no WebAssembly' : typeof Worker === 'undefined' ? 'this browser has no Web Workers' : null,
     async setup(): Promise<CaseHandle<Float32Array>> {
-      await computeReference();
+      await computeExpected();
       const worker = backendWorker(backend);
       try {
         const pool = await worker.pool;
@@ -136,8 +136,8 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float32
     comparator: `logits within abs ${TOLERANCE.abs} + rel ${TOLERANCE.rel} of the float64 reference forward pass`,
     expected(_reps, params) {
       const batch = Number(params['batch']);
-      if (!reference) throw new Error('the reference logits are not computed yet');
-      return reference.subarray(0, batch * CLASSES);
+      if (!allExpected) throw new Error('the expected logits are not computed yet');
+      return allExpected.subarray(0, batch * CLASSES);
     },
     check(expected, actual): CheckVerdict {
       if (actual.length !== expected.length) return { passed: false, reason: `${actual.length} logits, expected ${expected.length}`, firstMismatch: null, maxAbsError: null, maxRelError: null };

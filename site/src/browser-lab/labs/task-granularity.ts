@@ -49,7 +49,7 @@ const isolationOff = (what: string): string | null =>
   globalThis.crossOriginIsolated === true ? null : `${what} needs SharedArrayBuffer, which needs a cross-origin isolated page (COOP/COEP headers: npm start sends them; this host does not)`;
 
 function sweepLab(p: number): BrowserLab<number> {
-  let reference: number | null = null;
+  let expectedTotal: number | null = null;
   const cases: BrowserCase<number>[] = [
     { variant: 'main', params: {}, unavailable: null, async setup() {
       return { run: async (reps) => { let s = 0; for (let r = 0; r < reps; r++) s += sumPoints(0, POINTS); return s; }, teardown() {} };
@@ -71,12 +71,12 @@ function sweepLab(p: number): BrowserLab<number> {
   ];
   return {
     lab: 'task-granularity', title: 'Task granularity in the browser: chunk-size sweep over a worker pool', baseline: 'main', sweeps: [{ param: 'chunk', variants: ['pool'], over: 'baseline', title: 'Worker pool: speedup over the main thread by chunk size' }], headline: { variant: 'pool', params: { chunk: HEADLINE_CHUNK, workers: p } },
-    workUnit: `jobs of ${POINTS} points`, comparator: 'exact integer sum (the main thread\'s sum is the reference)',
+    workUnit: `jobs of ${POINTS} points`, comparator: 'exact integer sum (the main thread\'s sum is the expected one)',
     // Samples of at least 50 ms (about 6 jobs) and 8 quick rounds: at one 8 ms job per sample a busy machine's
     // scheduling was most of each sample, and no chunk's speedup resolved in 5 quick runs (issue 44).
     floorMs: 50,
     rounds: { quick: 8, full: 15 },
-    expected: (reps) => (reference ??= sumPoints(0, POINTS)) * reps,
+    expected: (reps) => (expectedTotal ??= sumPoints(0, POINTS)) * reps,
     check: (e, a) => exact(e, a, 'the tasks summed to'),
     cases, notes: [`One job is ${POINTS} points in tasks of chunk points each, posted round-robin to P = ${p} workers; smaller chunks mean more messages for the same work.`],
   };

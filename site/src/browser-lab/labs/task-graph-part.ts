@@ -93,7 +93,7 @@ interface GraphRecord {
 /** `source`: the learner's code from the page's editor, run as `your-graph` (null: no such case). */
 export function graphLab(p: number, source: string | null = null): BrowserLab<number> {
   const matrices = seededMatrices(SEED, COUNT, SIDE);
-  let reference: number | null = null;
+  let expectedSum: number | null = null;
   const last = new Map<string, GraphRecord>();
   const graphCase = (variant: 'flat' | 'tree' | 'your-graph'): BrowserCase<number> => ({
     variant,
@@ -131,8 +131,8 @@ export function graphLab(p: number, source: string | null = null): BrowserLab<nu
     baseline: 'main',
     headline: { variant: 'tree', params: { count: COUNT, workers: p } },
     workUnit: `products of ${COUNT} matrices`,
-    comparator: "exact: the sum of the product's entries (integers mod 1,000,003), the main thread's product the reference",
-    expected: (reps) => (reference ??= entrySum(productSerial(matrices))) * reps,
+    comparator: "exact: the sum of the product's entries (integers mod 1,000,003), the main thread's product the expected one",
+    expected: (reps) => (expectedSum ??= entrySum(productSerial(matrices))) * reps,
     check: exact,
     cases: [
       { variant: 'main', params: { count: COUNT }, unavailable: null, async setup() {
