@@ -88,10 +88,30 @@ interface Timed<O> {
   failed: boolean;
 }
 
-export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions): Promise<Results> {
-  const { signal, onProgress } = options;
-  const startedAt = new Date().toISOString();
-  onProgress('measuring the timer', 0);
+/** What the stages of one run share: the lab, the clock's limits and what each case has given so far. */
+interface RunState<O> {
+  lab: BrowserLab<O>;
+  signal: AbortSignal;
+  onProgress: RunOptions['onProgress'];
+  timerResolutionMs: number;
+  /** Every sample is sized to at least this (ms), so the timer's resolution is under 1 % of it. */
+  targetMs: number;
+  correctness: Correctness[];
+  /** The demonstration cases' lines (shown, never timed). */
+  demonstrated: string[];
+  timed: Timed<O>[];
+  /** Every case set up, torn down at the end or on Stop. */
+  handles: CaseHandle<O>[];
+  /** Repetitions per sample of each size group ('' for a case without one). */
+  repsOf: Map<string, number>;
+}
+
+function repsFor(state: RunState<unknown>, c: BrowserCase<unknown>): number {
+  return state.repsOf.get(c.sizeGroup ?? '') ?? 1;
+}
+
+/** 1. The timer's resolution, the sample size it asks for and the browser the run is in. */
+async function measureBrowser(lab: BrowserLab<unknown>): Promise<{ browser: BrowserEnvironment; timerResolutionMs: number; targetMs: number }> {
   const timerResolutionMs = measureTimerResolution();
   const targetMs = sampleTargetMs(timerResolutionMs, lab.floorMs);
   const browser: BrowserEnvironment = {
@@ -102,132 +122,144 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
     sampleTargetMs: targetMs,
     ...(await webgpuInfo()),
   };
-  const harnessOverheadMs = await emptySampleMs();
-  const correctness: Correctness[] = [];
-  const demonstrated: string[] = [];
-  const timed: Timed<O>[] = [];
-  const handles: CaseHandle<O>[] = [];
-  const onAbort = (): void => handles.forEach((h) => h.teardown());
-  signal.addEventListener('abort', onAbort, { once: true });
-  const runnable = lab.cases.filter((c) => c.unavailable === null);
-  if (!runnable.some((c) => c.demonstration === undefined)) throw new Error('this browser can run none of this lab\'s cases: see the lines above');
-  const rounds = options.rounds ?? roundsFor(options.quick, lab);
-  const repsOf = new Map<string, number>();
-  const repsFor = (c: BrowserCase<unknown>): number => repsOf.get(c.sizeGroup ?? '') ?? 1;
-  let probed: Record<string, RawObservation> = {};
-  let probedCase: Timed<O> | null = null;
-  try {
-    // 2. Correct before timed.
-    for (const [i, c] of runnable.entries()) {
-      stopped(signal);
-      onProgress(`checking ${c.variant} ${JSON.stringify(c.params)}`, (0.2 * i) / runnable.length);
-      let handle: CaseHandle<O> | null = null;
-      let stage: 'setup' | 'check' = 'setup';
-      try {
-        handle = await c.setup();
-        handles.push(handle);
-        stage = 'check';
-        const verdict = lab.check(lab.expected(1, c.params), await handle.run(1));
-        if (c.demonstration !== undefined) {
-          demonstrated.push(`${c.demonstration}: ${verdict.passed ? `this time the check passed: ${c.demonstrationMissed?.() ?? 'the failure it shows did not happen; run again'}` : `the check failed, ${verdict.reason}`}. Not timed.`);
-          continue;
-        }
-        correctness.push(entry(c, lab.comparator, verdict, 1, { stage, sample: null }));
-        if (verdict.passed) timed.push({ c, handle, samplesMs: [], rounds: [], hidden: [], observed: new Map(), failed: false });
-      } catch (error) {
-        stopped(signal);
-        correctness.push(entry(c, lab.comparator, errorVerdict(error), 1, { stage, sample: null }));
-      }
-      await nextTask();
-    }
-    // 3. Size the samples: each case's repetitions to reach the target, the most of its size group (its fastest
-    //    case's) for all of the group; then warm every case up.
+  return { browser, timerResolutionMs, targetMs };
+}
+
+/** 2. Correct before timed: every case set up and run once; only those whose output passes the check are timed. */
+async function checkCases<O>(state: RunState<O>, runnable: readonly BrowserCase<O>[]): Promise<void> {
+  const { lab, signal } = state;
+  for (const [i, c] of runnable.entries()) {
     stopped(signal);
-    onProgress('sizing the samples', 0.2);
-    for (const t of timed) {
-      const group = t.c.sizeGroup ?? '';
-      const reps = await calibrateRepetitions((n) => t.handle.run(n), { targetMs, resolutionMs: timerResolutionMs });
-      repsOf.set(group, Math.max(repsOf.get(group) ?? 1, reps));
-      stopped(signal);
-      await nextTask();
-    }
-    onProgress('warming up', 0.22);
-    for (const t of timed) {
-      await t.handle.run(repsOf.get(t.c.sizeGroup ?? '')!);
-      stopped(signal);
-      await nextTask();
-    }
-    // 4. Interleaved rounds, each sample's output checked.
-    const expectedOf = new Map<string, O>();
-    const expectedFor = (reps: number, c: BrowserCase<O>): O => {
-      const key = `${reps} ${JSON.stringify(c.params)}`;
-      if (!expectedOf.has(key)) expectedOf.set(key, lab.expected(reps, c.params));
-      return expectedOf.get(key)!;
-    };
-    for (let round = 0; round < rounds; round++) {
-      const live = timed.filter((t) => !t.failed);
-      for (let k = 0; k < live.length; k++) {
-        const t = live[(k + round) % live.length]!;
-        stopped(signal);
-        onProgress(`round ${round + 1} of ${rounds}: ${t.c.variant} ${JSON.stringify(t.c.params)}`, 0.25 + (0.7 * (round * live.length + k)) / (rounds * live.length));
-        let visibilityChanged = false;
-        const onVisibility = (): void => {
-          visibilityChanged = true;
-        };
-        document.addEventListener('visibilitychange', onVisibility);
-        const hiddenAtStart = document.hidden;
-        lab.observers?.forEach((o) => o.start());
-        let output: O;
-        const reps = repsFor(t.c);
-        const t0 = performance.now();
-        try {
-          output = await t.handle.run(reps);
-        } catch (error) {
-          document.removeEventListener('visibilitychange', onVisibility);
-          stopped(signal);
-          t.failed = true;
-          correctness.splice(correctness.findIndex((e) => sameCase(e, t.c)), 1, entry(t.c, lab.comparator, errorVerdict(error), reps, { stage: 'measure', sample: t.samplesMs.length }));
-          continue;
-        }
-        const elapsed = performance.now() - t0;
-        for (const o of lab.observers ?? []) {
-          const values = await o.stop();
-          t.observed.set(o.name, [...(t.observed.get(o.name) ?? []), ...values]);
-        }
-        document.removeEventListener('visibilitychange', onVisibility);
-        const verdict = lab.check(expectedFor(reps, t.c), output);
-        if (!verdict.passed) {
-          t.failed = true;
-          const at = correctness.findIndex((e) => sameCase(e, t.c));
-          correctness.splice(at, 1, entry(t.c, lab.comparator, verdict, reps, { stage: 'measure', sample: t.samplesMs.length }));
-          continue;
-        }
-        t.samplesMs.push(elapsed);
-        t.rounds.push(round);
-        t.hidden.push(hiddenAtStart || document.hidden || visibilityChanged ? 1 : 0);
-        await nextTask();
+    state.onProgress(`checking ${c.variant} ${JSON.stringify(c.params)}`, (0.2 * i) / runnable.length);
+    let stage: 'setup' | 'check' = 'setup';
+    try {
+      const handle = await c.setup();
+      state.handles.push(handle);
+      stage = 'check';
+      const verdict = lab.check(lab.expected(1, c.params), await handle.run(1));
+      if (c.demonstration !== undefined) {
+        state.demonstrated.push(`${c.demonstration}: ${verdict.passed ? `this time the check passed: ${c.demonstrationMissed?.() ?? 'the failure it shows did not happen; run again'}` : `the check failed, ${verdict.reason}`}. Not timed.`);
+        continue;
       }
-    }
-    // 5. The lab's probe of the machine, once, after every sample: recorded on the headline case.
-    probedCase = timed.find((t) => !t.failed && t.samplesMs.length > 0 && sameCase(lab.headline, t.c)) ?? null;
-    if (lab.afterSamples && probedCase) {
+      state.correctness.push(entry(c, lab.comparator, verdict, 1, { stage, sample: null }));
+      if (verdict.passed) state.timed.push({ c, handle, samplesMs: [], rounds: [], hidden: [], observed: new Map(), failed: false });
+    } catch (error) {
       stopped(signal);
-      onProgress('probing the peak', 0.95);
-      await nextTask();
-      probed = await lab.afterSamples(signal);
-      stopped(signal);
+      state.correctness.push(entry(c, lab.comparator, errorVerdict(error), 1, { stage, sample: null }));
     }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    handles.forEach((h) => h.teardown());
+    await nextTask();
   }
-  // 6. The harness's analysis.
-  onProgress('computing intervals', 0.96);
+}
+
+/**
+ * 3. Size the samples: each case's repetitions to reach the target, the most of its size group (its fastest case's)
+ * for all of the group; then warm every case up.
+ */
+async function sizeAndWarm(state: RunState<unknown>): Promise<void> {
+  stopped(state.signal);
+  state.onProgress('sizing the samples', 0.2);
+  for (const t of state.timed) {
+    const group = t.c.sizeGroup ?? '';
+    const reps = await calibrateRepetitions((n) => t.handle.run(n), { targetMs: state.targetMs, resolutionMs: state.timerResolutionMs });
+    state.repsOf.set(group, Math.max(state.repsOf.get(group) ?? 1, reps));
+    stopped(state.signal);
+    await nextTask();
+  }
+  state.onProgress('warming up', 0.22);
+  for (const t of state.timed) {
+    await t.handle.run(repsFor(state, t.c));
+    stopped(state.signal);
+    await nextTask();
+  }
+}
+
+/** A case that failed while timed: its correctness entry says where (the sample), and it is timed no more. */
+function failTimed<O>(state: RunState<O>, t: Timed<O>, verdict: CheckVerdict, reps: number): void {
+  t.failed = true;
+  const at = state.correctness.findIndex((e) => sameCase(e, t.c));
+  state.correctness.splice(at, 1, entry(t.c, state.lab.comparator, verdict, reps, { stage: 'measure', sample: t.samplesMs.length }));
+}
+
+/** One timed sample of one case, its output checked; marked hidden when the tab was hidden at any moment of it. */
+async function takeSample<O>(state: RunState<O>, t: Timed<O>, round: number, expectedFor: (reps: number, c: BrowserCase<O>) => O): Promise<void> {
+  const { lab } = state;
+  let visibilityChanged = false;
+  const onVisibility = (): void => {
+    visibilityChanged = true;
+  };
+  document.addEventListener('visibilitychange', onVisibility);
+  const hiddenAtStart = document.hidden;
+  lab.observers?.forEach((o) => o.start());
+  let output: O;
+  const reps = repsFor(state, t.c);
+  const t0 = performance.now();
+  try {
+    output = await t.handle.run(reps);
+  } catch (error) {
+    document.removeEventListener('visibilitychange', onVisibility);
+    stopped(state.signal);
+    failTimed(state, t, errorVerdict(error), reps);
+    return;
+  }
+  const elapsed = performance.now() - t0;
+  for (const o of lab.observers ?? []) {
+    const values = await o.stop();
+    t.observed.set(o.name, [...(t.observed.get(o.name) ?? []), ...values]);
+  }
+  document.removeEventListener('visibilitychange', onVisibility);
+  const verdict = lab.check(expectedFor(reps, t.c), output);
+  if (!verdict.passed) {
+    failTimed(state, t, verdict, reps);
+    return;
+  }
+  t.samplesMs.push(elapsed);
+  t.rounds.push(round);
+  t.hidden.push(hiddenAtStart || document.hidden || visibilityChanged ? 1 : 0);
+}
+
+/** 4. Interleaved rounds: every live case once per round, the order rotated, each sample's output checked. */
+async function runRounds<O>(state: RunState<O>, rounds: number): Promise<void> {
+  const expectedOf = new Map<string, O>();
+  const expectedFor = (reps: number, c: BrowserCase<O>): O => {
+    const key = `${reps} ${JSON.stringify(c.params)}`;
+    if (!expectedOf.has(key)) expectedOf.set(key, state.lab.expected(reps, c.params));
+    return expectedOf.get(key)!;
+  };
+  for (let round = 0; round < rounds; round++) {
+    const live = state.timed.filter((t) => !t.failed);
+    for (let k = 0; k < live.length; k++) {
+      const t = live[(k + round) % live.length]!;
+      stopped(state.signal);
+      state.onProgress(`round ${round + 1} of ${rounds}: ${t.c.variant} ${JSON.stringify(t.c.params)}`, 0.25 + (0.7 * (round * live.length + k)) / (rounds * live.length));
+      await takeSample(state, t, round, expectedFor);
+      if (!t.failed) await nextTask();
+    }
+  }
+}
+
+/** The lab's probe of the machine: its observations and the headline case they are recorded on. */
+interface Probe<O> {
+  probed: Record<string, RawObservation>;
+  probedCase: Timed<O> | null;
+}
+
+/** 5. The lab's probe of the machine, once, after every sample (episode 07's WebAssembly SIMD peak). */
+async function probeMachine<O>(state: RunState<O>): Promise<Probe<O>> {
+  const { lab, signal } = state;
+  const probedCase = state.timed.find((t) => !t.failed && t.samplesMs.length > 0 && sameCase(lab.headline, t.c)) ?? null;
+  if (!lab.afterSamples || !probedCase) return { probed: {}, probedCase };
+  stopped(signal);
+  state.onProgress('probing the peak', 0.95);
   await nextTask();
-  const { environment, cpus, topology } = runEnvironment(browser);
-  const seed = randomSeed();
-  const resamples = options.quick ? 1000 : 2000;
-  const inputs: AnalysisInput[] = timed
+  const probed = await lab.afterSamples(signal);
+  stopped(signal);
+  return { probed, probedCase };
+}
+
+/** 6a. Each timed case's samples, work and observations, as the core's analysis takes them. */
+function analysisInputs<O>(state: RunState<O>, probe: Probe<O>): AnalysisInput[] {
+  const { lab } = state;
+  return state.timed
     .filter((t) => !t.failed && t.samplesMs.length > 0)
     .map((t) => ({
       variant: t.c.variant,
@@ -235,24 +267,59 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
       ...(t.c.workers !== undefined ? { workers: t.c.workers } : {}),
       samplesMs: t.samplesMs,
       sampleRounds: t.rounds,
-      workPerSample: { amount: repsFor(t.c), unit: lab.workUnit },
-      sample: { item: lab.workUnit.replace(/s$/, ''), itemsPerSample: repsFor(t.c) },
+      workPerSample: { amount: repsFor(state, t.c), unit: lab.workUnit },
+      sample: { item: lab.workUnit.replace(/s$/, ''), itemsPerSample: repsFor(state, t.c) },
       observations: {
         ...Object.fromEntries((lab.observers ?? []).map((o) => [o.name, { unit: o.unit, description: o.description, samples: t.observed.get(o.name) ?? [] }])),
-        ...(t === probedCase ? probed : {}),
+        ...(t === probe.probedCase ? probe.probed : {}),
         hiddenTab: { unit: 'flag', description: '1 for a sample taken while the tab was hidden or changed visibility (the browser throttles timers in background tabs), 0 otherwise', samples: t.hidden },
       },
     }));
-  const analysis = analyzeRun(inputs, { baseline: lab.baseline, headline: lab.headline, seed, resamples, availableParallelism: cpus.available, grading: null });
-  const hiddenSamples = timed.reduce((sum, t) => sum + t.hidden.reduce((a, b) => a + b, 0), 0);
+}
+
+/** 6b. The file's notes: the clock and the sample size, hidden-tab samples, cases not run, demonstrations, the lab's. */
+function runNotes(state: RunState<unknown>, crossOriginIsolated: boolean): string[] {
+  const { lab } = state;
+  const hiddenSamples = state.timed.reduce((sum, t) => sum + t.hidden.reduce((a, b) => a + b, 0), 0);
   const skipped = lab.cases.filter((c) => c.unavailable !== null).map((c) => `${c.variant} ${JSON.stringify(c.params)} was not run: ${c.unavailable}`);
-  const notes = [
-    `Timer resolution ${timerResolutionMs.toPrecision(3)} ms (${browser.crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated'}); each sample was sized to at least ${targetMs.toPrecision(3)} ms (${[...repsOf.values()].join(', ')} ${lab.workUnit} per sample) so the resolution is under 1 % of it.`,
+  return [
+    `Timer resolution ${state.timerResolutionMs.toPrecision(3)} ms (${crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated'}); each sample was sized to at least ${state.targetMs.toPrecision(3)} ms (${[...state.repsOf.values()].join(', ')} ${lab.workUnit} per sample) so the resolution is under 1 % of it.`,
     ...(hiddenSamples > 0 ? [`${hiddenSamples} samples were taken while the tab was hidden (observation hiddenTab = 1): background tabs are throttled, so treat those cases' times with care.`] : []),
     ...skipped,
-    ...demonstrated,
+    ...state.demonstrated,
     ...lab.notes,
   ];
+}
+
+export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions): Promise<Results> {
+  const { signal, onProgress } = options;
+  const startedAt = new Date().toISOString();
+  onProgress('measuring the timer', 0);
+  const { browser, timerResolutionMs, targetMs } = await measureBrowser(lab);
+  const harnessOverheadMs = await emptySampleMs();
+  const state: RunState<O> = { lab, signal, onProgress, timerResolutionMs, targetMs, correctness: [], demonstrated: [], timed: [], handles: [], repsOf: new Map() };
+  const onAbort = (): void => state.handles.forEach((h) => h.teardown());
+  signal.addEventListener('abort', onAbort, { once: true });
+  const runnable = lab.cases.filter((c) => c.unavailable === null);
+  if (!runnable.some((c) => c.demonstration === undefined)) throw new Error('this browser can run none of this lab\'s cases: see the lines above');
+  const rounds = options.rounds ?? roundsFor(options.quick, lab);
+  let probe: Probe<O>;
+  try {
+    await checkCases(state, runnable);
+    await sizeAndWarm(state);
+    await runRounds(state, rounds);
+    probe = await probeMachine(state);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    state.handles.forEach((h) => h.teardown());
+  }
+  // 6. The harness's analysis.
+  onProgress('computing intervals', 0.96);
+  await nextTask();
+  const { environment, cpus, topology } = runEnvironment(browser);
+  const seed = randomSeed();
+  const resamples = options.quick ? 1000 : 2000;
+  const analysis = analyzeRun(analysisInputs(state, probe), { baseline: lab.baseline, headline: lab.headline, seed, resamples, availableParallelism: cpus.available, grading: null });
   const results = buildResults(
     {
       lab: lab.lab,
@@ -271,8 +338,8 @@ export async function runBrowserLab<O>(lab: BrowserLab<O>, options: RunOptions):
       environment,
       cpus,
       topology,
-      correctness,
-      notes: notes.map((n) => n.slice(0, 2000)),
+      correctness: state.correctness,
+      notes: runNotes(state, browser.crossOriginIsolated).map((n) => n.slice(0, 2000)),
     },
     analysis,
   );
