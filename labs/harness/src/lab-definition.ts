@@ -175,7 +175,10 @@ export interface LabInputs<Input> {
    * worked out in advance; every value must give the same cost of work. A lab that can vary its input says so here;
    * one that cannot says why in its README. Each such sample is checked with `checkSample` (cheaper than computing the
    * whole expected output), or, where the lab has `expectedAt`, against its own expected output computed before
-   * learner code loads.
+   * learner code loads. What it returns may reuse the arrays (and files) of the input it returned before, so it is
+   * valid until the next call: call it once per sample, just before that sample, and check the sample before the next
+   * call (native-kernel's products and gpu-batching's passes refill one set of arrays; a lab with `expectedAt` must
+   * return a new object each time, since the runner makes every input up front).
    */
   measureAt?(sample: number): Input;
 }
