@@ -12,6 +12,7 @@ import { THREADS_MAX_PAGES } from '../src/browser-lab/wasm/threads-memory.ts';
 import type { Results } from '@parallel-course/core';
 import { arithmeticOf, hasRelaxedSimd, measureSimdPeak, PEAK_OBSERVATION, peakLines, peakObservation, RELAXED_SIMD_MODULE, type PeakExports } from '../src/browser-lab/labs/native-kernel-peak.ts';
 import { packBytes, rowBlock, threadsLayout } from '../src/browser-lab/wasm/threads-memory.ts';
+import { scalingLines } from '../src/browser-lab/labs/native-kernel-scaling.ts';
 
 const dir = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.url));
 
@@ -191,6 +192,40 @@ describe('the blocked rung and the WebAssembly SIMD peak probe', () => {
     ]);
     assert.match(peakLines({ cases: results.cases.slice(0, 1) } as unknown as Results)[0]!, /^No WebAssembly SIMD peak was probed in this run/);
     assert.match(peakObservation([1], false).description, /a multiply then an add \(no relaxed SIMD\)/);
+  });
+});
+
+describe('the threaded rung: what its efficiency lost', () => {
+  /** A run with the rung on 1 and 2 workers: worker rates and hand-offs as given, efficiency 0.5 [0.4, 0.6]. */
+  function run(rates2: number[], handoff2: number[]): Results {
+    const obs = (unit: string, samples: number[]) => ({ unit, description: '', samples, p50: null, p99: null, max: null });
+    return {
+      cases: [
+        { variant: 'wasm-blocked-threads', params: { n: 128, threads: 1 }, workers: 1, summary: { median: 20 }, observations: { 'worker-gflops': obs('GFLOP/s', [20, 10]), handoff: obs('ms', [0.1, 0.1]) } },
+        { variant: 'wasm-blocked-threads', params: { n: 128, threads: 2 }, workers: 2, summary: { median: 20 }, observations: { 'worker-gflops': obs('GFLOP/s', rates2), handoff: obs('ms', handoff2) } },
+      ],
+      speedups: [{ variant: 'wasm-blocked-threads', params: { n: 128, threads: 2 }, efficiency: 0.5, efficiencyCi95: [0.4, 0.6], efficiencyBasis: 'one-worker', baseline: 'js-naive' }],
+    } as unknown as Results;
+  }
+  const head = 'wasm-blocked-threads on 2 workers: efficiency 0.500 [0.400, 0.600] over 1 worker. ';
+
+  it('workers at half the best 1-worker rate shared CPUs: that, not the hand-off, is what was lost', () => {
+    // Reference: median(10, 10, 12, 8) = 10 GFLOP/s, 10 / max(20, 10) = 50%; hand-off 0.4 of 20 ms = 2%.
+    assert.deepEqual(scalingLines(run([10, 10, 12, 8], [0.4, 0.4])), [
+      `${head}Hand-off: median 0.400 ms of a 20.0 ms sample (2%). Each worker computed at a median 10.0 GFLOP/s in its own time, 50% of the best one worker reached alone (20.0): the workers did not each have a CPU for most of the run: they shared CPUs, with one another or with other work on this machine (its load), and that, more than the hand-off, is what the efficiency lost.`,
+    ]);
+  });
+
+  it('workers at full rate with a hand-off of a fifth of the sample: the hand-off was lost; both small: nothing to blame', () => {
+    assert.match(scalingLines(run([19, 19], [4, 4]))[0]!, /Hand-off: median 4\.00 ms of a 20\.0 ms sample \(20%\)\. .* 95% of the best .*: each worker had a CPU, and the hand-off .* is what the efficiency lost/);
+    assert.match(scalingLines(run([19, 19], [0.4, 0.4]))[0]!, /each worker had a CPU to itself and the hand-off is small\.$/);
+  });
+
+  it('no line without the 2-worker case\'s observations or its efficiency', () => {
+    assert.deepEqual(scalingLines(run([], [0.4])), []);
+    const r = run([19], [0.4]);
+    r.speedups = [];
+    assert.deepEqual(scalingLines(r), []);
   });
 });
 

@@ -191,6 +191,13 @@ describe('in-page lab, episode 07 (matrix product)', () => {
       assert.equal(s.workers, p);
       assert.deepEqual(s.efficiencyOver, { variant: 'wasm-blocked-threads', params: { n: 128, threads: 1 } }, 'efficiency is over the rung on one worker');
     }
+    for (const c of threaded) {
+      // The rung's own observations of every timed sample: each worker's rate, and the hand-off.
+      assert.equal(c.observations['worker-gflops']?.samples.length, TEST_ROUNDS * Number(c.params['threads']), `${JSON.stringify(c.params)}: one rate per worker per sample`);
+      assert.equal(c.observations['handoff']?.samples.length, TEST_ROUNDS);
+      assert.ok(c.observations['worker-gflops']!.samples.every((x) => x > 0 && Number.isFinite(x)));
+    }
+    if (p > 1) assert.equal(results.notes.filter((n) => new RegExp(`^wasm-blocked-threads on ${p} workers: efficiency .* Hand-off: median .* Each worker computed at a median`).test(n)).length, 1, results.notes.join('\n'));
     const peak = assertPeakProbe(results);
     const blocked = results.cases.find((c) => c.variant === 'wasm-blocked')!;
     const efficiency = results.speedups.find((e) => e.variant === 'wasm-blocked-threads' && e.params['threads'] === p)?.efficiency;

@@ -15,6 +15,11 @@ export interface CaseHandle<Output> {
   run(reps: number): Promise<Output>;
   /** Ends what set-up started (workers, memory); called once, also after a failure or Stop. */
   teardown(): void;
+  /**
+   * The values the last run() observed, by observation name (the case's `observes`): the runner reads them after each
+   * timed sample, so calibration and warm-up runs never count.
+   */
+  observed?(): Record<string, number[]>;
 }
 
 export interface BrowserCase<Output> {
@@ -31,6 +36,11 @@ export interface BrowserCase<Output> {
   demonstration?: string;
   /** Why the demonstration's check passed (the failure it shows did not happen this time), for its note. */
   demonstrationMissed?(): string;
+  /**
+   * Observations this case takes inside its own samples (the threaded rung: each worker's compute rate and the
+   * hand-off), by name; the values come from its handle's observed() after each timed sample.
+   */
+  observes?: Record<string, { unit: string; description: string }>;
   /** Why this browser cannot run the case (no SIMD, not isolated...), or null: such a case is listed, never run. */
   unavailable: string | null;
   setup(): Promise<CaseHandle<Output>>;

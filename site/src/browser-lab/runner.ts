@@ -212,6 +212,7 @@ async function takeSample<O>(state: RunState<O>, t: Timed<O>, round: number, exp
     failTimed(state, t, verdict, reps);
     return;
   }
+  for (const [name, values] of Object.entries(t.handle.observed?.() ?? {})) t.observed.set(name, [...(t.observed.get(name) ?? []), ...values]);
   t.samplesMs.push(elapsed);
   t.rounds.push(round);
   t.hidden.push(hiddenAtStart || document.hidden || visibilityChanged ? 1 : 0);
@@ -271,6 +272,7 @@ function analysisInputs<O>(state: RunState<O>, probe: Probe<O>): AnalysisInput[]
       sample: { item: lab.workUnit.replace(/s$/, ''), itemsPerSample: repsFor(state, t.c) },
       observations: {
         ...Object.fromEntries((lab.observers ?? []).map((o) => [o.name, { unit: o.unit, description: o.description, samples: t.observed.get(o.name) ?? [] }])),
+        ...Object.fromEntries(Object.entries(t.c.observes ?? {}).map(([name, o]) => [name, { ...o, samples: t.observed.get(name) ?? [] }])),
         ...(t === probe.probedCase ? probe.probed : {}),
         hiddenTab: { unit: 'flag', description: '1 for a sample taken while the tab was hidden or changed visibility (the browser throttles timers in background tabs), 0 otherwise', samples: t.hidden },
       },

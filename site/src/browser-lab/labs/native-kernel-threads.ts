@@ -34,11 +34,24 @@ export function threadsUnavailable(simd: boolean): string | null {
   return null;
 }
 
+/** The threaded rung's own observations of each sample (BrowserCase.observes). */
+export const THREADS_OBSERVES = {
+  'worker-gflops': {
+    unit: 'GFLOP/s',
+    description: "each worker's GFLOP/s over its own compute time (its clock, around the kernel), one value per worker per sample: near the 1-worker value when every worker had a CPU to itself, lower when they shared CPUs with one another or with other work",
+  },
+  handoff: {
+    unit: 'ms',
+    description: "the sample's wall time less its slowest worker's compute time: the messages to the workers, their wake-ups and their replies",
+  },
+} as const;
+
 export function threadsCase(n: number, threads: number, a: Float64Array, b: Float64Array, relaxed: boolean, unavailable: string | null): BrowserCase<Float64Array> {
   return {
     variant: THREADS_VARIANT,
     params: { n, threads },
     workers: threads,
+    observes: THREADS_OBSERVES,
     unavailable,
     async setup(): Promise<CaseHandle<Float64Array>> {
       const pool = new WorkerPool<Request, number>(threads, () => new Worker(new URL('../workers/matmul-threads-worker.ts', import.meta.url), { type: 'module' }));
@@ -57,15 +70,25 @@ export function threadsCase(n: number, threads: number, a: Float64Array, b: Floa
         const counter = new Int32Array(memory.buffer);
         const counterIndex = counterByte / 4;
         await Promise.all(Array.from({ length: threads }, (_, w) => pool.request(w, { kind: 'attach', module, memory })));
+        let observed: Record<string, number[]> = {};
         return {
           async run(reps) {
             Atomics.store(counter, counterIndex, 0);
-            await Promise.all(Array.from({ length: threads }, (_, w) => pool.request(w, { kind: 'rows', n, ...rowBlock(n, threads, w), reps, pack: packAt[w]!, counterIndex })));
+            const t0 = performance.now();
+            const blocks = Array.from({ length: threads }, (_, w) => rowBlock(n, threads, w));
+            const computeMs = await Promise.all(blocks.map((block, w) => pool.request(w, { kind: 'rows', n, ...block, reps, pack: packAt[w]!, counterIndex })));
+            const wallMs = performance.now() - t0;
+            observed = {
+              // A worker with no rows (n under 4 x workers) or no measurable time has no rate.
+              'worker-gflops': blocks.flatMap(({ first, last }, w) => (last > first && computeMs[w]! > 0 ? [(2 * (last - first) * n * n * reps) / computeMs[w]! / 1e6] : [])),
+              handoff: [Math.max(0, wallMs - Math.max(...computeMs))],
+            };
             // Atomic, after every reply: orders the workers' writes of C before the reads below, and proves the rows.
             const rows = Atomics.load(counter, counterIndex);
             if (rows !== n * reps) throw new Error(`the workers computed ${rows} rows, expected ${n * reps} (${n} rows x ${reps} products)`);
             return new Float64Array(memory.buffer, 2 * n * n * 8, n * n).slice();
           },
+          observed: () => observed,
           teardown: () => pool.terminate(),
         };
       } catch (error) {

@@ -17,6 +17,7 @@ import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-t
 import type { RawObservation } from '../core-adapter.ts';
 import { pageParallelism } from '../environment.ts';
 import { threadsCase, threadsUnavailable } from './native-kernel-threads.ts';
+import { scalingLines } from './native-kernel-scaling.ts';
 import { arithmeticOf, hasRelaxedSimd, hasWasmSimd, measureSimdPeak, PEAK_OBSERVATION, peakLines, peakObservation, type PeakExports } from './native-kernel-peak.ts';
 
 export { hasWasmSimd };
@@ -171,7 +172,7 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
     // The roof, after the samples (runner.ts): the probe in the blocked rung's own module, on the main thread as the
     // single-thread rungs run. Without SIMD there is neither.
     ...(simd ? { afterSamples: (signal: AbortSignal) => probePeak(relaxed, signal) } : {}),
-    summarize: peakLines,
+    summarize: (results) => [...peakLines(results), ...scalingLines(results)],
     notes: [
       `n = ${n}: one product is ${2 * n ** 3} floating-point operations; GFLOP/s = that x products per sample / time per sample.`,
       simd

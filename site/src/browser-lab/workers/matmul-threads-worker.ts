@@ -1,6 +1,7 @@
 /**
  * A worker of the threaded WebAssembly rung (labs/native-kernel-threads.ts): instantiates the blocked module on the page's
- * shared memory once, then computes the block of rows each request names. It adds the rows it computed to a counter
+ * shared memory once, then computes the block of rows each request names and replies with the time that took, by its
+ * own clock (the page's observations of the rung: each worker's rate, and the hand-off). It adds the rows it computed to a counter
  * in that memory with an atomic add before it replies: the page's atomic read of the counter then both proves every
  * row was computed and orders these writes of C before the page's reads (a postMessage alone is no such ordering in
  * the JavaScript memory model).
@@ -23,9 +24,12 @@ self.onmessage = async (event: MessageEvent<Message>) => {
       return;
     }
     if (!kernel || !counter) throw new Error('the worker was asked for rows before it was given the module and memory');
+    const t0 = performance.now();
     kernel(m.n, m.first, m.last, m.reps, m.pack);
+    const computeMs = performance.now() - t0;
     Atomics.add(counter, m.counterIndex, (m.last - m.first) * m.reps);
-    self.postMessage({ id: m.id, result: m.last - m.first });
+    // The reply is this worker's own compute time (ms): the page sets it against the sample's wall time.
+    self.postMessage({ id: m.id, result: computeMs });
   } catch (error) {
     self.postMessage({ id: m.id, error: (error as Error)?.message ?? String(error) });
   }
