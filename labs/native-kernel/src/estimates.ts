@@ -64,9 +64,10 @@ export const COURSE_MACHINE_COSTS = {
   // (sample-check.ts), per element of A and B. On the course machine under other jobs' load (medians of 7): refill
   // 1.8 ms at n = 256, 3.7 at 512, 73 at 1024 (13, 7 and 35 ns per element); check 0.5, 4.8 and 14 ms.
   freshSampleNsPerElement: 20,
-  // A fresh triad sample's check (triad.ts checkTriadSample: one pass over a, an int32 test and a weighted sum per
-  // element), per element: 200 ms for 2^25 elements on the course machine at a load of 1.8 (3 runs, 6 ns).
-  triadCheckNsPerElement: 6,
+  // A fresh triad sample's check (triad.ts checkTriadSample: block sums over a, one addition per element), per
+  // element: its loop took 85-105 ms for 2^25 elements on the course machine at a load of 10 (2.5-3 ns), where the old
+  // comparison with an expected array took 870-1330 ms against 360 ms at a load of 1.8: about 1 ns quiet.
+  triadCheckNsPerElement: 1,
 };
 
 /**
