@@ -13,8 +13,10 @@ import { roundsFor, roundsOverride, runBrowserLab } from './runner.ts';
 import { verdict } from './verdict.ts';
 import { type BarWithErrors, errorBarsPlugin } from '../lib/error-bars.ts';
 
-function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' | 'lead' | 'rounds'>): HTMLElement {
-  const box = element('div', undefined, 'bl-results');
+type ViewedLab = Pick<BrowserLab<unknown>, 'logAxis' | 'lead' | 'rounds'>;
+
+/** The medians as bars, each with its 95% interval as a whisker (error-bars.ts); the intervals also on the canvas, for the tests. */
+function medianChart(results: Results, lab: ViewedLab): HTMLElement {
   const canvas = element('canvas');
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', 'Median time per sample of each case, with its 95% interval; the table below has the numbers');
@@ -23,8 +25,6 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' 
   const chartBox = element('div', undefined, 'bl-chart');
   chartBox.append(canvas);
   const theme = currentTheme();
-  const labels = results.cases.map((c) => caseLabel(c));
-  // Each median's 95% interval is a whisker on its own bar (error-bars.ts), not a bar of its own beside it.
   const medians: BarWithErrors = {
     label: 'median time per sample (ms), whisker: 95% interval',
     data: results.cases.map((c) => c.summary.median),
@@ -34,7 +34,7 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' 
   const top = Math.max(...results.cases.map((c) => c.summary.ci95[1]));
   const chart = new Chart(canvas, {
     type: 'bar',
-    data: { labels, datasets: [medians] },
+    data: { labels: results.cases.map((c) => caseLabel(c)), datasets: [medians] },
     options: {
       animation: false,
       responsive: true,
@@ -52,10 +52,11 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' 
   styleAxes(chart, theme);
   chart.update();
   followTheme(chart, styleAxes);
-  // First what the episode teaches, in its own quantity (the lab's lead: episode 05 puts the page's responsiveness
-  // beside the throughput), then every speedup with its verdict.
-  const lead = element('div', undefined, 'bl-lead-box');
-  for (const sentence of lab.lead?.(results) ?? []) lead.append(element('p', sentence, 'bl-lead'));
+  return chartBox;
+}
+
+/** Every speedup with its interval and its verdict in words (verdict.ts). */
+function verdictList(results: Results, lab: ViewedLab): HTMLElement {
   const verdicts = element('ul', undefined, 'bl-verdicts');
   for (const s of results.speedups) {
     const eff = s.efficiency !== undefined ? `, efficiency ${formatSignificant(s.efficiency)}` : '';
@@ -63,7 +64,19 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' 
     const said = verdict(s.ci95, { speedup: s.speedup, samples, quick: results.quick, fullRounds: roundsFor(false, lab) });
     verdicts.append(element('li', `${caseLabel(s)}: ${formatSignificant(s.speedup)}x ${s.baseline} (95% interval ${formatSignificant(s.ci95[0])} to ${formatSignificant(s.ci95[1])}): ${said}${eff}${s.oversubscribed ? ' (more workers than CPUs)' : ''}`));
   }
-  const cases = textTable(
+  return verdicts;
+}
+
+/** A case's observations other than hiddenTab, each as p50 / p99 / max in its unit. */
+function observationsText(c: Results['cases'][number]): string {
+  return Object.entries(c.observations)
+    .filter(([name]) => name !== 'hiddenTab')
+    .map(([name, o]) => (o.p99 === null ? `${name}: none` : `${name} p50 ${formatSignificant(o.p50 ?? 0)} / p99 ${formatSignificant(o.p99)} / max ${formatSignificant(o.max ?? 0)} ${o.unit}`))
+    .join('; ');
+}
+
+function caseTable(results: Results): HTMLElement {
+  return textTable(
     'Your run: time per sample (ms)',
     ['case', 'samples', 'median', '95% interval', 'robust CV', 'hidden-tab samples', 'other observations'],
     results.cases.map((c) => [
@@ -73,12 +86,16 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' 
       `${formatSignificant(c.summary.ci95[0])} to ${formatSignificant(c.summary.ci95[1])}`,
       formatSignificant(c.summary.robustCv),
       String((c.observations['hiddenTab']?.samples ?? []).filter((v) => v > 0).length),
-      Object.entries(c.observations)
-        .filter(([name]) => name !== 'hiddenTab')
-        .map(([name, o]) => (o.p99 === null ? `${name}: none` : `${name} p50 ${formatSignificant(o.p50 ?? 0)} / p99 ${formatSignificant(o.p99)} / max ${formatSignificant(o.max ?? 0)} ${o.unit}`))
-        .join('; '),
+      observationsText(c),
     ]),
   );
+}
+
+function resultsView(results: Results, lab: ViewedLab): HTMLElement {
+  // First what the episode teaches, in its own quantity (the lab's lead: episode 05 puts the page's responsiveness
+  // beside the throughput), then every speedup with its verdict.
+  const lead = element('div', undefined, 'bl-lead-box');
+  for (const sentence of lab.lead?.(results) ?? []) lead.append(element('p', sentence, 'bl-lead'));
   const checks = textTable(
     'Correct before timed: every case against the reference, every timed sample checked',
     ['case', 'passed', 'reason'],
@@ -86,8 +103,24 @@ function resultsView(results: Results, lab: Pick<BrowserLab<unknown>, 'logAxis' 
   );
   const notes = element('ul', undefined, 'bl-notes');
   for (const note of results.notes) notes.append(element('li', note));
-  box.append(lead, chartBox, verdicts, cases, checks, notes);
+  const box = element('div', undefined, 'bl-results');
+  box.append(lead, medianChart(results, lab), verdictList(results, lab), caseTable(results), checks, notes);
   return box;
+}
+
+/** The results file as a download link (a Blob URL: nothing leaves the browser). */
+function downloadLink(results: Results): HTMLAnchorElement {
+  const blob = new Blob([`${JSON.stringify(results, null, 2)}\n`], { type: 'application/json' });
+  const link = element('a', 'Download the results file (opens in the results viewer; npm run report -- validate checks it)');
+  link.href = URL.createObjectURL(blob);
+  link.download = `results-${results.lab}-browser.json`;
+  link.dataset['blDownload'] = '';
+  return link;
+}
+
+function finishedText(results: Results): string {
+  const failed = results.correctness.filter((c) => !c.passed).length;
+  return failed === 0 ? `Done: every case passed its check; ${results.cases.length} cases timed.` : `Done, but ${failed} case(s) failed their check and were not timed: see the table.`;
 }
 
 /** What a lab's section adds around its runs (the coding exercise, exercise-ui.ts). */
@@ -98,84 +131,99 @@ export interface RunHooks {
   afterRun?(results: Results | null, error: unknown): void;
 }
 
+/** The cases this browser cannot run, each with why, then the lab's notes. */
+function offLines(preview: BrowserLab<unknown>): HTMLElement[] {
+  return [
+    ...preview.cases.filter((c) => c.unavailable !== null).map((c) => element('li', `${caseLabel(c)}: off in this browser, ${c.unavailable}`)),
+    ...preview.notes.map((note) => element('li', note)),
+  ];
+}
+
+/** One lab's section: its buttons and areas (BrowserLab.astro), and the run in progress, if any. */
+interface LabSection {
+  root: HTMLElement;
+  run: HTMLButtonElement;
+  quick: HTMLButtonElement;
+  stop: HTMLButtonElement;
+  progress: HTMLProgressElement;
+  status: HTMLElement;
+  out: HTMLElement;
+  controller: AbortController | null;
+}
+
+/** One run, from the click to its results on the page (or why it stopped, failed or did not start). */
+async function startRun<O>(section: LabSection, makeLab: (quick: boolean) => BrowserLab<O>, hooks: RunHooks, isQuick: boolean): Promise<void> {
+  if (section.controller) return;
+  const { root, run, quick, stop, progress, status, out } = section;
+  const controller = (section.controller = new AbortController());
+  root.dataset['state'] = 'running';
+  run.disabled = quick.disabled = true;
+  stop.disabled = false;
+  progress.hidden = false;
+  out.replaceChildren();
+  let results: Results | null = null;
+  let failure: unknown = null;
+  try {
+    if (hooks.beforeRun) {
+      status.textContent = 'trying your code once, in a worker';
+      const problem = await hooks.beforeRun(controller.signal);
+      if (controller.signal.aborted) throw new DOMException('the run was stopped', 'AbortError');
+      if (problem !== null) {
+        status.textContent = problem;
+        root.dataset['state'] = 'code-error';
+        return;
+      }
+    }
+    const rounds = roundsOverride(root.dataset['blRounds']);
+    const lab = makeLab(isQuick);
+    results = await runBrowserLab(lab, {
+      quick: isQuick,
+      ...(rounds !== null ? { rounds } : {}),
+      signal: controller.signal,
+      onProgress(text, fraction) {
+        status.textContent = text;
+        progress.value = fraction;
+      },
+    });
+    status.textContent = finishedText(results);
+    out.append(downloadLink(results), resultsView(results, lab));
+    root.dataset['state'] = 'done';
+  } catch (error) {
+    const aborted = controller.signal.aborted;
+    if (!aborted) failure = error;
+    status.textContent = aborted ? 'Stopped: the workers were ended, nothing was recorded.' : `The run failed: ${(error as Error)?.message ?? String(error)}`;
+    root.dataset['state'] = aborted ? 'stopped' : 'failed';
+  } finally {
+    hooks.afterRun?.(results, failure);
+    section.controller = null;
+    run.disabled = quick.disabled = false;
+    stop.disabled = true;
+    progress.hidden = true;
+  }
+}
+
 /** Wires one lab's section: `[data-browser-lab]` with the buttons and areas BrowserLab.astro renders. */
 export function mountBrowserLab<O>(root: HTMLElement, makeLab: (quick: boolean) => BrowserLab<O>, hooks: RunHooks = {}): void {
-  const run = root.querySelector<HTMLButtonElement>('[data-bl-run]')!;
-  const quick = root.querySelector<HTMLButtonElement>('[data-bl-quick]')!;
-  const stop = root.querySelector<HTMLButtonElement>('[data-bl-stop]')!;
-  const progress = root.querySelector<HTMLProgressElement>('[data-bl-progress]')!;
-  const status = root.querySelector<HTMLElement>('[data-bl-status]')!;
-  const out = root.querySelector<HTMLElement>('[data-bl-output]')!;
-  const off = root.querySelector<HTMLElement>('[data-bl-off]')!;
-  // What this browser cannot run, and the lab's notes, before anything runs (again when the learner picks a part).
-  const showOff = (): void => {
-    const preview = makeLab(false);
-    off.replaceChildren(
-      ...preview.cases.filter((c) => c.unavailable !== null).map((c) => element('li', `${caseLabel(c)}: off in this browser, ${c.unavailable}`)),
-      ...preview.notes.map((note) => element('li', note)),
-    );
+  const q = <T extends HTMLElement>(selector: string): T => root.querySelector<T>(selector)!;
+  const section: LabSection = {
+    root,
+    run: q<HTMLButtonElement>('[data-bl-run]'),
+    quick: q<HTMLButtonElement>('[data-bl-quick]'),
+    stop: q<HTMLButtonElement>('[data-bl-stop]'),
+    progress: q<HTMLProgressElement>('[data-bl-progress]'),
+    status: q('[data-bl-status]'),
+    out: q('[data-bl-output]'),
+    controller: null,
   };
+  const off = q('[data-bl-off]');
+  // What this browser cannot run, and the lab's notes, before anything runs (again when the learner picks a part).
+  const showOff = (): void => off.replaceChildren(...offLines(makeLab(false)));
   showOff();
   root.querySelector('[data-bl-part]')?.addEventListener('change', showOff);
   // The learner's code changed (exercise-ui.ts): its lines (edited or not) follow.
   root.addEventListener('bl-code-change', showOff);
-  let controller: AbortController | null = null;
-  const start = async (isQuick: boolean): Promise<void> => {
-    if (controller) return;
-    controller = new AbortController();
-    root.dataset['state'] = 'running';
-    run.disabled = quick.disabled = true;
-    stop.disabled = false;
-    progress.hidden = false;
-    out.replaceChildren();
-    let results: Results | null = null;
-    let failure: unknown = null;
-    try {
-      if (hooks.beforeRun) {
-        status.textContent = 'trying your code once, in a worker';
-        const problem = await hooks.beforeRun(controller.signal);
-        if (controller.signal.aborted) throw new DOMException('the run was stopped', 'AbortError');
-        if (problem !== null) {
-          status.textContent = problem;
-          root.dataset['state'] = 'code-error';
-          return;
-        }
-      }
-      const rounds = roundsOverride(root.dataset['blRounds']);
-      const lab = makeLab(isQuick);
-      results = await runBrowserLab(lab, {
-        quick: isQuick,
-        ...(rounds !== null ? { rounds } : {}),
-        signal: controller.signal,
-        onProgress(text, fraction) {
-          status.textContent = text;
-          progress.value = fraction;
-        },
-      });
-      const blob = new Blob([`${JSON.stringify(results, null, 2)}\n`], { type: 'application/json' });
-      const link = element('a', 'Download the results file (opens in the results viewer; npm run report -- validate checks it)');
-      link.href = URL.createObjectURL(blob);
-      link.download = `results-${results.lab}-browser.json`;
-      link.dataset['blDownload'] = '';
-      const failed = results.correctness.filter((c) => !c.passed).length;
-      status.textContent = failed === 0 ? `Done: every case passed its check; ${results.cases.length} cases timed.` : `Done, but ${failed} case(s) failed their check and were not timed: see the table.`;
-      out.append(link, resultsView(results, lab));
-      root.dataset['state'] = 'done';
-    } catch (error) {
-      const aborted = controller?.signal.aborted === true;
-      if (!aborted) failure = error;
-      status.textContent = aborted ? 'Stopped: the workers were ended, nothing was recorded.' : `The run failed: ${(error as Error)?.message ?? String(error)}`;
-      root.dataset['state'] = aborted ? 'stopped' : 'failed';
-    } finally {
-      hooks.afterRun?.(results, failure);
-      controller = null;
-      run.disabled = quick.disabled = false;
-      stop.disabled = true;
-      progress.hidden = true;
-    }
-  };
-  run.addEventListener('click', () => void start(false));
-  quick.addEventListener('click', () => void start(true));
-  stop.addEventListener('click', () => controller?.abort());
+  section.run.addEventListener('click', () => void startRun(section, makeLab, hooks, false));
+  section.quick.addEventListener('click', () => void startRun(section, makeLab, hooks, true));
+  section.stop.addEventListener('click', () => section.controller?.abort());
   root.dataset['state'] = 'ready';
 }
