@@ -37,9 +37,22 @@ function slowdown(calibration: Calibration): number {
   return rateOf(calibration, 'msPerProduct') / COURSE_MACHINE_RATES.msPerProduct;
 }
 
+/**
+ * A measured sample's fresh matrices, made before it, and its check after it (fresh-inputs.ts: n^2 seeded entries and
+ * one matrix-vector product per matrix), as a fraction of one product of two matrices (n^3 multiply-adds). Measured
+ * on the course machine at a load of 10: 20 ms to make 64 matrices of 80 x 80, 5 ms a vector to check them, 1.3-1.8
+ * ms a product.
+ */
+const FRESH_PER_MATRIX = 1 / 4;
+
+/** What the fresh inputs add to each measured sample of a product of `count` matrices, in ms. */
+function freshMs(count: number, calibration: Calibration): number {
+  return count * FRESH_PER_MATRIX * rateOf(calibration, 'msPerProduct');
+}
+
 /** The serial product of `count` matrices: count - 1 products on the main thread. */
 export function estimateSerial(count: number, calibration: Calibration): CaseEstimate {
-  return { sampleMs: (count - 1) * rateOf(calibration, 'msPerProduct') };
+  return { sampleMs: (count - 1) * rateOf(calibration, 'msPerProduct'), sampleCheckMs: freshMs(count, calibration) };
 }
 
 /** A graph of count - 1 products on `workers` threads: the chain's span is all of it, the tree's ceil(log2(count)). */
@@ -53,6 +66,7 @@ export function estimateGraph(variant: 'flat' | 'tree', count: number, workers: 
     sampleMs: Math.min(tasks, tasks / w + span) * product + tasks * perTask + COURSE_MACHINE_COSTS.sampleMs,
     setupMs: (COURSE_MACHINE_COSTS.threadStartMs * workers * slowdown(calibration)) / w,
     checkMs: CHECK_PRODUCTS * (product / 10 + perTask),
+    sampleCheckMs: freshMs(count, calibration),
   };
 }
 

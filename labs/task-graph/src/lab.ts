@@ -12,6 +12,7 @@ import { calibrate, estimateEmpty, estimateGraph, estimateInputs, estimateSerial
 import type { LabInput, LabOutput } from './inputs.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import { MODULUS, productSerial, seededMatrices } from './matrix.ts';
+import { checkChain, freshProduct } from './fresh-inputs.ts';
 
 /** The side of every measured matrix: an 80 x 80 product is about 0.7 ms on one core of the course machine. */
 export const SIZE = PRODUCT_SIZE;
@@ -76,7 +77,15 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     return {
       check: CHECK_COUNTS.map((n, k) => ({ kind: 'product' as const, matrices: seededMatrices(ctx.seed + 1 + k, n, CHECK_SIZE) })),
       measure: { kind: 'product', matrices: seededMatrices(ctx.seed, count, size) },
+      // Each measured sample multiplies matrices of its own (the runner's fresh number), made before its clock starts
+      // and checked after it stops (fresh-inputs.ts). The empty tasks have nothing to vary: their answer is their count.
+      measureAt: (sample: number) => ({ kind: 'product' as const, matrices: freshProduct(ctx.seed, sample, count, size) }),
     };
+  },
+  // A fresh product checked in O(count n^2) by Freivalds' test modulo MODULUS (fresh-inputs.ts checkChain).
+  checkSample(input, output) {
+    if (input.kind === 'empty') throw new Error('the empty tasks have no fresh inputs: their sample is compared with its expected sum');
+    return checkChain(input.matrices, output);
   },
   expected(input) {
     if (input.kind === 'empty') return [(input.tasks * (input.tasks - 1)) / 2];
