@@ -32,7 +32,7 @@ export function findBaseline<T extends { variant: string; params: Params }>(case
  */
 export function findOneWorkerCase<T extends { variant: string; params: Params; workers?: number }>(cases: T[], target: T): T | null {
   if (target.workers === undefined) return null;
-  if (target.workers === 1) return target; // the reference itself: its efficiency is 1 by definition
+  if (target.workers === 1) return target; // the one-worker case itself: its efficiency is 1 by definition
   for (const candidate of cases) {
     if (candidate.variant !== target.variant || candidate.workers !== 1) continue;
     const keys = new Set([...Object.keys(candidate.params), ...Object.keys(target.params)]);

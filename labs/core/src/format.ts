@@ -85,7 +85,7 @@ export function formatOrNA(value: number | null | undefined, digits = 3): string
 
 /**
  * A ratio's 95% interval in brackets, e.g. [1.72, 1.84]: the one way a ratio's interval is printed beside its value
- * (a speedup, a grade's ratio to the reference, one run against an earlier one), in the terminal, Markdown and the site.
+ * (a speedup, a grade's ratio to the solution, one run against an earlier one), in the terminal, Markdown and the site.
  */
 export function formatBracketInterval([low, high]: readonly [number, number], digits = 3): string {
   return `[${formatSignificant(low, digits)}, ${formatSignificant(high, digits)}]`;

@@ -1,9 +1,9 @@
 /**
  * `--grade`: the learner's graded cases against the solution's same cases, measured interleaved in one
- * run on one machine. A grade entry is the ratio median(reference time) / median(learner time) (1 = as fast as the
- * reference; 0.5 = half its throughput) with its 95% interval, paired by round like every speedup, against the lab's
+ * run on one machine. A grade entry is the ratio median(solution time) / median(learner time) (1 = as fast as the
+ * solution; 0.5 = half its throughput) with its 95% interval, paired by round like every speedup, against the lab's
  * target. It fails only when the measurement shows the code is slower than the target: the whole interval below it.
- * The benefit of the doubt goes to the learner, so the reference graded against itself passes on a noisy machine;
+ * The benefit of the doubt goes to the learner, so the solution graded against itself passes on a noisy machine;
  * `uncertain` says the interval straddles the target (a full run, or a quieter machine, narrows it). An optional
  * graded case the learner has not attempted (its check said "not implemented") is listed but left out of the verdict. A pure function of the samples, so
  * `report -- validate` recomputes it and a hand-edited grade is caught.
@@ -40,7 +40,7 @@ export function notImplementedCases(correctness: Pick<CorrectnessEntry, 'variant
   return correctness.filter((e) => e.notImplemented).map((e) => ({ variant: e.variant, params: e.params }));
 }
 
-/** The reference copy's params of a learner case's params. */
+/** The params of the solution's copy of a learner case (impl: 'reference', the graded runs' protocol value). */
 export function referenceParams(params: Params): Params {
   return { ...params, [REFERENCE_PARAM]: REFERENCE };
 }
@@ -86,7 +86,7 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
 /**
  * The grade with every graded case that has an implausible speedup or scaling (plausibility.ts) failed: a case whose
  * efficiency says W workers did the work of more than 1.5 W was not measured doing the work (a cached input, a
- * forged clock), so its ratio to the reference is not a grade either (issue 42: 404 % efficiency on the graded case
+ * forged clock), so its ratio to the solution is not a grade either (issue 42: 404 % efficiency on the graded case
  * passed). `flags` are plausibilityFlags of the run's speedups.
  */
 export function gateImplausible(grade: Grade, flags: ReadonlyArray<PlausibilityFlag>): Grade {

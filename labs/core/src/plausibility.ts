@@ -10,7 +10,7 @@
  * - the scaling of a variant over its own 1-worker case at most min(W, CPUs available) x EFFICIENCY_MAX: more workers
  *   than CPUs (or devices) cannot add more than the CPUs do;
  * - a graded ratio at most GRADE_RATIO_MAX (10): ten times the solution's speed on the same machine in the
- *   same rounds. The reference is the course's worked answer, not the fastest possible one, so a learner may beat it,
+ *   same rounds. The solution is the course's worked answer, not the fastest possible one, so a learner may beat it,
  *   but not tenfold with the same hardware; such a ratio says the measurement was not of the work (a cache, a forged
  *   clock), so the grade does not pass and an instructor looks.
  */
@@ -49,7 +49,7 @@ function label(variant: string, params: Record<string, unknown>): string {
 /** Why a graded ratio cannot be a measurement, or null when it can. */
 export function implausibleGradeRatio(ratio: number | null): string | null {
   if (ratio === null || ratio <= GRADE_RATIO_MAX) return null;
-  return `implausible: ${ratio.toPrecision(3)} times the reference's speed, above the ${GRADE_RATIO_MAX}x any honest measurement on the same machine gives; not graded as a pass (a cached answer or a forged clock?)`;
+  return `implausible: ${ratio.toPrecision(3)} times the solution's speed, above the ${GRADE_RATIO_MAX}x any honest measurement on the same machine gives; not graded as a pass (a cached answer or a forged clock?)`;
 }
 
 /** Every ratio in the results beyond its bound; empty when all are plausible. */

@@ -271,7 +271,7 @@ export const amdahlFitSchema = z.object({
 
 /** `--grade`: the learner's graded cases against the solution's, from one run (grade.ts). */
 export const gradeSchema = z.object({
-  /** The ratio each graded case must reach: median(reference time) / median(learner time). */
+  /** The ratio each graded case must reach: median(solution time) / median(learner time). */
   target: z.number().positive(),
   targetText: z.string().max(300),
   entries: z

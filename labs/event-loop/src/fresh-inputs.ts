@@ -1,6 +1,6 @@
 /**
  * Fresh accounts for every measured sample, and the check of a sample's answers without paying for the whole
- * reference (which costs as much as the work measured).
+ * expected output (which costs as much as the work measured).
  *
  * A memoising handler (a Map from account to body) passes every output check when each sample repeats the same
  * burst, and then measures a cache instead of the work. Here sample s of a run's case k asks for accounts no other

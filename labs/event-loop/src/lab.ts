@@ -161,7 +161,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
   sweeps: [{ param: 'workers', variants: ['pool'], over: 'baseline', title: 'Speedup over inline, by pool workers' }],
   // The claim is about the node: the pool with one worker per CPU the job may use.
   headline: (ctx) => ({ variant: 'pool', params: { workers: ctx.availableParallelism } }),
-  // Every handler the learner writes, against the reference's: the same burst, the same server process design.
+  // Every handler the learner writes, against the solution's: the same burst, the same server process design.
   grading: {
     cases: (ctx): Headline[] => [
       { variant: 'chunked', params: {} },

@@ -173,7 +173,7 @@ async function showStatus(command: ParsedCommand): Promise<number> {
       cacheFile: statusCachePath(ROOT_DIR),
       extra: { p: cpuBudget().p },
       async compute() {
-        // The first --status checks every lab (a fresh clone: a minute or more, most of it the labs' references on their
+        // The first --status checks every lab (a fresh clone: a minute or more, most of it the labs' expected outputs on their
         // check inputs): each line says which and how long, so the wait is explained.
         process.stderr.write(`checking ${lab}'s exercise against its expected outputs (new or changed since the last --status)...`);
         const started = performance.now();

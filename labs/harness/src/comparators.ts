@@ -1,5 +1,5 @@
 /**
- * Comparators: the explicit rule by which a variant's output counts as equal to the reference.
+ * Comparators: the explicit rule by which a variant's output counts as equal to the expected output.
  * Pure functions; each returns where outputs first differ and, for numbers, the largest errors.
  */
 import type { Comparator, Comparison } from './lab-definition.ts';

@@ -259,8 +259,8 @@ export interface LabDefinition<Input, Output> {
   sampling: { quick: SamplingPlan; full: SamplingPlan };
   /**
    * What `--grade` grades: the learner's cases to measure beside the solution's same cases, interleaved in
-   * one run, and the target each must reach: reference median time / learner median time >= `target` (e.g. 0.9: at
-   * least 90% of the reference's throughput). Speed relative to the reference on the same machine cancels the
+   * one run, and the target each must reach: solution median time / learner median time >= `target` (e.g. 0.9: at
+   * least 90% of the solution's throughput). Speed relative to the solution on the same machine cancels the
    * difference between a laptop and a node.
    */
   grading?: {
@@ -292,7 +292,7 @@ export interface LabDefinition<Input, Output> {
   /**
    * Files built from solutions/<lab> that a run loads (native addons), as absolute paths: a graded run fingerprints
    * them before the runner starts and again after it ends, and refuses the grade when one changed (issue 42: a
-   * learner's static initializer swapped the reference's build for a slower one). Only read, never loaded, here.
+   * learner's static initializer swapped the solution's build for a slower one). Only read, never loaded, here.
    */
   referenceBuildOutputs?(ctx: LabContext): string[];
   /**

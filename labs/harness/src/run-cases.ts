@@ -1,6 +1,6 @@
 /**
  * A run's declarations, from the lab's definition and the job: its context, its case list (the plan's omissions
- * gone, the reference's copies of graded cases added) and what the supervisor needs to know of each case. Computed
+ * gone, the solution's copies of graded cases added) and what the supervisor needs to know of each case. Computed
  * from the lab code alone (`lab.cases()` starts nothing and imports no learner code), so the supervisor and the
  * runner each compute them from their own load of the lab, and nothing about them crosses the process boundary.
  */
@@ -46,7 +46,7 @@ export type RunCasesJob = Omit<RunJob, 'exclude' | 'checkOnly'>;
 export interface RunCases {
   ctx: LabContext;
   info: LabInfo;
-  /** Every case of the run, in the lab's order, the reference's copies last (before any exclusion after a restart). */
+  /** Every case of the run, in the lab's order, the solution's copies last (before any exclusion after a restart). */
   definitions: CaseDefinition<unknown, unknown>[];
 }
 

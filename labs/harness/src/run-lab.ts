@@ -2,7 +2,7 @@
  * One lab run: a flight of stages, each in its own file under run/, in one readable sequence (as Criterion.rs's
  * analysis does). The run's data goes down them and never climbs back to a stage it left:
  *
- *   run/open.ts               inputs: the lab, the run folder, the CPUs, the machine, the reference's fingerprint
+ *   run/open.ts               inputs: the lab, the run folder, the CPUs, the machine, the solution's fingerprint
  *   run/declare.ts            the plan and the run's declarations (cases, headline)
  *   run/check-and-measure.ts  check, then measure, in a supervised child process (supervisor.ts)
  *   run/results.ts            statistics and notes, then one Results (the core's analyzeRun and buildResults)

@@ -66,14 +66,14 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /**
  * A throw-away repository root for planting faults in a real lab's learner code: `labs`, `node_modules` and
  * `package.json` are links to this checkout's, `exercises/<lab>` is a copy of `solutions/<lab>` (a passing
- * exercise) that the test may edit, and `solutions/<lab>` a copy of the reference. Remove it with `rmSync(root, { recursive: true, force: true })`.
+ * exercise) that the test may edit, and `solutions/<lab>` a copy of the solution. Remove it with `rmSync(root, { recursive: true, force: true })`.
  */
 export function labCopyRoot(lab: string): string {
   const root = mkdtempSync(path.join(os.tmpdir(), `${lab}-faults-`));
   for (const name of ['labs', 'node_modules', 'package.json']) symlinkSync(path.join(REPO_ROOT, name), path.join(root, name));
   mkdirSync(path.join(root, 'exercises'));
   cpSync(path.join(REPO_ROOT, 'solutions', lab), path.join(root, 'exercises', lab), { recursive: true });
-  // The reference stays as shipped, for --grade runs that measure it beside the exercise.
+  // The solution stays as shipped, for --grade runs that measure it beside the exercise.
   cpSync(path.join(REPO_ROOT, 'solutions', lab), path.join(root, 'solutions', lab), { recursive: true });
   return root;
 }

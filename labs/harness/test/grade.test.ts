@@ -42,7 +42,7 @@ test('the solution copied into the exercise passes its grade; the reference runs
   // The reference's copy is a measured case of its own: the same variant, marked impl=reference.
   assert.ok(results!.cases.some((c) => c.variant === 'learner' && c.params['impl'] === 'reference'));
   assert.equal(results!.grade!.passed, true);
-  assert.match(formatGrade(results!.grade!).join('\n'), /^ {2}learner: [\d.]+ of the reference \[[\d.]+, [\d.]+\]: PASS/m);
+  assert.match(formatGrade(results!.grade!).join('\n'), /^ {2}learner: [\d.]+ of the solution \[[\d.]+, [\d.]+\]: PASS/m);
   assert.deepEqual(validateSubmission(results).problems, []);
   // The grade is in both reports, not only on the terminal.
   for (const report of ['report.md', 'report.html']) assert.match(readFileSync(path.join(outcome.runDir!, report), 'utf8'), /Grade \(your code against the solution, measured together in this run; target: at least 0\.2/);
@@ -59,7 +59,7 @@ test('a correct but 3000x slower answer fails the grade and the run exits 1', as
   const entry = results!.grade!.entries[0]!;
   assert.equal(entry.passed, false);
   assert.ok(entry.ratio! < 0.2, `ratio ${entry.ratio}`);
-  assert.match(outcome.summary, /learner: 0\.\d+ of the reference .*: FAIL/);
+  assert.match(outcome.summary, /learner: 0\.\d+ of the solution .*: FAIL/);
 });
 
 test('an exercise that fails its check is not graded', async (t) => {

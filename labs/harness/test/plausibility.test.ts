@@ -39,14 +39,14 @@ test('a grade of more than ten times the reference is flagged and does not pass'
   assert.equal(forged.entries[0]!.ratio, 102.1);
   assert.equal(forged.entries[0]!.passed, false);
   assert.equal(forged.passed, false);
-  assert.match(forged.entries[0]!.reason ?? '', /^implausible: 102 times the reference's speed, above the 10x/);
+  assert.match(forged.entries[0]!.reason ?? '', /^implausible: 102 times the solution's speed, above the 10x/);
   assert.equal(plausibilityFlags({ cpus: { available: 2 }, speedups: [], grade: forged })[0]?.kind, 'grade');
   const honest = grade(102.1 / 2);
   assert.equal(honest.passed, true, 'twice the reference is a plausible improvement');
   assert.ok(GRADE_RATIO_MAX === 10);
 });
 
-test('a graded case with an implausible efficiency fails its grade, whatever its ratio to the reference (issue 42)', () => {
+test('a graded case with an implausible efficiency fails its grade, whatever its ratio to the solution (issue 42)', () => {
   // A pool of 2 workers 10x faster than the one-thread baseline: an efficiency of 500 % (the issue's attack gave 404 %,
   // graded PASS, by timing a cached input). Its reference copy is as fast, so the ratio alone would pass.
   const input = (variant: string, params: Record<string, string | number>, ms: number, workers?: number) => ({

@@ -163,7 +163,7 @@ describe('formatTerminalSummary', () => {
   it('wraps a grade line on a terminal instead of cutting it ("rerun to b…" was all a learner saw)', () => {
     const out = formatTerminalSummary(graded());
     assert.doesNotMatch(out, /…/);
-    assert.match(out.replace(/\n +/g, ' '), /pool \(workers=2\): 0\.88 of the reference \[0\.81, 0\.95\]: PASS \(uncertain: the interval straddles the target; rerun to be sure\)/);
+    assert.match(out.replace(/\n +/g, ' '), /pool \(workers=2\): 0\.88 of the solution \[0\.81, 0\.95\]: PASS \(uncertain: the interval straddles the target; rerun to be sure\)/);
     assert.deepEqual(out.split('\n').filter((l) => [...l].length > TERMINAL_WIDTH), []);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The work: a Monte Carlo estimate of pi, made exact and checkable. Point i of a run is a pure function of
  * (seed, i) (a counter-based generator), so any split of the index range into tasks, in any order, on any thread
- * or process, gives the same histogram, and the histogram can be compared integer by integer with the reference.
+ * or process, gives the same histogram, and the histogram can be compared integer by integer with the expected one.
  *
  * A point is (x, y) with x, y integers in [0, 2^15). Its squared radius r2 = x^2 + y^2 < 2^31 falls into one of
  * 16 bins of width 2^27: bins 0..7 are equal-area rings inside the quarter circle of radius 2^15 (r2 < 2^30),
@@ -100,7 +100,7 @@ export function mergeInto(a: number[], b: ArrayLike<number>): number[] {
   return a;
 }
 
-/** The reference: the whole run on this thread, in one loop. */
+/** The expected histogram: the whole run on this thread, in one loop. */
 export function histogramSync(spec: MonteCarloSpec): number[] {
   return countChunk({ seed: spec.seed, start: 0, end: spec.points });
 }

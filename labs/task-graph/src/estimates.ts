@@ -79,7 +79,7 @@ export function estimateEmpty(tasks: number, workers: number, ctx: LabContext, c
   };
 }
 
-/** Making the inputs and the reference: the matrices (cheap) and the serial product of each input. */
+/** Making the inputs and their expected outputs: the matrices (cheap) and the serial product of each input. */
 export function estimateInputs(count: number, calibration: Calibration): number {
   return (count - 1) * rateOf(calibration, 'msPerProduct') + CHECK_PRODUCTS * rateOf(calibration, 'msPerProduct') / 10;
 }

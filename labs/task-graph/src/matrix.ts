@@ -1,7 +1,7 @@
 /**
  * The work of the task-graph lab: products of square matrices of integers modulo a prime. The product is
  * associative, so any bracketing of M0 · M1 · ... · M(k-1) gives the same matrix, exactly; it is not commutative, so
- * a graph that multiplies in the wrong order gives another one. Pure code: the serial baseline, the reference and the
+ * a graph that multiplies in the wrong order gives another one. Pure code: the serial baseline, the expected output and the
  * pool's workers all call `multiplyMod`.
  */
 
@@ -64,7 +64,7 @@ export function multiplyMod(a: Matrix, b: Matrix): Matrix {
   return c;
 }
 
-/** The product of `matrices` left to right on this thread: the serial baseline and the reference. */
+/** The product of `matrices` left to right on this thread: the serial baseline and the expected output. */
 export function productSerial(matrices: readonly Matrix[]): Matrix {
   if (matrices.length === 0) throw new RangeError('the product of no matrices is not defined here: give at least one');
   let acc = matrices[0]!;

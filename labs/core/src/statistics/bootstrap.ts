@@ -209,7 +209,7 @@ export function bootstrapMedianCi(xs: readonly number[], rng: () => number, resa
  * The percentile-bootstrap 95 % confidence interval of median(baseline) / median(variant), the speedup of the variant
  * over the baseline (unitless, above 1 means the variant is faster). The two sets are resampled independently, as they
  * were measured independently; per resample all baseline draws come first, then all variant draws.
- * @param baseline times of the reference implementation (ms), in the order collected.
+ * @param baseline times of the baseline (ms), in the order collected.
  * @param variant times of the implementation compared with it (ms), in the order collected.
  * @throws StatisticsInputError on empty or non-finite samples, bad resampling arguments, or when a resampled variant
  *   median is 0 (the ratio is then undefined: the samples are below the timer's resolution).

@@ -106,7 +106,7 @@ function groupByRound(samples: readonly number[], rounds: readonly number[], ord
 /**
  * The paired two-stage-bootstrap 95 % interval of median(baseline) / median(variant) (unitless; above 1 means the variant
  * is faster) for two cases measured in the same rounds. See the module comment for the method and the exact draw order.
- * @param baseline times of the reference implementation (ms), in the order taken.
+ * @param baseline times of the baseline (ms), in the order taken.
  * @param baselineRounds the round index of each baseline sample (same length).
  * @param variant times of the implementation compared with it (ms), in the order taken.
  * @param variantRounds the round index of each variant sample; the same set of rounds as the baseline's.

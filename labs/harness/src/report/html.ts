@@ -54,7 +54,7 @@ td.fail, .fail { color: var(--fail); font-weight: 600; }
 pre { background: var(--card); padding: 0.75rem; overflow-x: auto; border-radius: 4px; }
 `;
 
-/** Draws every chart from the JSON block; reference colours follow the reader's light or dark theme. */
+/** Draws every chart from the JSON block; guide-line colours follow the reader's light or dark theme. */
 const RENDER_SCRIPT = `
 (function () {
   var specs = JSON.parse(document.getElementById('chart-data').textContent);

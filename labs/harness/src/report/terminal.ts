@@ -29,7 +29,7 @@ export interface TerminalSummaryOptions {
 
 /** Formats the whole run for a terminal: header, correctness, times, speedups, observations, headline, overhead. */
 /**
- * The grade block: one line per graded case, then the verdict. Ratio = reference time / your time. Lines are whole;
+ * The grade block: one line per graded case, then the verdict. Ratio = solution time / your time. Lines are whole;
  * the caller wraps them (a grade's reason is never cut).
  */
 export function formatGrade(grade: Grade): string[] {
@@ -41,7 +41,7 @@ export function formatGrade(grade: Grade): string[] {
         ? `  ${label}: ${e.reason ?? 'not attempted (optional)'}`
         : e.ratio === null || e.ci95 === null
         ? `  ${label}: not graded: ${e.reason ?? 'no ratio'}`
-        : `  ${label}: ${e.ratio.toFixed(2)} of the reference [${e.ci95[0].toFixed(2)}, ${e.ci95[1].toFixed(2)}]: ${e.passed ? 'PASS' : 'FAIL'}${e.uncertain ? ' (uncertain: the interval straddles the target; rerun to be sure)' : ''}${e.reason ? ` (${e.reason})` : ''}`,
+        : `  ${label}: ${e.ratio.toFixed(2)} of the solution [${e.ci95[0].toFixed(2)}, ${e.ci95[1].toFixed(2)}]: ${e.passed ? 'PASS' : 'FAIL'}${e.uncertain ? ' (uncertain: the interval straddles the target; rerun to be sure)' : ''}${e.reason ? ` (${e.reason})` : ''}`,
     );
   }
   lines.push(

@@ -90,7 +90,7 @@ export function gradebookHtml(rows: GradebookRow[]): string {
       return `<tr>${[row.learner, row.lab, row.status, `${row.checksPassed}/${row.checksTotal}`, row.grade === 'none' ? '-' : `${row.grade} (target ${row.target})`, cases || '-', flags || '-', row.problem].map(cell).join('')}</tr>`;
     })
     .join('\n');
-  return `<table><thead><tr>${['learner', 'lab', 'status', 'checks passed', 'grade', 'graded cases: ratio to the reference [95% CI]', 'flags', 'first problem'].map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>
+  return `<table><thead><tr>${['learner', 'lab', 'status', 'checks passed', 'grade', 'graded cases: ratio to the solution [95% CI]', 'flags', 'first problem'].map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>
 ${body}
 </tbody></table>`;
 }
