@@ -93,82 +93,117 @@ function describeExpectation(expected: Expectation, words: Record<Direction, str
   return words[expected];
 }
 
-/** Resolves a comparison in the run `runs` shows for `props.run`; `page` names the episode in build errors. */
-export function renderCompare(runs: CourseRuns, props: CompareProps, page: string): CompareRender {
-  const tag = `<Compare run="${props.run}" at="${props.at}" a="${props.a}" b="${props.b}"${props.expect ? ` expect="${props.expect}"` : ''} />`;
-  const expected = props.expect;
-  if (expected !== undefined && !EXPECTATIONS.includes(expected as Expectation)) {
-    throw new MeasuredBuildError(`${page}: ${tag}: expect="${expected}" must be one of ${EXPECTATIONS.join(', ')}`);
-  }
-  let run: CourseRun;
-  try {
-    run = courseRun(runs, props.run);
-  } catch (error) {
-    throw new MeasuredBuildError(`${page}: ${tag}: ${(error as Error).message}`);
-  }
-  const resolveIn = (r: CourseRun, key: string) => {
+type Resolved = Extract<ReturnType<typeof resolveMeasured>, { kind: 'number' }>;
+interface Pair {
+  a: Resolved;
+  b: Resolved;
+  /** The run both came from (the reference where the instructor's run lacked one). */
+  run: CourseRun;
+  fellBack: boolean;
+}
+
+/** The tag as the author wrote it, for build errors. */
+function tagOf(props: CompareProps): string {
+  return `<Compare run="${props.run}" at="${props.at}" a="${props.a}" b="${props.b}"${props.expect ? ` expect="${props.expect}"` : ''} />`;
+}
+
+/** `a` and `b` in one run; b may be a plain number (b="1": a speedup against no speedup), in a's unit, without an interval. */
+function pairIn(r: CourseRun, props: CompareProps, literal: number | null): { a: Resolved; b: Resolved } {
+  const resolveIn = (key: string): Resolved => {
     const found = resolveMeasured(r.results, r.values, selectorFor(props.at, key));
     if (found.kind !== 'number') throw new MeasuredSelectorError(`${describeSelector(props.run, selectorFor(props.at, key))} is not a number`);
     return found;
   };
-  // b may be a plain number (b="1": a speedup against no speedup), taken in a's unit, without an interval.
-  const literal = /^-?\d+(\.\d+)?$/.test(props.b.trim()) ? Number(props.b) : null;
-  const both = (r: CourseRun) => {
-    const a = resolveIn(r, props.a);
-    const b = literal === null ? resolveIn(r, props.b) : { kind: 'number' as const, value: literal, unit: a.unit, ci95: null, what: `the number ${literal}` };
-    return { a, b };
-  };
-  // An instructor's run may lack a value (an optional rung it did not build): like <Measured>, the comparison then
-  // comes from the reference run, both values from it, marked; a value missing from the reference fails the build.
-  let pair: ReturnType<typeof both>;
-  let fellBack = false;
+  const a = resolveIn(props.a);
+  const b = literal === null ? resolveIn(props.b) : { kind: 'number' as const, value: literal, unit: a.unit, ci95: null, what: `the number ${literal}` };
+  return { a, b };
+}
+
+/**
+ * Both values from the run the page shows. An instructor's run may lack a value (an optional rung it did not build):
+ * like <Measured>, the comparison then comes from the reference run, both values from it, marked; a value missing
+ * from the reference fails the build.
+ */
+function resolvePair(runs: CourseRuns, props: CompareProps, literal: number | null, fail: (why: string) => never): Pair {
+  let run: CourseRun;
   try {
-    pair = both(run);
+    run = courseRun(runs, props.run);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  try {
+    return { ...pairIn(run, props, literal), run, fellBack: false };
   } catch (error) {
     const reference = runs.reference.get(props.run);
     if (!(error instanceof MeasuredSelectorError) || run.source === 'reference' || !reference) {
-      throw new MeasuredBuildError(`${page}: ${tag}: does not resolve in the ${run.source === 'reference' ? 'reference' : "instructor's"} run ${run.dir}: ${(error as Error).message}`);
+      return fail(`does not resolve in the ${run.source === 'reference' ? 'reference' : "instructor's"} run ${run.dir}: ${(error as Error).message}`);
     }
     try {
-      pair = both(reference);
+      return { ...pairIn(reference, props, literal), run: reference, fellBack: true };
     } catch (refError) {
-      throw new MeasuredBuildError(`${page}: ${tag}: resolves neither in ${run.dir} nor in the reference run ${reference.dir}: ${(refError as Error).message}`);
+      return fail(`resolves neither in ${run.dir} nor in the reference run ${reference.dir}: ${(refError as Error).message}`);
     }
-    run = reference;
-    fellBack = true;
   }
-  const { a, b } = pair;
-  if (a.unit !== b.unit) throw new MeasuredBuildError(`${page}: ${tag}: a is in "${a.unit}" and b in "${b.unit}"; compare values of one unit`);
-  const { direction, comparison } = directionOf({ value: a.value, ci95: a.ci95 }, { value: b.value, ci95: b.ci95 }, literal !== null);
-  const isTime = TIME_UNITS.has(a.unit);
-  const words: Record<Direction, string> = {
+}
+
+/** The verb for each direction: the author's, else by unit (times read slower/faster, everything else higher/lower). */
+function directionWords(props: CompareProps, unit: string): Record<Direction, string> {
+  const isTime = TIME_UNITS.has(unit);
+  return {
     more: props.more ?? (isTime ? 'slower than' : 'higher than'),
     less: props.less ?? (isTime ? 'faster than' : 'lower than'),
     level: props.level ?? 'within noise of',
     unknown: props.unknown ?? 'not comparable (no interval) with',
   };
-  const show = (r: typeof a) => `${r.value}${r.ci95 ? ` [${r.ci95[0]}, ${r.ci95[1]}]` : ' (no interval)'} ${r.unit}`.trim();
+}
+
+/** The tooltip: both values with their intervals, the rule that gave the direction, and the run. */
+function titleOf({ a, b, run, fellBack }: Pair, comparison: IntervalComparison): string {
+  const show = (r: Resolved) => `${r.value}${r.ci95 ? ` [${r.ci95[0]}, ${r.ci95[1]}]` : ' (no interval)'} ${r.unit}`.trim();
   const rule =
     comparison.ci95 === null
       ? `No direction: ${comparison.reason ?? 'a value has no interval'}.`
       : `${comparison.scale === 'ratio' ? 'a / b' : 'a - b'} = ${comparison.estimate} [${comparison.ci95[0]}, ${comparison.ci95[1]}] (95%); ` +
         `different only where this interval excludes ${comparison.scale === 'ratio' ? '1' : '0'}.`;
   const title = [`${a.what}: ${show(a)}`, `${b.what}: ${show(b)}`, rule, describeRun(run)].join('\n');
-  let differs: string | null = null;
-  if (expected !== undefined && !satisfies(direction, expected as Expectation)) {
-    const message =
-      direction === 'unknown'
-        ? `the text expects ${props.a} ${describeExpectation(expected as Expectation, words)} ${props.b}, and this run cannot say: ${comparison.reason ?? 'a value has no interval'}`
-        : `the text expects ${props.a} ${describeExpectation(expected as Expectation, words)} ${props.b}, and this run has it ${words[direction]}`;
-    if (run.source === 'reference' || run.fellBack || fellBack) {
-      throw new MeasuredBuildError(
-        `${page}: ${tag}: the reference run ${direction === 'unknown' ? 'cannot support' : 'contradicts'} the sentence: ${message} (${run.dir}). ` +
-          (direction === 'unknown'
-            ? 'Compare values that carry a 95% interval, or state the numbers without a direction.'
-            : 'Rephrase it so it holds on any run, or let the run give the verb with <Compare> without expect.'),
-      );
-    }
-    differs = `Your run differs here: ${message}.`;
+  return fellBack ? `${title}\nReference values: not in the instructor's run` : title;
+}
+
+/**
+ * Where the run does not give the direction the sentence asserts: the reference run fails the build; an instructor's
+ * run gets the visible note (returned). Null where the run agrees or nothing is asserted.
+ */
+function differsFrom(props: CompareProps, expected: Expectation | undefined, found: { direction: Direction; comparison: IntervalComparison; words: Record<Direction, string>; pair: Pair }, fail: (why: string) => never): string | null {
+  const { direction, comparison, words, pair } = found;
+  if (expected === undefined || satisfies(direction, expected)) return null;
+  const message =
+    direction === 'unknown'
+      ? `the text expects ${props.a} ${describeExpectation(expected, words)} ${props.b}, and this run cannot say: ${comparison.reason ?? 'a value has no interval'}`
+      : `the text expects ${props.a} ${describeExpectation(expected, words)} ${props.b}, and this run has it ${words[direction]}`;
+  if (pair.run.source === 'reference' || pair.run.fellBack || pair.fellBack) {
+    return fail(
+      `the reference run ${direction === 'unknown' ? 'cannot support' : 'contradicts'} the sentence: ${message} (${pair.run.dir}). ` +
+        (direction === 'unknown'
+          ? 'Compare values that carry a 95% interval, or state the numbers without a direction.'
+          : 'Rephrase it so it holds on any run, or let the run give the verb with <Compare> without expect.'),
+    );
   }
-  return { direction, text: words[direction], title: fellBack ? `${title}\nReference values: not in the instructor's run` : title, run, differs, fellBack };
+  return `Your run differs here: ${message}.`;
+}
+
+/** Resolves a comparison in the run `runs` shows for `props.run`; `page` names the episode in build errors. */
+export function renderCompare(runs: CourseRuns, props: CompareProps, page: string): CompareRender {
+  const fail = (why: string): never => {
+    throw new MeasuredBuildError(`${page}: ${tagOf(props)}: ${why}`);
+  };
+  const expected = props.expect;
+  if (expected !== undefined && !EXPECTATIONS.includes(expected as Expectation)) fail(`expect="${expected}" must be one of ${EXPECTATIONS.join(', ')}`);
+  const literal = /^-?\d+(\.\d+)?$/.test(props.b.trim()) ? Number(props.b) : null;
+  const pair = resolvePair(runs, props, literal, fail);
+  const { a, b } = pair;
+  if (a.unit !== b.unit) fail(`a is in "${a.unit}" and b in "${b.unit}"; compare values of one unit`);
+  const { direction, comparison } = directionOf({ value: a.value, ci95: a.ci95 }, { value: b.value, ci95: b.ci95 }, literal !== null);
+  const words = directionWords(props, a.unit);
+  const differs = differsFrom(props, expected as Expectation | undefined, { direction, comparison, words, pair }, fail);
+  return { direction, text: words[direction], title: titleOf(pair, comparison), run: pair.run, differs, fellBack: pair.fellBack };
 }
