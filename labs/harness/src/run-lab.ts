@@ -25,7 +25,8 @@ import { DEFAULT_SEED, openRun, type RunLabOptions, type RunLabOutcome } from '.
 import { resultsOf } from './run/results.ts';
 import { writeRun } from './run/write.ts';
 
-export { BOOTSTRAP_RESAMPLES, DEFAULT_SEED, type RunLabOptions, type RunLabOutcome } from './run/open.ts';
+export { DEFAULT_SEED, type RunLabOptions, type RunLabOutcome } from './run/open.ts';
+export { BOOTSTRAP_RESAMPLES } from './run/results.ts';
 export { formatCheckReport } from './run/check-report.ts';
 
 export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {

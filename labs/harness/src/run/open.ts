@@ -15,8 +15,7 @@ import { prepareRunDir } from '../results-writer.ts';
 import { slurmStepWarning } from '../slurm-step.ts';
 import { currentTopology, type Topology } from '../topology.ts';
 
-/** Bootstrap resamples per interval: 10,000 keeps the 2.5% and 97.5% percentiles stable to about 1%. */
-export const BOOTSTRAP_RESAMPLES = 10_000;
+/** The seed of the inputs and of the bootstrap when the run names none (--seed). */
 export const DEFAULT_SEED = 20261202;
 
 export interface RunLabOptions {
