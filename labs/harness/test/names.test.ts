@@ -3,8 +3,9 @@
  * solution, the machine the plans assume, the committed runs in reference/ and a chart colour. Now they are
  * `expected` (LabDefinition.expected, expectedAt), the solution, the course machine (COURSE_MACHINE), the reference
  * runs, and GUIDE_GREY; and a lab's own analysis is `labAnalysis`, never an identifier spelled "analyse" beside the
- * core's `analyzeRun`. These tests read the identifiers of labs/<lab>/src (comments and strings left out) and fail on
- * a new identifier with "reference" in it that is not listed below with its meaning, and on any "analyse" spelling.
+ * core's `analyzeRun`. These tests read the identifiers of labs/<lab>/src, exercises/ and solutions/ (comments and
+ * strings left out) and fail on a new identifier with "reference" in it that is not listed below with its meaning,
+ * and on any "analyse" spelling.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -63,31 +64,38 @@ export function identifiersOf(source: string): string[] {
   return code.match(/[A-Za-z_$][\w$]*/g) ?? [];
 }
 
+/** Every TypeScript file under `dir` (recursively), read. */
+function sourcesUnder(dir: string): Array<{ file: string; text: string }> {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => e.isFile() && /\.(ts|mts)$/.test(e.name) && !e.parentPath.includes('node_modules'))
+    .map((e) => {
+      const file = path.join(e.parentPath, e.name);
+      return { file: path.relative(ROOT_DIR, file), text: readFileSync(file, 'utf8') };
+    });
+}
+
+/** labs/<lab>/src of every lab, the harness and the core; and the learner's side, exercises/ and solutions/. */
 function labSources(): Array<{ file: string; text: string }> {
   const labsDir = path.join(ROOT_DIR, 'labs');
-  const out: Array<{ file: string; text: string }> = [];
-  for (const lab of readdirSync(labsDir, { withFileTypes: true })) {
-    if (!lab.isDirectory() || lab.name === 'node_modules') continue;
-    let entries;
-    try {
-      entries = readdirSync(path.join(labsDir, lab.name, 'src'), { withFileTypes: true, recursive: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (!e.isFile() || !/\.(ts|mts)$/.test(e.name)) continue;
-      const file = path.join(e.parentPath, e.name);
-      out.push({ file: path.relative(ROOT_DIR, file), text: readFileSync(file, 'utf8') });
-    }
-  }
-  return out;
+  const labs = readdirSync(labsDir, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'node_modules');
+  return [
+    ...labs.flatMap((lab) => sourcesUnder(path.join(labsDir, lab.name, 'src'))),
+    ...sourcesUnder(path.join(ROOT_DIR, 'exercises')),
+    ...sourcesUnder(path.join(ROOT_DIR, 'solutions')),
+  ];
 }
 
 test('identifiersOf leaves out comments and strings', () => {
   assert.deepEqual(identifiersOf("const a = 'the reference'; // reference\n/* reference */ b(`x ${'y'}`, \"it's\")"), ['const', 'a', 'b']);
 });
 
-test('no identifier in labs/*/src names "reference" but the meanings listed with why', () => {
+test('no identifier in labs/*/src, exercises/ or solutions/ names "reference" but the meanings listed with why', () => {
   const found = new Map<string, string>();
   for (const { file, text } of labSources()) {
     for (const name of identifiersOf(text)) {
@@ -102,7 +110,7 @@ test('no identifier in labs/*/src names "reference" but the meanings listed with
   );
 });
 
-test('no identifier in labs/*/src spells "analyse": core statistics analyze, a lab\'s own is labAnalysis', () => {
+test('no identifier in labs/*/src, exercises/ or solutions/ spells "analyse": core statistics analyze, a lab\'s own is labAnalysis', () => {
   const found: string[] = [];
   for (const { file, text } of labSources()) {
     for (const name of identifiersOf(text)) if (/[Aa]nalys(e|ed|ing)(?![a-z])|ANALYS(E|ED|ING)(?![A-Z])/.test(name)) found.push(`${name} (${file})`);
