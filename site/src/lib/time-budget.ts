@@ -227,102 +227,118 @@ export interface BudgetLine {
   derivation: string;
 }
 
-/** Every estimate of an episode against its derived floor; a line with declared < floor is a broken promise. */
-export function budgetLines(
-  source: string,
-  declared: DeclaredMinutes,
-  durations: Readonly<Record<string, LabDuration>>,
-): BudgetLine[] {
-  const sections = sectionsOf(source);
-  const lines: BudgetLine[] = [];
-  const core = sections.filter((section) => section.kind === 'core');
+type Durations = Readonly<Record<string, LabDuration>>;
+
+/** Teaching: the core sections' words at reading speed and their tables and widgets. */
+function teachingLine(core: readonly EpisodeSection[], declared: DeclaredMinutes): BudgetLine {
   const coreWords = core.reduce((sum, section) => sum + section.words, 0);
   const coreWidgets = core.reduce((sum, section) => sum + section.widgets, 0);
-  lines.push({
+  return {
     item: 'teaching',
     declared: declared.teaching,
     floor: readingMinutes(coreWords) + coreWidgets * WIDGET_MINUTES,
     derivation: `${coreWords} words of the core sections at ${WORDS_PER_MINUTE} words per minute + ${coreWidgets} results tables and widgets at ${WIDGET_MINUTES} min`,
-  });
-  const challengeLines = (challenges: readonly ChallengeItem[]) =>
-    challenges.map((challenge) => {
-      const floor = challengeFloor(challenge, durations);
-      const runs = challenge.runs.map((run) => `${run.lab}${run.quick ? ' --quick' : ''}`).join(', ');
-      return {
-        item: `challenge: ${challenge.title}`,
-        declared: challenge.minutes ?? 0,
-        floor,
-        derivation: `${CHALLENGE_FLOOR_MINUTES} min to think and try${runs ? ` + runs of ${runs}` : ''}${challenge.minutes === undefined ? ' (it declares no minutes={N})' : ''}`,
-      };
-    });
+  };
+}
+
+/** Exercises: the core sections' required challenges (coding ones 1.5 times), and one full lab run where a section runs it. */
+function exercisesLine(core: readonly EpisodeSection[], declared: DeclaredMinutes, durations: Durations): BudgetLine {
   const coreChallenges = core.flatMap((section) => section.challenges.filter((challenge) => !challenge.optional));
   const labRun = declared.lab !== undefined && core.some((section) => section.runsLab) ? runMinutes([{ lab: declared.lab, quick: false }], durations) : 0;
-  const exercisesFloor = coreChallenges.reduce((sum, challenge) => sum + challengeMinutes(challenge, durations), 0) + labRun;
   const coding = coreChallenges.filter((challenge) => challenge.coding).length;
-  lines.push({
+  return {
     item: 'exercises',
     declared: declared.exercises,
-    floor: exercisesFloor,
+    floor: coreChallenges.reduce((sum, challenge) => sum + challengeMinutes(challenge, durations), 0) + labRun,
     derivation: `${coreChallenges.length} core challenges' minutes (${coding} coding, at ${CODING_FACTOR} times)${labRun > 0 ? ` + one full run of ${declared.lab} (${labRun} min)` : ''}`,
-  });
-  lines.push(...challengeLines(sections.flatMap((section) => section.challenges)));
-  // Optional items: deep-dive sections, the folds of core sections and optional challenges of core sections, each
-  // against its frontmatter entry.
+  };
+}
+
+function challengeLine(challenge: ChallengeItem, durations: Durations): BudgetLine {
+  const runs = challenge.runs.map((run) => `${run.lab}${run.quick ? ' --quick' : ''}`).join(', ');
+  return {
+    item: `challenge: ${challenge.title}`,
+    declared: challenge.minutes ?? 0,
+    floor: challengeFloor(challenge, durations),
+    derivation: `${CHALLENGE_FLOOR_MINUTES} min to think and try${runs ? ` + runs of ${runs}` : ''}${challenge.minutes === undefined ? ' (it declares no minutes={N})' : ''}`,
+  };
+}
+
+/** An optional item as the frontmatter's deepDives should list it: its title, its own marker's minutes and its floor. */
+interface OptionalItem {
+  title: string;
+  marker: number | undefined;
+  floor: number;
+  derivation: string;
+}
+
+/** Optional items: the core sections' <InDetail> folds, deep-dive sections and optional challenges of core sections. */
+function optionalItems(sections: readonly EpisodeSection[], core: readonly EpisodeSection[], durations: Durations): OptionalItem[] {
   const detailWords = core.reduce((sum, section) => sum + section.detailWords, 0);
   const detailWidgets = core.reduce((sum, section) => sum + section.detailWidgets, 0);
-  const optional = [
-    ...(detailWords > 0
-      ? [
-          {
-            title: IN_DETAIL_TITLE,
-            marker: undefined,
-            floor: readingMinutes(detailWords) + detailWidgets * WIDGET_MINUTES,
-            derivation: `${detailWords} words in the core sections' <InDetail> folds + ${detailWidgets} tables and widgets`,
-          },
-        ]
-      : []),
-    ...sections
-      .filter((section) => section.kind === 'deep-dive')
-      .map((section) => ({
-        title: section.title ?? '',
-        marker: section.declaredMinutes,
-        floor:
-          readingMinutes(section.words) +
-          section.challenges.reduce((sum, challenge) => sum + (challenge.minutes ?? challengeFloor(challenge, durations)), 0),
-        derivation: `${section.words} words + ${section.challenges.length} challenges' minutes`,
+  const folds: OptionalItem[] =
+    detailWords > 0
+      ? [{ title: IN_DETAIL_TITLE, marker: undefined, floor: readingMinutes(detailWords) + detailWidgets * WIDGET_MINUTES, derivation: `${detailWords} words in the core sections' <InDetail> folds + ${detailWidgets} tables and widgets` }]
+      : [];
+  const deepDives = sections
+    .filter((section) => section.kind === 'deep-dive')
+    .map((section) => ({
+      title: section.title ?? '',
+      marker: section.declaredMinutes,
+      floor: readingMinutes(section.words) + section.challenges.reduce((sum, challenge) => sum + (challenge.minutes ?? challengeFloor(challenge, durations)), 0),
+      derivation: `${section.words} words + ${section.challenges.length} challenges' minutes`,
+    }));
+  const optionalChallenges = core.flatMap((section) =>
+    section.challenges
+      .filter((challenge) => challenge.optional)
+      .map((challenge) => ({
+        title: challenge.title,
+        marker: challenge.minutes,
+        floor: readingMinutes(challenge.words) + challengeFloor(challenge, durations),
+        derivation: `an optional challenge: ${challenge.words} words + ${CHALLENGE_FLOOR_MINUTES} min to think and try${challenge.runs.length > 0 ? ' + its runs' : ''}`,
       })),
-    ...core.flatMap((section) =>
-      section.challenges
-        .filter((challenge) => challenge.optional)
-        .map((challenge) => ({
-          title: challenge.title,
-          marker: challenge.minutes,
-          floor: readingMinutes(challenge.words) + challengeFloor(challenge, durations),
-          derivation: `an optional challenge: ${challenge.words} words + ${CHALLENGE_FLOOR_MINUTES} min to think and try${challenge.runs.length > 0 ? ' + its runs' : ''}`,
-        })),
-    ),
-  ];
-  for (const item of optional) {
-    const entry = declared.deepDives.find((dive) => dive.title === item.title);
-    lines.push({
-      item: `deep dive: ${item.title}`,
-      declared: entry?.minutes ?? 0,
-      floor: item.floor,
-      derivation: `${item.derivation}${entry === undefined ? ' (missing from the frontmatter deepDives)' : ''}${item.marker !== undefined && entry !== undefined && item.marker !== entry.minutes ? ` (its marker says ${item.marker}, the frontmatter ${entry.minutes})` : ''}`,
-    });
-  }
+  );
+  return [...folds, ...deepDives, ...optionalChallenges];
+}
+
+/** An optional item against its frontmatter deepDives entry (missing, or with other minutes than its marker: said so). */
+function deepDiveLine(item: OptionalItem, declared: DeclaredMinutes): BudgetLine {
+  const entry = declared.deepDives.find((dive) => dive.title === item.title);
+  return {
+    item: `deep dive: ${item.title}`,
+    declared: entry?.minutes ?? 0,
+    floor: item.floor,
+    derivation: `${item.derivation}${entry === undefined ? ' (missing from the frontmatter deepDives)' : ''}${item.marker !== undefined && entry !== undefined && item.marker !== entry.minutes ? ` (its marker says ${item.marker}, the frontmatter ${entry.minutes})` : ''}`,
+  };
+}
+
+/** Homework: its sections' words and challenges; none where the episode has neither homework nor its minutes. */
+function homeworkLines(sections: readonly EpisodeSection[], declared: DeclaredMinutes, durations: Durations): BudgetLine[] {
   const homework = sections.filter((section) => section.kind === 'homework');
-  if (homework.length > 0 || declared.homework !== undefined) {
-    const words = homework.reduce((sum, section) => sum + section.words, 0);
-    const challenges = homework.flatMap((section) => section.challenges);
-    lines.push({
+  if (homework.length === 0 && declared.homework === undefined) return [];
+  const words = homework.reduce((sum, section) => sum + section.words, 0);
+  const challenges = homework.flatMap((section) => section.challenges);
+  return [
+    {
       item: 'homework',
       declared: declared.homework ?? 0,
       floor: readingMinutes(words) + challenges.reduce((sum, challenge) => sum + (challenge.minutes ?? challengeFloor(challenge, durations)), 0),
       derivation: `${words} words + ${challenges.length} challenges' minutes`,
-    });
-  }
-  return lines;
+    },
+  ];
+}
+
+/** Every estimate of an episode against its derived floor; a line with declared < floor is a broken promise. */
+export function budgetLines(source: string, declared: DeclaredMinutes, durations: Durations): BudgetLine[] {
+  const sections = sectionsOf(source);
+  const core = sections.filter((section) => section.kind === 'core');
+  return [
+    teachingLine(core, declared),
+    exercisesLine(core, declared, durations),
+    ...sections.flatMap((section) => section.challenges).map((challenge) => challengeLine(challenge, durations)),
+    ...optionalItems(sections, core, durations).map((item) => deepDiveLine(item, declared)),
+    ...homeworkLines(sections, declared, durations),
+  ];
 }
 
 /**
