@@ -18,11 +18,10 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
 import type { InferenceInput } from './cases.ts';
-import { PIXELS, sampleFile } from './dataset.ts';
+import { defaultCacheRoot, PIXELS, sampleFile } from './dataset.ts';
 import type { DenseLayer } from './model-spec.ts';
 import { forwardWithBound } from './tolerance.ts';
 
@@ -66,7 +65,7 @@ const DECODE = Float32Array.from({ length: 256 }, (_, v) => v / 255);
 
 /**
  * The measureAt of a run: fresh pass `sample` of the measured input. Its folder lives under one temporary folder per
- * process (removed when the process exits).
+ * process, in the data set cache's folder (removed when the process exits).
  */
 export function freshPasses(measure: InferenceInput, seed: number): (sample: number) => InferenceInput {
   const count = measure.dataset.count;
@@ -84,7 +83,10 @@ export function freshPasses(measure: InferenceInput, seed: number): (sample: num
       for (let i = 0; i < count; i++) base.set(readFileSync(sampleFile(measure.dataset.dir, i)), i * PIXELS);
     }
     if (!root) {
-      const made = mkdtempSync(path.join(os.tmpdir(), 'parallel-course-gpu-batching-fresh-'));
+      // Inside the data set cache's folder: a process killed before its exit handler leaves its last pass there, not
+      // loose in the temp folder.
+      mkdirSync(defaultCacheRoot(), { recursive: true });
+      const made = mkdtempSync(path.join(defaultCacheRoot(), 'fresh-'));
       process.once('exit', () => rmSync(made, { recursive: true, force: true }));
       root = made;
     }
