@@ -511,7 +511,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     return { check, measure, measureAt: (sample: number) => refillInput(measure, freshSeed(ctx.seed, sample)) };
   },
   // A fresh sample's product checked in O(n^2) (Freivalds' test and random entries, sample-check.ts), a fresh triad
-  // in one pass without a reference array (random entries and an exact weighted checksum, triad.ts), both outside the
+  // in one pass without an expected array (random entries and exact weighted block sums, triad.ts), both outside the
   // timed region.
   checkSample(input, output) {
     return isTriadInput(input) ? checkTriadSample(input, output) : checkProduct(input, output);

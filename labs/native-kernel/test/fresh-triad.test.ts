@@ -2,7 +2,7 @@
  * Fresh triad inputs (issue 42): every measured triad sample had the same b, c and s, so a triad that kept its last
  * answer, or rewrote only part of it, passed every per-sample check. Now each sample has a scalar of its own
  * (freshTriadInput, numbered by the runner) over the same, already placed arrays, and is checked in one pass
- * (checkTriadSample: random entries and an exact weighted checksum). The cases run as the runner runs them
+ * (checkTriadSample: random entries and exact weighted block sums). The cases run as the runner runs them
  * (runner.ts sampleInputs, measure.ts measureCases), on a small length so the file takes well under a second.
  */
 import assert from 'node:assert/strict';
