@@ -2,7 +2,8 @@
  * Episode 06's task-graph part in the browser (the part select's "graph"): the task-graph lab's product of 64
  * matrices, on the main thread (the baseline), as a chain of futures and as a balanced tree of futures on a pool of
  * P Web Workers. The graph helper, the matrices and the measures are the Node lab's own pure modules
- * (labs/task-graph/src: task-graph.ts, matrix.ts, graph-measures.ts), so the page records every task as it runs and
+ * (labs/task-graph/src: task-graph.ts, matrix.ts, graph-measures.ts) and the chain and tree are the lab's
+ * solutions/task-graph/graph.ts, so the page records every task as it runs and
  * reports each graph's work W, span S and bounds beside the measured speedup, as `npm run lab -- task-graph` does.
  * The exercise (the page's code editor): the learner's `treeProduct`, run once in a worker to build its graph
  * (graph-recorder.ts), then that graph on the same pool as `your-graph`, checked against the main thread's product
@@ -10,7 +11,9 @@
  */
 import { bounds, measureGraph } from '../../../../labs/task-graph/src/graph-measures.ts';
 import { productSerial, seededMatrices, type Matrix } from '../../../../labs/task-graph/src/matrix.ts';
-import { TaskGraph, type Future, type MatrixRunner, type MultiplyResult } from '../../../../labs/task-graph/src/task-graph.ts';
+import { TaskGraph, type MatrixRunner, type MultiplyResult } from '../../../../labs/task-graph/src/task-graph.ts';
+// The chain (the lab's worked example) and the balanced tree (its solution): the Node lab's own graphs, not copies.
+import { flatProduct, treeProduct } from '../../../../solutions/task-graph/graph.ts';
 import type { Results } from '../core-adapter.ts';
 import { parseRecordedGraph, RECORDER_HARNESS, replayGraph, type RecordedGraph } from '../graph-recorder.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
@@ -22,25 +25,6 @@ import { verdict } from '../verdict.ts';
 export const COUNT = 64;
 const SIDE = 64;
 const SEED = 20261206;
-
-/** The chain: each product waits for the one before (the Node lab's worked example). */
-function chain(g: TaskGraph, count: number): Future {
-  let product = g.input(0);
-  for (let k = 1; k < count; k++) product = g.multiply(product, g.input(k));
-  return product;
-}
-
-/** The balanced tree: neighbours in pairs, level by level (the Node lab's solution). */
-function tree(g: TaskGraph, count: number): Future {
-  let level: Future[] = Array.from({ length: count }, (_, k) => g.input(k));
-  while (level.length > 1) {
-    const next: Future[] = [];
-    for (let k = 0; k + 1 < level.length; k += 2) next.push(g.multiply(level[k]!, level[k + 1]!));
-    if (level.length % 2 === 1) next.push(level[level.length - 1]!);
-    level = next;
-  }
-  return level[0]!;
-}
 
 /** The sum of a matrix's entries: an exact integer (64 x 64 entries below 1,000,003), the check's value. */
 function entrySum(m: Matrix): number {
@@ -109,7 +93,7 @@ export function graphLab(p: number, source: string | null = null): BrowserLab<nu
           let sum = 0;
           for (let r = 0; r < reps; r++) {
             const g = new TaskGraph(runner, matrices);
-            const built = learners ? replayGraph(g, learners) : (variant === 'flat' ? chain : tree)(g, COUNT);
+            const built = learners ? replayGraph(g, learners) : (variant === 'flat' ? flatProduct : treeProduct)(g, COUNT);
             const product = g.finish(await built, learners ? 'your treeProduct' : `the page's ${GRAPH_NAMES[variant]}`);
             const { ms, count } = measureGraph(g.tasks);
             last.set(variant, { workMs: ms.work, spanMs: ms.span, tasks: count.work, spanTasks: count.span });
