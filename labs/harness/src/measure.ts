@@ -1,5 +1,8 @@
 /**
- * Stage 2, measure: tinybench takes the samples. Only cases that passed the check arrive here.
+ * Measuring in one process, with tinybench's clock in the same process as the code it times: lab tests use it
+ * (testing.ts measureCases) to measure a case quickly. A lab run does not: its samples are timed from the supervisor's
+ * process (judge-sampler.ts, with this module's roundOrder and measureGroups), so that learner code never shares a
+ * process with the clock that records them. Only cases that passed the check arrive here.
  * - a warm-up round per case first (JIT tiers, pool threads, connections), its samples discarded;
  * - then rounds that interleave the cases in a rotating order, so slow drift (frequency scaling, a neighbour on a
  *   shared node) hits every case alike instead of whichever ran last; each sample keeps its round, so the statistics

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LabLoadError } from './errors.ts';
-import { caseKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
+import { caseKey, paramsKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
 import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
 import { type CaseInfo, type LabInfo, type RunJob } from './run-protocol.ts';
 
@@ -84,6 +84,7 @@ export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob,
     ...(d.workers !== undefined ? { workers: d.workers } : {}),
     ...(d.measureGroup !== undefined ? { measureGroup: d.measureGroup } : {}),
     learnerFile: learnerFileOf(variants.get(d.variant), lab.name, d.params[REFERENCE_PARAM] === REFERENCE ? 'solution' : job.impl),
+    inputKey: paramsKey(d.params, lab.inputParams),
   }));
   const info: LabInfo = {
     name: lab.name,

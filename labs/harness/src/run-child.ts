@@ -4,7 +4,7 @@
  * It ends by itself when the supervisor goes away, even while learner code blocks its main thread.
  */
 import { exitWithParent } from './child-process.ts';
-import { sealMeasurement } from './seal.ts';
+import { sealMeasurement, takeRequests } from './seal.ts';
 import { LabLoadError, UsageError } from './errors.ts';
 import type { RunJob, RunnerMessage } from './run-protocol.ts';
 import { runJob } from './runner.ts';
@@ -13,6 +13,7 @@ exitWithParent({ evenIfBlocked: true });
 // Before the lab and the learner's code load: the clock, tinybench and the channel to the supervisor (seal.ts).
 // The sender is this module's alone: no module exports it, so code the runner loads later cannot reach it.
 const sender = sealMeasurement();
+const requests = takeRequests();
 
 /** Sends one message and waits until it has left, so a crash right after it cannot lose it. */
 function send(message: RunnerMessage): Promise<void> {
@@ -31,7 +32,11 @@ process.on('unhandledRejection', crash);
 
 const job = JSON.parse(process.argv[2] ?? '{}') as RunJob;
 try {
-  await runJob(job, (message) => void send(message));
+  await runJob(job, {
+    send: (message) => void send(message),
+    // The supervisor's requests while it measures (sample-server.ts): this module's alone (seal.ts).
+    listen: requests,
+  });
   await send({ type: 'done' });
 } catch (error) {
   const usage = error instanceof UsageError || error instanceof LabLoadError;

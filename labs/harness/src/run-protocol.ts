@@ -47,6 +47,8 @@ export interface CaseInfo {
   measureGroup?: string;
   /** The learner's (or solution's) file this variant's code is in, relative to the repository root, when it has one. */
   learnerFile: string | null;
+  /** Cases with the same key run on the same inputs (core's paramsKey over the lab's inputParams). */
+  inputKey: string;
 }
 
 /** What a call into lab or learner code is doing, for progress and for the message when it overruns. */
@@ -87,8 +89,23 @@ export type RunnerMessage =
   | { type: 'called' }
   | { type: 'checked'; entry: CorrectnessEntry; caseKey: string; measureCallMs: number | null }
   | { type: 'progress'; done: number; total: number; label: string; phase: 'check' | 'warm-up' | 'measure' }
-  | { type: 'round'; caseKey: string; round: number; samplesMs: number[] }
-  /** A case failed while it was measured: its samples are dropped, the other cases go on. */
+  /**
+   * The check is over: the runner waits for the supervisor's requests (JudgeRequest), one at a time. `cases` are the
+   * cases that passed and stay set up; `checkMs` is each one's check call on the measured input (its sample limit).
+   */
+  | { type: 'measuring'; cases: { key: string; checkMs: number | null }[] }
+  /** The answer to a 'prepare': the sample's input is made, outside any timed window. */
+  | { type: 'prepared'; seq: number; error: string | null }
+  /**
+   * The first answer to a 'sample', sent the moment the call has returned; `runnerMs` is the runner's own time of the
+   * call, for comparison only: the recorded sample is the supervisor's (judge-sampler.ts).
+   */
+  | { type: 'sampled'; seq: number; runnerMs: number }
+  /** The second answer to a 'sample': the check of its output, made right after 'sampled' left (`checkMs`: runner's clock). */
+  | { type: 'verdict'; seq: number; equal: boolean; reason: string | null; checkMs: number }
+  /** The answer to a 'between'. */
+  | { type: 'ok'; seq: number }
+  /** A case failed after its samples (its observations threw): its samples are dropped, the other cases go on. */
   | { type: 'case-failed'; caseKey: string; reason: string; sample: number | null; stage: 'warm-up' | 'measure' }
   | {
       type: 'measured';
@@ -97,7 +114,24 @@ export type RunnerMessage =
       workPerSample: { amount: number; unit: string };
       sample: SampleUnit;
     }
-  | { type: 'overhead'; harnessOverheadMs: number }
   | { type: 'done' }
   /** The run cannot go on for a reason that is not one case's (a lab that does not load, bad input). */
   | { type: 'fatal'; kind: 'usage' | 'internal'; message: string };
+
+/**
+ * What the supervisor asks the runner while it measures (judge-sampler.ts); the runner answers each in turn, in the
+ * order asked. The supervisor times each 'sample' from its own clock, from sending it to receiving 'sampled'.
+ */
+export type JudgeRequest =
+  /**
+   * Make the input of the case's next sample, outside the timed window. `fresh` is the sample's fresh input number
+   * (LabInputs.measureAt), drawn by the supervisor and revealed only now; the runner ignores it for a case without
+   * fresh inputs.
+   */
+  | { type: 'prepare'; seq: number; caseKey: string; fresh: number }
+  /** Run the prepared input once and check the output; `caseKey` null: the empty task that calibrates the round trip. */
+  | { type: 'sample'; seq: number; caseKey: string | null }
+  /** Between stages: a full garbage collection (between measure groups), observations reset (after the warm-up). */
+  | { type: 'between'; seq: number; collectGarbage: boolean; resetObservations: string[] }
+  /** Measuring is over: send 'measured' for each of `caseKeys`, tear every case down, then 'done'. */
+  | { type: 'finish'; seq: number; caseKeys: string[] };

@@ -4,14 +4,16 @@
  * tells the supervisor what it is about to do and how long that may take, so a synchronous infinite loop, a promise
  * that never settles, `process.exit` or a native crash ends that case within a stated bound.
  *
- * What it sends is raw: verdicts, samples per round in the order taken, observations. Statistics, results and
- * reports happen in the supervisor's process, which never imports learner code.
+ * What it sends is raw: verdicts and observations. Its measure stage is driven by the supervisor (sample-server.ts
+ * answers judge-sampler.ts): the supervisor chooses each sample's case and fresh input and times it with its own
+ * clock. Statistics, results and reports happen in the supervisor's process, which never imports learner code.
  */
 import { checkCase, CHECK_CALL_TIMEOUT_MS, type CheckSet } from './check.ts';
 import { randomInt } from 'node:crypto';
 import { FRESH_INPUT_INDICES, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
-import { calibrateOverhead, measureCases, type MeasureTarget } from './measure.ts';
+import type { MeasureTarget } from './measure.ts';
+import { serveSamples, type SampleServerChannel, type ServedCase } from './sample-server.ts';
 import { runCases } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { caseKey, caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
@@ -22,17 +24,8 @@ import type { CorrectnessEntry } from '@parallel-course/core';
 export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;
 /** Tearing a case down may take this long, in ms. */
 export const TEARDOWN_TIMEOUT_MS = 30_000;
-/**
- * A measured sample may take this many times as long as the same call took in the check (its first, cold call on
- * the measured input), and never less than MIN_SAMPLE_LIMIT_MS: generous for a warm call, short for a hang.
- */
-export const SAMPLE_LIMIT_FACTOR = 20;
-export const MIN_SAMPLE_LIMIT_MS = 10_000;
-
-/** The limit for one sample of a case whose check call on the measured input took `checkMs`. */
-export function sampleLimitMs(checkMs: number | null): number {
-  return Math.max(MIN_SAMPLE_LIMIT_MS, Math.ceil(SAMPLE_LIMIT_FACTOR * (checkMs ?? MIN_SAMPLE_LIMIT_MS)));
-}
+// The limits of a measured sample belong to the judge's side (judge-sampler.ts), which times and bounds each one.
+export { MIN_SAMPLE_LIMIT_MS, SAMPLE_LIMIT_FACTOR, sampleLimitMs } from './judge-sampler.ts';
 
 /** A failed check's reason names the file to look at (a throw, a patch refused by the sandbox), when it does not yet. */
 function withLearnerFile(entry: CorrectnessEntry, file: string | null): CorrectnessEntry {
@@ -123,6 +116,27 @@ export function sampleInputs<Input, Output>(
   };
 }
 
+/**
+ * How each sample the supervisor asks for gets its input and is checked: with the lab's fresh inputs (`measureAt`
+ * and `checkSample`), on input number `fresh`, which the supervisor draws and reveals only when it asks for that
+ * sample; with `expectedAt`, on the case's precomputed input `sample` (drawn here before learner code loaded, since
+ * their references are computed then); otherwise on the measured input, compared with its reference output.
+ */
+export function servedInputs<Input, Output>(
+  lab: Pick<LabDefinition<Input, Output>, 'comparator' | 'checkSample'>,
+  measureInput: Input,
+  expected: Output,
+  measureAt: ((sample: number) => Input) | undefined,
+  precomputed?: FreshSet<Input, Output>,
+): Pick<ServedCase<Input, Output>, 'inputAt' | 'check'> {
+  const { inputAt, check } = sampleInputs(lab, measureInput, expected, measureAt, [], precomputed);
+  const fresh = measureAt && lab.checkSample && !precomputed ? measureAt : undefined;
+  return {
+    inputAt: (sample, index) => (fresh ? fresh(index) : inputAt ? inputAt(sample) : measureInput),
+    check,
+  };
+}
+
 /** A case's fresh inputs, one per sample (warm-up included), and their reference outputs (lab.expectedAt). */
 export interface FreshSet<Input, Output> {
   inputs: Input[];
@@ -186,7 +200,8 @@ export function freezeDeep(value: unknown, seen = new Set<unknown>()): void {
 }
 
 /** Runs the job, sending every step to `send`. Throws LabLoadError/UsageError for problems that are not one case's. */
-export async function runJob(job: RunJob, send: (message: RunnerMessage) => void): Promise<void> {
+export async function runJob(job: RunJob, channel: SampleServerChannel): Promise<void> {
+  const send = (message: RunnerMessage) => channel.send(message);
   const lab = (await loadLab(job.lab, job.rootDir)) as LabDefinition<unknown, unknown>;
   // Before any learner module loads (they are imported in a case's set-up).
   freezeDeep(lab);
@@ -204,9 +219,10 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
   const excluded = new Set(job.exclude);
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)));
   const prepared = await prepareCases(lab, definitions, ctx);
-  const fresh = drawFreshIndices(prepared.length, plan.warmupSamples + plan.rounds * plan.samplesPerRound);
   // Still before any learner module loads (a case's set-up imports them): the fresh inputs' references, when the lab
-  // computes them up front. A check-only run measures nothing and needs none.
+  // computes them up front (so their numbers are drawn here, not revealed one by one as the supervisor does for
+  // `checkSample` labs). A check-only run measures nothing and needs none.
+  const fresh = lab.expectedAt ? drawFreshIndices(prepared.length, plan.warmupSamples + plan.rounds * plan.samplesPerRound) : [];
   if (lab.expectedAt && !job.checkOnly) send({ type: 'progress', done: 0, total: prepared.length, label: "the fresh inputs' references", phase: 'check' });
   const precomputed = job.checkOnly ? prepared.map(() => null) : await precomputeFresh(lab, prepared, fresh, ctx);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
@@ -256,42 +272,24 @@ export async function runJob(job: RunJob, send: (message: RunnerMessage) => void
     return;
   }
 
-  // Stage 2: measure what passed; every sample's output is compared with the reference outside the timed region.
-  send({ type: 'overhead', harnessOverheadMs: await calibrateOverhead(Math.max(50, plan.rounds * plan.samplesPerRound)) });
-  const targets: MeasureTarget<unknown, unknown>[] = passing.map((p) => {
+  // Stage 2: measure what passed. The supervisor drives it (judge-sampler.ts): it picks each sample's case and fresh
+  // input, and times each sample from its side; this process makes each input, runs it and checks the output.
+  send({ type: 'measuring', cases: passing.map((p) => ({ key: p.prepared.key, checkMs: p.checkMs })) });
+  const served: ServedCase<unknown, unknown>[] = passing.map((p) => {
     const { definition, set, measureInput, measureAt } = p.prepared;
     const expected = set.expected[set.inputs.indexOf(measureInput)];
+    const index = prepared.indexOf(p.prepared);
     return {
       key: p.prepared.key,
-      label: caseLabel(definition),
       instance: p.instance,
-      ...sampleInputs(lab, measureInput, expected, measureAt, fresh[prepared.indexOf(p.prepared)] ?? [], precomputed[prepared.indexOf(p.prepared)] ?? undefined),
-      sampleLimitMs: sampleLimitMs(p.checkMs),
-      ...(definition.measureGroup ? { group: definition.measureGroup } : {}),
+      ...servedInputs(lab, measureInput, expected, measureAt, precomputed[index] ?? undefined),
+      measured: (observations) => {
+        const workPerSample = lab.workPerSample(measureInput);
+        const sample = lab.sampleItems?.(definition.params, workPerSample) ?? ONE_SAMPLE;
+        return { type: 'measured', caseKey: p.prepared.key, observations, workPerSample, sample };
+      },
     };
   });
-  const limitWhy = (t: MeasureTarget<unknown, unknown>, count: number, p: (typeof passing)[number]) =>
-    `${count} sample${count === 1 ? '' : 's'} of at most ${(t.sampleLimitMs / 1000).toFixed(1)} s each ` +
-    `(${SAMPLE_LIMIT_FACTOR} x its check time of ${p.checkMs === null ? '?' : (p.checkMs / 1000).toFixed(2)} s, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s)`;
-  const measured = await measureCases(targets, plan, {
-    onProgress: (m) => send({ type: 'progress', done: m.done, total: m.total, label: m.label, phase: m.phase === 'warm-up' ? 'warm-up' : 'measure' }),
-    beforeCall: (index, activity, samples) => {
-      const target = targets[index]!;
-      announce(activity, target.sampleLimitMs * samples, limitWhy(target, samples, passing[index]!));
-    },
-    afterCall: called,
-    onRound: (index, round, samplesMs) => send({ type: 'round', caseKey: targets[index]!.key, round, samplesMs }),
-    onCaseFailed: (index, stage, reason, sample) => {
-      const file = info.cases.find((i) => i.key === targets[index]!.key)?.learnerFile ?? null;
-      send({ type: 'case-failed', caseKey: targets[index]!.key, reason: file ? `${reason} Look at ${file}.` : reason, sample, stage });
-    },
-  });
-  for (const [i, m] of measured.entries()) {
-    if (m.failed) continue;
-    const p = passing[i]!;
-    const workPerSample = lab.workPerSample(p.prepared.measureInput);
-    const sample = lab.sampleItems?.(p.prepared.definition.params, workPerSample) ?? ONE_SAMPLE;
-    send({ type: 'measured', caseKey: p.prepared.key, observations: m.observations, workPerSample, sample });
-  }
+  await serveSamples(served, channel);
   await teardownAll();
 }

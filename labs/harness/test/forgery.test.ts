@@ -77,3 +77,26 @@ test('an unguarded patch of a built-in fails the learner case, naming the file',
   assert.match(entry?.reason ?? '', /exercises\/faulty\/faulty\.ts/);
   assert.notEqual(outcome.exitCode, 0);
 });
+
+test('an answer that computes after the call returned (a lazy valueOf the check reads) is timed (issue 42)', async (t) => {
+  // The call returns at once; the 300x work runs when the check reads the output. While the runner timed only the call
+  // (tinybench, the check after it), this learner's samples were the empty call's and it passed. The judge's clock
+  // now ends at the answer, which carries the check's verdict (judge-sampler.ts).
+  const { outcome, results } = await grade(
+    t,
+    `export function sumSquares(xs: Float64Array): unknown {
+  let memo: number | null = null;
+  const value = () => {
+    if (memo !== null) return memo;
+    let s = 0;
+    for (let r = 0; r < 300; r++) { s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!; }
+    return (memo = s);
+  };
+  return { valueOf: value };
+}
+`,
+  );
+  const entry = results?.grade?.entries[0];
+  assert.ok(entry?.ratio !== null && entry?.ratio !== undefined, `graded: ${JSON.stringify(outcome.correctness)}`);
+  assert.ok(entry.ratio < 0.5, `ratio ${entry.ratio}: work after the answer was not timed`);
+});

@@ -1,0 +1,339 @@
+/**
+ * The judge's half of the measure stage, in the supervisor's process (which never loads learner code): it decides
+ * which case runs when, draws each sample's fresh input and reveals it only when it asks for that sample, and times
+ * every sample with its own clock, from sending 'sample' to receiving the runner's 'sampled' (sample-server.ts).
+ * - the round trip of that protocol is calibrated first with an empty task (the harness overhead per sample);
+ * - a warm-up per case, its samples discarded (their outputs still checked), then rounds that interleave the cases
+ *   in a rotating order (measure.ts roundOrder), group after group with a full garbage collection between groups;
+ * - the runner answers the moment the call returns and checks the output right after, sending the verdict; the judge
+ *   times that check too, and charges to the sample whatever it took beyond the same check of a trusted case on the
+ *   same inputs (chargeChecks): work left for after the answer (a lazy output the check reads) is timed. Putting the
+ *   check inside the window instead cost 4 to 42% of a native-kernel product's sample and all of the triad's;
+ *   a bound from the transfer cost alone cannot tell a slow check from late work (docs/architecture.md);
+ * - any answer the judge did not ask for, a second answer, an answer to another request, is refused (JudgeChannel);
+ *   the caller fails the run's case for it.
+ * Input: the cases that passed their check (their keys, groups and limits), the sampling plan. Output: the samples of
+ * each case in the order taken with their rounds, the cases that failed, the calibrated round trip.
+ */
+import { randomInt } from 'node:crypto';
+import { FRESH_INPUT_INDICES, type SamplingPlan } from './lab-definition.ts';
+import { measureGroups, roundOrder } from './measure.ts';
+import type { Activity, JudgeRequest, RunnerMessage } from './run-protocol.ts';
+
+type Answer = Extract<RunnerMessage, { type: 'prepared' | 'sampled' | 'verdict' | 'ok' }>;
+/** The answers each request waits for, in order. */
+const ANSWERS = { prepare: ['prepared'], sample: ['sampled', 'verdict'], between: ['ok'], finish: [] } as const;
+/** A request's answers, each stamped with the supervisor's clock on arrival. */
+export interface Answered {
+  answers: Answer[];
+  sentAt: number;
+  receivedAt: number[];
+}
+type Request = JudgeRequest extends infer R ? (R extends { seq: number } ? Omit<R, 'seq'> : never) : never;
+/** What a request waits for, with the limit its activity has (the supervisor ends the runner past it). */
+export interface Watch {
+  activity: Activity;
+  limitMs: number;
+  why: string;
+}
+
+/**
+ * A measured sample may take this many times as long as the same call took in the check (its first, cold call on
+ * the measured input), and never less than MIN_SAMPLE_LIMIT_MS: generous for a warm call, short for a hang.
+ */
+export const SAMPLE_LIMIT_FACTOR = 20;
+export const MIN_SAMPLE_LIMIT_MS = 10_000;
+
+/** The limit for one sample of a case whose check call on the measured input took `checkMs`. */
+export function sampleLimitMs(checkMs: number | null): number {
+  return Math.max(MIN_SAMPLE_LIMIT_MS, Math.ceil(SAMPLE_LIMIT_FACTOR * (checkMs ?? MIN_SAMPLE_LIMIT_MS)));
+}
+
+/** The empty samples that calibrate the round trip. */
+export const CALIBRATION_SAMPLES = 51;
+/** The round trip should stay under this share of the baseline's median sample (issue 42); a note says when not. */
+export const MAX_ROUND_TRIP_SHARE = 0.01;
+/** A sample's runner time may differ from the judge's by the round trip plus this share of the sample, plus 1 ms. */
+export const CLOCK_TOLERANCE = 0.1;
+
+/** A refused message: the judge did not ask for it (or not for it now). */
+export class RefusedAnswer extends Error {
+  /** The case the judge was asking about when it arrived, if it was asking. */
+  readonly caseKey: string | null;
+  constructor(message: string, caseKey: string | null) {
+    super(message);
+    this.name = 'RefusedAnswer';
+    this.caseKey = caseKey;
+  }
+}
+
+/**
+ * The request-answer channel to one runner: one request in flight at a time, each answered once, by an answer of its
+ * own type and number. `deliver` gets every answer-type message the runner sends, stamped on arrival.
+ */
+export class JudgeChannel {
+  #seq = 0;
+  #pending: { seq: number; type: Request['type']; caseKey: string | null; resolve(a: Answered): void; sentAt: number; answers: Answer[]; receivedAt: number[] } | null = null;
+  #send: (request: JudgeRequest) => void;
+  #watch: (watch: Watch | null) => void;
+  #closed: Error | null = null;
+  #reject: ((error: Error) => void) | null = null;
+
+  /** `send` posts a request; `watch` starts (or, with null, stops) the supervisor's timer for the call in flight. */
+  constructor(send: (request: JudgeRequest) => void, watch: (watch: Watch | null) => void) {
+    this.#send = send;
+    this.#watch = watch;
+  }
+
+  /** The supervisor's clock when the request in flight was sent (ms), or null. */
+  get inFlightSince(): number | null {
+    return this.#pending?.sentAt ?? null;
+  }
+
+  /** The case the request in flight is about, if one is. */
+  get pendingCase(): string | null {
+    return this.#pending?.caseKey ?? null;
+  }
+
+  /** Sends a request and resolves with its answers, stamped with the supervisor's clock at send and at each arrival. */
+  ask(request: Request, watch: Watch | null): Promise<Answered> {
+    if (this.#closed) return Promise.reject(this.#closed);
+    const seq = ++this.#seq;
+    return new Promise((resolve, reject) => {
+      this.#reject = reject;
+      this.#watch(watch);
+      const caseKey = 'caseKey' in request ? request.caseKey : null;
+      // The clock reading is the last thing before the message leaves, the first thing when an answer arrives.
+      this.#pending = { seq, type: request.type, caseKey, resolve, sentAt: performance.now(), answers: [], receivedAt: [] };
+      this.#send({ ...request, seq } as JudgeRequest);
+    });
+  }
+
+  /** Sends a request that has no answer of its own ('finish'). */
+  tell(request: Request): void {
+    this.#send({ ...request, seq: ++this.#seq } as JudgeRequest);
+  }
+
+  /** An answer-type message from the runner; throws RefusedAnswer when it is not the answer awaited now. */
+  deliver(message: Answer, receivedAt: number): void {
+    const pending = this.#pending;
+    if (!pending) throw new RefusedAnswer(`an answer ('${message.type}') arrived that the harness did not ask for`, null);
+    const awaited: string | undefined = ANSWERS[pending.type][pending.answers.length];
+    if (message.seq !== pending.seq || awaited !== message.type) {
+      throw new RefusedAnswer(`an answer ('${message.type}' #${message.seq}) arrived where the harness waited for '${awaited}' #${pending.seq}`, pending.caseKey);
+    }
+    pending.answers.push(message);
+    pending.receivedAt.push(receivedAt);
+    if (pending.answers.length < ANSWERS[pending.type].length) return;
+    this.#pending = null;
+    this.#watch(null);
+    pending.resolve({ answers: pending.answers, sentAt: pending.sentAt, receivedAt: pending.receivedAt });
+  }
+
+  /** Ends the channel: the request in flight, and any later one, rejects with `error`. */
+  close(error: Error): void {
+    this.#closed ??= error;
+    this.#pending = null;
+    this.#reject?.(error);
+  }
+}
+
+/** One case the judge measures. */
+export interface JudgedCase {
+  key: string;
+  label: string;
+  group?: string;
+  /** The longest one sample may take before the supervisor ends the runner, in ms. */
+  sampleLimitMs: number;
+  /** The lab's baseline variant (the note on the round trip compares with it). */
+  baseline: boolean;
+  /** Code the learner did not write (the baseline, the reference solution's copy): its checks set what a check costs. */
+  trusted: boolean;
+  /** Cases with the same key run on the same inputs (CaseInfo.inputKey). */
+  inputKey: string;
+}
+
+export interface JudgedSamples {
+  samples: Map<string, { samplesMs: number[]; sampleRounds: number[] }>;
+  failed: Map<string, { reason: string; stage: 'warm-up' | 'measure'; sample: number | null }>;
+  /** The median round trip of an empty sample, in ms: the harness overhead per sample. */
+  roundTripMs: number;
+  notes: string[];
+}
+
+export interface JudgeHooks {
+  onProgress?(done: number, total: number, label: string, phase: 'warm-up' | 'measure'): void;
+  /** Around each case's samples of a round (the supervisor reads the CPU other processes used meanwhile). */
+  beforeRound?(round: number): void;
+  afterRound?(round: number): void;
+}
+
+/** Distinct fresh input numbers in 1 .. FRESH_INPUT_INDICES - 1, drawn when asked, from the CSPRNG. */
+export function freshDraw(): () => number {
+  const used = new Set<number>();
+  return () => {
+    if (used.size >= FRESH_INPUT_INDICES / 4) throw new Error(`more fresh inputs than a run may draw (${FRESH_INPUT_INDICES / 4})`);
+    let index: number;
+    do index = randomInt(1, FRESH_INPUT_INDICES);
+    while (used.has(index));
+    used.add(index);
+    return index;
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length === 0 ? Number.NaN : sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Measures `cases` through `channel` by `plan`; a case that fails is dropped, the others go on. */
+export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, channel: JudgeChannel, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
+  const draw = freshDraw();
+  /** Per case, each measured sample's call (request to 'sampled') and check (from 'sampled' to 'verdict'), in ms. */
+  const taken = new Map(cases.map((c) => [c.key, { callMs: [] as number[], checkMs: [] as number[], sampleRounds: [] as number[] }]));
+  const failed: JudgedSamples['failed'] = new Map();
+  const notes: string[] = [];
+  const disagreements = new Map<string, number>();
+
+  // Calibration: the empty task, through the same request and answers as every sample.
+  const trips: number[] = [];
+  for (let i = 0; i < CALIBRATION_SAMPLES; i++) {
+    const { sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: null }, null);
+    trips.push((receivedAt[0] as number) - sentAt);
+  }
+  const roundTripMs = median(trips);
+
+  /** One sample of `c`: its input made, then timed from this side; null when the case failed. */
+  const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number): Promise<{ callMs: number; checkMs: number } | null> => {
+    const watch = { activity, limitMs: c.sampleLimitMs, why: `one sample may take at most ${(c.sampleLimitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s)` };
+    const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: draw() }, watch)).answers[0];
+    if (prepared?.type === 'prepared' && prepared.error !== null) {
+      failed.set(c.key, { reason: `${prepared.error} (${stage} sample #${index})`, stage, sample: index });
+      return null;
+    }
+    const { answers, sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: c.key }, watch);
+    const [sampled, verdict] = answers;
+    if (sampled?.type !== 'sampled' || verdict?.type !== 'verdict') return null;
+    if (!verdict.equal) {
+      const reason = verdict.reason?.startsWith('threw')
+        ? verdict.reason.replace(/^threw/, `threw while it was measured (${stage})`)
+        : (verdict.reason?.replace(/^wrong output/, `wrong output on ${stage === 'warm-up' ? 'warm-up' : 'measured'} sample #${index}`) ?? 'wrong output');
+      failed.set(c.key, { reason, stage, sample: index });
+      return null;
+    }
+    const callMs = (receivedAt[0] as number) - sentAt;
+    // The runner's own clock, for comparison: a lab process whose time of the call differs from the judge's by more
+    // than the round trip and the tolerance was descheduled, or its clock tampered with: a note says so.
+    const runner = sampled.runnerMs;
+    if (!(Number.isFinite(runner) && runner >= 0) || Math.abs(callMs - runner) > roundTripMs + CLOCK_TOLERANCE * callMs + 1) disagreements.set(c.key, (disagreements.get(c.key) ?? 0) + 1);
+    return { callMs, checkMs: (receivedAt[1] as number) - (receivedAt[0] as number) };
+  };
+
+  const groups = measureGroups(cases.map((c) => c.group));
+  const total = cases.length * (plan.rounds + (plan.warmupSamples > 0 ? 1 : 0));
+  let done = 0;
+  for (const [g, members] of groups.entries()) {
+    if (g > 0) await channel.ask({ type: 'between', collectGarbage: true, resetObservations: [] }, null);
+    const firstRound = g * plan.rounds;
+    if (plan.warmupSamples > 0) {
+      for (const i of members) {
+        const c = cases[i] as JudgedCase;
+        hooks.onProgress?.(done++, total, c.label, 'warm-up');
+        for (let s = 0; s < plan.warmupSamples && !failed.has(c.key); s++) await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', s);
+      }
+    }
+    const live = members.map((i) => (cases[i] as JudgedCase).key).filter((key) => !failed.has(key));
+    await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live }, null);
+    for (let round = 0; round < plan.rounds; round++) {
+      for (const k of roundOrder(members.length, round)) {
+        const c = cases[members[k] as number] as JudgedCase;
+        done++;
+        if (failed.has(c.key)) continue;
+        hooks.onProgress?.(done - 1, total, c.label, 'measure');
+        const t = taken.get(c.key)!;
+        hooks.beforeRound?.(firstRound + round);
+        for (let j = 0; j < plan.samplesPerRound && !failed.has(c.key); j++) {
+          const sample = await sampleOnce(c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length);
+          if (sample === null) break;
+          t.callMs.push(sample.callMs);
+          t.checkMs.push(sample.checkMs);
+          t.sampleRounds.push(firstRound + round);
+        }
+        hooks.afterRound?.(firstRound + round);
+      }
+    }
+  }
+  hooks.onProgress?.(done, total, '', 'measure');
+  for (const key of failed.keys()) taken.delete(key);
+
+  const { samples, charged } = chargeChecks(cases, taken);
+  notes.push(...clockNotes(cases, samples, charged, roundTripMs, disagreements, plan));
+  return { samples, failed, roundTripMs, notes };
+}
+
+/**
+ * Each sample of a case whose code is not trusted is the judge's time of its call plus what its check took beyond
+ * the check of a trusted case on the same inputs (the lab's baseline, or the reference solution's copy: the same
+ * check of an output of the same shape), as the judge timed both: work left for after the answer is charged to the
+ * sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call alone.
+ */
+export function chargeChecks(
+  cases: JudgedCase[],
+  taken: Map<string, { callMs: number[]; checkMs: number[]; sampleRounds: number[] }>,
+): { samples: JudgedSamples['samples']; charged: Map<string, number> } {
+  const trustedCheck = new Map<string, number[]>();
+  for (const c of cases) if (c.trusted && taken.has(c.key)) trustedCheck.set(c.inputKey, [...(trustedCheck.get(c.inputKey) ?? []), ...taken.get(c.key)!.checkMs]);
+  const samples: JudgedSamples['samples'] = new Map();
+  const charged = new Map<string, number>();
+  for (const c of cases) {
+    const t = taken.get(c.key);
+    if (!t) continue;
+    const peer = trustedCheck.get(c.inputKey);
+    const base = c.trusted || !peer ? null : median(peer);
+    const extra = t.checkMs.map((check) => (base === null ? 0 : Math.max(0, check - base)));
+    if (base !== null) charged.set(c.key, median(extra));
+    samples.set(c.key, { samplesMs: t.callMs.map((call, i) => call + (extra[i] as number)), sampleRounds: t.sampleRounds });
+  }
+  return { samples, charged };
+}
+
+/** What the judge's clock adds, for the run's notes: the round trip, checks charged, the runner's clock disagreeing. */
+function clockNotes(
+  cases: JudgedCase[],
+  samples: JudgedSamples['samples'],
+  charged: Map<string, number>,
+  roundTripMs: number,
+  disagreements: Map<string, number>,
+  plan: SamplingPlan,
+): string[] {
+  const notes: string[] = [];
+  const baselineMedians = cases.filter((c) => c.baseline && samples.has(c.key)).map((c) => median(samples.get(c.key)!.samplesMs));
+  const baselineMs = baselineMedians.length > 0 ? Math.min(...baselineMedians) : Number.NaN;
+  if (Number.isFinite(baselineMs) && roundTripMs > MAX_ROUND_TRIP_SHARE * baselineMs) {
+    notes.push(
+      `The harness's round trip per sample (${roundTripMs.toFixed(3)} ms, timed from the harness's process) is ${((100 * roundTripMs) / baselineMs).toFixed(1)}% of the baseline's median sample ` +
+        `(${baselineMs.toFixed(3)} ms), over ${100 * MAX_ROUND_TRIP_SHARE}%: the lab's samples need more work each for its speedups to be read without it.`,
+    );
+  }
+  const costly: string[] = [];
+  const off: string[] = [];
+  for (const c of cases) {
+    const s = samples.get(c.key);
+    if (!s) continue;
+    const extra = charged.get(c.key) ?? 0;
+    if (extra > MAX_ROUND_TRIP_SHARE * median(s.samplesMs)) costly.push(`${c.label} +${extra.toFixed(3)} ms`);
+    const n = disagreements.get(c.key) ?? 0;
+    if (n > 0) off.push(`${c.label} ${n} of ${s.samplesMs.length + plan.warmupSamples}`);
+  }
+  if (costly.length > 0) {
+    notes.push(`Checks that took longer than the same check of a trusted case on the same inputs, charged to their samples (median per sample): ${costly.join(', ')}.`);
+  }
+  if (off.length > 0) {
+    notes.push(
+      `The lab process's own time of a call differed from the harness's (the one recorded) by more than the round trip plus ${100 * CLOCK_TOLERANCE}% plus 1 ms in: ${off.join(', ')} ` +
+        `(a busy machine, or a clock tampered with in the lab process).`,
+    );
+  }
+  return notes;
+}

@@ -1,0 +1,394 @@
+/**
+ * One attempt of a supervised run: the runner (run-child.ts) in a child process of its own process group, inside the
+ * OS sandbox when one can start, every call it announces bounded, and its measure stage driven from here
+ * (judge-sampler.ts: this process's clock times each sample). When a call overruns, the runner ends without finishing,
+ * or it sends a message the protocol does not expect, the whole process group is killed and the case named; the
+ * supervisor (supervisor.ts) then starts the next attempt without it.
+ * Input: the job, the run's declarations, the sandbox's command. Output: the run's entries, samples and notes, filled
+ * in place, and how the attempt ended.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { bwrapCommand, sandboxEnv, type SandboxLimits } from './os-sandbox.ts';
+import { readCpuSnapshot, roundLoad, runProcesses, type CpuSnapshot } from './competing-load.ts';
+import { caseLabel, REFERENCE, REFERENCE_PARAM, type CorrectnessEntry } from '@parallel-course/core';
+import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
+import { JudgeChannel, judgeSamples, RefusedAnswer, sampleLimitMs, type Watch } from './judge-sampler.ts';
+import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
+
+const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
+
+/** Extra time the supervisor allows past a call's limit, in ms: the runner's own timeouts answer first when they can. */
+export const LIMIT_GRACE_MS = 5_000;
+/** Bytes of the runner's stderr kept for the message when it dies. */
+const STDERR_TAIL_BYTES = 4096;
+/** How often the supervisor reads the resident memory of the run's processes, in ms (one scan of /proc: about 1 ms per 100 processes). */
+export const MEMORY_POLL_MS = 500;
+/**
+ * While a sample is in flight the memory poll waits (its /proc scan would delay the answer's time stamp), but never
+ * longer than this, in ms: a process that grows during a long sample is still ended.
+ */
+const MEMORY_POLL_DEFER_MS = 2_000;
+/** Lab notes kept from the runner's `notes` message (a lab has a handful). */
+const MAX_LAB_NOTES = 40;
+/** Collecting the cases' observations after the last sample may take this long, in ms (as a teardown). */
+const FINISH_LIMIT_MS = 30_000;
+
+/** The time a call may take before the supervisor ends the runner, in ms. */
+export function effectiveLimitMs(limitMs: number, scale = 1): number {
+  return Math.max(1, Math.round((limitMs + LIMIT_GRACE_MS) * scale));
+}
+
+/** A process's resident pages that are not backed by a file (/proc/<pid>/statm: resident - shared); 0 once it is gone. */
+function anonymousPages(pid: number): number {
+  try {
+    const [, resident = 0, shared = 0] = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ').map(Number);
+    return Math.max(0, resident - shared);
+  } catch {
+    return 0;
+  }
+}
+
+/** Bytes per page of /proc's resident set counts (4 KiB on x86-64; 4, 16 or 64 KiB on arm64), from this process's own. */
+function pageBytes(): number {
+  try {
+    const pages = Number(readFileSync('/proc/self/statm', 'utf8').split(' ')[1]);
+    const ratio = process.memoryUsage().rss / pages;
+    return Number.isFinite(ratio) && ratio > 0 ? 2 ** Math.round(Math.log2(ratio)) : 4096;
+  } catch {
+    return 4096;
+  }
+}
+
+function describeActivity(activity: Activity, info: CaseInfo | undefined): string {
+  const label = info ? caseLabel(info) : activity.caseKey;
+  switch (activity.stage) {
+    case 'setup':
+      return `setting up ${label}`;
+    case 'check':
+      return `checking ${label} on input #${activity.input}`;
+    case 'warm-up':
+      return `warming up ${label}`;
+    case 'measure':
+      return `measuring ${label} (round ${activity.round + 1})`;
+    case 'teardown':
+      return `tearing down ${label}`;
+  }
+}
+
+export function failedEntry(info: CaseInfo, reason: string, previous: CorrectnessEntry | undefined, stage: NonNullable<CorrectnessEntry['failedAt']>['stage'], sample: number | null): CorrectnessEntry {
+  return {
+    variant: info.variant,
+    params: info.params,
+    passed: false,
+    comparator: previous?.comparator ?? 'not compared',
+    reason: reason.slice(0, 2000),
+    notImplemented: false,
+    firstMismatch: previous?.firstMismatch ?? null,
+    maxAbsError: previous?.maxAbsError ?? null,
+    maxRelError: previous?.maxRelError ?? null,
+    inputsChecked: previous?.inputsChecked ?? 0,
+    failedAt: { stage, sample },
+  };
+}
+
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+export type AttemptOutcome = { kind: 'finished' } | { kind: 'case-ended'; caseKey: string; label: string; variant: string };
+
+export function runAttempt(
+  job: RunJob,
+  options: SuperviseOptions,
+  run: SupervisedRun,
+  entries: Map<string, CorrectnessEntry>,
+  started: (child: ChildProcess) => void,
+  sandbox: { execArgv: string[]; tmpDir: string; wall: Parameters<typeof bwrapCommand>[0] | null; limits: SandboxLimits },
+): Promise<AttemptOutcome> {
+  return new Promise((resolve) => {
+    // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
+    const command = [process.execPath, ...sandbox.execArgv, RUN_CHILD, JSON.stringify(job)];
+    const launch = sandbox.wall ? bwrapCommand(sandbox.wall, command) : { file: command[0] as string, args: command.slice(1) };
+    const child = spawn(launch.file, launch.args, {
+      cwd: job.rootDir,
+      env: sandbox.wall ? sandboxEnv(process.env, sandbox.tmpDir) : { ...process.env, TMPDIR: sandbox.tmpDir },
+      detached: true, // its own process group: one kill ends the runner (or bwrap, and with it its PID namespace)
+      stdio: ['ignore', options.forwardOutput ? 'pipe' : 'ignore', 'pipe', 'ipc'],
+    });
+    started(child);
+    let stderrTail = '';
+    // Output passed through to the terminal is capped per stream (learner code may print without end).
+    const passThrough = (name: 'stdout' | 'stderr', target: NodeJS.WriteStream) => {
+      let passed = 0;
+      return (chunk: Buffer) => {
+        if (!options.forwardOutput) return;
+        if (passed >= sandbox.limits.outputBytes) return;
+        const part = chunk.subarray(0, sandbox.limits.outputBytes - passed);
+        target.write(part);
+        passed += part.length;
+        if (passed >= sandbox.limits.outputBytes) {
+          const line = `output truncated: the lab process wrote more than ${sandbox.limits.outputBytes} bytes to ${name}; the rest is not shown`;
+          target.write(`\n[${line}]\n`);
+          run.notes.push(`Output truncated: the lab process wrote more than ${sandbox.limits.outputBytes} bytes to ${name}.`);
+        }
+      };
+    };
+    child.stdout?.on('data', passThrough('stdout', process.stdout));
+    const forwardStderr = passThrough('stderr', process.stderr);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      forwardStderr(chunk);
+      stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_BYTES);
+    });
+    // Memory: the anonymous resident memory of every process of the run, polled (RLIMIT_AS and RLIMIT_DATA count
+    // V8's reservations; see os-sandbox.ts). Anonymous: the node binary's and the libraries' pages are shared by every
+    // process of a pool and counted by none. A run that touches memory faster than the poll may pass the limit briefly.
+    let overMemory: number | null = null;
+    const PAGE_BYTES = pageBytes();
+    let lastPoll = performance.now();
+    const memoryTimer = setInterval(() => {
+      if (child.pid === undefined || overMemory !== null) return;
+      if (channel.inFlightSince !== null && performance.now() - lastPoll < MEMORY_POLL_DEFER_MS) return;
+      lastPoll = performance.now();
+      const processes = runProcesses(child.pid);
+      if (!processes) return;
+      const bytes = processes.reduce((sum, p) => sum + anonymousPages(p.pid), 0) * PAGE_BYTES;
+      if (bytes > sandbox.limits.memoryBytes) {
+        overMemory = bytes;
+        killGroup(child, 'SIGKILL');
+      }
+    }, MEMORY_POLL_MS);
+    memoryTimer.unref();
+    const infoOf = (key: string) => run.lab.cases.find((c) => c.key === key);
+    const fileOf = (key: string) => {
+      const file = infoOf(key)?.learnerFile;
+      return file ? `. Look at ${file}.` : '';
+    };
+    let activity: Watch | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    let overran: Watch | null = null;
+    /** The case whose message the protocol refused (the process is then ended and the case failed). */
+    let refused: string | null = null;
+    let done = false;
+    let measuringStarted = false;
+    let measuringFinished = false;
+    /** The cases whose samples the judge took, until their 'measured' arrives. */
+    const judged = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
+
+    const clearTimer = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    };
+    const watch = (next: Watch | null) => {
+      clearTimer();
+      activity = next;
+      if (next === null) return;
+      timer = setTimeout(() => {
+        overran = next;
+        killGroup(child, 'SIGKILL');
+      }, effectiveLimitMs(next.limitMs, options.limitScale));
+    };
+    const channel = new JudgeChannel((request) => child.connected && child.send(request), watch);
+    /**
+     * A message the protocol does not expect (an answer not asked for, a second one, a round or a call while the judge
+     * measures): lab or learner code wrote to the channel. The case it concerns fails and the process is ended; with
+     * no case to name, the run fails.
+     */
+    const refuse = (why: string, caseKey: string | null) => {
+      const key = caseKey ?? channel.pendingCase ?? activity?.activity.caseKey ?? null;
+      const info = key === null ? undefined : infoOf(key);
+      const reason = `${why}: lab or learner code wrote to the harness's channel`;
+      if (info && refused === null) {
+        refused = info.key;
+        entries.set(info.key, failedEntry(info, `${reason}${fileOf(info.key)}`, entries.get(info.key), measuringStarted ? 'measure' : 'check', null));
+      } else if (!info) {
+        run.fatal ??= { kind: 'internal', message: `${reason}; the run was ended. Look at the learner's files.` };
+      }
+      channel.close(new Error(reason));
+      killGroup(child, 'SIGKILL');
+    };
+
+    /** The measure stage, driven from this side once the runner says which cases passed. */
+    const measure = async (cases: Extract<RunnerMessage, { type: 'measuring' }>['cases']) => {
+      const plan = run.lab.plan;
+      const passed = (Array.isArray(cases) ? cases : []).filter((c) => entries.get(c?.key)?.passed === true && refused !== c.key);
+      // The CPU other processes took while each case's samples of a round were timed (competing-load.ts).
+      let roundStart: CpuSnapshot | null = null;
+      const result = await judgeSamples(
+        passed.map((c) => ({
+          key: c.key,
+          label: infoOf(c.key) ? caseLabel(infoOf(c.key)!) : c.key,
+          ...(infoOf(c.key)?.measureGroup ? { group: infoOf(c.key)!.measureGroup! } : {}),
+          sampleLimitMs: sampleLimitMs(typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null),
+          baseline: infoOf(c.key)?.variant === run.lab.baseline && !(REFERENCE_PARAM in (infoOf(c.key)?.params ?? {})),
+          trusted: infoOf(c.key)?.variant === run.lab.baseline || infoOf(c.key)?.params[REFERENCE_PARAM] === REFERENCE,
+          inputKey: infoOf(c.key)?.inputKey ?? c.key,
+        })),
+        plan,
+        channel,
+        {
+          onProgress: (done, total, label, phase) => options.onProgress?.({ type: 'progress', done, total, label, phase }),
+          beforeRound: () => {
+            roundStart = child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
+          },
+          afterRound: (round) => {
+            const roundEnd = roundStart && child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
+            if (!roundStart || !roundEnd) return;
+            const load = roundLoad(roundStart, roundEnd);
+            const sum = run.competingCpus.get(round) ?? { othersTicks: 0, seconds: 0 };
+            run.competingCpus.set(round, { othersTicks: sum.othersTicks + load.othersTicks, seconds: sum.seconds + load.seconds });
+          },
+        },
+      );
+      for (const [key, f] of result.failed) {
+        const info = infoOf(key);
+        if (info) entries.set(key, failedEntry(info, `${f.reason}${fileOf(key)}`, entries.get(key), f.stage, f.sample));
+      }
+      for (const [key, s] of result.samples) judged.set(key, s);
+      run.harnessOverheadMs = result.roundTripMs;
+      run.notes.push(...result.notes);
+      // Observations, then the runner tears down and ends: as long as a teardown may take.
+      measuringFinished = true;
+      watch({ activity: { stage: 'teardown', caseKey: passed[0]?.key ?? '' }, limitMs: FINISH_LIMIT_MS, why: `collecting observations may take ${FINISH_LIMIT_MS / 1000} s` });
+      channel.tell({ type: 'finish', caseKeys: [...judged.keys()] });
+    };
+
+    child.on('message', (message: RunnerMessage) => {
+      const receivedAt = performance.now();
+      if (refused !== null || run.fatal) return;
+      switch (message?.type) {
+        case 'prepared':
+        case 'sampled':
+        case 'verdict':
+        case 'ok':
+          try {
+            channel.deliver(message, receivedAt);
+          } catch (error) {
+            if (error instanceof RefusedAnswer) refuse(error.message, error.caseKey);
+            else throw error;
+          }
+          break;
+        case 'notes':
+          // Text from the lab process (which learner code shares): strings only, bounded, never instructions.
+          run.lab = { ...run.lab, notes: (Array.isArray(message.notes) ? message.notes : []).filter((n): n is string => typeof n === 'string').slice(0, MAX_LAB_NOTES).map((n) => n.slice(0, 2000)) };
+          break;
+        case 'call':
+          // While the judge measures, the runner announces nothing: the judge bounds its own requests.
+          if (channel.inFlightSince !== null || (measuringStarted && !measuringFinished)) return refuse('a call was announced while the harness was measuring', message.activity?.caseKey ?? null);
+          watch({ activity: message.activity, limitMs: message.limitMs, why: message.why });
+          break;
+        case 'called':
+          if (channel.inFlightSince !== null || (measuringStarted && !measuringFinished)) return refuse('a call ended while the harness was measuring', null);
+          watch(null);
+          break;
+        case 'checked':
+          if (measuringStarted) return refuse(`a check result arrived after the check (${message.caseKey})`, message.caseKey);
+          entries.set(message.caseKey, { ...message.entry, failedAt: message.entry.passed ? null : { stage: 'check', sample: null } });
+          break;
+        case 'progress':
+          options.onProgress?.(message);
+          break;
+        case 'measuring':
+          if (measuringStarted) return refuse('the measure stage was announced twice', null);
+          measuringStarted = true;
+          watch(null);
+          measure(message.cases).catch(() => {
+            // The channel closed: the process ended or a message was refused; the exit handler says why.
+          });
+          break;
+        case 'case-failed': {
+          judged.delete(message.caseKey);
+          const info = infoOf(message.caseKey);
+          if (info) entries.set(message.caseKey, failedEntry(info, `${message.reason}${fileOf(message.caseKey)}`, entries.get(message.caseKey), message.stage, message.sample));
+          break;
+        }
+        case 'measured': {
+          const s = judged.get(message.caseKey);
+          if (!measuringFinished || !s) return refuse(`a measured case arrived that the harness did not measure (${message.caseKey})`, message.caseKey);
+          judged.delete(message.caseKey);
+          run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample, sample: message.sample });
+          break;
+        }
+        case 'done':
+          done = true;
+          break;
+        case 'fatal':
+          run.fatal = { kind: message.kind, message: message.message };
+          break;
+        default:
+          // A message of no type the protocol has (an old 'round' of samples timed in the lab process, say).
+          refuse(`a message the protocol does not have arrived ('${String((message as { type?: unknown })?.type).slice(0, 40)}')`, null);
+      }
+    });
+
+    child.on('exit', (exitCode, exitSignal) => {
+      clearTimer();
+      clearInterval(memoryTimer);
+      // bwrap ends with 128 + N when the runner was killed by signal N.
+      let code = exitCode;
+      let signal = exitSignal;
+      if (sandbox.wall && signal === null && code !== null && code > 128 && code < 128 + 65) {
+        const name = Object.entries(os.constants.signals).find(([, n]) => n === code! - 128)?.[0];
+        if (name) [code, signal] = [null, name as NodeJS.Signals];
+      }
+      killGroup(child, 'SIGKILL'); // anything the runner started and left behind
+      channel.close(new Error('the lab process ended'));
+      if (refused !== null) {
+        const info = infoOf(refused);
+        return resolve({ kind: 'case-ended', caseKey: refused, label: info ? caseLabel(info) : refused, variant: info?.variant ?? refused });
+      }
+      if (done || run.fatal || run.interrupted) return resolve({ kind: 'finished' });
+      const ended = overran ?? activity;
+      if (ended === null) {
+        const tail = stderrTail.trim().split('\n').filter((l) => l.trim() !== '').slice(-6).join(' / ');
+        run.fatal = {
+          kind: 'internal',
+          message:
+            overMemory !== null
+              ? `the lab process held ${(overMemory / 2 ** 30).toFixed(1)} GiB of memory outside any case, over the run's limit of ${(sandbox.limits.memoryBytes / 2 ** 30).toFixed(1)} GiB, and was ended`
+              : `the lab process ended unexpectedly (${signal ?? `exit code ${code}`}) outside any case${tail ? `: ${tail}` : ''}`,
+        };
+        return resolve({ kind: 'finished' });
+      }
+      const info = infoOf(ended.activity.caseKey);
+      const label = info ? caseLabel(info) : ended.activity.caseKey;
+      const where = info?.learnerFile ? ` Look at ${info.learnerFile}.` : '';
+      const what = describeActivity(ended.activity, info);
+      let reason: string;
+      if (overMemory !== null) {
+        reason =
+          `${what} held ${(overMemory / 2 ** 30).toFixed(1)} GiB of memory, over the run's limit of ${(sandbox.limits.memoryBytes / 2 ** 30).toFixed(1)} GiB: ` +
+          `the lab process was ended. Does the code keep every result, or allocate per call?${where}`;
+      } else if (signal === 'SIGXCPU') {
+        reason = `${what} used more than ${sandbox.limits.cpuSeconds} CPU seconds in one process, the run's limit: the lab process was ended. Does the code loop forever?${where}`;
+      } else if (overran) {
+        reason =
+          `${what} did not finish within ${(effectiveLimitMs(ended.limitMs, options.limitScale) / 1000).toFixed(1)} s ` +
+          `(${ended.why}, plus ${LIMIT_GRACE_MS / 1000} s${options.limitScale !== undefined && options.limitScale !== 1 ? `, all x ${options.limitScale}` : ''}): ` +
+          `the lab process was ended. Does the code loop forever, or wait on a promise that never settles?${where}`;
+      } else {
+        const last = stderrTail.trim().split('\n').slice(-2).join(' / ');
+        reason =
+          `the lab process ended while ${what} (${signal ? `killed by ${signal}` : `exit code ${code}`}): ` +
+          `${signal ? 'a crash in native code?' : code === 0 ? 'does the code call process.exit()?' : 'an uncaught error, or process.exit()?'}` +
+          `${where}${last ? ` Last output: ${last}` : ''}`;
+      }
+      options.onEvent?.(`${label}: ${reason}`);
+      if (ended.activity.stage === 'teardown' && measuringFinished) {
+        // Measuring was over: keep what was measured, and say the teardown was cut short.
+        run.notes.push(`Teardown of ${label} was cut short: ${reason}`);
+        return resolve({ kind: 'finished' });
+      }
+      const stage = ended.activity.stage;
+      if (info) entries.set(info.key, failedEntry(info, reason, entries.get(info.key), stage, null));
+      resolve({ kind: 'case-ended', caseKey: ended.activity.caseKey, label, variant: info?.variant ?? ended.activity.caseKey });
+    });
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * The clock and the inputs on the judge's side (issue 42): the supervisor times each sample from its own process
+ * (judge-sampler.ts), refuses any answer it did not ask for, and reveals a sample's fresh input only when it asks for
+ * that sample. No timing is asserted here, so this file runs beside others.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { chargeChecks, JudgeChannel, RefusedAnswer, freshDraw } from '../src/judge-sampler.ts';
+import { runLab } from '../src/run-lab.ts';
+import type { JudgeRequest, RunnerMessage } from '../src/run-protocol.ts';
+import { REQUESTS_CLOSED } from '../src/seal.ts';
+import { tempRoot } from './support/temp-root.ts';
+
+const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
+const RIGHT = `export function sumSquares(xs: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return s;
+}
+`;
+
+function channel() {
+  const sent: JudgeRequest[] = [];
+  const watched: unknown[] = [];
+  return { sent, watched, channel: new JudgeChannel((r) => sent.push(r), (w) => watched.push(w)) };
+}
+
+test('the judge takes one answer per request, of its type and number, and refuses any other', async () => {
+  const { sent, channel: judge } = channel();
+  const sampled = (seq: number): RunnerMessage & { type: 'sampled' } => ({ type: 'sampled', seq, runnerMs: 0 });
+  const verdict = (seq: number): RunnerMessage & { type: 'verdict' } => ({ type: 'verdict', seq, equal: true, reason: null, checkMs: 0 });
+  // An answer with no request in flight.
+  assert.throws(() => judge.deliver(sampled(1), 0), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message) && e.caseKey === null);
+  const answer = judge.ask({ type: 'sample', caseKey: 'k' }, null);
+  assert.deepEqual(sent, [{ type: 'sample', seq: 1, caseKey: 'k' }]);
+  // Another number, another type: refused, naming the case asked about.
+  assert.throws(() => judge.deliver(sampled(2), 1), (e) => e instanceof RefusedAnswer && e.caseKey === 'k' && /waited for 'sampled' #1/.test(e.message));
+  assert.throws(() => judge.deliver({ type: 'prepared', seq: 1, error: null }, 1), RefusedAnswer);
+  // The verdict before the answer it follows.
+  assert.throws(() => judge.deliver(verdict(1), 1), (e) => e instanceof RefusedAnswer && /waited for 'sampled' #1/.test(e.message));
+  const received = performance.now();
+  judge.deliver(sampled(1), received);
+  // A second 'sampled' where the verdict is awaited.
+  assert.throws(() => judge.deliver(sampled(1), received), (e) => e instanceof RefusedAnswer && /waited for 'verdict' #1/.test(e.message));
+  judge.deliver(verdict(1), received + 1);
+  const got = await answer;
+  assert.deepEqual(got.receivedAt, [received, received + 1]);
+  assert.ok(got.sentAt <= received);
+  // A second answer to the same request.
+  assert.throws(() => judge.deliver(verdict(1), received), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message));
+});
+
+test('fresh input numbers are drawn distinct, in 1 .. 2^20 - 1, when asked', () => {
+  const draw = freshDraw();
+  const drawn = Array.from({ length: 1000 }, draw);
+  assert.equal(new Set(drawn).size, drawn.length);
+  assert.ok(drawn.every((k) => Number.isInteger(k) && k >= 1 && k < 2 ** 20));
+});
+
+async function check(t: Parameters<typeof tempRoot>[2] & object, source: string, root = tempRoot('faults-root', 'harness-judge-', t)) {
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), source);
+  return runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root });
+}
+
+test("an early answer written straight onto the channel's fd is refused, and the case fails naming the file (issue 42)", async (t) => {
+  // The learner answers every sample of its case at once from the IPC pipe's fd (fs.writeSync works on it), numbered
+  // as the judge numbers requests, hoping one lands before the runner's own. Each is an answer not asked for (or a
+  // second one), so the case fails. Before the judge asked, 'sampled' was no message of the protocol and passed unseen.
+  const outcome = await check(
+    t,
+    `import { writeSync } from 'node:fs';
+const fd = (process as unknown as { channel?: { fd: number } }).channel?.fd;
+for (let seq = 1; seq < 400; seq++) if (fd !== undefined) writeSync(fd, JSON.stringify({ type: 'sampled', seq, runnerMs: 0 }) + '\\n');
+${RIGHT}`,
+  );
+  const entry = outcome.correctness.find((e) => e.variant === 'learner');
+  assert.equal(entry?.passed, false, JSON.stringify(entry));
+  assert.match(entry?.reason ?? '', /did not ask for.*lab or learner code wrote to the harness's channel\. Look at exercises\/faulty\/faulty\.ts/);
+  // The other cases were measured in a fresh process without it.
+  assert.ok(outcome.correctness.filter((e) => e.variant !== 'learner').every((e) => e.passed));
+});
+
+test("learner code cannot listen to the supervisor's requests, so it never sees a fresh input before the harness (issue 42)", async (t) => {
+  // The attack: a listener (prepended, so it runs first) that reads each 'prepare' (the next sample's fresh input
+  // number) and works out that sample's answer while the harness's answer waits, outside the timed window. Before the
+  // requests were sealed, the listener was added and ran; now adding it throws in the learner's module.
+  const outcome = await check(
+    t,
+    `process.prependListener('message', (m: unknown) => { void m; });
+${RIGHT}`,
+  );
+  const entry = outcome.correctness.find((e) => e.variant === 'learner');
+  assert.equal(entry?.passed, false, JSON.stringify(entry));
+  assert.ok((entry?.reason ?? '').includes(REQUESTS_CLOSED), entry?.reason ?? '');
+  assert.match(entry?.reason ?? '', /exercises\/faulty\/faulty\.ts/);
+});
+
+test('a sample runs on the fresh input the judge reveals when it asks for that sample, not one the runner drew (issue 42)', async (t) => {
+  // The runner alone, driven as the supervisor drives it: input k carries its number k in xs[0], and the learner is
+  // wrong only on number 5, which the second request reveals. Before, the runner drew every number itself before
+  // learner code loaded (and runJob took no requests).
+  const root = tempRoot('faults-root', 'harness-judge-', t);
+  const lab = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
+  writeFileSync(
+    lab,
+    readFileSync(lab, 'utf8')
+      .replace('measure: make(2000, 3) };', 'measure: make(2000, 3), measureAt: (k: number) => { const xs = make(2000, 3); xs[0] = k; return xs; } };')
+      .replace('comparator: withinTolerance(', 'checkSample: (xs: Input, out: Output) => withinTolerance({ abs: 1e-9, rel: 1e-12 }).compare([sumSquares(xs)], out),\n  comparator: withinTolerance('),
+  );
+  writeFileSync(
+    path.join(root, 'exercises', 'faulty', 'faulty.ts'),
+    RIGHT.replace('return s;', 'return xs.length === 2000 && xs[0] === 5 ? s + 1 : s;'),
+  );
+  const { runJob } = await import('../src/runner.ts');
+  const messages: RunnerMessage[] = [];
+  const learnerKey = JSON.stringify(['learner', []]);
+  const run = runJob(
+    { lab: 'faulty', impl: 'exercise', quick: true, seed: 1, rootDir: root, checkOnly: false, exclude: [], availableParallelism: 2 },
+    {
+      send: (m) => {
+        messages.push(m);
+      },
+      // The requests the supervisor would send, in order, once the runner listens (after its 'measuring').
+      listen: (handler) => {
+        for (const request of [
+          { type: 'prepare', seq: 1, caseKey: learnerKey, fresh: 777_777 },
+          { type: 'sample', seq: 2, caseKey: learnerKey },
+          { type: 'prepare', seq: 3, caseKey: learnerKey, fresh: 5 },
+          { type: 'sample', seq: 4, caseKey: learnerKey },
+          { type: 'finish', seq: 5, caseKeys: [] },
+        ]) handler(request);
+        return () => {};
+      },
+    },
+  );
+  await run;
+  const verdicts = messages.filter((m): m is RunnerMessage & { type: 'verdict' } => m.type === 'verdict');
+  assert.deepEqual(verdicts.map((m) => [m.seq, m.equal]), [[2, true], [4, false]]);
+  assert.match(verdicts[1]!.reason ?? '', /^wrong output at \[0\]/);
+});
+
+test('a check longer than the trusted case\'s on the same inputs is charged to the sample; trusted cases keep their call', () => {
+  // Reference: the baseline's checks take 1, 1, 3 ms (median 1); the learner's 1, 5, 2 ms: charged 0, 4, 1 ms.
+  const cases = [
+    { key: 'b', label: 'b', sampleLimitMs: 1, baseline: true, trusted: true, inputKey: 'n=1' },
+    { key: 'l', label: 'l', sampleLimitMs: 1, baseline: false, trusted: false, inputKey: 'n=1' },
+    { key: 'x', label: 'x', sampleLimitMs: 1, baseline: false, trusted: false, inputKey: 'n=2' },
+  ];
+  const taken = new Map([
+    ['b', { callMs: [10, 10, 10], checkMs: [1, 1, 3], sampleRounds: [0, 1, 2] }],
+    ['l', { callMs: [2, 2, 2], checkMs: [1, 5, 2], sampleRounds: [0, 1, 2] }],
+    ['x', { callMs: [3, 3, 3], checkMs: [9, 9, 9], sampleRounds: [0, 1, 2] }],
+  ]);
+  const { samples, charged } = chargeChecks(cases, taken);
+  assert.deepEqual(samples.get('b')?.samplesMs, [10, 10, 10]);
+  assert.deepEqual(samples.get('l')?.samplesMs, [2, 6, 3]);
+  assert.equal(charged.get('l'), 1);
+  // No trusted case on its inputs: its call alone.
+  assert.deepEqual(samples.get('x')?.samplesMs, [3, 3, 3]);
+});
