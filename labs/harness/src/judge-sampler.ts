@@ -147,7 +147,7 @@ export interface JudgedCase {
   sampleLimitMs: number;
   /** The lab's baseline variant (the note on the round trip compares with it). */
   baseline: boolean;
-  /** Code the learner did not write (the baseline, the reference solution's copy): its checks set what a check costs. */
+  /** Code the learner did not write (the baseline, the solution's copy in a graded run): its checks set what a check costs. */
   trusted: boolean;
   /** Cases with the same key run on the same inputs (CaseInfo.inputKey). */
   inputKey: string;
@@ -274,7 +274,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, chan
 
 /**
  * Each sample of a case whose code is not trusted is the judge's time of its call plus what its check took beyond
- * the check of a trusted case on the same inputs (the lab's baseline, or the reference solution's copy: the same
+ * the check of a trusted case on the same inputs (the lab's baseline, or the solution's copy in a graded run: the same
  * check of an output of the same shape), as the judge timed both: work left for after the answer is charged to the
  * sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call alone.
  */

@@ -16,7 +16,7 @@ export interface ServedCase<Input, Output> {
   instance: CaseInstance<Input, Output>;
   /** The input of the sample numbered `sample` (the case's count so far, warm-up included) with fresh input `fresh`. */
   inputAt(sample: number, fresh: number): Input;
-  /** Compares one sample's output with the reference output for the input it ran on. */
+  /** Compares one sample's output with the expected output for the input it ran on. */
   check(output: Output, input: Input): Comparison;
   /** The 'measured' message of the case, once its samples are taken (its observations collected here). */
   measured(observations: Extract<RunnerMessage, { type: 'measured' }>['observations']): Extract<RunnerMessage, { type: 'measured' }>;
@@ -32,7 +32,7 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Why an output differs from the reference, for the supervisor's message. */
+/** Why an output differs from the expected one, for the supervisor's message. */
 function mismatchText(comparison: Comparison): string {
   const where = comparison.firstMismatch;
   return (
