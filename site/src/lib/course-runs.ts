@@ -164,6 +164,65 @@ function referenceCheck(rootDir: string): Check {
   };
 }
 
+/** The newest valid reference run of each lab (a lab without one is absent). */
+function referenceRuns(rootDir: string, labs: readonly string[]): Map<string, CourseRun> {
+  const referenceDir = path.join(rootDir, 'reference');
+  const reference = new Map<string, CourseRun>();
+  const checkReference = referenceCheck(rootDir);
+  for (const lab of labs) {
+    const { run } = newestValid(referenceDir, lab, 'reference', checkReference);
+    if (run) reference.set(lab, run);
+  }
+  return reference;
+}
+
+/** COURSE_RUNS must name a folder: the error says which it named and what to give. */
+function requireFolder(courseRunsDir: string, given: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(courseRunsDir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (isDir) return;
+  throw new CourseRunsError(
+    `COURSE_RUNS=${given} names ${courseRunsDir}, which ${existsSync(courseRunsDir) ? 'is not a folder' : 'does not exist'}: ` +
+      'give the folder of your runs (results/, or a bundle results/all/<time>/ that "npm run lab -- --all" wrote), or unset COURSE_RUNS to use the reference runs',
+  );
+}
+
+/**
+ * The instructor's runs (COURSE_RUNS): the newest valid run of each lab there, else the reference's, marked fellBack
+ * with the reason; a folder with no valid run of any lab is an error that lists what was skipped.
+ */
+function instructorRuns(rootDir: string, courseRunsDir: string, given: string, labs: readonly string[], reference: ReadonlyMap<string, CourseRun>): Map<string, CourseRun> {
+  requireFolder(courseRunsDir, given);
+  const chosen = new Map<string, CourseRun>();
+  const allSkipped: string[] = [];
+  const checkCourseRuns = courseRunsCheck(rootDir);
+  for (const lab of labs) {
+    const { run, skipped } = newestValid(courseRunsDir, lab, 'course-runs', checkCourseRuns);
+    allSkipped.push(...skipped);
+    const ref = reference.get(lab);
+    if (run) chosen.set(lab, run);
+    else if (ref) {
+      chosen.set(lab, {
+        ...ref,
+        fellBack: true,
+        fellBackReason: skipped.length === 0 ? `no run of ${lab} in ${given}` : `no valid run of ${lab} in ${given} (${skipped.slice(0, 2).join('; ')})`,
+      });
+    }
+  }
+  if (![...chosen.values()].some((r) => r.source === 'course-runs')) {
+    throw new CourseRunsError(
+      `COURSE_RUNS=${given} (${courseRunsDir}) holds no valid run of any lab (${labs.join(', ')})` +
+        (allSkipped.length > 0 ? `:\n  ${allSkipped.slice(0, 8).join('\n  ')}` : ': expected <lab>/<time>/results.json or all/<time>/<lab>/<time>/results.json under it') +
+        '\nRun "npm run lab -- --all --impl solution" (or one lab) and point COURSE_RUNS at results/, or unset it to use the reference runs.',
+    );
+  }
+  return chosen;
+}
+
 /** The runs the site shows, one per lab (see the file's comment). Cached per root and COURSE_RUNS. */
 export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
   const rootDir = options.rootDir ?? repoRoot();
@@ -173,59 +232,10 @@ export function loadCourseRuns(options: LoadOptions = {}): CourseRuns {
   const key = `${rootDir}\0${courseRunsDir ?? ''}`;
   const cached = kept.loads.get(key);
   if (cached) return cached;
-
-  const referenceDir = path.join(rootDir, 'reference');
   const labs = labNames(rootDir);
-  const reference = new Map<string, CourseRun>();
-  const checkReference = referenceCheck(rootDir);
-  for (const lab of labs) {
-    const { run } = newestValid(referenceDir, lab, 'reference', checkReference);
-    if (run) reference.set(lab, run);
-  }
-
-  const chosen = new Map<string, CourseRun>();
-  if (courseRunsDir === null) {
-    for (const [lab, run] of reference) chosen.set(lab, run);
-  } else {
-    let isDir = false;
-    try {
-      isDir = statSync(courseRunsDir).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) {
-      throw new CourseRunsError(
-        `COURSE_RUNS=${given} names ${courseRunsDir}, which ${existsSync(courseRunsDir) ? 'is not a folder' : 'does not exist'}: ` +
-          'give the folder of your runs (results/, or a bundle results/all/<time>/ that "npm run lab -- --all" wrote), or unset COURSE_RUNS to use the reference runs',
-      );
-    }
-    const allSkipped: string[] = [];
-    const checkCourseRuns = courseRunsCheck(rootDir);
-    for (const lab of labs) {
-      const { run, skipped } = newestValid(courseRunsDir, lab, 'course-runs', checkCourseRuns);
-      allSkipped.push(...skipped);
-      if (run) {
-        chosen.set(lab, run);
-        continue;
-      }
-      const ref = reference.get(lab);
-      if (ref) {
-        chosen.set(lab, {
-          ...ref,
-          fellBack: true,
-          fellBackReason: skipped.length === 0 ? `no run of ${lab} in ${given}` : `no valid run of ${lab} in ${given} (${skipped.slice(0, 2).join('; ')})`,
-        });
-      }
-    }
-    if (![...chosen.values()].some((r) => r.source === 'course-runs')) {
-      throw new CourseRunsError(
-        `COURSE_RUNS=${given} (${courseRunsDir}) holds no valid run of any lab (${labs.join(', ')})` +
-          (allSkipped.length > 0 ? `:\n  ${allSkipped.slice(0, 8).join('\n  ')}` : ': expected <lab>/<time>/results.json or all/<time>/<lab>/<time>/results.json under it') +
-          '\nRun "npm run lab -- --all --impl solution" (or one lab) and point COURSE_RUNS at results/, or unset it to use the reference runs.',
-      );
-    }
-  }
-  const loaded: CourseRuns = { labs: chosen, reference, courseRunsDir, referenceDir };
+  const reference = referenceRuns(rootDir, labs);
+  const chosen = courseRunsDir === null || given === undefined ? new Map(reference) : instructorRuns(rootDir, courseRunsDir, given, labs, reference);
+  const loaded: CourseRuns = { labs: chosen, reference, courseRunsDir, referenceDir: path.join(rootDir, 'reference') };
   kept.loads.set(key, loaded);
   return loaded;
 }
