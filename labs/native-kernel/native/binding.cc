@@ -152,6 +152,33 @@ double CheckFinite(const Napi::CallbackInfo& info, std::size_t index, const char
   return number;
 }
 
+// The arguments every kernel call starts with: the count, then a, b and c (arguments 0-2), each a checked
+// Float64Array. The callers check the lengths, which differ: n*n for a product, a.length for the triad.
+struct Operands {
+  Matrix a, b, c;
+};
+
+Operands CheckOperands(const Napi::CallbackInfo& info, std::size_t count, const char* usage) {
+  CheckArgumentCount(info, count, usage);
+  // A braced list is evaluated left to right: the first bad argument is the one reported.
+  return Operands{CheckMatrix(info, 0, "a"), CheckMatrix(info, 1, "b"), CheckMatrix(info, 2, "c")};
+}
+
+// A product's a, b and c, and n (argument 3): each matrix holds n*n doubles.
+struct ProductOperands {
+  Matrix a, b, c;
+  uint32_t n;
+};
+
+ProductOperands CheckProductOperands(const Napi::CallbackInfo& info, std::size_t count, const char* usage) {
+  Operands m = CheckOperands(info, count, usage);
+  uint32_t n = CheckInteger(info, 3, "n", 1, kMaxN);
+  CheckLength(info.Env(), m.a, "a", n);
+  CheckLength(info.Env(), m.b, "b", n);
+  CheckLength(info.Env(), m.c, "c", n);
+  return ProductOperands{m.a, m.b, m.c, n};
+}
+
 // Runs the learner's kernel; a C++ exception from it (e.g. "not implemented: ...") becomes a JavaScript Error.
 template <typename Fn>
 void CallKernel(Napi::Env env, Fn fn) {
@@ -344,14 +371,7 @@ namespace {
 template <typename Fn>
 Napi::Value SyncProduct(const Napi::CallbackInfo& info, const char* usage, Fn fn) {
   Napi::Env env = info.Env();
-  CheckArgumentCount(info, 4, usage);
-  Matrix a = CheckMatrix(info, 0, "a");
-  Matrix b = CheckMatrix(info, 1, "b");
-  Matrix c = CheckMatrix(info, 2, "c");
-  uint32_t n = CheckInteger(info, 3, "n", 1, kMaxN);
-  CheckLength(env, a, "a", n);
-  CheckLength(env, b, "b", n);
-  CheckLength(env, c, "c", n);
+  auto [a, b, c, n] = CheckProductOperands(info, 4, usage);
   // The kernel writes c while it reads a and b: overlapping memory would give wrong answers silently.
   if (Overlaps(c, a) || Overlaps(c, b)) {
     throw Napi::RangeError::New(env, "c must not share memory with a or b: pass a separate output array");
@@ -410,15 +430,8 @@ namespace {
 Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, kernel::RowKernel rows,
                          kernel::Split split) {
   Napi::Env env = info.Env();
-  CheckArgumentCount(info, 5, usage);
-  Matrix a = CheckMatrix(info, 0, "a");
-  Matrix b = CheckMatrix(info, 1, "b");
-  Matrix c = CheckMatrix(info, 2, "c");
-  uint32_t n = CheckInteger(info, 3, "n", 1, kMaxN);
+  auto [a, b, c, n] = CheckProductOperands(info, 5, usage);
   uint32_t threads = CheckInteger(info, 4, "threads", 1, kMaxThreads);
-  CheckLength(env, a, "a", n);
-  CheckLength(env, b, "b", n);
-  CheckLength(env, c, "c", n);
   // The helper threads wake while this call copies the inputs and hands over to a libuv thread, so they are
   // polling when the job starts instead of waking for it (threads.h: wake_helpers).
   kernel::wake_helpers(threads);
@@ -453,10 +466,7 @@ Napi::Value MatmulBlockedAsync(const Napi::CallbackInfo& info) {
 
 Napi::Value Triad(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  CheckArgumentCount(info, 5, "triad(a, b, c, s, threads)");
-  Matrix a = CheckMatrix(info, 0, "a");
-  Matrix b = CheckMatrix(info, 1, "b");
-  Matrix c = CheckMatrix(info, 2, "c");
+  auto [a, b, c] = CheckOperands(info, 5, "triad(a, b, c, s, threads)");
   double s = CheckFinite(info, 3, "s");
   uint32_t threads = CheckInteger(info, 4, "threads", 1, kMaxThreads);
   CheckSameLength(env, b, "b", a);
@@ -471,10 +481,7 @@ Napi::Value Triad(const Napi::CallbackInfo& info) {
 
 Napi::Value TriadFirstTouch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  CheckArgumentCount(info, 6, "triadFirstTouch(a, b, c, bSource, cSource, threads)");
-  Matrix a = CheckMatrix(info, 0, "a");
-  Matrix b = CheckMatrix(info, 1, "b");
-  Matrix c = CheckMatrix(info, 2, "c");
+  auto [a, b, c] = CheckOperands(info, 6, "triadFirstTouch(a, b, c, bSource, cSource, threads)");
   Matrix b_source = CheckMatrix(info, 3, "bSource");
   Matrix c_source = CheckMatrix(info, 4, "cSource");
   uint32_t threads = CheckInteger(info, 5, "threads", 1, kMaxThreads);
