@@ -32,6 +32,7 @@ export const MAX_BOOTSTRAP_WORK = 2e8;
 
 /** Parameters of one case of a lab's sweep, e.g. `{ workers: 2 }` or `{ size: 4096 }`. */
 export const paramsSchema = z.record(z.string().min(1).max(64), z.union([z.number(), z.string().max(200)]));
+export type Params = z.infer<typeof paramsSchema>;
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const nonNegative = finite.refine((v) => v >= 0, 'must be >= 0');
@@ -55,6 +56,7 @@ export const browserEnvironmentSchema = z.object({
   webgpu: z.object({ vendor: z.string().max(200), architecture: z.string().max(200), device: z.string().max(200), description: z.string().max(500), emulated: z.boolean() }).nullable(),
   webgpuUnavailable: z.string().max(500).nullable(),
 });
+export type BrowserEnvironment = z.infer<typeof browserEnvironmentSchema>;
 
 export const environmentSchema = z.object({
   node: z.string().max(100),
@@ -84,6 +86,7 @@ export const environmentSchema = z.object({
   /** Present only for a run in a browser (`runtime: "browser"`). */
   browser: browserEnvironmentSchema.optional(),
 });
+export type Environment = z.infer<typeof environmentSchema>;
 
 export const cpusSchema = z.object({
   p: z.number().int().positive(),
@@ -109,6 +112,7 @@ export const topologySchema = z.object({
 
 /** What one sample is: itemsPerSample repetitions of one item (see caseResultSchema.sample). */
 export const sampleSchema = z.object({ item: z.string().min(1).max(40), itemsPerSample: z.number().positive() });
+export type SampleUnit = z.infer<typeof sampleSchema>;
 
 export const sampleSummarySchema = z.object({
   n: z.number().int().positive(),
@@ -133,6 +137,7 @@ export const sampleSummarySchema = z.object({
     highSevere: z.number().int().nonnegative(),
   }),
 });
+export type SampleSummary = z.infer<typeof sampleSummarySchema>;
 
 /** A named set of extra observations a lab records while a case is measured (latency probes, loop delay...). */
 export const observationSchema = z.object({
@@ -143,6 +148,7 @@ export const observationSchema = z.object({
   p99: nonNegative.nullable(),
   max: nonNegative.nullable(),
 });
+export type Observation = z.infer<typeof observationSchema>;
 
 export const caseResultSchema = z.object({
   variant: z.string().min(1).max(100),
@@ -170,6 +176,7 @@ export const caseResultSchema = z.object({
   /** Set when the case uses more workers than `availableParallelism`. */
   oversubscribed: z.boolean(),
 });
+export type CaseResult = z.infer<typeof caseResultSchema>;
 
 export const correctnessSchema = z.object({
   variant: z.string().min(1).max(100),
@@ -196,6 +203,7 @@ export const correctnessSchema = z.object({
     })
     .nullable(),
 });
+export type CorrectnessEntry = z.infer<typeof correctnessSchema>;
 
 /** A case by name: its variant and params. */
 export const caseRefSchema = z.object({ variant: z.string().min(1).max(100), params: paramsSchema });
@@ -238,6 +246,7 @@ export const speedupSchema = z.object({
   karpFlatt: z.number().optional(),
   oversubscribed: z.boolean(),
 });
+export type SpeedupEntry = z.infer<typeof speedupSchema>;
 
 /**
  * A sweep the lab declares (LabDefinition.sweeps): the param it varies and the variants it varies it for. Readers draw
@@ -251,6 +260,7 @@ export const sweepSchema = z.object({
   over: z.enum(['baseline', 'one-worker']),
   title: z.string().min(1).max(200),
 });
+export type Sweep = z.infer<typeof sweepSchema>;
 
 export const amdahlFitSchema = z.object({
   variant: z.string(),
@@ -268,6 +278,7 @@ export const amdahlFitSchema = z.object({
   rmse: nonNegative,
   points: z.number().int().nonnegative(),
 });
+export type AmdahlFit = z.infer<typeof amdahlFitSchema>;
 
 /** `--grade`: the learner's graded cases against the solution's, from one run (grade.ts). */
 export const gradeSchema = z.object({
@@ -298,6 +309,7 @@ export const gradeSchema = z.object({
   /** A graded case used more workers than the CPUs the job may use. */
   oversubscribed: z.boolean(),
 });
+export type Grade = z.infer<typeof gradeSchema>;
 
 export const resultsSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
@@ -357,17 +369,5 @@ export const resultsSchema = z.object({
     message: `bootstrapResamples x samples is over ${MAX_BOOTSTRAP_WORK.toExponential()}: more than any lab writes (10,000 x a few thousand); the file cannot be recomputed in bounded time`,
     path: ['bootstrapResamples'],
   });
-
-export type Params = z.infer<typeof paramsSchema>;
-export type Environment = z.infer<typeof environmentSchema>;
-export type BrowserEnvironment = z.infer<typeof browserEnvironmentSchema>;
-export type SampleSummary = z.infer<typeof sampleSummarySchema>;
-export type Observation = z.infer<typeof observationSchema>;
-export type CaseResult = z.infer<typeof caseResultSchema>;
-export type CorrectnessEntry = z.infer<typeof correctnessSchema>;
-export type SpeedupEntry = z.infer<typeof speedupSchema>;
-export type AmdahlFit = z.infer<typeof amdahlFitSchema>;
-export type Sweep = z.infer<typeof sweepSchema>;
-export type SampleUnit = z.infer<typeof sampleSchema>;
 export type Results = z.infer<typeof resultsSchema>;
-export type Grade = z.infer<typeof gradeSchema>;
+
