@@ -74,12 +74,18 @@ interface GraphRecord {
   spanTasks: number;
 }
 
-/** `source`: the learner's code from the page's editor, run as `your-graph` (null: no such case). */
-export function graphLab(p: number, source: string | null = null): BrowserLab<number> {
-  const matrices = seededMatrices(SEED, COUNT, SIDE);
-  let expectedSum: number | null = null;
-  const last = new Map<string, GraphRecord>();
-  const graphCase = (variant: 'flat' | 'tree' | 'your-graph'): BrowserCase<number> => ({
+/** What a graph case needs: P, the learner's code, the matrices, and where it records its last graph's measures. */
+interface GraphContext {
+  p: number;
+  source: string | null;
+  matrices: Matrix[];
+  last: Map<string, GraphRecord>;
+}
+
+/** A graph (the chain, the tree or the learner's) on a pool of P workers; each run records the graph's W and S. */
+function graphCase(ctx: GraphContext, variant: 'flat' | 'tree' | 'your-graph'): BrowserCase<number> {
+  const { p, source, matrices, last } = ctx;
+  return {
     variant,
     params: { count: COUNT, workers: p },
     workers: p,
@@ -104,11 +110,46 @@ export function graphLab(p: number, source: string | null = null): BrowserLab<nu
         teardown: () => pool.terminate(),
       };
     },
+  };
+}
+
+/** The check: the sum of the product's entries, exactly the main thread's. */
+function exactSum(expected: number, actual: number): CheckVerdict {
+  return actual === expected
+    ? { passed: true, reason: null, firstMismatch: null, maxAbsError: null, maxRelError: null }
+    : { passed: false, reason: `the product's entries summed to ${actual}, expected ${expected}`, firstMismatch: { index: 'sum', expected: String(expected), actual: String(actual) }, maxAbsError: Math.abs(actual - expected), maxRelError: null };
+}
+
+/** First the learner's graph, then the page's: the measured speedup beside the bounds of the graph that ran. */
+function leadLines(results: Results, last: ReadonlyMap<string, GraphRecord>, p: number): string[] {
+  return ['your-graph', 'tree', 'flat'].flatMap((variant) => {
+    const g = last.get(variant);
+    const s = results.speedups.find((x) => x.variant === variant);
+    const c = results.cases.find((x) => x.variant === variant);
+    if (!g || !s || !c) return [];
+    const b = bounds({ work: g.workMs, span: g.spanMs }, p);
+    const said = verdict(s.ci95, { speedup: s.speedup, samples: c.samplesMs.length, quick: results.quick, fullRounds: 15 });
+    return [
+      `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks. Measured ${s.speedup.toPrecision(3)}x the main thread (95% interval ${s.ci95[0].toPrecision(3)} to ${s.ci95[1].toPrecision(3)}: ${said}); ` +
+        `its span bound on P = ${p}: ceiling min(P, W/S) ${b.speedupCeiling.toPrecision(3)}, Brent W/(W/P + S) ${b.brentSpeedup.toPrecision(3)}.`,
+    ];
   });
-  const exact = (expected: number, actual: number): CheckVerdict =>
-    actual === expected
-      ? { passed: true, reason: null, firstMismatch: null, maxAbsError: null, maxRelError: null }
-      : { passed: false, reason: `the product's entries summed to ${actual}, expected ${expected}`, firstMismatch: { index: 'sum', expected: String(expected), actual: String(actual) }, maxAbsError: Math.abs(actual - expected), maxRelError: null };
+}
+
+/** Each graph's tasks, W, S and bounds, for the results file's notes. */
+function summaryLines(last: ReadonlyMap<string, GraphRecord>, p: number): string[] {
+  return [...last.entries()].map(([variant, g]) => {
+    const b = bounds({ work: g.workMs, span: g.spanMs }, p);
+    const f = (x: number) => x.toPrecision(3);
+    return `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks; W ${f(g.workMs)} ms, S ${f(g.spanMs)} ms (the last sample's graph); ceiling min(P, W/S) ${f(b.speedupCeiling)}, Brent W/(W/P + S) ${f(b.brentSpeedup)}`;
+  });
+}
+
+/** `source`: the learner's code from the page's editor, run as `your-graph` (null: no such case). */
+export function graphLab(p: number, source: string | null = null): BrowserLab<number> {
+  const matrices = seededMatrices(SEED, COUNT, SIDE);
+  let expectedSum: number | null = null;
+  const ctx: GraphContext = { p, source, matrices, last: new Map() };
   return {
     lab: 'task-graph',
     title: 'Task graphs in the browser: a chain and a tree of futures over a worker pool',
@@ -117,39 +158,21 @@ export function graphLab(p: number, source: string | null = null): BrowserLab<nu
     workUnit: `products of ${COUNT} matrices`,
     comparator: "exact: the sum of the product's entries (integers mod 1,000,003), the main thread's product the expected one",
     expected: (reps) => (expectedSum ??= entrySum(productSerial(matrices))) * reps,
-    check: exact,
+    check: exactSum,
     cases: [
       { variant: 'main', params: { count: COUNT }, unavailable: null, async setup() {
         return { run: async (reps) => { let s = 0; for (let r = 0; r < reps; r++) s += entrySum(productSerial(matrices)); return s; }, teardown() {} };
       } },
-      graphCase('flat'),
-      graphCase('tree'),
-      ...(source !== null ? [graphCase('your-graph')] : []),
+      graphCase(ctx, 'flat'),
+      graphCase(ctx, 'tree'),
+      ...(source !== null ? [graphCase(ctx, 'your-graph')] : []),
     ],
     notes: [
       `One product is ${COUNT} seeded ${SIDE} x ${SIDE} matrices; each task is one product on one of P = ${p} workers, handed to the least busy.`,
       ...(source !== null ? ['your-graph: your treeProduct ran once in a worker to build its graph (its futures resolve to placeholders there); the page ran that graph on the same pool.'] : []),
     ],
-    // First the learner's graph, then the page's: the measured speedup beside the bounds of the graph that ran.
-    lead: (results: Results) =>
-      ['your-graph', 'tree', 'flat'].flatMap((variant) => {
-        const g = last.get(variant);
-        const s = results.speedups.find((x) => x.variant === variant);
-        const c = results.cases.find((x) => x.variant === variant);
-        if (!g || !s || !c) return [];
-        const b = bounds({ work: g.workMs, span: g.spanMs }, p);
-        const said = verdict(s.ci95, { speedup: s.speedup, samples: c.samplesMs.length, quick: results.quick, fullRounds: 15 });
-        return [
-          `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks. Measured ${s.speedup.toPrecision(3)}x the main thread (95% interval ${s.ci95[0].toPrecision(3)} to ${s.ci95[1].toPrecision(3)}: ${said}); ` +
-            `its span bound on P = ${p}: ceiling min(P, W/S) ${b.speedupCeiling.toPrecision(3)}, Brent W/(W/P + S) ${b.brentSpeedup.toPrecision(3)}.`,
-        ];
-      }),
-    summarize: () =>
-      [...last.entries()].map(([variant, g]) => {
-        const b = bounds({ work: g.workMs, span: g.spanMs }, p);
-        const f = (x: number) => x.toPrecision(3);
-        return `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks; W ${f(g.workMs)} ms, S ${f(g.spanMs)} ms (the last sample's graph); ceiling min(P, W/S) ${f(b.speedupCeiling)}, Brent W/(W/P + S) ${f(b.brentSpeedup)}`;
-      }),
+    lead: (results: Results) => leadLines(results, ctx.last, p),
+    summarize: () => summaryLines(ctx.last, p),
     impl: source !== null ? 'exercise' : 'solution',
   };
 }
