@@ -1,17 +1,17 @@
 /**
  * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json.
  */
-import { formatTime, type Results } from '@parallel-course/core';
+import { formatTime, type MeasuredValue, type Results } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { nativeKernelAnalysis, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
-import { nativeKernelValues } from './analysis-values.ts';
+import { keyPart, nativeKernelValues, SYNC_TWIN } from './analysis-values.ts';
 import { saturationSentence, type Bandwidth } from './bandwidth-analysis.ts';
 import { rooflineSvg } from './roofline-svg.ts';
 import { describeTriadSize } from './triad.ts';
 
 const ci = ([lo, hi]: [number, number], digits: number) => `[${lo.toFixed(digits)}, ${hi.toFixed(digits)}]`;
 
-export function formatAnalysis(results: Results, a: NativeKernelAnalysis): string {
+export function formatAnalysis(results: Results, a: NativeKernelAnalysis, serialPath: string[] = []): string {
   const env = results.environment;
   const lines: string[] = [];
   lines.push(`# Native kernel: analysis of ${results.impl} run ${results.startedAt}`);
@@ -47,6 +47,7 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis): strin
   for (const t of a.threads) {
     lines.push(`- ${t.variant === 'native-threads' ? '' : `${t.variant}, `}n = ${t.size}, ${t.threads} threads: speedup ${t.speedup.toFixed(2)} ${ci(t.speedupCi, 2)}, efficiency ${t.efficiency.toFixed(2)} ${ci(t.efficiencyCi, 2)}.`);
   }
+  lines.push(...serialPath);
   lines.push('');
   lines.push(...formatBandwidth(a.bandwidth));
   lines.push('## Roofline: fraction of this machine\'s measured peak');
@@ -111,7 +112,8 @@ export function fmtNs(ns: number): string {
 export function analysisReport(results: Results): LabAnalysis {
   const analysis = nativeKernelAnalysis(results);
   const files: LabAnalysis['files'] = [];
-  let text = formatAnalysis(results, analysis);
+  const measured = nativeKernelValues(results, analysis);
+  let text = formatAnalysis(results, analysis, serialPathLines(measured.values));
   if (analysis.roofs) {
     const shown = new Set([...rooflineSummary(analysis.roofline), ...analysis.roofline.filter((r) => r.variant === 'native-march')]);
     files.push({
@@ -120,7 +122,27 @@ export function analysisReport(results: Results): LabAnalysis {
     });
     text += '\n\n![Roofline of the rungs](roofline.svg)';
   }
-  return { text, files, ...nativeKernelValues(results, analysis) };
+  return { text, files, ...measured };
+}
+
+/**
+ * One line per threads rung and size with a 1-thread case and a synchronous twin (analysis-values.ts): how much
+ * longer the 1-thread call took than the synchronous call of the same kernel, and the copies alone where measured.
+ */
+export function serialPathLines(values: Record<string, MeasuredValue>): string[] {
+  const lines: string[] = [];
+  for (const [variant, sync] of Object.entries(SYNC_TWIN)) {
+    const prefix = `oneThreadOverSync${keyPart(variant)}`;
+    for (const [key, v] of Object.entries(values)) {
+      if (!key.startsWith(prefix) || !/^\d+$/.test(key.slice(prefix.length))) continue;
+      const size = key.slice(prefix.length);
+      const copyMs = values[`copyMs${keyPart(variant)}${size}`];
+      const copyShare = values[`copyShare${keyPart(variant)}${size}`];
+      const copies = copyMs && copyShare ? `; the copies alone (3 n² doubles) ${copyMs.value.toFixed(3)} ms, ${copyShare.value.toFixed(1)}% of the synchronous call` : '';
+      lines.push(`- ${variant}, n = ${size}, 1 thread: ${v.value.toFixed(2)}x ${v.ci95 ? ci(v.ci95, 2) : ''} the time of ${sync} (one synchronous call): the call path's serial work (copies, the hop to a libuv thread and back, waking sleeping threads)${copies}.`);
+    }
+  }
+  return lines;
 }
 
 /**

@@ -56,7 +56,7 @@ export function speedRatio(results: Results, fast: string, slow: string, size: n
 export const COPY_OBSERVATION = 'copy-inputs-and-output-ms';
 
 /** The threads rungs and the synchronous call of the same kernel on one thread (their "fastest one-thread form"). */
-const SYNC_TWIN: Record<string, string> = { 'native-threads': 'native-march', 'native-blocked-threads': 'native-blocked' };
+export const SYNC_TWIN: Record<string, string> = { 'native-threads': 'native-march', 'native-blocked-threads': 'native-blocked' };
 
 /** A threads rung's case at a size and thread count, or null. */
 function threadedCase(results: Results, variant: string, size: number, threads: number): CaseResult | null {

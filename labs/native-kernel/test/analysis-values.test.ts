@@ -6,6 +6,7 @@ import type { CaseResult, Results } from '@parallel-course/core';
 import { nativeKernelAnalysis } from '../src/analysis.ts';
 import { COPY_OBSERVATION, keyPart, nativeKernelValues, speedRatio } from '../src/analysis-values.ts';
 import { PEAK_OBSERVATIONS } from '../src/peaks.ts';
+import { serialPathLines } from '../src/analysis-report.ts';
 
 /** A case whose samples are `samples` (ms), in rounds 0, 0, 1, 1, ...; its median and interval are given. */
 function fakeCase(variant: string, size: number, samples: number[], median: number, observations: CaseResult['observations'] = {}): CaseResult {
@@ -144,4 +145,8 @@ test('the blocked threads rung: efficiency over the plain native-blocked call, a
   assert.equal(values.oneThreadOverSyncNativeThreads512, undefined, 'no native-threads cases: no value');
   assert.deepEqual([values.copyMsNativeBlockedThreads512!.value, values.copyMsNativeBlockedThreads512!.unit], [0.5, 'ms']);
   assert.deepEqual([values.copyShareNativeBlockedThreads512!.value, values.copyShareNativeBlockedThreads512!.unit], [12.5, '%']);
+  // analysis.md says it in one line under the threads' efficiencies.
+  assert.deepEqual(serialPathLines(values), [
+    '- native-blocked-threads, n = 512, 1 thread: 1.15x [1.15, 1.15] the time of native-blocked (one synchronous call): the call path\'s serial work (copies, the hop to a libuv thread and back, waking sleeping threads); the copies alone (3 n² doubles) 0.500 ms, 12.5% of the synchronous call.',
+  ]);
 });
