@@ -11,7 +11,7 @@ import { staleWasm, WASM_MODULES } from '../scripts/build-wasm.ts';
 import { THREADS_MAX_PAGES } from '../src/browser-lab/wasm/threads-memory.ts';
 import type { Results } from '@parallel-course/core';
 import { arithmeticOf, hasRelaxedSimd, measureSimdPeak, PEAK_OBSERVATION, peakLines, peakObservation, RELAXED_SIMD_MODULE, type PeakExports } from '../src/browser-lab/labs/native-kernel-peak.ts';
-import { packBytes, rowBlock, threadsLayout } from '../src/browser-lab/wasm/threads-memory.ts';
+import { packBytes, rowBlock, threadsLayout, TILE_ROWS } from '../src/browser-lab/wasm/threads-memory.ts';
 import { scalingLines } from '../src/browser-lab/labs/native-kernel-scaling.ts';
 
 const dir = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.url));
@@ -51,7 +51,7 @@ describe('in-page lab WebAssembly', () => {
 
   for (const relaxed of [false, true]) {
     const suffix = relaxed ? '-relaxed' : '';
-    it(`matmul-blocked-threads${suffix}.wasm imports a shared memory and computes blocks of rows on it (n = 4 x 3 + 3, blocks split inside a tile row, the scalar edges)`, async () => {
+    it(`matmul-blocked-threads${suffix}.wasm imports a shared memory and computes blocks of rows on it (n = 15: a block of 6 rows and one of 9, one-row loop and scalar column edges)`, async () => {
       const module = new WebAssembly.Module(readFileSync(`${dir}matmul-blocked-threads${suffix}.wasm`));
       assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }]);
       const n = 15;
@@ -73,17 +73,19 @@ describe('in-page lab WebAssembly', () => {
     });
   }
 
-  it('the threaded rung splits rows into whole 4-row tiles, every row once, the rest to the last worker', () => {
+  it('the threaded rung splits rows into whole 6-row tiles, every row once, the rest to the last worker', () => {
+    assert.equal(TILE_ROWS, 6);
     for (const [n, threads] of [[256, 2], [128, 3], [15, 2], [7, 4], [3, 2]] as const) {
       const blocks = Array.from({ length: threads }, (_, w) => rowBlock(n, threads, w));
       assert.equal(blocks[0]!.first, 0);
       assert.equal(blocks.at(-1)!.last, n);
       for (let w = 1; w < threads; w++) assert.equal(blocks[w]!.first, blocks[w - 1]!.last, `n=${n} threads=${threads}: contiguous`);
-      for (const block of blocks.slice(0, -1)) assert.equal(block.first % 4, 0, `n=${n} threads=${threads}: ${JSON.stringify(block)} starts on a tile`);
+      for (const block of blocks) assert.equal(block.first % 6, 0, `n=${n} threads=${threads}: ${JSON.stringify(block)} starts on a tile`);
       const sizes = blocks.slice(0, -1).map((x) => x.last - x.first);
-      assert.ok(sizes.every((size) => size % 4 === 0), `n=${n} threads=${threads}: whole tiles ${sizes}`);
+      assert.ok(sizes.every((size) => size % 6 === 0), `n=${n} threads=${threads}: whole tiles ${sizes}`);
     }
-    assert.deepEqual([0, 1].map((w) => rowBlock(256, 2, w)), [{ first: 0, last: 128 }, { first: 128, last: 256 }]);
+    // Reference: 256 rows are 42 tiles and 4 rows; 21 tiles (126 rows) each, the 4 rows to the last worker.
+    assert.deepEqual([0, 1].map((w) => rowBlock(256, 2, w)), [{ first: 0, last: 126 }, { first: 126, last: 256 }]);
   });
 
   it('the shared memory holds A, B, C, the counter and one packed panel per worker, none overlapping', () => {
@@ -129,7 +131,7 @@ describe('the blocked rung and the WebAssembly SIMD peak probe', () => {
 
     it(`${file} computes C = A * B at sizes with and without scalar edges`, async () => {
       const exports = await load();
-      for (const n of [1, 3, 4, 5, 8, 13, 16, 33]) {
+      for (const n of [1, 3, 4, 5, 6, 7, 8, 12, 13, 16, 33]) {
         assert.equal(exports.reserve(n), 1);
         const { a, b } = inputs(n);
         const m = new Float64Array(exports.memory.buffer);

@@ -7,8 +7,13 @@
 // where the CPU has one). ASC_FEATURE_RELAXED_SIMD is asc's compile-time flag for the second build; the page picks the
 // build by validating a tiny relaxed-SIMD module (labs/native-kernel.ts, hasRelaxedSimd).
 
-/** C tile rows and columns held in registers: 4 x 4 doubles = 8 f64x2 accumulators, 2 vectors of B, 1 of A. */
-const MR = 4;
+/**
+ * C tile rows and columns held in registers: 6 x 4 doubles = 12 f64x2 accumulators, with 2 vectors of B and 1 of A
+ * 15 of the 16 vector registers x86-64 has. A 4 x 4 tile (8 accumulators) ran about 15% slower fused (Node 24 on the
+ * course's Xeon VM, 2026-12-06, best of 6 x 9 samples), and as fast with a multiply then an add, which the arithmetic
+ * units limit either way.
+ */
+const MR = 6;
 const NR = 4;
 
 /** a * b + c on both lanes: fused where the build has relaxed SIMD (rounded once or twice, as the CPU does it). */
@@ -27,11 +32,12 @@ export function packBytes(n: i32): usize {
  * Rows first..last-1 of C = A * B. For each panel of NR columns of B, copied once into `pack` (n x NR doubles, one
  * 32-byte row per k, so the panel streams through the L1 cache with unit stride instead of one cache line per k at
  * a stride of n doubles, where a power-of-two n maps every line to the same few cache sets), every MR x NR tile of C
- * is summed in 8 registers over the whole k loop and stored once: per k, 2 loads of B and 4 broadcasts of A feed 8
- * multiply-adds (32 flop), where the SIMD loop (simd-rows.as.ts) loads and stores C for every 4 flop.
+ * is summed in 12 registers over the whole k loop and stored once: per k, 2 loads of B and 6 broadcasts of A feed 12
+ * multiply-adds (48 flop), where the SIMD loop (simd-rows.as.ts) loads and stores C for every 4 flop.
  * Each element's terms are added in k order from zero, as in the typed-array reference: with the plain multiply and
  * add the result is the reference's to the last bit; fused, it differs by rounding only.
- * Edge rows and columns (n not a multiple of 4) take a scalar loop in the same order.
+ * Rows past the last whole tile take a one-row SIMD loop over the same panel; columns past the last whole panel (n
+ * not a multiple of 4) a scalar loop; both add in the same order.
  */
 export function matmulBlockedRows(n: i32, first: i32, last: i32, pack: usize): void {
   const nn = <usize>n * <usize>n;
@@ -54,6 +60,8 @@ export function matmulBlockedRows(n: i32, first: i32, last: i32, pack: usize): v
       let c10 = f64x2.splat(0.0), c11 = f64x2.splat(0.0);
       let c20 = f64x2.splat(0.0), c21 = f64x2.splat(0.0);
       let c30 = f64x2.splat(0.0), c31 = f64x2.splat(0.0);
+      let c40 = f64x2.splat(0.0), c41 = f64x2.splat(0.0);
+      let c50 = f64x2.splat(0.0), c51 = f64x2.splat(0.0);
       let a0 = a + <usize>i * rowBytes;
       const end = a0 + rowBytes;
       let p = pack;
@@ -72,6 +80,12 @@ export function matmulBlockedRows(n: i32, first: i32, last: i32, pack: usize): v
         const x3 = v128.load64_splat(a0 + 3 * rowBytes);
         c30 = madd(x3, b0, c30);
         c31 = madd(x3, b1, c31);
+        const x4 = v128.load64_splat(a0 + 4 * rowBytes);
+        c40 = madd(x4, b0, c40);
+        c41 = madd(x4, b1, c41);
+        const x5 = v128.load64_splat(a0 + 5 * rowBytes);
+        c50 = madd(x5, b0, c50);
+        c51 = madd(x5, b1, c51);
       }
       const at = c + <usize>i * rowBytes + (<usize>jt << 3);
       v128.store(at, c00);
@@ -82,12 +96,30 @@ export function matmulBlockedRows(n: i32, first: i32, last: i32, pack: usize): v
       v128.store(at + 2 * rowBytes, c21, 16);
       v128.store(at + 3 * rowBytes, c30);
       v128.store(at + 3 * rowBytes, c31, 16);
+      v128.store(at + 4 * rowBytes, c40);
+      v128.store(at + 4 * rowBytes, c41, 16);
+      v128.store(at + 5 * rowBytes, c50);
+      v128.store(at + 5 * rowBytes, c51, 16);
+    }
+    // The rows past the last whole tile (n - first not a multiple of 6): one row of the panel at a time, same order.
+    for (let i = fullRowsEnd; i < last; i++) {
+      let c00 = f64x2.splat(0.0), c01 = f64x2.splat(0.0);
+      let a0 = a + <usize>i * rowBytes;
+      const end = a0 + rowBytes;
+      let p = pack;
+      for (; a0 < end; a0 += 8, p += 32) {
+        const x0 = v128.load64_splat(a0);
+        c00 = madd(x0, v128.load(p), c00);
+        c01 = madd(x0, v128.load(p, 16), c01);
+      }
+      const at = c + <usize>i * rowBytes + (<usize>jt << 3);
+      v128.store(at, c00);
+      v128.store(at, c01, 16);
     }
   }
-  // Edges: the rows past the last full tile (all columns), and the columns past the last full panel (all rows).
+  // Edge: the columns past the last whole panel (n not a multiple of 4), every row, scalar in the same order.
   for (let i = first; i < last; i++) {
-    const j0 = i < fullRowsEnd ? fullCols : 0;
-    for (let j = j0; j < n; j++) {
+    for (let j = fullCols; j < n; j++) {
       let sum = 0.0;
       for (let k = 0; k < n; k++) sum += load<f64>(a + <usize>i * rowBytes + (<usize>k << 3)) * load<f64>(b + <usize>k * rowBytes + (<usize>j << 3));
       store<f64>(c + <usize>i * rowBytes + (<usize>j << 3), sum);

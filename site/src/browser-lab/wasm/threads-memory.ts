@@ -8,12 +8,12 @@
 export const THREADS_MAX_PAGES = 2048;
 
 /** Rows of C one tile of the blocked kernel holds (MR in simd-blocked.as.ts): the row blocks start on a multiple of it. */
-export const TILE_ROWS = 4;
+export const TILE_ROWS = 6;
 
 /**
- * Rows first..last-1 of worker `w` of `threads`: contiguous blocks of whole 4-row tiles whose sizes differ by at most
- * one tile (the rows past the last whole tile go to the last worker), so no worker runs the blocked kernel's scalar
- * edge on rows another worker's tiles could have taken.
+ * Rows first..last-1 of worker `w` of `threads`: contiguous blocks of whole 6-row tiles whose sizes differ by at most
+ * one tile; the rows past the last whole tile (n not a multiple of 6) go to the last worker, so only one worker runs
+ * the kernel's slower one-row loop.
  */
 export function rowBlock(n: number, threads: number, w: number): { first: number; last: number } {
   const tiles = Math.floor(n / TILE_ROWS);
@@ -22,9 +22,12 @@ export function rowBlock(n: number, threads: number, w: number): { first: number
   return { first, last };
 }
 
+/** Columns of B in one packed panel (NR in simd-blocked.as.ts). */
+export const PANEL_COLUMNS = 4;
+
 /** Bytes of one worker's packed panel of B (packBytes in simd-blocked.as.ts: n rows of 4 doubles). */
 export function packBytes(n: number): number {
-  return n * TILE_ROWS * 8;
+  return n * PANEL_COLUMNS * 8;
 }
 
 /**
