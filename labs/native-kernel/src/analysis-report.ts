@@ -1,7 +1,7 @@
 /**
  * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json.
  */
-import { formatTime, type MeasuredValue, type Results } from '@parallel-course/core';
+import { formatRatio, formatSignificant, formatTime, type MeasuredValue, type Results } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { nativeKernelAnalysis, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
 import { keyPart, nativeKernelValues, SYNC_TWIN } from './analysis-values.ts';
@@ -138,8 +138,8 @@ export function serialPathLines(values: Record<string, MeasuredValue>): string[]
       const size = key.slice(prefix.length);
       const copyMs = values[`copyMs${keyPart(variant)}${size}`];
       const copyShare = values[`copyShare${keyPart(variant)}${size}`];
-      const copies = copyMs && copyShare ? `; the copies alone (3 n² doubles) ${copyMs.value.toFixed(3)} ms, ${copyShare.value.toFixed(1)}% of the synchronous call` : '';
-      lines.push(`- ${variant}, n = ${size}, 1 thread: ${v.value.toFixed(2)}x ${v.ci95 ? ci(v.ci95, 2) : ''} the time of ${sync} (one synchronous call): the call path's serial work (copies, the hop to a libuv thread and back, waking sleeping threads)${copies}.`);
+      const copies = copyMs && copyShare ? `; the copies alone (3 n² doubles) ${formatTime(copyMs.value)}, ${formatSignificant(copyShare.value)}% of the synchronous call` : '';
+      lines.push(`- ${variant}, n = ${size}, 1 thread: ${formatRatio(v.value)} ${v.ci95 ? ci(v.ci95, 2) : ''} the time of ${sync} (one synchronous call): the call path's serial work (copies, the hop to a libuv thread and back, waking sleeping threads)${copies}.`);
     }
   }
   return lines;

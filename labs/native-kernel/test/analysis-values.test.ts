@@ -147,6 +147,6 @@ test('the blocked threads rung: efficiency over the plain native-blocked call, a
   assert.deepEqual([values.copyShareNativeBlockedThreads512!.value, values.copyShareNativeBlockedThreads512!.unit], [12.5, '%']);
   // analysis.md says it in one line under the threads' efficiencies.
   assert.deepEqual(serialPathLines(values), [
-    '- native-blocked-threads, n = 512, 1 thread: 1.15x [1.15, 1.15] the time of native-blocked (one synchronous call): the call path\'s serial work (copies, the hop to a libuv thread and back, waking sleeping threads); the copies alone (3 n² doubles) 0.500 ms, 12.5% of the synchronous call.',
+    '- native-blocked-threads, n = 512, 1 thread: 1.15x [1.15, 1.15] the time of native-blocked (one synchronous call): the call path\'s serial work (copies, the hop to a libuv thread and back, waking sleeping threads); the copies alone (3 n² doubles) 500 µs, 12.5% of the synchronous call.',
   ]);
 });
