@@ -3,12 +3,11 @@
  * 95% intervals against a parameter, from the data the build embedded in the figure (data-speedup-chart, JSON: the
  * run's numbers, never markup). The table under the chart holds the same numbers as text.
  */
-import { Filler, LogarithmicScale, type ChartDataset } from 'chart.js';
+import { Filler, type ChartDataset } from 'chart.js';
 import { Chart } from './chart-setup.ts';
 
-// The interval band is a filled area between its two edges, and sweeps over sizes read best on a log axis:
-// chart-setup.ts registers neither.
-Chart.register(Filler, LogarithmicScale);
+// The interval band is a filled area between its two edges: chart-setup.ts does not register the filler.
+Chart.register(Filler);
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from './chart-theme.ts';
 
 export interface SpeedupChartData {
