@@ -115,33 +115,44 @@ export function serialCase(points: number): Case {
   };
 }
 
+/** A started pool for the chunk cases: what runInChunks runs on, where its busy time is read, its start-up record. */
+interface ChunkPool {
+  runner: TaskRunner;
+  busy: BusySource;
+  startup(): Record<string, RawObservation>;
+  release(): Promise<void>;
+}
+
 /**
- * The learner's runInChunks on a piscina pool of `workers` threads, tasks of `chunk` points, on a run of `points`;
- * the pool's start-up and memory are recorded on the case with chunk `reportStartupAt` (null: on none).
+ * The learner's runInChunks on a pool that `start` leases, tasks of `chunk` points, on a run of `points`; the pool's
+ * start-up and memory are recorded on the case with chunk `reportStartupAt` (null: on none).
  */
-export function poolCase(chunk: number, workers: number, points: number, reportStartupAt: number | null): Case {
+function chunkCase(
+  variant: string,
+  chunk: number,
+  workers: number,
+  points: number,
+  reportStartupAt: number | null,
+  start: () => Promise<ChunkPool>,
+): Case {
   return {
-    variant: 'pool',
+    variant,
     params: { chunk, points, workers },
     workers,
     async setup(ctx): Promise<Instance> {
       const impl = await importImpl<ScheduleModule>(ctx, SCHEDULE);
-      const pool = await leaseThreadPool(CHUNK_WORKER, workers, EMPTY_TASK);
-      const threads = pool.value;
-      const split = efficiencySplitRecorder(workers, {
-        reset: () => resetBusyClock(threads.busyClock),
-        readNs: () => readBusyNs(threads.busyClock),
-      });
+      const pool = await start();
+      const split = efficiencySplitRecorder(workers, pool.busy);
       return {
         run: (input) => {
           const spec = monteCarloOf(input);
-          return split.run(spec, () => impl.runInChunks(threads.pool, spec, chunk));
+          return split.run(spec, () => impl.runInChunks(pool.runner, spec, chunk));
         },
         resetObservations: () => split.reset(),
         collectObservations: () => ({
           ...split.observations(),
           // Start-up and memory belong to the pool, not to a chunk size: recorded once, on the headline's case.
-          ...(chunk === reportStartupAt ? startupObservations('threads', [threads.startupMs], [threads.memoryPerWorkerMiB]) : {}),
+          ...(chunk === reportStartupAt ? pool.startup() : {}),
         }),
         teardown: () => pool.release(),
       };
@@ -149,32 +160,33 @@ export function poolCase(chunk: number, workers: number, points: number, reportS
   };
 }
 
-/** The learner's runInChunks on the lab's pool of `workers` child processes, on a run of `points`. */
+/** The learner's runInChunks on a piscina pool of `workers` threads (chunkCase). */
+export function poolCase(chunk: number, workers: number, points: number, reportStartupAt: number | null): Case {
+  return chunkCase('pool', chunk, workers, points, reportStartupAt, async () => {
+    const leased = await leaseThreadPool(CHUNK_WORKER, workers, EMPTY_TASK);
+    const threads = leased.value;
+    return {
+      runner: threads.pool,
+      busy: { reset: () => resetBusyClock(threads.busyClock), readNs: () => readBusyNs(threads.busyClock) },
+      startup: () => startupObservations('threads', [threads.startupMs], [threads.memoryPerWorkerMiB]),
+      release: () => leased.release(),
+    };
+  });
+}
+
+/** The learner's runInChunks on the lab's pool of `workers` child processes (chunkCase). */
 export function processCase(chunk: number, workers: number, points: number, reportStartupAt: number): Case {
-  return {
-    variant: 'process',
-    params: { chunk, points, workers },
-    workers,
-    async setup(ctx): Promise<Instance> {
-      const impl = await importImpl<ScheduleModule>(ctx, SCHEDULE);
-      const leased = await lease(`processes:${workers}`, () => ProcessPool.start({ workers }), (p) => p.close());
-      const pool = leased.value;
-      const memory = pool.memoryMiB();
-      const split = efficiencySplitRecorder(workers, { reset: () => pool.resetBusyNs(), readNs: () => pool.busyNs() });
-      return {
-        run: (input) => {
-          const spec = monteCarloOf(input);
-          return split.run(spec, () => impl.runInChunks(pool, spec, chunk));
-        },
-        resetObservations: () => split.reset(),
-        collectObservations: () => ({
-          ...split.observations(),
-          ...(chunk === reportStartupAt ? startupObservations('processes', [...pool.startupMs], memory) : {}),
-        }),
-        teardown: () => leased.release(),
-      };
-    },
-  };
+  return chunkCase('process', chunk, workers, points, reportStartupAt, async () => {
+    const leased = await lease(`processes:${workers}`, () => ProcessPool.start({ workers }), (p) => p.close());
+    const pool = leased.value;
+    const memory = pool.memoryMiB(); // once, when the pool is leased
+    return {
+      runner: pool,
+      busy: { reset: () => pool.resetBusyNs(), readNs: () => pool.busyNs() },
+      startup: () => startupObservations('processes', [...pool.startupMs], memory),
+      release: () => leased.release(),
+    };
+  });
 }
 
 interface TallyModule {
