@@ -59,6 +59,9 @@ export function formatTerminalSummary(results: Results, options: TerminalSummary
   /** A sentence that must be read whole: wrapped under a hanging indent on a terminal, one line otherwise. */
   const wrapped = (text: string, indent: string) => (width === null ? [`${indent}${terminalText(text)}`] : wrapText(text, width, indent, Number.POSITIVE_INFINITY));
   const out: string[] = [];
+  /** A section: a blank line, its title, its table; `flexibleColumn` is the column cut to fit the width. */
+  const table = (title: string, headers: string[], rows: string[][], flexibleColumn: number) =>
+    out.push('', title, ...renderTextTable(headers, rows, { maxWidth, flexibleColumn }));
   const env = results.environment;
   const baselines = new Set(baselineVariants(results));
 
@@ -69,13 +72,11 @@ export function formatTerminalSummary(results: Results, options: TerminalSummary
   );
   out.push(line(`machine: ${machineOneLiner(env)}`));
 
-  out.push('', 'Correctness');
-  out.push(
-    ...renderTextTable(
-      ['case', 'result', 'comparator'],
-      results.correctness.map((entry) => [caseLabel(entry), correctnessStatus(entry), entry.comparator]),
-      { maxWidth },
-    ),
+  table(
+    'Correctness',
+    ['case', 'result', 'comparator'],
+    results.correctness.map((entry) => [caseLabel(entry), correctnessStatus(entry), entry.comparator]),
+    2,
   );
   // Each failure in full below the table: the reason is what the learner must fix, so it is never cut short.
   for (const entry of results.correctness) {
@@ -86,48 +87,44 @@ export function formatTerminalSummary(results: Results, options: TerminalSummary
   let anyNoisy = false;
   let anyOversubscribed = false;
   if (results.cases.length > 0) {
-    out.push('', 'Times (median time per sample [95% interval], throughput at the median)');
-    out.push(
-      ...renderTextTable(
-        ['case', 'median [95% CI]', 'throughput', 'n', 'flags'],
-        results.cases.map((c) => {
-          anyNoisy ||= c.summary.noisy;
-          anyOversubscribed ||= c.oversubscribed;
-          const label = baselines.has(c.variant) ? `${caseLabel(c)} [baseline]` : caseLabel(c);
-          return [
-            label,
-            formatTimeWithInterval(c.summary.median, c.summary.ci95),
-            formatThroughput(c.workPerSample, c.summary.median),
-            String(c.summary.n),
-            caseFlags(c.summary, c.oversubscribed),
-          ];
-        }),
-        { maxWidth, flexibleColumn: 0 },
-      ),
+    table(
+      'Times (median time per sample [95% interval], throughput at the median)',
+      ['case', 'median [95% CI]', 'throughput', 'n', 'flags'],
+      results.cases.map((c) => {
+        anyNoisy ||= c.summary.noisy;
+        anyOversubscribed ||= c.oversubscribed;
+        const label = baselines.has(c.variant) ? `${caseLabel(c)} [baseline]` : caseLabel(c);
+        return [
+          label,
+          formatTimeWithInterval(c.summary.median, c.summary.ci95),
+          formatThroughput(c.workPerSample, c.summary.median),
+          String(c.summary.n),
+          caseFlags(c.summary, c.oversubscribed),
+        ];
+      }),
+      0,
     );
   } else {
     out.push('', 'Times: no case was measured (every variant failed its check or was skipped).');
   }
 
   if (results.speedups.length > 0) {
-    out.push('', 'Speedups (median baseline / median variant time [95% interval]; efficiency vs 1 worker, else baseline)');
-    out.push(
-      ...renderTextTable(
-        ['case', 'vs', 'speedup [95% CI]', 'efficiency', 'flags'],
-        results.speedups.map((s) => {
-          anyOversubscribed ||= s.oversubscribed;
-          const measured = findCase(results, s.variant, s.params);
-          const flags = measured ? caseFlags(measured.summary, s.oversubscribed) : s.oversubscribed ? 'oversubscribed' : '';
-          return [
-            caseLabel(s),
-            s.baseline,
-            formatSpeedup(s),
-            s.efficiency === undefined ? '-' : formatPercent(s.efficiency),
-            flags,
-          ];
-        }),
-        { maxWidth, flexibleColumn: 0 },
-      ),
+    table(
+      'Speedups (median baseline / median variant time [95% interval]; efficiency vs 1 worker, else baseline)',
+      ['case', 'vs', 'speedup [95% CI]', 'efficiency', 'flags'],
+      results.speedups.map((s) => {
+        anyOversubscribed ||= s.oversubscribed;
+        const measured = findCase(results, s.variant, s.params);
+        const flags = measured ? caseFlags(measured.summary, s.oversubscribed) : s.oversubscribed ? 'oversubscribed' : '';
+        return [
+          caseLabel(s),
+          s.baseline,
+          formatSpeedup(s),
+          s.efficiency === undefined ? '-' : formatPercent(s.efficiency),
+          flags,
+        ];
+      }),
+      0,
     );
   }
   if (anyOversubscribed) out.push(line(`  ${OVERSUBSCRIBED_TEXT} (${env.availableParallelism} here)`));
@@ -140,13 +137,7 @@ export function formatTerminalSummary(results: Results, options: TerminalSummary
     }),
   );
   if (observationRows.length > 0) {
-    out.push('', 'Observations (recorded while each case was measured)');
-    out.push(
-      ...renderTextTable(['case', 'observation', 'p50', 'p99', 'max', 'n'], observationRows, {
-        maxWidth,
-        flexibleColumn: 1,
-      }),
-    );
+    table('Observations (recorded while each case was measured)', ['case', 'observation', 'p50', 'p99', 'max', 'n'], observationRows, 1);
   }
 
   out.push('');
