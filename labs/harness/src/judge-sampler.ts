@@ -164,8 +164,15 @@ export interface JudgedSamples {
 export interface JudgeHooks {
   onProgress?(done: number, total: number, label: string, phase: 'warm-up' | 'measure'): void;
   /** Around each case's samples of a round (the supervisor reads the CPU other processes used meanwhile). */
-  beforeRound?(round: number): void;
-  afterRound?(round: number): void;
+  beforeRound?(round: number, caseKey: string): void;
+  afterRound?(round: number, caseKey: string): void;
+}
+
+/** The channels to the runner processes of a run, and which one has each case. */
+export interface JudgeRoute {
+  /** Every channel, the one whose round trip is the run's harness overhead first. */
+  channels: JudgeChannel[];
+  of(caseKey: string): JudgeChannel;
 }
 
 /** Distinct fresh input numbers in 1 .. FRESH_INPUT_INDICES - 1, drawn when asked, from the CSPRNG. */
@@ -188,7 +195,8 @@ function median(values: number[]): number {
 }
 
 /** Measures `cases` through `channel` by `plan`; a case that fails is dropped, the others go on. */
-export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, channel: JudgeChannel, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
+export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, route: JudgeChannel | JudgeRoute, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
+  const { channels, of } = route instanceof JudgeChannel ? { channels: [route], of: () => route } : route;
   const draw = freshDraw();
   /** Per case, each measured sample's call (request to 'sampled') and check (from 'sampled' to 'verdict'), in ms. */
   const taken = new Map(cases.map((c) => [c.key, { callMs: [] as number[], checkMs: [] as number[], sampleRounds: [] as number[] }]));
@@ -196,17 +204,22 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, chan
   const notes: string[] = [];
   const disagreements = new Map<string, number>();
 
-  // Calibration: the empty task, through the same request and answers as every sample.
-  const trips: number[] = [];
-  for (let i = 0; i < CALIBRATION_SAMPLES; i++) {
-    const { sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: null }, null);
-    trips.push((receivedAt[0] as number) - sentAt);
+  // Calibration: the empty task, through the same request and answers as every sample, of each process.
+  const roundTrips: number[] = [];
+  for (const channel of channels) {
+    const trips: number[] = [];
+    for (let i = 0; i < CALIBRATION_SAMPLES; i++) {
+      const { sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: null }, null);
+      trips.push((receivedAt[0] as number) - sentAt);
+    }
+    roundTrips.push(median(trips));
   }
-  const roundTripMs = median(trips);
+  const roundTripMs = roundTrips[0] as number;
 
   /** One sample of `c`: its input made, then timed from this side; null when the case failed. */
   const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number): Promise<{ callMs: number; checkMs: number } | null> => {
     const watch = { activity, limitMs: c.sampleLimitMs, why: `one sample may take at most ${(c.sampleLimitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s)` };
+    const channel = of(c.key);
     const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: draw() }, watch)).answers[0];
     if (prepared?.type === 'prepared' && prepared.error !== null) {
       failed.set(c.key, { reason: `${prepared.error} (${stage} sample #${index})`, stage, sample: index });
@@ -234,7 +247,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, chan
   const total = cases.length * (plan.rounds + (plan.warmupSamples > 0 ? 1 : 0));
   let done = 0;
   for (const [g, members] of groups.entries()) {
-    if (g > 0) await channel.ask({ type: 'between', collectGarbage: true, resetObservations: [] }, null);
+    if (g > 0) for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: true, resetObservations: [] }, null);
     const firstRound = g * plan.rounds;
     if (plan.warmupSamples > 0) {
       for (const i of members) {
@@ -244,7 +257,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, chan
       }
     }
     const live = members.map((i) => (cases[i] as JudgedCase).key).filter((key) => !failed.has(key));
-    await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live }, null);
+    for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live.filter((key) => of(key) === channel) }, null);
     for (let round = 0; round < plan.rounds; round++) {
       for (const k of roundOrder(members.length, round)) {
         const c = cases[members[k] as number] as JudgedCase;
@@ -252,7 +265,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, chan
         if (failed.has(c.key)) continue;
         hooks.onProgress?.(done - 1, total, c.label, 'measure');
         const t = taken.get(c.key)!;
-        hooks.beforeRound?.(firstRound + round);
+        hooks.beforeRound?.(firstRound + round, c.key);
         for (let j = 0; j < plan.samplesPerRound && !failed.has(c.key); j++) {
           const sample = await sampleOnce(c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length);
           if (sample === null) break;
@@ -260,7 +273,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, chan
           t.checkMs.push(sample.checkMs);
           t.sampleRounds.push(firstRound + round);
         }
-        hooks.afterRound?.(firstRound + round);
+        hooks.afterRound?.(firstRound + round, c.key);
       }
     }
   }
@@ -269,14 +282,22 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, chan
 
   const { samples, charged } = chargeChecks(cases, taken);
   notes.push(...clockNotes(cases, samples, charged, roundTripMs, disagreements, plan));
+  if (roundTrips.length > 1) notes.push(`The solution's own process (a graded run) had a round trip of ${(roundTrips[1] as number).toFixed(3)} ms per sample; the learner's, ${roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);
   return { samples, failed, roundTripMs, notes };
 }
 
 /**
+ * A check may take this many times the trusted case's check, plus CHARGE_SLACK_MS, before the rest is charged: a check
+ * after a multi-threaded call shares the CPUs with its threads winding down, and a busy machine delays either.
+ */
+export const CHARGE_SLACK_FACTOR = 2;
+export const CHARGE_SLACK_MS = 1;
+
+/**
  * Each sample of a case whose code is not trusted is the judge's time of its call plus what its check took beyond
  * the check of a trusted case on the same inputs (the lab's baseline, or the solution's copy in a graded run: the same
- * check of an output of the same shape), as the judge timed both: work left for after the answer is charged to the
- * sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call alone.
+ * check of an output of the same shape) and the slack, as the judge timed both: work left for after the answer is
+ * charged to the sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call.
  */
 export function chargeChecks(
   cases: JudgedCase[],
@@ -291,7 +312,7 @@ export function chargeChecks(
     if (!t) continue;
     const peer = trustedCheck.get(c.inputKey);
     const base = c.trusted || !peer ? null : median(peer);
-    const extra = t.checkMs.map((check) => (base === null ? 0 : Math.max(0, check - base)));
+    const extra = t.checkMs.map((check) => (base === null ? 0 : Math.max(0, check - (CHARGE_SLACK_FACTOR * base + CHARGE_SLACK_MS))));
     if (base !== null) charged.set(c.key, median(extra));
     samples.set(c.key, { samplesMs: t.callMs.map((call, i) => call + (extra[i] as number)), sampleRounds: t.sampleRounds });
   }
@@ -327,7 +348,10 @@ function clockNotes(
     if (n > 0) off.push(`${c.label} ${n} of ${s.samplesMs.length + plan.warmupSamples}`);
   }
   if (costly.length > 0) {
-    notes.push(`Checks that took longer than the same check of a trusted case on the same inputs, charged to their samples (median per sample): ${costly.join(', ')}.`);
+    notes.push(
+      `Checks that took longer than ${CHARGE_SLACK_FACTOR} x the same check of a trusted case on the same inputs plus ${CHARGE_SLACK_MS} ms, the rest charged to their samples ` +
+        `(work after the answer, or a busy machine; median per sample): ${costly.join(', ')}.`,
+    );
   }
   if (off.length > 0) {
     notes.push(

@@ -12,10 +12,11 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bwrapCommand, sandboxEnv, type SandboxLimits } from './os-sandbox.ts';
-import { readCpuSnapshot, roundLoad, runProcesses, type CpuSnapshot } from './competing-load.ts';
-import { caseLabel, REFERENCE, REFERENCE_PARAM, type CorrectnessEntry } from '@parallel-course/core';
+import { runProcesses } from './competing-load.ts';
+import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
-import { JudgeChannel, judgeSamples, RefusedAnswer, sampleLimitMs, type Watch } from './judge-sampler.ts';
+import { JudgeChannel, RefusedAnswer, type Watch } from './judge-sampler.ts';
+import type { MeasureMeeting } from './measure-meeting.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
 
 const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
@@ -112,6 +113,7 @@ export function runAttempt(
   entries: Map<string, CorrectnessEntry>,
   started: (child: ChildProcess) => void,
   sandbox: { execArgv: string[]; tmpDir: string; wall: Parameters<typeof bwrapCommand>[0] | null; limits: SandboxLimits },
+  side: { name: 'learner' | 'solution'; meeting: MeasureMeeting; stopped(): boolean },
 ): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
     // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
@@ -179,8 +181,9 @@ export function runAttempt(
     let done = false;
     let measuringStarted = false;
     let measuringFinished = false;
-    /** The cases whose samples the judge took, until their 'measured' arrives. */
-    const judged = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
+    /** Whether this runner has met the others for the measure stage, or said it will not. */
+    let met = false;
+    const judged = side.meeting.judged;
 
     const clearTimer = () => {
       if (timer) clearTimeout(timer);
@@ -215,51 +218,6 @@ export function runAttempt(
       killGroup(child, 'SIGKILL');
     };
 
-    /** The measure stage, driven from this side once the runner says which cases passed. */
-    const measure = async (cases: Extract<RunnerMessage, { type: 'measuring' }>['cases']) => {
-      const plan = run.lab.plan;
-      const passed = (Array.isArray(cases) ? cases : []).filter((c) => entries.get(c?.key)?.passed === true && refused !== c.key);
-      // The CPU other processes took while each case's samples of a round were timed (competing-load.ts).
-      let roundStart: CpuSnapshot | null = null;
-      const result = await judgeSamples(
-        passed.map((c) => ({
-          key: c.key,
-          label: infoOf(c.key) ? caseLabel(infoOf(c.key)!) : c.key,
-          ...(infoOf(c.key)?.measureGroup ? { group: infoOf(c.key)!.measureGroup! } : {}),
-          sampleLimitMs: sampleLimitMs(typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null),
-          baseline: infoOf(c.key)?.variant === run.lab.baseline && !(REFERENCE_PARAM in (infoOf(c.key)?.params ?? {})),
-          trusted: infoOf(c.key)?.variant === run.lab.baseline || infoOf(c.key)?.params[REFERENCE_PARAM] === REFERENCE,
-          inputKey: infoOf(c.key)?.inputKey ?? c.key,
-        })),
-        plan,
-        channel,
-        {
-          onProgress: (done, total, label, phase) => options.onProgress?.({ type: 'progress', done, total, label, phase }),
-          beforeRound: () => {
-            roundStart = child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
-          },
-          afterRound: (round) => {
-            const roundEnd = roundStart && child.pid !== undefined ? readCpuSnapshot(child.pid) : null;
-            if (!roundStart || !roundEnd) return;
-            const load = roundLoad(roundStart, roundEnd);
-            const sum = run.competingCpus.get(round) ?? { othersTicks: 0, seconds: 0 };
-            run.competingCpus.set(round, { othersTicks: sum.othersTicks + load.othersTicks, seconds: sum.seconds + load.seconds });
-          },
-        },
-      );
-      for (const [key, f] of result.failed) {
-        const info = infoOf(key);
-        if (info) entries.set(key, failedEntry(info, `${f.reason}${fileOf(key)}`, entries.get(key), f.stage, f.sample));
-      }
-      for (const [key, s] of result.samples) judged.set(key, s);
-      run.harnessOverheadMs = result.roundTripMs;
-      run.notes.push(...result.notes);
-      // Observations, then the runner tears down and ends: as long as a teardown may take.
-      measuringFinished = true;
-      watch({ activity: { stage: 'teardown', caseKey: passed[0]?.key ?? '' }, limitMs: FINISH_LIMIT_MS, why: `collecting observations may take ${FINISH_LIMIT_MS / 1000} s` });
-      channel.tell({ type: 'finish', caseKeys: [...judged.keys()] });
-    };
-
     child.on('message', (message: RunnerMessage) => {
       const receivedAt = performance.now();
       if (refused !== null || run.fatal) return;
@@ -276,6 +234,8 @@ export function runAttempt(
           }
           break;
         case 'notes':
+          // The learner's process computes the lab's notes, as in a practice run; the solution's are the same lab's.
+          if (side.name !== 'learner') break;
           // Text from the lab process (which learner code shares): strings only, bounded, never instructions.
           run.lab = { ...run.lab, notes: (Array.isArray(message.notes) ? message.notes : []).filter((n): n is string => typeof n === 'string').slice(0, MAX_LAB_NOTES).map((n) => n.slice(0, 2000)) };
           break;
@@ -298,10 +258,18 @@ export function runAttempt(
         case 'measuring':
           if (measuringStarted) return refuse('the measure stage was announced twice', null);
           measuringStarted = true;
+          met = true;
           watch(null);
-          measure(message.cases).catch(() => {
-            // The channel closed: the process ended or a message was refused; the exit handler says why.
-          });
+          {
+            const party = { name: side.name, channel, pid: child.pid, cases: message.cases };
+            void side.meeting.arrive(party).then(() => {
+              // Observations, then the runner tears down and ends: as long as a teardown may take.
+              measuringFinished = true;
+              const keys = side.meeting.keysOf(party);
+              watch({ activity: { stage: 'teardown', caseKey: keys[0] ?? '' }, limitMs: FINISH_LIMIT_MS, why: `collecting observations may take ${FINISH_LIMIT_MS / 1000} s` });
+              channel.tell({ type: 'finish', caseKeys: keys });
+            });
+          }
           break;
         case 'case-failed': {
           judged.delete(message.caseKey);
@@ -318,6 +286,8 @@ export function runAttempt(
         }
         case 'done':
           done = true;
+          if (!met) side.meeting.leave();
+          met = true;
           break;
         case 'fatal':
           run.fatal = { kind: message.kind, message: message.message };
@@ -340,6 +310,10 @@ export function runAttempt(
       }
       killGroup(child, 'SIGKILL'); // anything the runner started and left behind
       channel.close(new Error('the lab process ended'));
+      if (!met) side.meeting.leave();
+      met = true;
+      // Ended by the supervisor because the other runner of the attempt ended a case: nothing of this one's to say.
+      if (side.stopped()) return resolve({ kind: 'finished' });
       if (refused !== null) {
         const info = infoOf(refused);
         return resolve({ kind: 'case-ended', caseKey: refused, label: info ? caseLabel(info) : refused, variant: info?.variant ?? refused });

@@ -30,10 +30,15 @@ export interface RunJob {
   /** The CPU count the lab plans for (os.availableParallelism() unless forced). */
   availableParallelism: number;
   /**
-   * Grade the exercise: the lab's graded cases of the reference solution are measured too, interleaved with the
-   * learner's, as the same variant with params `{ ...params, impl: 'reference' }`.
+   * Grade the exercise: the lab's graded cases of the solution are measured too, as the same variant with params
+   * `{ ...params, impl: 'reference' }`, in a runner of their own (`side`), interleaved with the learner's by the judge.
    */
   grade?: boolean;
+  /**
+   * In a graded run, which cases this runner sets up: 'solution' the solution's copies of the graded cases alone (a
+   * process that never loads a learner module), 'learner' every other case. Absent: every case (a practice run).
+   */
+  side?: 'learner' | 'solution';
   /** Multiplies the runner's own call limits, as the supervisor's (tests shorten them; default 1). */
   limitScale?: number;
 }

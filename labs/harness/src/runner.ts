@@ -16,7 +16,7 @@ import type { MeasureTarget } from './measure.ts';
 import { serveSamples, type SampleServerChannel, type ServedCase } from './sample-server.ts';
 import { runCases } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
-import { caseKey, caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
+import { caseKey, caseLabel, ONE_SAMPLE, paramsKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
 import { LabLoadError } from './errors.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
@@ -217,7 +217,9 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
   }
   const plan = info.plan;
   const excluded = new Set(job.exclude);
-  const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)));
+  // A graded run's solution copies run in a process of their own, which loads no learner module (job.side).
+  const ours = (d: CaseDefinition<unknown, unknown>) => job.side === undefined || (job.side === 'solution') === (d.params[REFERENCE_PARAM] === REFERENCE);
+  const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)) && ours(d));
   const prepared = await prepareCases(lab, definitions, ctx);
   // Still before any learner module loads (a case's set-up imports them): the fresh inputs' references, when the lab
   // computes them up front (so their numbers are drawn here, not revealed one by one as the supervisor does for
@@ -267,7 +269,9 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
   };
   const baselinePassed = passing.some((p) => p.prepared.definition.variant === lab.baseline);
   const otherPassed = passing.some((p) => p.prepared.definition.variant !== lab.baseline);
-  if (job.checkOnly || !baselinePassed || !otherPassed) {
+  // The solution's process measures whatever of its copies passed; the others need the baseline and one more case.
+  const measures = job.side === 'solution' ? passing.length > 0 : baselinePassed && otherPassed;
+  if (job.checkOnly || !measures) {
     await teardownAll();
     return;
   }

@@ -8,7 +8,11 @@
  * JMH forks a fresh JVM: no state of the failed attempt colours the next. Each attempt drops at least one more
  * variant, so a run ends after at most MAX_ATTEMPTS attempts.
  *
- * SIGINT, SIGTERM and SIGHUP end the runner's process group and the run; nothing is written (run-lab.ts says so).
+ * A `--grade` run has two runners per attempt (run-attempt.ts each): the learner's, and the solution's, which sets
+ * up only the solution's copies of the graded cases and so never loads a learner module; they meet for the measure
+ * stage (measure-meeting.ts), where the judge interleaves their samples. A case that ends one ends both.
+ *
+ * SIGINT, SIGTERM and SIGHUP end the runners' process groups and the run; nothing is written (run-lab.ts says so).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +23,8 @@ import { probeOsSandbox, sandboxLimits, type OsSandboxProbe, type SandboxLimits 
 import { competingLoadNote } from './competing-load.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { LabInfo, RunJob } from './run-protocol.ts';
-import { failedEntry, killGroup, runAttempt } from './run-attempt.ts';
+import { failedEntry, killGroup, runAttempt, type AttemptOutcome } from './run-attempt.ts';
+import { MeasureMeeting } from './measure-meeting.ts';
 import { changedFiles, fingerprintFiles } from './reference-fingerprint.ts';
 
 export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './run-attempt.ts';
@@ -60,12 +65,12 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const run: SupervisedRun = { lab: options.lab, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [], competingCpus: new Map() };
   const entries = new Map<string, CorrectnessEntry>();
   const failedKeys = new Set<string>();
-  let current: ChildProcess | null = null;
+  /** The runner processes of the attempt under way (two in a graded run: the learner's and the solution's). */
+  let current: ChildProcess[] = [];
 
   const onSignal = (signal: NodeJS.Signals) => {
     run.interrupted ??= signal;
-    if (current) {
-      const child = current;
+    for (const child of current) {
       killGroup(child, 'SIGTERM');
       setTimeout(() => killGroup(child, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
     }
@@ -75,19 +80,29 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const onStop = () => onSignal('SIGTERM');
   if (options.stop?.aborted) onStop();
   options.stop?.addEventListener('abort', onStop);
-  // The runner's own temp folder: with the lab's declared folders, the only place its code may write (sandbox.ts).
-  const tmpDir = mkdtempSync(path.join(os.tmpdir(), `lab-run-${options.job.lab}-`));
-  // Also on a signal that ends this process before the finally below runs (SIGTERM from scancel or a --time limit).
-  const removeTmpDir = () => rmSync(tmpDir, { recursive: true, force: true });
-  process.once('exit', removeTmpDir);
   const needs = readSandboxNeeds(options.job.rootDir, options.job.lab);
   // A folder granted to the runner must exist when it starts: Node resolves the grants then (a missing one is a file).
   for (const w of needs.writes) mkdirSync(path.join(options.job.rootDir, 'labs', options.job.lab, w), { recursive: true });
-  const sandboxOptions = { rootDir: options.job.rootDir, lab: options.job.lab, impl: options.job.impl, grade: options.job.grade === true, tmpDir, needs };
-  const execArgv = sandboxExecArgv(sandboxOptions);
   const probe = probeOsSandbox();
   const limits = { ...sandboxLimits(options.job.availableParallelism, options.lab.memoryBytes), ...options.limits };
-  const wall = probe.available ? { probe, grants: sandboxGrants(sandboxOptions), needs, limits, cwd: options.job.rootDir } : null;
+  // A graded run measures the solution's copies of the graded cases in a runner of their own, which never loads a
+  // learner module (and the learner's runner then needs no read of solutions/); a practice run has one runner.
+  const graded = options.job.grade === true && !options.job.checkOnly;
+  const sides: { name: 'learner' | 'solution'; impl: RunJob['impl'] }[] = graded
+    ? [{ name: 'learner', impl: options.job.impl }, { name: 'solution', impl: 'solution' }]
+    : [{ name: 'learner', impl: options.job.impl }];
+  const tmpDirs: string[] = [];
+  // Also on a signal that ends this process before the finally below runs (SIGTERM from scancel or a --time limit).
+  const removeTmpDir = () => tmpDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+  process.once('exit', removeTmpDir);
+  const runners = sides.map((side) => {
+    // Each runner's own temp folder: with the lab's declared folders, the only place its code may write (sandbox.ts).
+    const tmpDir = mkdtempSync(path.join(os.tmpdir(), `lab-run-${options.job.lab}-`));
+    tmpDirs.push(tmpDir);
+    const sandboxOptions = { rootDir: options.job.rootDir, lab: options.job.lab, impl: side.impl, grade: options.job.grade === true && !graded, tmpDir, needs };
+    const wall = probe.available ? { probe, grants: sandboxGrants(sandboxOptions), needs, limits, cwd: options.job.rootDir } : null;
+    return { side, sandbox: { execArgv: sandboxExecArgv(sandboxOptions), tmpDir, wall, limits } };
+  });
   run.notes.push(osSandboxNote(probe, limits));
   if (!probe.available && options.job.grade && !options.trustedCode) {
     run.fatal = { kind: 'usage', message: notSandboxedMessage(probe.reason) };
@@ -95,14 +110,36 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     run.notes.push(`Graded without an OS sandbox (${TRUSTED_CODE_FLAG}): the code was trusted, not walled in.`);
   }
 
+  /** One attempt: every runner started, met for the measure stage; the first case that ends a runner ends them all. */
+  const attempt1 = async (job: RunJob, parties: typeof runners): Promise<AttemptOutcome> => {
+    let stopped = false;
+    const meeting = new MeasureMeeting(parties.length, run, entries, options, (key, reason, stage, sample) => {
+      const info = run.lab.cases.find((c) => c.key === key);
+      if (info) entries.set(key, failedEntry(info, `${reason}${info.learnerFile ? `. Look at ${info.learnerFile}.` : ''}`, entries.get(key), stage, sample));
+    });
+    current = [];
+    const outcomes = await Promise.all(
+      parties.map(async ({ side, sandbox }) => {
+        const sideJob: RunJob = graded ? { ...job, impl: side.impl, side: side.name } : job;
+        const outcome = await runAttempt(sideJob, options, run, entries, (child) => current.push(child), sandbox, { name: side.name, meeting, stopped: () => stopped });
+        if ((outcome.kind === 'case-ended' || run.fatal) && !stopped) {
+          stopped = true;
+          for (const child of current) killGroup(child, 'SIGKILL');
+        }
+        return outcome;
+      }),
+    );
+    current = [];
+    return outcomes.find((o) => o.kind === 'case-ended') ?? { kind: 'finished' };
+  };
+
   // The reference's build outputs (native addons built from solutions/<lab>), fingerprinted before any learner code
   // runs and again after the run: the grade is a ratio to the reference only if it ran what was built.
   const referenceBuild = options.job.grade ? fingerprintFiles(options.lab.referenceBuildOutputs) : null;
   try {
     for (let attempt = 1; !run.interrupted && !run.fatal; attempt++) {
       const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key), ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}) };
-      const outcome = await runAttempt(job, options, run, entries, (child) => (current = child), { execArgv, tmpDir, wall, limits });
-      current = null;
+      const outcome = await attempt1(job, runners);
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
       // A case ended the process: start again without it and without the rest of its variant (the same code would
       // most likely end it again, one restart per chunk size), and without the cases that failed their check.

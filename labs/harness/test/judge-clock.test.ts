@@ -142,7 +142,8 @@ test('a sample runs on the fresh input the judge reveals when it asks for that s
 });
 
 test('a check longer than the trusted case\'s on the same inputs is charged to the sample; trusted cases keep their call', () => {
-  // Reference: the baseline's checks take 1, 1, 3 ms (median 1); the learner's 1, 5, 2 ms: charged 0, 4, 1 ms.
+  // Reference: the baseline's checks take 1, 1, 3 ms (median 1), so a check may take 2 x 1 + 1 = 3 ms; the
+  // learner's take 1, 5, 3.5 ms: charged 0, 2 and 0.5 ms.
   const cases = [
     { key: 'b', label: 'b', sampleLimitMs: 1, baseline: true, trusted: true, inputKey: 'n=1' },
     { key: 'l', label: 'l', sampleLimitMs: 1, baseline: false, trusted: false, inputKey: 'n=1' },
@@ -150,13 +151,38 @@ test('a check longer than the trusted case\'s on the same inputs is charged to t
   ];
   const taken = new Map([
     ['b', { callMs: [10, 10, 10], checkMs: [1, 1, 3], sampleRounds: [0, 1, 2] }],
-    ['l', { callMs: [2, 2, 2], checkMs: [1, 5, 2], sampleRounds: [0, 1, 2] }],
+    ['l', { callMs: [2, 2, 2], checkMs: [1, 5, 3.5], sampleRounds: [0, 1, 2] }],
     ['x', { callMs: [3, 3, 3], checkMs: [9, 9, 9], sampleRounds: [0, 1, 2] }],
   ]);
   const { samples, charged } = chargeChecks(cases, taken);
   assert.deepEqual(samples.get('b')?.samplesMs, [10, 10, 10]);
-  assert.deepEqual(samples.get('l')?.samplesMs, [2, 6, 3]);
-  assert.equal(charged.get('l'), 1);
+  assert.deepEqual(samples.get('l')?.samplesMs, [2, 4, 2.5]);
+  assert.equal(charged.get('l'), 0.5);
   // No trusted case on its inputs: its call alone.
   assert.deepEqual(samples.get('x')?.samplesMs, [3, 3, 3]);
+});
+
+test("in a graded run the solution's copy runs in a process that never loads the learner's module (issue 42)", async (t) => {
+  // The learner's module changes something global at load (here a global the test's copy of the solution reads and
+  // throws on; a real attack would slow the solution down through what they share). While the solution's copy ran
+  // in the learner's process, it saw the change, failed, and the grade had no solution to compare with.
+  const root = tempRoot('faults-root', 'harness-judge-', t);
+  writeFileSync(
+    path.join(root, 'solutions', 'faulty', 'faulty.ts'),
+    `export function sumSquares(xs: Float64Array): number {
+  if ((globalThis as { learnerWasHere?: boolean }).learnerWasHere) throw new Error('the learner module ran in this process');
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return s;
+}
+`,
+  );
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), `(globalThis as { learnerWasHere?: boolean }).learnerWasHere = true;\n${RIGHT}`);
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const solution = outcome.correctness.find((e) => e.variant === 'learner' && e.params['impl'] === 'reference');
+  assert.equal(solution?.passed, true, JSON.stringify(solution));
+  const results = outcome.runDir ? JSON.parse(readFileSync(path.join(outcome.runDir, 'results.json'), 'utf8')) : null;
+  assert.ok(results?.cases.some((c: { params: Record<string, unknown> }) => c.params['impl'] === 'reference'), 'the solution copy was measured');
+  assert.notEqual(results?.grade?.entries[0]?.ratio ?? null, null, JSON.stringify(results?.grade));
+  assert.ok(results?.notes.some((n: string) => n.startsWith("The solution's own process")), 'the note on its round trip');
 });

@@ -1,0 +1,137 @@
+/**
+ * Where the runner processes of one attempt meet for the measure stage: a practice run has one (the learner's), a
+ * `--grade` run two (the learner's, and the solution's, which never loads a learner module). Each arrives when its
+ * check is over with the cases that passed and its channel; once all have arrived (or left without measuring), the
+ * judge measures every case in one interleaved sequence (judge-sampler.ts), each sample asked of the process that has
+ * the case, so the solution's samples and the learner's are taken round by round, side by side.
+ * Input: each party's cases and channel. Output: the run's samples (`judged`), failed entries, overhead and notes,
+ * written into the run; each party's `arrive` then resolves and the party ends its runner.
+ */
+import { readCpuSnapshot, roundLoad, type CpuSnapshot } from './competing-load.ts';
+import { caseLabel, REFERENCE, REFERENCE_PARAM, type CorrectnessEntry } from '@parallel-course/core';
+import { judgeSamples, sampleLimitMs, type JudgeChannel, type JudgedCase } from './judge-sampler.ts';
+import type { CaseInfo, RunnerMessage } from './run-protocol.ts';
+import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
+
+/** One runner process at the meeting. */
+export interface Party {
+  /** 'learner' or 'solution': the round trip recorded as the run's overhead is the learner's. */
+  name: 'learner' | 'solution';
+  channel: JudgeChannel;
+  pid: number | undefined;
+  cases: Extract<RunnerMessage, { type: 'measuring' }>['cases'];
+}
+
+export class MeasureMeeting {
+  /** Samples of each case the judge measured, by key, until its 'measured' arrives. */
+  readonly judged = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
+  #expected: number;
+  #parties: Party[] = [];
+  #left = 0;
+  #waiting: (() => void)[] = [];
+  #run: SupervisedRun;
+  #entries: Map<string, CorrectnessEntry>;
+  #options: SuperviseOptions;
+  #failed: (key: string, reason: string, stage: 'warm-up' | 'measure', sample: number | null) => void;
+
+  constructor(
+    expected: number,
+    run: SupervisedRun,
+    entries: Map<string, CorrectnessEntry>,
+    options: SuperviseOptions,
+    failed: (key: string, reason: string, stage: 'warm-up' | 'measure', sample: number | null) => void,
+  ) {
+    this.#expected = expected;
+    this.#run = run;
+    this.#entries = entries;
+    this.#options = options;
+    this.#failed = failed;
+  }
+
+  /** A party whose check is over; resolves once the judge has measured every party's cases. */
+  arrive(party: Party): Promise<void> {
+    this.#parties.push(party);
+    const done = new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#maybeStart();
+    return done;
+  }
+
+  /** A party that will measure nothing (its runner ended without a measure stage). */
+  leave(): void {
+    this.#left++;
+    this.#maybeStart();
+  }
+
+  #maybeStart(): void {
+    if (this.#parties.length + this.#left < this.#expected || this.#parties.length === 0) return;
+    if (this.#parties.length + this.#left > this.#expected) return;
+    void this.#measure().then(
+      () => this.#waiting.forEach((resolve) => resolve()),
+      () => {
+        // A channel closed: a process ended or a message was refused; its exit handler says why.
+      },
+    );
+  }
+
+  async #measure(): Promise<void> {
+    const run = this.#run;
+    const infoOf = (key: string): CaseInfo | undefined => run.lab.cases.find((c) => c.key === key);
+    const owner = new Map<string, Party>();
+    const cases: JudgedCase[] = [];
+    for (const party of this.#parties) {
+      for (const c of Array.isArray(party.cases) ? party.cases : []) {
+        const info = infoOf(c?.key);
+        // Only cases the supervisor knows, that passed their check, from the process that checked them.
+        if (!info || this.#entries.get(info.key)?.passed !== true || owner.has(info.key)) continue;
+        // In a graded run the solution's copies are the solution process's alone, every other case the learner's.
+        if (this.#expected > 1 && (info.params[REFERENCE_PARAM] === REFERENCE) !== (party.name === 'solution')) continue;
+        owner.set(info.key, party);
+        cases.push({
+          key: info.key,
+          label: caseLabel(info),
+          ...(info.measureGroup ? { group: info.measureGroup } : {}),
+          sampleLimitMs: sampleLimitMs(typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null),
+          baseline: info.variant === run.lab.baseline && !(REFERENCE_PARAM in info.params),
+          trusted: info.variant === run.lab.baseline || info.params[REFERENCE_PARAM] === REFERENCE,
+          inputKey: info.inputKey,
+        });
+      }
+    }
+    // The lab's case order: the reference copies come last in it, as the rotation had them in one process.
+    const order = run.lab.cases.map((c) => c.key);
+    cases.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+    const learner = this.#parties.find((p) => p.name === 'learner') ?? this.#parties[0]!;
+    // The CPU other processes took while each case's samples of a round were timed (competing-load.ts).
+    let roundStart: CpuSnapshot | null = null;
+    const result = await judgeSamples(
+      cases,
+      run.lab.plan,
+      { channels: [learner.channel, ...this.#parties.filter((p) => p !== learner).map((p) => p.channel)], of: (key) => owner.get(key)!.channel },
+      {
+        onProgress: (done, total, label, phase) => this.#options.onProgress?.({ type: 'progress', done, total, label, phase }),
+        beforeRound: (_round, key) => {
+          const pid = owner.get(key)?.pid;
+          roundStart = pid !== undefined ? readCpuSnapshot(pid) : null;
+        },
+        afterRound: (round, key) => {
+          const pid = owner.get(key)?.pid;
+          const roundEnd = roundStart && pid !== undefined ? readCpuSnapshot(pid) : null;
+          if (!roundStart || !roundEnd) return;
+          const load = roundLoad(roundStart, roundEnd);
+          const sum = run.competingCpus.get(round) ?? { othersTicks: 0, seconds: 0 };
+          run.competingCpus.set(round, { othersTicks: sum.othersTicks + load.othersTicks, seconds: sum.seconds + load.seconds });
+        },
+      },
+    );
+    for (const [key, f] of result.failed) this.#failed(key, f.reason, f.stage, f.sample);
+    for (const [key, s] of result.samples) this.judged.set(key, s);
+    run.harnessOverheadMs = result.roundTripMs;
+    run.notes.push(...result.notes);
+  }
+
+  /** The keys of `party`'s cases the judge measured. */
+  keysOf(party: Party): string[] {
+    const own = new Set((Array.isArray(party.cases) ? party.cases : []).map((c) => c?.key));
+    return [...this.judged.keys()].filter((k) => own.has(k));
+  }
+}
