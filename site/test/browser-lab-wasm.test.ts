@@ -11,7 +11,7 @@ import { staleWasm, WASM_MODULES } from '../scripts/build-wasm.ts';
 import { THREADS_MAX_PAGES } from '../src/browser-lab/wasm/threads-memory.ts';
 import type { Results } from '@parallel-course/core';
 import { arithmeticOf, hasRelaxedSimd, measureSimdPeak, PEAK_OBSERVATION, peakLines, peakObservation, RELAXED_SIMD_MODULE, type PeakExports } from '../src/browser-lab/labs/native-kernel-peak.ts';
-import { packBytes, rowBlock, threadsLayout, TILE_ROWS } from '../src/browser-lab/wasm/threads-memory.ts';
+import { columnBlock, packBytes, PANEL_COLUMNS, threadsLayout } from '../src/browser-lab/wasm/threads-memory.ts';
 import { scalingLines } from '../src/browser-lab/labs/native-kernel-scaling.ts';
 
 const dir = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.url));
@@ -51,41 +51,44 @@ describe('in-page lab WebAssembly', () => {
 
   for (const relaxed of [false, true]) {
     const suffix = relaxed ? '-relaxed' : '';
-    it(`matmul-blocked-threads${suffix}.wasm imports a shared memory and computes blocks of rows on it (n = 15: a block of 6 rows and one of 9, one-row loop and scalar column edges)`, async () => {
+    it(`matmul-blocked-threads${suffix}.wasm imports a shared memory and computes blocks of columns on it (n = 15: blocks of 8 and 7 columns, 2 whole tiles of rows and 3 in the one-row loop, a scalar column edge)`, async () => {
       const module = new WebAssembly.Module(readFileSync(`${dir}matmul-blocked-threads${suffix}.wasm`));
       assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }]);
       const n = 15;
       const layout = threadsLayout(n, 2);
       const memory = new WebAssembly.Memory({ initial: layout.pages, maximum: THREADS_MAX_PAGES, shared: true });
       assert.ok(memory.buffer instanceof SharedArrayBuffer);
-      // Two instances on one memory, as two workers have: each computes its own rows, packing B in its own region.
-      const kernels = [0, 1].map(() => new WebAssembly.Instance(module, { env: { memory } }).exports['matmulBlockedRowsRepeated'] as (n: number, first: number, last: number, reps: number, pack: number) => void);
+      // Two instances on one memory, as two workers have: each computes its own columns, packing B in its own region.
+      const kernels = [0, 1].map(() => new WebAssembly.Instance(module, { env: { memory } }).exports['matmulBlockedColumnsRepeated'] as (n: number, j0: number, j1: number, reps: number, pack: number) => void);
       const m = new Float64Array(memory.buffer);
       const { a, b } = inputs(n);
       m.set(a, 0);
       m.set(b, n * n);
       m.fill(Number.NaN, 2 * n * n, 3 * n * n);
-      kernels[0]!(n, 0, 6, 2, layout.packAt[0]!);
-      kernels[1]!(n, 6, n, 3, layout.packAt[1]!);
+      const blocks = [0, 1].map((w) => columnBlock(n, 2, w));
+      assert.deepEqual(blocks, [{ j0: 0, j1: 4 }, { j0: 4, j1: 15 }]);
+      kernels[0]!(n, blocks[0]!.j0, blocks[0]!.j1, 2, layout.packAt[0]!);
+      kernels[1]!(n, blocks[1]!.j0, blocks[1]!.j1, 3, layout.packAt[1]!);
       assertProduct(new Float64Array(memory.buffer, 2 * n * n * 8, n * n), a, b, n, relaxed);
       // A memory whose maximum exceeds the module's declared one is refused: the page must use THREADS_MAX_PAGES.
       assert.throws(() => new WebAssembly.Instance(module, { env: { memory: new WebAssembly.Memory({ initial: 1, maximum: THREADS_MAX_PAGES + 1, shared: true }) } }), WebAssembly.LinkError);
     });
   }
 
-  it('the threaded rung splits rows into whole 6-row tiles, every row once, the rest to the last worker', () => {
-    assert.equal(TILE_ROWS, 6);
-    for (const [n, threads] of [[256, 2], [128, 3], [15, 2], [7, 4], [3, 2]] as const) {
-      const blocks = Array.from({ length: threads }, (_, w) => rowBlock(n, threads, w));
-      assert.equal(blocks[0]!.first, 0);
-      assert.equal(blocks.at(-1)!.last, n);
-      for (let w = 1; w < threads; w++) assert.equal(blocks[w]!.first, blocks[w - 1]!.last, `n=${n} threads=${threads}: contiguous`);
-      for (const block of blocks) assert.equal(block.first % 6, 0, `n=${n} threads=${threads}: ${JSON.stringify(block)} starts on a tile`);
-      const sizes = blocks.slice(0, -1).map((x) => x.last - x.first);
-      assert.ok(sizes.every((size) => size % 6 === 0), `n=${n} threads=${threads}: whole tiles ${sizes}`);
+  it('the threaded rung splits columns into whole 4-column panels, every column once, the rest to the last worker', () => {
+    assert.equal(PANEL_COLUMNS, 4);
+    for (const [n, threads] of [[256, 2], [128, 3], [128, 16], [15, 2], [7, 4], [3, 2]] as const) {
+      const blocks = Array.from({ length: threads }, (_, w) => columnBlock(n, threads, w));
+      assert.equal(blocks[0]!.j0, 0);
+      assert.equal(blocks.at(-1)!.j1, n);
+      for (let w = 1; w < threads; w++) assert.equal(blocks[w]!.j0, blocks[w - 1]!.j1, `n=${n} threads=${threads}: contiguous`);
+      for (const block of blocks) assert.equal(block.j0 % 4, 0, `n=${n} threads=${threads}: ${JSON.stringify(block)} starts on a panel`);
+      const sizes = blocks.slice(0, -1).map((x) => x.j1 - x.j0);
+      assert.ok(sizes.every((size) => size % 4 === 0), `n=${n} threads=${threads}: whole panels ${sizes}`);
     }
-    // Reference: 256 rows are 42 tiles and 4 rows; 21 tiles (126 rows) each, the 4 rows to the last worker.
-    assert.deepEqual([0, 1].map((w) => rowBlock(256, 2, w)), [{ first: 0, last: 126 }, { first: 126, last: 256 }]);
+    // Reference: 256 columns are 64 panels, 32 each; 128 columns on 16 workers are 32 panels, 2 each (8 columns).
+    assert.deepEqual([0, 1].map((w) => columnBlock(256, 2, w)), [{ j0: 0, j1: 128 }, { j0: 128, j1: 256 }]);
+    assert.ok(Array.from({ length: 16 }, (_, w) => columnBlock(128, 16, w)).every(({ j0, j1 }) => j1 - j0 === 8));
   });
 
   it('the shared memory holds A, B, C, the counter and one packed panel per worker, none overlapping', () => {

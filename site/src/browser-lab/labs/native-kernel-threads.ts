@@ -1,22 +1,22 @@
 /**
  * The threaded WebAssembly rung of the in-page matrix product (episode 07): the register-blocked SIMD kernel run by
- * `threads` Web Workers over blocks of rows, all on one shared WebAssembly.Memory, the browser's counterpart of the
- * Node lab's native-blocked-threads rung (the blocked C++ kernel on native threads, each on its own rows). Shared
+ * `threads` Web Workers over blocks of columns, all on one shared WebAssembly.Memory, the browser's counterpart of the
+ * Node lab's native-blocked-threads rung (the blocked C++ kernel on native threads, each on its own part of C). Shared
  * memory needs SharedArrayBuffer, which a browser gives only to a cross-origin isolated page (COOP/COEP headers):
  * elsewhere the rung is not run.
  *
  * Set-up, once per case: start the workers, compile the module once, create the shared memory at its full size
  * (A, B, C, a counter and one packed panel of B per worker: it never grows), write A and B into it once, send every
  * worker the module and the memory (each instantiates the module on it), and wait until all have. A sample: one
- * message to each worker, which computes its block of rows `reps` times and replies; the sample ends when all have
- * replied. The workers do not wait for one another between repetitions (the rows of C are independent), so the
+ * message to each worker, which computes its block of columns `reps` times and replies; the sample ends when all have
+ * replied. The workers do not wait for one another between repetitions (the columns of C are independent), so the
  * hand-off is one message and one reply per worker per sample, however many products the sample holds, and nothing
  * waits on the main thread (no Atomics.wait: the page awaits the replies). Stop and the end of the run terminate the
  * workers (teardown), which rejects a sample still in flight.
  */
 import threadsUrl from '../wasm/matmul-blocked-threads.wasm?url';
 import threadsRelaxedUrl from '../wasm/matmul-blocked-threads-relaxed.wasm?url';
-import { THREADS_MAX_PAGES, rowBlock, threadsLayout } from '../wasm/threads-memory.ts';
+import { columnBlock, THREADS_MAX_PAGES, threadsLayout } from '../wasm/threads-memory.ts';
 import { WorkerPool } from '../pool.ts';
 import type { BrowserCase, CaseHandle } from '../lab-types.ts';
 
@@ -24,7 +24,7 @@ export const THREADS_VARIANT = 'wasm-blocked-threads';
 
 type Request =
   | { kind: 'attach'; module: WebAssembly.Module; memory: WebAssembly.Memory }
-  | { kind: 'rows'; n: number; first: number; last: number; reps: number; pack: number; counterIndex: number };
+  | { kind: 'columns'; n: number; j0: number; j1: number; reps: number; pack: number; counterIndex: number };
 
 /** Why this page cannot run the threaded rung, or null when it can. */
 export function threadsUnavailable(simd: boolean): string | null {
@@ -66,7 +66,7 @@ export function threadsCase(n: number, threads: number, a: Float64Array, b: Floa
         const doubles = new Float64Array(memory.buffer);
         doubles.set(a, 0);
         doubles.set(b, n * n);
-        doubles.fill(Number.NaN, 2 * n * n, 3 * n * n); // a row no worker computes fails the first check
+        doubles.fill(Number.NaN, 2 * n * n, 3 * n * n); // a column no worker computes fails the first check
         const counter = new Int32Array(memory.buffer);
         const counterIndex = counterByte / 4;
         await Promise.all(Array.from({ length: threads }, (_, w) => pool.request(w, { kind: 'attach', module, memory })));
@@ -75,17 +75,17 @@ export function threadsCase(n: number, threads: number, a: Float64Array, b: Floa
           async run(reps) {
             Atomics.store(counter, counterIndex, 0);
             const t0 = performance.now();
-            const blocks = Array.from({ length: threads }, (_, w) => rowBlock(n, threads, w));
-            const computeMs = await Promise.all(blocks.map((block, w) => pool.request(w, { kind: 'rows', n, ...block, reps, pack: packAt[w]!, counterIndex })));
+            const blocks = Array.from({ length: threads }, (_, w) => columnBlock(n, threads, w));
+            const computeMs = await Promise.all(blocks.map((block, w) => pool.request(w, { kind: 'columns', n, ...block, reps, pack: packAt[w]!, counterIndex })));
             const wallMs = performance.now() - t0;
             observed = {
-              // A worker with no rows (n under 4 x workers) or no measurable time has no rate.
-              'worker-gflops': blocks.flatMap(({ first, last }, w) => (last > first && computeMs[w]! > 0 ? [(2 * (last - first) * n * n * reps) / computeMs[w]! / 1e6] : [])),
+              // A worker with no columns (n under 4 x workers) or no measurable time has no rate.
+              'worker-gflops': blocks.flatMap(({ j0, j1 }, w) => (j1 > j0 && computeMs[w]! > 0 ? [(2 * (j1 - j0) * n * n * reps) / computeMs[w]! / 1e6] : [])),
               handoff: [Math.max(0, wallMs - Math.max(...computeMs))],
             };
-            // Atomic, after every reply: orders the workers' writes of C before the reads below, and proves the rows.
-            const rows = Atomics.load(counter, counterIndex);
-            if (rows !== n * reps) throw new Error(`the workers computed ${rows} rows, expected ${n * reps} (${n} rows x ${reps} products)`);
+            // Atomic, after every reply: orders the workers' writes of C before the reads below, and proves the columns.
+            const columns = Atomics.load(counter, counterIndex);
+            if (columns !== n * reps) throw new Error(`the workers computed ${columns} columns, expected ${n * reps} (${n} columns x ${reps} products)`);
             return new Float64Array(memory.buffer, 2 * n * n * 8, n * n).slice();
           },
           observed: () => observed,

@@ -1,7 +1,7 @@
 // The register-blocked SIMD rung of the matrix product and the SIMD peak probe (see simd-blocked.as.ts; layout: see
 // matmul-scalar.as.ts, with B's packed panel after C at 3*n*n*8). Built twice by scripts/build-wasm.ts: plain SIMD
 // (matmul-blocked.wasm, multiply then add) and relaxed SIMD (matmul-blocked-relaxed.wasm, fused multiply-add).
-import { matmulBlockedRows, packBytes } from './simd-blocked.as';
+import { matmulBlockedColumns, packBytes } from './simd-blocked.as';
 export { simdPeak, PEAK_FLOP_PER_STEP } from './simd-blocked.as';
 
 /** Grows memory so three n x n matrices of doubles and one packed panel of B fit from address 0; false when it cannot. */
@@ -13,7 +13,7 @@ export function reserve(n: i32): bool {
   return memory.grow(pages - have) >= 0;
 }
 
-/** The blocked rung: C = A * B, all rows. */
+/** The blocked rung: C = A * B, every column. */
 export function matmulBlocked(n: i32): void {
-  matmulBlockedRows(n, 0, n, <usize>n * <usize>n * 24);
+  matmulBlockedColumns(n, 0, n, <usize>n * <usize>n * 24);
 }

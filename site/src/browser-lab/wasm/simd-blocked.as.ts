@@ -29,7 +29,7 @@ export function packBytes(n: i32): usize {
 }
 
 /**
- * Rows first..last-1 of C = A * B. For each panel of NR columns of B, copied once into `pack` (n x NR doubles, one
+ * Columns j0..j1-1 of C = A * B, every row (j0 a multiple of NR). For each panel of NR columns of B, copied once into `pack` (n x NR doubles, one
  * 32-byte row per k, so the panel streams through the L1 cache with unit stride instead of one cache line per k at
  * a stride of n doubles, where a power-of-two n maps every line to the same few cache sets), every MR x NR tile of C
  * is summed in 12 registers over the whole k loop and stored once: per k, 2 loads of B and 6 broadcasts of A feed 12
@@ -39,7 +39,9 @@ export function packBytes(n: i32): usize {
  * Rows past the last whole tile take a one-row SIMD loop over the same panel; columns past the last whole panel (n
  * not a multiple of 4) a scalar loop; both add in the same order.
  */
-export function matmulBlockedRows(n: i32, first: i32, last: i32, pack: usize): void {
+export function matmulBlockedColumns(n: i32, j0: i32, j1: i32, pack: usize): void {
+  const first = 0;
+  const last = n;
   const nn = <usize>n * <usize>n;
   const a: usize = 0;
   const b: usize = nn << 3;
@@ -47,7 +49,8 @@ export function matmulBlockedRows(n: i32, first: i32, last: i32, pack: usize): v
   const rowBytes = <usize>n << 3;
   const fullCols = n - (n % NR);
   const fullRowsEnd = first + ((last - first) / MR) * MR;
-  for (let jt = 0; jt < fullCols; jt += NR) {
+  const panelsEnd = min(j1, fullCols);
+  for (let jt = j0; jt + NR <= panelsEnd; jt += NR) {
     // Pack B[:, jt..jt+3] as n rows of 4 doubles.
     for (let k = 0; k < n; k++) {
       const from = b + <usize>k * rowBytes + (<usize>jt << 3);
@@ -119,7 +122,7 @@ export function matmulBlockedRows(n: i32, first: i32, last: i32, pack: usize): v
   }
   // Edge: the columns past the last whole panel (n not a multiple of 4), every row, scalar in the same order.
   for (let i = first; i < last; i++) {
-    for (let j = fullCols; j < n; j++) {
+    for (let j = max(j0, fullCols); j < j1; j++) {
       let sum = 0.0;
       for (let k = 0; k < n; k++) sum += load<f64>(a + <usize>i * rowBytes + (<usize>k << 3)) * load<f64>(b + <usize>k * rowBytes + (<usize>j << 3));
       store<f64>(c + <usize>i * rowBytes + (<usize>j << 3), sum);

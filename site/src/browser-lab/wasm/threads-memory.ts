@@ -7,23 +7,21 @@
  */
 export const THREADS_MAX_PAGES = 2048;
 
-/** Rows of C one tile of the blocked kernel holds (MR in simd-blocked.as.ts): the row blocks start on a multiple of it. */
-export const TILE_ROWS = 6;
+/** Columns of B in one packed panel (NR in simd-blocked.as.ts): the column blocks start on a multiple of it. */
+export const PANEL_COLUMNS = 4;
 
 /**
- * Rows first..last-1 of worker `w` of `threads`: contiguous blocks of whole 6-row tiles whose sizes differ by at most
- * one tile; the rows past the last whole tile (n not a multiple of 6) go to the last worker, so only one worker runs
- * the kernel's slower one-row loop.
+ * Columns j0..j1-1 of worker `w` of `threads`: contiguous blocks of whole 4-column panels whose sizes differ by at
+ * most one panel; the columns past the last whole panel (n not a multiple of 4) go to the last worker. Columns, not
+ * rows: each worker packs only its own panels of B (a split by rows has every worker pack all of B), and n / 4
+ * panels divide evenly among more workers than n / 6 tiles of rows would (at n = 128: 32 panels, 21 tiles).
  */
-export function rowBlock(n: number, threads: number, w: number): { first: number; last: number } {
-  const tiles = Math.floor(n / TILE_ROWS);
-  const first = TILE_ROWS * Math.floor((tiles * w) / threads);
-  const last = w === threads - 1 ? n : TILE_ROWS * Math.floor((tiles * (w + 1)) / threads);
-  return { first, last };
+export function columnBlock(n: number, threads: number, w: number): { j0: number; j1: number } {
+  const panels = Math.floor(n / PANEL_COLUMNS);
+  const j0 = PANEL_COLUMNS * Math.floor((panels * w) / threads);
+  const j1 = w === threads - 1 ? n : PANEL_COLUMNS * Math.floor((panels * (w + 1)) / threads);
+  return { j0, j1 };
 }
-
-/** Columns of B in one packed panel (NR in simd-blocked.as.ts). */
-export const PANEL_COLUMNS = 4;
 
 /** Bytes of one worker's packed panel of B (packBytes in simd-blocked.as.ts: n rows of 4 doubles). */
 export function packBytes(n: number): number {
@@ -32,7 +30,7 @@ export function packBytes(n: number): number {
 
 /**
  * Where things live in the shared memory, in bytes: A, B and C from 0 (matmul-scalar.as.ts), then one 32-bit
- * counter of the rows computed (after C, 8-byte aligned), then each worker's packed panel of B, each starting on its
+ * counter of the columns computed (after C, 8-byte aligned), then each worker's packed panel of B, each starting on its
  * own 64-byte cache line (no worker writes a line another reads); `pages`: the 64 KiB pages all of it needs.
  */
 export function threadsLayout(n: number, threads: number): { counterByte: number; packAt: number[]; pages: number } {
