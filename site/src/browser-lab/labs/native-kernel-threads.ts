@@ -70,12 +70,12 @@ export function threadsCase(n: number, threads: number, a: Float64Array, b: Floa
         const counter = new Int32Array(memory.buffer);
         const counterIndex = counterByte / 4;
         await Promise.all(Array.from({ length: threads }, (_, w) => pool.request(w, { kind: 'attach', module, memory })));
+        const blocks = Array.from({ length: threads }, (_, w) => columnBlock(n, threads, w));
         let observed: Record<string, number[]> = {};
         return {
           async run(reps) {
             Atomics.store(counter, counterIndex, 0);
             const t0 = performance.now();
-            const blocks = Array.from({ length: threads }, (_, w) => columnBlock(n, threads, w));
             const computeMs = await Promise.all(blocks.map((block, w) => pool.request(w, { kind: 'columns', n, ...block, reps, pack: packAt[w]!, counterIndex })));
             const wallMs = performance.now() - t0;
             observed = {
