@@ -49,6 +49,8 @@ export function sampleLimitMs(checkMs: number | null): number {
   return Math.max(MIN_SAMPLE_LIMIT_MS, Math.ceil(SAMPLE_LIMIT_FACTOR * (checkMs ?? MIN_SAMPLE_LIMIT_MS)));
 }
 
+/** The longest the runner may take to answer a request between samples (calibration, garbage collection), in ms. */
+export const BETWEEN_LIMIT_MS = 30_000;
 /** The empty samples that calibrate the round trip. */
 export const CALIBRATION_SAMPLES = 51;
 /** The round trip should stay under this share of the baseline's median sample (issue 42); a note says when not. */
@@ -204,12 +206,18 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   const notes: string[] = [];
   const disagreements = new Map<string, number>();
 
+  // Requests between samples are bounded too: learner code may block the runner's main thread at any time.
+  const between = (channel: JudgeChannel): Watch => ({
+    activity: { stage: 'between', caseKey: cases.find((c) => of(c.key) === channel)?.key ?? '' },
+    limitMs: BETWEEN_LIMIT_MS,
+    why: `an answer between samples may take ${BETWEEN_LIMIT_MS / 1000} s`,
+  });
   // Calibration: the empty task, through the same request and answers as every sample, of each process.
   const roundTrips: number[] = [];
   for (const channel of channels) {
     const trips: number[] = [];
     for (let i = 0; i < CALIBRATION_SAMPLES; i++) {
-      const { sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: null }, null);
+      const { sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: null }, between(channel));
       trips.push((receivedAt[0] as number) - sentAt);
     }
     roundTrips.push(median(trips));
@@ -247,7 +255,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   const total = cases.length * (plan.rounds + (plan.warmupSamples > 0 ? 1 : 0));
   let done = 0;
   for (const [g, members] of groups.entries()) {
-    if (g > 0) for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: true, resetObservations: [] }, null);
+    if (g > 0) for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: true, resetObservations: [] }, between(channel));
     const firstRound = g * plan.rounds;
     if (plan.warmupSamples > 0) {
       for (const i of members) {
@@ -257,7 +265,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
       }
     }
     const live = members.map((i) => (cases[i] as JudgedCase).key).filter((key) => !failed.has(key));
-    for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live.filter((key) => of(key) === channel) }, null);
+    for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live.filter((key) => of(key) === channel) }, between(channel));
     for (let round = 0; round < plan.rounds; round++) {
       for (const k of roundOrder(members.length, round)) {
         const c = cases[members[k] as number] as JudgedCase;

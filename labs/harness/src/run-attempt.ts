@@ -76,6 +76,8 @@ function describeActivity(activity: Activity, info: CaseInfo | undefined): strin
       return `measuring ${label} (round ${activity.round + 1})`;
     case 'teardown':
       return `tearing down ${label}`;
+    case 'between':
+      return `answering the harness between samples (the process measuring ${label})`;
   }
 }
 
@@ -328,6 +330,18 @@ export function runAttempt(
             overMemory !== null
               ? `the lab process held ${(overMemory / 2 ** 30).toFixed(1)} GiB of memory outside any case, over the run's limit of ${(sandbox.limits.memoryBytes / 2 ** 30).toFixed(1)} GiB, and was ended`
               : `the lab process ended unexpectedly (${signal ?? `exit code ${code}`}) outside any case${tail ? `: ${tail}` : ''}`,
+        };
+        return resolve({ kind: 'finished' });
+      }
+      if (ended.activity.stage === 'between') {
+        // No case was running: code left behind by one (a timer, a callback) kept the process from answering.
+        const implDir = `${job.impl === 'exercise' ? 'exercises' : 'solutions'}/`;
+        const files = [...new Set(run.lab.cases.map((c) => c.learnerFile).filter((f): f is string => f !== null && f.startsWith(implDir)))];
+        run.fatal = {
+          kind: 'internal',
+          message:
+            `the lab process did not answer the harness between samples within ${(effectiveLimitMs(ended.limitMs, options.limitScale) / 1000).toFixed(1)} s (${ended.why}) and was ended: ` +
+            `code left running after a call (a timer, a callback that loops) blocks it.${files.length ? ` Look at ${files.join(', ')}.` : ''}`,
         };
         return resolve({ kind: 'finished' });
       }

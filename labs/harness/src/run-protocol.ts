@@ -62,7 +62,9 @@ export type Activity =
   | { stage: 'check'; caseKey: string; input: number }
   | { stage: 'warm-up'; caseKey: string }
   | { stage: 'measure'; caseKey: string; round: number }
-  | { stage: 'teardown'; caseKey: string };
+  | { stage: 'teardown'; caseKey: string }
+  /** The judge's requests between samples (its calibration, a garbage collection): `caseKey` is the process's first case. */
+  | { stage: 'between'; caseKey: string };
 
 /**
  * What the supervisor knows of a run before it starts the runner: computed in each process from its own load of the

@@ -114,6 +114,20 @@ test('a worker that dies while measuring fails that case alone (its rejection is
   assert.equal(learner?.reason, 'threw while it was measured (measure): worker died. Look at solutions/faulty/faulty.ts.');
 });
 
+test("code left looping after a call (a timer) cannot stall the judge's requests between samples", async (t) => {
+  // The check's last call leaves a timer that blocks the main thread while the judge calibrates or measures. A request
+  // between samples (the calibration) has its limit too: the run ends, naming the file. Before, nothing between two
+  // announced calls was bounded on the judge's side.
+  const root = tempRoot('faults-root', 'harness-faults-', t);
+  writeFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), fault('if (n === 3) setTimeout(() => { for (;;) {} }, 0);'));
+  const started = performance.now();
+  await assert.rejects(
+    runLab({ lab: 'faulty', impl: 'solution', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, limitScale: LIMIT_SCALE }),
+    /did not answer the harness between samples within [\d.]+ s .*Look at solutions\/faulty\/faulty\.ts\./,
+  );
+  assert.ok((performance.now() - started) / 1000 < 20);
+});
+
 test('an uncaught error thrown from a callback fails the case that was running', async (t) => {
   const { outcome, learner } = await runWith(t, fault("if (n === 6) { setImmediate(() => { throw new Error('late boom'); }); await new Promise((r) => setTimeout(r, 50)); }"));
   assertOthersKept(outcome);
