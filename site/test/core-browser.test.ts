@@ -1,8 +1,8 @@
 /**
  * The core (@parallel-course/core) runs in a browser page and in a Web Worker, not only in Node: bundled for the
  * browser (esbuild, platform "browser": a node: import would fail the bundle), loaded into Chromium, it parses a
- * committed reference run (a version 3 file) and a version 2 fixture through the upgrade step, and recomputes every
- * number of the reference run from its samples, in the page and in a Worker.
+ * committed reference run (a version 3 file) and a version 2 fixture through the upgrade steps (both read as version
+ * 4), and recomputes every number of the reference run from its samples, in the page and in a Worker.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -72,7 +72,7 @@ test('the core validates a committed reference run in a Chromium page and in a W
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`http://127.0.0.1:${port}/`);
 
-  const expected = { valid: true, problems: [], version: 3, sweeps: ['workers'], upgradedVersion: 3, upgradedBaseline: 'inline', formatted: '10.0', hasProcess: false };
+  const expected = { valid: true, problems: [], version: 4, sweeps: ['workers'], upgradedVersion: 4, upgradedBaseline: 'inline', formatted: '10.0', hasProcess: false };
   const inPage = await page.evaluate(([reference, v2]) => (globalThis as unknown as { probe: (a: string, b: string) => unknown }).probe(reference!, v2!), [REFERENCE, V2_FIXTURE]);
   assert.deepEqual(inPage, expected, 'in the page');
   const inWorker = await page.evaluate(

@@ -39,7 +39,7 @@ export type RunRecord = Omit<Results, 'schemaVersion' | keyof RunAnalysis>;
 
 /** The results of one run: its record and its analysis, in the schema's field order, at the current SCHEMA_VERSION. */
 export function buildResults(record: RunRecord, analysis: RunAnalysis): Results {
-  const { referenceSolution, notes, runtime, sampling, ...rest } = record;
+  const { solutionFingerprint, notes, runtime, sampling, ...rest } = record;
   return {
     schemaVersion: SCHEMA_VERSION,
     lab: rest.lab,
@@ -65,7 +65,7 @@ export function buildResults(record: RunRecord, analysis: RunAnalysis): Results 
     amdahl: analysis.amdahl,
     headline: analysis.headline,
     grade: analysis.grade,
-    ...(referenceSolution !== undefined ? { referenceSolution } : {}),
+    ...(solutionFingerprint !== undefined ? { solutionFingerprint } : {}),
     notes,
   };
 }

@@ -7,7 +7,7 @@
  *   1  results-schema.ts   the schema of results.json (zod) and its types
  *      case-identity.ts    a case's key and label;  statistics.ts (statistics/): pure functions of samples
  *   2  case-baselines.ts   which case a speedup or an efficiency is over
- *      upgrade.ts          the one upgrade step from version 2;  read-results.ts: parse, upgrade, validate
+ *      upgrade.ts          the upgrade steps 2 -> 3 -> 4;  read-results.ts: parse, upgrade, validate
  *   3  analysis.ts         samples -> summaries, speedups, efficiency, Amdahl fits (stage 3 of a run)
  *   4  grade.ts            a `--grade` run's ratios against the solution
  *   5  build-results.ts    analyzeRun + buildResults: the one way to make a results object (harness and browser)

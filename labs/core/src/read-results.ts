@@ -1,10 +1,10 @@
 /**
- * Reading a results file, one step after the other: parse the JSON, upgrade a version 2 file (upgrade.ts), validate
+ * Reading a results file, one step after the other: parse the JSON, upgrade a version 2 or 3 file (upgrade.ts), validate
  * against the schema (results-schema.ts). Input: text or parsed JSON; output: `Results`, or a ResultsFileError naming
  * every problem. The schema below knows nothing of older versions; the upgrade knows nothing of validation.
  */
 import { resultsSchema, SCHEMA_VERSION, type Results } from './results-schema.ts';
-import { UPGRADABLE_VERSION, upgradeResults, type LabDeclarations } from './upgrade.ts';
+import { OLDEST_UPGRADABLE_VERSION, upgradeResults, type LabDeclarations } from './upgrade.ts';
 
 /** Thrown when a results file does not match the schema; the message lists each problem with its path. */
 export class ResultsFileError extends Error {
@@ -18,11 +18,12 @@ export class ResultsFileError extends Error {
 }
 
 /**
- * Validates parsed JSON as results; throws ResultsFileError naming every problem. A version 2 file is upgraded first
+ * Validates parsed JSON as results; throws ResultsFileError naming every problem. A version 2 or 3 file is upgraded first
  * (upgrade.ts), with the lab's declarations where the caller has them; older or unknown versions are refused.
  */
 export function parseResults(data: unknown, source = 'results', declared?: LabDeclarations): Results {
-  if (typeof data === 'object' && data !== null && !Array.isArray(data) && (data as { schemaVersion?: unknown }).schemaVersion === UPGRADABLE_VERSION) {
+  const version = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as { schemaVersion?: unknown }).schemaVersion : undefined;
+  if (typeof version === 'number' && version >= OLDEST_UPGRADABLE_VERSION && version < SCHEMA_VERSION) {
     data = upgradeResults(data as Record<string, unknown>, declared);
   }
   if (typeof data === 'object' && data !== null && 'schemaVersion' in data && data.schemaVersion !== SCHEMA_VERSION) {

@@ -16,8 +16,10 @@ import { z } from 'zod';
  * (`baseline` + `baselineParams`); the case and the speedup an efficiency and Karp-Flatt come from (`efficiencyOver`,
  * `efficiencySpeedup`). The cgroup quota is recorded once, in `cpus.quota`. Version 2 files load through one
  * upgrade step (upgrade.ts).
+ * 4: a graded run's fingerprint of the course's solution is `solutionFingerprint` (was `referenceSolution`: "reference"
+ * now names only the committed reference runs). Version 3 files load through the next upgrade step.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Caps on what a results file controls, so every reader's work is bounded (issue 25: a 36 KB file asking for 10^9
@@ -358,8 +360,8 @@ export const resultsSchema = z.object({
   headline: speedupSchema.nullable(),
   /** Null for a plain run; `--grade` runs record the grade here. */
   grade: gradeSchema.nullable(),
-  /** `--grade` runs: the fingerprint of solutions/<lab> they were measured against (reference-fingerprint.ts). */
-  referenceSolution: z
+  /** `--grade` runs: the fingerprint of solutions/<lab> they were measured against (solution-fingerprint.ts). */
+  solutionFingerprint: z
     .object({ folder: z.string().max(200), sha256: z.string().regex(/^[0-9a-f]{64}$/), files: z.number().int().nonnegative().max(100_000) })
     .optional(),
   notes: z.array(z.string().max(2000)).max(500),

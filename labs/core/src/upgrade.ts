@@ -1,6 +1,10 @@
 /**
- * The one upgrade step for older results files: version 2 (the harness before the core) to the current version 3.
- * Version 2 left its readers to guess what the numbers mean; this is the only place that still guesses, once, so no
+ * The upgrade steps for older results files, one per version, run in turn up to the current version (4):
+ *
+ * 3 -> 4: the graded run's fingerprint of the course's solution, `referenceSolution`, is `solutionFingerprint` ("the
+ * reference" names only the committed reference runs now; docs/architecture.md, "Names"). Nothing else changed.
+ *
+ * 2 -> 3 (the harness before the core): version 2 left its readers to guess what the numbers mean; this is the only place that still guesses, once, so no
  * reader has to:
  *   - the lab's baseline variant: the one its speedups name (they all name the same one in version 2);
  *   - each speedup's baseline case: the baseline case that shares the most of its params (how the harness chose it);
@@ -15,8 +19,8 @@ import { findBaseline, findOneWorkerCase } from './case-baselines.ts';
 import { sameCase } from './case-identity.ts';
 import type { Params, SampleUnit, Sweep } from './results-schema.ts';
 
-/** The version this step reads. */
-export const UPGRADABLE_VERSION = 2;
+/** The oldest version these steps read; older files are refused (read-results.ts). */
+export const OLDEST_UPGRADABLE_VERSION = 2;
 
 /** What a lab definition declares that version 2 did not record (the harness passes its lab's, the browser none). */
 export interface LabDeclarations {
@@ -31,11 +35,30 @@ const list = (v: unknown): Loose[] => (Array.isArray(v) ? v.filter(isObject) : [
 const caseLike = (v: Loose) => ({ ...v, variant: String(v['variant']), params: (isObject(v['params']) ? v['params'] : {}) as Params, workers: typeof v['workers'] === 'number' ? v['workers'] : undefined });
 
 /**
- * A version 2 results object as version 3 (a new object; the input is not changed). Fields it cannot read are left as
- * they are, so the schema names them afterwards.
+ * A results object of version 2 or 3 as the current version, 4 (a new object; the input is not changed). Fields a step
+ * cannot read are left as they are, so the schema names them afterwards. Other versions are returned unchanged.
  */
 export function upgradeResults(data: Loose, declared: LabDeclarations = {}): Loose {
-  const out: Loose = structuredClone(data);
+  let out: Loose = structuredClone(data);
+  if (out['schemaVersion'] === 2) out = version2To3(out, declared);
+  if (out['schemaVersion'] === 3) out = version3To4(out);
+  return out;
+}
+
+/**
+ * 3 -> 4: `referenceSolution` is `solutionFingerprint` (same value). A `solutionFingerprint` in a version 3 file meant
+ * nothing there (the schema dropped it), so it is dropped here too. Changes `out` in place.
+ */
+function version3To4(out: Loose): Loose {
+  delete out['solutionFingerprint'];
+  if ('referenceSolution' in out) out['solutionFingerprint'] = out['referenceSolution'];
+  delete out['referenceSolution'];
+  out['schemaVersion'] = 4;
+  return out;
+}
+
+/** 2 -> 3: what a version 2 file left readers to guess, guessed once (above). Changes `out` in place. */
+function version2To3(out: Loose, declared: LabDeclarations): Loose {
   const cases = list(out['cases']).map(caseLike);
   const speedups = list(out['speedups']);
   const headline = isObject(out['headline']) ? out['headline'] : null;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { analysisInputsOf, analyzeRun, buildResults, checkResults, parseResultsJson, resultsSchema, type Results, type RunRecord } from '@parallel-course/core';
+import { analysisInputsOf, analyzeRun, buildResults, checkResults, parseResultsJson, resultsSchema, SCHEMA_VERSION, type Results, type RunRecord } from '@parallel-course/core';
 
 function referenceRun(lab: string): Results {
   const dir = new URL(`../../../reference/${lab}/`, import.meta.url);
@@ -34,12 +34,12 @@ test('buildResults rebuilds a reference run from its record and samples, field f
 
 test('buildResults leaves out the optional fields a producer does not record, and keeps the ones it does', () => {
   const original = referenceRun('event-loop');
-  const { schemaVersion: _v, cases, speedups, amdahl, headline, grade, runtime: _r, referenceSolution: _f, ...record } = original;
+  const { schemaVersion: _v, cases, speedups, amdahl, headline, grade, runtime: _r, solutionFingerprint: _f, ...record } = original;
   const plain = buildResults(record, { cases, speedups, amdahl, headline, grade });
   assert.equal('runtime' in plain, false);
-  assert.equal('referenceSolution' in plain, false);
+  assert.equal('solutionFingerprint' in plain, false);
   const browser = buildResults({ ...record, runtime: 'browser' }, { cases, speedups, amdahl, headline, grade });
   assert.equal(browser.runtime, 'browser');
-  assert.equal(browser.schemaVersion, 3);
+  assert.equal(browser.schemaVersion, SCHEMA_VERSION);
   resultsSchema.parse(browser);
 });

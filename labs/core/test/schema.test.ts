@@ -1,8 +1,8 @@
 /** The results schema: a real file round-trips, and malformed files are rejected with the path of each problem. */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { parseResults, parseResultsJson, ResultsFileError, SCHEMA_VERSION } from '@parallel-course/core';
+import { parseResults, parseResultsJson, ResultsFileError, SCHEMA_VERSION, upgradeResults } from '@parallel-course/core';
 
 const fixture = readFileSync(new URL('../../harness/test/fixtures/results-event-loop.json', import.meta.url), 'utf8');
 
@@ -23,8 +23,8 @@ function rejects(mutate: (data: Record<string, unknown>) => void, problem: RegEx
 test('malformed results files are rejected, naming the problem', () => {
   assert.throws(() => parseResultsJson('{"schemaVersion": 1,', 'broken.json'), /broken\.json is not a valid results file:\n {2}- not JSON/);
   rejects((d) => delete d.environment, /^environment: /);
-  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 4, this tool reads version 3: re-run the lab with this version of the course, or update the course/);
-  rejects((d) => (d.schemaVersion = 1), /^recorded with an older harness \(schema version 1; this one reads version 3\): .* Rerun the lab/);
+  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 5, this tool reads version 4: re-run the lab with this version of the course, or update the course/);
+  rejects((d) => (d.schemaVersion = 1), /^recorded with an older harness \(schema version 1; this one reads version 4\): .* Rerun the lab/);
   rejects((d) => delete (((d.cases as Record<string, unknown>[])[0] as Record<string, unknown>).sampleRounds), /^cases\.0\.sampleRounds: /);
   rejects((d) => delete ((d.correctness as Record<string, unknown>[])[0] as Record<string, unknown>).failedAt, /^correctness\.0\.failedAt: /);
   rejects((d) => (d.lab = '../../etc'), /^lab: /);
@@ -62,4 +62,34 @@ test('the upgrade takes the declarations of the lab: its sweeps and what one sam
   });
   assert.equal(results.sweeps[0]?.param, 'workers');
   assert.deepEqual(results.cases[0]?.sample, { item: 'request', itemsPerSample: results.cases[0]?.workPerSample.amount });
+});
+
+/** A committed reference run's results.json text (version 3 while this test was written; any version upgrades). */
+function referenceRunText(lab: string): string {
+  const dir = new URL(`../../../reference/${lab}/`, import.meta.url);
+  const run = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()[0]!;
+  return readFileSync(new URL(`${run}/results.json`, dir), 'utf8');
+}
+
+const fingerprint = { folder: 'solutions/event-loop', sha256: 'ab'.repeat(32), files: 7 };
+
+test('a version 3 graded file loads through the next step: its referenceSolution is the solutionFingerprint', () => {
+  const v3 = { ...(parseResultsJson(referenceRunText('event-loop'), 'reference') as Record<string, unknown>), schemaVersion: 3, referenceSolution: fingerprint };
+  const results = parseResults(v3, 'v3.json');
+  assert.equal(results.schemaVersion, SCHEMA_VERSION);
+  assert.deepEqual(results.solutionFingerprint, fingerprint);
+  assert.equal('referenceSolution' in results, false);
+  assert.equal(v3.referenceSolution, fingerprint, 'the input is not changed');
+  // A solutionFingerprint in a version 3 file meant nothing there; it does not become the fingerprint.
+  const forged = parseResults({ ...v3, referenceSolution: undefined, solutionFingerprint: fingerprint }, 'v3.json');
+  assert.equal(forged.solutionFingerprint, undefined);
+  // The committed version 2 fixture goes through both steps.
+  assert.equal(upgradeResults(JSON.parse(fixture) as Record<string, unknown>)['schemaVersion'], SCHEMA_VERSION);
+});
+
+test('the current version validates solutionFingerprint and drops the old name', () => {
+  const current = parseResultsJson(referenceRunText('event-loop'), 'reference') as Record<string, unknown>;
+  assert.deepEqual(parseResults({ ...current, solutionFingerprint: fingerprint }, 'x').solutionFingerprint, fingerprint);
+  rejects((d) => Object.assign(d, current, { solutionFingerprint: { ...fingerprint, sha256: 'not hex' } }), /^solutionFingerprint\.sha256: /);
+  assert.equal('referenceSolution' in parseResults({ ...current, referenceSolution: fingerprint }, 'x'), false);
 });

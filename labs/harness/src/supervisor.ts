@@ -25,7 +25,7 @@ import type { CorrectnessEntry } from '@parallel-course/core';
 import type { LabInfo, RunJob } from './run-protocol.ts';
 import { failedEntry, killGroup, runAttempt, type AttemptOutcome } from './run-attempt.ts';
 import { MeasureMeeting } from './measure-meeting.ts';
-import { changedFiles, fingerprintFiles } from './reference-fingerprint.ts';
+import { changedFiles, fingerprintFiles } from './solution-fingerprint.ts';
 
 export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './run-attempt.ts';
 /**

@@ -16,7 +16,7 @@ import { ROOT_DIR } from '../src/lab-registry.ts';
 /**
  * Identifiers with "reference" that may stay, each with its one meaning. Only reference runs (the committed runs in
  * reference/) should be left in the end; the others are the graded-run protocol the referee work is rewriting
- * (`impl: 'reference'`, the solution's graded copies) and the results schema's `referenceSolution` field.
+ * (`impl: 'reference'`, the solution's graded copies).
  */
 const ALLOWED: Record<string, string> = {
   // The reference runs: the committed runs in reference/ (npm run reference).
@@ -34,7 +34,6 @@ const ALLOWED: Record<string, string> = {
   referenceCases: "graded runs: the solution's copies of the graded cases",
   referenceCtx: "graded runs: the context the solution's copies are set up with",
   // The solution whose build and sources a grade is a ratio to: the results schema's field (a schema change to rename).
-  referenceSolution: "results schema: the fingerprint of the solution a grade is a ratio to (reference-fingerprint.ts's value)",
   referenceBuild: "the solution's build outputs (the supervisor's check)",
   referenceBuildOutputs: "LabDefinition: the solution's build outputs a grade checks",
 };

@@ -10,7 +10,7 @@ import type { Impl, LabDefinition, SamplingPlan } from '../lab-definition.ts';
 import { loadLab, ROOT_DIR } from '../lab-registry.ts';
 import type { SandboxLimits } from '../os-sandbox.ts';
 import { createProgress, type Progress } from '../progress.ts';
-import { fingerprintSolution } from '../reference-fingerprint.ts';
+import { fingerprintSolution } from '../solution-fingerprint.ts';
 import { prepareRunDir } from '../results-writer.ts';
 import { slurmStepWarning } from '../slurm-step.ts';
 import { currentTopology, type Topology } from '../topology.ts';
@@ -70,7 +70,7 @@ export interface RunStart {
   budget: string;
   topology: Topology;
   environment: Environment;
-  referenceSolution: ReturnType<typeof fingerprintSolution> | null;
+  solutionFingerprint: ReturnType<typeof fingerprintSolution> | null;
   /** An srun that did not pass --cpus-per-task (Slurm 22.05+) leaves the lab one CPU of a many-CPU job. */
   stepWarning: string | null;
 }
@@ -99,7 +99,7 @@ export async function openRun(options: RunLabOptions): Promise<RunStart> {
     // The machine as it was when the run started (its load average then says whether others were using it).
     environment: await collectEnvironment(rootDir),
     // Before any learner code runs: what the grade will be a ratio to (validate and class compare it with the course's).
-    referenceSolution: options.grade ? fingerprintSolution(rootDir, options.lab) : null,
+    solutionFingerprint: options.grade ? fingerprintSolution(rootDir, options.lab) : null,
     stepWarning: slurmStepWarning(cpus.available, process.env) || null,
   };
   print(`${options.lab}: checking the ${options.impl} (${options.quick ? 'quick' : 'full'} run; ${budget})`);

@@ -45,7 +45,7 @@ export function resultsOf(start: RunStart, declared: DeclaredRun, run: Supervise
     sampling: { warmupSamples: plan.warmupSamples, rounds: plan.rounds, samplesPerRound: plan.samplesPerRound },
     harnessOverheadMs: run.harnessOverheadMs,
     environment: start.environment, cpus, topology: start.topology, correctness,
-    ...(start.referenceSolution ? { referenceSolution: start.referenceSolution } : {}),
+    ...(start.solutionFingerprint ? { solutionFingerprint: start.solutionFingerprint } : {}),
     notes,
   };
   return { results: buildResults(record, analysis) };

@@ -1,6 +1,6 @@
 /**
- * `node labs/harness/src/tools/upgrade-results.ts <run folder or results.json>...`: rewrites version 2 results files
- * as the current version through the core's one upgrade step (upgradeResults), with what the lab definition declares
+ * `node labs/harness/src/tools/upgrade-results.ts <run folder or results.json>...`: rewrites version 2 or 3 results
+ * files as the current version through the core's upgrade steps (upgradeResults), with what the lab definition declares
  * that version 2 did not record (its sweeps and what one sample is). Every number stays as the run measured it; the
  * file is validated (schema, correctness, every number recomputed) before it is written. Used once to bring the
  * committed reference runs to version 3; a learner's own old run is better re-run. A current file gets its lab's

@@ -9,7 +9,7 @@
  */
 import { UnsafeFileError } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { solutionProblem } from '../reference-fingerprint.ts';
+import { solutionProblem } from '../solution-fingerprint.ts';
 import { readResultsText } from '../safe-read.ts';
 import { validateSubmission, type ValidationResult } from '@parallel-course/core';
 
@@ -35,7 +35,7 @@ export interface ValidateFileOptions {
 
 /**
  * Reads (safely) and validates a file; a refused or unreadable file is a problem too, never a hang or a crash.
- * 3. A graded run must have been measured against the checkout's own solution (reference-fingerprint.ts).
+ * 3. A graded run must have been measured against the checkout's own solution (solution-fingerprint.ts).
  */
 export function validateFile(file: string, options: ValidateFileOptions = {}): FileValidationResult {
   let text: string;

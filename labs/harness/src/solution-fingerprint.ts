@@ -2,7 +2,7 @@
  * The solution's fingerprint: a SHA-256 over every file of solutions/<lab> (relative path and bytes, in
  * sorted order), recorded in every graded run. A grade is a ratio to that code; validate and class compare the
  * fingerprint with the course checkout's own solutions/<lab> and refuse a grade measured against a changed one (a
- * sabotaged or edited reference makes any learner look fast). Links are hashed as their target text, never followed.
+ * sabotaged or edited solution makes any learner look fast). Links are hashed as their target text, never followed.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -45,15 +45,15 @@ export function fingerprintSolution(rootDir: string, lab: string): SolutionFinge
 }
 
 /**
- * Why a graded run's grade cannot be trusted against the reference in `rootDir`, or null when it can (or the run is
+ * Why a graded run's grade cannot be trusted against the solution in `rootDir`, or null when it can (or the run is
  * not graded). One line, for validate and the class page.
  */
-export function solutionProblem(results: { lab: string; grade: unknown; referenceSolution?: SolutionFingerprint | undefined }, rootDir: string): string | null {
+export function solutionProblem(results: { lab: string; grade: unknown; solutionFingerprint?: SolutionFingerprint | undefined }, rootDir: string): string | null {
   if (results.grade === null || results.grade === undefined) return null;
-  const recorded = results.referenceSolution;
-  if (!recorded) return `grade: the run does not record which solution it was measured against (no referenceSolution); rerun with --grade on this version of the course`;
+  const recorded = results.solutionFingerprint;
+  if (!recorded) return `grade: the run does not record which solution it was measured against (no solutionFingerprint); rerun with --grade on this version of the course`;
   const current = fingerprintSolution(rootDir, results.lab);
-  if (!current) return `grade: this checkout has no solutions/${results.lab} to compare the run's reference with; validate from the course checkout`;
+  if (!current) return `grade: this checkout has no solutions/${results.lab} to compare the run's solution with; validate from the course checkout`;
   if (current.sha256 !== recorded.sha256) {
     return (
       `grade: measured against a changed solution (${recorded.folder} was ${recorded.sha256.slice(0, 12)}..., ${recorded.files} files, ` +
