@@ -39,7 +39,7 @@ test('a file that is not an object at all is rejected', () => {
   assert.throws(() => parseResults([1, 2], 'x'), ResultsFileError);
 });
 
-test('a version 2 file loads through the one upgrade step: baseline, baseline cases, efficiency bases, one quota', () => {
+test('a version 2 file loads through the upgrade steps: baseline, baseline cases, efficiency bases, one quota', () => {
   const v2 = JSON.parse(fixture) as Record<string, unknown>;
   assert.equal(v2['schemaVersion'], 2, 'the fixture is a version 2 file');
   const results = parseResults(v2, 'fixture');
