@@ -1,7 +1,8 @@
 /**
  * The results viewer's pure parts for the course runs (site/src/lib/viewer-runs.ts, run-comparison.ts), and the
  * browser-safety of the core's comparison they use (labs/core/src/compare-runs.ts: no node: module anywhere in
- * its imports, or the viewer's bundle could not load it). The runs are the harness's committed fixture, its numbers
+ * its imports, or the viewer's bundle could not load it), and that the viewer's page script reaches no harness module
+ * (what it shares with the harness, such as machineText, is the core's). The runs are the harness's committed fixture, its numbers
  * recomputed from its samples (the fixture is older than the current statistics), then changed case by case.
  */
 import { test } from 'node:test';
@@ -17,6 +18,7 @@ import { courseRunLabel, machineWords, placeLearnerRun, viewerRunFiles, withoutS
 
 const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
 const COMPARE_RUNS = fileURLToPath(new URL('../../labs/core/src/compare-runs.ts', import.meta.url));
+const VIEWER = fileURLToPath(new URL('../src/scripts/results-viewer.ts', import.meta.url));
 
 function fixture(): Results {
   const raw = parseResultsJson(readFileSync(FIXTURE, 'utf8'), 'results-event-loop.json');
@@ -30,24 +32,49 @@ function scaled(run: Results, index: number, factor: number): Results {
   return { ...copy, ...recompute(copy) };
 }
 
-test('the core comparison imports no node: module, directly or through its imports', () => {
+/**
+ * The modules `entry` reaches through its value imports (static and dynamic; `import type` is erased before the code
+ * runs, so it does not count), following relative paths and the core's public entry; `bad(spec, file)` fails on one.
+ */
+function reachable(entry: string, bad: (spec: string, file: string) => string | null): Set<string> {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    // `import type` is erased before the code runs, so only value imports count.
-    for (const match of text.matchAll(/^(import|export)\s+(type\s)?[^;]*?from\s+'([^']+)'/gm)) {
-      if (match[2] !== undefined) continue;
-      const spec = match[3]!;
-      assert.ok(!spec.startsWith('node:') && !['fs', 'os', 'path', 'child_process'].includes(spec), `${file} imports ${spec}`);
+    const specs = [
+      ...[...text.matchAll(/^(import|export)\s+(type\s)?[^;]*?from\s+'([^']+)'/gm)].filter((m) => m[2] === undefined).map((m) => m[3]!),
+      ...[...text.matchAll(/^\s*import\s+'([^']+)'/gm), ...text.matchAll(/(?<!typeof )\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]!),
+    ];
+    for (const spec of specs) {
+      const problem = bad(spec, file);
+      assert.equal(problem, null, problem ?? '');
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
       // The core is a workspace package: follow its public entry too.
       if (spec === '@parallel-course/core') visit(fileURLToPath(new URL('../../labs/core/src/index.ts', import.meta.url)));
     }
   };
-  visit(COMPARE_RUNS);
+  visit(entry);
+  return seen;
+}
+
+const nodeModule = (spec: string, file: string): string | null =>
+  spec.startsWith('node:') || ['fs', 'os', 'path', 'child_process'].includes(spec) ? `${file} imports ${spec}` : null;
+
+test('the core comparison imports no node: module, directly or through its imports', () => {
+  const seen = reachable(COMPARE_RUNS, nodeModule);
   assert.ok(seen.size > 3, `followed only ${seen.size} files`);
+});
+
+test('the results viewer (the page script and what it loads later) imports no harness module and no node: module', () => {
+  const harness = (spec: string, file: string): string | null =>
+    nodeModule(spec, file) ?? (spec.startsWith('@parallel-course/harness') || /\/labs\/harness\//.test(resolve(dirname(file), spec)) ? `${file} imports ${spec}: the viewer runs in the browser; move what it needs into the core` : null);
+  const seen = reachable(VIEWER, harness);
+  assert.ok([...seen].some((f) => f.endsWith('lib/viewer-runs.ts')) && [...seen].some((f) => f.endsWith('lib/run-comparison.ts')), 'the viewer\'s modules were followed, the lazy ones too');
+  // The reader fails on what it must: a harness import, a relative path into the harness, a node: module.
+  assert.notEqual(harness('@parallel-course/harness/measured.ts', VIEWER), null);
+  assert.notEqual(harness('../../../labs/harness/src/measured.ts', VIEWER), null);
+  assert.notEqual(harness('node:fs', VIEWER), null);
 });
 
 test('a case with twice the time is "slower" at ratio 0.500x; unchanged cases are within noise at 1.00x, the baseline is the machine', () => {

@@ -5,7 +5,7 @@
  */
 import { caseLabel } from './case-identity.ts';
 import { formatSignificant, formatSpeedup } from './format.ts';
-import type { CorrectnessEntry, SpeedupEntry } from './results-schema.ts';
+import type { CorrectnessEntry, Results, SpeedupEntry } from './results-schema.ts';
 import { NOISY_ROBUST_CV } from './statistics.ts';
 
 /** What the flags mean, printed under every table that shows them. */
@@ -48,6 +48,19 @@ export function machineOneLiner(env: {
       ? `${env.availableParallelism} CPUs available`
       : `${env.availableParallelism} of ${env.cpuCount} CPUs available`;
   return `${env.cpuModel.trim()} · ${cpus} · node ${env.node} · ${env.platform}-${env.arch}`;
+}
+
+/**
+ * The run's machine in words: "AMD EPYC 7763 64-Core Processor, P = 2, Node v24.21.0, 2026-12-03" (the episodes'
+ * `<Measured at="machine">`, the reference runs' list, the results viewer's run labels). A P forced above the CPUs the
+ * job could use says so ("P = 8, forced on 2 CPUs"): its sweeps ran oversubscribed, and a page quoting them must not
+ * pass for an 8-CPU machine. `{ date: false }` leaves the date off (a line that gives the time itself).
+ */
+export function machineText(results: Pick<Results, 'environment' | 'cpus' | 'startedAt'>, options: { date?: boolean } = {}): string {
+  const { p, available, forced } = results.cpus;
+  const cpus = forced && p > available ? `P = ${p}, forced on ${available} CPU${available === 1 ? '' : 's'}` : `P = ${p}`;
+  const machine = `${results.environment.cpuModel.trim() || 'unknown CPU'}, ${cpus}, Node ${results.environment.node}`;
+  return options.date === false ? machine : `${machine}, ${results.startedAt.slice(0, 10)}`;
 }
 
 /** The headline in one line, e.g. "pool (workers=2): 1.77x [1.72, 1.84] vs inline (speedup, 95% interval)". */

@@ -16,7 +16,7 @@
  * No node: imports: the site's build and the browser can use it.
  */
 import type { AnalysisValues, MeasuredValue } from '@parallel-course/core';
-import { caseLabel, type CaseResult, formatSignificant, type Params, type Results, sameCase } from '@parallel-course/core';
+import { caseLabel, type CaseResult, formatSignificant, machineText, type Params, type Results, sameCase } from '@parallel-course/core';
 import { MeasuredSelectorError } from './errors.ts';
 
 export { MeasuredSelectorError };
@@ -94,18 +94,6 @@ export function findCase<T extends { variant: string; params: Params }>(entries:
     `case="${caseText}" is not among the ${where}` +
       (entries.length === 0 ? ' (there are none)' : `; they are: ${list(sameVariant.length > 0 ? sameVariant : entries)}`),
   );
-}
-
-/**
- * The run's machine in words: "AMD EPYC 7763 64-Core Processor, P = 2, Node v24.21.0, 2026-12-03". A P forced above
- * the CPUs the job could use says so ("P = 8, forced on 2 CPUs"): its sweeps ran oversubscribed, and a page quoting
- * them must not pass for an 8-CPU machine. `{ date: false }` leaves the date off (a line that gives the time itself).
- */
-export function machineText(results: Pick<Results, 'environment' | 'cpus' | 'startedAt'>, options: { date?: boolean } = {}): string {
-  const { p, available, forced } = results.cpus;
-  const cpus = forced && p > available ? `P = ${p}, forced on ${available} CPU${available === 1 ? '' : 's'}` : `P = ${p}`;
-  const machine = `${results.environment.cpuModel.trim() || 'unknown CPU'}, ${cpus}, Node ${results.environment.node}`;
-  return options.date === false ? machine : `${machine}, ${results.startedAt.slice(0, 10)}`;
 }
 
 /** Resolves a selector in one run. Throws MeasuredSelectorError naming the selector and what the run has. */

@@ -19,8 +19,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AnalysisValues } from '@parallel-course/core';
 import { labNames } from '@parallel-course/harness/lab-registry.ts';
-import { machineText } from '@parallel-course/harness/measured.ts';
-import { plausibilityFlags, type Results } from '@parallel-course/core';
+import { machineText, plausibilityFlags, type Results } from '@parallel-course/core';
 import { checkRunFolder, findRunFolders, findValuesFile, type CheckedRun } from '@parallel-course/harness/tools/run-folders.ts';
 
 export interface CourseRun {

@@ -3,8 +3,7 @@
  * the viewer shows when the learner opens a run of their own. Pure, no DOM and no schema (zod stays out of the page's
  * first download), unit-tested in site/test/viewer-runs.test.ts.
  */
-import { machineText } from '@parallel-course/harness/measured.ts';
-import type { Results } from '@parallel-course/core';
+import { machineText, type Results } from '@parallel-course/core';
 
 /** One course run as the site serves it to the viewer (a JSON file per lab, written at build time). */
 export interface ViewerRun {

@@ -17,9 +17,8 @@ import path from 'node:path';
 import { runLabAnalysis, writeAnalysis } from '../lab-analysis.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
-import { machineText } from '../measured.ts';
 import type { Results } from '@parallel-course/core';
-import { formatSignificant } from '@parallel-course/core';
+import { formatSignificant, machineText } from '@parallel-course/core';
 import { checkRunFolder, findRunFolders, labsWithRuns } from './run-folders.ts';
 import { parseCommandLine } from '../command-line.ts';
 
