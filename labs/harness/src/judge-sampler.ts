@@ -153,6 +153,11 @@ export interface JudgedCase {
   trusted: boolean;
   /** Cases with the same key run on the same inputs (CaseInfo.inputKey). */
   inputKey: string;
+  /**
+   * One discarded sample before each of its rounds (a graded case and the solution's copy of it, alike): the
+   * solution's process idles while the learner's runs every other case, and must not start each round colder.
+   */
+  rewarm?: boolean;
 }
 
 export interface JudgedSamples {
@@ -273,6 +278,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
         if (failed.has(c.key)) continue;
         hooks.onProgress?.(done - 1, total, c.label, 'measure');
         const t = taken.get(c.key)!;
+        if (c.rewarm && (await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + round)) === null) continue;
         hooks.beforeRound?.(firstRound + round, c.key);
         for (let j = 0; j < plan.samplesPerRound && !failed.has(c.key); j++) {
           const sample = await sampleOnce(c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length);

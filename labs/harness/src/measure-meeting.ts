@@ -8,7 +8,7 @@
  * written into the run; each party's `arrive` then resolves and the party ends its runner.
  */
 import { readCpuSnapshot, roundLoad, type CpuSnapshot } from './competing-load.ts';
-import { caseLabel, REFERENCE, REFERENCE_PARAM, type CorrectnessEntry } from '@parallel-course/core';
+import { caseKey, caseLabel, REFERENCE, REFERENCE_PARAM, type CorrectnessEntry, type Params } from '@parallel-course/core';
 import { judgeSamples, sampleLimitMs, type JudgeChannel, type JudgedCase } from './judge-sampler.ts';
 import type { CaseInfo, RunnerMessage } from './run-protocol.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
@@ -20,6 +20,12 @@ export interface Party {
   channel: JudgeChannel;
   pid: number | undefined;
   cases: Extract<RunnerMessage, { type: 'measuring' }>['cases'];
+}
+
+/** A case's params without the solution copy's marker: the graded case it copies. */
+function withoutImpl(params: Params): Params {
+  const { [REFERENCE_PARAM]: _marker, ...rest } = params;
+  return rest;
 }
 
 export class MeasureMeeting {
@@ -77,6 +83,7 @@ export class MeasureMeeting {
     const run = this.#run;
     const infoOf = (key: string): CaseInfo | undefined => run.lab.cases.find((c) => c.key === key);
     const owner = new Map<string, Party>();
+    const graded = new Set((run.lab.grading?.cases ?? []).map((g) => caseKey(g)));
     const cases: JudgedCase[] = [];
     for (const party of this.#parties) {
       for (const c of Array.isArray(party.cases) ? party.cases : []) {
@@ -94,6 +101,7 @@ export class MeasureMeeting {
           baseline: info.variant === run.lab.baseline && !(REFERENCE_PARAM in info.params),
           trusted: info.variant === run.lab.baseline || info.params[REFERENCE_PARAM] === REFERENCE,
           inputKey: info.inputKey,
+          ...(this.#expected > 1 && graded.has(caseKey({ variant: info.variant, params: withoutImpl(info.params) })) ? { rewarm: true } : {}),
         });
       }
     }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chargeChecks, JudgeChannel, RefusedAnswer, freshDraw } from '../src/judge-sampler.ts';
+import { chargeChecks, freshDraw, JudgeChannel, judgeSamples, RefusedAnswer } from '../src/judge-sampler.ts';
 import { runLab } from '../src/run-lab.ts';
 import type { JudgeRequest, RunnerMessage } from '../src/run-protocol.ts';
 import { REQUESTS_CLOSED } from '../src/seal.ts';
@@ -185,4 +185,29 @@ test("in a graded run the solution's copy runs in a process that never loads the
   assert.ok(results?.cases.some((c: { params: Record<string, unknown> }) => c.params['impl'] === 'reference'), 'the solution copy was measured');
   assert.notEqual(results?.grade?.entries[0]?.ratio ?? null, null, JSON.stringify(results?.grade));
   assert.ok(results?.notes.some((n: string) => n.startsWith("The solution's own process")), 'the note on its round trip');
+});
+
+test("a graded case gets one discarded sample before each of its rounds; the plan's count is what is recorded", async () => {
+  // A runner that answers every request at once: the judge asks 51 calibration samples, then per case the warm-up
+  // (1) and 3 rounds of 2, plus for the rewarmed case one more before each round (3).
+  const asked = new Map<string | null, number>();
+  const judge: JudgeChannel = new JudgeChannel(
+    (request) =>
+      queueMicrotask(() => {
+        if (request.type === 'sample') asked.set(request.caseKey, (asked.get(request.caseKey) ?? 0) + 1);
+        const now = performance.now();
+        if (request.type === 'prepare') judge.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
+        if (request.type === 'between') judge.deliver({ type: 'ok', seq: request.seq }, now);
+        if (request.type === 'sample') {
+          judge.deliver({ type: 'sampled', seq: request.seq, runnerMs: 0 }, now);
+          judge.deliver({ type: 'verdict', seq: request.seq, equal: true, reason: null, checkMs: 0 }, now);
+        }
+      }),
+    () => {},
+  );
+  const plain = { key: 'plain', label: 'plain', sampleLimitMs: 1000, baseline: true, trusted: true, inputKey: '' };
+  const result = await judgeSamples([plain, { ...plain, key: 'graded', label: 'graded', baseline: false, trusted: false, rewarm: true }], { warmupSamples: 1, rounds: 3, samplesPerRound: 2 }, judge);
+  assert.deepEqual([asked.get(null), asked.get('plain'), asked.get('graded')], [51, 1 + 6, 1 + 3 + 6]);
+  assert.equal(result.samples.get('graded')?.samplesMs.length, 6);
+  assert.deepEqual(result.samples.get('graded')?.sampleRounds, [0, 0, 1, 1, 2, 2]);
 });
