@@ -179,6 +179,12 @@ export interface RunScriptOptions {
   timeoutMs: number;
   /** Most bytes of stdout kept; a child that writes more is killed. Default 16 MiB. */
   maxOutputBytes?: number;
+  /** The Node binary that runs it; default this process's (a caller on an older Node names one that runs .ts files). */
+  node?: string;
+  /** Its working directory; default this process's. */
+  cwd?: string;
+  /** Its whole environment; default this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ScriptOutcome {
@@ -195,13 +201,16 @@ export interface ScriptOutcome {
 
 /**
  * Runs a Node script to its end, synchronously, and returns what it wrote: for a caller that must stay synchronous
- * (the site's build reads its runs while it renders) and wants a bounded child rather than the work in its own
- * process. Nothing is inherited but the environment; stdin is closed. Never throws for the child's failure: the
- * outcome says how it ended, and the caller words the message.
+ * (the site's build reads its runs and plans its tables while it renders) and wants a bounded child rather than the
+ * work in its own process. Nothing is inherited but the environment (or the one given) and the working directory;
+ * stdin is closed. Never throws for the child's failure: the outcome says how it ended, and the caller words the
+ * message.
  */
 export function runScriptSync(options: RunScriptOptions): ScriptOutcome {
-  const result = spawnSync(process.execPath, [options.script, ...(options.args ?? [])], {
+  const result = spawnSync(options.node ?? process.execPath, [options.script, ...(options.args ?? [])], {
     encoding: 'utf8',
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
     timeout: options.timeoutMs,
     maxBuffer: options.maxOutputBytes ?? 16 * 1024 * 1024,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,10 @@
 /**
  * One way to start a child process: child-process.ts (startChild for a lab's processes with IPC, runScriptSync for a
- * bounded synchronous Node script). Every other module of labs/<lab>/src that imports node:child_process for more
- * than its types is listed here with why; a new spawn site fails this test until it uses the helper or is listed.
+ * bounded synchronous Node script). Every other module of labs/<lab>/src and site/src (an .astro component's
+ * frontmatter too) that imports node:child_process for more than its types is listed here with why; a new spawn site fails this test until it uses the helper or is listed.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -22,16 +22,20 @@ const OTHER_SPAWN_SITES: Record<string, string> = {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && /\.(ts|mts|mjs|js)$/.test(e.name))
+    .filter((e) => e.isFile() && /\.(ts|mts|mjs|js|astro)$/.test(e.name))
     .map((e) => path.join(e.parentPath, e.name));
 }
 
 test('every module that starts a child process is child-process.ts or listed with why', () => {
   const labsDir = path.join(ROOT_DIR, 'labs');
   const found: string[] = [];
-  for (const lab of readdirSync(labsDir, { withFileTypes: true })) {
-    if (!lab.isDirectory() || lab.name === 'node_modules') continue;
-    const src = path.join(labsDir, lab.name, 'src');
+  const sources = [
+    ...readdirSync(labsDir, { withFileTypes: true }).filter((lab) => lab.isDirectory() && lab.name !== 'node_modules').map((lab) => path.join(labsDir, lab.name, 'src')),
+    // The site's build-time code too (its components' frontmatter runs in the Node that builds the site).
+    path.join(ROOT_DIR, 'site', 'src'),
+  ];
+  assert.ok(sources.length > 5, 'the labs were listed');
+  for (const src of sources) {
     let files: string[];
     try {
       files = sourceFiles(src);
@@ -73,4 +77,23 @@ test('runScriptSync: stdout, the exit code, the stderr tail, and a script killed
   assert.equal(hung.timedOut, true);
   assert.equal(hung.exitCode, null);
   assert.equal(hung.signal, 'SIGTERM');
+});
+
+test('runScriptSync: the Node binary, the working directory and the environment a caller gives', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'run-script-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const script = path.join(dir, 'where.mjs');
+  writeFileSync(script, 'process.stdout.write(JSON.stringify({ cwd: process.cwd(), given: process.env.GIVEN ?? null, home: process.env.HOME ?? null, node: process.execPath }));\n');
+  // A "Node" that is a shell script running this one, so the test sees that the binary given is the one started.
+  const node = path.join(dir, 'node-wrapper.sh');
+  writeFileSync(node, `#!/bin/sh\nexport WRAPPED=yes\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
+  writeFileSync(path.join(dir, 'wrapped.mjs'), 'process.stdout.write(process.env.WRAPPED ?? "no");\n');
+  const given = runScriptSync({ script, timeoutMs: 20_000, cwd: os.tmpdir(), env: { GIVEN: 'yes', PATH: process.env.PATH } });
+  assert.equal(given.exitCode, 0, given.stderrTail);
+  assert.deepEqual(JSON.parse(given.stdout), { cwd: realpathSync(os.tmpdir()), given: 'yes', home: null, node: process.execPath });
+  const wrapped = runScriptSync({ script: path.join(dir, 'wrapped.mjs'), timeoutMs: 20_000, node });
+  assert.equal(wrapped.stdout, 'yes');
+  // Without them: this process's Node, directory and environment.
+  const plain = JSON.parse(runScriptSync({ script, timeoutMs: 20_000 }).stdout) as { cwd: string; home: string | null };
+  assert.deepEqual(plain, { cwd: process.cwd(), given: null, home: process.env.HOME ?? null, node: process.execPath });
 });

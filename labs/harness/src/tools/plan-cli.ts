@@ -2,16 +2,17 @@
  * `npm run plan`: every lab's planned run time (plan.ts) for common node sizes, as a Markdown table for the instructor
  * guide. By default with the course machine's rates (what the guide quotes); `--here` calibrates this machine
  * first. Planned, not measured: each figure is the plan `npm run lab` would print at the start of that run.
+ * `--json` prints the same tables as JSON (PlannedTables), for the site's <PlannedTimes> (built in a child process).
  * Exit codes: 0 ok, 2 bad input, 3 internal error.
  */
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, loadLab, ROOT_DIR } from '../lab-registry.ts';
 import { planLoadedLab, type LabPlan } from '../plan-lab.ts';
-import { formatDuration, COURSE_MACHINE } from '../plan.ts';
+import { formatDuration, COURSE_MACHINE, RUN_BUDGET_MS } from '../plan.ts';
 import { DEFAULT_SEED } from '../run-lab.ts';
 import { parseCommandLine } from '../command-line.ts';
 
-const USAGE = 'Usage: npm run plan [-- --cpus 2,16,64,128] [--here]';
+const USAGE = 'Usage: npm run plan [-- --cpus 2,16,64,128] [--here] [--json]';
 /** The node sizes the guide's table shows: a laptop, a small node, common big nodes. */
 export const TABLE_CPUS = [2, 16, 64, 128];
 
@@ -44,6 +45,24 @@ export function planCell(plan: LabPlan | null): string {
   return `${formatDuration(fit.plan.totalMs)}${fit.withinBudget ? '' : ' (over budget)'} (${changes.join('; ')})`;
 }
 
+/** The tables as data (`--json`): the rates' machine, the run budgets, the columns' P and a row of cells per lab. */
+export interface PlannedTables {
+  machine: string;
+  budgets: { full: string; quick: string };
+  cpus: number[];
+  rows: { lab: string; full: string[]; quick: string[] }[];
+}
+
+/** planRows' plans as PlannedTables, each cell as the Markdown table writes it (planCell). */
+export function plannedTables(rows: PlanRow[], ps: number[], machine: string): PlannedTables {
+  return {
+    machine,
+    budgets: { full: formatDuration(RUN_BUDGET_MS.full), quick: formatDuration(RUN_BUDGET_MS.quick) },
+    cpus: ps,
+    rows: rows.map((row) => ({ lab: row.lab, full: row.plans.map((p) => planCell(p.full)), quick: row.plans.map((p) => planCell(p.quick)) })),
+  };
+}
+
 /** Two Markdown tables, full runs and quick runs: a row per lab, a column per P. */
 export function formatPlanTables(rows: PlanRow[]): string {
   const ps = rows[0]?.plans.map((p) => p.p) ?? [];
@@ -56,7 +75,7 @@ export function formatPlanTables(rows: PlanRow[]): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandLine(argv, { cpus: { type: 'string' }, here: { type: 'boolean' } }, USAGE);
+  const parsed = parseCommandLine(argv, { cpus: { type: 'string' }, here: { type: 'boolean' }, json: { type: 'boolean' } }, USAGE);
   if (parsed === null) return EXIT_OK;
   const ps = parsed.values.cpus === undefined ? TABLE_CPUS : parsed.values.cpus.split(',').map((text) => Number(text.trim()));
   if (ps.some((p) => !Number.isInteger(p) || p < 1 || p > 1024)) throw new UsageError(`--cpus must list whole numbers of CPUs from 1 to 1024, e.g. 2,16,64,128; got '${parsed.values.cpus}'`);
@@ -64,6 +83,10 @@ export async function main(argv: string[]): Promise<number> {
   // The GPU lab plans its CPU "devices" (its cases do not depend on a GPU's speed here): as on the course machine.
   if (rates === 'course') process.env.CUDA_VISIBLE_DEVICES = '';
   const rows = await planRows(ps, rates);
+  if (parsed.values.json) {
+    process.stdout.write(`${JSON.stringify(plannedTables(rows, ps, rates === 'here' ? 'this machine' : COURSE_MACHINE))}\n`);
+    return EXIT_OK;
+  }
   const source = rates === 'here' ? 'rates calibrated on this machine' : `the rates of ${COURSE_MACHINE}`;
   process.stdout.write(`${formatPlanTables(rows)}\n\nPlanned, not measured: the solution's cases, from each case's work per sample and ${source}; budgets 5 min (full), 90 s (quick).\n`);
   return EXIT_OK;
