@@ -21,29 +21,33 @@ import { watchLab } from './watch.ts';
 import { bundleExitCode, runBundle } from './bundle.ts';
 import { recordCommandLine } from './safe-read.ts';
 
-const OPTIONS = {
-  impl: { type: 'string', default: 'exercise', help: 'exercise (your code, the default) or solution (the course\'s)' },
-  quick: { type: 'boolean', default: false, help: 'fewer samples and a smaller sweep (README.md lists each lab\'s planned time)' },
+/**
+ * The options: their type, short flag and default go to parseArgs as they are, and the help is made from the same rows
+ * (a default is printed after the option's text). A flag left out is false (undefined).
+ */
+export const OPTIONS = {
+  impl: { type: 'string', default: 'exercise', help: 'exercise (your code) or solution (the course\'s)' },
+  quick: { type: 'boolean', help: 'fewer samples and a smaller sweep (README.md lists each lab\'s planned time)' },
   out: { type: 'string', help: 'folder for results (default: results/); each run gets <out>/<lab>/<timestamp>/' },
   seed: { type: 'string', help: 'seed of the inputs and of the bootstrap (an integer)' },
   cpus: { type: 'string', help: 'run with P forced to N instead of the CPUs this job may use: sweep and pools sized for N (flagged as forced)' },
-  list: { type: 'boolean', default: false, help: 'list the labs' },
-  all: { type: 'boolean', default: false, help: 'run every lab in turn into one bundle folder <out>/all/<timestamp>/ with an index page' },
-  watch: { type: 'boolean', default: false, help: 're-run the correctness check on every save of your code (no timing)' },
-  measure: { type: 'boolean', default: false, help: 'with --watch: also measure (--quick) after each passing check' },
+  list: { type: 'boolean', help: 'list the labs' },
+  all: { type: 'boolean', help: 'run every lab in turn into one bundle folder <out>/all/<timestamp>/ with an index page' },
+  watch: { type: 'boolean', help: 're-run the correctness check on every save of your code (no timing)' },
+  measure: { type: 'boolean', help: 'with --watch: also measure (--quick) after each passing check' },
   compare: { type: 'string', help: 'an earlier run folder: a faster / slower / within-noise verdict per case' },
   predict: { type: 'string', help: 'the headline speedup you expect (e.g. 1.8), kept with the run for the report' },
   why: { type: 'string', help: 'with --predict: why you expect it, in one sentence' },
-  status: { type: 'boolean', default: false, help: "each lab's state (not started, failing, passing, measured) and what to do next; rechecks only labs whose files changed" },
-  grade: { type: 'boolean', default: false, help: "measure your code beside the solution in one run and grade it against the lab's target" },
-  'trusted-code': { type: 'boolean', default: false, help: "instructors: with --grade, grade where no OS sandbox (bubblewrap) can start; only for code you trust" },
-  help: { type: 'boolean', short: 'h', default: false, help: 'show this help' },
+  status: { type: 'boolean', help: "each lab's state (not started, failing, passing, measured) and what to do next; rechecks only labs whose files changed" },
+  grade: { type: 'boolean', help: "measure your code beside the solution in one run and grade it against the lab's target" },
+  'trusted-code': { type: 'boolean', help: "instructors: with --grade, grade where no OS sandbox (bubblewrap) can start; only for code you trust" },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const;
 
 export function helpText(): string {
   const rows = Object.entries(OPTIONS).map(([name, o]) => {
     const flag = `--${name}${o.type === 'string' ? ' <value>' : ''}`;
-    return `  ${flag.padEnd(20)} ${o.help}`;
+    return `  ${flag.padEnd(20)} ${o.help}${'default' in o ? ` (default: ${o.default})` : ''}`;
   });
   return [
     'Usage: npm run lab -- <lab> [--impl exercise|solution] [--quick] [--out DIR] [--seed N] [--cpus N]',
@@ -88,14 +92,14 @@ export function parseCommand(argv: string[]): ParsedCommand {
       allowPositionals: true,
       strict: true,
       options: Object.fromEntries(
-        Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type, ...('short' in o ? { short: o.short } : {}) }]),
+        Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type, ...('short' in o ? { short: o.short } : {}), ...('default' in o ? { default: o.default } : {}) }]),
       ),
     });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${helpText()}`);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
-  const impl = (values.impl as string | undefined) ?? 'exercise';
+  const impl = values.impl as string;
   if (impl !== 'exercise' && impl !== 'solution') {
     throw new UsageError(`--impl must be 'exercise' or 'solution', not '${impl}'`);
   }

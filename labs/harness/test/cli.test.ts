@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { parseCommand } from '../src/cli.ts';
+import { helpText, OPTIONS, parseCommand } from '../src/cli.ts';
 import { UsageError } from '../src/errors.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -21,6 +21,16 @@ test('parseCommand: defaults to the learner\'s exercise, full run', () => {
   assert.deepEqual(parseCommand(['event-loop', '--impl', 'solution', '--quick', '--seed', '7']), {
     kind: 'run', lab: 'event-loop', impl: 'solution', quick: true, seed: 7,
   });
+});
+
+test('the option table\'s defaults are the ones parsing applies, and the help says each', () => {
+  const defaults = Object.entries(OPTIONS).filter(([, o]) => 'default' in o);
+  assert.deepEqual(defaults.map(([name]) => name), ['impl'], 'a boolean flag left out is false: only a value needs a default');
+  assert.match(helpText(), /^ {2}--impl <value> +exercise \(your code\) or solution \(the course's\) \(default: exercise\)$/m);
+  for (const [name, o] of defaults) {
+    assert.ok(helpText().split('\n').some((line) => line.startsWith(`  --${name} `) && line.endsWith(`(default: ${String((o as { default: unknown }).default)})`)), name);
+  }
+  assert.equal(parseCommand(['event-loop', '--quick']).impl, OPTIONS.impl.default);
 });
 
 test('parseCommand: bad input is a UsageError that says what is wrong', () => {
