@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkResults, parseResultsJson, recompute, type Results } from '@parallel-course/core';
+import { checkResults, machineText, parseResultsJson, recompute, type Results } from '@parallel-course/core';
 import { compareWithReference, comparisonRows, likeWithLike, sideBySideRows, unlikeWork, verdictCounts } from '../src/lib/run-comparison.ts';
 import { recorded } from '../src/lib/results-view.ts';
 import { otherRunFile } from '../src/lib/results-file.ts';
-import { courseRunLabel, machineWords, placeLearnerRun, viewerRunFiles, withoutSamples, yourRunLabel } from '../src/lib/viewer-runs.ts';
+import { courseRunLabel, placeLearnerRun, viewerRunFiles, withoutSamples, yourRunLabel } from '../src/lib/viewer-runs.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url));
 const COMPARE_RUNS = fileURLToPath(new URL('../../labs/core/src/compare-runs.ts', import.meta.url));
@@ -135,7 +135,7 @@ test('a run whose numbers do not recompute is refused with the harness\'s reason
 
 test('course runs are labelled with their kind and machine; a lab that fell back says so', () => {
   const results = fixture();
-  const machine = machineWords(results);
+  const machine = machineText(results);
   assert.equal(machine, `${results.environment.cpuModel}, P = ${results.cpus.p}, Node ${results.environment.node}, ${results.startedAt.slice(0, 10)}`);
   assert.equal(courseRunLabel({ source: 'reference', fellBack: false, results }), `reference run: ${machine}${results.quick ? ' (a --quick run)' : ''}`);
   assert.match(courseRunLabel({ source: 'course-runs', fellBack: false, results }), /^instructor's run: /);

@@ -14,9 +14,6 @@ export interface ViewerRun {
   results: Results;
 }
 
-/** The machine of a run in words: "<CPU model>, P = <p>, Node <version>, <date>", the same words as the episodes'. */
-export const machineWords = machineText;
-
 /**
  * The label of a course run: "reference run: <machine>, <date>", or "instructor's run: ..." for a run of the folder
  * COURSE_RUNS named; a lab that fell back to the reference says so.
@@ -25,12 +22,12 @@ export function courseRunLabel(run: { source: 'reference' | 'course-runs'; fellB
   const kind = run.source === 'reference' ? 'reference run' : "instructor's run";
   const quick = run.results.quick ? ' (a --quick run)' : '';
   const fallback = run.fellBack ? " (this course's runs have none of this lab, so this is the reference's)" : '';
-  return `${kind}: ${machineWords(run.results)}${quick}${fallback}`;
+  return `${kind}: ${machineText(run.results)}${quick}${fallback}`;
 }
 
 /** The label of the learner's own run: "your run (<file>): <machine>, <date>". */
 export function yourRunLabel(results: Results, fileName: string): string {
-  return `your run (${fileName}): ${machineWords(results)}${results.quick ? ' (a --quick run)' : ''}`;
+  return `your run (${fileName}): ${machineText(results)}${results.quick ? ' (a --quick run)' : ''}`;
 }
 
 /**
