@@ -3,8 +3,14 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <dlfcn.h>
 #endif
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -241,7 +247,41 @@ void matmul_parallel(const double* a, const double* b, double* c, std::size_t n,
   } else {
     blocks = static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(threads) * kBlocksPerThread));
   }
-  run_on_threads(threads, blocks, [=](unsigned t) { rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
+  // NATIVE_KERNEL_TRACE=1 (read once): one line per call on stderr, each block with the thread that ran it (the
+  // caller or a helper), its CPU and its start and end in ms from the call's start; a diagnostic for the lab's
+  // threads rungs (issue 47: is the kernel slow, or the time around it?). Off by default: no cost but this branch.
+  static const bool trace = std::getenv("NATIVE_KERNEL_TRACE") != nullptr;
+  if (!trace) {
+    run_on_threads(threads, blocks, [=](unsigned t) { rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks); });
+    return;
+  }
+  struct BlockTrace {
+    double start_ms = 0, end_ms = 0;
+    bool helper = false;
+    int cpu = -1;
+  };
+  std::vector<BlockTrace> traced(blocks);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto caller = std::this_thread::get_id();
+  const auto since = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); };
+  run_on_threads(threads, blocks, [&](unsigned t) {
+    BlockTrace& bt = traced[t];
+    bt.start_ms = since();
+    bt.helper = std::this_thread::get_id() != caller;
+#if defined(__linux__)
+    bt.cpu = sched_getcpu();
+#endif
+    rows(a, b, c, n, n * t / blocks, n * (t + 1) / blocks);
+    bt.end_ms = since();
+  });
+  std::string line = "native-kernel trace: n=" + std::to_string(n) + " threads=" + std::to_string(threads) +
+                     " total_ms=" + std::to_string(since());
+  for (unsigned t = 0; t < blocks; ++t) {
+    const BlockTrace& bt = traced[t];
+    line += " block" + std::to_string(t) + "=" + (bt.helper ? "helper" : "caller") + "@cpu" + std::to_string(bt.cpu) +
+            ":" + std::to_string(bt.start_ms) + "-" + std::to_string(bt.end_ms);
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 }  // namespace kernel

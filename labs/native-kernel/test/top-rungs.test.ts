@@ -4,6 +4,7 @@
  * order; a missing BLAS's note; and the probe's vector width. The builds of a copy of the package (without a BLAS, with a
  * broken blocked.cc) are copy-build.test.ts's.
  */
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -116,4 +117,22 @@ test('a missing BLAS is one note naming native-blas, the reason and the one-line
     ),
     notes.join('\n'),
   );
+});
+
+test('NATIVE_KERNEL_TRACE=1: one stderr line per threaded call, each block with its thread, CPU and times; silent without it', { skip: blockedBuilt ? false : 'the addon is not built here' }, () => {
+  const script = `
+    const { loadBlocked } = await import(${JSON.stringify(new URL('../src/addon.ts', import.meta.url).href)});
+    const addon = loadBlocked('solution');
+    const n = 299;
+    const a = new Float64Array(n * n).fill(0.5), b = new Float64Array(n * n).fill(0.25), c = new Float64Array(n * n);
+    await addon.matmulBlockedAsync(a, b, c, n, 2);
+    if (c[n * n - 1] !== 0.125 * n) throw new Error('wrong product: ' + c[n * n - 1]);`;
+  const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env });
+  const { NATIVE_KERNEL_TRACE: _unset, ...quiet } = process.env;
+  const traced = run({ ...quiet, NATIVE_KERNEL_TRACE: '1' });
+  assert.equal(traced.status, 0, traced.stderr);
+  assert.match(traced.stderr, /^native-kernel trace: n=299 threads=2 total_ms=[\d.]+ block0=(caller|helper)@cpu-?\d+:[\d.]+-[\d.]+ block1=(caller|helper)@cpu-?\d+:[\d.]+-[\d.]+\n$/);
+  const silent = run(quiet);
+  assert.equal(silent.status, 0, silent.stderr);
+  assert.equal(silent.stderr, '');
 });
