@@ -3,7 +3,6 @@
  * Exit codes: 0 ok, 1 the implementation failed its check or is not implemented, 2 bad input, 3 internal error.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { comparabilityCaveats, compareRuns, formatComparison } from './compare.ts';
 import { stdoutSummaryWidth } from './text-table.ts';
 import { cpuBudget, parseForcedCpus } from './cpus.ts';
@@ -20,9 +19,10 @@ import { writeBesideResults } from './results-writer.ts';
 import { watchLab } from './watch.ts';
 import { bundleExitCode, runBundle } from './bundle.ts';
 import { recordCommandLine } from './safe-read.ts';
+import { readCommandLine } from './command-line.ts';
 
 /**
- * The options: their type, short flag and default go to parseArgs as they are, and the help is made from the same rows
+ * The options: their type, short flag and default go to the flag reader as they are, and the help is made from the rows
  * (a default is printed after the option's text). A flag left out is false (undefined).
  */
 export const OPTIONS = {
@@ -85,19 +85,10 @@ export interface ParsedCommand {
 
 /** Parses and validates argv; throws UsageError with the fix for anything wrong. */
 export function parseCommand(argv: string[]): ParsedCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: Object.fromEntries(
-        Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type, ...('short' in o ? { short: o.short } : {}), ...('default' in o ? { default: o.default } : {}) }]),
-      ),
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${helpText()}`);
-  }
+  const options = Object.fromEntries(
+    Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type, ...('short' in o ? { short: o.short } : {}), ...('default' in o ? { default: o.default } : {}) }]),
+  ) as Record<string, { type: 'string' | 'boolean'; short?: string; default?: string }>;
+  const parsed = readCommandLine(argv, options, helpText(), true);
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const impl = values.impl as string;
   if (impl !== 'exercise' && impl !== 'solution') {

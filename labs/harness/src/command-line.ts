@@ -16,6 +16,24 @@ type Config<O extends Options, P extends boolean> = { args: string[]; strict: tr
 export type CommandLine<O extends Options, P extends boolean = false> = ReturnType<typeof parseArgs<Config<O, P>>>;
 
 /**
+ * Parses `argv` against `options` (plus --help), printing nothing: --help is `values.help`, for a caller that decides
+ * itself what it does (cli.ts's parseCommand, a pure function). Throws UsageError ("<what is wrong>\n\n<help>") on a
+ * flag it cannot read.
+ */
+export function readCommandLine<const O extends Options, const P extends boolean = false>(
+  argv: string[],
+  options: O,
+  help: string,
+  allowPositionals?: P,
+): CommandLine<O, P> {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: (allowPositionals ?? false) as P, options: { ...options, ...HELP_OPTION } });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${help}`);
+  }
+}
+
+/**
  * Parses `argv` against `options` (plus --help). Returns null when --help was given, after printing `help` to stdout;
  * throws UsageError ("<what is wrong>\n\n<help>") on a flag it cannot read.
  */
@@ -25,12 +43,7 @@ export function parseCommandLine<const O extends Options, const P extends boolea
   help: string,
   allowPositionals?: P,
 ): CommandLine<O, P> | null {
-  let parsed: CommandLine<O, P>;
-  try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: (allowPositionals ?? false) as P, options: { ...options, ...HELP_OPTION } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${help}`);
-  }
+  const parsed = readCommandLine(argv, options, help, allowPositionals);
   if ((parsed.values as { help?: boolean }).help) {
     process.stdout.write(`${help}\n`);
     return null;
