@@ -33,7 +33,7 @@ const ALLOWED: Record<string, string> = {
   referenceParams: "graded runs: a graded case's params with impl: 'reference'",
   referenceCases: "graded runs: the solution's copies of the graded cases",
   referenceCtx: "graded runs: the context the solution's copies are set up with",
-  // The solution whose build and sources a grade is a ratio to: the results schema's field (a schema change to rename).
+  // The solution's build outputs a grade is a ratio to (LabDefinition, run-protocol.ts, supervisor.ts: the referee's files).
   referenceBuild: "the solution's build outputs (the supervisor's check)",
   referenceBuildOutputs: "LabDefinition: the solution's build outputs a grade checks",
 };
