@@ -1,13 +1,11 @@
 #include "binding.h"
 
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <exception>
 #include <map>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "probe.h"
@@ -245,35 +243,27 @@ napi_value NewError(napi_env env,
   return error;
 }
 
-// matmulAsync's work. The constructor runs on the JavaScript thread and takes the buffers; CopyInputs, also on the
-// JavaScript thread, copies a and b; Execute runs on a libuv pool thread and starts the native threads;
-// OnWorkComplete runs on the JavaScript thread again and copies the result into c. Copies, not pointers into the
-// JavaScript buffers: while the threads work, JavaScript keeps running and could change a or b, or detach
-// (transfer) any of them, which would leave the threads writing freed memory.
+// matmulAsync's work. The constructor runs on the JavaScript thread and copies a and b; Execute runs on a libuv
+// pool thread and starts the native threads; OnWorkComplete runs on the JavaScript thread again and copies the
+// result into c. Copies, not pointers into the JavaScript buffers: while the threads work, JavaScript keeps running
+// and could change a or b, or detach (transfer) any of them, which would leave the threads writing freed memory.
 class MatmulWorker : public Napi::AsyncWorker {
  public:
-  MatmulWorker(Napi::Env env, std::size_t length, const Napi::Value& c, uint32_t n, uint32_t threads,
+  MatmulWorker(Napi::Env env, const Matrix& a, const Matrix& b, const Napi::Value& c, uint32_t n, uint32_t threads,
                kernel::RowKernel rows, kernel::Split split)
       : Napi::AsyncWorker(env, "matmulAsync"),
         c_ref_(Napi::Persistent(c.As<Napi::Object>())),
-        a_(Scratch().Acquire(length)),
-        b_(Scratch().Acquire(length)),
-        c_(Scratch().Acquire(length)),
+        a_(Scratch().Acquire(a.length)),
+        b_(Scratch().Acquire(b.length)),
+        c_(Scratch().Acquire(a.length)),
         n_(n),
         threads_(threads),
         rows_(rows),
         split_(split) {
-    napi_status status = napi_create_promise(env, &deferred_, &promise_);
-    NAPI_THROW_IF_FAILED_VOID(env, status);
-  }
-
-  // Copies a and b (each `length` doubles, checked by the caller), after Queue: the libuv thread that will run
-  // Execute wakes while this copies, instead of after it (waking a sleeping thread took 0.1 ms to several ms on this
-  // course's 2-vCPU VM). Execute reads the copies only once inputs_ready_ is set. Never throws.
-  void CopyInputs(const Matrix& a, const Matrix& b) noexcept {
     std::memcpy(a_.data(), a.data, a.length * sizeof(double));
     std::memcpy(b_.data(), b.data, b.length * sizeof(double));
-    inputs_ready_.store(true, std::memory_order_release);
+    napi_status status = napi_create_promise(env, &deferred_, &promise_);
+    NAPI_THROW_IF_FAILED_VOID(env, status);
   }
 
   ~MatmulWorker() override {
@@ -299,8 +289,6 @@ class MatmulWorker : public Napi::AsyncWorker {
  protected:
   // On a libuv thread pool thread: no JavaScript values may be touched here.
   void Execute() override {
-    // The JavaScript thread is copying the inputs (CopyInputs, right after Queue): a few ms at most for n <= 4096.
-    while (!inputs_ready_.load(std::memory_order_acquire)) std::this_thread::yield();
     try {
       kernel::matmul_parallel(a_.data(), b_.data(), c_.data(), n_, threads_, rows_, split_);
     } catch (const std::exception& e) {
@@ -359,7 +347,6 @@ class MatmulWorker : public Napi::AsyncWorker {
   kernel::RowKernel rows_;  // kernel.h's loop or the blocked kernel (blocked.h)
   kernel::Split split_;
   std::string error_;  // set by Execute when the kernel throws
-  std::atomic<bool> inputs_ready_{false};  // set by CopyInputs once a_ and b_ hold the inputs
 };
 
 }  // namespace
@@ -432,20 +419,16 @@ Napi::Value AsyncProduct(const Napi::CallbackInfo& info, const char* usage, kern
   Napi::Env env = info.Env();
   auto [a, b, c, n] = CheckProductOperands(info, 5, usage);
   uint32_t threads = CheckInteger(info, 4, "threads", 1, kMaxThreads);
-  // The helper threads wake while this call copies the inputs and hands over to a libuv thread, so they are
-  // polling when the job starts instead of waking for it (threads.h: wake_helpers).
-  kernel::wake_helpers(threads);
   // Allocating the copies can fail for large n: a JavaScript error, not an abort.
   MatmulWorker* worker = nullptr;
   try {
-    worker = new MatmulWorker(env, a.length, info[2], n, threads, rows, split);
+    worker = new MatmulWorker(env, a, b, info[2], n, threads, rows, split);
   } catch (const std::bad_alloc&) {
     throw Napi::RangeError::New(env, "out of memory copying the " + std::to_string(n) + "x" + std::to_string(n) +
                                          " inputs: use a smaller n");
   }
   napi_value promise = worker->Promise();
   worker->Queue();  // the worker deletes itself in OnWorkComplete
-  worker->CopyInputs(a, b);  // after Queue, so the libuv thread wakes meanwhile; Execute waits for it
   return Napi::Value(env, promise);
 }
 

@@ -83,17 +83,6 @@ class HelperPool {
     Finish(lock);
   }
 
-  // Wakes the sleeping helpers (the pool grows only in Run): each polls again for up to kSpin for the next job. Never
-  // waits for a running job: only mutex_ is taken, which a running job holds only between blocks.
-  void Wake() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);  // a helper about to sleep sees the count change, or is notified
-      if (helpers_ == 0) return;
-      wakes_.fetch_add(1, std::memory_order_release);
-    }
-    work_ready_.notify_all();
-  }
-
  private:
   // How long a helper keeps polling for the next job before it sleeps. Waking a sleeping thread took 0.1 ms to
   // several ms on this course's 2-vCPU VM, as long as a whole small product; a helper that is still polling starts
@@ -152,24 +141,12 @@ class HelperPool {
   // Helper number `id` (1, 2, ...), started when the job generation was `seen`.
   void HelperLoop(unsigned id, unsigned long long seen) {
     for (;;) {
-      // Poll for kSpin, from now or from the latest Wake, whichever is later.
-      unsigned long long wakes_seen = wakes_.load(std::memory_order_acquire);
-      auto until = std::chrono::steady_clock::now() + kSpin;
-      while (generation_.load(std::memory_order_acquire) == seen) {
-        const auto now = std::chrono::steady_clock::now();
-        const unsigned long long wakes = wakes_.load(std::memory_order_acquire);
-        if (wakes != wakes_seen) {
-          wakes_seen = wakes;
-          until = now + kSpin;
-        }
-        if (now >= until) break;
+      const auto until = std::chrono::steady_clock::now() + kSpin;
+      while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until) {
         std::this_thread::yield();
       }
       std::unique_lock<std::mutex> lock(mutex_);
-      work_ready_.wait(lock, [&] {
-        return generation_.load(std::memory_order_acquire) != seen || wakes_.load(std::memory_order_relaxed) != wakes_seen;
-      });
-      if (generation_.load(std::memory_order_acquire) == seen) continue;  // woken ahead of a job (Wake): poll for it
+      work_ready_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
       seen = generation_.load(std::memory_order_acquire);
       // A fixed job: this helper's own block, if the job has one for it. The job cannot finish without it, so no
       // later job can start before this helper has seen this one.
@@ -192,8 +169,6 @@ class HelperPool {
   unsigned next_ = 0, end_ = 0, finished_ = 0, helpers_ = 0, joined_ = 0, helper_limit_ = 0;
   // In a fixed job (RunFixed), helpers 1 .. fixed_helpers_ each run their own block; 0 in a shared-counter job.
   unsigned fixed_helpers_ = 0;
-  // Counts Wake calls (under mutex_): a sleeping helper that sees it change goes back to polling.
-  std::atomic<unsigned long long> wakes_{0};
   std::atomic<unsigned long long> generation_{0};
   std::exception_ptr first_error_;
 };
@@ -212,10 +187,6 @@ void run_on_threads(unsigned threads, unsigned blocks, const std::function<void(
     return;
   }
   Pool().Run(threads - 1, blocks, block);
-}
-
-void wake_helpers(unsigned threads) {
-  if (threads > 1) Pool().Wake();
 }
 
 void run_on_fixed_threads(unsigned threads, const std::function<void(unsigned)>& block) {

@@ -14,14 +14,6 @@ namespace kernel {
 // block has finished.
 void run_on_threads(unsigned threads, unsigned blocks, const std::function<void(unsigned)>& block);
 
-// Wakes the pool's sleeping helpers ahead of a run_on_threads call with `threads` threads (none for 1 thread, nor
-// before the first such call has started them), so that each polls for that job instead of being woken by it: a
-// call that has serial work to do first (matmulAsync's copies and its hop to a libuv thread) overlaps the helpers'
-// wake-up with that work. Waking a sleeping thread took 0.1 ms to several ms on this course's 2-vCPU VM, and the
-// lab's samples (each on fresh inputs, refilled and checked between calls) always found the helpers asleep. Returns
-// at once; a helper woken for a job that does not come within its polling time sleeps again.
-void wake_helpers(unsigned threads);
-
 // Runs block(0) .. block(threads - 1), each on its own thread, and always on the same one: block 0 on the calling
 // thread, block t on the pool's helper number t (helpers are numbered as they start and live until the process
 // exits). For work whose data placement must follow the thread (first touch, stream.h), where run_on_threads' shared
