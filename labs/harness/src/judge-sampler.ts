@@ -2,7 +2,9 @@
  * The judge's half of the measure stage, in the supervisor's process (which never loads learner code): it decides
  * which case runs when, draws each sample's fresh input and reveals it only when it asks for that sample, and times
  * every sample with its own clock, from sending 'sample' to receiving the runner's 'sampled' (sample-server.ts).
- * - the round trip of that protocol is calibrated first with an empty task (the harness overhead per sample);
+ * - the round trip of that protocol is calibrated first with an empty task (the harness overhead per sample); a
+ *   sample records the lab process's own time of the call held within that round trip's bound of the judge's time
+ *   (recordedCallMs), so sub-millisecond samples keep their speedups and a forged clock gains at most the bound;
  * - a warm-up per case, its samples discarded (their outputs still checked), then rounds that interleave the cases
  *   in a rotating order (measure.ts roundOrder), group after group with a full garbage collection between groups;
  * - the runner answers the moment the call returns and checks the output right after, sending the verdict; the judge
@@ -201,6 +203,28 @@ function median(values: number[]): number {
   return sorted.length === 0 ? Number.NaN : sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** The most the round trip may take off a sample (ms), however wide a calibration reads: a cap on what it can hide. */
+export const MAX_TRIP_BOUND_MS = 0.5;
+
+/** The 90th percentile of a calibration's round trips, capped at MAX_TRIP_BOUND_MS: the bound recordedCallMs uses. */
+export function upperTrip(trips: readonly number[]): number {
+  const sorted = [...trips].sort((a, b) => a - b);
+  const p90 = sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))] ?? 0;
+  return Math.min(MAX_TRIP_BOUND_MS, Math.max(0, p90));
+}
+
+/**
+ * The time a sample records: the lab process's own time of the call, held between the judge's time less the round
+ * trip's bound and the judge's time. The judge's time alone carries the round trip (about 0.03-0.1 ms), which would
+ * shrink every speedup between sub-millisecond samples toward 1 (a 0.07 ms BLAS call read 0.17 ms); the lab process's
+ * time alone could be forged. Held between the two, an honest lab process records its own time, and a forged one
+ * takes off at most the bound (the round trip's 90th percentile, at most MAX_TRIP_BOUND_MS).
+ */
+export function recordedCallMs(judgeMs: number, runnerMs: number, tripBoundMs: number): number {
+  if (!Number.isFinite(runnerMs)) return judgeMs;
+  return Math.min(judgeMs, Math.max(runnerMs, judgeMs - tripBoundMs));
+}
+
 /** Measures `cases` through `channel` by `plan`; a case that fails is dropped, the others go on. */
 export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, route: JudgeChannel | JudgeRoute, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
   const { channels, of } = route instanceof JudgeChannel ? { channels: [route], of: () => route } : route;
@@ -219,6 +243,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   });
   // Calibration: the empty task, through the same request and answers as every sample, of each process.
   const roundTrips: number[] = [];
+  const tripBounds: number[] = [];
   for (const channel of channels) {
     const trips: number[] = [];
     for (let i = 0; i < CALIBRATION_SAMPLES; i++) {
@@ -226,8 +251,12 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
       trips.push((receivedAt[0] as number) - sentAt);
     }
     roundTrips.push(median(trips));
+    tripBounds.push(upperTrip(trips));
   }
   const roundTripMs = roundTrips[0] as number;
+  // In a graded run the solution's process (never running learner code) calibrates the bound too: the learner's
+  // process cannot widen it by slowing its own empty samples.
+  const tripBoundMs = Math.min(...tripBounds);
 
   /** One sample of `c`: its input made, then timed from this side; null when the case failed. */
   const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number): Promise<{ callMs: number; checkMs: number } | null> => {
@@ -253,7 +282,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
     // than the round trip and the tolerance was descheduled, or its clock tampered with: a note says so.
     const runner = sampled.runnerMs;
     if (!(Number.isFinite(runner) && runner >= 0) || Math.abs(callMs - runner) > roundTripMs + CLOCK_TOLERANCE * callMs + 1) disagreements.set(c.key, (disagreements.get(c.key) ?? 0) + 1);
-    return { callMs, checkMs: (receivedAt[1] as number) - (receivedAt[0] as number) };
+    return { callMs: recordedCallMs(callMs, runner, tripBoundMs), checkMs: (receivedAt[1] as number) - (receivedAt[0] as number) };
   };
 
   const groups = measureGroups(cases.map((c) => c.group));
@@ -348,7 +377,7 @@ function clockNotes(
   if (Number.isFinite(baselineMs) && roundTripMs > MAX_ROUND_TRIP_SHARE * baselineMs) {
     notes.push(
       `The harness's round trip per sample (${roundTripMs.toFixed(3)} ms, timed from the harness's process) is ${((100 * roundTripMs) / baselineMs).toFixed(1)}% of the baseline's median sample ` +
-        `(${baselineMs.toFixed(3)} ms), over ${100 * MAX_ROUND_TRIP_SHARE}%: the lab's samples need more work each for its speedups to be read without it.`,
+        `(${baselineMs.toFixed(3)} ms), over ${100 * MAX_ROUND_TRIP_SHARE}%: each sample records the lab process's own time of the call, which may take off at most the round trip's 90th percentile: the lab's samples need more work each for that bound not to matter.`,
     );
   }
   const costly: string[] = [];

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chargeChecks, freshDraw, JudgeChannel, judgeSamples, RefusedAnswer } from '../src/judge-sampler.ts';
+import { chargeChecks, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS, recordedCallMs, RefusedAnswer, upperTrip } from '../src/judge-sampler.ts';
 import { runLab } from '../src/run-lab.ts';
 import type { JudgeRequest, RunnerMessage } from '../src/run-protocol.ts';
 import { REQUESTS_CLOSED } from '../src/seal.ts';
@@ -210,4 +210,18 @@ test("a graded case gets one discarded sample before each of its rounds; the pla
   assert.deepEqual([asked.get(null), asked.get('plain'), asked.get('graded')], [51, 1 + 6, 1 + 3 + 6]);
   assert.equal(result.samples.get('graded')?.samplesMs.length, 6);
   assert.deepEqual(result.samples.get('graded')?.sampleRounds, [0, 0, 1, 1, 2, 2]);
+});
+
+test('a sample records the lab process time held within the round trip bound of the judge time (issue 42)', () => {
+  // Honest: the runner's time lies between the judge's time less the round trip and the judge's time.
+  assert.equal(recordedCallMs(0.17, 0.072, 0.12), 0.072);
+  // A forged clock (the call "took" nothing): the judge's time less the bound, not less.
+  assert.equal(recordedCallMs(0.17, 0, 0.12), 0.17 - 0.12);
+  // A runner's time above the judge's cannot be: the judge's.
+  assert.equal(recordedCallMs(0.17, 5, 0.12), 0.17);
+  assert.equal(recordedCallMs(0.17, Number.NaN, 0.12), 0.17);
+  // The bound: the calibration's 90th percentile, capped, never negative.
+  assert.equal(upperTrip([0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.2]), 0.2);
+  assert.equal(upperTrip(Array.from({ length: 51 }, (_, i) => i / 10)), MAX_TRIP_BOUND_MS);
+  assert.equal(upperTrip([]), 0);
 });
