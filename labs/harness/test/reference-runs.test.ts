@@ -51,6 +51,22 @@ test('every lab has a reference run, and every committed run validates with its 
   for (const run of currentReference(REFERENCE)) assert.ok(readme.includes(path.relative(REFERENCE, run.dir)), `reference/README.md names ${run.dir}`);
 });
 
+/** Issue 45: a reference run starts on a settled machine, its 1-minute load average below this (reference/README.md). */
+const QUIET_LOAD = 0.5;
+
+test('every reference run started on a quiet machine (1-minute load average under 0.5 at its start)', () => {
+  for (const lab of labNames()) {
+    for (const dir of findRunFolders(REFERENCE, lab)) {
+      const load = checkedRun(dir).results?.environment.loadAverage?.[0];
+      assert.ok(load !== undefined, `${path.relative(ROOT_DIR, dir)} records no load average`);
+      assert.ok(
+        load < QUIET_LOAD,
+        `${path.relative(ROOT_DIR, dir)} started at a 1-minute load of ${load}: remake it on a settled machine as reference/README.md says`,
+      );
+    }
+  }
+});
+
 test("every reference run's values.json is what the lab's analysis gives now (regenerated after each change)", async () => {
   for (const lab of labNames()) {
     for (const dir of findRunFolders(REFERENCE, lab)) {
