@@ -31,6 +31,18 @@ export interface CheckHooks {
   beforeTeardown?(): void;
 }
 
+/** The entry for a call that threw: "not implemented" as it is (the exercise is not written yet), anything else with where. */
+function threwEntry(
+  definition: CaseDefinition<unknown, unknown>,
+  comparator: string,
+  error: unknown,
+  where: string,
+  partial: Partial<CorrectnessEntry>,
+): CorrectnessEntry {
+  const message = errorText(error);
+  return failure(definition, comparator, isNotImplemented(error) ? message : `threw ${where}: ${message}`, isNotImplemented(error), partial);
+}
+
 /** How long one call may take during the check before it counts as hung, in ms. */
 export const CHECK_CALL_TIMEOUT_MS = 60_000;
 
@@ -129,14 +141,7 @@ export async function checkCase<Input, Output>(
       }
     } catch (error) {
       hooks.afterCall?.();
-      const message = errorText(error);
-      entry = failure(
-        def,
-        comparator.description,
-        isNotImplemented(error) ? message : `threw on check input #${i}: ${message}`,
-        isNotImplemented(error),
-        { inputsChecked: i },
-      );
+      entry = threwEntry(def, comparator.description, error, `on check input #${i}`, { inputsChecked: i });
     }
   }
   // The case's property (what the variant exists for), once its outputs are right: announced as one more check call.
@@ -149,14 +154,7 @@ export async function checkCase<Input, Output>(
       if (problem !== null) entry = failure(def, comparator.description, problem, false, { maxAbsError, maxRelError, inputsChecked: index });
     } catch (error) {
       hooks.afterCall?.();
-      const message = errorText(error);
-      entry = failure(
-        def,
-        comparator.description,
-        isNotImplemented(error) ? message : `threw in the property check: ${message}`,
-        isNotImplemented(error),
-        { maxAbsError, maxRelError, inputsChecked: index },
-      );
+      entry = threwEntry(def, comparator.description, error, 'in the property check', { maxAbsError, maxRelError, inputsChecked: index });
     }
   }
   if (entry !== null) {
