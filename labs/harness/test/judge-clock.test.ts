@@ -11,6 +11,7 @@ import { chargeChecks, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS,
 import { runLab } from '../src/run-lab.ts';
 import type { JudgeRequest, RunnerMessage } from '../src/run-protocol.ts';
 import { REQUESTS_CLOSED } from '../src/seal.ts';
+import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
@@ -102,13 +103,7 @@ test('a sample runs on the fresh input the judge reveals when it asks for that s
   // wrong only on number 5, which the second request reveals. Before, the runner drew every number itself before
   // learner code loaded (and runJob took no requests).
   const root = tempRoot('faults-root', 'harness-judge-', t);
-  const lab = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
-  writeFileSync(
-    lab,
-    readFileSync(lab, 'utf8')
-      .replace('measure: make(2000, 3) };', 'measure: make(2000, 3), measureAt: (k: number) => { const xs = make(2000, 3); xs[0] = k; return xs; } };')
-      .replace('comparator: withinTolerance(', 'checkSample: (xs: Input, out: Output) => withinTolerance({ abs: 1e-9, rel: 1e-12 }).compare([sumSquares(xs)], out),\n  comparator: withinTolerance('),
-  );
+  giveFaultyLabNumberedInputs(root);
   writeFileSync(
     path.join(root, 'exercises', 'faulty', 'faulty.ts'),
     RIGHT.replace('return s;', 'return xs.length === 2000 && xs[0] === 5 ? s + 1 : s;'),

@@ -5,10 +5,11 @@
  * whose grades compare real timings, runs alone).
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run-lab.ts';
+import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
@@ -40,13 +41,7 @@ test('the next fresh input cannot be worked out from the last one (issue 42)', a
   // whenever the input is the one it predicted from the previous (as the attack precomputed event-loop's next burst,
   // 1000 + burst x n + i): before the runner drew the numbers at random, every sample after the first was predicted.
   const root = tempRoot('faults-root', 'harness-forgery-', t);
-  const lab = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
-  writeFileSync(
-    lab,
-    readFileSync(lab, 'utf8')
-      .replace('measure: make(2000, 3) };', 'measure: make(2000, 3), measureAt: (k: number) => { const xs = make(2000, 3); xs[0] = k; return xs; } };')
-      .replace('comparator: withinTolerance(', 'checkSample: (xs: Input, out: Output) => withinTolerance({ abs: 1e-9, rel: 1e-12 }).compare([sumSquares(xs)], out),\n  comparator: withinTolerance('),
-  );
+  giveFaultyLabNumberedInputs(root);
   writeFileSync(
     path.join(root, 'exercises', 'faulty', 'faulty.ts'),
     `let last = -1;
