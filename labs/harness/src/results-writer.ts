@@ -3,7 +3,7 @@
  * Nothing is ever overwritten: a learner's earlier runs are their evidence.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
@@ -16,7 +16,12 @@ import { parseResults, type Results } from '@parallel-course/core';
 function makeDirs(dir: string): void {
   if (existsSync(dir)) return;
   makeDirs(path.dirname(dir));
-  mkdirSync(dir);
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    // Another run made it between the check and here (a job array's tasks share one --out): a folder is what we wanted.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(dir).isDirectory()) throw error;
+  }
 }
 
 /** `2026-12-02T13-45-10-123Z`: sortable, and legal in file names on every OS. */

@@ -1,8 +1,10 @@
 /** Results are never overwritten: a new folder per run, atomic writes that refuse to replace a file. */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { createRunDir, runFolderName, writeFileAtomic, writeResults } from '../src/results-writer.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -29,4 +31,33 @@ test('writeFileAtomic refuses to replace an existing file', (t) => {
 test('writeResults validates before it writes', (t) => {
   const dir = tempDir(t, 'writer-');
   assert.throws(() => writeResults(dir, { lab: 'x' } as never), /the results of this run is not a valid results file/);
+});
+
+// A job array's tasks start together and share one --out (class-array.sbatch: $CLASS_OUT/<learner>): each makes the
+// folders above its own. CI caught one task refused with "cannot write results ...: EEXIST" (exit 2) when another made
+// the shared folder between its check and its mkdir. Four processes, each making 150 fresh nested folders at once:
+// before the fix about one in ten attempts failed.
+test('runs started together under one new --out folder each get their run folder (no EEXIST race)', { timeout: 60_000 }, async (t) => {
+  const out = tempDir(t, 'writer-race-');
+  const writer = pathToFileURL(path.join(import.meta.dirname, '..', 'src', 'results-writer.ts')).href;
+  const script = `
+    import { prepareRunDir } from ${JSON.stringify(writer)};
+    const [root, lab, startAt] = process.argv.slice(1);
+    while (Date.now() < Number(startAt)) {}
+    const failed = [];
+    for (let i = 0; i < 150; i++) {
+      try { prepareRunDir(root + '/r' + i + '/class/runs', lab, new Date()); } catch (e) { failed.push(e.message); }
+    }
+    console.log(JSON.stringify(failed));`;
+  const startAt = Date.now() + 800;
+  const runs = [1, 2, 3, 4].map((k) => new Promise<string[]>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, out, `lab${k}`, String(startAt)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout) as string[]) : reject(new Error(`writer child exited with ${code}`))));
+  }));
+  const failures = (await Promise.all(runs)).flat();
+  assert.deepEqual(failures.slice(0, 3), [], `${failures.length} of 600 run folders refused`);
+  assert.equal(readdirSync(path.join(out, 'r0', 'class', 'runs')).length, 4, 'each process its own lab folder');
 });

@@ -196,8 +196,8 @@ if (unavailable !== null) {
       cancelAfter(t, job.id);
       t.diagnostic(describeJob(job.id));
       const logs = [1, 2, 3].map((task) => readText(path.join(dir, `task-${job.id}_${task}.out`)));
-      assert.equal(job.status, 1, 'the array\'s highest exit: a learner whose check failed');
       assert.deepEqual(jobRecords(job.id).map((r) => [r.arrayTaskId, r.state, r.exitCode]), [['1', 'COMPLETED', '0:0'], ['2', 'FAILED', '1:0'], ['3', 'FAILED', '1:0']], logs.join('\n-----\n'));
+      assert.equal(job.status, 1, 'the array\'s highest exit: a learner whose check failed');
       assert.match(logs[0]!, /learner ok: lab task-granularity exited with 0/);
       assert.match(logs[1]!, /learner wrong: lab task-granularity exited with 1/);
       assert.match(logs[2]!, /learner hang: lab task-granularity exited with 1/);
