@@ -78,8 +78,8 @@ export function removeIfEmpty(runDir: string): void {
   for (const dir of [runDir, path.dirname(runDir)]) {
     try {
       rmdirSync(dir); // fails on a folder that holds anything: nothing of a learner's is ever removed
-    } catch {
-      return; // not empty, or already gone
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return; // not empty; an already gone run folder goes on to its lab's
     }
   }
 }

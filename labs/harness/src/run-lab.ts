@@ -7,6 +7,7 @@
  *   run/check-and-measure.ts  check, then measure, in a supervised child process (supervisor.ts)
  *   run/results.ts            statistics and notes, then one Results (the core's analyzeRun and buildResults)
  *   run/write.ts              results.json, the reports, the lab's own analysis and the summary
+ *   run/interrupt.ts          a signal during the last two stages: this run's folder removed, and a line saying so
  *
  * checkLab, below, is the check stage alone (--watch and --status).
  */
@@ -23,6 +24,7 @@ import { formatCheckReport } from './run/check-report.ts';
 import { declareRun } from './run/declare.ts';
 import { DEFAULT_SEED, openRun, type RunLabOptions, type RunLabOutcome } from './run/open.ts';
 import { resultsOf } from './run/results.ts';
+import { guardLastStages } from './run/interrupt.ts';
 import { writeRun } from './run/write.ts';
 
 export { DEFAULT_SEED, type RunLabOptions, type RunLabOutcome } from './run/open.ts';
@@ -32,22 +34,31 @@ export { formatCheckReport } from './run/check-report.ts';
 export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const start = await openRun(options);
   let results: Results;
+  let liftGuard: (() => void) | null = null;
   try {
     const declared = declareRun(start);
     const measured = await checkAndMeasure(start, declared);
+    // From here to the written run, a signal removes this run's folder and says so (run/interrupt.ts).
+    liftGuard = 'outcome' in measured ? null : guardLastStages(start);
     const built = 'outcome' in measured ? measured : resultsOf(start, declared, measured.run);
     if ('outcome' in built) {
       // Nothing is written: the run folder made by openRun goes again, and the summary says why.
+      liftGuard?.();
       removeIfEmpty(start.runDir);
       start.print(built.outcome.summary);
       return built.outcome;
     }
     results = built.results;
   } catch (error) {
+    liftGuard?.();
     removeIfEmpty(start.runDir);
     throw error;
   }
-  return writeRun(start, results);
+  try {
+    return await writeRun(start, results);
+  } finally {
+    liftGuard?.();
+  }
 }
 
 export interface CheckLabOptions {

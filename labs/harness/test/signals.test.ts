@@ -76,3 +76,31 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
     assert.deepEqual(existsSync(labDir) ? readdirSync(labDir) : [], [], 'no run folder is left');
   });
 }
+
+// After the measuring the supervisor's handlers are gone; a signal while the statistics and files are written (here:
+// the lab's own analysis, the write stage's last step, held by the toy fixture) used to kill the run with no word and
+// leave results.json and half the reports behind (seen under Slurm's --time limit).
+test('SIGTERM while the results are being written removes this run\'s folder, says so and exits 143', { timeout: 120_000 }, async (t) => {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-signals-write-'));
+  const marker = path.join(outDir, 'analysing');
+  t.after(() => rmSync(outDir, { recursive: true, force: true }));
+  const runLab = new URL('../src/run-lab.ts', import.meta.url).href;
+  const root = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
+  const script =
+    `import { runLab } from ${JSON.stringify(runLab)};\n` +
+    `await runLab({ lab: 'toy', impl: 'solution', quick: true, outDir: ${JSON.stringify(path.join(outDir, 'results'))}, rootDir: ${JSON.stringify(root)}, ` +
+    `sampling: { warmupSamples: 1, rounds: 2, samplesPerRound: 2 } });\nconsole.log('not interrupted');`;
+  let output = '';
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, COURSE_TEST_TOY_SLOW_ANALYSIS: marker } });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  t.after(() => child.kill('SIGKILL'));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  await waitFor('the write stage (the toy lab\'s analysis)', () => existsSync(marker), 90_000);
+  assert.ok(existsSync(path.join(outDir, 'results', 'toy')), 'the run folder was there while the run was written');
+  child.kill('SIGTERM');
+  assert.equal(await exited, 143, output);
+  assert.match(output, /Interrupted \(SIGTERM\) while the results were being written: this run's folder was removed, so no half-made results were kept; .* Rerun with: npm run lab -- toy/);
+  assert.doesNotMatch(output, /not interrupted/);
+  assert.deepEqual(readdirSync(path.join(outDir, 'results')), [], 'no run folder (nor an empty lab folder) is left');
+});

@@ -153,9 +153,8 @@ if (unavailable !== null) {
       const log = path.join(dir, 'timeout-%j.out');
       // One minute, Slurm's smallest limit, for a full run of minutes. Slurm checks limits about every 30 s, so it ends
       // between 60 and 90 s (then SIGTERM, SIGKILL KillWait seconds later). native-kernel's full run takes about 3 min
-      // (its sample counts follow a time budget, not the machine's speed), so it is still measuring then; event-loop's
-      // (about 85 s since the judge's clock landed) could be writing its results by then, and task-granularity's
-      // (about 45 s) finished inside the minute on a quiet machine.
+      // (its sample counts follow a time budget, not the machine's speed), so it is still measuring then (a signal while
+      // a run is written says "Interrupted" too, run/interrupt.ts, but a shorter lab could finish inside the minute).
       const job = await runJob([`--cpus-per-task=${JOB_CPUS}`, '--time=1', `--output=${log}`, path.join(SLURM_DIR, 'lab.sbatch'), 'native-kernel', 'solution'], REPO, jobEnv({ OUT_DIR: out }), 200_000);
       cancelAfter(t, job.id);
       t.diagnostic(describeJob(job.id));
