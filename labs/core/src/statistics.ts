@@ -40,6 +40,7 @@ export { logGamma, regularizedBeta, studentTCdf, studentTQuantile } from './stat
 export { compareSpeedupsBetweenRuns, roundLogSpeedups, welchInterval } from './statistics/between-runs.ts';
 export type { BetweenRunComparison, RoundedCase, WelchInterval } from './statistics/between-runs.ts';
 export { compareEstimates, moverDifferenceCi, moverRatioCi, verdictOf } from './statistics/interval-verdict.ts';
+export { bootstrapSlopeCi, linearFit } from './statistics/slope.ts';
 export type { Estimate, IntervalComparison, IntervalVerdict } from './statistics/interval-verdict.ts';
 export { SUPERLINEAR_CAUSES, scalingNotes } from './statistics/scaling-notes.ts';
 export type { ScalingNotesInput } from './statistics/scaling-notes.ts';

@@ -18,7 +18,7 @@
  */
 import { Bench } from 'tinybench';
 import type { CaseInstance, Comparison, SamplingPlan } from './lab-definition.ts';
-import type { RawObservation } from '@parallel-course/core';
+import { median, type RawObservation } from '@parallel-course/core';
 import { collectGarbage } from './heap.ts';
 import type { Activity } from './run-protocol.ts';
 
@@ -123,9 +123,7 @@ async function takeSamples<Input, Output>(target: MeasureTarget<Input, Output>, 
 export async function calibrateOverhead(iterations: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < iterations; i++) samples.push(await timeOne('harness overhead', async () => undefined));
-  samples.sort((a, b) => a - b);
-  const mid = samples.length >> 1;
-  return samples.length % 2 ? (samples[mid] as number) : ((samples[mid - 1] as number) + (samples[mid] as number)) / 2;
+  return median(samples);
 }
 
 /** The order of cases in round `round`: rotated by one each round. */

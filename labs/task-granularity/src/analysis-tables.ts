@@ -4,10 +4,10 @@
  * <MeasuredTable>. Keys name a sweep by its role, not its size: `P` is the pool at W = P (the headline's), `W1` and
  * `W2` the pools of 1 and 2 threads (at P = 2, `W2` and `P` are the same sweep; at P = 1 there is no `W2`).
  */
-import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
+import { median, type AnalysisTable, type MeasuredValue } from '@parallel-course/core';
 import type { Results } from '@parallel-course/core';
 import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './sweep-model.ts';
-import { AGREEMENT_FACTOR, KNEE_FRACTION, medianOf, verdictText } from './rule-check.ts';
+import { AGREEMENT_FACTOR, KNEE_FRACTION, verdictText } from './rule-check.ts';
 
 type Interval = [number, number] | null | undefined;
 
@@ -109,10 +109,10 @@ export function granularityValues(results: Results, g: Granularity): Record<stri
     const up = c?.observations['start-up']?.samples ?? [];
     const mem = c?.observations['memory per worker']?.samples ?? [];
     if (up.length > 0) {
-      v[`${tag}StartupMs`] = mv(medianOf(up), 'ms', tag === 'thread' ? 'start-up of the whole pool of threads until each answered a first task' : 'start-up of one child process, fork() to its first message (median over the children)');
+      v[`${tag}StartupMs`] = mv(median(up), 'ms', tag === 'thread' ? 'start-up of the whole pool of threads until each answered a first task' : 'start-up of one child process, fork() to its first message (median over the children)');
     }
     if (mem.length > 0) {
-      v[`${tag}MemoryMiB`] = mv(medianOf(mem), 'MiB', tag === 'thread' ? 'growth of the process RSS per thread started' : 'resident memory of one child process (median over the children)');
+      v[`${tag}MemoryMiB`] = mv(median(mem), 'MiB', tag === 'thread' ? 'growth of the process RSS per thread started' : 'resident memory of one child process (median over the children)');
     }
   }
   // Hand-offs: per payload, the checksum on the main thread and each transport's round trip, hand-off and speedup.
@@ -194,11 +194,11 @@ export function granularityTables(results: Results, g: Granularity): Record<stri
     rows: [
       workerRow('start-up', (variant) => {
         const s = startup(variant)?.observations['start-up']?.samples ?? [];
-        return s.length ? mv(medianOf(s), 'ms', variant === 'pool' ? 'the whole pool, until every thread answered a first task' : 'per child, fork() to its first message (median)') : 'n/a';
+        return s.length ? mv(median(s), 'ms', variant === 'pool' ? 'the whole pool, until every thread answered a first task' : 'per child, fork() to its first message (median)') : 'n/a';
       }),
       workerRow('memory per worker', (variant) => {
         const s = startup(variant)?.observations['memory per worker']?.samples ?? [];
-        return s.length ? mv(medianOf(s), 'MiB', variant === 'pool' ? 'growth of the process RSS per thread' : "each child's RSS (median)") : 'n/a';
+        return s.length ? mv(median(s), 'MiB', variant === 'pool' ? 'growth of the process RSS per thread' : "each child's RSS (median)") : 'n/a';
       }),
       workerRow('wall time per extra task', (variant) => {
         const s = sweepOf(g, variant, g.p);

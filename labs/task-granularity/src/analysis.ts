@@ -11,14 +11,12 @@
  */
 import { type LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
 import { renderChartPng } from '@parallel-course/harness/report/png.ts';
-import { formatMicroseconds, formatOrNA, paramsKey, type Results } from '@parallel-course/core';
+import { formatMicroseconds, formatOrNA, median, paramsKey, type Results } from '@parallel-course/core';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
-import { findKnee, fitOverhead, KNEE_FRACTION, medianOf, ruleMinTaskUs, ruleVerdict, verdictText } from './rule-check.ts';
+import { findKnee, fitOverhead, KNEE_FRACTION, ruleMinTaskUs, ruleVerdict, verdictText } from './rule-check.ts';
 import { efficiencySplitChart } from './split-chart.ts';
 import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './sweep-model.ts';
-
-export { linearFit } from './rule-check.ts';
 
 /**
  * Tasks at or above this count, and at least 16 per worker, are on the overhead-bound side of the curve, where time
@@ -208,7 +206,7 @@ export function formatWorkers(results: Results): string {
     if (!c) continue;
     const up = c.observations['start-up']!;
     const mem = c.observations['memory per worker'];
-    const shown = (xs: number[], unit: string) => (xs.length > 8 ? `median ${formatOrNA(medianOf(xs))} ${unit} of ${xs.length}` : xs.map((x) => `${formatOrNA(x)} ${unit}`).join(', '));
+    const shown = (xs: number[], unit: string) => (xs.length > 8 ? `median ${formatOrNA(median(xs))} ${unit} of ${xs.length}` : xs.map((x) => `${formatOrNA(x)} ${unit}`).join(', '));
     lines.push(
       `${variant === 'pool' ? 'threads  ' : 'processes'}: start-up ${shown(up.samples, 'ms')}` +
         `${variant === 'pool' ? ' (whole pool)' : ' (per child)'}; memory per worker ${mem ? shown(mem.samples, 'MiB') : 'n/a'}`,

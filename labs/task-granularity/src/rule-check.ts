@@ -7,7 +7,7 @@
  * Why 9·W·o: n tasks of length t on W workers, each adding o of wall time, take about n·t/W + n·o, so the efficiency
  * left after the overhead is t / (t + W·o); it is at least 0.9 when t >= 9·W·o.
  */
-import { createRng } from '@parallel-course/core';
+import { bootstrapSlopeCi, createRng, linearFit } from '@parallel-course/core';
 
 /** The share of the curve's best efficiency that counts as "good": the rule's 10% overhead. */
 export const KNEE_FRACTION = 0.9;
@@ -15,30 +15,6 @@ export const KNEE_FRACTION = 0.9;
 export const AGREEMENT_FACTOR = 2;
 /** Resamples of the bootstrap interval of the slope. */
 export const SLOPE_RESAMPLES = 2000;
-
-/** Least-squares line y = intercept + slope * x. Needs two distinct x values. */
-export function linearFit(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number } {
-  if (xs.length !== ys.length || xs.length < 2) throw new RangeError('linearFit needs two or more (x, y) pairs of equal count');
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
-    sxx += ((xs[i] as number) - mx) ** 2;
-  }
-  if (sxx === 0) throw new RangeError('linearFit needs two distinct x values');
-  const slope = sxy / sxx;
-  return { slope, intercept: my - slope * mx };
-}
-
-/** The median of a short list (start-up and memory samples, a bootstrap draw of slopes). */
-export function medianOf(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-}
 
 /** One size of the overhead-bound side: its task count, median time (ms) and, for the interval, its samples (ms). */
 export interface OverheadPoint {
@@ -63,21 +39,8 @@ export function fitOverhead(points: readonly OverheadPoint[], seed = 1, resample
   const xs = points.map((p) => p.tasks);
   const perTaskUs = linearFit(xs, points.map((p) => p.medianMs)).slope * 1000;
   if (!points.every((p) => p.samplesMs && p.samplesMs.length >= 2)) return { perTaskUs, ci95: null };
-  const rng = createRng(seed);
-  const slopes = new Float64Array(resamples);
-  const draw = new Array<number>();
-  for (let r = 0; r < resamples; r++) {
-    const ys = points.map((p) => {
-      const s = p.samplesMs as readonly number[];
-      draw.length = 0;
-      for (let i = 0; i < s.length; i++) draw.push(s[Math.floor(rng() * s.length)] as number);
-      return medianOf(draw);
-    });
-    slopes[r] = linearFit(xs, ys).slope * 1000;
-  }
-  slopes.sort();
-  const at = (q: number) => slopes[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))] as number;
-  return { perTaskUs, ci95: [at(0.025), at(0.975)] };
+  const [low, high] = bootstrapSlopeCi(points.map((p) => ({ x: p.tasks, samples: p.samplesMs as readonly number[] })), createRng(seed), resamples);
+  return { perTaskUs, ci95: [low * 1000, high * 1000] };
 }
 
 /** The smallest task length (µs) with at most 10% overhead on `workers` workers: 9·W·o; null when o is not positive. */

@@ -11,16 +11,8 @@ import { deriveGranularity, formatEfficiencySplit, formatGranularity, formatRule
 import { sweepOf } from '../src/sweep-model.ts';
 import { granularityTables, granularityValues } from '../src/analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from '../src/busy-clock.ts';
-import { findKnee, fitOverhead, linearFit, ruleMinTaskUs, ruleVerdict, verdictText } from '../src/rule-check.ts';
+import { findKnee, fitOverhead, ruleMinTaskUs, ruleVerdict, verdictText } from '../src/rule-check.ts';
 import { efficiencySplitChart, TARGET_EFFICIENCY } from '../src/split-chart.ts';
-
-test('linearFit: a line through hand-picked points', () => {
-  assert.deepEqual(linearFit([1, 2, 3], [5, 7, 9]), { slope: 2, intercept: 3 }); // y = 3 + 2x exactly
-  const fit = linearFit([0, 1, 2, 3], [1, 2, 2, 3]); // slope = sxy / sxx = 3 / 5, intercept = 2 - 0.6 * 1.5
-  assert.ok(Math.abs(fit.slope - 0.6) < 1e-12 && Math.abs(fit.intercept - 1.1) < 1e-12);
-  assert.throws(() => linearFit([1, 1], [2, 3]), /two distinct x values/);
-  assert.throws(() => linearFit([1], [2]), /two or more/);
-});
 
 test('fitOverhead: the slope in µs per task, and an interval that holds it when the samples vary', () => {
   // 64 tasks in 10 ms, 128 in 12 ms: (12 - 10) ms / 64 tasks = 31.25 µs per task.
