@@ -14,9 +14,40 @@ import { median } from './statistics.ts';
 import { paramsSeedText, sameCase, sameParams, type CaseRef as Headline } from './case-identity.ts';
 import { implausibleGradeRatio, type PlausibilityFlag } from './plausibility.ts';
 
-/** The param and value that mark the solution's copy of a graded case (runner.ts adds them). */
-export const REFERENCE_PARAM = 'impl';
-export const REFERENCE = 'reference';
+/**
+ * The param and value that mark the solution's copy of a graded case (run-cases.ts adds them): `impl: 'solution'`, the
+ * course's answer, as `--impl solution` names it.
+ */
+export const SOLUTION_COPY_PARAM = 'impl';
+export const SOLUTION_COPY = 'solution';
+/**
+ * The value graded results files written before it was renamed carry (`impl: 'reference'`, schema 4): read as
+ * SOLUTION_COPY, never written. A reader accepts both rather than an upgrade step rewriting them, because a case's
+ * params seed its recomputed intervals (case-identity.ts paramsSeedText), so rewritten params would fail validate.
+ */
+const RECORDED_SOLUTION_COPY = 'reference';
+
+/** Whether a case is the solution's copy of a graded case (either value a results file may carry). */
+export function isSolutionCopy(params: Params): boolean {
+  const value = params[SOLUTION_COPY_PARAM];
+  return value === SOLUTION_COPY || value === RECORDED_SOLUTION_COPY;
+}
+
+/** The params of the solution's copy of a learner case (`impl: 'solution'`). */
+export function solutionCopyParams(params: Params): Params {
+  return { ...params, [SOLUTION_COPY_PARAM]: SOLUTION_COPY };
+}
+
+/** A case's params without the solution copy's marker: the graded case it copies. */
+export function gradedCaseParams(params: Params): Params {
+  const { [SOLUTION_COPY_PARAM]: _marker, ...rest } = params;
+  return rest;
+}
+
+/** Whether `c` is the solution's copy of the graded case `graded` (either value a results file may carry). */
+function copiesCase(c: Headline, graded: Headline): boolean {
+  return c.variant === graded.variant && isSolutionCopy(c.params) && sameParams(gradedCaseParams(c.params), graded.params);
+}
 
 /** A graded case; `optional`: an optional exercise, left out of the verdict while the learner has not attempted it. */
 export type GradedCase = Headline & { optional?: boolean };
@@ -40,20 +71,14 @@ export function notImplementedCases(correctness: Pick<CorrectnessEntry, 'variant
   return correctness.filter((e) => e.notImplemented).map((e) => ({ variant: e.variant, params: e.params }));
 }
 
-/** The params of the solution's copy of a learner case (impl: 'reference', the graded runs' protocol value). */
-export function referenceParams(params: Params): Params {
-  return { ...params, [REFERENCE_PARAM]: REFERENCE };
-}
-
 /**
  * The grade of a `--grade` run from the analysis's inputs and its cases: each graded case's ratio with the interval
  * `interval` gives (a run resamples it as its speedups are: build-results.ts analyzeRun, keyed `grade:<variant>:<params>`).
  */
 export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: GradingSpec, interval: GradeInterval): Grade {
-  const find = (variant: string, params: Params) => inputs.find((i) => sameCase(i, { variant, params }));
   const entries: Grade['entries'] = spec.cases.map((g) => {
-    const learner = find(g.variant, g.params);
-    const solution = find(g.variant, referenceParams(g.params));
+    const learner = inputs.find((i) => sameCase(i, g));
+    const solution = inputs.find((i) => copiesCase(i, g));
     const base = { variant: g.variant, params: g.params };
     const notAttempted =
       g.optional === true && !learner && (spec.notImplemented ?? []).some((n) => sameCase(n, g));
@@ -72,7 +97,7 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     return { ...base, ratio, ci95, pairing, passed: ci95[1] >= spec.target, uncertain: ci95[0] < spec.target && ci95[1] >= spec.target, reason: null };
   });
   const graded = cases.filter((c) =>
-    spec.cases.some((g) => g.variant === c.variant && (sameParams(c.params, g.params) || sameParams(c.params, referenceParams(g.params)))),
+    spec.cases.some((g) => sameCase(c, g) || copiesCase(c, g)),
   );
   return {
     target: spec.target,

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { parseResults, parseResultsJson, ResultsFileError, SCHEMA_VERSION, upgradeResults } from '@parallel-course/core';
+import { isSolutionCopy, parseResults, parseResultsJson, ResultsFileError, SCHEMA_VERSION, solutionCopyParams, upgradeResults, validateSubmission } from '@parallel-course/core';
 
 const fixture = readFileSync(new URL('../../harness/test/fixtures/results-event-loop.json', import.meta.url), 'utf8');
 
@@ -92,4 +92,20 @@ test('the current version validates solutionFingerprint and drops the old name',
   assert.deepEqual(parseResults({ ...current, solutionFingerprint: fingerprint }, 'x').solutionFingerprint, fingerprint);
   rejects((d) => Object.assign(d, current, { solutionFingerprint: { ...fingerprint, sha256: 'not hex' } }), /^solutionFingerprint\.sha256: /);
   assert.equal('referenceSolution' in parseResults({ ...current, referenceSolution: fingerprint }, 'x'), false);
+});
+
+test("a graded file written before the solution's copies were impl: 'solution' still reads, grades and validates", () => {
+  // A real --grade run of the harness's faulty fixture lab at 9e6c77e (schema 4), its solution's copy `impl: 'reference'`.
+  const text = readFileSync(new URL('../../harness/test/fixtures/results-graded-v4.json', import.meta.url), 'utf8');
+  const results = parseResultsJson(text, 'results-graded-v4.json');
+  assert.equal(results.schemaVersion, 4);
+  assert.ok(results.cases.some((c) => c.variant === 'learner' && c.params['impl'] === 'reference'), 'the file keeps the params it recorded');
+  const entry = results.grade!.entries[0]!;
+  assert.deepEqual([entry.variant, entry.params, entry.passed, entry.reason], ['learner', {}, true, null]);
+  // validate recomputes the grade: a reader that found no solution's copy would say "the solution's case was not measured".
+  assert.deepEqual(validateSubmission(text, 'results-graded-v4.json').problems, []);
+  assert.equal(isSolutionCopy({ impl: 'reference' }), true);
+  assert.deepEqual(solutionCopyParams({ size: 1 }), { size: 1, impl: 'solution' });
+  assert.equal(isSolutionCopy(solutionCopyParams({})), true);
+  assert.equal(isSolutionCopy({ impl: 'exercise' }), false);
 });

@@ -169,7 +169,7 @@ const lab: LabDefinition<BurstInput, string[]> = {
       { variant: 'pool', params: { workers: ctx.availableParallelism } },
     ],
     target: 0.9,
-    targetText: "at least 0.9 of the reference's throughput for the chunked, threadpool and P-worker pool handlers",
+    targetText: "at least 0.9 of the solution's throughput for the chunked, threadpool and P-worker pool handlers",
   },
   inputParams: [],
   inputs(_params, ctx) {

@@ -61,7 +61,7 @@ export function calibrate(): Calibration {
   const weights = new Float32Array(inputs * outputs).map((_, i) => ((i * 7919) % 1000) / 1000 - 0.5);
   const activation = new Float64Array(inputs).map((_, i) => (i % 13) / 13 + 0.01);
   const next = new Float64Array(outputs);
-  // The reference's loop (model-spec.ts expectedLogits), one layer.
+  // The expected output's loop (model-spec.ts expectedLogits), one layer.
   const layer = () => {
     next.fill(0);
     for (let i = 0; i < inputs; i++) {

@@ -143,7 +143,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
       { variant: 'pipeline', params: { ...targetParams(labTarget()), batch: WORK_BATCH, prefetch: 4, reader: 'worker' } },
     ],
     target: 0.9,
-    targetText: "at least 0.9 of the reference's throughput: batches at the headline size, and the pipeline at prefetch 4",
+    targetText: "at least 0.9 of the solution's throughput: batches at the headline size, and the pipeline at prefetch 4",
   },
   inputParams: [],
   inputs(_params, ctx) {

@@ -18,7 +18,7 @@
  *                 + Σ_i w_io^2 · s_{l-1}[i]^2     (the inputs' errors, carried by the weights; ReLU never enlarges one)
  *    with s_0 = 0 (the inputs are the same float32 numbers on every path). A logit's error exceeds λ·s_L with
  *    probability at most 2·exp(-λ^2/2) (Hoeffding); λ = 8 makes that 3e-14 per logit, so a run of a million logits
- *    fails by bad luck with probability below 1e-7. The bound used is λ·s_L, plus the float64 reference's own error
+ *    fails by bad luck with probability below 1e-7. The bound used is λ·s_L, plus the float64 expected output's own error
  *    (the same formula with u = 2^-53), its one rounding to float32 (u·|y|) and n·2^-126 per layer for a device that
  *    flushes subnormal results to zero (WebGPU allows it).
  *
@@ -139,7 +139,7 @@ export function forwardWithBound(
     for (let o = 0; o < last.outputs; o++) {
       const k = s * last.outputs + o;
       values[k] = x[o] as number;
-      // The reference's one rounding to float32 (u·|y|, on the rounded value with room for the rounding itself).
+      // The expected output's one rounding to float32 (u·|y|, on the rounded value with room for the rounding itself).
       const rounding = UNIT_ROUNDOFF_F32 * Math.abs(values[k] as number) * (1 + UNIT_ROUNDOFF_F32);
       bound[k] = LAMBDA * (UNIT_ROUNDOFF_F32 + UNIT_ROUNDOFF_F64) * Math.sqrt(variance[o] as number) + flushed + rounding;
       if (worstCase) worstCase[k] = (worst[o] as number) + rounding;

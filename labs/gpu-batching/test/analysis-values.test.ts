@@ -82,8 +82,8 @@ function fakeResults(ep: 'cpu' | 'cuda'): Results {
       // 4000/s, then 4200/s: +5% for two doublings; the knee is 4.
       fakeCase('batched', { ep, batch: 4 }, [250, 250, 250], { 'call latency': [1, 2, 3, 4, 5] }),
       fakeCase('batched', { ep, batch: 16 }, [1000 / 4.2, 1000 / 4.2, 1000 / 4.2]),
-      // The reference's graded case in a --grade run is not part of the sweep.
-      fakeCase('batched', { ep, batch: 16, impl: 'reference' }, [1, 1, 1]),
+      // The solution's copy of a graded case in a --grade run is not part of the sweep.
+      fakeCase('batched', { ep, batch: 16, impl: 'solution' }, [1, 1, 1]),
       fakeCase('read-then-infer', { ep, batch: 64, reader: 'worker' }, [300, 300, 300], { 'read ms': [100, 100, 100], 'compute ms': [200, 200, 200] }),
       // 230 ms / max(100, 200) ms = 1.15; 300 / 230 over read-then-infer.
       fakeCase('pipeline', { ep, batch: 64, prefetch: 4, reader: 'worker' }, [230, 230, 230], { 'compute ms': [210, 210, 210] }),

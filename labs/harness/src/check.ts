@@ -1,12 +1,12 @@
 /**
- * Stage 1, check: every case's output is compared with the reference on the same inputs before anything is timed.
+ * Stage 1, check: every case's output is compared with its expected output on the same inputs before anything is timed.
  * A case that fails (wrong output, an error, a hang, or "not implemented") is torn down here and never measured.
  */
 import type { CaseDefinition, CaseInstance, Comparator, LabContext } from './lab-definition.ts';
 import { isNotImplemented } from './lab-definition.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
-/** Inputs and the reference's outputs for them, shared by the cases that agree on the lab's input params. */
+/** Inputs and their expected outputs, shared by the cases that agree on the lab's input params. */
 export interface CheckSet<Input, Output> {
   inputs: Input[];
   expected: Output[];

@@ -267,7 +267,7 @@ export interface LabDefinition<Input, Output> {
     /** `optional`: an optional exercise's case, left out of the verdict while its code is not implemented. */
     cases(ctx: LabContext): (Headline & { optional?: boolean })[];
     target: number;
-    /** The target in words, for the report: "at least 0.9 of the reference's throughput at P workers". */
+    /** The target in words, for the report: "at least 0.9 of the solution's throughput at P workers". */
     targetText: string;
   };
   /**
@@ -294,7 +294,7 @@ export interface LabDefinition<Input, Output> {
    * them before the runner starts and again after it ends, and refuses the grade when one changed (issue 42: a
    * learner's static initializer swapped the solution's build for a slower one). Only read, never loaded, here.
    */
-  referenceBuildOutputs?(ctx: LabContext): string[];
+  solutionBuildOutputs?(ctx: LabContext): string[];
   /**
    * Optional: how to plan a run of this lab within its time budget (plan.ts): a calibration of its unit of work and
    * the course machine's rates. With it and an `estimate` on every case, `npm run lab` prints the planned time and

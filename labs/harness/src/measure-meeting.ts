@@ -8,7 +8,7 @@
  * written into the run; each party's `arrive` then resolves and the party ends its runner.
  */
 import { readCpuSnapshot, roundLoad, type CpuSnapshot } from './competing-load.ts';
-import { caseKey, caseLabel, REFERENCE, REFERENCE_PARAM, type CorrectnessEntry, type Params } from '@parallel-course/core';
+import { caseKey, caseLabel, gradedCaseParams, isSolutionCopy, type CorrectnessEntry } from '@parallel-course/core';
 import { judgeSamples, sampleLimitMs, type JudgeChannel, type JudgedCase } from './judge-sampler.ts';
 import type { CaseInfo, RunnerMessage } from './run-protocol.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
@@ -20,12 +20,6 @@ export interface Party {
   channel: JudgeChannel;
   pid: number | undefined;
   cases: Extract<RunnerMessage, { type: 'measuring' }>['cases'];
-}
-
-/** A case's params without the solution copy's marker: the graded case it copies. */
-function withoutImpl(params: Params): Params {
-  const { [REFERENCE_PARAM]: _marker, ...rest } = params;
-  return rest;
 }
 
 export class MeasureMeeting {
@@ -91,21 +85,21 @@ export class MeasureMeeting {
         // Only cases the supervisor knows, that passed their check, from the process that checked them.
         if (!info || this.#entries.get(info.key)?.passed !== true || owner.has(info.key)) continue;
         // In a graded run the solution's copies are the solution process's alone, every other case the learner's.
-        if (this.#expected > 1 && (info.params[REFERENCE_PARAM] === REFERENCE) !== (party.name === 'solution')) continue;
+        if (this.#expected > 1 && isSolutionCopy(info.params) !== (party.name === 'solution')) continue;
         owner.set(info.key, party);
         cases.push({
           key: info.key,
           label: caseLabel(info),
           ...(info.measureGroup ? { group: info.measureGroup } : {}),
           sampleLimitMs: sampleLimitMs(typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null),
-          baseline: info.variant === run.lab.baseline && !(REFERENCE_PARAM in info.params),
-          trusted: info.variant === run.lab.baseline || info.params[REFERENCE_PARAM] === REFERENCE,
+          baseline: info.variant === run.lab.baseline && !isSolutionCopy(info.params),
+          trusted: info.variant === run.lab.baseline || isSolutionCopy(info.params),
           inputKey: info.inputKey,
-          ...(this.#expected > 1 && graded.has(caseKey({ variant: info.variant, params: withoutImpl(info.params) })) ? { rewarm: true } : {}),
+          ...(this.#expected > 1 && graded.has(caseKey({ variant: info.variant, params: gradedCaseParams(info.params) })) ? { rewarm: true } : {}),
         });
       }
     }
-    // The lab's case order: the reference copies come last in it, as the rotation had them in one process.
+    // The lab's case order: the solution's copies come last in it, as the rotation had them in one process.
     const order = run.lab.cases.map((c) => c.key);
     cases.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
     const learner = this.#parties.find((p) => p.name === 'learner') ?? this.#parties[0]!;

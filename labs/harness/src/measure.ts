@@ -9,7 +9,7 @@
  *   can pair the cases round by round;
  * - cases in different measure groups are measured group after group, with a full garbage collection between
  *   groups (see CaseDefinition.measureGroup);
- * - every sample's output, warm-up included, is compared with the reference right after the sample, outside the
+ * - every sample's output, warm-up included, is compared with its expected output right after the sample, outside the
  *   timed region: a case that is wrong on any sample (a race, state kept between calls) fails, with the sample named;
  * - a case that throws or rejects while it is measured fails alone: its samples are dropped and the others go on;
  * - the harness's own cost per sample is calibrated with an empty task under the same settings.
@@ -30,7 +30,7 @@ export interface MeasureTarget<Input, Output> {
   input: Input;
   /** A fresh input per sample (LabInputs.measureAt), by the case's sample count so far (warm-up included). */
   inputAt?(sample: number): Input;
-  /** Compares one sample's output with the reference output for the input it ran on. */
+  /** Compares one sample's output with the expected output for the input it ran on. */
   check(output: Output, input: Input): Comparison;
   /** The longest one sample may take before the supervisor ends the run, in ms (stated when it does). */
   sampleLimitMs: number;
@@ -79,7 +79,7 @@ async function timeOne(label: string, fn: () => Promise<unknown>, afterSample?: 
   return result.latency.samples[0] as number;
 }
 
-/** A sample whose output differs from the reference. */
+/** A sample whose output differs from its expected output. */
 export class WrongSampleError extends Error {
   readonly sample: number;
   constructor(sample: number, stage: string, comparison: Comparison) {

@@ -140,8 +140,8 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
       sampleCheckMs: estimate?.sampleCheckMs ?? 0,
     };
     cases.push(planned);
-    // The solution's copy of a graded case (runner.ts: referenceCases) costs what the learner's does.
-    if (graded.has(key)) cases.push({ ...planned, key: `${key}|reference`, label: `${label} [reference]`, optional: false });
+    // The solution's copy of a graded case (run-cases.ts solutionCopies) costs what the learner's does.
+    if (graded.has(key)) cases.push({ ...planned, key: `${key}|solution`, label: `${label} [solution]`, optional: false });
     const inputKey = paramsKey(d.params, lab.inputParams);
     if (!inputs.has(inputKey)) inputs.set(inputKey, lab.planning?.inputsMs?.(d.params, ctx, calibration) ?? 0);
   }

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LabLoadError } from './errors.ts';
-import { caseKey, paramsKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
+import { caseKey, isSolutionCopy, paramsKey, solutionCopyParams } from '@parallel-course/core';
 import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
 import { type CaseInfo, type LabInfo, type RunJob } from './run-protocol.ts';
 
@@ -28,17 +28,17 @@ function gradingOf(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: 
 }
 
 /**
- * The solution's copies of the graded cases: the same variant and params plus `impl: 'reference'`, set up
+ * The solution's copies of the graded cases: the same variant and params plus `impl: 'solution'`, set up
  * from solutions/<lab>, so they are checked, measured and interleaved with the learner's cases like any other case.
  */
-function referenceCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: LabContext, grading: LabInfo['grading']): CaseDefinition<unknown, unknown>[] {
+function solutionCopies(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, ctx: LabContext, grading: LabInfo['grading']): CaseDefinition<unknown, unknown>[] {
   if (!grading) return [];
-  const referenceCtx: LabContext = { ...ctx, impl: 'solution', implDir: path.join(job.rootDir, 'solutions', lab.name) };
+  const solutionCtx: LabContext = { ...ctx, impl: 'solution', implDir: path.join(job.rootDir, 'solutions', lab.name) };
   const graded = new Set(grading.cases.map((g) => caseKey(g)));
   return lab
-    .cases(referenceCtx)
+    .cases(solutionCtx)
     .filter((d) => graded.has(caseKey(d)))
-    .map((d) => ({ ...d, params: { ...d.params, [REFERENCE_PARAM]: REFERENCE }, setup: () => d.setup(referenceCtx) }));
+    .map((d) => ({ ...d, params: solutionCopyParams(d.params), setup: () => d.setup(solutionCtx) }));
 }
 
 export type RunCasesJob = Omit<RunJob, 'exclude' | 'checkOnly'>;
@@ -75,7 +75,7 @@ export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob,
   const grading = gradingOf(lab, job, ctx);
   const omitted = new Set(job.omit ?? []);
   const planned = lab.cases(ctx).filter((d) => !omitted.has(caseKey(d)));
-  const definitions = [...planned, ...referenceCases(lab, job, ctx, grading)];
+  const definitions = [...planned, ...solutionCopies(lab, job, ctx, grading)];
   const variants = new Map(lab.variants.map((v) => [v.name, v]));
   const cases: CaseInfo[] = definitions.map((d) => ({
     key: caseKey(d),
@@ -83,7 +83,7 @@ export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob,
     params: d.params,
     ...(d.workers !== undefined ? { workers: d.workers } : {}),
     ...(d.measureGroup !== undefined ? { measureGroup: d.measureGroup } : {}),
-    learnerFile: learnerFileOf(variants.get(d.variant), lab.name, d.params[REFERENCE_PARAM] === REFERENCE ? 'solution' : job.impl),
+    learnerFile: learnerFileOf(variants.get(d.variant), lab.name, isSolutionCopy(d.params) ? 'solution' : job.impl),
     inputKey: paramsKey(d.params, lab.inputParams),
   }));
   const info: LabInfo = {
@@ -94,7 +94,7 @@ export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob,
     headline: resolveHeadline(lab.headline, ctx),
     notes: options.notes === false ? [] : (lab.notes?.(ctx) ?? []),
     memoryBytes: lab.memoryBytes?.(ctx) ?? null,
-    referenceBuildOutputs: job.grade ? (lab.referenceBuildOutputs?.(ctx) ?? []) : [],
+    solutionBuildOutputs: job.grade ? (lab.solutionBuildOutputs?.(ctx) ?? []) : [],
     cases,
     plan: job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full),
     grading,

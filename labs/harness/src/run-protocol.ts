@@ -31,7 +31,7 @@ export interface RunJob {
   availableParallelism: number;
   /**
    * Grade the exercise: the lab's graded cases of the solution are measured too, as the same variant with params
-   * `{ ...params, impl: 'reference' }`, in a runner of their own (`side`), interleaved with the learner's by the judge.
+   * `{ ...params, impl: 'solution' }`, in a runner of their own (`side`), interleaved with the learner's by the judge.
    */
   grade?: boolean;
   /**
@@ -81,8 +81,8 @@ export interface LabInfo {
   plan: SamplingPlan;
   /** The memory the lab says a run needs (LabDefinition.memoryBytes), in bytes, or null. */
   memoryBytes: number | null;
-  /** The reference's build outputs a graded run fingerprints (LabDefinition.referenceBuildOutputs), absolute paths. */
-  referenceBuildOutputs: string[];
+  /** The solution's build outputs a graded run fingerprints (LabDefinition.solutionBuildOutputs), absolute paths. */
+  solutionBuildOutputs: string[];
   /** The graded cases and the target, when the job grades. */
   grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
 }

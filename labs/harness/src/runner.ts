@@ -16,7 +16,7 @@ import type { MeasureTarget } from './measure.ts';
 import { serveSamples, type SampleServerChannel, type ServedCase } from './sample-server.ts';
 import { runCases } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
-import { caseKey, caseLabel, ONE_SAMPLE, paramsKey, REFERENCE, REFERENCE_PARAM } from '@parallel-course/core';
+import { caseKey, caseLabel, isSolutionCopy, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
 import { LabLoadError } from './errors.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
@@ -85,7 +85,7 @@ export function drawFreshIndices(cases: number, perCase: number): number[][] {
  * How each warm-up and measured sample of a case gets its input and is checked. With the lab's fresh inputs
  * (`measureAt` and `checkSample`), sample k runs on input number `indices[k]` (drawnFreshIndices: drawn before learner
  * code loads, distinct in the run, so no cache, in memory or in a file, holds an answer to it) and is checked with
- * `checkSample`; otherwise every sample runs on the measured input and is compared with its reference output.
+ * `checkSample`; otherwise every sample runs on the measured input and is compared with its expected output.
  */
 export function sampleInputs<Input, Output>(
   lab: Pick<LabDefinition<Input, Output>, 'comparator' | 'checkSample'>,
@@ -98,7 +98,7 @@ export function sampleInputs<Input, Output>(
   const checkSample = lab.checkSample?.bind(lab);
   const comparator = lab.comparator;
   if (precomputed) {
-    // Sample k runs on precomputed input k and is compared with its own reference (lab.expectedAt).
+    // Sample k runs on precomputed input k and is compared with its own expected output (lab.expectedAt).
     return {
       input: measureInput,
       inputAt: (sample: number) => precomputed.inputs[sample] ?? measureInput,
@@ -120,7 +120,7 @@ export function sampleInputs<Input, Output>(
  * How each sample the supervisor asks for gets its input and is checked: with the lab's fresh inputs (`measureAt`
  * and `checkSample`), on input number `fresh`, which the supervisor draws and reveals only when it asks for that
  * sample; with `expectedAt`, on the case's precomputed input `sample` (drawn here before learner code loaded, since
- * their references are computed then); otherwise on the measured input, compared with its reference output.
+ * their expected outputs are computed then); otherwise on the measured input, compared with its expected output.
  */
 export function servedInputs<Input, Output>(
   lab: Pick<LabDefinition<Input, Output>, 'comparator' | 'checkSample'>,
@@ -137,14 +137,14 @@ export function servedInputs<Input, Output>(
   };
 }
 
-/** A case's fresh inputs, one per sample (warm-up included), and their reference outputs (lab.expectedAt). */
+/** A case's fresh inputs, one per sample (warm-up included), and their expected outputs (lab.expectedAt). */
 export interface FreshSet<Input, Output> {
   inputs: Input[];
   expected: Output[];
 }
 
 /**
- * Every fresh input of the run and its reference, for a lab with `expectedAt`, in one call (so the lab can spread
+ * Every fresh input of the run and its expected output, for a lab with `expectedAt`, in one call (so the lab can spread
  * them over every core): made before any learner module loads. Null for a case without fresh inputs.
  */
 async function precomputeFresh(
@@ -163,7 +163,7 @@ async function precomputeFresh(
   return sets;
 }
 
-/** Inputs and reference outputs for every case; cases that agree on the lab's input params share them. */
+/** Inputs and expected outputs for every case; cases that agree on the lab's input params share them. */
 async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: CaseDefinition<unknown, unknown>[], ctx: LabContext): Promise<Prepared[]> {
   const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown; measureAt: ((sample: number) => unknown) | undefined }>();
   const prepared: Prepared[] = [];
@@ -218,14 +218,14 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
   const plan = info.plan;
   const excluded = new Set(job.exclude);
   // A graded run's solution copies run in a process of their own, which loads no learner module (job.side).
-  const ours = (d: CaseDefinition<unknown, unknown>) => job.side === undefined || (job.side === 'solution') === (d.params[REFERENCE_PARAM] === REFERENCE);
+  const ours = (d: CaseDefinition<unknown, unknown>) => job.side === undefined || (job.side === 'solution') === isSolutionCopy(d.params);
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)) && ours(d));
   const prepared = await prepareCases(lab, definitions, ctx);
-  // Still before any learner module loads (a case's set-up imports them): the fresh inputs' references, when the lab
+  // Still before any learner module loads (a case's set-up imports them): the fresh inputs' expected outputs, when the lab
   // computes them up front (so their numbers are drawn here, not revealed one by one as the supervisor does for
   // `checkSample` labs). A check-only run measures nothing and needs none.
   const fresh = lab.expectedAt ? drawFreshIndices(prepared.length, plan.warmupSamples + plan.rounds * plan.samplesPerRound) : [];
-  if (lab.expectedAt && !job.checkOnly) send({ type: 'progress', done: 0, total: prepared.length, label: "the fresh inputs' references", phase: 'check' });
+  if (lab.expectedAt && !job.checkOnly) send({ type: 'progress', done: 0, total: prepared.length, label: "the fresh inputs' expected outputs", phase: 'check' });
   const precomputed = job.checkOnly ? prepared.map(() => null) : await precomputeFresh(lab, prepared, fresh, ctx);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
   const called = () => send({ type: 'called' });

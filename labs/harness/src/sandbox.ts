@@ -2,7 +2,7 @@
  * What the runner process (the one that loads learner code) may touch, as Node 24 permission-model flags.
  *
  * Granted: reading the lab's code and the dependencies (labs/, node_modules, the root package.json), the code under
- * test (exercises/<lab> or solutions/<lab>) and, when grading, solutions/<lab> (the reference is measured in the same
+ * test (exercises/<lab> or solutions/<lab>) and, when grading, solutions/<lab> (the solution is measured in the same
  * process); writing only the run's own temp folder (TMPDIR) and what the lab's package.json declares. Not granted:
  * reference/, results/, other runs, other labs' exercises and solutions, the rest of the disk, the network inspector.
  * --allow-worker always (the runner's own parent watchdog is a thread; in Node 24 a worker keeps the process's file

@@ -133,9 +133,9 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     return outcomes.find((o) => o.kind === 'case-ended') ?? { kind: 'finished' };
   };
 
-  // The reference's build outputs (native addons built from solutions/<lab>), fingerprinted before any learner code
-  // runs and again after the run: the grade is a ratio to the reference only if it ran what was built.
-  const referenceBuild = options.job.grade ? fingerprintFiles(options.lab.referenceBuildOutputs) : null;
+  // The solution's build outputs (native addons built from solutions/<lab>), fingerprinted before any learner code
+  // runs and again after the run: the grade is a ratio to the solution only if it ran what was built.
+  const solutionBuild = options.job.grade ? fingerprintFiles(options.lab.solutionBuildOutputs) : null;
   try {
     for (let attempt = 1; !run.interrupted && !run.fatal; attempt++) {
       const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key), ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}) };
@@ -171,13 +171,13 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     removeTmpDir();
     process.removeListener('exit', removeTmpDir);
   }
-  const changed = referenceBuild ? changedFiles(referenceBuild, fingerprintFiles(options.lab.referenceBuildOutputs)) : [];
+  const changed = solutionBuild ? changedFiles(solutionBuild, fingerprintFiles(options.lab.solutionBuildOutputs)) : [];
   if (changed.length > 0 && !run.fatal && !run.interrupted) {
     const files = changed.map((f) => path.relative(options.job.rootDir, f)).join(', ');
     run.fatal = {
       kind: 'usage',
       message:
-        `not a grade: the reference solution's build output changed during the run (${files}), so the reference measured may not be the one built. ` +
+        `not a grade: the solution's build output changed during the run (${files}), so the solution measured may not be the one built. ` +
         `Something in the run wrote it (code that runs when a module loads, such as a native static initializer, or a build while the run went on). ` +
         `Rebuild it (npm ci builds every lab's native code again) and grade again; look at the learner's files.`,
     };

@@ -33,14 +33,14 @@ const SLOW = `export function sumSquares(xs: Float64Array): number {
 }
 `;
 
-test('the solution copied into the exercise passes its grade; the reference runs beside it in the same rounds', async (t) => {
+test('the solution copied into the exercise passes its grade; the solution copy runs beside it in the same rounds', async (t) => {
   const { outcome, results } = await grade(t, SAME);
   assert.equal(outcome.exitCode, 0, outcome.summary);
   const entry = results!.grade!.entries[0]!;
   assert.deepEqual([entry.variant, entry.params, entry.pairing, entry.passed], ['learner', {}, 'rounds', true]);
   assert.ok(entry.ratio! > 0.2 && entry.ci95![0] <= entry.ratio! && entry.ratio! <= entry.ci95![1]);
-  // The reference's copy is a measured case of its own: the same variant, marked impl=reference.
-  assert.ok(results!.cases.some((c) => c.variant === 'learner' && c.params['impl'] === 'reference'));
+  // The solution's copy is a measured case of its own: the same variant, marked impl=solution.
+  assert.ok(results!.cases.some((c) => c.variant === 'learner' && c.params['impl'] === 'solution'));
   assert.equal(results!.grade!.passed, true);
   assert.match(formatGrade(results!.grade!).join('\n'), /^ {2}learner: [\d.]+ of the solution \[[\d.]+, [\d.]+\]: PASS/m);
   assert.deepEqual(validateSubmission(results).problems, []);
@@ -69,7 +69,7 @@ test('an exercise that fails its check is not graded', async (t) => {
   assert.deepEqual([entry.ratio, entry.passed, entry.reason], [null, false, 'your case did not pass its check or was not measured']);
 });
 
-test('npm run class shows a gradebook (one row per learner; the reference copies count among the checks) and writes it as CSV; an edited grade gets none', async (t) => {
+test('npm run class shows a gradebook (one row per learner; the solution copies count among the checks) and writes it as CSV; an edited grade gets none', async (t) => {
   const runs = { alice: await grade(t, SAME), bob: await grade(t, SLOW), carol: await grade(t, SAME.replace('return s;', 'return s + 1;')) };
   const dir = tempDir(t, 'harness-gradebook-');
   for (const [name, run] of Object.entries(runs)) {
@@ -111,7 +111,7 @@ test('CSV fields are quoted per RFC 4180 and defused for spreadsheets', () => {
 
 test('gradeCases: fails only when the whole interval is below the target; oversubscription of graded cases only', () => {
   const input = (variant: string, params: Record<string, string | number>, ms: number) => ({ variant, params, samplesMs: [ms, ms, ms], workPerSample: { amount: 1, unit: 'x' }, observations: {} });
-  const inputs = [input('pool', { workers: 2 }, 10), input('pool', { workers: 2, impl: 'reference' }, 8), input('pool', { workers: 4 }, 9)];
+  const inputs = [input('pool', { workers: 2 }, 10), input('pool', { workers: 2, impl: 'solution' }, 8), input('pool', { workers: 4 }, 9)];
   const cases = inputs.map((i) => ({ variant: i.variant, params: i.params, oversubscribed: i.params.workers === 4 })) as never[];
   const spec = { cases: [{ variant: 'pool', params: { workers: 2 } }], target: 0.9, targetText: 't' };
   const withInterval = (ci95: [number, number]) => gradeCases(inputs, cases, spec, () => ({ ci95, pairing: 'rounds' }));
@@ -130,8 +130,8 @@ function pick(grade: ReturnType<typeof gradeCases>) {
 test('gradeCases: an optional case whose code is not implemented is listed as not attempted and left out of the verdict', () => {
   const input = (variant: string, params: Record<string, string | number>, ms: number) => ({ variant, params, samplesMs: [ms, ms, ms], workPerSample: { amount: 1, unit: 'x' }, observations: {} });
   // The learner's required case is measured (ratio 8 / 8 = 1); the optional one failed its check, so only the
-  // reference's copy of it was measured.
-  const inputs = [input('march', {}, 8), input('march', { impl: 'reference' }, 8), input('blocked', { impl: 'reference' }, 3)];
+  // solution's copy of it was measured.
+  const inputs = [input('march', {}, 8), input('march', { impl: 'solution' }, 8), input('blocked', { impl: 'solution' }, 3)];
   const cases = inputs.map((i) => ({ variant: i.variant, params: i.params, oversubscribed: false })) as never[];
   const interval = () => ({ ci95: [0.9, 1.1] as [number, number], pairing: 'rounds' as const });
   const spec = (optional: boolean, notImplemented: { variant: string; params: Record<string, string | number> }[]) => ({
@@ -149,7 +149,7 @@ test('gradeCases: an optional case whose code is not implemented is listed as no
   // Required and not implemented: it fails the grade, as before.
   assert.equal(gradeCases(inputs, cases, spec(false, [{ variant: 'blocked', params: {} }]), interval).passed, false);
   // Nothing attempted at all is no pass.
-  const none = [input('march', { impl: 'reference' }, 8), input('blocked', { impl: 'reference' }, 3)];
+  const none = [input('march', { impl: 'solution' }, 8), input('blocked', { impl: 'solution' }, 3)];
   const noneSpec = { cases: [{ variant: 'blocked', params: {}, optional: true }], target: 0.8, targetText: 't', notImplemented: [{ variant: 'blocked', params: {} }] };
   assert.equal(gradeCases(none, none.map((i) => ({ ...i, oversubscribed: false })) as never[], noneSpec, interval).passed, false);
 });

@@ -174,10 +174,10 @@ test("in a graded run the solution's copy runs in a process that never loads the
   );
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), `(globalThis as { learnerWasHere?: boolean }).learnerWasHere = true;\n${RIGHT}`);
   const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
-  const solution = outcome.correctness.find((e) => e.variant === 'learner' && e.params['impl'] === 'reference');
+  const solution = outcome.correctness.find((e) => e.variant === 'learner' && e.params['impl'] === 'solution');
   assert.equal(solution?.passed, true, JSON.stringify(solution));
   const results = outcome.runDir ? JSON.parse(readFileSync(path.join(outcome.runDir, 'results.json'), 'utf8')) : null;
-  assert.ok(results?.cases.some((c: { params: Record<string, unknown> }) => c.params['impl'] === 'reference'), 'the solution copy was measured');
+  assert.ok(results?.cases.some((c: { params: Record<string, unknown> }) => c.params['impl'] === 'solution'), 'the solution copy was measured');
   assert.notEqual(results?.grade?.entries[0]?.ratio ?? null, null, JSON.stringify(results?.grade));
   assert.ok(results?.notes.some((n: string) => n.startsWith("The solution's own process")), 'the note on its round trip');
 });

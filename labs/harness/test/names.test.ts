@@ -14,12 +14,11 @@ import { test } from 'node:test';
 import { ROOT_DIR } from '../src/lab-registry.ts';
 
 /**
- * Identifiers with "reference" that may stay, each with its one meaning. Only reference runs (the committed runs in
- * reference/) should be left in the end; the others are the graded-run protocol the referee work is rewriting
- * (`impl: 'reference'`, the solution's graded copies).
+ * Identifiers with "reference" that may stay, each with its one meaning: the reference runs (the committed runs in
+ * reference/). The graded run's copy of the solution is `impl: 'solution'` (core grade.ts SOLUTION_COPY), its build
+ * outputs `solutionBuildOutputs`; a new REFERENCE meaning the solution fails here.
  */
 const ALLOWED: Record<string, string> = {
-  // The reference runs: the committed runs in reference/ (npm run reference).
   REFERENCE_FILES: 'reference runs: the files npm run reference copies',
   ReferenceEntry: 'reference runs: one run npm run reference copies',
   currentReference: 'reference runs: the run reference/ holds now',
@@ -27,20 +26,22 @@ const ALLOWED: Record<string, string> = {
   referenceReadme: 'reference runs: reference/README.md',
   referenceDir: 'reference runs: the reference/ folder',
   referenceRuns: 'reference runs: the runs in reference/',
-  // The graded run's protocol (params impl: 'reference'), which the referee work is rewriting: the solution's copies.
-  REFERENCE: "graded runs: the protocol value impl: 'reference' (the solution's copy of a graded case)",
-  REFERENCE_PARAM: "graded runs: the param that carries impl: 'reference'",
-  referenceParams: "graded runs: a graded case's params with impl: 'reference'",
-  referenceCases: "graded runs: the solution's copies of the graded cases",
-  referenceCtx: "graded runs: the context the solution's copies are set up with",
-  // The solution's build outputs a grade is a ratio to (LabDefinition, run-protocol.ts, supervisor.ts: the referee's files).
-  referenceBuild: "the solution's build outputs (the supervisor's check)",
-  referenceBuildOutputs: "LabDefinition: the solution's build outputs a grade checks",
 };
 
-/** The identifiers of a TypeScript source, without its comments and the text of its strings and templates. */
-export function identifiersOf(source: string): string[] {
+/**
+ * The files of labs/<lab>/src where the string 'reference' may be written, with its meaning: the reference/ folder, and
+ * the value older graded results files carry for the solution's copy (read, never written: core grade.ts).
+ */
+const REFERENCE_STRINGS: Record<string, string> = {
+  'labs/harness/src/tools/reference-cli.ts': 'reference runs: the reference/ folder',
+  'labs/harness/src/tools/readme-commands.ts': 'reference runs: the reference/ folder',
+  'labs/core/src/grade.ts': "RECORDED_SOLUTION_COPY: impl: 'reference' in graded files of schema 4, read as the solution's copy",
+};
+
+/** A TypeScript source split into its identifiers and the text of its quoted strings, comments left out. */
+export function tokensOf(source: string): { identifiers: string[]; strings: string[] } {
   let code = '';
+  const strings: string[] = [];
   for (let i = 0; i < source.length; ) {
     const c = source[i]!;
     const next = source[i + 1];
@@ -53,6 +54,7 @@ export function identifiersOf(source: string): string[] {
     } else if (c === "'" || c === '"' || c === '`') {
       let j = i + 1;
       while (j < source.length && source[j] !== c) j += source[j] === '\\' ? 2 : 1;
+      strings.push(source.slice(i + 1, j));
       code += ' ';
       i = j + 1;
     } else {
@@ -60,7 +62,12 @@ export function identifiersOf(source: string): string[] {
       i++;
     }
   }
-  return code.match(/[A-Za-z_$][\w$]*/g) ?? [];
+  return { identifiers: code.match(/[A-Za-z_$][\w$]*/g) ?? [], strings };
+}
+
+/** The identifiers of a TypeScript source, without its comments and the text of its strings and templates. */
+export function identifiersOf(source: string): string[] {
+  return tokensOf(source).identifiers;
 }
 
 /** Every TypeScript file under `dir` (recursively), read. */
@@ -94,6 +101,10 @@ test('identifiersOf leaves out comments and strings', () => {
   assert.deepEqual(identifiersOf("const a = 'the reference'; // reference\n/* reference */ b(`x ${'y'}`, \"it's\")"), ['const', 'a', 'b']);
 });
 
+test('tokensOf keeps the text of quoted strings apart', () => {
+  assert.deepEqual(tokensOf("x = 'reference'; y(\"a\\\"b\") // 'no'").strings, ['reference', 'a\\"b']);
+});
+
 test('no identifier in labs/*/src, exercises/ or solutions/ names "reference" but the meanings listed with why', () => {
   const found = new Map<string, string>();
   for (const { file, text } of labSources()) {
@@ -107,6 +118,18 @@ test('no identifier in labs/*/src, exercises/ or solutions/ names "reference" bu
     'say which of the five it is: the expected output (expected, expectedAt), the solution, the course machine (COURSE_MACHINE), ' +
       'GUIDE_GREY, or the reference runs (then list it in ALLOWED with why)',
   );
+});
+
+test('every identifier ALLOWED is still in use (the list only shrinks)', () => {
+  const used = new Set(labSources().flatMap(({ text }) => identifiersOf(text)));
+  assert.deepEqual(Object.keys(ALLOWED).filter((name) => !used.has(name)), []);
+});
+
+test("the string 'reference' is written only where it names the reference runs, or in the one reader of older graded files", () => {
+  const found = labSources()
+    .filter(({ file, text }) => tokensOf(text).strings.includes('reference') && !(file in REFERENCE_STRINGS))
+    .map(({ file }) => file);
+  assert.deepEqual(found, [], "a graded run's copy of the solution is impl: 'solution' (core grade.ts SOLUTION_COPY); list a new reference-runs use in REFERENCE_STRINGS with why");
 });
 
 test('no identifier in labs/*/src, exercises/ or solutions/ spells "analyse": core statistics analyze, a lab\'s own is labAnalysis', () => {

@@ -105,7 +105,7 @@ test('at the fewest rounds the optional cases go, the longest first, never the b
   // In a --grade run the graded case is kept (and planned twice: the learner's and the reference's).
   const graded = planRun(lab, CTX, SAMPLING, { msPerUnit: 1 }, { grade: true });
   assert.deepEqual(graded.cases.filter((c) => c.optional).map((c) => c.key), [caseKey({ variant: 'slow', params: {} }), caseKey({ variant: 'cheap', params: {} })]);
-  assert.deepEqual(graded.cases.filter((c) => c.label.startsWith('graded')).map((c) => c.label), ['graded', 'graded [reference]']);
+  assert.deepEqual(graded.cases.filter((c) => c.label.startsWith('graded')).map((c) => c.label), ['graded', 'graded [solution]']);
 });
 
 test('a case without an estimate is counted as nothing and named; parallel work divides by min(workers, P)', () => {

@@ -1,6 +1,6 @@
 /**
  * Implausible is flagged, never graded (issue 25): the forged run's 11,968 % efficiency and its grade of 102 times
- * the reference are flagged, and such a grade does not pass; the committed reference runs raise no flag.
+ * the solution are flagged, and such a grade does not pass; the committed reference runs raise no flag.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,11 +27,11 @@ test('more workers than CPUs cannot scale past the CPUs', () => {
   assert.match(flags[0]!.message, /4 workers on 2 CPUs/);
 });
 
-test('a grade of more than ten times the reference is flagged and does not pass', () => {
+test('a grade of more than ten times the solution is flagged and does not pass', () => {
   const input = (variant: string, params: Record<string, string | number>, ms: number) => ({ variant, params, samplesMs: [ms, ms, ms], workPerSample: { amount: 1, unit: 'x' }, observations: {} });
   const spec = { cases: [{ variant: 'pool', params: {} }], target: 0.9, targetText: 't' };
   const grade = (learnerMs: number) =>
-    gradeCases([input('pool', {}, learnerMs), input('pool', { impl: 'reference' }, 102.1)], [], spec, (r, l) => {
+    gradeCases([input('pool', {}, learnerMs), input('pool', { impl: 'solution' }, 102.1)], [], spec, (r, l) => {
       const ratio = (r.samplesMs[0] as number) / (l.samplesMs[0] as number);
       return { ci95: [ratio * 0.9, ratio * 1.1], pairing: 'rounds' };
     });
@@ -42,19 +42,19 @@ test('a grade of more than ten times the reference is flagged and does not pass'
   assert.match(forged.entries[0]!.reason ?? '', /^implausible: 102 times the solution's speed, above the 10x/);
   assert.equal(plausibilityFlags({ cpus: { available: 2 }, speedups: [], grade: forged })[0]?.kind, 'grade');
   const honest = grade(102.1 / 2);
-  assert.equal(honest.passed, true, 'twice the reference is a plausible improvement');
+  assert.equal(honest.passed, true, 'twice the solution is a plausible improvement');
   assert.ok(GRADE_RATIO_MAX === 10);
 });
 
 test('a graded case with an implausible efficiency fails its grade, whatever its ratio to the solution (issue 42)', () => {
   // A pool of 2 workers 10x faster than the one-thread baseline: an efficiency of 500 % (the issue's attack gave 404 %,
-  // graded PASS, by timing a cached input). Its reference copy is as fast, so the ratio alone would pass.
+  // graded PASS, by timing a cached input). Its solution's copy is as fast, so the ratio alone would pass.
   const input = (variant: string, params: Record<string, string | number>, ms: number, workers?: number) => ({
     variant, params, ...(workers !== undefined ? { workers } : {}), samplesMs: [ms, ms * 1.01, ms * 0.99, ms, ms * 1.02, ms * 0.98],
     sampleRounds: [0, 0, 1, 1, 2, 2], workPerSample: { amount: 1, unit: 'x' }, observations: {},
   });
   const run = (poolMs: number) =>
-    analyzeRun([input('loop', {}, 100), input('pool', { workers: 2 }, poolMs, 2), input('pool', { workers: 2, impl: 'reference' }, poolMs, 2)], {
+    analyzeRun([input('loop', {}, 100), input('pool', { workers: 2 }, poolMs, 2), input('pool', { workers: 2, impl: 'solution' }, poolMs, 2)], {
       baseline: 'loop', headline: { variant: 'pool', params: { workers: 2 } }, seed: 1, resamples: 200, availableParallelism: 2,
       grading: { cases: [{ variant: 'pool', params: { workers: 2 } }], target: 0.9, targetText: 't' },
     });

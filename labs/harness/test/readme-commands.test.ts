@@ -53,5 +53,5 @@ test("the commands table carries no timing history (dates and earlier runs live 
   const block = await renderCommands();
   assert.doesNotMatch(block, /\b20\d\d-\d\d-\d\d\b|the evening before|before that evening/);
   // The first --status is not "seconds": it says what it does and how long.
-  assert.match(block, /`npm run lab -- --status` \| [^|]+\| the first: every lab's exercise checked against its reference, about 1-2 min/);
+  assert.match(block, /`npm run lab -- --status` \| [^|]+\| the first: every lab's exercise checked against its expected outputs, about 1-2 min/);
 });

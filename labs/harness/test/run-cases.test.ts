@@ -1,6 +1,6 @@
 /**
  * A run's declarations are computed from the lab in each process (run-cases.ts), never sent between them: the case
- * list the supervisor holds is the runner's, with the plan's omissions gone and --grade's reference copies added.
+ * list the supervisor holds is the runner's, with the plan's omissions gone and --grade's solution copies added.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -24,7 +24,7 @@ test('the declarations: every case in the lab\'s order with its learner file, th
   assert.deepEqual(info.plan, { warmupSamples: 1, rounds: 2, samplesPerRound: 3 });
 });
 
-test('omitted cases are gone; --grade adds the reference\'s copy of each graded case, from solutions/', async () => {
+test('omitted cases are gone; --grade adds the solution\'s copy of each graded case, from solutions/', async () => {
   const lab = await loadLab('faulty', ROOT);
   assert.deepEqual(runCases(lab, { ...JOB, omit: [caseKey({ variant: 'steady', params: {} })] }).info.cases.map((c) => c.key), [caseKey({ variant: 'loop', params: {} }), caseKey({ variant: 'learner', params: {} })]);
   const graded = runCases(lab, { ...JOB, impl: 'exercise', grade: true }).info;
@@ -32,7 +32,7 @@ test('omitted cases are gone; --grade adds the reference\'s copy of each graded 
     ['loop', {}, 'labs/faulty/src/lab.ts'],
     ['learner', {}, 'exercises/faulty/faulty.ts'],
     ['steady', {}, 'labs/faulty/src/lab.ts'],
-    ['learner', { impl: 'reference' }, 'solutions/faulty/faulty.ts'],
+    ['learner', { impl: 'solution' }, 'solutions/faulty/faulty.ts'],
   ]);
   assert.equal(graded.grading?.target, 0.2);
 });

@@ -52,7 +52,7 @@ function threadedKernel(variant: string): string | null {
  * Fixed costs on the course machine, scaled by how much slower (or faster) this machine runs the typed loop: per
  * call, in µs (the crossing into C++ and back: 20,000 calls of n = 4 took 25.6 ms at -O0 and 15 ms at -O3; the
  * threads rung starts and joins its threads and resolves a Promise), per triad element of the inputs in ns (two
- * seeded arrays, about 40, and the reference, Float64Array.from with a function, 200 to 600), and the peak probes of
+ * seeded arrays, about 40, and the expected output, Float64Array.from with a function, 200 to 600), and the peak probes of
  * the headline case per sample in ms.
  */
 export const COURSE_MACHINE_COSTS = {
@@ -151,7 +151,7 @@ export function estimateNativeKernelCase(variant: string, params: Params, ctx: L
   };
 }
 
-/** Inputs and expected outputs: three products of the textbook loop, or two seeded triad arrays and the reference. */
+/** Inputs and expected outputs: three products of the textbook loop, or two seeded triad arrays and their expected output. */
 export function estimateNativeKernelInputs(params: Params, calibration: Calibration): number {
   if (params[TRIAD_PARAM] !== undefined) {
     const elements = Number(params[TRIAD_PARAM]) + TRIAD_CHECK_LENGTHS.reduce((a, b) => a + b, 0);

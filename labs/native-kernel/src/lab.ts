@@ -479,7 +479,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     { param: 'threads', variants: ['native-threads', 'native-blocked-threads', 'native-blas-threads', 'triad'], over: 'one-worker', title: 'Speedup over one thread, by threads' },
   ],
   headline: { variant: 'native-march', params: { size: LARGEST_SIZE } },
-  // The learner's two kernels, each compiled the same way as the reference's: kernel.cc's loop at -O3 -march=native
+  // The learner's two kernels, each compiled the same way as the solution's: kernel.cc's loop at -O3 -march=native
   // at the ladder's largest size, and blocked.cc at the largest size the run measures it (where blocking pays).
   grading: {
     cases: (ctx) => [
@@ -489,7 +489,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     ],
     target: 0.8,
     targetText:
-      `at least 0.8 of the reference's speed for each of your kernels: kernel.cc at -O3 -march=native (native-march, n = ${LARGEST_SIZE}) ` +
+      `at least 0.8 of the solution's speed for each of your kernels: kernel.cc at -O3 -march=native (native-march, n = ${LARGEST_SIZE}) ` +
       `and, once you have written it (an optional exercise), blocked.cc (native-blocked at the largest size measured: n = ${largestBlockedSize(false)}, or ${largestBlockedSize(true)} in a quick run)`,
   },
   inputParams: ['size', TRIAD_PARAM],
@@ -585,9 +585,9 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   // inputs' b and c, and an output per triad case and input (the typed one and one per thread count), plus 3 GiB for
   // the matrices and the runtime. Measured: 10.3 GiB at the peak of a quick run on a VM that reports a 480 MiB L3
   // (2^27 doubles an array, P = 2); this gives 12 GiB there.
-  // The reference's native modules a graded run loads: fingerprinted before and after it (the harness's supervisor
+  // The solution's native modules a graded run loads: fingerprinted before and after it (the harness's supervisor
   // reads them, never loads them). Issue 42: a kernel.cc static initializer swapped solution_march.node for a slower one.
-  referenceBuildOutputs() {
+  solutionBuildOutputs() {
     const statuses = [...RUNGS.map((rung) => rungStatus('solution', rung)), blockedStatus('solution')];
     return statuses.flatMap((status) => (status.available ? [status.file] : []));
   },

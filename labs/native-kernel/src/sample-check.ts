@@ -1,6 +1,6 @@
 /**
- * The check of one measured sample on its fresh matrices (lab.ts measureAt), in O(n^2) rather than the reference's
- * O(n^3): Freivalds' test, C r = A (B r) for a random vector r, plus a few entries of C recomputed as dot products.
+ * The check of one measured sample on its fresh matrices (lab.ts measureAt), in O(n^2) rather than the expected
+ * output's O(n^3): Freivalds' test, C r = A (B r) for a random vector r, plus a few entries of C recomputed as dot products.
  * A kernel that skips rows (issue 42: one that noticed a repeated product and recomputed a quarter of the rows
  * PASSed at 3.85) leaves whole rows of C from the last input, or unwritten, and each such row misses by about
  * sqrt(n), far beyond the tolerance; a non-finite entry fails too.

@@ -39,9 +39,9 @@ export function blockedDepth(n: number, kc: number): number {
 }
 
 /**
- * The blocked rung's tolerance against the i-k-j reference (depth n): (gamma_n + gamma_depth) * n, for the WORST
+ * The blocked rung's tolerance against the i-k-j expected output (depth n): (gamma_n + gamma_depth) * n, for the WORST
  * block size. The block size kKc is the learner's choice (exercises/native-kernel/blocked.cc), and the check must
- * admit every correct kernel, so the depth is the largest over every kc >= 1, not the reference's kKc = 192 (depth
+ * admit every correct kernel, so the depth is the largest over every kc >= 1, not the solution's kKc = 192 (depth
  * 197 at n = 1024). kc + ceil(n / kc) - 1 <= kc + (n - 1) / kc, convex in kc, so its maximum over 1 <= kc <= n is at
  * an end: n at kc = 1 (every block one term, n - 1 additions into c) and at kc >= n (one block, the i-k-j depth).
  * The worst case is therefore depth n, the i-k-j bound itself: 2 gamma_n n, whatever kKc a learner picks. The loop
@@ -55,13 +55,13 @@ export function blockedTolerance(n: number): number {
   return pairTolerance(n, n, depth);
 }
 
-/** solutions/native-kernel/blocked.cc's kKc: the reference's own depth (blockedDepth(n, BLOCKED_KC)), for comparison. */
+/** solutions/native-kernel/blocked.cc's kKc: the solution's own depth (blockedDepth(n, BLOCKED_KC)), for comparison. */
 export const BLOCKED_KC = 192;
 
 /**
  * A BLAS's dgemm may sum in any order (OpenBLAS splits k into blocks much as native/blocked.cc does). Higham's bound
  * holds for every order with depth n (each term meets at most n roundings: n - 1 additions and its product), so
- * against the reference: 2 * gamma_n * n, the lab's own productTolerance.
+ * against the expected output: 2 * gamma_n * n, the lab's own productTolerance.
  */
 export function blasTolerance(n: number): number {
   return pairTolerance(n, n, n);

@@ -1,7 +1,7 @@
 /**
  * The memory-bandwidth side of the lab: a STREAM-style triad a[i] = b[i] + s * c[i] (J. D. McCalpin, STREAM,
  * https://www.cs.virginia.edu/stream/) over arrays far larger than the last-level cache, on 1..P native threads
- * (native/stream.cc). Its inputs, its reference, how much work a sample is, and how large the arrays must be.
+ * (native/stream.cc). Its inputs, its expected output, how much work a sample is, and how large the arrays must be.
  */
 import { randomFillSync } from 'node:crypto';
 import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
@@ -26,7 +26,7 @@ export interface TriadInput {
 /**
  * The scalar. b and c hold integers in [-1024, 1024), so every b[i] + 3 * c[i] is an integer below 2^13 in magnitude:
  * exact in double precision, with or without a fused multiply-add, in any order. A correct result equals the
- * reference exactly, and the lab's tolerance (about 6e-11) admits no wrong one.
+ * expected output exactly, and the lab's tolerance (about 6e-11) admits no wrong one.
  */
 export const TRIAD_SCALAR = 3;
 

@@ -176,7 +176,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
       { variant: 'shared', params: { payloadMiB: 16 } },
     ],
     target: 0.9,
-    targetText: "at least 0.9 of the reference's throughput: the pool at 4 tasks per worker, and a 16 MiB shared hand-off",
+    targetText: "at least 0.9 of the solution's throughput: the pool at 4 tasks per worker, and a 16 MiB shared hand-off",
   },
   inputParams: ['payloadMiB', 'points'],
   inputs(params, ctx) {

@@ -64,7 +64,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
   grading: {
     cases: (ctx): Headline[] => [{ variant: 'tree', params: { ...productParams(ctx), workers: workersFor(ctx) } }],
     target: 0.9,
-    targetText: "at least 0.9 of the reference's throughput: the tree on P threads",
+    targetText: "at least 0.9 of the solution's throughput: the tree on P threads",
   },
   inputParams: ['count', 'size', 'tasks'],
   inputs(params, ctx) {

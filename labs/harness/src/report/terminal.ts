@@ -45,7 +45,7 @@ export function formatGrade(grade: Grade): string[] {
     );
   }
   lines.push(
-    `  ${grade.passed ? 'Passed' : 'Not passed'}: a graded case fails when its whole interval lies below ${grade.target} of the reference's throughput.` +
+    `  ${grade.passed ? 'Passed' : 'Not passed'}: a graded case fails when its whole interval lies below ${grade.target} of the solution's throughput.` +
       `${grade.oversubscribed ? ' Measured oversubscribed: see the notes.' : ''}`,
   );
   return lines;

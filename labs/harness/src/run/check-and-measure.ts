@@ -1,5 +1,5 @@
 /**
- * A run's third stage: check every case against the reference, then measure, in a supervised child process (learner
+ * A run's third stage: check every case against its expected output, then measure, in a supervised child process (learner
  * code cannot block this one). Returns the supervised run, or the outcome of a run a signal ended.
  */
 import path from 'node:path';
@@ -19,7 +19,7 @@ export async function checkAndMeasure(start: RunStart, declared: DeclaredRun): P
     onProgress: (p) => {
       if (p.phase !== phase) {
         phase = p.phase;
-        progress.stage(p.phase === 'check' ? `Checking ${p.total} cases against the reference...` : p.phase === 'warm-up' ? 'Measuring: warm-up, then interleaved rounds...' : '');
+        progress.stage(p.phase === 'check' ? `Checking ${p.total} cases against their expected outputs...` : p.phase === 'warm-up' ? 'Measuring: warm-up, then interleaved rounds...' : '');
       }
       progress.update(p.done, p.total, p.label);
     },

@@ -27,7 +27,7 @@ export function runNotes(start: RunStart, declared: DeclaredRun, run: Supervised
   }
   const grade = analysis.grade;
   if (grade && (cpus.forced || grade.oversubscribed)) {
-    notes.push(`The grade was measured with ${cpus.forced ? `P forced to ${cpus.p}` : ''}${cpus.forced && grade.oversubscribed ? ' and ' : ''}${grade.oversubscribed ? 'graded cases oversubscribed' : ''}: the learner's and the reference's code shared the same CPUs, but the ratio is not what the node would give.`);
+    notes.push(`The grade was measured with ${cpus.forced ? `P forced to ${cpus.p}` : ''}${cpus.forced && grade.oversubscribed ? ' and ' : ''}${grade.oversubscribed ? 'graded cases oversubscribed' : ''}: the learner's and the solution's code shared the same CPUs, but the ratio is not what the node would give.`);
   }
   // Ratios no machine gives: flagged in the results and every report (plausibility.ts); such a grade does not pass.
   for (const flag of plausibilityFlags({ cpus, speedups: analysis.speedups, grade })) notes.push(`Implausible, not a measurement: ${flag.message}.`);

@@ -86,7 +86,7 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm run lab -- <lab> --cpus N`', 'runs the lab with P forced to N (pools sized for N CPUs; flagged as forced, oversubscribed where N is more than this machine has)', 'as a run of that lab'],
     ['`npm run lab -- <lab> --watch`', 're-checks your exercise on every save (no timing)', 'one check per save'],
     // The first one's time: a fresh clone on the course machine kind (a learner's 77 s; see the harness README, "Tests").
-    ['`npm run lab -- --status`', "each lab's state and what to do next; rechecks only labs whose files changed", 'the first: every lab\'s exercise checked against its reference, about 1-2 min (77 s in a fresh clone); then seconds, plus a check per lab whose files changed'],
+    ['`npm run lab -- --status`', "each lab's state and what to do next; rechecks only labs whose files changed", 'the first: every lab\'s exercise checked against its expected outputs, about 1-2 min (77 s in a fresh clone); then seconds, plus a check per lab whose files changed'],
     ['`npm run lab -- <lab> --grade --quick`', 'your code beside the solution in one run: ratio against the target', 'a quick run with the graded cases added'],
     ['`npm run lab -- <lab> --compare <run>`', 'a run, then faster / slower / within noise per case against an earlier run', 'as a run of that lab'],
     ['`npm run analyse -- <run>`', "the lab's own analysis of a run again", fewSeconds],
