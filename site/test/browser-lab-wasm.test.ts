@@ -7,11 +7,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { staleWasm, WASM_MODULES } from '../scripts/build-wasm.ts';
 import { THREADS_MAX_PAGES } from '../src/browser-lab/wasm/threads-memory.ts';
 import type { Results } from '@parallel-course/core';
 import { arithmeticOf, hasRelaxedSimd, measureSimdPeak, PEAK_OBSERVATION, peakLines, peakObservation, RELAXED_SIMD_MODULE, type PeakExports } from '../src/browser-lab/labs/native-kernel-peak.ts';
-import { columnBlock, packBytes, PANEL_COLUMNS, threadsLayout } from '../src/browser-lab/wasm/threads-memory.ts';
+import { packBytes, panelCount, PANEL_COLUMNS, threadsLayout } from '../src/browser-lab/wasm/threads-memory.ts';
 import { scalingLines } from '../src/browser-lab/labs/native-kernel-scaling.ts';
 
 const dir = fileURLToPath(new URL('../src/browser-lab/wasm/', import.meta.url));
@@ -51,51 +52,84 @@ describe('in-page lab WebAssembly', () => {
 
   for (const relaxed of [false, true]) {
     const suffix = relaxed ? '-relaxed' : '';
-    it(`matmul-blocked-threads${suffix}.wasm imports a shared memory and computes blocks of columns on it (n = 15: blocks of 8 and 7 columns, 2 whole tiles of rows and 3 in the one-row loop, a scalar column edge)`, async () => {
+    it(`matmul-blocked-threads${suffix}.wasm imports a shared memory and computes the panels it claims from the shared counter (n = 15: 3 whole panels and a 3-column edge panel, 2 whole tiles of rows and 3 in the one-row loop)`, async () => {
       const module = new WebAssembly.Module(readFileSync(`${dir}matmul-blocked-threads${suffix}.wasm`));
       assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }]);
       const n = 15;
       const layout = threadsLayout(n, 2);
       const memory = new WebAssembly.Memory({ initial: layout.pages, maximum: THREADS_MAX_PAGES, shared: true });
       assert.ok(memory.buffer instanceof SharedArrayBuffer);
-      // Two instances on one memory, as two workers have: each computes its own columns, packing B in its own region.
-      const kernels = [0, 1].map(() => new WebAssembly.Instance(module, { env: { memory } }).exports['matmulBlockedColumnsRepeated'] as (n: number, j0: number, j1: number, reps: number, pack: number) => void);
+      // Two instances on one memory, as two workers have, each packing B in its own region.
+      const kernels = [0, 1].map(() => new WebAssembly.Instance(module, { env: { memory } }).exports['matmulBlockedClaimPanels'] as (n: number, reps: number, pack: number, claim: number) => number);
+      const m = new Float64Array(memory.buffer);
+      const counters = new Int32Array(memory.buffer);
+      const { a, b } = inputs(n);
+      m.set(a, 0);
+      m.set(b, n * n);
+      m.fill(Number.NaN, 2 * n * n, 3 * n * n);
+      const c = new Float64Array(memory.buffer, 2 * n * n * 8, n * n);
+      // Panels 0 and 1 already claimed (by a worker that has not written them yet): this caller computes panels 2
+      // and 3 (columns 8..14) three times over and leaves columns 0..7 alone.
+      Atomics.store(counters, layout.claimByte / 4, 2);
+      assert.equal(kernels[0]!(n, 3, layout.packAt[0]!, layout.claimByte), 7 * 3);
+      for (let i = 0; i < n; i++) for (let j = 0; j < 8; j++) assert.ok(Number.isNaN(c[i * n + j]!), `C[${i}][${j}] untouched`);
+      assert.equal(kernels[1]!(n, 1, layout.packAt[1]!, layout.claimByte), 0, 'every panel is claimed: a late caller computes none');
+      // From zero: the first caller claims every panel, the second finds none; the product is whole.
+      Atomics.store(counters, layout.claimByte / 4, 0);
+      assert.equal(kernels[1]!(n, 2, layout.packAt[1]!, layout.claimByte), n * 2);
+      assert.equal(kernels[0]!(n, 2, layout.packAt[0]!, layout.claimByte), 0);
+      assertProduct(c, a, b, n, relaxed);
+      // A memory whose maximum exceeds the module's declared one is refused: the page must use THREADS_MAX_PAGES.
+      assert.throws(() => new WebAssembly.Instance(module, { env: { memory: new WebAssembly.Memory({ initial: 1, maximum: THREADS_MAX_PAGES + 1, shared: true }) } }), WebAssembly.LinkError);
+    });
+
+    it(`matmul-blocked-threads${suffix}.wasm on 3 threads at once (worker_threads, one shared memory): every panel computed by exactly one of them`, async () => {
+      const module = new WebAssembly.Module(readFileSync(`${dir}matmul-blocked-threads${suffix}.wasm`));
+      // n = 130: 33 panels (the last one 2 columns wide), many claims each, so the threads race for the counter.
+      const n = 130;
+      const threads = 3;
+      const reps = 4;
+      const layout = threadsLayout(n, threads);
+      const memory = new WebAssembly.Memory({ initial: layout.pages, maximum: THREADS_MAX_PAGES, shared: true });
       const m = new Float64Array(memory.buffer);
       const { a, b } = inputs(n);
       m.set(a, 0);
       m.set(b, n * n);
       m.fill(Number.NaN, 2 * n * n, 3 * n * n);
-      const blocks = [0, 1].map((w) => columnBlock(n, 2, w));
-      assert.deepEqual(blocks, [{ j0: 0, j1: 4 }, { j0: 4, j1: 15 }]);
-      kernels[0]!(n, blocks[0]!.j0, blocks[0]!.j1, 2, layout.packAt[0]!);
-      kernels[1]!(n, blocks[1]!.j0, blocks[1]!.j1, 3, layout.packAt[1]!);
+      const source = `
+        const { parentPort, workerData: { module, memory, n, reps, pack, claim } } = require('node:worker_threads');
+        const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports.matmulBlockedClaimPanels;
+        parentPort.postMessage(kernel(n, reps, pack, claim));`;
+      const columns = await Promise.all(
+        layout.packAt.map(
+          (pack) =>
+            new Promise<number>((resolve, reject) => {
+              const worker = new Worker(source, { eval: true, workerData: { module, memory, n, reps, pack, claim: layout.claimByte } });
+              worker.once('message', (value: number) => void worker.terminate().then(() => resolve(value)));
+              worker.once('error', reject);
+            }),
+        ),
+      );
+      // Each claimed panel counts its columns x reps: the sum is every column once, however the threads shared them.
+      assert.equal(columns.reduce((x, y) => x + y, 0), n * reps, `columns per thread: ${columns}`);
+      assert.ok(columns.every((x) => x % reps === 0), `columns per thread: ${columns}`);
+      assert.ok(Atomics.load(new Int32Array(memory.buffer), layout.claimByte / 4) >= panelCount(n) + threads, 'each thread\'s last claim found no panel');
       assertProduct(new Float64Array(memory.buffer, 2 * n * n * 8, n * n), a, b, n, relaxed);
-      // A memory whose maximum exceeds the module's declared one is refused: the page must use THREADS_MAX_PAGES.
-      assert.throws(() => new WebAssembly.Instance(module, { env: { memory: new WebAssembly.Memory({ initial: 1, maximum: THREADS_MAX_PAGES + 1, shared: true }) } }), WebAssembly.LinkError);
     });
   }
 
-  it('the threaded rung splits columns into whole 4-column panels, every column once, the rest to the last worker', () => {
+  it('the threaded rung cuts a product into whole 4-column panels, the last one holding the columns past a multiple of 4', () => {
     assert.equal(PANEL_COLUMNS, 4);
-    for (const [n, threads] of [[256, 2], [128, 3], [128, 16], [15, 2], [7, 4], [3, 2]] as const) {
-      const blocks = Array.from({ length: threads }, (_, w) => columnBlock(n, threads, w));
-      assert.equal(blocks[0]!.j0, 0);
-      assert.equal(blocks.at(-1)!.j1, n);
-      for (let w = 1; w < threads; w++) assert.equal(blocks[w]!.j0, blocks[w - 1]!.j1, `n=${n} threads=${threads}: contiguous`);
-      for (const block of blocks) assert.equal(block.j0 % 4, 0, `n=${n} threads=${threads}: ${JSON.stringify(block)} starts on a panel`);
-      const sizes = blocks.slice(0, -1).map((x) => x.j1 - x.j0);
-      assert.ok(sizes.every((size) => size % 4 === 0), `n=${n} threads=${threads}: whole panels ${sizes}`);
-    }
-    // Reference: 256 columns are 64 panels, 32 each; 128 columns on 16 workers are 32 panels, 2 each (8 columns).
-    assert.deepEqual([0, 1].map((w) => columnBlock(256, 2, w)), [{ j0: 0, j1: 128 }, { j0: 128, j1: 256 }]);
-    assert.ok(Array.from({ length: 16 }, (_, w) => columnBlock(128, 16, w)).every(({ j0, j1 }) => j1 - j0 === 8));
+    // Reference: ceil(256 / 4) = 64; ceil(15 / 4) = 4 (12 columns in 3 panels, 3 in the last); ceil(3 / 4) = 1.
+    assert.deepEqual([256, 128, 15, 8, 3, 1].map(panelCount), [64, 32, 4, 2, 1, 1]);
   });
 
-  it('the shared memory holds A, B, C, the counter and one packed panel per worker, none overlapping', () => {
+  it('the shared memory holds A, B, C, the two counters and one packed panel per worker, none overlapping', () => {
     for (const [n, threads] of [[256, 2], [15, 3], [1, 1]] as const) {
-      const { counterByte, packAt, pages } = threadsLayout(n, threads);
+      const { counterByte, claimByte, packAt, pages } = threadsLayout(n, threads);
       assert.equal(counterByte, 3 * n * n * 8);
-      assert.ok(packAt[0]! >= counterByte + 8 && packAt.every((at) => at % 64 === 0));
+      assert.equal(claimByte, counterByte + 4);
+      assert.ok(packAt[0]! >= claimByte + 4 && packAt.every((at) => at % 64 === 0));
       for (let w = 1; w < threads; w++) assert.ok(packAt[w]! >= packAt[w - 1]! + packBytes(n));
       assert.ok(pages * 65536 >= packAt.at(-1)! + packBytes(n));
     }
@@ -224,6 +258,14 @@ describe('the threaded rung: what its efficiency lost', () => {
   it('workers at full rate with a hand-off of a fifth of the sample: the hand-off was lost; both small: nothing to blame', () => {
     assert.match(scalingLines(run([19, 19], [4, 4]))[0]!, /Hand-off: median 4\.00 ms of a 20\.0 ms sample \(20%\)\. .* 95% of the best .*: each worker had a CPU, and the hand-off .* is what the efficiency lost/);
     assert.match(scalingLines(run([19, 19], [0.4, 0.4]))[0]!, /each worker had a CPU to itself and the hand-off is small\.$/);
+  });
+
+  it('the busiest worker\'s share of the columns, where the rung observed it, against an even split', () => {
+    const r = run([19, 19], [0.4, 0.4]);
+    // Reference: median(50, 56.25, 62.5) = 56.25 -> "56.3"; an even split on 2 workers is 50%.
+    (r.cases[1]!.observations as Record<string, unknown>)['busiest-share'] = { unit: '%', description: '', samples: [62.5, 50, 56.25], p50: null, p99: null, max: null };
+    assert.match(scalingLines(r)[0]!, /\(2%\)\. The busiest worker computed a median 56\.3% of the columns \(an even split: 50\.0%\)\. Each worker/);
+    assert.doesNotMatch(scalingLines(run([19, 19], [0.4, 0.4]))[0]!, /busiest/);
   });
 
   it('no line without the 2-worker case\'s observations or its efficiency', () => {

@@ -1,7 +1,8 @@
 /**
  * Why the threaded WebAssembly rung scales as it does, from its own observations (native-kernel-threads.ts): the
  * hand-off (a sample's wall time less its slowest worker's compute time: messages, wake-ups, replies, and a worker
- * waiting for a CPU before it starts) and each worker's rate over its own compute time. When the efficiency on P
+ * waiting for a CPU before it starts), each worker's rate over its own compute time, and the share of the columns
+ * the busiest worker claimed. When the efficiency on P
  * workers is low, these say which lost it: workers that each computed slower than a worker with a CPU to itself (they
  * shared CPUs, with one another or with other work on the machine), or a hand-off that is a large share of the
  * sample. Pure: no DOM, no bundler imports (unit-tested in Node).
@@ -33,6 +34,9 @@ export function scalingLines(results: Results, variant = 'wasm-blocked-threads')
     let line =
       `${c.variant} on ${c.workers} workers: efficiency ${formatSignificant(s.efficiency)} [${formatSignificant(low)}, ${formatSignificant(high)}] over ${s.efficiencyBasis === 'one-worker' ? '1 worker' : s.baseline}. ` +
       `Hand-off: median ${formatSignificant(handoffMs)} ms of a ${formatSignificant(c.summary.median)} ms sample (${formatShare(handoffMs, c.summary.median, 0)}).`;
+    // The workers claim panels from one counter: the busiest one's share says how unevenly the CPUs were theirs.
+    const busiest = c.observations['busiest-share']?.samples ?? [];
+    if (busiest.length > 0) line += ` The busiest worker computed a median ${formatSignificant(median(busiest))}% of the columns (an even split: ${formatSignificant(100 / (c.workers ?? 1))}%).`;
     if (Number.isFinite(best)) {
       const share = rate / best;
       line += ` Each worker computed at a median ${formatSignificant(rate)} GFLOP/s in its own time, ${formatShare(rate, best, 0)} of the best one worker reached alone (${formatSignificant(best)}): `;

@@ -1,6 +1,6 @@
 // The register-blocked SIMD matrix product and the SIMD peak probe (layout: see matmul-scalar.as.ts), shared by the
-// blocked module (matmul-blocked.as.ts, all rows) and the threaded one (matmul-simd-threads.as.ts, one block of rows
-// per worker). Not a module of its own: scripts/build-wasm.ts builds only the files it lists.
+// blocked module (matmul-blocked.as.ts, all columns) and the threaded one (matmul-blocked-threads.as.ts, the panels
+// of columns each worker claims). Not a module of its own: scripts/build-wasm.ts builds only the files it lists.
 //
 // Every module that imports this file is built twice: with --enable simd (a multiply then an add, f64x2.mul and
 // f64x2.add) and with --enable simd,relaxed-simd (one f64x2.relaxed_madd, which V8 compiles to a fused multiply-add

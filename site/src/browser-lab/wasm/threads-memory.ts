@@ -7,20 +7,18 @@
  */
 export const THREADS_MAX_PAGES = 2048;
 
-/** Columns of B in one packed panel (NR in simd-blocked.as.ts): the column blocks start on a multiple of it. */
+/** Columns of B in one packed panel (NR in simd-blocked.as.ts): the unit of work a worker claims. */
 export const PANEL_COLUMNS = 4;
 
 /**
- * Columns j0..j1-1 of worker `w` of `threads`: contiguous blocks of whole 4-column panels whose sizes differ by at
- * most one panel; the columns past the last whole panel (n not a multiple of 4) go to the last worker. Columns, not
- * rows: each worker packs only its own panels of B (a split by rows has every worker pack all of B), and n / 4
- * panels divide evenly among more workers than n / 6 tiles of rows would (at n = 128: 32 panels, 21 tiles).
+ * The panels a product of size n is cut into, each worker claiming them one at a time from a shared counter
+ * (matmulBlockedClaimPanels in matmul-blocked-threads.as.ts): whole 4-column panels, the last one holding the columns
+ * past the last multiple of 4. Columns, not rows: a worker packs only the panels of B it claims (a split by rows has
+ * every worker pack all of B), and n / 4 panels are finer than n / 6 tiles of rows (at n = 256: 64 panels, 42 tiles),
+ * so the last panel, which one worker computes while the others have none left, is a small part of the sample.
  */
-export function columnBlock(n: number, threads: number, w: number): { j0: number; j1: number } {
-  const panels = Math.floor(n / PANEL_COLUMNS);
-  const j0 = PANEL_COLUMNS * Math.floor((panels * w) / threads);
-  const j1 = w === threads - 1 ? n : PANEL_COLUMNS * Math.floor((panels * (w + 1)) / threads);
-  return { j0, j1 };
+export function panelCount(n: number): number {
+  return Math.ceil(n / PANEL_COLUMNS);
 }
 
 /** Bytes of one worker's packed panel of B (packBytes in simd-blocked.as.ts: n rows of 4 doubles). */
@@ -29,13 +27,15 @@ export function packBytes(n: number): number {
 }
 
 /**
- * Where things live in the shared memory, in bytes: A, B and C from 0 (matmul-scalar.as.ts), then one 32-bit
- * counter of the columns computed (after C, 8-byte aligned), then each worker's packed panel of B, each starting on its
- * own 64-byte cache line (no worker writes a line another reads); `pages`: the 64 KiB pages all of it needs.
+ * Where things live in the shared memory, in bytes: A, B and C from 0 (matmul-scalar.as.ts), then two 32-bit
+ * counters after C (8-byte aligned): the columns computed (`counterByte`) and the next panel to claim (`claimByte`),
+ * then each worker's packed panel of B, each starting on its own 64-byte cache line (no worker writes a line another
+ * reads); `pages`: the 64 KiB pages all of it needs.
  */
-export function threadsLayout(n: number, threads: number): { counterByte: number; packAt: number[]; pages: number } {
+export function threadsLayout(n: number, threads: number): { counterByte: number; claimByte: number; packAt: number[]; pages: number } {
   const counterByte = 3 * n * n * 8;
+  const claimByte = counterByte + 4;
   const line = (bytes: number): number => Math.ceil(bytes / 64) * 64;
   const packAt = Array.from({ length: threads }, (_, w) => line(counterByte + 8) + w * line(packBytes(n)));
-  return { counterByte, packAt, pages: Math.ceil((line(counterByte + 8) + threads * line(packBytes(n))) / 65536) };
+  return { counterByte, claimByte, packAt, pages: Math.ceil((line(counterByte + 8) + threads * line(packBytes(n))) / 65536) };
 }

@@ -1,16 +1,19 @@
 /**
  * A worker of the threaded WebAssembly rung (labs/native-kernel-threads.ts): instantiates the blocked module on the page's
- * shared memory once, then computes the block of columns each request names and replies with the time that took, by its
- * own clock (the page's observations of the rung: each worker's rate, and the hand-off). It adds the columns it computed to a counter
- * in that memory with an atomic add before it replies: the page's atomic read of the counter then both proves every
- * column was computed and orders these writes of C before the page's reads (a postMessage alone is no such ordering in
- * the JavaScript memory model).
+ * shared memory once, then, for each request, claims panels of columns from the shared counter until none is left
+ * (matmulBlockedClaimPanels) and replies with the columns it computed and the time that took, by its own clock (the
+ * page's observations of the rung: each worker's rate, its share of the columns, and the hand-off). It adds its columns
+ * to a counter in that memory with an atomic add before it replies: the page's atomic read of the counter then both
+ * proves every column was computed and orders these writes of C before the page's reads (a postMessage alone is no
+ * such ordering in the JavaScript memory model).
  */
+import type { ThreadsReply } from '../labs/native-kernel-threads.ts';
+
 type Message =
   | { id: number; kind: 'attach'; module: WebAssembly.Module; memory: WebAssembly.Memory }
-  | { id: number; kind: 'columns'; n: number; j0: number; j1: number; reps: number; pack: number; counterIndex: number };
+  | { id: number; kind: 'panels'; n: number; reps: number; pack: number; claimByte: number; counterIndex: number };
 
-let kernel: ((n: number, j0: number, j1: number, reps: number, pack: number) => void) | null = null;
+let kernel: ((n: number, reps: number, pack: number, claim: number) => number) | null = null;
 let counter: Int32Array | null = null;
 
 self.onmessage = async (event: MessageEvent<Message>) => {
@@ -18,18 +21,17 @@ self.onmessage = async (event: MessageEvent<Message>) => {
   try {
     if (m.kind === 'attach') {
       const instance = await WebAssembly.instantiate(m.module, { env: { memory: m.memory } });
-      kernel = instance.exports['matmulBlockedColumnsRepeated'] as typeof kernel;
+      kernel = instance.exports['matmulBlockedClaimPanels'] as typeof kernel;
       counter = new Int32Array(m.memory.buffer);
-      self.postMessage({ id: m.id, result: 0 });
+      self.postMessage({ id: m.id, result: { computeMs: 0, columns: 0 } satisfies ThreadsReply });
       return;
     }
-    if (!kernel || !counter) throw new Error('the worker was asked for columns before it was given the module and memory');
+    if (!kernel || !counter) throw new Error('the worker was asked for panels before it was given the module and memory');
     const t0 = performance.now();
-    kernel(m.n, m.j0, m.j1, m.reps, m.pack);
+    const columns = kernel(m.n, m.reps, m.pack, m.claimByte);
     const computeMs = performance.now() - t0;
-    Atomics.add(counter, m.counterIndex, (m.j1 - m.j0) * m.reps);
-    // The reply is this worker's own compute time (ms): the page sets it against the sample's wall time.
-    self.postMessage({ id: m.id, result: computeMs });
+    Atomics.add(counter, m.counterIndex, columns);
+    self.postMessage({ id: m.id, result: { computeMs, columns } satisfies ThreadsReply });
   } catch (error) {
     self.postMessage({ id: m.id, error: (error as Error)?.message ?? String(error) });
   }
