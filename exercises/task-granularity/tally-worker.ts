@@ -2,15 +2,7 @@
  * Your piscina worker of the `tally` case: the workers add their points into one shared histogram.
  * It runs, and it is wrong: run `npm run lab -- task-granularity --quick` and read the check's message.
  */
-import { binOf } from '@parallel-course/task-granularity/monte-carlo.ts';
-
-export interface TallyTask {
-  seed: number;
-  start: number;
-  end: number;
-  /** BINS counters over a SharedArrayBuffer that every worker of the run sees. */
-  counts: Int32Array;
-}
+import { binOf, type TallyTask } from '@parallel-course/task-granularity/monte-carlo.ts';
 
 export default function tallyShared({ seed, start, end, counts }: TallyTask): number {
   // TODO(learner): this update races: two threads that add to the same counter can lose increments (the check says

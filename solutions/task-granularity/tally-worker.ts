@@ -3,15 +3,7 @@
  * Each worker counts into its own local histogram and adds each bin once, atomically: 16 atomic adds per task
  * instead of one racy (or one contended atomic) update per point.
  */
-import { addChunk, BINS } from '@parallel-course/task-granularity/monte-carlo.ts';
-
-export interface TallyTask {
-  seed: number;
-  start: number;
-  end: number;
-  /** BINS counters over a SharedArrayBuffer that every worker of the run sees. */
-  counts: Int32Array;
-}
+import { addChunk, BINS, type TallyTask } from '@parallel-course/task-granularity/monte-carlo.ts';
 
 export default function tallyShared({ seed, start, end, counts }: TallyTask): number {
   const local = new Int32Array(BINS);

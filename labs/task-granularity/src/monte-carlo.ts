@@ -33,6 +33,12 @@ export interface ChunkTask {
   end: number;
 }
 
+/** One task of the `tally` case (tally-worker.ts's default export takes it): a chunk added into a shared histogram. */
+export interface TallyTask extends ChunkTask {
+  /** BINS counters over a SharedArrayBuffer that every worker of the run sees. */
+  counts: Int32Array;
+}
+
 /**
  * lowbias32 by Chris Wellons (https://nullprogram.com/blog/2018/07/31/): a 32-bit integer hash with good avalanche,
  * two multiplies and three xor-shifts. Returns an unsigned 32-bit integer.

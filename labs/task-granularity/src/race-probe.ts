@@ -6,10 +6,10 @@
  * atomically and without pause: every update that is not atomic then has another thread's write inside its window.
  */
 import { Worker } from 'node:worker_threads';
-import { BINS } from './monte-carlo.ts';
+import { BINS, type TallyTask } from './monte-carlo.ts';
 
 /** The learner's piscina task (exercises/task-granularity/tally-worker.ts's default export). */
-export type TallyTaskFunction = (task: { seed: number; start: number; end: number; counts: Int32Array }) => unknown;
+export type TallyTaskFunction = (task: TallyTask) => unknown;
 
 /** Points per call: small, so the merge into the shared counters is a large share of each call. */
 export const PROBE_SLICE = 64;
