@@ -98,6 +98,7 @@ export async function renderCommands(rootDir = ROOT_DIR): Promise<string> {
     ['`npm run memory-plan -w labs/gpu-batching`', 'gpu-batching only: processes and batch size that fit in each device\'s memory', 'seconds (loads the model once)'],
     ['`npm run class -- <folder>`', "one HTML page comparing a class's runs", fewSeconds],
     ['`npm run reference -- <bundle>`', 'maintainers: makes new reference runs from an `--all` bundle', fewSeconds],
+    ['`npm run new-lab -- <name>`', 'maintainers: writes a new lab that runs (a placeholder workload, its exercise, solution and test) and prints the next steps', fewSeconds],
   ];
   return [
     BEGIN,
