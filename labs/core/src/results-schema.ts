@@ -18,6 +18,9 @@ import { z } from 'zod';
  * upgrade step (upgrade.ts).
  * 4: a graded run's fingerprint of the course's solution is `solutionFingerprint` (was `referenceSolution`: "reference"
  * now names only the committed reference runs). Version 3 files load through the next upgrade step.
+ * Within version 4, a graded run's copies of the solution's cases carry params `impl: 'solution'`; files written
+ * before carry `impl: 'reference'`, which grade.ts `isSolutionCopy` reads as the same (params are free-form here, and
+ * they seed the recomputed intervals, so they are read as recorded, not upgraded).
  */
 export const SCHEMA_VERSION = 4;
 

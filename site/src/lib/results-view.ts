@@ -1,6 +1,6 @@
 /**
  * Turns a validated results file into the series the charts and tables show. Pure: no DOM, unit-tested.
- * Only reads fields of the harness schema (labs/harness/src/results-schema.ts); it never trusts strings as markup.
+ * Only reads fields of the results schema (labs/core/src/results-schema.ts); it never trusts strings as markup.
  */
 import { caseLabel, type Params, paramsLabel, type Results, type SpeedupEntry, sweepCharts } from '@parallel-course/core';
 import type { ResultsWarning } from './results-file.ts';
