@@ -3,32 +3,24 @@
  * invalid one is listed with its reason.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import type { Results } from '@parallel-course/core';
 import { main as classMain } from '../src/tools/class-cli.ts';
 import { classScalingChart, loadSubmissions, renderClassPage, submissionName } from '../src/tools/class-page.ts';
 import { genuineRun } from './support/genuine-run.ts';
+import { fileTempDirs } from './support/temp-dir.ts';
 
 /** Temp folders of this file (class folders, genuine runs, pages), removed at the end. */
-const temps: string[] = [];
-after(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
+const temps = fileTempDirs();
+const tempDir = temps.make;
 
 async function classFolder(): Promise<string> {
   const dir = tempDir('harness-class-');
   const alice = await genuineRun();
   const bob = await genuineRun();
-  temps.push(alice.root, bob.root);
+  temps.keep(alice.root, bob.root);
   // Two learners on "different machines" (the environment is description, not input to any recomputed number).
   const bobResults: Results = { ...bob.results, environment: { ...bob.results.environment, hostname: 'hpc-node-12', cpuModel: 'Intel Xeon Gold 6230' } };
   mkdirSync(path.join(dir, 'alice'));

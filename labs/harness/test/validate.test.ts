@@ -4,38 +4,30 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLab } from '../src/run-lab.ts';
 import { formatSignificant, type Results } from '@parallel-course/core';
 import { diffRecomputed, validateFile, validateSubmission } from '../src/tools/validate.ts';
 import { genuineRun } from './support/genuine-run.ts';
+import { fileTempDirs } from './support/temp-dir.ts';
 
 const REPORT_CLI = fileURLToPath(new URL('../src/tools/report-cli.ts', import.meta.url));
 const TOY_ROOT = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
 let genuine: Results;
 let genuineFile: string;
 /** Temp folders of this file, removed at the end. */
-const temps: string[] = [];
+const temps = fileTempDirs();
+const tempDir = temps.make;
 
 before(async () => {
   const run = await genuineRun();
-  temps.push(run.root);
+  temps.keep(run.root);
   genuine = run.results;
   genuineFile = path.join(run.runDir, 'results.json');
 });
-after(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
 
 const copy = (): Results => structuredClone(genuine);
 
