@@ -133,6 +133,12 @@ test('new-lab refuses a taken or malformed name and a bad title with exit code 2
     });
   }
   assert.deepEqual(tree(root), before, 'nothing was written');
+
+  // A folder that is not the course's root (no exercises/ and solutions/ beside labs/).
+  const elsewhere = tempDir(t, 'new-lab-elsewhere-');
+  mkdirSync(path.join(elsewhere, 'labs'));
+  assert.throws(() => scaffoldLab({ name: 'fine-name', rootDir: elsewhere }), { name: 'UsageError', message: /exercises does not exist: run this from the course's repository root$/ });
+  assert.deepEqual(tree(elsewhere), ['labs'], 'nothing was written');
 });
 
 test('new-lab on the command line: --help, a missing name, and an existing lab of this checkout (exit 2, nothing written)', async () => {
