@@ -7,24 +7,26 @@
  *   (recordedCallMs), so sub-millisecond samples keep their speedups and a forged clock gains at most the bound;
  * - a warm-up per case, its samples discarded (their outputs still checked), then rounds that interleave the cases
  *   in a rotating order (measure.ts roundOrder), group after group with a full garbage collection between groups;
- * - the runner answers the moment the call returns and checks the output right after, sending the verdict; the judge
- *   times that check too, and charges to the sample whatever it took beyond the same check of a trusted case on the
- *   same inputs (chargeChecks): work left for after the answer (a lazy output the check reads) is timed. Putting the
- *   check inside the window instead cost 4 to 42% of a native-kernel product's sample and all of the triad's;
- *   a bound from the transfer cost alone cannot tell a slow check from late work (docs/architecture.md);
+ * - the runner answers the moment the call returns and sends the output right after; the judge checks it in this
+ *   process (judge-outputs.ts: whole, or at positions it draws once the answer is in, 'show'), times its crossing,
+ *   and charges to the sample whatever that took beyond the same step of a trusted case on the same inputs
+ *   (chargeAfterAnswer): work left for after the answer (a lazy output its serialization reads) is timed. Putting
+ *   the output inside the window instead would put its transfer into every sample (docs/architecture.md);
  * - any answer the judge did not ask for, a second answer, an answer to another request, is refused (JudgeChannel);
  *   the caller fails the run's case for it.
  * Input: the cases that passed their check (their keys, groups and limits), the sampling plan. Output: the samples of
  * each case in the order taken with their rounds, the cases that failed, the calibrated round trip.
  */
-import { randomInt } from 'node:crypto';
-import { FRESH_INPUT_INDICES, type SamplingPlan } from './lab-definition.ts';
+import type { Comparison, SamplingPlan } from './lab-definition.ts';
 import { measureGroups, roundOrder } from './measure.ts';
 import type { Activity, JudgeRequest, RunnerMessage } from './run-protocol.ts';
+import type { JudgedInput, OutputJudge } from './judge-outputs.ts';
 
-type Answer = Extract<RunnerMessage, { type: 'prepared' | 'sampled' | 'verdict' | 'ok' }>;
+export { freshDraw } from './judge-outputs.ts';
+
+type Answer = Extract<RunnerMessage, { type: 'prepared' | 'sampled' | 'output' | 'shown' | 'ok' }>;
 /** The answers each request waits for, in order. */
-const ANSWERS = { prepare: ['prepared'], sample: ['sampled', 'verdict'], between: ['ok'], finish: [] } as const;
+const ANSWERS = { prepare: ['prepared'], sample: ['sampled', 'output'], show: ['shown'], between: ['ok'], finish: [] } as const;
 /** A request's answers, each stamped with the supervisor's clock on arrival. */
 export interface Answered {
   answers: Answer[];
@@ -184,17 +186,18 @@ export interface JudgeRoute {
   of(caseKey: string): JudgeChannel;
 }
 
-/** Distinct fresh input numbers in 1 .. FRESH_INPUT_INDICES - 1, drawn when asked, from the CSPRNG. */
-export function freshDraw(): () => number {
-  const used = new Set<number>();
-  return () => {
-    if (used.size >= FRESH_INPUT_INDICES / 4) throw new Error(`more fresh inputs than a run may draw (${FRESH_INPUT_INDICES / 4})`);
-    let index: number;
-    do index = randomInt(1, FRESH_INPUT_INDICES);
-    while (used.has(index));
-    used.add(index);
-    return index;
-  };
+/** Why an output differs from the expected one, for the case's failed entry. */
+function mismatchText(comparison: Comparison, stage: 'warm-up' | 'measure', index: number): string {
+  const where = comparison.firstMismatch;
+  return (
+    `wrong output on ${stage === 'warm-up' ? 'warm-up' : 'measured'} sample #${index}` +
+    (where ? ` at [${where.index}]: expected ${where.expected}, got ${where.actual}` : '') +
+    ' (it passed the check: a race, state kept between calls, or an answer kept from an earlier input?)'
+  );
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function median(values: number[]): number {
@@ -225,12 +228,17 @@ export function recordedCallMs(judgeMs: number, runnerMs: number, tripBoundMs: n
   return Math.min(judgeMs, Math.max(runnerMs, judgeMs - tripBoundMs));
 }
 
-/** Measures `cases` through `channel` by `plan`; a case that fails is dropped, the others go on. */
-export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, route: JudgeChannel | JudgeRoute, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
+/**
+ * Measures `cases` through `channel` by `plan`, checking every output with `outputs` (judge-outputs.ts); a case that
+ * fails is dropped, the others go on.
+ */
+export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, route: JudgeChannel | JudgeRoute, outputs: OutputJudge, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
   const { channels, of } = route instanceof JudgeChannel ? { channels: [route], of: () => route } : route;
-  const draw = freshDraw();
-  /** Per case, each measured sample's call (request to 'sampled') and check (from 'sampled' to 'verdict'), in ms. */
-  const taken = new Map(cases.map((c) => [c.key, { callMs: [] as number[], checkMs: [] as number[], sampleRounds: [] as number[] }]));
+  /**
+   * Per case, each measured sample's call (request to 'sampled') and what came after the answer (from 'sampled' to
+   * 'output', plus the 'show' round trip of a large output), in ms.
+   */
+  const taken = new Map(cases.map((c) => [c.key, { callMs: [] as number[], afterMs: [] as number[], sampleRounds: [] as number[] }]));
   const failed: JudgedSamples['failed'] = new Map();
   const notes: string[] = [];
   const disagreements = new Map<string, number>();
@@ -258,23 +266,49 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   // process cannot widen it by slowing its own empty samples.
   const tripBoundMs = Math.min(...tripBounds);
 
-  /** One sample of `c`: its input made, then timed from this side; null when the case failed. */
-  const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number): Promise<{ callMs: number; checkMs: number } | null> => {
+  /** Checks a sample's output in this process: whole, or at positions drawn now that the answer is in. */
+  const checkOutput = async (c: JudgedCase, sample: JudgedInput, output: unknown, watch: Watch): Promise<{ comparison: Comparison; showMs: number } | { threw: string }> => {
+    const sent = output as { kind?: unknown; value?: unknown; length?: unknown; error?: unknown } | null;
+    if (sent?.kind === 'threw') return { threw: String(sent.error).slice(0, 2000) };
+    if (sent?.kind === 'whole') return { comparison: outputs.check(c.key, sample, sent.value), showMs: 0 };
+    if (sent?.kind !== 'large' || typeof sent.length !== 'number') return { threw: 'its output arrived in no form the protocol has' };
+    const positions = outputs.positions(c.key, sample, sent.length);
+    if (!Array.isArray(positions)) return { comparison: positions, showMs: 0 };
+    const shown = await of(c.key).ask({ type: 'show', caseKey: c.key, positions }, watch);
+    const values = shown.answers[0]?.type === 'shown' ? shown.answers[0].values : null;
+    const valid = ArrayBuffer.isView(values) || Array.isArray(values) ? (values as ArrayLike<number>) : [];
+    return { comparison: outputs.checkAt(c.key, sample, positions, valid), showMs: (shown.receivedAt[0] as number) - shown.sentAt };
+  };
+
+  /** One sample of `c`: its input made, then timed from this side, its output checked here; null when the case failed. */
+  const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number): Promise<{ callMs: number; afterMs: number } | null> => {
     const watch = { activity, limitMs: c.sampleLimitMs, why: `one sample may take at most ${(c.sampleLimitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s)` };
     const channel = of(c.key);
-    const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: draw() }, watch)).answers[0];
+    // The judge's own copy of the input, made before the runner is asked for anything (nothing is timed yet).
+    const sample = outputs.next(c.key);
+    const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: sample.fresh }, watch)).answers[0];
     if (prepared?.type === 'prepared' && prepared.error !== null) {
       failed.set(c.key, { reason: `${prepared.error} (${stage} sample #${index})`, stage, sample: index });
       return null;
     }
     const { answers, sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: c.key }, watch);
-    const [sampled, verdict] = answers;
-    if (sampled?.type !== 'sampled' || verdict?.type !== 'verdict') return null;
-    if (!verdict.equal) {
-      const reason = verdict.reason?.startsWith('threw')
-        ? verdict.reason.replace(/^threw/, `threw while it was measured (${stage})`)
-        : (verdict.reason?.replace(/^wrong output/, `wrong output on ${stage === 'warm-up' ? 'warm-up' : 'measured'} sample #${index}`) ?? 'wrong output');
-      failed.set(c.key, { reason, stage, sample: index });
+    const [sampled, output] = answers;
+    if (sampled?.type !== 'sampled' || output?.type !== 'output') return null;
+    let checked: Awaited<ReturnType<typeof checkOutput>>;
+    try {
+      checked = await checkOutput(c, sample, output.output, watch);
+    } catch (error) {
+      // The lab's check threw on what the runner sent (an output of the wrong type, say): a wrong output.
+      checked = { comparison: { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null }, showMs: 0 };
+      failed.set(c.key, { reason: `${mismatchText(checked.comparison, stage, index)}: its check threw on it (${errorText(error)})`, stage, sample: index });
+      return null;
+    }
+    if ('threw' in checked) {
+      failed.set(c.key, { reason: `threw while it was measured (${stage}): ${checked.threw}`, stage, sample: index });
+      return null;
+    }
+    if (!checked.comparison.equal) {
+      failed.set(c.key, { reason: mismatchText(checked.comparison, stage, index), stage, sample: index });
       return null;
     }
     const callMs = (receivedAt[0] as number) - sentAt;
@@ -282,7 +316,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
     // than the round trip and the tolerance was descheduled, or its clock tampered with: a note says so.
     const runner = sampled.runnerMs;
     if (!(Number.isFinite(runner) && runner >= 0) || Math.abs(callMs - runner) > roundTripMs + CLOCK_TOLERANCE * callMs + 1) disagreements.set(c.key, (disagreements.get(c.key) ?? 0) + 1);
-    return { callMs: recordedCallMs(callMs, runner, tripBoundMs), checkMs: (receivedAt[1] as number) - (receivedAt[0] as number) };
+    return { callMs: recordedCallMs(callMs, runner, tripBoundMs), afterMs: (receivedAt[1] as number) - (receivedAt[0] as number) + checked.showMs };
   };
 
   const groups = measureGroups(cases.map((c) => c.group));
@@ -313,7 +347,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
           const sample = await sampleOnce(c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length);
           if (sample === null) break;
           t.callMs.push(sample.callMs);
-          t.checkMs.push(sample.checkMs);
+          t.afterMs.push(sample.afterMs);
           t.sampleRounds.push(firstRound + round);
         }
         hooks.afterRound?.(firstRound + round, c.key);
@@ -323,46 +357,48 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   hooks.onProgress?.(done, total, '', 'measure');
   for (const key of failed.keys()) taken.delete(key);
 
-  const { samples, charged } = chargeChecks(cases, taken);
+  const { samples, charged } = chargeAfterAnswer(cases, taken);
   notes.push(...clockNotes(cases, samples, charged, roundTripMs, disagreements, plan));
   if (roundTrips.length > 1) notes.push(`The solution's own process (a graded run) had a round trip of ${(roundTrips[1] as number).toFixed(3)} ms per sample; the learner's, ${roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);
   return { samples, failed, roundTripMs, notes };
 }
 
 /**
- * A check may take this many times the trusted case's check, plus CHARGE_SLACK_MS, before the rest is charged: a check
- * after a multi-threaded call shares the CPUs with its threads winding down, and a busy machine delays either.
+ * What comes after a sample's answer (its output crossing, a 'show') may take this many times the same step of a
+ * trusted case, plus CHARGE_SLACK_MS, before the rest is charged: it shares the CPUs with a multi-threaded call's
+ * threads winding down, and a busy machine delays either.
  */
 export const CHARGE_SLACK_FACTOR = 2;
 export const CHARGE_SLACK_MS = 1;
 
 /**
- * Each sample of a case whose code is not trusted is the judge's time of its call plus what its check took beyond
- * the check of a trusted case on the same inputs (the lab's baseline, or the solution's copy in a graded run: the same
- * check of an output of the same shape) and the slack, as the judge timed both: work left for after the answer is
- * charged to the sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call.
+ * Each sample of a case whose code is not trusted is the judge's time of its call plus what came after its answer
+ * (the output's crossing, and the 'show' of a large one) beyond the same step of a trusted case on the same inputs
+ * (the lab's baseline, or the solution's copy in a graded run: an output of the same shape) and the slack, as the
+ * judge timed both: work left for after the answer (a lazy output the runner's serialization reads) is charged to the
+ * sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call.
  */
-export function chargeChecks(
+export function chargeAfterAnswer(
   cases: JudgedCase[],
-  taken: Map<string, { callMs: number[]; checkMs: number[]; sampleRounds: number[] }>,
+  taken: Map<string, { callMs: number[]; afterMs: number[]; sampleRounds: number[] }>,
 ): { samples: JudgedSamples['samples']; charged: Map<string, number> } {
-  const trustedCheck = new Map<string, number[]>();
-  for (const c of cases) if (c.trusted && taken.has(c.key)) trustedCheck.set(c.inputKey, [...(trustedCheck.get(c.inputKey) ?? []), ...taken.get(c.key)!.checkMs]);
+  const trustedAfter = new Map<string, number[]>();
+  for (const c of cases) if (c.trusted && taken.has(c.key)) trustedAfter.set(c.inputKey, [...(trustedAfter.get(c.inputKey) ?? []), ...taken.get(c.key)!.afterMs]);
   const samples: JudgedSamples['samples'] = new Map();
   const charged = new Map<string, number>();
   for (const c of cases) {
     const t = taken.get(c.key);
     if (!t) continue;
-    const peer = trustedCheck.get(c.inputKey);
+    const peer = trustedAfter.get(c.inputKey);
     const base = c.trusted || !peer ? null : median(peer);
-    const extra = t.checkMs.map((check) => (base === null ? 0 : Math.max(0, check - (CHARGE_SLACK_FACTOR * base + CHARGE_SLACK_MS))));
+    const extra = t.afterMs.map((after) => (base === null ? 0 : Math.max(0, after - (CHARGE_SLACK_FACTOR * base + CHARGE_SLACK_MS))));
     if (base !== null) charged.set(c.key, median(extra));
     samples.set(c.key, { samplesMs: t.callMs.map((call, i) => call + (extra[i] as number)), sampleRounds: t.sampleRounds });
   }
   return { samples, charged };
 }
 
-/** What the judge's clock adds, for the run's notes: the round trip, checks charged, the runner's clock disagreeing. */
+/** What the judge's clock adds, for the run's notes: the round trip, work after the answer charged, the runner's clock disagreeing. */
 function clockNotes(
   cases: JudgedCase[],
   samples: JudgedSamples['samples'],
@@ -392,7 +428,7 @@ function clockNotes(
   }
   if (costly.length > 0) {
     notes.push(
-      `Checks that took longer than ${CHARGE_SLACK_FACTOR} x the same check of a trusted case on the same inputs plus ${CHARGE_SLACK_MS} ms, the rest charged to their samples ` +
+      `Outputs that took longer to arrive after the answer than ${CHARGE_SLACK_FACTOR} x a trusted case's on the same inputs plus ${CHARGE_SLACK_MS} ms, the rest charged to their samples ` +
         `(work after the answer, or a busy machine; median per sample): ${costly.join(', ')}.`,
     );
   }

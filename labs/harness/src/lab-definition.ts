@@ -164,21 +164,30 @@ export interface SamplingPlan {
 /** The sample numbers `LabInputs.measureAt` may be given: 1 to this - 1 (0 is the measured input's own). */
 export const FRESH_INPUT_INDICES = 2 ** 20;
 
+/**
+ * Whether a lab's samples run on fresh inputs: it makes them (`measureAt`) and the judge can check them (`checkSample`,
+ * or `expectedAt` for every fresh input of the run). The judge (judge-outputs.ts) and the runner decide alike.
+ */
+export function usesFreshInputs(lab: Pick<LabDefinition<unknown, unknown>, 'checkSample' | 'expectedAt'>, measureAt: unknown): boolean {
+  return typeof measureAt === 'function' && (typeof lab.checkSample === 'function' || typeof lab.expectedAt === 'function');
+}
+
 export interface LabInputs<Input> {
   /** Inputs for the correctness check: every case's output must match the expected output on each of them. */
   check: Input[];
   /** The input each measured sample runs on (the one checked in full; with `measureAt`, the shape of the others). */
   measure: Input;
   /**
-   * A fresh input per sample, so a memoising answer gains nothing: `sample` is unique in the run, drawn at random by
-   * the runner from 1 to FRESH_INPUT_INDICES - 1 before any learner code loads (runner.ts), so the next input cannot be
-   * worked out in advance; every value must give the same cost of work. A lab that can vary its input says so here;
-   * one that cannot says why in its README. Each such sample is checked with `checkSample` (cheaper than computing the
-   * whole expected output), or, where the lab has `expectedAt`, against its own expected output computed before
-   * learner code loads. What it returns may reuse the arrays (and files) of the input it returned before, so it is
-   * valid until the next call: call it once per sample, just before that sample, and check the sample before the next
-   * call (native-kernel's products and gpu-batching's passes refill one set of arrays; a lab with `expectedAt` must
-   * return a new object each time, since the runner makes every input up front).
+   * A fresh input per sample, so a memoising answer gains nothing: `sample` is unique in the run, drawn at random in
+   * the judge's process from 1 to FRESH_INPUT_INDICES - 1 and revealed to the runner only with its sample
+   * (judge-outputs.ts), so the next input cannot be worked out in advance; the judge calls it too, for its own copy.
+   * Every value must give the same cost of work. A lab that can vary its input says so here; one that cannot says why
+   * in its README. Each such sample is checked in the judge with `checkSample` (cheaper than computing the whole
+   * expected output), or, where the lab has `expectedAt`, against its own expected output computed there before
+   * measuring. What it returns may reuse the arrays (and files) of the input it returned before, so it is valid until
+   * the next call: call it once per sample, just before that sample, and check the sample before the next call
+   * (native-kernel's products and gpu-batching's passes refill one set of arrays; a lab with `expectedAt` must return
+   * a new object each time, since the judge makes every input up front).
    */
   measureAt?(sample: number): Input;
 }
@@ -236,11 +245,23 @@ export interface LabDefinition<Input, Output> {
   /**
    * With `LabInputs.measureAt`, instead of `checkSample`: the expected outputs of every fresh input of the run at
    * once (`inputs`: what measureAt gave, each its own object), for a lab whose only exact check costs as much as the
-   * work. The runner calls it before any learner module loads, so it may use every core the run has (workers it
-   * starts and ends itself) and learner code never shares the process with it; each sample is then compared with its
-   * own expected output by `comparator`, exactly, outside the timed region.
+   * work. The judge's process calls it before it measures (judge-outputs.ts), while the runners wait, so it may use
+   * every core the run has (workers it starts and ends itself) and learner code never shares the process with it;
+   * each sample's output is then compared with its own expected output by `comparator`, exactly, in the judge.
    */
   expectedAt?(inputs: Input[], ctx: LabContext): Promise<Output[]>;
+  /**
+   * For an output too large to send every sample (a typed array over sample-server.ts OUTPUT_BYTES_BOUND), with
+   * `expectedAtPositions`: the number of elements the output of `input` has.
+   */
+  outputLength?(input: Input): number;
+  /**
+   * For an output too large to send every sample: the expected output's elements at `positions` (0-based, in that
+   * order), as an output of the same kind holding just those, compared by `comparator` with the values the runner
+   * shows there. The judge draws the positions after the sample has answered (judge-outputs.ts); e.g. for a product,
+   * entry (i, j) is one dot product. A lab whose outputs can exceed the bound must have both hooks.
+   */
+  expectedAtPositions?(input: Input, positions: readonly number[]): Output;
   /** How much work one sample does, to turn a time into a throughput, e.g. `{ amount: 12, unit: 'requests' }`. */
   workPerSample(input: Input): { amount: number; unit: string };
   /**

@@ -10,6 +10,9 @@
 import { readCpuSnapshot, roundLoad, type CpuSnapshot } from './competing-load.ts';
 import { caseKey, caseLabel, gradedCaseParams, isSolutionCopy, type CorrectnessEntry } from '@parallel-course/core';
 import { judgeSamples, sampleLimitMs, type JudgeChannel, type JudgedCase } from './judge-sampler.ts';
+import { labOutputJudge, type OutputJudge } from './judge-outputs.ts';
+import { loadLab } from './lab-registry.ts';
+import { runCases } from './run-cases.ts';
 import type { CaseInfo, RunnerMessage } from './run-protocol.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
 
@@ -102,6 +105,17 @@ export class MeasureMeeting {
     // The lab's case order: the solution's copies come last in it, as the rotation had them in one process.
     const order = run.lab.cases.map((c) => c.key);
     cases.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+    let outputs: OutputJudge;
+    try {
+      outputs = await this.#outputJudge(cases);
+    } catch (error) {
+      run.fatal ??= {
+        kind: 'internal',
+        message: `the harness could not make its own copy of the ${run.lab.name} lab's inputs to check the outputs: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      };
+      for (const party of this.#parties) if (party.pid !== undefined) try { process.kill(-party.pid, 'SIGKILL'); } catch { /* gone already */ }
+      throw error;
+    }
     const learner = this.#parties.find((p) => p.name === 'learner') ?? this.#parties[0]!;
     // The CPU other processes took while each case's samples of a round were timed (competing-load.ts).
     let roundStart: CpuSnapshot | null = null;
@@ -109,6 +123,7 @@ export class MeasureMeeting {
       cases,
       run.lab.plan,
       { channels: [learner.channel, ...this.#parties.filter((p) => p !== learner).map((p) => p.channel)], of: (key) => owner.get(key)!.channel },
+      outputs,
       {
         onProgress: (done, total, label, phase) => this.#options.onProgress?.({ type: 'progress', done, total, label, phase }),
         beforeRound: (_round, key) => {
@@ -129,6 +144,29 @@ export class MeasureMeeting {
     for (const [key, s] of result.samples) this.judged.set(key, s);
     run.harnessOverheadMs = result.roundTripMs;
     run.notes.push(...result.notes);
+  }
+
+  /**
+   * The judge's checks of the outputs of `cases` (judge-outputs.ts), from this process's own load of the lab: its
+   * inputs, fresh inputs and expected outputs are made here, from lab code alone; no learner module is loaded.
+   */
+  async #outputJudge(cases: JudgedCase[]): Promise<OutputJudge> {
+    const job = this.#options.job;
+    const lab = await loadLab(job.lab, job.rootDir);
+    const { ctx, definitions } = runCases(lab, job, { notes: false });
+    const byKey = new Map(definitions.map((d) => [caseKey(d), d]));
+    const plan = this.#run.lab.plan;
+    return labOutputJudge(
+      lab,
+      ctx,
+      cases.map((c) => {
+        // Every sample the judge asks of the case: the warm-up, one discarded before each round if rewarmed, the rounds'.
+        const samples = plan.warmupSamples + plan.rounds * (plan.samplesPerRound + (c.rewarm ? 1 : 0));
+        const definition = byKey.get(c.key);
+        if (!definition) throw new Error(`the case ${c.key} is not in the harness's own list of the lab's cases`);
+        return { key: c.key, definition, samples, checked: samples };
+      }),
+    );
   }
 
   /** The keys of `party`'s cases the judge measured. */

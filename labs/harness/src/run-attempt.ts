@@ -126,6 +126,8 @@ export function runAttempt(
       env: sandbox.wall ? sandboxEnv(process.env, sandbox.tmpDir) : { ...process.env, TMPDIR: sandbox.tmpDir },
       detached: true, // its own process group: one kill ends the runner (or bwrap, and with it its PID namespace)
       stdio: ['ignore', options.forwardOutput ? 'pipe' : 'ignore', 'pipe', 'ipc'],
+      // Structured clone on the channel: a sample's output (a typed array) arrives as it was sent, for the judge's check.
+      serialization: 'advanced',
     });
     started(child);
     let stderrTail = '';
@@ -226,7 +228,8 @@ export function runAttempt(
       switch (message?.type) {
         case 'prepared':
         case 'sampled':
-        case 'verdict':
+        case 'output':
+        case 'shown':
         case 'ok':
           try {
             channel.deliver(message, receivedAt);

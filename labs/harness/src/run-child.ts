@@ -33,7 +33,7 @@ process.on('unhandledRejection', crash);
 const job = JSON.parse(process.argv[2] ?? '{}') as RunJob;
 try {
   await runJob(job, {
-    send: (message) => void send(message),
+    send: (message) => send(message),
     // The supervisor's requests while it measures (sample-server.ts): this module's alone (seal.ts).
     listen: requests,
   });

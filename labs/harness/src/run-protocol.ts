@@ -87,6 +87,15 @@ export interface LabInfo {
   grading: { cases: { variant: string; params: Params; optional?: boolean }[]; target: number; targetText: string } | null;
 }
 
+/**
+ * One sample's output as it crosses to the judge (the channel's structured clone keeps typed arrays typed):
+ * - `whole`: the output itself;
+ * - `large`: a typed array over OUTPUT_BYTES_BOUND (judge-outputs.ts) of `length` elements, kept in the runner until the
+ *   judge asks for its values at positions the judge draws once it has the answer ('show');
+ * - `threw`: the call threw (or its output could not be sent: a function in it, a getter that throws), `error` says what.
+ */
+export type SampleOutput = { kind: 'whole'; value: unknown } | { kind: 'large'; length: number } | { kind: 'threw'; error: string };
+
 export type RunnerMessage =
   /** The lab's notes (lab.notes()), computed here: they may load native code, which the supervisor never does. */
   | { type: 'notes'; notes: string[] }
@@ -108,8 +117,13 @@ export type RunnerMessage =
    * call, for comparison only: the recorded sample is the supervisor's (judge-sampler.ts).
    */
   | { type: 'sampled'; seq: number; runnerMs: number }
-  /** The second answer to a 'sample': the check of its output, made right after 'sampled' left (`checkMs`: runner's clock). */
-  | { type: 'verdict'; seq: number; equal: boolean; reason: string | null; checkMs: number }
+  /**
+   * The second answer to a 'sample', sent right after 'sampled': what the call returned, for the judge to check in its
+   * own process (judge-outputs.ts); the runner checks nothing.
+   */
+  | { type: 'output'; seq: number; output: SampleOutput }
+  /** The answer to a 'show': the last sample's output at the positions asked, in their order (NaN past its end). */
+  | { type: 'shown'; seq: number; values: Float64Array }
   /** The answer to a 'between'. */
   | { type: 'ok'; seq: number }
   /** A case failed after its samples (its observations threw): its samples are dropped, the other cases go on. */
@@ -136,8 +150,10 @@ export type JudgeRequest =
    * fresh inputs.
    */
   | { type: 'prepare'; seq: number; caseKey: string; fresh: number }
-  /** Run the prepared input once and check the output; `caseKey` null: the empty task that calibrates the round trip. */
+  /** Run the prepared input once and send the output; `caseKey` null: the empty task that calibrates the round trip. */
   | { type: 'sample'; seq: number; caseKey: string | null }
+  /** The last sample's output was `large`: send its values at `positions` (drawn by the judge after 'output' arrived). */
+  | { type: 'show'; seq: number; caseKey: string; positions: number[] }
   /** Between stages: a full garbage collection (between measure groups), observations reset (after the warm-up). */
   | { type: 'between'; seq: number; collectGarbage: boolean; resetObservations: string[] }
   /** Measuring is over: send 'measured' for each of `caseKeys`, tear every case down, then 'done'. */

@@ -4,13 +4,14 @@
  * tells the supervisor what it is about to do and how long that may take, so a synchronous infinite loop, a promise
  * that never settles, `process.exit` or a native crash ends that case within a stated bound.
  *
- * What it sends is raw: verdicts and observations. Its measure stage is driven by the supervisor (sample-server.ts
- * answers judge-sampler.ts): the supervisor chooses each sample's case and fresh input and times it with its own
- * clock. Statistics, results and reports happen in the supervisor's process, which never imports learner code.
+ * What it sends is raw: outputs and observations. Its measure stage is driven by the supervisor (sample-server.ts
+ * answers judge-sampler.ts): the supervisor chooses each sample's case and fresh input, times it with its own clock
+ * and checks its output on its own copy of the input (judge-outputs.ts). Statistics, results and reports happen in the
+ * supervisor's process, which never imports learner code.
  */
 import { checkCase, CHECK_CALL_TIMEOUT_MS, type CheckSet } from './check.ts';
 import { randomInt } from 'node:crypto';
-import { FRESH_INPUT_INDICES, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
+import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import type { MeasureTarget } from './measure.ts';
 import { serveSamples, type SampleServerChannel, type ServedCase } from './sample-server.ts';
@@ -62,10 +63,9 @@ interface Prepared {
 }
 
 /**
- * The fresh-input numbers of every sample of every case (warm-up included), drawn now, before any learner module is
- * loaded: distinct across the run, uniform in 1 .. FRESH_INPUT_INDICES - 1, from the CSPRNG. Learner code sees each
- * input only when its sample runs, so it cannot work out the next one (the issue 42 attack precomputed event-loop's
- * next bursts from `1000 + burst x n + i`), nor patch the draw (it is over before learner code runs).
+ * The fresh-input numbers of every sample of every case (warm-up included), for lab tests that measure in one process
+ * (sampleInputs): distinct across the run, uniform in 1 .. FRESH_INPUT_INDICES - 1, from the CSPRNG. A lab run draws
+ * them in the judge's process instead (judge-outputs.ts), each revealed only with its sample's 'prepare'.
  */
 export function drawFreshIndices(cases: number, perCase: number): number[][] {
   if (cases * perCase > FRESH_INPUT_INDICES / 4) throw new Error(`${cases * perCase} fresh inputs are more than the run may draw (${FRESH_INPUT_INDICES / 4})`);
@@ -82,10 +82,11 @@ export function drawFreshIndices(cases: number, perCase: number): number[][] {
 }
 
 /**
- * How each warm-up and measured sample of a case gets its input and is checked. With the lab's fresh inputs
- * (`measureAt` and `checkSample`), sample k runs on input number `indices[k]` (drawnFreshIndices: drawn before learner
- * code loads, distinct in the run, so no cache, in memory or in a file, holds an answer to it) and is checked with
- * `checkSample`; otherwise every sample runs on the measured input and is compared with its expected output.
+ * How each warm-up and measured sample of a case gets its input and is checked, when one process measures (lab tests,
+ * testing.ts and measure.ts; a lab run checks in the judge's process, judge-outputs.ts). With the lab's fresh inputs
+ * (`measureAt` and `checkSample`), sample k runs on input number `indices[k]` (drawFreshIndices, distinct in the run)
+ * and is checked with `checkSample`; otherwise every sample runs on the measured input and is compared with its
+ * expected output.
  */
 export function sampleInputs<Input, Output>(
   lab: Pick<LabDefinition<Input, Output>, 'comparator' | 'checkSample'>,
@@ -93,21 +94,9 @@ export function sampleInputs<Input, Output>(
   expected: Output,
   measureAt: ((sample: number) => Input) | undefined,
   indices: readonly number[],
-  precomputed?: FreshSet<Input, Output>,
 ): Pick<MeasureTarget<Input, Output>, 'input' | 'inputAt' | 'check'> {
   const checkSample = lab.checkSample?.bind(lab);
   const comparator = lab.comparator;
-  if (precomputed) {
-    // Sample k runs on precomputed input k and is compared with its own expected output (lab.expectedAt).
-    return {
-      input: measureInput,
-      inputAt: (sample: number) => precomputed.inputs[sample] ?? measureInput,
-      check: (output: Output, input: Input) => {
-        const k = precomputed.inputs.indexOf(input);
-        return comparator.compare(k < 0 ? expected : (precomputed.expected[k] as Output), output);
-      },
-    };
-  }
   const inputAt = measureAt && checkSample ? { inputAt: (sample: number) => measureAt(indices[sample] ?? FRESH_INPUT_INDICES) } : {};
   return {
     input: measureInput,
@@ -117,50 +106,17 @@ export function sampleInputs<Input, Output>(
 }
 
 /**
- * How each sample the supervisor asks for gets its input and is checked: with the lab's fresh inputs (`measureAt`
- * and `checkSample`), on input number `fresh`, which the supervisor draws and reveals only when it asks for that
- * sample; with `expectedAt`, on the case's precomputed input `sample` (drawn here before learner code loaded, since
- * their expected outputs are computed then); otherwise on the measured input, compared with its expected output.
+ * How each sample the supervisor asks for gets its input: with the lab's fresh inputs (usesFreshInputs), input number
+ * `fresh`, which the supervisor draws and reveals only when it asks for that sample; otherwise the measured input.
+ * The output is checked in the supervisor's process (judge-outputs.ts), on its own copy of the same input.
  */
-export function servedInputs<Input, Output>(
-  lab: Pick<LabDefinition<Input, Output>, 'comparator' | 'checkSample'>,
+export function servedInputs<Input>(
+  lab: Pick<LabDefinition<unknown, unknown>, 'checkSample' | 'expectedAt'>,
   measureInput: Input,
-  expected: Output,
   measureAt: ((sample: number) => Input) | undefined,
-  precomputed?: FreshSet<Input, Output>,
-): Pick<ServedCase<Input, Output>, 'inputAt' | 'check'> {
-  const { inputAt, check } = sampleInputs(lab, measureInput, expected, measureAt, [], precomputed);
-  const fresh = measureAt && lab.checkSample && !precomputed ? measureAt : undefined;
-  return {
-    inputAt: (sample, index) => (fresh ? fresh(index) : inputAt ? inputAt(sample) : measureInput),
-    check,
-  };
-}
-
-/** A case's fresh inputs, one per sample (warm-up included), and their expected outputs (lab.expectedAt). */
-export interface FreshSet<Input, Output> {
-  inputs: Input[];
-  expected: Output[];
-}
-
-/**
- * Every fresh input of the run and its expected output, for a lab with `expectedAt`, in one call (so the lab can spread
- * them over every core): made before any learner module loads. Null for a case without fresh inputs.
- */
-async function precomputeFresh(
-  lab: LabDefinition<unknown, unknown>,
-  prepared: Prepared[],
-  fresh: number[][],
-  ctx: LabContext,
-): Promise<(FreshSet<unknown, unknown> | null)[]> {
-  if (!lab.expectedAt) return prepared.map(() => null);
-  const sets = prepared.map((p, i) => (p.measureAt ? { inputs: (fresh[i] ?? []).map((index) => p.measureAt!(index)), expected: [] as unknown[] } : null));
-  const all = sets.flatMap((set) => set?.inputs ?? []);
-  const expected = all.length > 0 ? await lab.expectedAt(all, ctx) : [];
-  if (expected.length !== all.length) throw new Error(`the ${lab.name} lab's expectedAt gave ${expected.length} outputs for ${all.length} inputs`);
-  let next = 0;
-  for (const set of sets) if (set) set.expected = expected.slice(next, (next += set.inputs.length));
-  return sets;
+): Pick<ServedCase<Input, unknown>, 'inputAt'> {
+  const fresh = usesFreshInputs(lab, measureAt) ? measureAt : undefined;
+  return { inputAt: (_sample, index) => (fresh ? fresh(index) : measureInput) };
 }
 
 /** Inputs and expected outputs for every case; cases that agree on the lab's input params share them. */
@@ -221,12 +177,6 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
   const ours = (d: CaseDefinition<unknown, unknown>) => job.side === undefined || (job.side === 'solution') === isSolutionCopy(d.params);
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)) && ours(d));
   const prepared = await prepareCases(lab, definitions, ctx);
-  // Still before any learner module loads (a case's set-up imports them): the fresh inputs' expected outputs, when the lab
-  // computes them up front (so their numbers are drawn here, not revealed one by one as the supervisor does for
-  // `checkSample` labs). A check-only run measures nothing and needs none.
-  const fresh = lab.expectedAt ? drawFreshIndices(prepared.length, plan.warmupSamples + plan.rounds * plan.samplesPerRound) : [];
-  if (lab.expectedAt && !job.checkOnly) send({ type: 'progress', done: 0, total: prepared.length, label: "the fresh inputs' expected outputs", phase: 'check' });
-  const precomputed = job.checkOnly ? prepared.map(() => null) : await precomputeFresh(lab, prepared, fresh, ctx);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
   const called = () => send({ type: 'called' });
 
@@ -277,16 +227,14 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
   }
 
   // Stage 2: measure what passed. The supervisor drives it (judge-sampler.ts): it picks each sample's case and fresh
-  // input, and times each sample from its side; this process makes each input, runs it and checks the output.
+  // input, times each sample from its side and checks its output; this process makes each input, runs it and sends the output.
   send({ type: 'measuring', cases: passing.map((p) => ({ key: p.prepared.key, checkMs: p.checkMs })) });
   const served: ServedCase<unknown, unknown>[] = passing.map((p) => {
-    const { definition, set, measureInput, measureAt } = p.prepared;
-    const expected = set.expected[set.inputs.indexOf(measureInput)];
-    const index = prepared.indexOf(p.prepared);
+    const { definition, measureInput, measureAt } = p.prepared;
     return {
       key: p.prepared.key,
       instance: p.instance,
-      ...servedInputs(lab, measureInput, expected, measureAt, precomputed[index] ?? undefined),
+      ...servedInputs(lab, measureInput, measureAt),
       measured: (observations) => {
         const workPerSample = lab.workPerSample(measureInput);
         const sample = lab.sampleItems?.(definition.params, workPerSample) ?? ONE_SAMPLE;

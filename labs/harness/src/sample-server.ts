@@ -1,14 +1,23 @@
 /**
  * The runner's half of the measure stage: it answers the supervisor's requests (run-protocol.ts JudgeRequest), one at
  * a time, in the order asked, and takes no decision of its own. The supervisor (judge-sampler.ts) chooses which case
- * runs when, which fresh input it gets and when, and times every sample with its own clock; this side only makes the
- * input ('prepare', outside the timed window), runs it and checks the output ('sample'), and reports.
+ * runs when, which fresh input it gets and when, times every sample with its own clock, and checks every output in its
+ * own process (judge-outputs.ts); this side only makes the input ('prepare', outside the timed window), runs it and
+ * sends what it returned ('sample'; a large typed array by the values at the positions the judge asks, 'show').
  *
- * Input: the cases that passed the check, set up. Output: RunnerMessages ('prepared', 'sampled', 'ok', 'measured').
+ * Input: the cases that passed the check, set up. Output: RunnerMessages ('prepared', 'sampled', 'output', 'shown',
+ * 'ok', 'measured').
  */
 import { collectGarbage } from './heap.ts';
-import type { CaseInstance, Comparison } from './lab-definition.ts';
-import type { JudgeRequest, RunnerMessage } from './run-protocol.ts';
+import type { CaseInstance } from './lab-definition.ts';
+import type { JudgeRequest, RunnerMessage, SampleOutput } from './run-protocol.ts';
+
+/**
+ * An output larger than this, in bytes, is not sent each sample: a typed array over it stays in the runner and the
+ * judge asks for its values at positions it draws ('show'). 4 MiB: native-kernel's n = 512 product (2 MiB) is sent
+ * whole, its n = 1024 product (8 MiB) and the triad's arrays (4x the last-level cache) are checked at positions.
+ */
+export const OUTPUT_BYTES_BOUND = 4 * 2 ** 20;
 
 /** One case the runner serves samples of. */
 export interface ServedCase<Input, Output> {
@@ -16,14 +25,13 @@ export interface ServedCase<Input, Output> {
   instance: CaseInstance<Input, Output>;
   /** The input of the sample numbered `sample` (the case's count so far, warm-up included) with fresh input `fresh`. */
   inputAt(sample: number, fresh: number): Input;
-  /** Compares one sample's output with the expected output for the input it ran on. */
-  check(output: Output, input: Input): Comparison;
   /** The 'measured' message of the case, once its samples are taken (its observations collected here). */
   measured(observations: Extract<RunnerMessage, { type: 'measured' }>['observations']): Extract<RunnerMessage, { type: 'measured' }>;
 }
 
 export interface SampleServerChannel {
-  send(message: RunnerMessage): void;
+  /** Sends one message; what it returns settles once the message has left (rejects when it cannot be serialized). */
+  send(message: RunnerMessage): void | Promise<void>;
   /** Subscribes to the supervisor's requests; returns the unsubscribe. */
   listen(onRequest: (request: unknown) => void): () => void;
 }
@@ -32,14 +40,21 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Why an output differs from the expected one, for the supervisor's message. */
-function mismatchText(comparison: Comparison): string {
-  const where = comparison.firstMismatch;
-  return (
-    'wrong output' +
-    (where ? ` at [${where.index}]: expected ${where.expected}, got ${where.actual}` : '') +
-    ' (it passed the check: a race, state kept between calls, or an answer kept from an earlier input?)'
-  );
+/** How a sample's output crosses to the judge: whole, or (a typed array over OUTPUT_BYTES_BOUND) by positions. */
+export function outputOf(output: unknown): SampleOutput {
+  if (ArrayBuffer.isView(output) && output.byteLength > OUTPUT_BYTES_BOUND && 'length' in output) return { kind: 'large', length: Number(output.length) };
+  return { kind: 'whole', value: output };
+}
+
+/** The values of a typed array at `positions`, NaN where a position is not one of its elements. */
+export function valuesAt(output: ArrayLike<number> | null, positions: readonly unknown[]): Float64Array {
+  const values = new Float64Array(Array.isArray(positions) ? positions.length : 0).fill(Number.NaN);
+  if (output === null) return values;
+  for (let k = 0; k < values.length; k++) {
+    const p = positions[k];
+    if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < output.length) values[k] = Number(output[p]);
+  }
+  return values;
 }
 
 /**
@@ -51,10 +66,31 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
   const byKey = new Map(cases.map((c) => [c.key, c]));
   const prepared = new Map<string, Input>();
   const taken = new Map<string, number>();
+  /** The last sample's output when it was `large`: what a 'show' reads. */
+  let shown: ArrayLike<number> | null = null;
+  /** The last sample's afterSample, run before the next request other than its 'show' (which reads its output). */
+  let after: (() => Promise<void> | void) | null = null;
   return new Promise((resolve, reject) => {
     let queue = Promise.resolve();
     let finished = false;
+    /** Sends a sample's output; one that cannot be serialized (a function in it, a getter that throws) is an error. */
+    const sendOutput = async (seq: number, output: SampleOutput): Promise<boolean> => {
+      try {
+        await channel.send({ type: 'output', seq, output });
+        return true;
+      } catch (e) {
+        await channel.send({ type: 'output', seq, output: { kind: 'threw', error: `its output could not be sent to the harness: ${errorText(e)}` } });
+        return false;
+      }
+    };
     const handle = async (request: JudgeRequest): Promise<void> => {
+      if (request.type !== 'show') {
+        shown = null;
+        const pending = after;
+        after = null;
+        // Outside the timed window: what the case does between samples (it may release what the sample held).
+        await pending?.();
+      }
       switch (request.type) {
         case 'prepare': {
           const served = byKey.get(request.caseKey);
@@ -73,17 +109,17 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
         }
         case 'sample': {
           if (request.caseKey === null) {
-            // The calibration's empty task: the same path, with nothing to run or check.
+            // The calibration's empty task: the same path, with nothing to run.
             const t0 = performance.now();
             channel.send({ type: 'sampled', seq: request.seq, runnerMs: performance.now() - t0 });
-            channel.send({ type: 'verdict', seq: request.seq, equal: true, reason: null, checkMs: 0 });
+            channel.send({ type: 'output', seq: request.seq, output: { kind: 'whole', value: null } });
             return;
           }
           const served = byKey.get(request.caseKey);
           const input = served ? prepared.get(served.key) : undefined;
           if (!served || !prepared.has(served.key)) {
             channel.send({ type: 'sampled', seq: request.seq, runnerMs: 0 });
-            channel.send({ type: 'verdict', seq: request.seq, equal: false, reason: `no input was prepared for ${request.caseKey}`, checkMs: 0 });
+            channel.send({ type: 'output', seq: request.seq, output: { kind: 'threw', error: `no input was prepared for ${request.caseKey}` } });
             return;
           }
           prepared.delete(served.key);
@@ -94,28 +130,24 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
           try {
             output = await served.instance.run(input as Input);
           } catch (e) {
-            threw = `threw: ${errorText(e)}`;
+            threw = errorText(e);
           }
-          // The answer leaves the moment the call has returned; the check follows at once and the supervisor times it
-          // too: work left for after the answer on this thread (a lazy output the check reads) makes the check longer,
-          // and the supervisor charges that to the sample (judge-sampler.ts). A worker racing the check can gain at
-          // most the check's own time.
-          const t1 = performance.now();
-          channel.send({ type: 'sampled', seq: request.seq, runnerMs: t1 - t0 });
-          let equal = false;
-          let reason = threw;
-          if (threw === null) {
-            try {
-              const comparison = served.check(output as Output, input as Input);
-              equal = comparison.equal;
-              reason = equal ? null : mismatchText(comparison);
-            } catch (e) {
-              reason = `threw: ${errorText(e)}`;
-            }
+          // The answer leaves the moment the call has returned; the output follows at once and the supervisor times
+          // its crossing too: work left for after the answer on this thread (a lazy output its serialization reads)
+          // makes it longer, and the supervisor charges that to the sample (judge-sampler.ts). The judge checks it.
+          channel.send({ type: 'sampled', seq: request.seq, runnerMs: performance.now() - t0 });
+          if (threw !== null) {
+            channel.send({ type: 'output', seq: request.seq, output: { kind: 'threw', error: threw } });
+            return;
           }
-          channel.send({ type: 'verdict', seq: request.seq, equal, reason, checkMs: performance.now() - t1 });
-          // Outside the timed window: what the case does between samples (it may release what the sample held).
-          if (equal) await served.instance.afterSample?.();
+          const crossing = outputOf(output);
+          const sent = await sendOutput(request.seq, crossing);
+          if (sent && crossing.kind === 'large') shown = output as unknown as ArrayLike<number>;
+          if (sent) after = served.instance.afterSample?.bind(served.instance) ?? null;
+          return;
+        }
+        case 'show': {
+          channel.send({ type: 'shown', seq: request.seq, values: valuesAt(shown, request.positions) });
           return;
         }
         case 'between': {

@@ -78,11 +78,11 @@ test('an unguarded patch of a built-in fails the learner case, naming the file',
   assert.notEqual(outcome.exitCode, 0);
 });
 
-test('an answer that computes after the call returned (a lazy valueOf the check reads) is timed (issue 42)', async (t) => {
-  // The call returns at once; the 3000x work (about 6 ms, past the check's slack of 1 ms) runs when the check reads
-  // the output. While the runner timed only the call
-  // (tinybench, the check after it), this learner's samples were the empty call's and it passed. The judge's clock
-  // now ends at the answer, which carries the check's verdict (judge-sampler.ts).
+test('an answer that computes after the call returned (a lazy getter its serialization reads) is timed (issue 42)', async (t) => {
+  // The call returns at once; the 3000x work (about 6 ms, past the slack of 1 ms) runs when the runner serializes the
+  // output for the judge (an array whose element is a getter). While the runner timed only the call (tinybench, the
+  // check after it), this learner's samples were the empty call's and it passed. The judge's clock now ends at the
+  // answer, and what the output's crossing takes beyond the trusted case's is charged (judge-sampler.ts).
   const { outcome, results } = await grade(
     t,
     `export function sumSquares(xs: Float64Array): unknown {
@@ -93,7 +93,9 @@ test('an answer that computes after the call returned (a lazy valueOf the check 
     for (let r = 0; r < 3000; r++) { s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!; }
     return (memo = s);
   };
-  return { valueOf: value };
+  const out: number[] = [0];
+  Object.defineProperty(out, 0, { get: value, enumerable: true, configurable: true });
+  return out;
 }
 `,
   );

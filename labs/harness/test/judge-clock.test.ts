@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chargeChecks, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS, recordedCallMs, RefusedAnswer, upperTrip } from '../src/judge-sampler.ts';
+import { chargeAfterAnswer, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS, recordedCallMs, RefusedAnswer, upperTrip } from '../src/judge-sampler.ts';
+import type { OutputJudge } from '../src/judge-outputs.ts';
 import { runLab } from '../src/run-lab.ts';
 import type { JudgeRequest, RunnerMessage } from '../src/run-protocol.ts';
 import { REQUESTS_CLOSED } from '../src/seal.ts';
+import { FRAME_SOURCE } from './support/channel-frame.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { tempRoot } from './support/temp-root.ts';
 
@@ -22,6 +24,14 @@ const RIGHT = `export function sumSquares(xs: Float64Array): number {
 }
 `;
 
+/** An output judge that accepts every output (for tests of the clock and the plan alone). */
+const ACCEPT_ALL: OutputJudge = {
+  next: () => ({ fresh: 1, input: null }),
+  check: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }),
+  positions: () => [],
+  checkAt: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }),
+};
+
 function channel() {
   const sent: JudgeRequest[] = [];
   const watched: unknown[] = [];
@@ -31,7 +41,7 @@ function channel() {
 test('the judge takes one answer per request, of its type and number, and refuses any other', async () => {
   const { sent, channel: judge } = channel();
   const sampled = (seq: number): RunnerMessage & { type: 'sampled' } => ({ type: 'sampled', seq, runnerMs: 0 });
-  const verdict = (seq: number): RunnerMessage & { type: 'verdict' } => ({ type: 'verdict', seq, equal: true, reason: null, checkMs: 0 });
+  const output = (seq: number): RunnerMessage & { type: 'output' } => ({ type: 'output', seq, output: { kind: 'whole', value: [1] } });
   // An answer with no request in flight.
   assert.throws(() => judge.deliver(sampled(1), 0), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message) && e.caseKey === null);
   const answer = judge.ask({ type: 'sample', caseKey: 'k' }, null);
@@ -39,18 +49,19 @@ test('the judge takes one answer per request, of its type and number, and refuse
   // Another number, another type: refused, naming the case asked about.
   assert.throws(() => judge.deliver(sampled(2), 1), (e) => e instanceof RefusedAnswer && e.caseKey === 'k' && /waited for 'sampled' #1/.test(e.message));
   assert.throws(() => judge.deliver({ type: 'prepared', seq: 1, error: null }, 1), RefusedAnswer);
-  // The verdict before the answer it follows.
-  assert.throws(() => judge.deliver(verdict(1), 1), (e) => e instanceof RefusedAnswer && /waited for 'sampled' #1/.test(e.message));
+  // The output before the answer it follows.
+  assert.throws(() => judge.deliver(output(1), 1), (e) => e instanceof RefusedAnswer && /waited for 'sampled' #1/.test(e.message));
   const received = performance.now();
   judge.deliver(sampled(1), received);
-  // A second 'sampled' where the verdict is awaited.
-  assert.throws(() => judge.deliver(sampled(1), received), (e) => e instanceof RefusedAnswer && /waited for 'verdict' #1/.test(e.message));
-  judge.deliver(verdict(1), received + 1);
+  // A second 'sampled' where the output is awaited, and a 'shown' nobody asked for.
+  assert.throws(() => judge.deliver(sampled(1), received), (e) => e instanceof RefusedAnswer && /waited for 'output' #1/.test(e.message));
+  assert.throws(() => judge.deliver({ type: 'shown', seq: 1, values: new Float64Array(1) }, received), (e) => e instanceof RefusedAnswer && /'shown' #1.*waited for 'output' #1/.test(e.message));
+  judge.deliver(output(1), received + 1);
   const got = await answer;
   assert.deepEqual(got.receivedAt, [received, received + 1]);
   assert.ok(got.sentAt <= received);
   // A second answer to the same request.
-  assert.throws(() => judge.deliver(verdict(1), received), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message));
+  assert.throws(() => judge.deliver(output(1), received), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message));
 });
 
 test('fresh input numbers are drawn distinct, in 1 .. 2^20 - 1, when asked', () => {
@@ -71,9 +82,8 @@ test("an early answer written straight onto the channel's fd is refused, and the
   // second one), so the case fails. Before the judge asked, 'sampled' was no message of the protocol and passed unseen.
   const outcome = await check(
     t,
-    `import { writeSync } from 'node:fs';
-const fd = (process as unknown as { channel?: { fd: number } }).channel?.fd;
-for (let seq = 1; seq < 400; seq++) if (fd !== undefined) writeSync(fd, JSON.stringify({ type: 'sampled', seq, runnerMs: 0 }) + '\\n');
+    `${FRAME_SOURCE}
+for (let seq = 1; seq < 400; seq++) frame({ type: 'sampled', seq, runnerMs: 0 });
 ${RIGHT}`,
   );
   const entry = outcome.correctness.find((e) => e.variant === 'learner');
@@ -131,25 +141,31 @@ test('a sample runs on the fresh input the judge reveals when it asks for that s
     },
   );
   await run;
-  const verdicts = messages.filter((m): m is RunnerMessage & { type: 'verdict' } => m.type === 'verdict');
-  assert.deepEqual(verdicts.map((m) => [m.seq, m.equal]), [[2, true], [4, false]]);
-  assert.match(verdicts[1]!.reason ?? '', /^wrong output at \[0\]/);
+  // The runner checks nothing: it sends what the call returned on the input it was given, for the judge to check.
+  const outputs = messages.filter((m): m is RunnerMessage & { type: 'output' } => m.type === 'output');
+  const numbered = (k: number) => {
+    const xs = Float64Array.from({ length: 2000 }, (_, i) => ((i * 7 + 3 + 1) % 13) - 6);
+    xs[0] = k;
+    return xs.reduce((s, x) => s + x * x, 0);
+  };
+  assert.deepEqual(outputs.map((m) => [m.seq, m.output]), [[2, { kind: 'whole', value: [numbered(777_777)] }], [4, { kind: 'whole', value: [numbered(5) + 1] }]]);
+  assert.ok(!messages.some((m) => (m as { type: string }).type === 'verdict'), 'no verdict from the runner');
 });
 
-test('a check longer than the trusted case\'s on the same inputs is charged to the sample; trusted cases keep their call', () => {
-  // Reference: the baseline's checks take 1, 1, 3 ms (median 1), so a check may take 2 x 1 + 1 = 3 ms; the
-  // learner's take 1, 5, 3.5 ms: charged 0, 2 and 0.5 ms.
+test("work after the answer longer than the trusted case's on the same inputs is charged to the sample; trusted cases keep their call", () => {
+  // Reference: the baseline's outputs arrive 1, 1, 3 ms after its answers (median 1), so that step may take
+  // 2 x 1 + 1 = 3 ms; the learner's take 1, 5, 3.5 ms: charged 0, 2 and 0.5 ms.
   const cases = [
     { key: 'b', label: 'b', sampleLimitMs: 1, baseline: true, trusted: true, inputKey: 'n=1' },
     { key: 'l', label: 'l', sampleLimitMs: 1, baseline: false, trusted: false, inputKey: 'n=1' },
     { key: 'x', label: 'x', sampleLimitMs: 1, baseline: false, trusted: false, inputKey: 'n=2' },
   ];
   const taken = new Map([
-    ['b', { callMs: [10, 10, 10], checkMs: [1, 1, 3], sampleRounds: [0, 1, 2] }],
-    ['l', { callMs: [2, 2, 2], checkMs: [1, 5, 3.5], sampleRounds: [0, 1, 2] }],
-    ['x', { callMs: [3, 3, 3], checkMs: [9, 9, 9], sampleRounds: [0, 1, 2] }],
+    ['b', { callMs: [10, 10, 10], afterMs: [1, 1, 3], sampleRounds: [0, 1, 2] }],
+    ['l', { callMs: [2, 2, 2], afterMs: [1, 5, 3.5], sampleRounds: [0, 1, 2] }],
+    ['x', { callMs: [3, 3, 3], afterMs: [9, 9, 9], sampleRounds: [0, 1, 2] }],
   ]);
-  const { samples, charged } = chargeChecks(cases, taken);
+  const { samples, charged } = chargeAfterAnswer(cases, taken);
   assert.deepEqual(samples.get('b')?.samplesMs, [10, 10, 10]);
   assert.deepEqual(samples.get('l')?.samplesMs, [2, 4, 2.5]);
   assert.equal(charged.get('l'), 0.5);
@@ -195,13 +211,13 @@ test("a graded case gets one discarded sample before each of its rounds; the pla
         if (request.type === 'between') judge.deliver({ type: 'ok', seq: request.seq }, now);
         if (request.type === 'sample') {
           judge.deliver({ type: 'sampled', seq: request.seq, runnerMs: 0 }, now);
-          judge.deliver({ type: 'verdict', seq: request.seq, equal: true, reason: null, checkMs: 0 }, now);
+          judge.deliver({ type: 'output', seq: request.seq, output: { kind: 'whole', value: null } }, now);
         }
       }),
     () => {},
   );
   const plain = { key: 'plain', label: 'plain', sampleLimitMs: 1000, baseline: true, trusted: true, inputKey: '' };
-  const result = await judgeSamples([plain, { ...plain, key: 'graded', label: 'graded', baseline: false, trusted: false, rewarm: true }], { warmupSamples: 1, rounds: 3, samplesPerRound: 2 }, judge);
+  const result = await judgeSamples([plain, { ...plain, key: 'graded', label: 'graded', baseline: false, trusted: false, rewarm: true }], { warmupSamples: 1, rounds: 3, samplesPerRound: 2 }, judge, ACCEPT_ALL);
   assert.deepEqual([asked.get(null), asked.get('plain'), asked.get('graded')], [51, 1 + 6, 1 + 3 + 6]);
   assert.equal(result.samples.get('graded')?.samplesMs.length, 6);
   assert.deepEqual(result.samples.get('graded')?.sampleRounds, [0, 0, 1, 1, 2, 2]);

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run-lab.ts';
+import { FRAME_SOURCE } from './support/channel-frame.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { tempRoot } from './support/temp-root.ts';
 
@@ -66,10 +67,8 @@ test("rounds written straight onto the channel's fd are refused, and the case fa
   // arrives after its forged twin fails the case.
   const outcome = await check(
     t,
-    `import { writeSync } from 'node:fs';
-const fd = (process as unknown as { channel?: { fd: number } }).channel?.fd;
+    `${FRAME_SOURCE}
 const key = JSON.stringify(['learner', []]);
-const frame = (m: unknown) => { if (fd !== undefined) writeSync(fd, JSON.stringify(m) + '\\n'); };
 for (let round = 0; round < 8; round++) {
   frame({ type: 'call', activity: { stage: 'measure', caseKey: key, round }, limitMs: 60000, why: 'forged' });
   frame({ type: 'round', caseKey: key, round, samplesMs: [1e-6, 1e-6, 1e-6] });

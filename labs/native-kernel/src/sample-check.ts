@@ -76,3 +76,21 @@ export function checkProduct(input: MatmulInput, c: ArrayLike<number>): Comparis
   }
   return { equal: true, firstMismatch: null, maxAbsError, maxRelError: null };
 }
+
+/**
+ * The entries of C = A B at `positions` (row-major k = i n + j), each one dot product of row i of A and column j of B:
+ * what the judge checks a product too large to send whole against (lab.ts expectedAtPositions), O(n) per entry.
+ */
+export function productAt(input: MatmulInput, positions: readonly number[]): Float64Array {
+  const { n, a, b } = input;
+  const values = new Float64Array(positions.length);
+  for (let p = 0; p < positions.length; p++) {
+    const k = positions[p] as number;
+    const i = Math.floor(k / n);
+    const j = k % n;
+    let sum = 0;
+    for (let t = 0; t < n; t++) sum += (a[i * n + t] as number) * (b[t * n + j] as number);
+    values[p] = sum;
+  }
+  return values;
+}

@@ -141,6 +141,12 @@ export function expectedTriad(input: TriadInput): Float64Array {
   return a;
 }
 
+/** The entries of a correct triad's a at `positions`, b[i] + s c[i] each (exact: see TRIAD_SCALAR), for the judge's check. */
+export function triadAt(input: TriadInput, positions: readonly number[]): Float64Array {
+  const { b, c, s } = input;
+  return Float64Array.from(positions, (i) => (b[i] as number) + s * (c[i] as number));
+}
+
 /** The TypeScript triad (the ts-typed rung's loop): writes a in place. */
 export function triadTyped(a: Float64Array, b: Float64Array, c: Float64Array, s: number): void {
   for (let i = 0; i < a.length; i++) a[i] = b[i]! + s * c[i]!;

@@ -1,0 +1,184 @@
+/**
+ * The output checks of the measured samples, in the judge's process (issue 42: the clock, the inputs and the output
+ * checks belong to a process learner code never runs in). The runner sends each sample's output (sample-server.ts);
+ * the judge makes its own copy of the sample's input from the lab's definition (`inputs`, `measureAt`: lab code, never
+ * the learner's) and checks the output there with the lab's `checkSample`, its `expectedAt` outputs or `comparator`
+ * against `expected`. An output too large to send each sample (a typed array over OUTPUT_BYTES_BOUND) is checked at
+ * positions the judge draws after the answer has arrived, against `expectedAtPositions`.
+ * Input: the lab's definition and context, the cases the judge measures, how many samples each gets. Output: an
+ * OutputJudge (the fresh number of each sample, the judge's input for it, the check of what the runner sent).
+ */
+import { randomFillSync, randomInt } from 'node:crypto';
+import { paramsKey } from '@parallel-course/core';
+import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from './lab-definition.ts';
+
+/**
+ * The position check's promise: a kernel that leaves at least this fraction of its output wrong (computes at most
+ * 1 - WRONG_FRACTION of it: a skipped row of a 1024 x 1024 product is 0.1%) is caught with probability at least
+ * 1 - MISS_PROBABILITY over a case's samples.
+ */
+export const WRONG_FRACTION = 0.001;
+export const MISS_PROBABILITY = 1e-6;
+/** Positions per sample at least (a case of very many samples still reads a spread of its output each time). */
+export const MIN_POSITIONS = 64;
+
+/**
+ * Positions to check per sample of a case that gets `samples` checked samples: P uniform positions miss a wrong
+ * fraction w of the output with probability (1 - w)^P per sample, (1 - w)^(P·S) over S samples, so
+ * P = ceil(ln(MISS_PROBABILITY) / (S ln(1 - WRONG_FRACTION))) keeps the miss at most MISS_PROBABILITY
+ * (13,809 positions over the run: 1,973 a sample over a quick run's 7 samples).
+ */
+export function positionsPerSample(samples: number, wrongFraction = WRONG_FRACTION, miss = MISS_PROBABILITY): number {
+  return Math.max(MIN_POSITIONS, Math.ceil(Math.log(miss) / (Math.max(1, samples) * Math.log1p(-wrongFraction))));
+}
+
+/** `count` positions uniform in 0 .. length - 1, from the CSPRNG (53 random bits each: no modulo bias to speak of). */
+export function drawPositions(count: number, length: number): number[] {
+  const words = randomFillSync(new Uint32Array(2 * count));
+  const positions: number[] = new Array(count);
+  for (let k = 0; k < count; k++) {
+    const unit = ((words[2 * k] as number) * 2 ** 21 + ((words[2 * k + 1] as number) >>> 11)) / 2 ** 53;
+    positions[k] = Math.floor(unit * length);
+  }
+  return positions;
+}
+
+/** Distinct fresh input numbers in 1 .. FRESH_INPUT_INDICES - 1, drawn when asked, from the CSPRNG. */
+export function freshDraw(): () => number {
+  const used = new Set<number>();
+  return () => {
+    if (used.size >= FRESH_INPUT_INDICES / 4) throw new Error(`more fresh inputs than a run may draw (${FRESH_INPUT_INDICES / 4})`);
+    let index: number;
+    do index = randomInt(1, FRESH_INPUT_INDICES);
+    while (used.has(index));
+    used.add(index);
+    return index;
+  };
+}
+
+/** What the judge knows of one sample: its fresh number (revealed in 'prepare') and its own copy of the input. */
+export interface JudgedInput {
+  fresh: number;
+  input: unknown;
+}
+
+/** The judge's checks of the outputs of a run's samples, one case at a time. */
+export interface OutputJudge {
+  /** The next sample of `key`: its fresh number and the judge's own input (made before the runner is asked). */
+  next(key: string): JudgedInput;
+  /** Checks an output sent whole. */
+  check(key: string, sample: JudgedInput, output: unknown): Comparison;
+  /**
+   * An output sent as `large` (`length` elements): the positions to ask for, drawn now (after the answer), or a
+   * failed comparison when the lab cannot check it by positions or the length is not the expected one.
+   */
+  positions(key: string, sample: JudgedInput, length: number): number[] | Comparison;
+  /** Checks the values the runner showed at `positions`. */
+  checkAt(key: string, sample: JudgedInput, positions: readonly number[], values: ArrayLike<number>): Comparison;
+}
+
+function unequal(index: string | number, expected: string, actual: string): Comparison {
+  return { equal: false, firstMismatch: { index, expected, actual }, maxAbsError: null, maxRelError: null };
+}
+
+/** One case as the judge checks it: its definition's params and how many samples it will be asked for. */
+export interface OutputCase {
+  key: string;
+  definition: Pick<CaseDefinition<unknown, unknown>, 'variant' | 'params'>;
+  /** Samples the judge will ask of it (warm-up and rewarm included): the fresh inputs drawn up front for `expectedAt`. */
+  samples: number;
+  /** Samples it is checked on (the position check's S). */
+  checked: number;
+}
+
+/**
+ * The judge for `cases` of `lab`: each distinct input made once (lab.inputs, by the lab's inputParams); with
+ * `expectedAt`, every fresh input of the run drawn now and its expected output computed now, in one call (the lab may
+ * spread it over every core: the runners wait meanwhile, so it times nothing).
+ */
+export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: LabContext, cases: OutputCase[]): Promise<OutputJudge> {
+  const draw = freshDraw();
+  const byInput = new Map<string, { measure: unknown; measureAt: ((k: number) => unknown) | undefined; expected?: unknown }>();
+  const ofCase = new Map<string, { inputKey: string; fresh: boolean; positions: number; queue: { fresh: number; input: unknown; expected: unknown }[] }>();
+  for (const c of cases) {
+    const inputKey = paramsKey(c.definition.params, lab.inputParams);
+    let made = byInput.get(inputKey);
+    if (!made) {
+      const inputs = await lab.inputs(c.definition.params, ctx);
+      made = { measure: inputs.measure, measureAt: inputs.measureAt?.bind(inputs) };
+      byInput.set(inputKey, made);
+    }
+    ofCase.set(c.key, { inputKey, fresh: usesFreshInputs(lab, made.measureAt), positions: positionsPerSample(c.checked), queue: [] });
+  }
+  // expectedAt: every fresh input of the run and its expected output, now.
+  if (lab.expectedAt) {
+    const all: { key: string; fresh: number; input: unknown }[] = [];
+    for (const c of cases) {
+      const own = ofCase.get(c.key)!;
+      const measureAt = byInput.get(own.inputKey)!.measureAt;
+      if (!own.fresh || !measureAt) continue;
+      for (let s = 0; s < c.samples; s++) {
+        const fresh = draw();
+        all.push({ key: c.key, fresh, input: measureAt(fresh) });
+      }
+    }
+    const expected = all.length > 0 ? await lab.expectedAt(all.map((a) => a.input), ctx) : [];
+    if (expected.length !== all.length) throw new Error(`the ${lab.name} lab's expectedAt gave ${expected.length} outputs for ${all.length} inputs`);
+    all.forEach((a, i) => ofCase.get(a.key)!.queue.push({ fresh: a.fresh, input: a.input, expected: expected[i] }));
+  }
+  const expectedOf = async (inputKey: string) => {
+    const made = byInput.get(inputKey)!;
+    if (!('expected' in made)) made.expected = await lab.expected(made.measure);
+    return made.expected;
+  };
+  // The measured input's expected output, for the cases without fresh inputs (computed now, not between samples).
+  for (const c of cases) if (!ofCase.get(c.key)!.fresh) await expectedOf(ofCase.get(c.key)!.inputKey);
+  /** The expected output of each input the judge made for expectedAt, by identity. */
+  const precomputed = new Map<unknown, unknown>();
+  for (const own of ofCase.values()) for (const q of own.queue) precomputed.set(q.input, q.expected);
+  const ownOf = (key: string) => {
+    const own = ofCase.get(key);
+    if (!own) throw new Error(`the judge has no case ${key}`);
+    return own;
+  };
+
+  return {
+    next(key) {
+      const own = ownOf(key);
+      const made = byInput.get(own.inputKey)!;
+      if (!own.fresh || !made.measureAt) return { fresh: draw(), input: made.measure };
+      if (lab.expectedAt) {
+        const q = own.queue.shift();
+        if (!q) throw new Error(`the judge asked ${key} for more samples than it planned`);
+        return { fresh: q.fresh, input: q.input };
+      }
+      const fresh = draw();
+      return { fresh, input: made.measureAt(fresh) };
+    },
+    check(key, sample, output) {
+      const own = ownOf(key);
+      if (!own.fresh) return lab.comparator.compare(byInput.get(own.inputKey)!.expected, output);
+      if (precomputed.has(sample.input)) return lab.comparator.compare(precomputed.get(sample.input), output);
+      return lab.checkSample!(sample.input, output);
+    },
+    positions(key, sample, length) {
+      const own = ownOf(key);
+      if (!lab.outputLength || !lab.expectedAtPositions) {
+        return unequal('output', 'an output the harness can check', `a typed array of ${length} elements, too large to send whole and the ${lab.name} lab has no position check (outputLength, expectedAtPositions)`);
+      }
+      const expectedLength = lab.outputLength(sample.input);
+      if (length !== expectedLength) return unequal('length', String(expectedLength), String(length));
+      return drawPositions(Math.min(own.positions, expectedLength), expectedLength);
+    },
+    checkAt(_key, sample, positions, values) {
+      const expected = lab.expectedAtPositions!(sample.input, positions);
+      const actual = new (Object.getPrototypeOf(expected as object).constructor as new (n: number) => { [k: number]: number; length: number })(positions.length);
+      for (let k = 0; k < positions.length; k++) actual[k] = values[k] ?? Number.NaN;
+      const comparison = lab.comparator.compare(expected, actual);
+      const where = comparison.firstMismatch;
+      // The index the comparator names is into the positions checked: name the output's own.
+      if (where && typeof where.index === 'number') return { ...comparison, firstMismatch: { ...where, index: positions[where.index] ?? where.index } };
+      return comparison;
+    },
+  };
+}

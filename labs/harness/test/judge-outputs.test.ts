@@ -1,0 +1,180 @@
+/**
+ * The output checks in the judge's process (issue 42): the runner only sends what a call returned; the judge checks it
+ * on its own copy of the input (judge-outputs.ts), whole or, for an output too large to send each sample, at positions
+ * it draws once the answer is in. The runners here are fakes that answer as a runner whose learner code writes any
+ * message it likes on the channel. No timing is asserted, so this file runs beside others.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { JudgeChannel, judgeSamples, RefusedAnswer, type JudgedCase } from '../src/judge-sampler.ts';
+import { drawPositions, labOutputJudge, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } from '../src/judge-outputs.ts';
+import { withinTolerance } from '../src/comparators.ts';
+import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
+import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/run-protocol.ts';
+import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, valuesAt } from '../src/sample-server.ts';
+
+const CTX: LabContext = { impl: 'exercise', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
+const PLAN = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
+const CASE: JudgedCase = { key: 'learner', label: 'learner', sampleLimitMs: 10_000, baseline: false, trusted: false, inputKey: '' };
+
+/** A lab of sums of squares with fresh inputs (input k carries k in xs[0]), checked by checkSample, as faulty's. */
+function sumsLab(): LabDefinition<Float64Array, number[]> {
+  const sum = (xs: Float64Array) => xs.reduce((s, x) => s + x * x, 0);
+  const make = (k: number) => Float64Array.from({ length: 100 }, (_, i) => (i === 0 ? k : (i % 13) - 6));
+  return {
+    inputParams: [],
+    inputs: () => ({ check: [], measure: make(0), measureAt: (k: number) => make(k) }),
+    expected: (xs: Float64Array) => [sum(xs)],
+    comparator: withinTolerance({ abs: 1e-9, rel: 0 }),
+    checkSample: (xs: Float64Array, out: number[]) => withinTolerance({ abs: 1e-9, rel: 0 }).compare([sum(xs)], out),
+  } as unknown as LabDefinition<Float64Array, number[]>;
+}
+
+/** A runner that answers every request at once, its output for each prepared fresh number from `answer`. */
+function fakeRunner(answer: (fresh: number) => SampleOutput, show: (positions: number[]) => Float64Array = () => new Float64Array(0), after?: (seq: number) => RunnerMessage | null) {
+  const asked: JudgeRequest[] = [];
+  let fresh = 0;
+  const channel: JudgeChannel = new JudgeChannel(
+    (request) =>
+      queueMicrotask(() => {
+        asked.push(request);
+        const now = performance.now();
+        if (request.type === 'prepare') {
+          fresh = request.fresh;
+          channel.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
+        }
+        if (request.type === 'between') channel.deliver({ type: 'ok', seq: request.seq }, now);
+        if (request.type === 'show') channel.deliver({ type: 'shown', seq: request.seq, values: show(request.positions) }, now);
+        if (request.type === 'sample') {
+          channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: 0 }, now);
+          const instead = after?.(request.seq) ?? null;
+          if (instead) return channel.deliver(instead as never, now);
+          channel.deliver({ type: 'output', seq: request.seq, output: request.caseKey === null ? { kind: 'whole', value: null } : answer(fresh) }, now);
+        }
+      }),
+    () => {},
+  );
+  return { channel, asked };
+}
+
+test('a forged right-looking answer is checked by the judge on its own input: a wrong output fails the case (issue 42)', async () => {
+  const lab = sumsLab();
+  const outputs = () => labOutputJudge(lab as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: 7, checked: 7 }]);
+  // Right on every input but the fresh ones (a kernel that does part of its work): the runner says nothing of whether
+  // it is right, and the judge's own check finds it on the first sample. Before, the runner's verdict decided.
+  const wrong = fakeRunner(() => ({ kind: 'whole', value: [42] }));
+  const result = await judgeSamples([CASE], PLAN, wrong.channel, await outputs());
+  assert.match(result.failed.get('learner')?.reason ?? '', /^wrong output on warm-up sample #0 at \[0\]: expected \d+, got 42/);
+  // The same fake, right: every sample passes, on the fresh input the judge revealed (each sum carries its k^2).
+  const sum = (k: number) => k * k + Array.from({ length: 99 }, (_, i) => (((i + 1) % 13) - 6) ** 2).reduce((a, b) => a + b, 0);
+  const right = fakeRunner((k) => ({ kind: 'whole', value: [sum(k)] }));
+  const ok = await judgeSamples([CASE], PLAN, right.channel, await outputs());
+  assert.equal(ok.failed.size, 0, JSON.stringify([...ok.failed]));
+  assert.equal(ok.samples.get('learner')?.samplesMs.length, 6);
+  // A call that threw, an output in no form the protocol has: failed too, never taken as right.
+  const threw = await judgeSamples([CASE], PLAN, fakeRunner(() => ({ kind: 'threw', error: 'boom' })).channel, await outputs());
+  assert.match(threw.failed.get('learner')?.reason ?? '', /threw while it was measured \(warm-up\): boom/);
+  const odd = await judgeSamples([CASE], PLAN, fakeRunner(() => ({ kind: 'equal' }) as never).channel, await outputs());
+  assert.match(odd.failed.get('learner')?.reason ?? '', /no form the protocol has/);
+});
+
+test("a runner's own verdict, or an output or 'shown' the judge did not ask for, is refused (issue 42)", async () => {
+  // The message a runner used to send after 'sampled': no longer an answer the judge takes.
+  const channel = new JudgeChannel(() => {}, () => {});
+  const answered = channel.ask({ type: 'sample', caseKey: 'learner' }, null);
+  channel.deliver({ type: 'sampled', seq: 1, runnerMs: 0 }, 0);
+  assert.throws(
+    () => channel.deliver({ type: 'verdict', seq: 1, equal: true, reason: null, checkMs: 0 } as never, 1),
+    (e) => e instanceof RefusedAnswer && /'verdict' #1.*waited for 'output' #1/.test(e.message) && e.caseKey === 'learner',
+  );
+  channel.deliver({ type: 'output', seq: 1, output: { kind: 'whole', value: [0] } }, 1);
+  await answered;
+  // An output with nothing asked, a 'shown' with no 'show' in flight.
+  assert.throws(() => channel.deliver({ type: 'output', seq: 1, output: { kind: 'whole', value: [0] } }, 2), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message));
+  assert.throws(() => channel.deliver({ type: 'shown', seq: 2, values: new Float64Array(1) }, 2), (e) => e instanceof RefusedAnswer && /'shown'.*did not ask for/.test(e.message));
+  const shown = channel.ask({ type: 'show', caseKey: 'learner', positions: [0] }, null);
+  assert.throws(() => channel.deliver({ type: 'output', seq: 2, output: { kind: 'whole', value: [0] } }, 3), (e) => e instanceof RefusedAnswer && /waited for 'shown' #2/.test(e.message));
+  channel.deliver({ type: 'shown', seq: 2, values: new Float64Array([0]) }, 3);
+  await shown;
+});
+
+/** A lab whose output is 2^20 doubles (8 MiB, over the bound): entry p is p + k for fresh input k. */
+function largeLab(length: number): LabDefinition<{ k: number }, Float64Array> {
+  return {
+    name: 'large',
+    inputParams: [],
+    inputs: () => ({ check: [], measure: { k: 0 }, measureAt: (k: number) => ({ k }) }),
+    expected: () => new Float64Array(0),
+    comparator: withinTolerance({ abs: 0, rel: 0 }),
+    checkSample: () => ({ equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null }),
+    outputLength: () => length,
+    expectedAtPositions: (input: { k: number }, positions: readonly number[]) => Float64Array.from(positions, (p) => p + input.k),
+  } as unknown as LabDefinition<{ k: number }, Float64Array>;
+}
+
+test('positions per sample: a kernel leaving 0.1% of its output wrong escapes every sample of a run with probability at most 1e-6', () => {
+  for (const samples of [1, 2, 7, 13, 50, 200, 10_000]) {
+    const p = positionsPerSample(samples);
+    assert.ok((1 - WRONG_FRACTION) ** (p * samples) <= MISS_PROBABILITY, `${samples} samples x ${p} positions`);
+  }
+  // Reference: ln(1e-6) / ln(0.999) = 13,809.6, so a 7-sample run needs ceil(13,809.6 / 7) = 1,973 positions a sample.
+  assert.equal(positionsPerSample(7), 1973);
+  const drawn = drawPositions(10_000, 1000);
+  assert.ok(drawn.every((p) => Number.isInteger(p) && p >= 0 && p < 1000));
+  assert.ok(new Set(drawn).size > 990, 'spread over the output');
+});
+
+test('an output too large to send is checked at positions drawn after the answer: a kernel that computes 99.9% of it is caught (issue 42)', async () => {
+  const length = 2 ** 20;
+  assert.ok(length * 8 > OUTPUT_BYTES_BOUND);
+  const lab = largeLab(length);
+  const judge = () => labOutputJudge(lab as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: 7, checked: 7 }]);
+  // The kernel computes every entry but the last 0.1% (1,049 entries), which it leaves from an earlier sample.
+  const computed = Math.floor(length * (1 - WRONG_FRACTION));
+  let k = 0;
+  const partial = fakeRunner(
+    (fresh) => ((k = fresh), { kind: 'large', length }),
+    (positions) => Float64Array.from(positions, (p) => (p < computed ? p + k : p)),
+  );
+  const caught = await judgeSamples([CASE], PLAN, partial.channel, await judge());
+  assert.match(caught.failed.get('learner')?.reason ?? '', /^wrong output on (warm-up|measured) sample #\d+ at \[\d+\]/);
+  const at = Number(/at \[(\d+)\]/.exec(caught.failed.get('learner')!.reason)?.[1]);
+  assert.ok(at >= computed, 'the position named is one of the output, in the part left wrong');
+  // Each 'show' came after the sample's output had arrived, and asked for the planned number of positions.
+  const shows = partial.asked.filter((r): r is JudgeRequest & { type: 'show' } => r.type === 'show');
+  assert.ok(shows.length >= 1 && shows.every((s) => s.positions.length === positionsPerSample(7)));
+  // The whole output, right: every sample passes. A length not the input's: failed without asking.
+  const right = fakeRunner((fresh) => ((k = fresh), { kind: 'large', length }), (positions) => Float64Array.from(positions, (p) => p + k));
+  assert.equal((await judgeSamples([CASE], PLAN, right.channel, await judge())).failed.size, 0);
+  const short = await judgeSamples([CASE], PLAN, fakeRunner(() => ({ kind: 'large', length: length - 1 })).channel, await judge());
+  assert.match(short.failed.get('learner')?.reason ?? '', /at \[length\]: expected 1048576, got 1048575/);
+  // A lab with no position check cannot take a large output.
+  const none = await labOutputJudge({ ...lab, expectedAtPositions: undefined } as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: 7, checked: 7 }]);
+  const refused = await judgeSamples([CASE], PLAN, fakeRunner(() => ({ kind: 'large', length })).channel, none);
+  assert.match(refused.failed.get('learner')?.reason ?? '', /too large to send whole and the large lab has no position check/);
+});
+
+test('the runner sends outputs up to the bound whole, a larger typed array by the values the judge asks for', async () => {
+  assert.deepEqual(outputOf([1, 2]), { kind: 'whole', value: [1, 2] });
+  assert.deepEqual(outputOf(new Float64Array(OUTPUT_BYTES_BOUND / 8)).kind, 'whole');
+  assert.deepEqual(outputOf(new Float64Array(OUTPUT_BYTES_BOUND / 8 + 1)), { kind: 'large', length: OUTPUT_BYTES_BOUND / 8 + 1 });
+  assert.deepEqual([...valuesAt(Float64Array.of(5, 6, 7), [2, 0, 3, -1, 1.5])], [7, 5, Number.NaN, Number.NaN, Number.NaN]);
+  // Served end to end: the large output stays in the runner and 'show' reads it.
+  const big = Float64Array.from({ length: OUTPUT_BYTES_BOUND / 8 + 10 }, (_, i) => i);
+  const sent: RunnerMessage[] = [];
+  await serveSamples([{ key: 'k', instance: { run: () => big, teardown() {} }, inputAt: () => null, measured: () => ({ type: 'measured', caseKey: 'k', observations: {}, workPerSample: { amount: 1, unit: 'x' }, sample: { item: 'sample', itemsPerSample: 1 } }) }], {
+    send: (m) => void sent.push(m),
+    listen: (handler) => {
+      for (const r of [
+        { type: 'prepare', seq: 1, caseKey: 'k', fresh: 1 },
+        { type: 'sample', seq: 2, caseKey: 'k' },
+        { type: 'show', seq: 3, caseKey: 'k', positions: [3, big.length - 1] },
+        { type: 'finish', seq: 4, caseKeys: [] },
+      ]) handler(r);
+      return () => {};
+    },
+  });
+  assert.deepEqual(sent.find((m) => m.type === 'output'), { type: 'output', seq: 2, output: { kind: 'large', length: big.length } });
+  const shown = sent.find((m) => m.type === 'shown');
+  assert.deepEqual(shown && [...(shown as { values: Float64Array }).values], [3, big.length - 1]);
+});
