@@ -8,11 +8,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseOptions } from '../bench/triad-peer.ts';
+import { rungStatus } from '../src/addon.ts';
 
 const SCRIPT = fileURLToPath(new URL('../bench/triad-peer.ts', import.meta.url));
+const skip = rungStatus('solution', 'march').available ? false : 'the addon is not built here (npm run build -w labs/native-kernel)';
 
 describe('bench/triad-peer.ts', () => {
-  it('prints, for 1 and 2 threads, the rung\'s and the C++ peer\'s GB/s with intervals and the ratio with its interval', () => {
+  it('prints, for 1 and 2 threads, the rung\'s and the C++ peer\'s GB/s with intervals and the ratio with its interval', { skip }, () => {
     // 2^16 doubles: far inside the cache, so a second's run (the check of the output, not a bandwidth).
     const run = spawnSync(process.execPath, [SCRIPT, '--elements', String(2 ** 16), '--rounds', '2', '--repeats', '2', '--threads', '1,2'], { encoding: 'utf8', timeout: 120_000 });
     assert.equal(run.status, 0, run.stderr);
