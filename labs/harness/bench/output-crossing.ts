@@ -24,7 +24,7 @@ if (process.argv[2] === '--echo') {
     new Promise<number>((resolve) => {
       const t0 = performance.now();
       child.once('message', () => resolve(performance.now() - t0));
-      child.send(message);
+      child.send(message as Parameters<typeof child.send>[0]);
     });
   const median = async (message: unknown, n = 21) => {
     const times: number[] = [];
