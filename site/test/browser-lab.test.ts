@@ -192,10 +192,17 @@ describe('in-page lab, episode 07 (matrix product)', () => {
       assert.deepEqual(s.efficiencyOver, { variant: 'wasm-blocked-threads', params: { n: 128, threads: 1 } }, 'efficiency is over the rung on one worker');
     }
     for (const c of threaded) {
-      // The rung's own observations of every timed sample: each worker's rate, and the hand-off.
-      assert.equal(c.observations['worker-gflops']?.samples.length, TEST_ROUNDS * Number(c.params['threads']), `${JSON.stringify(c.params)}: one rate per worker per sample`);
+      // The rung's own observations of every timed sample: the rate of each worker that claimed a panel (all of them
+      // unless one woke after the others had taken every panel), the hand-off, and the busiest worker's share.
+      const threads = Number(c.params['threads']);
+      const rates = c.observations['worker-gflops']?.samples.length ?? 0;
+      assert.ok(rates >= TEST_ROUNDS && rates <= TEST_ROUNDS * threads, `${JSON.stringify(c.params)}: ${rates} rates, one per worker that computed, per sample`);
       assert.equal(c.observations['handoff']?.samples.length, TEST_ROUNDS);
       assert.ok(c.observations['worker-gflops']!.samples.every((x) => x > 0 && Number.isFinite(x)));
+      const busiest = c.observations['busiest-share']?.samples ?? [];
+      assert.equal(busiest.length, TEST_ROUNDS);
+      assert.ok(busiest.every((x) => x >= 100 / threads - 1e-9 && x <= 100 + 1e-9), `${JSON.stringify(c.params)}: busiest shares ${busiest}`);
+      if (threads === 1) assert.ok(busiest.every((x) => x === 100), 'one worker computes every column');
     }
     if (p > 1) assert.equal(results.notes.filter((n) => new RegExp(`^wasm-blocked-threads on ${p} workers: efficiency .* Hand-off: median .* Each worker computed at a median`).test(n)).length, 1, results.notes.join('\n'));
     const peak = assertPeakProbe(results);

@@ -178,7 +178,7 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
       simd
         ? `wasm-blocked and the peak probe multiply and add with ${arithmeticOf(relaxed)}. wasm-blocked keeps a 6 x 4 tile of C in 12 SIMD registers over the whole k loop, B's 4 columns packed one after another; wasm-simd loads and stores C for every 4 flop. After the samples, the probe measures this browser's WebAssembly SIMD peak (independent multiply-adds, nothing loaded or stored) and every rung is given as a percentage of it.`
         : 'No WebAssembly SIMD here: no SIMD rung and no SIMD peak probe.',
-      `wasm-blocked-threads (cross-origin isolated pages only): the blocked kernel on 1 and P = ${p} Web Workers (navigator.hardwareConcurrency${p < (navigator.hardwareConcurrency || 0) ? `, capped at ${p}` : ''}), claiming panels of 4 columns of one shared WebAssembly.Memory from a shared counter (a worker that loses its CPU for a while takes fewer), all of a sample's products in one message to each worker; its efficiency is over its own 1-worker case (compare the Node lab's native-blocked-threads).`,
+      `wasm-blocked-threads (cross-origin isolated pages only): the blocked kernel on 1 and P = ${p} Web Workers (navigator.hardwareConcurrency${p < (navigator.hardwareConcurrency || 0) ? `, capped at ${p}` : ''}), sharing one WebAssembly.Memory, each claiming the next panel of 4 columns of C from a counter in it until none is left (a worker that loses its CPU for a while takes fewer panels), all of a sample's products in one message to each worker; its efficiency is over its own 1-worker case (compare the Node lab's native-blocked-threads).`,
     ],
   };
 }
