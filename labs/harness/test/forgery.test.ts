@@ -1,6 +1,6 @@
 /**
  * Learner code cannot forge its grade by patching what the harness times with (seal.ts, sandbox.ts): each forgery
- * from issue 25, planted in a learner that is 300x slower than the reference, must leave the grade failing. Before the
+ * from issue 25, planted in a learner that is 3000x slower than the solution, must leave the grade failing. Before the
  * seal, the Array.prototype.push patch and the forged 'round' message each turned this learner into a pass.
  */
 // npm test runs this file alone: a grade ratio of real timings must stay below 0.5 (support/suite.ts).
@@ -14,14 +14,18 @@ import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
 
-/** A correct answer doing 30x the work, with `forgery` run once at module level (swallowed when `quiet`). */
+/**
+ * A correct answer doing 3000x the work (about 6 ms a sample here against the solution's 2 us: under a load of 10 the
+ * solution's samples, recorded no shorter than the judge's time less the round trip, took 0.6 ms, and a 300x learner
+ * graded 0.96), with `forgery` run once at module level (swallowed when `quiet`).
+ */
 function learner(forgery: string, quiet: boolean): string {
   const block = quiet ? `try {\n${forgery}\n} catch {}` : forgery;
   return `export let mine = false;
 ${block}
 export function sumSquares(xs: Float64Array): number {
   let s = 0;
-  for (let r = 0; r < 300; r++) { s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!; }
+  for (let r = 0; r < 3000; r++) { s = 0; for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!; }
   mine = true;
   return s;
 }
@@ -61,7 +65,7 @@ async function grade(t: Parameters<typeof tempRoot>[2] & object, source: string)
 }
 
 for (const [name, forgery] of Object.entries(FORGERIES)) {
-  test(`a swallowed ${name} forgery does not move the grade of a 300x slower learner`, async (t) => {
+  test(`a swallowed ${name} forgery does not move the grade of a 3000x slower learner`, async (t) => {
     const { outcome, results } = await grade(t, learner(forgery, true));
     const entry = results?.grade?.entries[0];
     assert.ok(entry?.ratio !== null && entry?.ratio !== undefined, `graded: ${JSON.stringify(outcome.correctness)}`);
