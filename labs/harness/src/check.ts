@@ -1,8 +1,10 @@
 /**
  * Stage 1, check: every case's output is compared with its expected output on the same inputs before anything is timed.
  * A case that fails (wrong output, an error, a hang, or "not implemented") is torn down here and never measured.
+ * In a lab run the comparison is the judge's (hooks.output sends each output to it: judge-outputs.ts CheckJudge), and
+ * a case whose output the judge finds wrong is failed there and never measured; in one process (lab tests), here.
  */
-import type { CaseDefinition, CaseInstance, Comparator, LabContext } from './lab-definition.ts';
+import type { CaseDefinition, CaseInstance, Comparator, Comparison, LabContext } from './lab-definition.ts';
 import { isNotImplemented } from './lab-definition.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
@@ -29,6 +31,17 @@ export interface CheckHooks {
   beforeInput?(input: number): void;
   afterCall?(): void;
   beforeTeardown?(): void;
+  /**
+   * Each check output, after its call: sends it to the judge, which compares it (resolves to null), or compares it
+   * here and resolves to the comparison (an output too large to send). Without it, `comparator` compares it here.
+   */
+  output?(input: number, output: unknown): Promise<Comparison | null>;
+}
+
+/** Why a check output differs from the expected one (the runner's and the judge's message alike). */
+export function checkMismatchText(input: number, comparison: Comparison): string {
+  const where = comparison.firstMismatch;
+  return where ? `wrong output on check input #${input} at [${where.index}]: expected ${where.expected}, got ${where.actual}` : `wrong output on check input #${input}`;
 }
 
 /** The entry for a call that threw: "not implemented" as it is (the exercise is not written yet), anything else with where. */
@@ -124,20 +137,17 @@ export async function checkCase<Input, Output>(
       await instance.afterSample?.();
       callMs.push(performance.now() - started);
       hooks.afterCall?.();
-      const comparison = comparator.compare(set.expected[i] as Output, actual);
+      const comparison = hooks.output ? await hooks.output(i, actual) : comparator.compare(set.expected[i] as Output, actual);
+      if (comparison === null) continue;
       if (comparison.maxAbsError !== null) maxAbsError = Math.max(maxAbsError ?? 0, comparison.maxAbsError);
       if (comparison.maxRelError !== null) maxRelError = Math.max(maxRelError ?? 0, comparison.maxRelError);
       if (!comparison.equal) {
-        const where = comparison.firstMismatch;
-        entry = failure(
-          def,
-          comparator.description,
-          where
-            ? `wrong output on check input #${i} at [${where.index}]: expected ${where.expected}, got ${where.actual}`
-            : `wrong output on check input #${i}`,
-          false,
-          { firstMismatch: comparison.firstMismatch, maxAbsError, maxRelError, inputsChecked: i + 1 },
-        );
+        entry = failure(def, comparator.description, checkMismatchText(i, comparison), false, {
+          firstMismatch: comparison.firstMismatch,
+          maxAbsError,
+          maxRelError,
+          inputsChecked: i + 1,
+        });
       }
     } catch (error) {
       hooks.afterCall?.();

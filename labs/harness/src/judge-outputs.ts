@@ -182,3 +182,67 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
     },
   };
 }
+
+/**
+ * The check stage's comparisons, in the judge's process: each check output the runner sends ('check-output') is
+ * compared with the expected output of the judge's own copy of that check input (lab.inputs, lab.expected: lab code
+ * alone), made when the first output on that input arrives and kept until `release` (the measure stage makes its own:
+ * measureAt may refill the measured input's arrays).
+ */
+export class CheckJudge {
+  readonly #lab: LabDefinition<unknown, unknown>;
+  readonly #ctx: LabContext;
+  readonly #definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params'>>;
+  #inputs = new Map<string, Promise<unknown[]>>();
+  #expected = new Map<string, Promise<unknown>>();
+
+  constructor(lab: LabDefinition<unknown, unknown>, ctx: LabContext, definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params'>>) {
+    this.#lab = lab;
+    this.#ctx = ctx;
+    this.#definitions = definitions;
+  }
+
+  /** The comparator's description, for the entries the judge writes. */
+  get comparator(): string {
+    return this.#lab.comparator.description;
+  }
+
+  /** Compares check output #`index` of case `key` with its expected output; null when it is not the judge's to check. */
+  async check(key: string, index: number, output: unknown): Promise<Comparison | null> {
+    const sent = output as { kind?: unknown; value?: unknown } | null;
+    if (sent?.kind === 'large') return null;
+    if (sent?.kind !== 'whole') return unequal('output', 'an output', 'none in a form the protocol has');
+    const { inputKey, all } = await this.#inputsOf(key);
+    if (!Number.isInteger(index) || index < 0 || index >= all.length) return unequal('input', `a check input #0..${all.length - 1}`, String(index));
+    const slot = `${inputKey}#${index}`;
+    let expected = this.#expected.get(slot);
+    if (!expected) {
+      expected = Promise.resolve(this.#lab.expected(all[index]));
+      this.#expected.set(slot, expected);
+    }
+    return this.#lab.comparator.compare(await expected, sent.value);
+  }
+
+  /** How many check inputs case `key` has (its 'check-output's, one each, before its 'checked'). */
+  async inputCount(key: string): Promise<number> {
+    return (await this.#inputsOf(key)).all.length;
+  }
+
+  async #inputsOf(key: string): Promise<{ inputKey: string; all: unknown[] }> {
+    const definition = this.#definitions.get(key);
+    if (!definition) throw new Error(`the judge has no case ${key}`);
+    const inputKey = paramsKey(definition.params, this.#lab.inputParams);
+    let inputs = this.#inputs.get(inputKey);
+    if (!inputs) {
+      inputs = Promise.resolve(this.#lab.inputs(definition.params, this.#ctx)).then((made) => [...made.check, made.measure]);
+      this.#inputs.set(inputKey, inputs);
+    }
+    return { inputKey, all: await inputs };
+  }
+
+  /** Drops the inputs and expected outputs made so far (memory: the measure stage makes its own). */
+  release(): void {
+    this.#inputs.clear();
+    this.#expected.clear();
+  }
+}

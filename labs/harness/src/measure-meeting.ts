@@ -28,6 +28,8 @@ export interface Party {
 export class MeasureMeeting {
   /** Samples of each case the judge measured, by key, until its 'measured' arrives. */
   readonly judged = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
+  /** Called once every party's check is over, before the judge makes its inputs (the check's may be dropped then). */
+  beforeMeasure: (() => void) | null = null;
   #expected: number;
   #parties: Party[] = [];
   #left = 0;
@@ -77,6 +79,7 @@ export class MeasureMeeting {
   }
 
   async #measure(): Promise<void> {
+    this.beforeMeasure?.();
     const run = this.#run;
     const infoOf = (key: string): CaseInfo | undefined => run.lab.cases.find((c) => c.key === key);
     const owner = new Map<string, Party>();

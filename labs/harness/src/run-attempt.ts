@@ -16,6 +16,9 @@ import { runProcesses } from './competing-load.ts';
 import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 import { JudgeChannel, RefusedAnswer, type Watch } from './judge-sampler.ts';
+import type { CheckJudge } from './judge-outputs.ts';
+import { checkMismatchText } from './check.ts';
+import type { Comparison } from './lab-definition.ts';
 import type { MeasureMeeting } from './measure-meeting.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
 
@@ -116,8 +119,18 @@ export function runAttempt(
   started: (child: ChildProcess) => void,
   sandbox: { execArgv: string[]; tmpDir: string; wall: Parameters<typeof bwrapCommand>[0] | null; limits: SandboxLimits },
   side: { name: 'learner' | 'solution'; meeting: MeasureMeeting; stopped(): boolean },
+  checks: CheckJudge,
 ): Promise<AttemptOutcome> {
-  return new Promise((resolve) => {
+  return new Promise((settle) => {
+    /**
+     * Per case, the judge's comparisons of its check outputs and then its 'checked', in the order they arrived (each
+     * may wait on the judge's expected output); the attempt ends, and the case meets the measure stage, once they are done.
+     */
+    const checking = new Map<string, Promise<void>>();
+    const judgedChecks = new Map<string, { failed: CorrectnessEntry | null; inputs: Set<number>; maxAbsError: number | null; maxRelError: number | null }>();
+    const afterChecks = () => Promise.all(checking.values()).then(() => undefined);
+    const resolve = (outcome: AttemptOutcome) => void afterChecks().then(() => settle(outcome));
+    const inTurn = (key: string, step: () => Promise<void> | void) => checking.set(key, (checking.get(key) ?? Promise.resolve()).then(step));
     // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
     const command = [process.execPath, ...sandbox.execArgv, RUN_CHILD, JSON.stringify(job)];
     const launch = sandbox.wall ? bwrapCommand(sandbox.wall, command) : { file: command[0] as string, args: command.slice(1) };
@@ -253,10 +266,55 @@ export function runAttempt(
           if (channel.inFlightSince !== null || (measuringStarted && !measuringFinished)) return refuse('a call ended while the harness was measuring', null);
           watch(null);
           break;
-        case 'checked':
-          if (measuringStarted) return refuse(`a check result arrived after the check (${message.caseKey})`, message.caseKey);
-          entries.set(message.caseKey, { ...message.entry, failedAt: message.entry.passed ? null : { stage: 'check', sample: null } });
+        case 'check-output': {
+          if (measuringStarted) return refuse(`a check output arrived after the check (${String(message.caseKey).slice(0, 200)})`, message.caseKey);
+          const info = infoOf(message.caseKey);
+          if (!info) return refuse('a check output arrived for a case the harness does not know', null);
+          const { input, output } = message;
+          inTurn(info.key, async () => {
+            const state = judgedChecks.get(info.key) ?? { failed: null, inputs: new Set<number>(), maxAbsError: null, maxRelError: null };
+            judgedChecks.set(info.key, state);
+            if (state.failed) return;
+            state.inputs.add(input);
+            let comparison: Comparison | null;
+            let reason: string | null = null;
+            try {
+              comparison = await checks.check(info.key, input, output);
+            } catch (error) {
+              comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
+              reason = `its output on check input #${input} could not be checked: ${error instanceof Error ? error.message : String(error)}`;
+            }
+            if (comparison === null) return;
+            if (comparison.maxAbsError !== null) state.maxAbsError = Math.max(state.maxAbsError ?? 0, comparison.maxAbsError);
+            if (comparison.maxRelError !== null) state.maxRelError = Math.max(state.maxRelError ?? 0, comparison.maxRelError);
+            if (comparison.equal) return;
+            const failed = failedEntry(info, `${reason ?? checkMismatchText(input, comparison)}${fileOf(info.key)}`, undefined, 'check', null);
+            state.failed = { ...failed, comparator: checks.comparator, firstMismatch: comparison.firstMismatch, maxAbsError: state.maxAbsError, maxRelError: state.maxRelError, inputsChecked: input + 1 };
+          });
           break;
+        }
+        case 'checked': {
+          if (measuringStarted) return refuse(`a check result arrived after the check (${message.caseKey})`, message.caseKey);
+          const { caseKey: key, entry } = message;
+          // The judge's comparisons decide: a wrong output it found fails the case whatever the runner says, and a
+          // case the runner says passed must have sent the judge an output for every check input.
+          inTurn(key, async () => {
+            const judged = judgedChecks.get(key);
+            let decided: CorrectnessEntry = judged?.failed ?? entry;
+            if (!judged?.failed && entry.passed) {
+              const count = await checks.inputCount(key).catch(() => Number.NaN);
+              const info = infoOf(key);
+              decided =
+                (judged?.inputs.size ?? 0) === count
+                  ? { ...entry, maxAbsError: judged?.maxAbsError ?? null, maxRelError: judged?.maxRelError ?? null }
+                  : info
+                    ? failedEntry(info, `its check outputs did not all reach the harness (${judged?.inputs.size ?? 0} of ${count}): lab or learner code wrote to the harness's channel${fileOf(key)}`, entry, 'check', null)
+                    : entry;
+            }
+            entries.set(key, { ...decided, failedAt: decided.passed ? null : { stage: 'check', sample: null } });
+          });
+          break;
+        }
         case 'progress':
           options.onProgress?.(message);
           break;
@@ -267,13 +325,16 @@ export function runAttempt(
           watch(null);
           {
             const party = { name: side.name, channel, pid: child.pid, cases: message.cases };
-            void side.meeting.arrive(party).then(() => {
+            // Once the judge has compared every check output: the meeting measures only the cases that passed.
+            void afterChecks()
+              .then(() => side.meeting.arrive(party))
+              .then(() => {
               // Observations, then the runner tears down and ends: as long as a teardown may take.
               measuringFinished = true;
               const keys = side.meeting.keysOf(party);
               watch({ activity: { stage: 'teardown', caseKey: keys[0] ?? '' }, limitMs: FINISH_LIMIT_MS, why: `collecting observations may take ${FINISH_LIMIT_MS / 1000} s` });
               channel.tell({ type: 'finish', caseKeys: keys });
-            });
+              });
           }
           break;
         case 'case-failed': {

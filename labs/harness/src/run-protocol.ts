@@ -103,6 +103,12 @@ export type RunnerMessage =
   | { type: 'call'; activity: Activity; limitMs: number; why: string }
   /** The call announced last has returned (or thrown: then a `checked` or `case-failed` follows). */
   | { type: 'called' }
+  /**
+   * A check call's output (check input #`input` of the case), sent right after the call for the judge to compare with
+   * its own expected output (judge-outputs.ts CheckJudge). A `large` one the runner compared itself; its 'checked' says.
+   */
+  | { type: 'check-output'; caseKey: string; input: number; output: SampleOutput }
+  /** The case's check is over; a wrong output the judge found among its 'check-output's overrides `entry`. */
   | { type: 'checked'; entry: CorrectnessEntry; caseKey: string; measureCallMs: number | null }
   | { type: 'progress'; done: number; total: number; label: string; phase: 'check' | 'warm-up' | 'measure' }
   /**

@@ -14,7 +14,7 @@ import { randomInt } from 'node:crypto';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import type { MeasureTarget } from './measure.ts';
-import { serveSamples, type SampleServerChannel, type ServedCase } from './sample-server.ts';
+import { outputOf, serveSamples, type SampleServerChannel, type ServedCase } from './sample-server.ts';
 import { runCases } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { caseKey, caseLabel, isSolutionCopy, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
@@ -119,7 +119,7 @@ export function servedInputs<Input>(
   return { inputAt: (_sample, index) => (fresh ? fresh(index) : measureInput) };
 }
 
-/** Inputs and expected outputs for every case; cases that agree on the lab's input params share them. */
+/** Inputs for every case; cases that agree on the lab's input params share them. */
 async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: CaseDefinition<unknown, unknown>[], ctx: LabContext): Promise<Prepared[]> {
   const sets = new Map<string, { set: CheckSet<unknown, unknown>; measureInput: unknown; measureAt: ((sample: number) => unknown) | undefined }>();
   const prepared: Prepared[] = [];
@@ -128,10 +128,9 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
     let entry = sets.get(inputKey);
     if (!entry) {
       const inputs = await lab.inputs(definition.params, ctx);
-      const all = [...inputs.check, inputs.measure];
-      const expected = [];
-      for (const input of all) expected.push(await lab.expected(input));
-      entry = { set: { inputs: all, expected }, measureInput: inputs.measure, measureAt: inputs.measureAt?.bind(inputs) };
+      // The expected outputs are the judge's to compute (judge-outputs.ts CheckJudge); here only those of an output
+      // too large to send (checkCase's output hook), when one comes.
+      entry = { set: { inputs: [...inputs.check, inputs.measure], expected: [] }, measureInput: inputs.measure, measureAt: inputs.measureAt?.bind(inputs) };
       sets.set(inputKey, entry);
     }
     prepared.push({ key: caseKey(definition), definition, set: entry.set, measureInput: entry.measureInput, measureAt: entry.measureAt });
@@ -201,6 +200,22 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
         announce({ stage: 'check', caseKey: p.key, input }, CHECK_CALL_TIMEOUT_MS, `one call of the check may take ${CHECK_CALL_TIMEOUT_MS / 1000} s`),
       afterCall: called,
       beforeTeardown: () => announce({ stage: 'teardown', caseKey: p.key }, TEARDOWN_TIMEOUT_MS, `teardown may take ${TEARDOWN_TIMEOUT_MS / 1000} s`),
+      output: async (index, actual) => {
+        // Sent for the judge to compare; an output too large to send is compared here, with its expected output made
+        // now (the runner's own word: the judge checks the measured samples of such a case at positions it draws).
+        const crossing = outputOf(actual);
+        if (crossing.kind === 'whole') {
+          try {
+            await channel.send({ type: 'check-output', caseKey: p.key, input: index, output: crossing });
+          } catch (e) {
+            throw new Error(`its output could not be sent to the harness: ${e instanceof Error ? e.message : String(e)}`);
+          }
+          return null;
+        }
+        await channel.send({ type: 'check-output', caseKey: p.key, input: index, output: crossing });
+        const input = p.set.inputs[index];
+        return lab.comparator.compare(await lab.expected(input), actual);
+      },
     });
     // The last check input is the measured input: its (cold) time sets the case's limit per measured sample.
     const checkMs = checked.callMs.length === p.set.inputs.length ? (checked.callMs.at(-1) ?? null) : null;

@@ -26,6 +26,10 @@ import type { LabInfo, RunJob } from './run-protocol.ts';
 import { failedEntry, killGroup, runAttempt, type AttemptOutcome } from './run-attempt.ts';
 import { MeasureMeeting } from './measure-meeting.ts';
 import { changedFiles, fingerprintFiles } from './solution-fingerprint.ts';
+import { CheckJudge } from './judge-outputs.ts';
+import { loadLab } from './lab-registry.ts';
+import { runCases } from './run-cases.ts';
+import { caseKey } from '@parallel-course/core';
 
 export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './run-attempt.ts';
 /**
@@ -104,6 +108,16 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     return { side, sandbox: { execArgv: sandboxExecArgv(sandboxOptions), tmpDir, wall, limits } };
   });
   run.notes.push(osSandboxNote(probe, limits));
+  // The judge's own copy of the lab (lab code only, never a learner module): it compares the check outputs the runners
+  // send (judge-outputs.ts CheckJudge); the measure stage makes its own (measure-meeting.ts).
+  let checks: CheckJudge | null = null;
+  try {
+    const definition = await loadLab(options.job.lab, options.job.rootDir);
+    const { ctx, definitions } = runCases(definition, options.job, { notes: false });
+    checks = new CheckJudge(definition, ctx, new Map(definitions.map((d) => [caseKey(d), d])));
+  } catch (error) {
+    run.fatal = { kind: 'usage', message: error instanceof Error ? error.message : String(error) };
+  }
   if (!probe.available && options.job.grade && !options.trustedCode) {
     run.fatal = { kind: 'usage', message: notSandboxedMessage(probe.reason) };
   } else if (!probe.available && options.job.grade) {
@@ -117,11 +131,13 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
       const info = run.lab.cases.find((c) => c.key === key);
       if (info) entries.set(key, failedEntry(info, `${reason}${info.learnerFile ? `. Look at ${info.learnerFile}.` : ''}`, entries.get(key), stage, sample));
     });
+    // The check's inputs and expected outputs, no longer needed once the judge measures (it makes its own).
+    meeting.beforeMeasure = () => checks?.release();
     current = [];
     const outcomes = await Promise.all(
       parties.map(async ({ side, sandbox }) => {
         const sideJob: RunJob = graded ? { ...job, impl: side.impl, side: side.name } : job;
-        const outcome = await runAttempt(sideJob, options, run, entries, (child) => current.push(child), sandbox, { name: side.name, meeting, stopped: () => stopped });
+        const outcome = await runAttempt(sideJob, options, run, entries, (child) => current.push(child), sandbox, { name: side.name, meeting, stopped: () => stopped }, checks!);
         if ((outcome.kind === 'case-ended' || run.fatal) && !stopped) {
           stopped = true;
           for (const child of current) killGroup(child, 'SIGKILL');

@@ -5,7 +5,12 @@
  * message it likes on the channel. No timing is asserted, so this file runs beside others.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
+import { runLab } from '../src/run-lab.ts';
+import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
+import { tempRoot } from './support/temp-root.ts';
 import { JudgeChannel, judgeSamples, RefusedAnswer, type JudgedCase } from '../src/judge-sampler.ts';
 import { drawPositions, labOutputJudge, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } from '../src/judge-outputs.ts';
 import { withinTolerance } from '../src/comparators.ts';
@@ -177,4 +182,52 @@ test('the runner sends outputs up to the bound whole, a larger typed array by th
   assert.deepEqual(sent.find((m) => m.type === 'output'), { type: 'output', seq: 2, output: { kind: 'large', length: big.length } });
   const shown = sent.find((m) => m.type === 'shown');
   assert.deepEqual(shown && [...(shown as { values: Float64Array }).values], [3, big.length - 1]);
+});
+
+/**
+ * The faults-root lab, made to lie in the runner's process alone: there its comparator and checkSample say every
+ * output is right (as native code in the runner could make any verdict it sent say), in the judge's they are honest.
+ */
+function lyingRunner(t: Parameters<typeof tempRoot>[2] & object, numbered: boolean, learner: string): string {
+  const root = tempRoot('faults-root', 'harness-judge-outputs-', t);
+  if (numbered) giveFaultyLabNumberedInputs(root);
+  const file = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
+  const lie = '({ equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: 0 })';
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8')
+      .replace("import { withinTolerance } from '@parallel-course/harness/comparators.ts';", "import { withinTolerance } from '@parallel-course/harness/comparators.ts';\nconst IN_RUNNER = (process.argv[1] ?? '').endsWith('run-child.ts');")
+      .replace('comparator: withinTolerance({ abs: 1e-9, rel: 1e-12 }),', `comparator: IN_RUNNER ? { description: 'lies in the runner', compare: () => ${lie} } : withinTolerance({ abs: 1e-9, rel: 1e-12 }),`)
+      .replace('checkSample: (xs: Input, out: Output) =>', `checkSample: (xs: Input, out: Output) => IN_RUNNER ? ${lie} :`),
+  );
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), learner);
+  return root;
+}
+
+async function runFaulty(root: string) {
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 1, rounds: 2, samplesPerRound: 2 }, silent: true, rootDir: root });
+  return outcome.correctness.find((e) => e.variant === 'learner');
+}
+
+test("the check stage's outputs are compared in the judge: a runner that says every output is right does not pass a wrong one (issue 42)", async (t) => {
+  // Wrong on every input. Before, the runner compared and its word was the check's (and every sample's): PASS.
+  const entry = await runFaulty(lyingRunner(t, false, 'export function sumSquares(xs: Float64Array): number {\n  return xs.length;\n}\n'));
+  assert.equal(entry?.passed, false, JSON.stringify(entry));
+  assert.match(entry?.reason ?? '', /^wrong output on check input #0 at \[0\]: expected \d+, got 10\. Look at exercises\/faulty\/faulty\.ts/);
+  assert.equal(entry?.comparator, '|actual - expected| <= 1e-9 + 1e-12·|expected|');
+});
+
+test("the measured samples' outputs are checked in the judge: a runner that says every sample is right does not pass a wrong one (issue 42)", async (t) => {
+  // Right on the check inputs, wrong on every fresh measured input (xs[0] = its number, above the inputs' 6 but for
+  // a chance of 6 in 2^20). Before, the runner's checkSample gave the verdict of each sample: PASS.
+  const learner = `export function sumSquares(xs: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return xs[0]! > 6 ? s + 1 : s;
+}
+`;
+  const entry = await runFaulty(lyingRunner(t, true, learner));
+  assert.equal(entry?.passed, false, JSON.stringify(entry));
+  assert.match(entry?.reason ?? '', /^wrong output on warm-up sample #0 at \[0\]: expected \d+, got \d+ .*Look at exercises\/faulty\/faulty\.ts/);
+  assert.deepEqual(entry?.failedAt, { stage: 'warm-up', sample: 0 });
 });

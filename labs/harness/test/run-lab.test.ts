@@ -43,8 +43,9 @@ test('a wrong variant fails the check, is never timed, and the run exits 1', asy
   assert.equal(wrong?.passed, false);
   assert.match(wrong?.reason ?? '', /wrong output on check input #0 at \[0\]: expected \d+, got \d+/);
   assert.equal(wrong?.maxAbsError, 1);
-  // Called once, on the first check input, and never again: not in warm-up, not in measurement.
-  assert.equal(calls.wrong, 1);
+  // Called on each check input (2 + the measured one: the judge compares the outputs, so the runner, which does not
+  // know it is wrong, runs them all) and never again: not in warm-up, not in measurement.
+  assert.equal(calls.wrong, 3);
   const todo = outcome.correctness.find((e) => e.variant === 'todo');
   assert.equal(todo?.notImplemented, true);
   assert.equal(todo?.reason, 'not implemented: the toy in exercises/toy/impl.ts');
