@@ -28,8 +28,8 @@ const HOMES: [RegExp, string, string][] = [
   [/function (escapeHtml|escapeXml)\b/, 'labs/core/src/sanitise.ts', 'the HTML sanitiser'],
   [/function csvField\b/, 'labs/core/src/sanitise.ts', 'the CSV sanitiser'],
   [/function caseLabel\b/, 'labs/core/src/case-identity.ts', 'caseLabel'],
-  [/Cpus_allowed_list:/, 'labs/harness/src/cpus.ts', 'the CPU affinity parser'],
-  [/\bcpu\.max\b'|'cpu\.max'|cfs_quota_us'/, 'labs/harness/src/cpus.ts', 'the cgroup quota reader'],
+  [/Cpus_allowed_list:/, 'labs/harness/src/machine/cpus.ts', 'the CPU affinity parser'],
+  [/\bcpu\.max\b'|'cpu\.max'|cfs_quota_us'/, 'labs/harness/src/machine/cpus.ts', 'the cgroup quota reader'],
   [/function amdahlSpeedup\b/, 'labs/core/src/statistics/scaling.ts', "Amdahl's law"],
 ];
 
@@ -89,10 +89,10 @@ test('the formatter check finds a local fmt, fixed2, percent or second formatByt
   const found = formatterUses([
     { file: 'labs/harness/src/report/x.ts', text: 'const fmt = (v: number) => v.toFixed(1);\nfunction percent(a: number) { return `${a.toFixed(1)}%`; }' },
     { file: 'labs/some-lab/src/analysis.ts', text: 'function fixed2(x: number) { return x.toFixed(2); }' },
-    { file: 'labs/harness/src/plan.ts', text: 'export function formatBytes(b: number) { return b.toFixed(0); }' },
+    { file: 'labs/harness/src/plan/plan.ts', text: 'export function formatBytes(b: number) { return b.toFixed(0); }' },
     { file: 'labs/core/src/format.ts', text: 'export function formatBytes(b: number) { return b.toFixed(1); }' },
   ]);
-  assert.deepEqual(found.formatters, ['labs/harness/src/plan.ts: formatBytes', 'labs/harness/src/report/x.ts: fmt', 'labs/harness/src/report/x.ts: percent', 'labs/some-lab/src/analysis.ts: fixed2']);
+  assert.deepEqual(found.formatters, ['labs/harness/src/plan/plan.ts: formatBytes', 'labs/harness/src/report/x.ts: fmt', 'labs/harness/src/report/x.ts: percent', 'labs/some-lab/src/analysis.ts: fixed2']);
   assert.deepEqual(found.toFixed, { 'labs/harness/src/report/x.ts': 2, 'labs/some-lab/src/analysis.ts': 1 });
 });
 

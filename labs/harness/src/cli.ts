@@ -3,23 +3,23 @@
  * Exit codes: 0 ok, 1 the implementation failed its check or is not implemented, 2 bad input, 3 internal error.
  */
 import path from 'node:path';
-import { comparabilityCaveats, compareRuns, formatComparison } from './compare.ts';
+import { comparabilityCaveats, compareRuns, formatComparison } from './analyse/compare.ts';
 import { stdoutSummaryWidth } from './text-table.ts';
-import { cpuBudget, parseForcedCpus } from './cpus.ts';
+import { cpuBudget, parseForcedCpus } from './machine/cpus.ts';
 import { EXIT_OK, UsageError, runCli } from './errors.ts';
 import type { Impl } from './lab-definition.ts';
 import { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
-import { listRuns, readResults } from './results-reader.ts';
-import { runLab } from './run-lab.ts';
-import { checkForStatus, designedFailuresOf, formatStatus, labStatus } from './status.ts';
-import { cachedCheck, statusCachePath } from './status-cache.ts';
-import { ensureNotes } from './notes.ts';
-import { parsePrediction, savePrediction, type Prediction } from './prediction.ts';
-import { writeBesideResults } from './results-writer.ts';
-import { watchLab } from './watch.ts';
-import { bundleExitCode, runBundle } from './bundle.ts';
-import { recordCommandLine } from './safe-read.ts';
-import { readCommandLine } from './command-line.ts';
+import { listRuns, readResults } from './write/results-reader.ts';
+import { runLab } from './run/run-lab.ts';
+import { checkForStatus, designedFailuresOf, formatStatus, labStatus } from './cli/status.ts';
+import { cachedCheck, statusCachePath } from './cli/status-cache.ts';
+import { ensureNotes } from './write/notes.ts';
+import { parsePrediction, savePrediction, type Prediction } from './write/prediction.ts';
+import { writeBesideResults } from './write/results-writer.ts';
+import { watchLab } from './cli/watch.ts';
+import { bundleExitCode, runBundle } from './cli/bundle.ts';
+import { recordCommandLine } from './write/safe-read.ts';
+import { readCommandLine } from './cli/command-line.ts';
 
 /**
  * The options: their type, short flag and default go to the flag reader as they are, and the help is made from the rows

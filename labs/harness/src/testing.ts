@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProbeSync } from './probe.ts';
+import { runProbeSync } from './machine/probe.ts';
 
 /**
  * The environment variable that marks every process a test file starts. `npm test` runs several test files at once

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { writeAnalysis } from '../src/lab-analysis.ts';
+import { writeAnalysis } from '../src/analyse/lab-analysis.ts';
 import { parseAnalysisValuesJson } from '@parallel-course/core';
 import { valuesContradictions } from '../src/tools/recompute-values.ts';
 import { checkRunFolder } from '../src/tools/run-folders.ts';

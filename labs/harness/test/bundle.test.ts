@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { bundleExitCode, runBundle } from '../src/bundle.ts';
+import { bundleExitCode, runBundle } from '../src/cli/bundle.ts';
 import { LabLoadError } from '../src/errors.ts';
 import { parseCommand } from '../src/cli.ts';
 
@@ -15,7 +15,7 @@ const tiny = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
 test('--all runs each lab into the bundle, keeps going after a failure, and writes an index', async (t) => {
   const outRoot = mkdtempSync(path.join(os.tmpdir(), 'harness-bundle-'));
   t.after(() => rmSync(outRoot, { recursive: true, force: true }));
-  const { runLab } = await import('../src/run-lab.ts');
+  const { runLab } = await import('../src/run/run-lab.ts');
   const lines: string[] = [];
   const { dir, entries } = await runBundle({
     labs: ['toy', 'missing', 'toy'],

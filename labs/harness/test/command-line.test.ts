@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, readCommandLine } from '../src/command-line.ts';
+import { parseCommandLine, readCommandLine } from '../src/cli/command-line.ts';
 import { UsageError } from '../src/errors.ts';
 
 const HELP = 'Usage: npm run demo -- [--out DIR] <run>';
@@ -49,7 +49,7 @@ test('readCommandLine leaves --help to its caller: values.help, nothing printed'
   assert.throws(() => readCommandLine(['--outt'], { out: { type: 'string' } }, HELP), (error: unknown) => error instanceof UsageError && error.message.endsWith(`\n\n${HELP}`));
 });
 
-test("no module of the harness calls node:util's parseArgs but command-line.ts", () => {
+test("no module of the harness calls node:util's parseArgs but cli/command-line.ts", () => {
   const src = fileURLToPath(new URL('../src/', import.meta.url));
   const files = readdirSync(src, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts'));
   assert.ok(files.length > 50, 'the harness was read');
@@ -57,5 +57,5 @@ test("no module of the harness calls node:util's parseArgs but command-line.ts",
     // An import of it, or a call (util.parseArgs(...)); a comment that names it is no caller.
     .filter((e) => /import\s*\{[^}]*\bparseArgs\b[^}]*\}\s*from\s*['"](node:)?util['"]|\bparseArgs\s*[(<]/.test(readFileSync(path.join(e.parentPath, e.name), 'utf8')))
     .map((e) => path.relative(src, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
-  assert.deepEqual(callers, ['command-line.ts'], 'read flags with parseCommandLine or readCommandLine (command-line.ts)');
+  assert.deepEqual(callers, ['cli/command-line.ts'], 'read flags with parseCommandLine or readCommandLine (cli/command-line.ts)');
 });

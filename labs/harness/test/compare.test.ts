@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { compareRuns, formatComparison } from '../src/compare.ts';
+import { compareRuns, formatComparison } from '../src/analyse/compare.ts';
 import { comparisonCaveats } from '@parallel-course/core';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { recompute, type Results } from '@parallel-course/core';
 import { slowImpl, tempRoot, TINY_SAMPLING } from './support/temp-root.ts';
 

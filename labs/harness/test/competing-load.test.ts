@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { busyTicksOf, competingCpus, competingLoadNote, processTicksOf, roundLoad } from '../src/competing-load.ts';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { slowImpl, tempRoot } from './support/temp-root.ts';
 
 test('the counters: busy ticks, a process group and its ticks, CPUs used by others', () => {

@@ -1,7 +1,7 @@
 /** P, the CPUs a job may use: the affinity mask and the cgroup quota read on known texts, and forcing. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cgroupQuotaFiles, countCpuList, cpuBudget, describeBudget, parseForcedCpus, quotaFromCfs, quotaFromCpuMax, readCgroupQuota } from '../src/cpus.ts';
+import { cgroupQuotaFiles, countCpuList, cpuBudget, describeBudget, parseForcedCpus, quotaFromCfs, quotaFromCpuMax, readCgroupQuota } from '../src/machine/cpus.ts';
 
 test('CPU lists count every CPU in every range', () => {
   assert.equal(countCpuList('0-3,8,10-11'), 7);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-const WRITER = new URL('../src/results-writer.ts', import.meta.url).pathname;
+const WRITER = new URL('../src/write/results-writer.ts', import.meta.url).pathname;
 
 function underSizeLimit(dir: string, script: string) {
   const file = path.join(dir, 'child.ts');

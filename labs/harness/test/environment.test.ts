@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { collectEnvironment, parseNvidiaSmi } from '../src/environment.ts';
-import { cpuAffinityList, quotaFromCfs, quotaFromCpuMax } from '../src/cpus.ts';
+import { collectEnvironment, parseNvidiaSmi } from '../src/machine/environment.ts';
+import { cpuAffinityList, quotaFromCfs, quotaFromCpuMax } from '../src/machine/cpus.ts';
 import { environmentSchema } from '@parallel-course/core';
 import { fakeNvidiaSmi, garbage, HUNG } from './support/fake-nvidia-smi.ts';
 
-const ENVIRONMENT = fileURLToPath(new URL('../src/environment.ts', import.meta.url));
+const ENVIRONMENT = fileURLToPath(new URL('../src/machine/environment.ts', import.meta.url));
 
 /** collectEnvironment in a child Node: what it returned, the lines it reported, and how long it took (ms). */
 function collectInChild(env: NodeJS.ProcessEnv, timeout: number) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { csvField, gradeCases, parseResultsJson } from '@parallel-course/core';
 import { validateSubmission } from '../src/tools/validate.ts';
 import { formatGrade } from '../src/report/terminal.ts';

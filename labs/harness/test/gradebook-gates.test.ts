@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { gradebookRow } from '../src/tools/gradebook.ts';
 import { validateSubmission } from '../src/tools/validate.ts';
 import { tempRoot } from './support/temp-root.ts';

@@ -1,5 +1,6 @@
 /**
- * One direction of flow: the run pipeline (every module directly in labs/harness/src, and its stages in src/run/) never imports the tools built
+ * One direction of flow: the run pipeline (every module directly in labs/harness/src, and its stages in src/cli/, plan/,
+ * machine/, run/, analyse/ and write/) never imports the tools built
  * on its results (src/tools/) or the reports (src/report/). Read from the import lines, so a new one fails here.
  */
 import assert from 'node:assert/strict';
@@ -17,7 +18,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
 const KNOWN: Record<string, string> = {
   // The last stage of a run writes its reports: the one call of the stage sequence into report/ (run-lab.ts lists it).
   'run/write.ts -> report/index.ts': 'the last stage, the reports of a run',
-  'bundle.ts -> report/html-page.ts': 'the --all index page: a report of its own',
+  'cli/bundle.ts -> report/html-page.ts': 'the --all index page: a report of its own',
 };
 
 /** `importer -> target` for each relative import (static, dynamic or type-only) of a pipeline module into tools/ or report/. */
@@ -34,8 +35,11 @@ export function upwardImports(files: { name: string; source: string }[]): string
   return [...found].sort();
 }
 
+/** The pipeline's folders: src/ itself (the entries and the shared ground) and its stages. */
+const PIPELINE_DIRS = ['', 'cli/', 'plan/', 'machine/', 'run/', 'analyse/', 'write/'];
+
 function pipelineFiles(): { name: string; source: string }[] {
-  return ['', 'run/'].flatMap((dir) =>
+  return PIPELINE_DIRS.flatMap((dir) =>
     readdirSync(path.join(SRC, dir), { withFileTypes: true })
       .filter((d) => d.isFile() && d.name.endsWith('.ts'))
       .map((d) => ({ name: `${dir}${d.name}`, source: readFileSync(path.join(SRC, dir, d.name), 'utf8') })),

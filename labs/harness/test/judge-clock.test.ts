@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { chargeAfterAnswer, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS, recordedCallMs, RefusedAnswer, upperTrip } from '../src/judge-sampler.ts';
 import type { OutputJudge } from '../src/judge-outputs.ts';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import type { JudgeRequest, RunnerMessage } from '../src/run-protocol.ts';
 import { REQUESTS_CLOSED } from '../src/seal.ts';
 import { FRAME_SOURCE } from './support/channel-frame.ts';

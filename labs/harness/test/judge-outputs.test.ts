@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { JudgeChannel, judgeSamples, RefusedAnswer, type JudgedCase } from '../src/judge-sampler.ts';

@@ -8,10 +8,10 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { ReportRefusedError, reproduceCommands } from '../src/tools/learner-report.ts';
-import { ensureNotes, NOTES_FILE, notesTemplate, parseNotes } from '../src/notes.ts';
-import { judgePrediction, savePrediction } from '../src/prediction.ts';
+import { ensureNotes, NOTES_FILE, notesTemplate, parseNotes } from '../src/write/notes.ts';
+import { judgePrediction, savePrediction } from '../src/write/prediction.ts';
 import { driftOf, threatsToValidity } from '../src/tools/threats.ts';
 import { writeLearnerReport } from '../src/tools/write-learner-report.ts';
 import { genuineRun } from './support/genuine-run.ts';

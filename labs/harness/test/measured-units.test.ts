@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 import { ROOT_DIR } from '../src/lab-registry.ts';
-import { MeasuredSelectorError, resolveMeasured, type MeasuredSelector } from '../src/measured.ts';
+import { MeasuredSelectorError, resolveMeasured, type MeasuredSelector } from '../src/analyse/measured.ts';
 import { checkRunFolder, findRunFolders } from '../src/tools/run-folders.ts';
 
 function referenceRun(lab: string) {

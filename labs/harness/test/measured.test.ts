@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { buildAnalysisValues, formatSignificant, parseAnalysisValues, parseResultsJson } from '@parallel-course/core';
-import { formatMeasured, MeasuredSelectorError, parseCaseSelector, resolveMeasured, scaleUnit, type Resolved } from '../src/measured.ts';
+import { formatMeasured, MeasuredSelectorError, parseCaseSelector, resolveMeasured, scaleUnit, type Resolved } from '../src/analyse/measured.ts';
 
 const results = parseResultsJson(readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8'));
 const values = buildAnalysisValues(results, {

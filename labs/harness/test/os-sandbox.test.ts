@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { supervise } from '../src/supervisor.ts';
 import { runCases } from '../src/run-cases.ts';
 import { loadLab } from '../src/lab-registry.ts';

@@ -44,13 +44,13 @@ test('P has no other door: COURSE_CPUS is read in cpus.ts alone, cpuBudget and t
   assert.ok(sources.length > 50, 'the lab sources were found');
   const callers = (pattern: RegExp) => sources.filter((s) => pattern.test(s.code)).map((s) => s.file).sort();
   const fix = 'a new way for P to reach a test: add it to test/support/p-dependence.ts, then here';
-  assert.deepEqual(callers(/process\.env(\.COURSE_CPUS|\[['"]COURSE_CPUS)|env\.COURSE_CPUS/), ['labs/harness/src/cpus.ts'], fix);
+  assert.deepEqual(callers(/process\.env(\.COURSE_CPUS|\[['"]COURSE_CPUS)|env\.COURSE_CPUS/), ['labs/harness/src/machine/cpus.ts'], fix);
   // cli.ts: --status keys its cache by P (a run through the CLI without --cpus is P-dependent already).
-  assert.deepEqual(callers(/\bcpuBudget\(/), ['labs/harness/src/cli.ts', 'labs/harness/src/cpus.ts', 'labs/harness/src/run-lab.ts', 'labs/harness/src/run/open.ts'], fix);
+  assert.deepEqual(callers(/\bcpuBudget\(/), ['labs/harness/src/cli.ts', 'labs/harness/src/machine/cpus.ts', 'labs/harness/src/run/open.ts', 'labs/harness/src/run/run-lab.ts'], fix);
   const entries = new RegExp(`\\b(${[...PINNABLE_ENTRIES, ...UNPINNED_ENTRIES].join('|')})\\(`);
   assert.deepEqual(
     callers(entries),
-    ['labs/harness/src/bundle.ts', 'labs/harness/src/cli.ts', 'labs/harness/src/run-lab.ts', 'labs/harness/src/status.ts', 'labs/harness/src/watch.ts'],
+    ['labs/harness/src/cli.ts', 'labs/harness/src/cli/bundle.ts', 'labs/harness/src/cli/status.ts', 'labs/harness/src/cli/watch.ts', 'labs/harness/src/run/run-lab.ts'],
     fix,
   );
 });

@@ -10,9 +10,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { CaseDefinition, LabContext, LabDefinition, SamplingPlan } from '../src/lab-definition.ts';
-import { planLab, planLoadedLab } from '../src/plan-lab.ts';
-import { describeFit, fitToBudget, formatDuration, HARNESS_MS, MIN_ROUNDS, parallelMs, planRun, rateOf } from '../src/plan.ts';
-import { runLab } from '../src/run-lab.ts';
+import { planLab, planLoadedLab } from '../src/plan/plan-lab.ts';
+import { describeFit, fitToBudget, formatDuration, HARNESS_MS, MIN_ROUNDS, parallelMs, planRun, rateOf } from '../src/plan/plan.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { caseKey } from '@parallel-course/core';
 

@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { labNames, loadLab } from '../src/lab-registry.ts';
-import { planContext, planLoadedLab } from '../src/plan-lab.ts';
-import { formatDuration, MIN_ROUNDS, RUN_BUDGET_MS } from '../src/plan.ts';
-import { DEFAULT_SEED } from '../src/run-lab.ts';
+import { planContext, planLoadedLab } from '../src/plan/plan-lab.ts';
+import { formatDuration, MIN_ROUNDS, RUN_BUDGET_MS } from '../src/plan/plan.ts';
+import { DEFAULT_SEED } from '../src/run/run-lab.ts';
 import { ROOT_DIR } from '../src/lab-registry.ts';
 
 const PS = [1, 2, 4, 16, 64, 128];

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { describeProbeFailure, oneLine, resolveProbeOptions, runProbe, runProbeSync, type ProbeResult } from '../src/probe.ts';
+import { describeProbeFailure, oneLine, resolveProbeOptions, runProbe, runProbeSync, type ProbeResult } from '../src/machine/probe.ts';
 import { terminalText } from '@parallel-course/core';
 
 /** Ignores SIGTERM (and so does the `sleep` it starts, which holds stdout open), prints the sleep's pid, waits. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { runLabAnalysis } from '../src/lab-analysis.ts';
+import { runLabAnalysis } from '../src/analyse/lab-analysis.ts';
 import { buildAnalysisValues } from '@parallel-course/core';
 import { ROOT_DIR, labNames } from '../src/lab-registry.ts';
 import { checkRunFolder, findRunFolders, labsWithRuns } from '../src/tools/run-folders.ts';

@@ -9,7 +9,7 @@ import test from 'node:test';
 import { buildCharts } from '../src/report/charts.ts';
 import { renderChartPng } from '../src/report/png.ts';
 import { ROOT_DIR } from '../src/lab-registry.ts';
-import { readResults } from '../src/results-reader.ts';
+import { readResults } from '../src/write/results-reader.ts';
 import { findRunFolders } from '../src/tools/run-folders.ts';
 import { formatSignificant } from '@parallel-course/core';
 

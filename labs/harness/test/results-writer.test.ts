@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { createRunDir, runFolderName, writeFileAtomic, writeResults } from '../src/results-writer.ts';
+import { createRunDir, runFolderName, writeFileAtomic, writeResults } from '../src/write/results-writer.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 test('run folders are named by time and never reused', (t) => {
@@ -39,7 +39,7 @@ test('writeResults validates before it writes', (t) => {
 // before the fix about one in ten attempts failed.
 test('runs started together under one new --out folder each get their run folder (no EEXIST race)', { timeout: 60_000 }, async (t) => {
   const out = tempDir(t, 'writer-race-');
-  const writer = pathToFileURL(path.join(import.meta.dirname, '..', 'src', 'results-writer.ts')).href;
+  const writer = pathToFileURL(path.join(import.meta.dirname, '..', 'src', 'write', 'results-writer.ts')).href;
   const script = `
     import { prepareRunDir } from ${JSON.stringify(writer)};
     const [root, lab, startAt] = process.argv.slice(1);

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runLabAnalysis, writeAnalysis } from '../src/lab-analysis.ts';
-import { runLab } from '../src/run-lab.ts';
+import { runLabAnalysis, writeAnalysis } from '../src/analyse/lab-analysis.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { parseResultsJson } from '@parallel-course/core';
 import { tempRoot } from './support/temp-root.ts';
 

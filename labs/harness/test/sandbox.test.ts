@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { readSandboxNeeds, sandboxExecArgv } from '../src/sandbox.ts';
 import { tempRoot } from './support/temp-root.ts';
 
@@ -87,7 +87,7 @@ test('the flags grant reading the code under test and writing only the temp fold
 
 test('inside the sandbox, native-kernel sees the CPU topology it sees outside (its triad is sized from it)', () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
-  const script = `import { currentTopology } from ${JSON.stringify(pathToFileURL(path.join(root, 'labs/harness/src/topology.ts')).href)}; console.log(JSON.stringify(currentTopology()));`;
+  const script = `import { currentTopology } from ${JSON.stringify(pathToFileURL(path.join(root, 'labs/harness/src/machine/topology.ts')).href)}; console.log(JSON.stringify(currentTopology()));`;
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'harness-topology-'));
   try {
     const file = path.join(tmp, 'topology.mjs');

@@ -84,7 +84,7 @@ test('SIGTERM while the results are being written removes this run\'s folder, sa
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-signals-write-'));
   const marker = path.join(outDir, 'analysing');
   t.after(() => rmSync(outDir, { recursive: true, force: true }));
-  const runLab = new URL('../src/run-lab.ts', import.meta.url).href;
+  const runLab = new URL('../src/run/run-lab.ts', import.meta.url).href;
   const root = fileURLToPath(new URL('./fixtures/root/', import.meta.url));
   const script =
     `import { runLab } from ${JSON.stringify(runLab)};\n` +

@@ -1,7 +1,7 @@
 /** The warning for a Slurm step with fewer CPUs than the job's --cpus-per-task (srun without --cpus-per-task on Slurm 22.05 to 23.02). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { slurmStepWarning } from '../src/slurm-step.ts';
+import { slurmStepWarning } from '../src/machine/slurm-step.ts';
 
 test('a step with fewer CPUs than the job asked for is named, with the fix', () => {
   const warning = slurmStepWarning(1, { SLURM_JOB_ID: '2', SLURM_CPUS_PER_TASK: '2' });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupSamples: 1, rounds: 3, samplesPerRound: 3 };

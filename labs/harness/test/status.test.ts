@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CorrectnessEntry, Results } from '@parallel-course/core';
-import type { RunOnDisk } from '../src/results-reader.ts';
-import { listRuns } from '../src/results-reader.ts';
-import { checkForStatus, designedFailuresOf, formatStatus, labStatus } from '../src/status.ts';
-import { cachedCheck, checkInputsKey } from '../src/status-cache.ts';
+import type { RunOnDisk } from '../src/write/results-reader.ts';
+import { listRuns } from '../src/write/results-reader.ts';
+import { checkForStatus, designedFailuresOf, formatStatus, labStatus } from '../src/cli/status.ts';
+import { cachedCheck, checkInputsKey } from '../src/cli/status-cache.ts';
 import { genuineRun } from './support/genuine-run.ts';
 import { tempRoot, WRONG_IMPL } from './support/temp-root.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkLab, runLab } from '../src/run-lab.ts';
+import { checkLab, runLab } from '../src/run/run-lab.ts';
 import { parseResultsJson } from '@parallel-course/core';
 import { readFileSync } from 'node:fs';
 import { tempRoot } from './support/temp-root.ts';

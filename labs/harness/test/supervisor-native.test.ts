@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkLab, runLab } from '../src/run-lab.ts';
+import { checkLab, runLab } from '../src/run/run-lab.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { rungStatus } from '../../native-kernel/src/addon.ts';
 

@@ -1,7 +1,7 @@
 /** The worker-count sweep follows P: every count to 4, powers of two, P, and 2P when asked. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { workerSweep } from '../src/sweep.ts';
+import { workerSweep } from '../src/plan/sweep.ts';
 
 test('worker sweeps for P = 1, 2, 3, 4, 16, 64, 96 and 128', () => {
   assert.deepEqual(workerSweep(1), [1]);

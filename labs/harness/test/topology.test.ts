@@ -1,8 +1,8 @@
 /** The node's shape from a fake sysfs: 2 sockets x 4 cores x 2 threads, 2 NUMA nodes; and what a sweep crosses. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeTopology, parseCacheSize, readTopology, topologyWarnings } from '../src/topology.ts';
-import { expandCpuList } from '../src/cpus.ts';
+import { describeTopology, parseCacheSize, readTopology, topologyWarnings } from '../src/machine/topology.ts';
+import { expandCpuList } from '../src/machine/cpus.ts';
 
 /** CPUs 0-7 on socket 0 and 8-15 on socket 1; CPU c and c + 4 (on socket 0; c + 12 on socket 1) are SMT siblings. */
 function fakeSysfs(): (file: string) => string | null {

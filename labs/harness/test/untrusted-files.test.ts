@@ -13,20 +13,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { compareRuns, formatComparison } from '../src/compare.ts';
+import { compareRuns, formatComparison } from '../src/analyse/compare.ts';
 import { UnsafeFileError } from '../src/errors.ts';
 import { renderHtmlReport } from '../src/report/html.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
-import { MAX_RESULTS_BYTES, readResultsText, readTextFileSafely, recordCommandLine, shellCommandLine, shellQuote, shellWords } from '../src/safe-read.ts';
+import { MAX_RESULTS_BYTES, readResultsText, readTextFileSafely, recordCommandLine, shellCommandLine, shellQuote, shellWords } from '../src/write/safe-read.ts';
 import { buildLearnerReport, reproduceCommands } from '../src/tools/learner-report.ts';
-import { parseNotes } from '../src/notes.ts';
+import { parseNotes } from '../src/write/notes.ts';
 import { renderHtml, renderMarkdown } from '../src/tools/render-report.ts';
 import { reportDocument } from '../src/tools/report-document.ts';
 import { genuineRun } from './support/genuine-run.ts';
 
 const REPORT_CLI = fileURLToPath(new URL('../src/tools/report-cli.ts', import.meta.url));
 const CLASS_CLI = fileURLToPath(new URL('../src/tools/class-cli.ts', import.meta.url));
-const RESULTS_READER = fileURLToPath(new URL('../src/results-reader.ts', import.meta.url));
+const RESULTS_READER = fileURLToPath(new URL('../src/write/results-reader.ts', import.meta.url));
 /** Far longer than any of these commands takes (under a second or two), far shorter than a hang. */
 const CHILD_TIMEOUT_MS = 20_000;
 /** "Within a few seconds": the refusals need no reading, so a command ends as fast as for good files. */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { recompute, validateFile, validateSubmission } from '../src/tools/validate.ts';
 import { tempRoot } from './support/temp-root.ts';
 

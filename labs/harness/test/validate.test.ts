@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runLab } from '../src/run-lab.ts';
+import { runLab } from '../src/run/run-lab.ts';
 import { formatSignificant, type Results } from '@parallel-course/core';
 import { diffRecomputed, validateFile, validateSubmission } from '../src/tools/validate.ts';
 import { genuineRun } from './support/genuine-run.ts';

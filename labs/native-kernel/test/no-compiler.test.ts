@@ -34,7 +34,7 @@ test('no compiler: install succeeds, the reason and the fix are recorded, TypeSc
 
   // A lab run in the copy, in a child process so its modules are the copy's (and its build record).
   const script = `
-    import { runLab } from ${JSON.stringify(pathToFileURL(path.join(REPO, 'labs/harness/src/run-lab.ts')).href)};
+    import { runLab } from ${JSON.stringify(pathToFileURL(path.join(REPO, 'labs/harness/src/run/run-lab.ts')).href)};
     const outcome = await runLab({ lab: 'native-kernel', impl: 'solution', quick: true, silent: true, rootDir: ${JSON.stringify(root)},
       outDir: ${JSON.stringify(path.join(root, 'results'))}, sampling: { warmupSamples: 1, rounds: 1, samplesPerRound: 2 }, cpus: 2 });
     console.log(JSON.stringify({ exitCode: outcome.exitCode, variants: [...new Set(outcome.results?.cases.map((c) => c.variant))], notes: outcome.results?.notes }));`;

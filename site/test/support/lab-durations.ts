@@ -1,6 +1,6 @@
 /**
  * How long one run of each lab takes, for the time-budget test: seconds of wall time, full and --quick, on the
- * course's course machine (2 shared vCPUs, so P = 2). The harness's planner (labs/harness/src/plan-lab.ts, at the
+ * course's course machine (2 shared vCPUs, so P = 2). The harness's planner (labs/harness/src/plan/plan-lab.ts, at the
  * course machine's rates) decides where it is present and the lab declares its planning; otherwise the stated
  * constants below, each the longest run recorded or planned, rounded up:
  *
@@ -23,7 +23,7 @@ export const LAB_DURATIONS: Readonly<Record<string, LabDuration>> = {
 };
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PLANNER = new URL('../../../labs/harness/src/plan-lab.ts', import.meta.url);
+const PLANNER = new URL('../../../labs/harness/src/plan/plan-lab.ts', import.meta.url);
 
 export interface LabDurations {
   durations: Record<string, LabDuration>;

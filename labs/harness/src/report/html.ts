@@ -5,7 +5,7 @@
  * <script type="application/json"> block with `<`, `>` and `&` escaped, so lab data cannot close the script.
  */
 import { escapeHtml, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, scalingNotes } from '@parallel-course/core';
-import { shellCommandLine } from '../safe-read.ts';
+import { shellCommandLine } from '../write/safe-read.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { chartScripts, htmlPage } from './html-page.ts';

@@ -5,7 +5,7 @@
  */
 import { resolutionSentence } from './resolution.ts';
 import { escapeMarkdown, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, scalingNotes } from '@parallel-course/core';
-import { shellCommandLine } from '../safe-read.ts';
+import { shellCommandLine } from '../write/safe-read.ts';
 import type { ChartSpec, DataTable } from './chart-spec.ts';
 import { buildCharts } from './charts.ts';
 import { formatGrade } from './terminal.ts';

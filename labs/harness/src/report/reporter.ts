@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Results } from '@parallel-course/core';
 import { ReportWriteError } from '../errors.ts';
-import { writeFileAtomic } from '../results-writer.ts';
+import { writeFileAtomic } from '../write/results-writer.ts';
 import type { ChartSpec } from './chart-spec.ts';
 
 export const HTML_FILE = 'report.html';

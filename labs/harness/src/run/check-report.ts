@@ -1,7 +1,7 @@
 /** The check stage's verdicts as the terminal shows them, with the fix for each failure (runLab and checkLab print it). */
 import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
 import type { Impl } from '../lab-definition.ts';
-import { mismatchHint } from '../mismatch-hint.ts';
+import { mismatchHint } from './mismatch-hint.ts';
 
 export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl: Impl): string {
   const lines = ['Correctness check (every case against its expected output, before any timing):'];

@@ -3,7 +3,7 @@
  * fewer rounds or optional cases left out when it would overrun its budget) and the cases, headline and notes the
  * runner will compute the same way from the same lab.
  */
-import { planLoadedLab, type LabPlan } from '../plan-lab.ts';
+import { planLoadedLab, type LabPlan } from '../plan/plan-lab.ts';
 import { runCases } from '../run-cases.ts';
 import type { LabInfo } from '../run-protocol.ts';
 import type { SuperviseOptions } from '../supervisor.ts';

@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { exitCodeForSignal } from '../errors.ts';
-import { removeIfEmpty } from '../results-writer.ts';
+import { removeIfEmpty } from '../write/results-writer.ts';
 import type { RunStart } from './open.ts';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

@@ -4,16 +4,16 @@
  */
 import path from 'node:path';
 import type { CorrectnessEntry, Environment, Results } from '@parallel-course/core';
-import { cpuBudget, describeBudget, type CpuBudget } from '../cpus.ts';
-import { collectEnvironment } from '../environment.ts';
+import { cpuBudget, describeBudget, type CpuBudget } from '../machine/cpus.ts';
+import { collectEnvironment } from '../machine/environment.ts';
 import type { Impl, LabDefinition, SamplingPlan } from '../lab-definition.ts';
 import { loadLab, ROOT_DIR } from '../lab-registry.ts';
 import type { SandboxLimits } from '../os-sandbox.ts';
-import { createProgress, type Progress } from '../progress.ts';
+import { createProgress, type Progress } from './progress.ts';
 import { fingerprintSolution } from '../solution-fingerprint.ts';
-import { prepareRunDir } from '../results-writer.ts';
-import { slurmStepWarning } from '../slurm-step.ts';
-import { currentTopology, type Topology } from '../topology.ts';
+import { prepareRunDir } from '../write/results-writer.ts';
+import { slurmStepWarning } from '../machine/slurm-step.ts';
+import { currentTopology, type Topology } from '../machine/topology.ts';
 
 /** The seed of the inputs and of the bootstrap when the run names none (--seed). */
 export const DEFAULT_SEED = 20261202;

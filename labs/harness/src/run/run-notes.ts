@@ -5,7 +5,7 @@
 import { caseLabel, plausibilityFlags, type RunAnalysis } from '@parallel-course/core';
 import { measureGroups } from '../measure.ts';
 import type { SupervisedRun } from '../supervisor.ts';
-import { describeTopology, topologyWarnings } from '../topology.ts';
+import { describeTopology, topologyWarnings } from '../machine/topology.ts';
 import type { DeclaredRun } from './declare.ts';
 import type { RunStart } from './open.ts';
 

@@ -5,9 +5,9 @@
 import path from 'node:path';
 import type { Results } from '@parallel-course/core';
 import { EXIT_CHECK_FAILED, EXIT_OK } from '../errors.ts';
-import { ANALYSIS_FILE, writeAnalysis } from '../lab-analysis.ts';
+import { ANALYSIS_FILE, writeAnalysis } from '../analyse/lab-analysis.ts';
 import { formatTerminalSummary, writeReports } from '../report/index.ts';
-import { writeRunFolder } from '../results-writer.ts';
+import { writeRunFolder } from '../write/results-writer.ts';
 import { stdoutSummaryWidth } from '../text-table.ts';
 import type { RunLabOutcome, RunStart } from './open.ts';
 

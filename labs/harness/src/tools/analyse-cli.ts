@@ -4,11 +4,11 @@
  * Prints the analysis and writes it into a new folder of the run. Exit codes: 0 ok, 2 bad input, 3 internal error.
  */
 import path from 'node:path';
-import { runLabAnalysis, writeAnalysis } from '../lab-analysis.ts';
+import { runLabAnalysis, writeAnalysis } from '../analyse/lab-analysis.ts';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
-import { listRuns, readResults } from '../results-reader.ts';
-import { parseCommandLine } from '../command-line.ts';
+import { listRuns, readResults } from '../write/results-reader.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
 
 const USAGE = 'Usage: npm run analyse -- <run folder | results.json>\n       npm run analyse -- --lab <lab>   (its newest run under results/)';
 

@@ -5,12 +5,12 @@
 import path from 'node:path';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { createRunDir, writeFileAtomic } from '../results-writer.ts';
-import { MAX_RESULTS_BYTES } from '../safe-read.ts';
+import { createRunDir, writeFileAtomic } from '../write/results-writer.ts';
+import { MAX_RESULTS_BYTES } from '../write/safe-read.ts';
 import { isFolder, loadSubmissions, renderClassPage } from './class-page.ts';
 import { gradebookCsv, gradebookRow } from './gradebook.ts';
 import { formatBytes, terminalText } from '@parallel-course/core';
-import { parseCommandLine } from '../command-line.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
 
 const HELP = [
   'Usage: npm run class -- <folder of submissions> [--out DIR]',

@@ -12,15 +12,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseNvidiaSmi } from '../environment.ts';
-import { cpuAffinityList, readCgroupQuota } from '../cpus.ts';
+import { parseNvidiaSmi } from '../machine/environment.ts';
+import { cpuAffinityList, readCgroupQuota } from '../machine/cpus.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
-import { describeProbeFailure, oneLine, runProbe } from '../probe.ts';
-import { lookUpWebGpuAdapters, recordedWebGpuAdapters } from '../webgpu-adapters.ts';
+import { describeProbeFailure, oneLine, runProbe } from '../machine/probe.ts';
+import { lookUpWebGpuAdapters, recordedWebGpuAdapters } from '../machine/webgpu-adapters.ts';
 import { diagnose, doctorFailed, formatFindings, type DoctorProbe, type Finding } from './doctor.ts';
 import type { OrtProbe } from './ort-probe.ts';
-import { parseCommandLine } from '../command-line.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
 
 const ORT_PROBE = fileURLToPath(new URL('./ort-probe.ts', import.meta.url));
 /** Packages the harness needs to run a lab and write its reports, and piscina, which the labs' pools use. */

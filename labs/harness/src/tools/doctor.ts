@@ -5,7 +5,7 @@
  */
 import type { Environment } from '@parallel-course/core';
 import type { OrtProbe } from './ort-probe.ts';
-import { describeAdapter, describeIgnored, type IgnoredDriver, type WebGpuAdapter } from '../webgpu-adapters.ts';
+import { describeAdapter, describeIgnored, type IgnoredDriver, type WebGpuAdapter } from '../machine/webgpu-adapters.ts';
 
 /** The course runs TypeScript directly, which needs Node >= 22.18 (type stripping on by default); it pins 24. */
 export const REQUIRED_NODE_MAJOR = 24;

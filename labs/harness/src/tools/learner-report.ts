@@ -6,12 +6,12 @@
  * No report is made from a run that failed its check or whose numbers do not follow from its samples.
  */
 import { type Results, terminalText } from '@parallel-course/core';
-import { compareRuns } from '../compare.ts';
+import { compareRuns } from '../analyse/compare.ts';
 import type { RunComparison } from '@parallel-course/core';
-import { shellCommandLine, shellQuote } from '../safe-read.ts';
+import { shellCommandLine, shellQuote } from '../write/safe-read.ts';
 import { baselineEvidence, scalingEvidence } from './evidence.ts';
-import type { Notes } from '../notes.ts';
-import { judgePrediction, type Prediction, type PredictionVerdict } from '../prediction.ts';
+import type { Notes } from '../write/notes.ts';
+import { judgePrediction, type Prediction, type PredictionVerdict } from '../write/prediction.ts';
 import { threatsToValidity, type Threat } from './threats.ts';
 import { validateSubmission } from './validate.ts';
 import { ReportRefusedError } from '../errors.ts';

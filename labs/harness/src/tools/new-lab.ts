@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { parseCommandLine } from '../command-line.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
 
 /**
  * The templates (new-lab-template/, plain text so that nothing type-checks or imports them before `{{name}}`, `{{title}}`

@@ -7,10 +7,10 @@
  */
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, loadLab, ROOT_DIR } from '../lab-registry.ts';
-import { planLoadedLab, type LabPlan } from '../plan-lab.ts';
-import { formatDuration, COURSE_MACHINE, RUN_BUDGET_MS } from '../plan.ts';
-import { DEFAULT_SEED } from '../run-lab.ts';
-import { parseCommandLine } from '../command-line.ts';
+import { planLoadedLab, type LabPlan } from '../plan/plan-lab.ts';
+import { formatDuration, COURSE_MACHINE, RUN_BUDGET_MS } from '../plan/plan.ts';
+import { DEFAULT_SEED } from '../run/run-lab.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
 
 const USAGE = 'Usage: npm run plan [-- --cpus 2,16,64,128] [--here] [--json]';
 /** The node sizes the guide's table shows: a laptop, a small node, common big nodes. */

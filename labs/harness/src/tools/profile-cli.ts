@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ProfileFormatError, parseCpuProfile, summarizeProfile, type CpuProfile } from './profile-analysis.ts';
 import { formatProfileReport } from './profile-table.ts';
-import { parseCommandLine } from '../command-line.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
 
 /** Rows per table when --top is not given. */
 const DEFAULT_TOP = 10;

@@ -14,9 +14,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { formatDuration } from '../plan.ts';
+import { formatDuration } from '../plan/plan.ts';
 import type { Results } from '@parallel-course/core';
-import { readResults } from '../results-reader.ts';
+import { readResults } from '../write/results-reader.ts';
 import { findRunFolders, labsWithRuns } from './run-folders.ts';
 import { planRows } from './plan-cli.ts';
 

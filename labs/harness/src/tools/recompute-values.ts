@@ -11,9 +11,9 @@
 import path from 'node:path';
 import { buildAnalysisValues, parseAnalysisValues, type AnalysisValues, type MeasuredValue } from '@parallel-course/core';
 import { runScriptSync } from '../child-process.ts';
-import { runLabAnalysis } from '../lab-analysis.ts';
+import { runLabAnalysis } from '../analyse/lab-analysis.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { readResults } from '../results-reader.ts';
+import { readResults } from '../write/results-reader.ts';
 
 /** How long one recomputation may take: a lab's analysis takes 1-3 s; a hung one must not stop a site build. */
 export const RECOMPUTE_TIMEOUT_MS = 60_000;

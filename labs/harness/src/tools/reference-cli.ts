@@ -14,13 +14,13 @@
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runLabAnalysis, writeAnalysis } from '../lab-analysis.ts';
+import { runLabAnalysis, writeAnalysis } from '../analyse/lab-analysis.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import type { Results } from '@parallel-course/core';
 import { formatSignificant, machineText } from '@parallel-course/core';
 import { checkRunFolder, findRunFolders, labsWithRuns } from './run-folders.ts';
-import { parseCommandLine } from '../command-line.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
 
 const USAGE = 'Usage: npm run reference -- <bundle folder | results folder> [--out <folder>] [--lab <lab>]...   (default out: reference/, every lab)';
 

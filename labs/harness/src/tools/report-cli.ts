@@ -13,7 +13,7 @@ import { SELF_REPORTED } from './gradebook.ts';
 import { validateFile } from './validate.ts';
 import { writeLearnerReport } from './write-learner-report.ts';
 import { plausibilityFlags, terminalText } from '@parallel-course/core';
-import { parseCommandLine } from '../command-line.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
 
 const OPTIONS = {
   out: { type: 'string', help: 'parent folder of the report (default: results/); the report goes to <out>/reports/<timestamp>/' },

@@ -7,7 +7,7 @@ import type { DataTable } from '../report/chart-spec.ts';
 import { buildCharts } from '../report/charts.ts';
 import { amdahlTable, correctnessTable, environmentTable, speedupsTable, timesTable } from '../report/tables.ts';
 import type { LearnerReport, ReportRun } from './learner-report.ts';
-import { NOTE_SECTIONS, type NoteKey } from '../notes.ts';
+import { NOTE_SECTIONS, type NoteKey } from '../write/notes.ts';
 import { caseLabel, formatBracketInterval, formatPercent, formatRatio, headlineSentence, machineOneLiner } from '@parallel-course/core';
 
 export type Block =

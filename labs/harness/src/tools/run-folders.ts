@@ -12,9 +12,9 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseAnalysisValuesJson, VALUES_FILE, type AnalysisValues } from '@parallel-course/core';
 import { UnsafeFileError } from '../errors.ts';
-import { RESULTS_FILE } from '../results-reader.ts';
+import { RESULTS_FILE } from '../write/results-reader.ts';
 import type { Results } from '@parallel-course/core';
-import { readTextFileSafely } from '../safe-read.ts';
+import { readTextFileSafely } from '../write/safe-read.ts';
 import { recomputeValuesInChild, valuesContradictions } from './recompute-values.ts';
 import { validateFile } from './validate.ts';
 

@@ -9,8 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import { checkResults, parseResultsJson, SCHEMA_VERSION, type LabDeclarations, type Results } from '@parallel-course/core';
 import { loadLab } from '../lab-registry.ts';
-import { resolveResultsFile } from '../results-reader.ts';
-import { readResultsText } from '../safe-read.ts';
+import { resolveResultsFile } from '../write/results-reader.ts';
+import { readResultsText } from '../write/safe-read.ts';
 
 /** The declarations of the lab a results file names, for the upgrade step. */
 export async function labDeclarations(labName: string): Promise<LabDeclarations> {

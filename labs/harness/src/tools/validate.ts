@@ -10,7 +10,7 @@
 import { UnsafeFileError } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
 import { solutionProblem } from '../solution-fingerprint.ts';
-import { readResultsText } from '../safe-read.ts';
+import { readResultsText } from '../write/safe-read.ts';
 import { validateSubmission, type ValidationResult } from '@parallel-course/core';
 
 export {

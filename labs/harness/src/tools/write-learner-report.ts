@@ -8,11 +8,11 @@ import path from 'node:path';
 import { CHART_HEIGHT, CHART_WIDTH } from '../report/index.ts';
 import { buildCharts } from '../report/charts.ts';
 import { renderChartPng } from '../report/png.ts';
-import { readResults } from '../results-reader.ts';
-import { createRunDir, writeFileAtomic } from '../results-writer.ts';
+import { readResults } from '../write/results-reader.ts';
+import { createRunDir, writeFileAtomic } from '../write/results-writer.ts';
 import { buildLearnerReport, toMachineReadable, type LearnerReport, type RunInput } from './learner-report.ts';
-import { ensureNotes, readNotes } from '../notes.ts';
-import { readPrediction } from '../prediction.ts';
+import { ensureNotes, readNotes } from '../write/notes.ts';
+import { readPrediction } from '../write/prediction.ts';
 import { chartPath, renderHtml, renderMarkdown } from './render-report.ts';
 import { reportDocument } from './report-document.ts';
 

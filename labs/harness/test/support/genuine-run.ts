@@ -1,7 +1,7 @@
 /** One genuine run of the workflow fixture lab (solution, all cases pass), made once per test file. */
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import { runLab } from '../../src/run-lab.ts';
+import { runLab } from '../../src/run/run-lab.ts';
 import type { Results } from '@parallel-course/core';
 import { tempRoot, TINY_SAMPLING } from './temp-root.ts';
 

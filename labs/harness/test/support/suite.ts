@@ -30,7 +30,7 @@ import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
-import { cpuBudget } from '../../src/cpus.ts';
+import { cpuBudget } from '../../src/machine/cpus.ts';
 import { labTestFiles } from './p-dependence.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');

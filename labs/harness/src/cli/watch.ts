@@ -10,15 +10,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LabLoadError } from './errors.ts';
-import type { Impl } from './lab-definition.ts';
+import { LabLoadError } from '../errors.ts';
+import type { Impl } from '../lab-definition.ts';
 import { caseLabel, correctnessDetail, type CorrectnessEntry, formatSignificant } from '@parallel-course/core';
-import { checkLab, type CheckLabOutcome } from './run-lab.ts';
+import { checkLab, type CheckLabOutcome } from '../run/run-lab.ts';
 
 /** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */
 export const DEBOUNCE_MS = 200;
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 
 export interface WatchOptions {
   lab: string;

@@ -16,8 +16,8 @@ import {
   type RunComparison,
   type Verdict,
 } from '@parallel-course/core';
-import { renderTextTable } from './text-table.ts';
-import { UsageError } from './errors.ts';
+import { renderTextTable } from '../text-table.ts';
+import { UsageError } from '../errors.ts';
 
 // The comparison itself is pure and browser-safe (core's compare-runs.ts, used by the site's results viewer too); this
 // file adds what the command line needs: its error type, sanitised text and the terminal table.

@@ -8,11 +8,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { buildAnalysisValues, VALUES_FILE } from '@parallel-course/core';
-import type { LabAnalysis } from './lab-definition.ts';
-import { loadLab } from './lab-registry.ts';
-import { readResults } from './results-reader.ts';
+import type { LabAnalysis } from '../lab-definition.ts';
+import { loadLab } from '../lab-registry.ts';
+import { readResults } from '../write/results-reader.ts';
 import type { Results } from '@parallel-course/core';
-import { writeFileAtomic } from './results-writer.ts';
+import { writeFileAtomic } from '../write/results-writer.ts';
 
 export const ANALYSIS_FILE = 'analysis.md';
 

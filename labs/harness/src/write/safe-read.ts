@@ -5,7 +5,7 @@
  * `shellCommandLine`, so no file can hang, kill or fool a run (issue 14).
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { UnsafeFileError } from './errors.ts';
+import { UnsafeFileError } from '../errors.ts';
 import { formatBytes, MAX_RESULTS_BYTES } from '@parallel-course/core';
 
 export { MAX_RESULTS_BYTES, UnsafeFileError };

@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { UnsafeFileError, UsageError } from './errors.ts';
+import { UnsafeFileError, UsageError } from '../errors.ts';
 import { parseResultsJson, type Results } from '@parallel-course/core';
 import { readResultsText } from './safe-read.ts';
 

@@ -12,24 +12,24 @@
  * checkLab, below, is the check stage alone (--watch and --status).
  */
 import type { CorrectnessEntry, Results } from '@parallel-course/core';
-import { cpuBudget } from './cpus.ts';
-import { EXIT_CHECK_FAILED, EXIT_OK, LabLoadError } from './errors.ts';
-import type { Impl } from './lab-definition.ts';
-import { loadLab, ROOT_DIR } from './lab-registry.ts';
-import { removeIfEmpty } from './results-writer.ts';
-import { runCases } from './run-cases.ts';
-import { supervise } from './supervisor.ts';
-import { checkAndMeasure } from './run/check-and-measure.ts';
-import { formatCheckReport } from './run/check-report.ts';
-import { declareRun } from './run/declare.ts';
-import { DEFAULT_SEED, openRun, type RunLabOptions, type RunLabOutcome } from './run/open.ts';
-import { resultsOf } from './run/results.ts';
-import { guardLastStages } from './run/interrupt.ts';
-import { writeRun } from './run/write.ts';
+import { cpuBudget } from '../machine/cpus.ts';
+import { EXIT_CHECK_FAILED, EXIT_OK, LabLoadError } from '../errors.ts';
+import type { Impl } from '../lab-definition.ts';
+import { loadLab, ROOT_DIR } from '../lab-registry.ts';
+import { removeIfEmpty } from '../write/results-writer.ts';
+import { runCases } from '../run-cases.ts';
+import { supervise } from '../supervisor.ts';
+import { checkAndMeasure } from './check-and-measure.ts';
+import { formatCheckReport } from './check-report.ts';
+import { declareRun } from './declare.ts';
+import { DEFAULT_SEED, openRun, type RunLabOptions, type RunLabOutcome } from './open.ts';
+import { resultsOf } from './results.ts';
+import { guardLastStages } from './interrupt.ts';
+import { writeRun } from './write.ts';
 
-export { DEFAULT_SEED, type RunLabOptions, type RunLabOutcome } from './run/open.ts';
-export { BOOTSTRAP_RESAMPLES } from './run/results.ts';
-export { formatCheckReport } from './run/check-report.ts';
+export { DEFAULT_SEED, type RunLabOptions, type RunLabOutcome } from './open.ts';
+export { BOOTSTRAP_RESAMPLES } from './results.ts';
+export { formatCheckReport } from './check-report.ts';
 
 export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const start = await openRun(options);

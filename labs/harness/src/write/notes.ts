@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { UnsafeFileError } from './errors.ts';
+import { UnsafeFileError } from '../errors.ts';
 import { writeFileAtomic } from './results-writer.ts';
 import { readTextFileSafely } from './safe-read.ts';
 

@@ -10,13 +10,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LabDefinition } from './lab-definition.ts';
+import type { LabDefinition } from '../lab-definition.ts';
 import type { CorrectnessEntry, Results } from '@parallel-course/core';
-import type { RunOnDisk } from './results-reader.ts';
+import type { RunOnDisk } from '../write/results-reader.ts';
 import { headlineSentence, terminalText as terminalSafe } from '@parallel-course/core';
-import { learnerFileOf } from './run-cases.ts';
+import { learnerFileOf } from '../run-cases.ts';
 import type { CachedCheck } from './status-cache.ts';
-import { checkLab, type CheckLabOptions, type CheckLabOutcome } from './run-lab.ts';
+import { checkLab, type CheckLabOptions, type CheckLabOutcome } from '../run/run-lab.ts';
 /**
  * The check of one lab for --status (checkLab: a fresh supervised runner process, so it sees the learner's current
  * files and a hung call ends within its limit), with an error that is not one case's (an unknown lab) as a value.

@@ -5,7 +5,7 @@
  * caller returns EXIT_OK.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../errors.ts';
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
 

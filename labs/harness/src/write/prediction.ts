@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { jsonErrorWithoutContent } from '@parallel-course/core';
 import { z } from 'zod';
-import { UnsafeFileError, UsageError } from './errors.ts';
+import { UnsafeFileError, UsageError } from '../errors.ts';
 import type { SpeedupEntry } from '@parallel-course/core';
 import { writeFileAtomic } from './results-writer.ts';
 import { readTextFileSafely } from './safe-read.ts';

@@ -5,7 +5,7 @@
  * rounds, never below MIN_ROUNDS, then leaving out the lab's optional sweep points. Pure: nothing is loaded or timed
  * here (plan-lab.ts does that for a run, tools/plan-cli.ts for the instructor's table).
  */
-import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from './lab-definition.ts';
+import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from '../lab-definition.ts';
 import { caseKey, caseLabel, formatDuration, paramsKey } from '@parallel-course/core';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */

@@ -4,8 +4,8 @@
  * machine or takes the course machine's rates, and fits the plan to the run's budget.
  */
 import path from 'node:path';
-import type { Calibration, Impl, LabContext, LabDefinition, SamplingPlan } from './lab-definition.ts';
-import { loadLab } from './lab-registry.ts';
+import type { Calibration, Impl, LabContext, LabDefinition, SamplingPlan } from '../lab-definition.ts';
+import { loadLab } from '../lab-registry.ts';
 import { describeFit, describeReduction, fitToBudget, formatDuration, planRun, COURSE_MACHINE, RUN_BUDGET_MS, type RunFit } from './plan.ts';
 
 export interface LabPlanOptions {

@@ -5,13 +5,13 @@
  * code is the worst of them.
  */
 import path from 'node:path';
-import { describeBudget, type CpuBudget } from './cpus.ts';
-import { EXIT_OK, EXIT_USAGE, exitCodeFor } from './errors.ts';
-import type { Impl } from './lab-definition.ts';
-import { htmlPage } from './report/html-page.ts';
+import { describeBudget, type CpuBudget } from '../machine/cpus.ts';
+import { EXIT_OK, EXIT_USAGE, exitCodeFor } from '../errors.ts';
+import type { Impl } from '../lab-definition.ts';
+import { htmlPage } from '../report/html-page.ts';
 import { escapeHtml, headlineSentence, type Results } from '@parallel-course/core';
-import { createRunDir, writeFileAtomic } from './results-writer.ts';
-import { runLab, type RunLabOptions } from './run-lab.ts';
+import { createRunDir, writeFileAtomic } from '../write/results-writer.ts';
+import { runLab, type RunLabOptions } from '../run/run-lab.ts';
 
 export interface BundleEntry {
   lab: string;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../errors.ts';
 import { parseResults, type Results } from '@parallel-course/core';
 
 /**

@@ -17,7 +17,7 @@
  */
 import type { AnalysisValues, MeasuredValue } from '@parallel-course/core';
 import { caseLabel, type CaseResult, formatSignificant, machineText, type Params, type Results, sameCase } from '@parallel-course/core';
-import { MeasuredSelectorError } from './errors.ts';
+import { MeasuredSelectorError } from '../errors.ts';
 
 export { MeasuredSelectorError };
 
