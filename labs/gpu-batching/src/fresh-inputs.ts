@@ -1,7 +1,7 @@
 /**
  * A fresh pass per measured sample (issue 42): every measured sample used to run on the same data set, so a
  * variant that kept its logits (by input, by folder, by contents) or computed only part of them passed. Now sample
- * number k (the runner's, drawn before learner code loads) runs on a pass of its own, made by `freshPass` BEFORE the
+ * number k (drawn by the judge, revealed only with its sample) runs on a pass of its own, made by `freshPass` BEFORE the
  * clock starts (the harness calls measureAt between samples: measure.ts takeSamples), and its logits are checked by
  * `checkPass` after the clock stops. Neither is timed, so the batched and one-at-a-time cases still time inference
  * alone, as before.
@@ -31,7 +31,7 @@ const fillRandom = randomFillSync;
 /** Images of each fresh pass whose logits are recomputed (float64, tolerance.ts's bound) after the pass: about 6 ms each. */
 export const SPOT_IMAGES = 4;
 
-/** The measured sample numbers the runner draws are below 2^20 (FRESH_INPUT_INDICES); images per pass below 2^10. */
+/** The measured sample numbers the judge draws are below 2^20 (FRESH_INPUT_INDICES); images per pass below 2^10. */
 const MAX_SAMPLE = 2 ** 20;
 const MAX_IMAGES = 2 ** 10;
 

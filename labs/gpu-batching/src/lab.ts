@@ -155,7 +155,7 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     return {
       check: sizes(ctx.quick).check.map((count, i) => input(ctx.seed + 1 + i, count)),
       measure,
-      // Each measured sample (warm-up included) on a pass of its own (the runner's fresh number), so no variant can
+      // Each measured sample (warm-up included) on a pass of its own (the judge's fresh number, revealed only with its sample), so no variant can
       // reuse the logits of an earlier sample. The harness makes it before the sample's clock starts and checks it
       // after the clock stops (measure.ts takeSamples), so neither the files written nor the check are timed: the
       // batched and one-at-a-time cases time the same inference calls as before (fresh-inputs.ts).

@@ -497,7 +497,7 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
   inputs(params, ctx) {
     if (params[TRIAD_PARAM] !== undefined) {
       // Small checks (one element, an odd length, a prime length no thread count divides), one large measured input;
-      // each measured sample on the same arrays with a scalar of its own (freshTriadInput: the runner's fresh index),
+      // each measured sample on the same arrays with a scalar of its own (freshTriadInput: the judge's fresh index),
       // so no sample's answer is an earlier one's, and the arrays each case first-touched stay where they are.
       const measure = makeTriadInput(Number(params[TRIAD_PARAM]), ctx.seed);
       return { check: TRIAD_CHECK_LENGTHS.map((length) => makeTriadInput(length, ctx.seed)), measure, measureAt: (sample: number) => freshTriadInput(measure, sample) };
@@ -506,8 +506,8 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
     // The check also runs n - 1: an odd size exercises the vector loops' remainder iterations.
     const check = n > 1 ? [makeInput(n, ctx.seed, 1), makeInput(n - 1, ctx.seed, 1)] : [makeInput(n, ctx.seed, 1)];
     const measure = makeInput(n, ctx.seed);
-    // Each measured sample multiplies matrices of its own (the runner's fresh index, drawn before learner code
-    // loads), written into the same arrays: a kernel that keeps C and recomputes part of it when the product repeats
+    // Each measured sample multiplies matrices of its own (the judge's fresh index, revealed only with its
+    // sample), written into the same arrays: a kernel that keeps C and recomputes part of it when the product repeats
     // (issue 42: a quarter of the rows, PASS 3.85) leaves rows of the last product, which checkSample finds.
     return { check, measure, measureAt: (sample: number) => refillInput(measure, freshSeed(ctx.seed, sample)) };
   },

@@ -55,7 +55,7 @@ export function makeTriadInput(length: number, seed: number): TriadInput {
 }
 
 /**
- * The fresh input of measured sample `sample` (1 .. FRESH_INPUT_INDICES - 1, the runner's draw): the measured input's
+ * The fresh input of measured sample `sample` (1 .. FRESH_INPUT_INDICES - 1, the judge's draw): the measured input's
  * b and c, the very same arrays, with a scalar of its own, s = TRIAD_SCALAR + sample. Distinct samples get distinct
  * scalars, so no output of an earlier sample is this one's (every a[i] with c[i] != 0 changes), and a triad that
  * kept a (by input, by array or by contents) or wrote only part of it fails checkTriadSample. Why only s: new b and c

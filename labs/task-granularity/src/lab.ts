@@ -198,7 +198,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
         ...[3, 4, 5].map((k) => ({ kind: 'monte-carlo' as const, spec: { seed: ctx.seed + k, points: RACE_CHECK_POINTS } })),
       ],
       measure: { kind: 'monte-carlo', spec: { seed: ctx.seed, points: pointsOf(params['points'], ctx) } },
-      // Each measured sample counts a stream of its own (the runner's fresh index, drawn before learner code loads),
+      // Each measured sample counts a stream of its own (the judge's fresh index, revealed only with its sample),
       // the same number of points: a histogram cached from an earlier sample is never the answer (issue 42: a pool
       // that cached it and did a third of the tasks PASSed at 3.12). expectedAt counts each one in full.
       measureAt: (sample: number) => ({ kind: 'monte-carlo', spec: { seed: freshSeed(ctx.seed, sample), points: pointsOf(params['points'], ctx) } }),

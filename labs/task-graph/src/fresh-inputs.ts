@@ -1,7 +1,7 @@
 /**
  * Fresh products (issue 42): every measured sample multiplied the same matrices. The graph API already keeps an
  * answer from coming from anywhere but this sample's graph (task-graph.ts finish), but a lab's inputs vary where they
- * can: sample number k (the runner's, drawn before learner code loads) multiplies matrices of its own, made before
+ * can: sample number k (drawn by the judge, revealed only with its sample) multiplies matrices of its own, made before
  * its clock starts, and the product is checked after the clock stops in O(count n^2), not by the O(count n^3)
  * product: Freivalds' test modulo MODULUS, P r = M_1 (M_2 (... (M_count r))) for a random vector r.
  */

@@ -77,7 +77,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     return {
       check: CHECK_COUNTS.map((n, k) => ({ kind: 'product' as const, matrices: seededMatrices(ctx.seed + 1 + k, n, CHECK_SIZE) })),
       measure: { kind: 'product', matrices: seededMatrices(ctx.seed, count, size) },
-      // Each measured sample multiplies matrices of its own (the runner's fresh number), made before its clock starts
+      // Each measured sample multiplies matrices of its own (the judge's fresh number, revealed only with its sample), made before its clock starts
       // and checked after it stops (fresh-inputs.ts). The empty tasks have nothing to vary: their answer is their count.
       measureAt: (sample: number) => ({ kind: 'product' as const, matrices: freshProduct(ctx.seed, sample, count, size) }),
     };
