@@ -10,6 +10,7 @@
  */
 import { randomFillSync, randomInt } from 'node:crypto';
 import { paramsKey } from '@parallel-course/core';
+import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from './lab-definition.ts';
 
 /**
@@ -168,6 +169,8 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
       }
       const expectedLength = lab.outputLength(sample.input);
       if (length !== expectedLength) return unequal('length', String(expectedLength), String(length));
+      // No typed array of this length is over the bound (8 bytes an element at most): it should have come whole.
+      if (length * 8 <= OUTPUT_BYTES_BOUND) return unequal('output', 'the whole output', `only its length (${length} elements), as if it were over ${OUTPUT_BYTES_BOUND} bytes`);
       return drawPositions(Math.min(own.positions, expectedLength), expectedLength);
     },
     checkAt(_key, sample, positions, values) {

@@ -153,6 +153,10 @@ test('an output too large to send is checked at positions drawn after the answer
   assert.equal((await judgeSamples([CASE], PLAN, right.channel, await judge())).failed.size, 0);
   const short = await judgeSamples([CASE], PLAN, fakeRunner(() => ({ kind: 'large', length: length - 1 })).channel, await judge());
   assert.match(short.failed.get('learner')?.reason ?? '', /at \[length\]: expected 1048576, got 1048575/);
+  // A small output sent as if it were large (to be checked at positions only): refused.
+  const small = await labOutputJudge(largeLab(1000) as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: 7, checked: 7 }]);
+  const dodged = await judgeSamples([CASE], PLAN, fakeRunner(() => ({ kind: 'large', length: 1000 })).channel, small);
+  assert.match(dodged.failed.get('learner')?.reason ?? '', /expected the whole output, got only its length \(1000 elements\)/);
   // A lab with no position check cannot take a large output.
   const none = await labOutputJudge({ ...lab, expectedAtPositions: undefined } as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: 7, checked: 7 }]);
   const refused = await judgeSamples([CASE], PLAN, fakeRunner(() => ({ kind: 'large', length })).channel, none);
