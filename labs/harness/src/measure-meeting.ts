@@ -109,6 +109,8 @@ export class MeasureMeeting {
     const order = run.lab.cases.map((c) => c.key);
     cases.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
     let outputs: OutputJudge;
+    // Its inputs, and with expectedAt every fresh input's expected output (seconds in task-granularity's full run).
+    this.#options.onProgress?.({ type: 'progress', done: 0, total: 1, label: "the harness's copy of the inputs", phase: 'warm-up' });
     try {
       outputs = await this.#outputJudge(cases);
     } catch (error) {
