@@ -63,6 +63,12 @@ test('the reader finds static, type-only, side-effect and dynamic imports into t
   assert.deepEqual(upwardImports([{ name: 'run/write.ts', source: stage }]), ['run/write.ts -> report/index.ts']);
 });
 
+test('every folder of src/ is a pipeline stage this test reads, or tools/ or report/ (a new stage folder is not left unread)', () => {
+  const folders = readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `${d.name}/`).sort();
+  const known = [...PIPELINE_DIRS.filter((d) => d !== ''), 'report/', 'tools/'].sort();
+  assert.deepEqual(folders, known, 'a folder of labs/harness/src that this test does not know: add it to PIPELINE_DIRS (a stage of the run) or move its files');
+});
+
 test('no module of the run pipeline imports tools/ or report/ beyond the known, shrinking list', () => {
   const found = upwardImports(pipelineFiles());
   assert.ok(pipelineFiles().length > 20, 'the pipeline modules were read');
