@@ -123,7 +123,8 @@ export function nextSteps(name: string): string[] {
     `Time the new workload on the course machine (labs/${name}/src/estimates.ts: COURSE_MACHINE_RATES and each case's estimate); \`npm run plan\` shows the planned run times.`,
     `Add the solution's key lines for '${name}' to KEY_LINES in labs/harness/test/exercises-hide-solutions.test.ts.`,
     'npm install   (records the new workspace in package-lock.json)',
-    `npm run typecheck && node --test labs/${name}/test/${name}.test.ts labs/harness/test/lab-shape.test.ts`,
+    'npm run typecheck',
+    `node --test labs/${name}/test/${name}.test.ts labs/harness/test/lab-shape.test.ts`,
     `npm run lab -- ${name} --impl solution, then npm run reference -- results --lab ${name}   (its committed reference run)`,
     'node labs/harness/src/tools/readme-commands.ts --write   (the README\'s commands block)',
   ];
