@@ -82,6 +82,18 @@ function unequal(index: string | number, expected: string, actual: string): Comp
   return { equal: false, firstMismatch: { index, expected, actual }, maxAbsError: null, maxRelError: null };
 }
 
+/** The values shown at `positions` against the lab's expected output there (expectedAtPositions), by its comparator. */
+function compareAt(lab: LabDefinition<unknown, unknown>, input: unknown, positions: readonly number[], values: ArrayLike<number>): Comparison {
+  const expected = lab.expectedAtPositions!(input, positions);
+  const actual = new (Object.getPrototypeOf(expected as object).constructor as new (n: number) => { [k: number]: number; length: number })(positions.length);
+  for (let k = 0; k < positions.length; k++) actual[k] = values[k] ?? Number.NaN;
+  const comparison = lab.comparator.compare(expected, actual);
+  const where = comparison.firstMismatch;
+  // The index the comparator names is into the positions checked: name the output's own.
+  if (where && typeof where.index === 'number') return { ...comparison, firstMismatch: { ...where, index: positions[where.index] ?? where.index } };
+  return comparison;
+}
+
 /** One case as the judge checks it: its definition's params and how many samples it will be asked for. */
 export interface OutputCase {
   key: string;
@@ -174,14 +186,7 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
       return drawPositions(Math.min(own.positions, expectedLength), expectedLength);
     },
     checkAt(_key, sample, positions, values) {
-      const expected = lab.expectedAtPositions!(sample.input, positions);
-      const actual = new (Object.getPrototypeOf(expected as object).constructor as new (n: number) => { [k: number]: number; length: number })(positions.length);
-      for (let k = 0; k < positions.length; k++) actual[k] = values[k] ?? Number.NaN;
-      const comparison = lab.comparator.compare(expected, actual);
-      const where = comparison.firstMismatch;
-      // The index the comparator names is into the positions checked: name the output's own.
-      if (where && typeof where.index === 'number') return { ...comparison, firstMismatch: { ...where, index: positions[where.index] ?? where.index } };
-      return comparison;
+      return compareAt(lab, sample.input, positions, values);
     },
   };
 }
@@ -224,6 +229,29 @@ export class CheckJudge {
       this.#expected.set(slot, expected);
     }
     return this.#lab.comparator.compare(await expected, sent.value);
+  }
+
+  /**
+   * A check output sent as `large` (`length` elements): the positions to ask for, drawn now that it has arrived
+   * (positionsPerSample(1): a check input is one sample), or a failed comparison when it cannot be checked so.
+   */
+  async positions(key: string, index: number, length: number): Promise<number[] | Comparison> {
+    const lab = this.#lab;
+    if (!lab.outputLength || !lab.expectedAtPositions) {
+      return unequal('output', 'an output the harness can check', `a typed array of ${length} elements, too large to send whole and the ${lab.name} lab has no position check (outputLength, expectedAtPositions)`);
+    }
+    const { all } = await this.#inputsOf(key);
+    if (!Number.isInteger(index) || index < 0 || index >= all.length) return unequal('input', `a check input #0..${all.length - 1}`, String(index));
+    const expectedLength = lab.outputLength(all[index]);
+    if (length !== expectedLength) return unequal('length', String(expectedLength), String(length));
+    if (length * 8 <= OUTPUT_BYTES_BOUND) return unequal('output', 'the whole output', `only its length (${length} elements), as if it were over ${OUTPUT_BYTES_BOUND} bytes`);
+    return drawPositions(Math.min(positionsPerSample(1), length), length);
+  }
+
+  /** Checks the values the runner showed at `positions` of check output #`index` of case `key`. */
+  async checkAt(key: string, index: number, positions: readonly number[], values: ArrayLike<number>): Promise<Comparison> {
+    const { all } = await this.#inputsOf(key);
+    return compareAt(this.#lab, all[index], positions, values);
   }
 
   /** How many check inputs case `key` has (its 'check-output's, one each, before its 'checked'). */

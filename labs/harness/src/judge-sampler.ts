@@ -104,6 +104,8 @@ export class JudgeChannel {
   /** Sends a request and resolves with its answers, stamped with the supervisor's clock at send and at each arrival. */
   ask(request: Request, watch: Watch | null): Promise<Answered> {
     if (this.#closed) return Promise.reject(this.#closed);
+    // One request in flight at a time (a forged 'check-output' could otherwise start a second 'show' over the first).
+    if (this.#pending) return Promise.reject(new RefusedAnswer(`a request ('${request.type}') while '${this.#pending.type}' #${this.#pending.seq} waits for its answer`, this.#pending.caseKey));
     const seq = ++this.#seq;
     return new Promise((resolve, reject) => {
       this.#reject = reject;

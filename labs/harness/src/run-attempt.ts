@@ -17,7 +17,7 @@ import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 import { JudgeChannel, RefusedAnswer, type Watch } from './judge-sampler.ts';
 import type { CheckJudge } from './judge-outputs.ts';
-import { checkMismatchText } from './check.ts';
+import { checkMismatchText, CHECK_CALL_TIMEOUT_MS } from './check.ts';
 import type { Comparison } from './lab-definition.ts';
 import type { MeasureMeeting } from './measure-meeting.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
@@ -128,9 +128,14 @@ export function runAttempt(
      */
     const checking = new Map<string, Promise<void>>();
     const judgedChecks = new Map<string, { failed: CorrectnessEntry | null; inputs: Set<number>; maxAbsError: number | null; maxRelError: number | null }>();
+    // A step that rejects (the channel closed under a 'show': the process ended) leaves the case to the exit handler.
     const afterChecks = () => Promise.all(checking.values()).then(() => undefined);
     const resolve = (outcome: AttemptOutcome) => void afterChecks().then(() => settle(outcome));
-    const inTurn = (key: string, step: () => Promise<void> | void) => checking.set(key, (checking.get(key) ?? Promise.resolve()).then(step));
+    const inTurn = (key: string, step: () => Promise<void> | void) =>
+      checking.set(
+        key,
+        (checking.get(key) ?? Promise.resolve()).then(step).catch(() => {}),
+      );
     // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
     const command = [process.execPath, ...sandbox.execArgv, RUN_CHILD, JSON.stringify(job)];
     const launch = sandbox.wall ? bwrapCommand(sandbox.wall, command) : { file: command[0] as string, args: command.slice(1) };
@@ -274,12 +279,27 @@ export function runAttempt(
           inTurn(info.key, async () => {
             const state = judgedChecks.get(info.key) ?? { failed: null, inputs: new Set<number>(), maxAbsError: null, maxRelError: null };
             judgedChecks.set(info.key, state);
+            const sent = output as { kind?: unknown; length?: unknown } | null;
+            // The runner waits for the 'show' of an output too large to send: it is asked even when nothing is to be
+            // checked (no positions), so the runner goes on.
+            const watchShow: Watch = { activity: { stage: 'check', caseKey: info.key, input }, limitMs: CHECK_CALL_TIMEOUT_MS, why: `the harness's check of one output may take ${CHECK_CALL_TIMEOUT_MS / 1000} s` };
+            if (state.failed && sent?.kind === 'large') await channel.ask({ type: 'show', caseKey: info.key, positions: [] }, watchShow).catch(() => {});
             if (state.failed) return;
             state.inputs.add(input);
             let comparison: Comparison | null;
             let reason: string | null = null;
             try {
-              comparison = await checks.check(info.key, input, output);
+              if (sent?.kind === 'large') {
+                // Too large to send: values at positions drawn now, which the runner waits to be asked for.
+                const drawn = await checks.positions(info.key, input, Number(sent.length)).catch((e: unknown) => new Error(e instanceof Error ? e.message : String(e)));
+                const positions = Array.isArray(drawn) ? drawn : [];
+                const shown = (await channel.ask({ type: 'show', caseKey: info.key, positions }, watchShow)).answers[0];
+                const values = shown?.type === 'shown' && (ArrayBuffer.isView(shown.values) || Array.isArray(shown.values)) ? (shown.values as ArrayLike<number>) : [];
+                if (drawn instanceof Error) throw drawn;
+                comparison = Array.isArray(drawn) ? await checks.checkAt(info.key, input, positions, values) : drawn;
+              } else {
+                comparison = await checks.check(info.key, input, output);
+              }
             } catch (error) {
               comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
               reason = `its output on check input #${input} could not be checked: ${error instanceof Error ? error.message : String(error)}`;

@@ -14,7 +14,7 @@ import { randomInt } from 'node:crypto';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
 import { loadLab } from './lab-registry.ts';
 import type { MeasureTarget } from './measure.ts';
-import { outputOf, serveSamples, type SampleServerChannel, type ServedCase } from './sample-server.ts';
+import { outputOf, serveSamples, valuesAt, type SampleServerChannel, type ServedCase } from './sample-server.ts';
 import { runCases } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { caseKey, caseLabel, isSolutionCopy, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
@@ -154,6 +154,18 @@ export function freezeDeep(value: unknown, seen = new Set<unknown>()): void {
   Object.freeze(value);
 }
 
+/** The judge's next 'show' request (the check of an output too large to send); other requests meanwhile are ignored. */
+function nextShow(channel: SampleServerChannel): Promise<{ seq: number; positions: unknown[] }> {
+  return new Promise((resolve) => {
+    const stop = channel.listen((request) => {
+      const r = request as { type?: unknown; seq?: unknown; positions?: unknown } | null;
+      if (r?.type !== 'show' || typeof r.seq !== 'number') return;
+      stop();
+      resolve({ seq: r.seq, positions: Array.isArray(r.positions) ? r.positions : [] });
+    });
+  });
+}
+
 /** Runs the job, sending every step to `send`. Throws LabLoadError/UsageError for problems that are not one case's. */
 export async function runJob(job: RunJob, channel: SampleServerChannel): Promise<void> {
   const send = (message: RunnerMessage) => channel.send(message);
@@ -201,8 +213,7 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
       afterCall: called,
       beforeTeardown: () => announce({ stage: 'teardown', caseKey: p.key }, TEARDOWN_TIMEOUT_MS, `teardown may take ${TEARDOWN_TIMEOUT_MS / 1000} s`),
       output: async (index, actual) => {
-        // Sent for the judge to compare; an output too large to send is compared here, with its expected output made
-        // now (the runner's own word: the judge checks the measured samples of such a case at positions it draws).
+        // Sent for the judge to compare.
         const crossing = outputOf(actual);
         if (crossing.kind === 'whole') {
           try {
@@ -212,9 +223,16 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
           }
           return null;
         }
+        // Too large: the judge asks for the values at positions it draws now, and checks them ('show', answered
+        // before anything else runs); the runner also compares it in full, which only adds a failure.
+        // Announced as a call, so the supervisor bounds the wait whatever happens to its 'show'.
+        announce({ stage: 'check', caseKey: p.key, input: index }, CHECK_CALL_TIMEOUT_MS, `the harness's check of one output may take ${CHECK_CALL_TIMEOUT_MS / 1000} s`);
+        const asked = nextShow(channel);
         await channel.send({ type: 'check-output', caseKey: p.key, input: index, output: crossing });
-        const input = p.set.inputs[index];
-        return lab.comparator.compare(await lab.expected(input), actual);
+        const show = await asked;
+        await channel.send({ type: 'shown', seq: show.seq, values: valuesAt(actual as ArrayLike<number>, show.positions) });
+        called();
+        return lab.comparator.compare(await lab.expected(p.set.inputs[index]), actual);
       },
     });
     // The last check input is the measured input: its (cold) time sets the case's limit per measured sample.

@@ -235,3 +235,62 @@ test("the measured samples' outputs are checked in the judge: a runner that says
   assert.match(entry?.reason ?? '', /^wrong output on warm-up sample #0 at \[0\]: expected \d+, got \d+ .*Look at exercises\/faulty\/faulty\.ts/);
   assert.deepEqual(entry?.failedAt, { stage: 'warm-up', sample: 0 });
 });
+
+test("a check output too large to send is checked in the judge at positions it draws: a runner that says it is right does not pass a wrong one (issue 42)", { timeout: 120_000 }, async (t) => {
+  // A lab whose output is 2^20 doubles (8 MiB, over the bound): entry p = p + the input's first number. The learner
+  // gets 1% of its entries wrong, and the runner's comparator says every output is right. Before, the runner's word
+  // was the check's: the case passed.
+  const root = tempRoot('faults-root', 'harness-judge-large-', t);
+  writeFileSync(
+    path.join(root, 'labs', 'faulty', 'src', 'lab.ts'),
+    `import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CaseDefinition, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import { withinTolerance } from '@parallel-course/harness/comparators.ts';
+const IN_RUNNER = (process.argv[1] ?? '').endsWith('run-child.ts');
+const LENGTH = 2 ** 20;
+type Input = Float64Array;
+type Output = Float64Array;
+const right = (xs: Input) => Float64Array.from({ length: LENGTH }, (_, p) => p + xs[0]!);
+function variant(name: string, run: (xs: Input) => Output | Promise<Output>): CaseDefinition<Input, Output> {
+  return { variant: name, params: {}, async setup() { return { run, teardown() {} }; } };
+}
+const lab: LabDefinition<Input, Output> = {
+  name: 'faulty', title: 'Faulty lab (large outputs)', summary: 'large outputs', episode: 'episodes/none.mdx',
+  learnerFiles: [{ file: 'faulty.ts', exports: ['sumSquares'] }],
+  variants: [
+    { name: 'loop', description: 'the baseline', source: 'labs/faulty/src/lab.ts' },
+    { name: 'steady', description: 'a second correct variant', source: 'labs/faulty/src/lab.ts' },
+    { name: 'learner', description: "the learner's code", source: '<impl>/faulty.ts: sumSquares' },
+  ],
+  baseline: 'loop', sweeps: [], headline: { variant: 'steady', params: {} }, inputParams: [],
+  inputs: () => ({ check: [Float64Array.of(1)], measure: Float64Array.of(2) }),
+  expected: right,
+  comparator: IN_RUNNER ? { description: 'lies in the runner', compare: () => ({ equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: 0 }) } : withinTolerance({ abs: 0, rel: 0 }),
+  outputLength: () => LENGTH,
+  expectedAtPositions: (xs, positions) => Float64Array.from(positions, (p) => p + xs[0]!),
+  workPerSample: () => ({ amount: LENGTH, unit: 'elements' }),
+  cases(ctx) {
+    return [
+      variant('loop', right),
+      variant('learner', async (xs) => (await import(pathToFileURL(path.join(ctx.implDir, 'faulty.ts')).href)).sumSquares(xs)),
+      variant('steady', right),
+    ];
+  },
+  sampling: { quick: { warmupSamples: 1, rounds: 2, samplesPerRound: 1 }, full: { warmupSamples: 1, rounds: 2, samplesPerRound: 1 } },
+};
+export default lab;
+`,
+  );
+  writeFileSync(
+    path.join(root, 'exercises', 'faulty', 'faulty.ts'),
+    'export function sumSquares(xs: Float64Array): Float64Array {\n  return Float64Array.from({ length: 2 ** 20 }, (_, p) => (p % 100 === 99 ? -1 : p + xs[0]!));\n}\n',
+  );
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), silent: true, rootDir: root });
+  const entry = outcome.correctness.find((e) => e.variant === 'learner');
+  assert.equal(entry?.passed, false, JSON.stringify(entry));
+  assert.match(entry?.reason ?? '', /^wrong output on check input #0 at \[\d+99\]: expected \d+, got -1\. Look at exercises\/faulty\/faulty\.ts/);
+  // The right variants pass the same position checks, and are measured (every sample checked at positions too).
+  assert.ok(outcome.correctness.filter((e) => e.variant !== 'learner').every((e) => e.passed), JSON.stringify(outcome.correctness));
+  assert.deepEqual(outcome.results?.cases.map((c) => c.variant).sort(), ['loop', 'steady']);
+});
