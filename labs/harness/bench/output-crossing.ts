@@ -11,10 +11,10 @@ import { fork } from 'node:child_process';
 import os from 'node:os';
 import { serialize } from 'node:v8';
 import { paramsKey } from '@parallel-course/core';
-import { positionsPerSample } from '../src/judge-outputs.ts';
+import { positionsPerSample } from '../src/measure/judge-outputs.ts';
 import { labNames, loadLab, ROOT_DIR } from '../src/lab-registry.ts';
-import { runCases } from '../src/run-cases.ts';
-import { OUTPUT_BYTES_BOUND, outputOf } from '../src/sample-server.ts';
+import { runCases } from '../src/measure/run-cases.ts';
+import { OUTPUT_BYTES_BOUND, outputOf } from '../src/measure/sample-server.ts';
 
 if (process.argv[2] === '--echo') {
   process.on('message', () => process.send?.('ok'));

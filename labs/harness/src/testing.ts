@@ -79,4 +79,4 @@ export function labCopyRoot(lab: string): string {
 }
 
 /** The measure stage (stage 2) alone, for a lab's test that drives one case as the runner does (native-kernel's cached-answer test). */
-export { measureCases } from './measure.ts';
+export { measureCases } from './measure/measure.ts';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { busyTicksOf, competingCpus, competingLoadNote, processTicksOf, roundLoad } from '../src/competing-load.ts';
+import { busyTicksOf, competingCpus, competingLoadNote, processTicksOf, roundLoad } from '../src/measure/competing-load.ts';
 import { runLab } from '../src/run/run-lab.ts';
 import { slowImpl, tempRoot } from './support/temp-root.ts';
 

@@ -36,7 +36,7 @@ export function upwardImports(files: { name: string; source: string }[]): string
 }
 
 /** The pipeline's folders: src/ itself (the entries and the shared ground) and its stages. */
-const PIPELINE_DIRS = ['', 'cli/', 'plan/', 'machine/', 'run/', 'analyse/', 'write/'];
+const PIPELINE_DIRS = ['', 'cli/', 'plan/', 'machine/', 'supervise/', 'measure/', 'run/', 'analyse/', 'write/'];
 
 function pipelineFiles(): { name: string; source: string }[] {
   return PIPELINE_DIRS.flatMap((dir) =>

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chargeAfterAnswer, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS, recordedCallMs, RefusedAnswer, upperTrip } from '../src/judge-sampler.ts';
-import type { OutputJudge } from '../src/judge-outputs.ts';
+import { chargeAfterAnswer, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS, recordedCallMs, RefusedAnswer, upperTrip } from '../src/measure/judge-sampler.ts';
+import type { OutputJudge } from '../src/measure/judge-outputs.ts';
 import { runLab } from '../src/run/run-lab.ts';
-import type { JudgeRequest, RunnerMessage } from '../src/run-protocol.ts';
-import { REQUESTS_CLOSED } from '../src/seal.ts';
+import type { JudgeRequest, RunnerMessage } from '../src/measure/run-protocol.ts';
+import { REQUESTS_CLOSED } from '../src/measure/seal.ts';
 import { FRAME_SOURCE } from './support/channel-frame.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { tempRoot } from './support/temp-root.ts';
@@ -118,7 +118,7 @@ test('a sample runs on the fresh input the judge reveals when it asks for that s
     path.join(root, 'exercises', 'faulty', 'faulty.ts'),
     RIGHT.replace('return s;', 'return xs.length === 2000 && xs[0] === 5 ? s + 1 : s;'),
   );
-  const { runJob } = await import('../src/runner.ts');
+  const { runJob } = await import('../src/measure/runner.ts');
   const messages: RunnerMessage[] = [];
   const learnerKey = JSON.stringify(['learner', []]);
   const run = runJob(

@@ -11,12 +11,12 @@ import { test } from 'node:test';
 import { runLab } from '../src/run/run-lab.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { tempRoot } from './support/temp-root.ts';
-import { JudgeChannel, judgeSamples, RefusedAnswer, type JudgedCase } from '../src/judge-sampler.ts';
-import { drawPositions, labOutputJudge, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } from '../src/judge-outputs.ts';
+import { JudgeChannel, judgeSamples, RefusedAnswer, type JudgedCase } from '../src/measure/judge-sampler.ts';
+import { drawPositions, labOutputJudge, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } from '../src/measure/judge-outputs.ts';
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
-import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/run-protocol.ts';
-import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, valuesAt } from '../src/sample-server.ts';
+import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/measure/run-protocol.ts';
+import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, valuesAt } from '../src/measure/sample-server.ts';
 
 const CTX: LabContext = { impl: 'exercise', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
 const PLAN = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };

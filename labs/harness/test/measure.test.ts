@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { measureCases, measureGroups, roundOrder, type MeasureTarget } from '../src/measure.ts';
-import { collectGarbage } from '../src/heap.ts';
+import { measureCases, measureGroups, roundOrder, type MeasureTarget } from '../src/measure/measure.ts';
+import { collectGarbage } from '../src/measure/heap.ts';
 
 describe('roundOrder', () => {
   it('rotates the cases by one each round', () => {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LabLoadError } from '../src/errors.ts';
 import { loadLab } from '../src/lab-registry.ts';
-import { runCases } from '../src/run-cases.ts';
+import { runCases } from '../src/measure/run-cases.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { caseKey } from '@parallel-course/core';
 
@@ -46,7 +46,7 @@ test('a missing impl folder is the lab\'s problem, named with its fix, before an
 });
 
 test('a runner whose case list differs from the supervisor\'s stops with the reason, instead of reporting unknown cases', async () => {
-  const { supervise } = await import('../src/supervisor.ts');
+  const { supervise } = await import('../src/supervise/supervisor.ts');
   const job = { ...JOB, checkOnly: true };
   const { info } = runCases(await loadLab('faulty', ROOT), job);
   const run = await supervise({ job, lab: { ...info, cases: info.cases.slice(1) } });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { runLab } from '../src/run/run-lab.ts';
-import { readSandboxNeeds, sandboxExecArgv } from '../src/sandbox.ts';
+import { readSandboxNeeds, sandboxExecArgv } from '../src/supervise/sandbox.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };

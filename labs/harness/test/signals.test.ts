@@ -14,7 +14,7 @@ import { runningProcesses } from '../src/testing.ts';
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = path.join(REPO, 'labs/harness/src/cli.ts');
 const SERVER_MAIN = path.join(REPO, 'labs/event-loop/src/server-main.ts');
-const RUN_CHILD = path.join(REPO, 'labs/harness/src/run-child.ts');
+const RUN_CHILD = path.join(REPO, 'labs/harness/src/measure/run-child.ts');
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

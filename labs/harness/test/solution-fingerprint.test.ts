@@ -8,7 +8,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run/run-lab.ts';
-import { fingerprintSolution } from '../src/solution-fingerprint.ts';
+import { fingerprintSolution } from '../src/supervise/solution-fingerprint.ts';
 import { validateFile } from '../src/tools/validate.ts';
 import { gradebookRow } from '../src/tools/gradebook.ts';
 import { tempRoot } from './support/temp-root.ts';

@@ -164,7 +164,7 @@ test("a promise that never settles in the check fails its variant's other cases 
   assert.notEqual(lab, readFileSync(labFile, 'utf8'), 'the fixture was rewritten');
   writeFileSync(labFile, lab);
   writeFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), 'export async function sumSquares(): Promise<number> { return new Promise(() => {}); }\n');
-  const { runJob } = await import('../src/runner.ts');
+  const { runJob } = await import('../src/measure/runner.ts');
   const checked: { params: Record<string, unknown>; passed: boolean; reason: string | null }[] = [];
   const started = performance.now();
   await runJob(

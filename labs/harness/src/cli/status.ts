@@ -14,7 +14,7 @@ import type { LabDefinition } from '../lab-definition.ts';
 import type { CorrectnessEntry, Results } from '@parallel-course/core';
 import type { RunOnDisk } from '../write/results-reader.ts';
 import { headlineSentence, terminalText as terminalSafe } from '@parallel-course/core';
-import { learnerFileOf } from '../run-cases.ts';
+import { learnerFileOf } from '../measure/run-cases.ts';
 import type { CachedCheck } from './status-cache.ts';
 import { checkLab, type CheckLabOptions, type CheckLabOutcome } from '../run/run-lab.ts';
 /**

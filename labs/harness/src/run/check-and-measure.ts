@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { exitCodeForSignal, LabLoadError } from '../errors.ts';
-import { supervise, type SupervisedRun } from '../supervisor.ts';
+import { supervise, type SupervisedRun } from '../supervise/supervisor.ts';
 import { formatCheckReport } from './check-report.ts';
 import type { DeclaredRun } from './declare.ts';
 import type { RunLabOutcome, RunStart } from './open.ts';

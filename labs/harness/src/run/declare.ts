@@ -4,9 +4,9 @@
  * runner will compute the same way from the same lab.
  */
 import { planLoadedLab, type LabPlan } from '../plan/plan-lab.ts';
-import { runCases } from '../run-cases.ts';
-import type { LabInfo } from '../run-protocol.ts';
-import type { SuperviseOptions } from '../supervisor.ts';
+import { runCases } from '../measure/run-cases.ts';
+import type { LabInfo } from '../measure/run-protocol.ts';
+import type { SuperviseOptions } from '../supervise/supervisor.ts';
 import type { RunStart } from './open.ts';
 
 export interface DeclaredRun {

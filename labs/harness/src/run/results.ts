@@ -4,7 +4,7 @@
  */
 import { analyzeRun, buildResults, notImplementedCases, type AnalysisInput, type Results } from '@parallel-course/core';
 import { EXIT_CHECK_FAILED } from '../errors.ts';
-import type { SupervisedRun } from '../supervisor.ts';
+import type { SupervisedRun } from '../supervise/supervisor.ts';
 import type { DeclaredRun } from './declare.ts';
 import type { RunLabOutcome, RunStart } from './open.ts';
 import { runNotes } from './run-notes.ts';

@@ -3,8 +3,8 @@
  * supervisor's notes, oversubscription, measure groups, a grade under forced P, implausible ratios, late failures.
  */
 import { caseLabel, plausibilityFlags, type RunAnalysis } from '@parallel-course/core';
-import { measureGroups } from '../measure.ts';
-import type { SupervisedRun } from '../supervisor.ts';
+import { measureGroups } from '../measure/measure.ts';
+import type { SupervisedRun } from '../supervise/supervisor.ts';
 import { describeTopology, topologyWarnings } from '../machine/topology.ts';
 import type { DeclaredRun } from './declare.ts';
 import type { RunStart } from './open.ts';

@@ -9,7 +9,7 @@
  */
 import { UnsafeFileError } from '../errors.ts';
 import { ROOT_DIR } from '../lab-registry.ts';
-import { solutionProblem } from '../solution-fingerprint.ts';
+import { solutionProblem } from '../supervise/solution-fingerprint.ts';
 import { readResultsText } from '../write/safe-read.ts';
 import { validateSubmission, type ValidationResult } from '@parallel-course/core';
 

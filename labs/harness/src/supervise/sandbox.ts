@@ -20,10 +20,10 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Impl } from './lab-definition.ts';
+import type { Impl } from '../lab-definition.ts';
 
 /** The repository this harness is in: the runner's own code and the dependencies it resolves (a test's lab root may be elsewhere). */
-const HARNESS_REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const HARNESS_REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /** What a lab's runner needs beyond the default, from `"sandbox"` in labs/<lab>/package.json. */
 export interface SandboxNeeds {

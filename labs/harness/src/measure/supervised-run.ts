@@ -4,7 +4,7 @@
  */
 import type { CorrectnessEntry, RawObservation, SampleUnit } from '@parallel-course/core';
 import type { RoundLoad } from './competing-load.ts';
-import type { SandboxLimits } from './os-sandbox.ts';
+import type { SandboxLimits } from '../supervise/os-sandbox.ts';
 import type { LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 
 export interface MeasuredData {

@@ -20,15 +20,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { readSandboxNeeds, sandboxExecArgv, sandboxGrants } from './sandbox.ts';
 import { probeOsSandbox, sandboxLimits, type OsSandboxProbe, type SandboxLimits } from './os-sandbox.ts';
-import { competingLoadNote } from './competing-load.ts';
+import { competingLoadNote } from '../measure/competing-load.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
-import type { LabInfo, RunJob } from './run-protocol.ts';
+import type { LabInfo, RunJob } from '../measure/run-protocol.ts';
 import { failedEntry, killGroup, runAttempt, type AttemptOutcome } from './run-attempt.ts';
-import { MeasureMeeting } from './measure-meeting.ts';
+import { MeasureMeeting } from '../measure/measure-meeting.ts';
 import { changedFiles, fingerprintFiles } from './solution-fingerprint.ts';
-import { CheckJudge } from './judge-outputs.ts';
-import { loadLab } from './lab-registry.ts';
-import { runCases } from './run-cases.ts';
+import { CheckJudge } from '../measure/judge-outputs.ts';
+import { loadLab } from '../lab-registry.ts';
+import { runCases } from '../measure/run-cases.ts';
 import { caseKey } from '@parallel-course/core';
 
 export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './run-attempt.ts';
@@ -44,8 +44,8 @@ export const TRUSTED_CODE_FLAG = '--trusted-code';
 
 export type { LabInfo };
 
-export type { MeasuredData, SupervisedRun, SuperviseOptions } from './supervised-run.ts';
-import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
+export type { MeasuredData, SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
+import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 
 /** How the runner is walled in: bubblewrap (os-sandbox.ts) or the permission model alone, and why. */
 export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits): string {

@@ -17,7 +17,7 @@
  * run); the Bench set-up between samples is outside the timed region.
  */
 import { Bench } from 'tinybench';
-import type { CaseInstance, Comparison, SamplingPlan } from './lab-definition.ts';
+import type { CaseInstance, Comparison, SamplingPlan } from '../lab-definition.ts';
 import { median, type RawObservation } from '@parallel-course/core';
 import { collectGarbage } from './heap.ts';
 import type { Activity } from './run-protocol.ts';

@@ -11,7 +11,7 @@ import { readCpuSnapshot, roundLoad, type CpuSnapshot } from './competing-load.t
 import { caseKey, caseLabel, gradedCaseParams, isSolutionCopy, type CorrectnessEntry } from '@parallel-course/core';
 import { judgeSamples, sampleLimitMs, type JudgeChannel, type JudgedCase } from './judge-sampler.ts';
 import { labOutputJudge, type OutputJudge } from './judge-outputs.ts';
-import { loadLab } from './lab-registry.ts';
+import { loadLab } from '../lab-registry.ts';
 import { runCases } from './run-cases.ts';
 import type { CaseInfo, RunnerMessage } from './run-protocol.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';

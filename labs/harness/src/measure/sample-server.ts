@@ -9,7 +9,7 @@
  * 'ok', 'measured').
  */
 import { collectGarbage } from './heap.ts';
-import type { CaseInstance } from './lab-definition.ts';
+import type { CaseInstance } from '../lab-definition.ts';
 import type { JudgeRequest, RunnerMessage, SampleOutput } from './run-protocol.ts';
 
 /**

@@ -11,7 +11,7 @@
 import { randomFillSync, randomInt } from 'node:crypto';
 import { paramsKey } from '@parallel-course/core';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
-import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from './lab-definition.ts';
+import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from '../lab-definition.ts';
 
 /**
  * The position check's promise: a kernel that leaves at least this fraction of its output wrong (computes at most

@@ -4,8 +4,8 @@
  * In a lab run the comparison is the judge's (hooks.output sends each output to it: judge-outputs.ts CheckJudge), and
  * a case whose output the judge finds wrong is failed there and never measured; in one process (lab tests), here.
  */
-import type { CaseDefinition, CaseInstance, Comparator, Comparison, LabContext } from './lab-definition.ts';
-import { isNotImplemented } from './lab-definition.ts';
+import type { CaseDefinition, CaseInstance, Comparator, Comparison, LabContext } from '../lab-definition.ts';
+import { isNotImplemented } from '../lab-definition.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
 /** Inputs and their expected outputs, shared by the cases that agree on the lab's input params. */

@@ -3,7 +3,7 @@
  * child process that loads the lab and runs the learner's code). The runner announces every call into learner code
  * with a time limit before it makes it; the supervisor ends the runner when a limit passes without an answer.
  */
-import type { Impl, SamplingPlan } from './lab-definition.ts';
+import type { Impl, SamplingPlan } from '../lab-definition.ts';
 import type { CorrectnessEntry, Params, RawObservation, SampleUnit, Sweep } from '@parallel-course/core';
 
 /** What the supervisor asks the runner to do. */

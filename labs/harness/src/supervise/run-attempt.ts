@@ -12,17 +12,17 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bwrapCommand, sandboxEnv, type SandboxLimits } from './os-sandbox.ts';
-import { runProcesses } from './competing-load.ts';
+import { runProcesses } from '../measure/competing-load.ts';
 import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
-import type { Activity, CaseInfo, RunJob, RunnerMessage } from './run-protocol.ts';
-import { JudgeChannel, RefusedAnswer, type Watch } from './judge-sampler.ts';
-import type { CheckJudge } from './judge-outputs.ts';
-import { checkMismatchText, CHECK_CALL_TIMEOUT_MS } from './check.ts';
-import type { Comparison } from './lab-definition.ts';
-import type { MeasureMeeting } from './measure-meeting.ts';
-import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
+import type { Activity, CaseInfo, RunJob, RunnerMessage } from '../measure/run-protocol.ts';
+import { JudgeChannel, RefusedAnswer, type Watch } from '../measure/judge-sampler.ts';
+import type { CheckJudge } from '../measure/judge-outputs.ts';
+import { checkMismatchText, CHECK_CALL_TIMEOUT_MS } from '../measure/check.ts';
+import type { Comparison } from '../lab-definition.ts';
+import type { MeasureMeeting } from '../measure/measure-meeting.ts';
+import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 
-const RUN_CHILD = fileURLToPath(new URL('./run-child.ts', import.meta.url));
+const RUN_CHILD = fileURLToPath(new URL('../measure/run-child.ts', import.meta.url));
 
 /** Extra time the supervisor allows past a call's limit, in ms: the runner's own timeouts answer first when they can. */
 export const LIMIT_GRACE_MS = 5_000;

@@ -11,14 +11,14 @@
  */
 import { checkCase, CHECK_CALL_TIMEOUT_MS, type CheckSet } from './check.ts';
 import { randomInt } from 'node:crypto';
-import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from './lab-definition.ts';
-import { loadLab } from './lab-registry.ts';
+import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from '../lab-definition.ts';
+import { loadLab } from '../lab-registry.ts';
 import type { MeasureTarget } from './measure.ts';
 import { outputOf, serveSamples, valuesAt, type SampleServerChannel, type ServedCase } from './sample-server.ts';
 import { runCases } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { caseKey, caseLabel, isSolutionCopy, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
-import { LabLoadError } from './errors.ts';
+import { LabLoadError } from '../errors.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
 /** Setting up a case (a pool, a server, a model) may take this long before it counts as hung, in ms. */

@@ -17,7 +17,7 @@
  * Input: the cases that passed their check (their keys, groups and limits), the sampling plan. Output: the samples of
  * each case in the order taken with their rounds, the cases that failed, the calibrated round trip.
  */
-import type { Comparison, SamplingPlan } from './lab-definition.ts';
+import type { Comparison, SamplingPlan } from '../lab-definition.ts';
 import { measureGroups, roundOrder } from './measure.ts';
 import type { Activity, JudgeRequest, RunnerMessage } from './run-protocol.ts';
 import type { JudgedInput, OutputJudge } from './judge-outputs.ts';

@@ -6,9 +6,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { LabLoadError } from './errors.ts';
+import { LabLoadError } from '../errors.ts';
 import { caseKey, isSolutionCopy, paramsKey, solutionCopyParams } from '@parallel-course/core';
-import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type VariantInfo } from './lab-definition.ts';
+import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type VariantInfo } from '../lab-definition.ts';
 import { type CaseInfo, type LabInfo, type RunJob } from './run-protocol.ts';
 
 /** The learner's file behind a variant, from its `source` line: `<impl>/schedule.ts: runInChunks` -> `exercises/<lab>/schedule.ts`. */

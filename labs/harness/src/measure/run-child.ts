@@ -3,9 +3,9 @@
  * a call into learner code overruns. Input: argv[2] is a JSON RunJob. Output: RunnerMessages over IPC.
  * It ends by itself when the supervisor goes away, even while learner code blocks its main thread.
  */
-import { exitWithParent } from './child-process.ts';
+import { exitWithParent } from '../child-process.ts';
 import { sealMeasurement, takeRequests } from './seal.ts';
-import { LabLoadError, UsageError } from './errors.ts';
+import { LabLoadError, UsageError } from '../errors.ts';
 import type { RunJob, RunnerMessage } from './run-protocol.ts';
 import { runJob } from './runner.ts';
 
