@@ -13,3 +13,14 @@ export const BLAS_FIX: string;
 export function findBlas(
   env?: Record<string, string | undefined>,
 ): { found: true; via: string; cflags: string; libs: string } | { found: false; reason: string };
+/** What -march=native compiles for: the architecture, the CPU's model and (Linux) a hash of its flags. */
+export function cpuIdentity(): string;
+/** Whether a recorded build is what this machine would make now (COURSE_BUILD_IF_STALE=1): same Node and CPU, every chosen module recorded, each built one present and newer than every source. */
+export function buildIsCurrent(facts: {
+  record: { node?: string; cpu?: string; targets?: Record<string, { available: boolean; file?: string }> } | null;
+  targets: string[];
+  node: string;
+  cpu: string;
+  newestSource: number;
+  moduleMtimeMs(file: string): number | null;
+}): boolean;

@@ -11,10 +11,16 @@
 //        NATIVE_KERNEL_BLAS=none skips looking for a BLAS (the native-blas rung is then unavailable, as on a machine
 //        without one); NATIVE_KERNEL_BLAS=<dir> looks for libopenblas.so in <dir> only;
 //        NATIVE_KERNEL_TARGETS=exercise_O3,exercise_blocked,... builds only those modules ("blas" for the BLAS rung)
-//        and records the others as not built: for tests that need a few modules of a copy, not for a checkout.
+//        and records the others as not built: for tests that need a few modules of a copy, not for a checkout;
+//        COURSE_BUILD_IF_STALE=1 (lab.sbatch sets it) keeps a build that is current: every module built and there,
+//        for this Node and this CPU (its model and flags: -march=native), and no source newer than a module. A
+//        rebuild removes the modules before it links them again, so a job that rebuilt under running labs (or the
+//        tests) pulled the rungs from under them.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -140,6 +146,59 @@ function findNodeDir() {
   return candidates.find((dir) => existsSync(path.join(dir, 'include', 'node', 'node_api.h'))) ?? null;
 }
 
+/** What -march=native compiles for: the CPU's model and, on Linux, a hash of its flags (another node kind builds anew). */
+export function cpuIdentity() {
+  let flags = '';
+  try {
+    flags = readFileSync('/proc/cpuinfo', 'utf8').match(/^(?:flags|Features)\s*:\s*(.*)$/m)?.[1] ?? '';
+  } catch {
+    // not Linux: the model alone
+  }
+  const model = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${os.arch()} ${model}${flags ? ` flags ${createHash('sha256').update(flags).digest('hex').slice(0, 16)}` : ''}`;
+}
+
+/** The newest modification time (ms) of what a build compiles: the binding, the native sources, both learner folders, this script. */
+function newestSourceMs() {
+  const roots = [path.join(packageDir, 'binding.gyp'), path.join(BLAS_DIR, 'binding.gyp'), path.join(packageDir, 'native'),
+    path.join(packageDir, '..', '..', 'exercises', 'native-kernel'), path.join(packageDir, '..', '..', 'solutions', 'native-kernel'),
+    fileURLToPath(import.meta.url)];
+  let newest = 0;
+  const visit = (file) => {
+    if (!existsSync(file)) return;
+    const stat = statSync(file);
+    if (stat.isDirectory()) for (const name of readdirSync(file)) visit(path.join(file, name));
+    else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const root of roots) visit(root);
+  return newest;
+}
+
+/**
+ * Whether a recorded build is the one this machine would make now (COURSE_BUILD_IF_STALE): the same Node and CPU, every
+ * chosen module recorded (the BLAS rung's outcome, found or not, included) and each built one on disk and newer than
+ * every source. Pure: `moduleMtimeMs(file)` gives a module's time, or null when it is missing. Exported for the tests.
+ */
+export function buildIsCurrent({ record, targets, node, cpu, newestSource, moduleMtimeMs }) {
+  if (!record || record.node !== node || record.cpu !== cpu || !record.targets) return false;
+  for (const target of targets) {
+    const entry = record.targets[target];
+    if (!entry || (!entry.available && target !== BLAS_TARGET)) return false;
+    if (!entry.available) continue;
+    const mtime = moduleMtimeMs(entry.file);
+    if (mtime === null || mtime < newestSource) return false;
+  }
+  return true;
+}
+
+function readStatus() {
+  try {
+    return JSON.parse(readFileSync(statusFile, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 function writeStatus(status) {
   mkdirSync(buildDir, { recursive: true });
   const tmp = `${statusFile}.${process.pid}.tmp`;
@@ -186,7 +245,7 @@ export function chosenTargets(env = process.env) {
 
 function main() {
   const started = new Date().toISOString();
-  const base = { schema: 1, builtAt: started, node: process.version, fix: FIX };
+  const base = { schema: 1, builtAt: started, node: process.version, cpu: cpuIdentity(), fix: FIX };
   const chosen = chosenTargets();
   if (chosen.error) {
     console.error(`native-kernel: ${chosen.error}`);
@@ -198,6 +257,17 @@ function main() {
     writeStatus({ ...base, targets: {}, reason: 'the build was skipped (NATIVE_KERNEL_SKIP_BUILD=1)' });
     console.log('native-kernel: build skipped (NATIVE_KERNEL_SKIP_BUILD=1); the native rungs will be unavailable');
     return;
+  }
+  if (process.env.COURSE_BUILD_IF_STALE === '1') {
+    const record = readStatus();
+    const moduleMtimeMs = (file) => {
+      const absolute = path.resolve(packageDir, file);
+      return existsSync(absolute) ? statSync(absolute).mtimeMs : null;
+    };
+    if (buildIsCurrent({ record, targets: chosen.targets, node: process.version, cpu: base.cpu, newestSource: newestSourceMs(), moduleMtimeMs })) {
+      console.log(`native-kernel: the build of ${record.builtAt} is current for this Node and CPU; nothing rebuilt (COURSE_BUILD_IF_STALE=1)`);
+      return;
+    }
   }
   const nodeDir = findNodeDir();
   if (nodeDir === null) {

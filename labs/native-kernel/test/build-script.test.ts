@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 // A plain-JavaScript install script (it must run on whichever node npm starts); types in build-addon.d.mts.
-import { chosenTargets, failureHeadline, fixFor, GROUPS } from '../scripts/build-addon.mjs';
+import { buildIsCurrent, chosenTargets, cpuIdentity, failureHeadline, fixFor, GROUPS } from '../scripts/build-addon.mjs';
 import { buildCopyRoot } from './support/build-copy.ts';
 
 test('failureHeadline picks the compiler error out of make and node-gyp noise, with a repository-relative path', () => {
@@ -56,4 +56,23 @@ test('a copy built by a test keeps the makefiles node-gyp writes outside its bui
   assert.equal(makefilesBase, path.dirname(root), 'the copy\'s own folder');
   assert.notEqual(makefilesBase, os.tmpdir(), 'not the temp folder that other tests\' copies share');
   assert.ok(path.basename(makefilesBase).startsWith('native-kernel-copy-layout-'));
+});
+
+// lab.sbatch builds inside the checkout it runs from; a rebuild removes the modules before it links them again, and in
+// CI the real-Slurm test's job pulled solution_march.node from under a test running beside it (MODULE_NOT_FOUND). With
+// COURSE_BUILD_IF_STALE=1 a current build is kept.
+test('buildIsCurrent keeps a build of this Node and CPU with no newer source, and nothing else', () => {
+  const cpu = cpuIdentity();
+  assert.match(cpu, new RegExp(`^${os.arch()} `));
+  const record = { node: 'v24.21.0', cpu, targets: { solution_march: { available: true, file: 'build/Release/solution_march.node' }, blas: { available: false } } };
+  const facts = { record, targets: ['solution_march', 'blas'], node: 'v24.21.0', cpu, newestSource: 1000, moduleMtimeMs: () => 2000 };
+  assert.equal(buildIsCurrent(facts), true, 'current (a BLAS recorded as not found stays not found)');
+  assert.equal(buildIsCurrent({ ...facts, newestSource: 3000 }), false, 'a source newer than the module');
+  assert.equal(buildIsCurrent({ ...facts, moduleMtimeMs: () => null }), false, 'a module missing on disk');
+  assert.equal(buildIsCurrent({ ...facts, node: 'v24.22.0' }), false, 'another Node');
+  assert.equal(buildIsCurrent({ ...facts, cpu: `${cpu} (another node kind)` }), false, 'another CPU');
+  assert.equal(buildIsCurrent({ ...facts, record: { ...record, cpu: undefined } }), false, 'a record from before the CPU was recorded');
+  assert.equal(buildIsCurrent({ ...facts, targets: ['solution_march', 'exercise_march'] }), false, 'a module the record does not have');
+  assert.equal(buildIsCurrent({ ...facts, record: { ...record, targets: { ...record.targets, solution_march: { available: false } } } }), false, 'a module that failed to build');
+  assert.equal(buildIsCurrent({ ...facts, record: null }), false, 'no record');
 });
