@@ -62,10 +62,9 @@ export interface TaskGraphReading {
   emptyTask: { us: number; ci95: [number, number]; workers: number; tasks: number } | null;
 }
 
+/** The core's median, NaN for an observation the run did not record. */
 function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? Number.NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return xs.length === 0 ? Number.NaN : medianOfSamples(xs);
 }
 
 /** The numbers of a run, from its cases' samples and observations (no recomputation of the harness's statistics). */

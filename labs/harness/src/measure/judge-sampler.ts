@@ -17,6 +17,7 @@
  * Input: the cases that passed their check (their keys, groups and limits), the sampling plan. Output: the samples of
  * each case in the order taken with their rounds, the cases that failed, the calibrated round trip.
  */
+import { median as coreMedian } from '@parallel-course/core';
 import type { Comparison, SamplingPlan } from '../lab-definition.ts';
 import { measureGroups, roundOrder } from './measure.ts';
 import type { Activity, JudgeRequest, RunnerMessage } from './run-protocol.ts';
@@ -202,10 +203,9 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The core's median, NaN for no values (a case with no samples left). */
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length === 0 ? Number.NaN : sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return values.length === 0 ? Number.NaN : coreMedian(values);
 }
 
 /** The most the round trip may take off a sample (ms), however wide a calibration reads: a cap on what it can hide. */
