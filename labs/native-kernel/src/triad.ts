@@ -161,9 +161,11 @@ export function triadBytes(length: number): number {
  * How large the triad's arrays are. STREAM's rule: each array at least 4 times the last-level cache the job can use,
  * so a pass finds nothing of the previous one in cache and measures memory, not cache. A power of two, at least
  * 2^23 doubles (64 MiB per array, 192 MiB in all: beyond the whole L3 of most single-socket machines even when the
- * cache size is unknown) and at most 2^27 (1 GiB per array): every thread count keeps its own three arrays (first
- * touch, below), so a sweep of ten thread counts holds ten times that; a node with up to 1 GiB of L3 still gets a
- * working set of at least three times its cache.
+ * cache size is unknown) and at most 2^26 (512 MiB per array): every thread count keeps its own three arrays (first
+ * touch, below), so a sweep of ten thread counts holds ten times that, and the judge holds its own b and c to check
+ * the outputs. At 2^27 a full `npm test` on a 23 GB VM that reports a 480 MiB L3 (a runner at 10 GB resident)
+ * twice met the kernel's OOM killer; a node with up to 512 MiB of L3 still gets a working set of at least three
+ * times its cache.
  *
  * What is counted: 24 bytes per element (STREAM's convention). A store to a line not in cache first reads that line
  * (write-allocate), so the memory really moves 32 bytes per element on most CPUs; the GB/s here are the useful
@@ -172,7 +174,7 @@ export function triadBytes(length: number): number {
 export const TRIAD_SIZING = {
   cacheFactor: 4,
   minElements: 2 ** 23,
-  maxElements: 2 ** 27,
+  maxElements: 2 ** 26,
   /** Assumed when the topology does not say (macOS, a container that hides sysfs). */
   unknownCacheBytes: 64 * 2 ** 20,
 } as const;

@@ -102,14 +102,14 @@ test('triad arguments are checked with messages that say what is wrong and what 
   assert.deepEqual([...pb, ...pc], [1, 2, 1, 2]);
 });
 
-test('triadElements: 4 x the last-level cache in doubles, a power of two, from 2^23 to 2^27 (STREAM rule)', () => {
+test('triadElements: 4 x the last-level cache in doubles, a power of two, from 2^23 to 2^26 (STREAM rule)', () => {
   const MiB = 2 ** 20;
   // Reference: 4 x 32 MiB = 128 MiB = 2^24 doubles of 8 bytes.
   assert.equal(triadElements(32 * MiB), 2 ** 24);
   // 4 x 40 MiB = 160 MiB = 20971520 doubles, rounded up to 2^25.
   assert.equal(triadElements(40 * MiB), 2 ** 25);
   assert.equal(triadElements(1 * MiB), TRIAD_SIZING.minElements, 'never below 64 MiB per array');
-  assert.equal(triadElements(2048 * MiB), TRIAD_SIZING.maxElements, 'never above 1 GiB per array');
+  assert.equal(triadElements(2048 * MiB), TRIAD_SIZING.maxElements, 'never above 512 MiB per array');
   assert.equal(triadElements(null), 2 ** 25, 'unknown cache: assume 64 MiB');
   assert.equal(describeTriadSize(2 ** 24), '2^24 doubles (128 MiB each, 384 MiB in all)');
 });
