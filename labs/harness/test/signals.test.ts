@@ -77,6 +77,27 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
   });
 }
 
+// A Slurm --time limit can deliver SIGTERM more than once (the step's own time-limit kill, then the job's terminate;
+// seen in CI: "srun: error: task 0: Terminated", no word from the harness). Once a run is interrupted it stays so: a
+// repeated signal, even after the runners have ended, neither kills the harness before it has said so nor leaves a
+// run folder. (One arriving while Node itself shuts down, after the line, still ends it by the signal: a shell reports
+// 143 either way.)
+test('SIGTERM again and again: one interruption, said once, nothing written', async (t) => {
+  const { child, outDir, output } = await startRun(t);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const again = setInterval(() => {
+    if (!/Interrupted \(SIGTERM\)/.test(output())) child.kill('SIGTERM');
+  }, 1);
+  t.after(() => clearInterval(again));
+  const end = await exited;
+  clearInterval(again);
+  assert.equal(output().match(/Interrupted \(SIGTERM\): the lab's processes were stopped and no results were written/g)?.length, 1, `${JSON.stringify(end)}\n${output()}`);
+  assert.ok(end.code === 143 || end.signal === 'SIGTERM', JSON.stringify(end));
+  await waitFor('every lab process to end', () => runningProcesses(SERVER_MAIN).length === 0 && runningProcesses(RUN_CHILD).length === 0, 15_000);
+  const labDir = path.join(outDir, 'event-loop');
+  assert.deepEqual(existsSync(labDir) ? readdirSync(labDir) : [], [], 'no run folder is left');
+});
+
 // After the measuring the supervisor's handlers are gone; a signal while the statistics and files are written (here:
 // the lab's own analysis, the write stage's last step, held by the toy fixture) used to kill the run with no word and
 // leave results.json and half the reports behind (seen under Slurm's --time limit).

@@ -64,6 +64,9 @@ export function notSandboxedMessage(reason: string): string {
   );
 }
 
+/** A signal after the run was already interrupted: it is that same interruption, still being wound up. */
+function ignoreRepeatedSignal(): void {}
+
 /** Runs a job under supervision; never throws for anything learner code does. */
 export async function supervise(options: SuperviseOptions): Promise<SupervisedRun> {
   const run: SupervisedRun = { lab: options.lab, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [], competingCpus: new Map() };
@@ -182,6 +185,9 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
       run.notes.push(`The lab process was restarted without ${outcome.variant}, after ${outcome.label} ended it; every other case was checked and measured again from the start.`);
     }
   } finally {
+    // Once interrupted, for good: Slurm's --time limit can send SIGTERM twice, and a second one after these handlers
+    // went killed this process with no word while its caller was about to say so and remove the run folder.
+    if (run.interrupted) for (const s of signals) process.on(s, ignoreRepeatedSignal);
     for (const s of signals) process.off(s, onSignal);
     options.stop?.removeEventListener('abort', onStop);
     removeTmpDir();
