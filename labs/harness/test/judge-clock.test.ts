@@ -231,8 +231,13 @@ test('a sample records the lab process time held within the round trip bound of 
   // A runner's time above the judge's cannot be: the judge's.
   assert.equal(recordedCallMs(0.17, 5, 0.12), 0.17);
   assert.equal(recordedCallMs(0.17, Number.NaN, 0.12), 0.17);
-  // The bound: the calibration's 90th percentile, capped, never negative.
-  assert.equal(upperTrip([0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.2]), 0.2);
+  // The bound: the calibration's 90th percentile (R-7), capped, never negative.
+  // Reference: 10 round trips, h = 9 x 0.9 = 8.1: 0.11 + 0.1 x (0.2 - 0.11) = 0.119.
+  assert.ok(Math.abs(upperTrip([0.2, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.11]) - 0.119) < 1e-12);
+  // Reference: the calibration's 51 round trips, h = 50 x 0.9 = 45: the 46th smallest, as the judge took it before.
+  const trips = Array.from({ length: 51 }, (_, i) => (((i * 37) % 51) + 1) / 1000);
+  assert.equal(upperTrip(trips), 0.046);
+  assert.equal(upperTrip([-0.02, -0.01]), 0);
   assert.equal(upperTrip(Array.from({ length: 51 }, (_, i) => i / 10)), MAX_TRIP_BOUND_MS);
   assert.equal(upperTrip([]), 0);
 });

@@ -17,7 +17,7 @@
  * Input: the cases that passed their check (their keys, groups and limits), the sampling plan. Output: the samples of
  * each case in the order taken with their rounds, the cases that failed, the calibrated round trip.
  */
-import { median as coreMedian } from '@parallel-course/core';
+import { median as coreMedian, quantile, sorted } from '@parallel-course/core';
 import type { Comparison, SamplingPlan } from '../lab-definition.ts';
 import { measureGroups, roundOrder } from './measure.ts';
 import type { Activity, JudgeRequest, RunnerMessage } from './run-protocol.ts';
@@ -211,10 +211,13 @@ function median(values: number[]): number {
 /** The most the round trip may take off a sample (ms), however wide a calibration reads: a cap on what it can hide. */
 export const MAX_TRIP_BOUND_MS = 0.5;
 
-/** The 90th percentile of a calibration's round trips, capped at MAX_TRIP_BOUND_MS: the bound recordedCallMs uses. */
+/**
+ * The 90th percentile of a calibration's round trips (the core's R-7 `quantile`), capped at MAX_TRIP_BOUND_MS and
+ * never negative: the bound recordedCallMs uses; 0 for no round trips. At the calibration's 51 round trips it is
+ * exactly the 46th smallest ((51 - 1) x 0.9 = 45, no interpolation), the order statistic the judge took before.
+ */
 export function upperTrip(trips: readonly number[]): number {
-  const sorted = [...trips].sort((a, b) => a - b);
-  const p90 = sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))] ?? 0;
+  const p90 = trips.length === 0 ? 0 : quantile(sorted(trips), 0.9);
   return Math.min(MAX_TRIP_BOUND_MS, Math.max(0, p90));
 }
 
