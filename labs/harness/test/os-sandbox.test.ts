@@ -13,10 +13,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run/run-lab.ts';
-import { supervise } from '../src/supervise/supervisor.ts';
+import { osSandboxNote, supervise } from '../src/supervise/supervisor.ts';
 import { runCases } from '../src/measure/run-cases.ts';
 import { loadLab } from '../src/lab-registry.ts';
-import { probeOsSandbox } from '../src/supervise/os-sandbox.ts';
+import { probeOsSandbox, sandboxLimits } from '../src/supervise/os-sandbox.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
@@ -205,8 +205,27 @@ test('a graded run where no OS sandbox can start is not a grade, unless the inst
   const base = { lab: 'faulty', impl: 'solution' as const, quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root };
   await assert.rejects(runLab({ ...base, grade: true }), /not sandboxed: not a grade\. bubblewrap cannot wall in the learner's code here \(COURSE_BWRAP=none\).*--trusted-code/);
   const practice = await runLab(base);
-  assert.ok(practice.results?.notes.some((n) => n.startsWith("Sandbox: Node's permission model only")), 'a practice run goes on, and says how it was walled in');
+  const practiceNote = practice.results?.notes.find((n) => n.startsWith("Sandbox: Node's permission model only")) ?? '';
+  assert.ok(practiceNote, 'a practice run goes on, and says how it was walled in');
+  assert.doesNotMatch(practiceNote, /together/, 'one runner: its limit is the bound');
   const trusted = await runLab({ ...base, grade: true, trustedCode: true });
   assert.ok(trusted.results?.grade, 'graded with --trusted-code');
   assert.ok(trusted.results?.notes.some((n) => n.startsWith('Graded without an OS sandbox (--trusted-code)')));
+  // Two runners, each with the limit: the note's bound for the run is twice the limit it states.
+  const note = trusted.results?.notes.find((n) => n.startsWith('Sandbox: ')) ?? '';
+  const [, each, together] = /at most (\d+\.\d) GiB of memory\..*this graded run has 2 \(the learner's and the solution's\), so at most (\d+\.\d) GiB of memory together\.$/.exec(note) ?? [];
+  assert.ok(each && together, note);
+  assert.equal(Number(together), 2 * Number(each), note);
+});
+
+test("the sandbox note states the run's memory bound: each runner's limit, and twice it for a graded run's two runners", () => {
+  const limits = sandboxLimits(2, 12 * 2 ** 30);
+  const bwrap = { available: true as const, bwrap: '/usr/bin/bwrap', prlimit: '/usr/bin/prlimit' };
+  const practice = osSandboxNote(bwrap, limits);
+  assert.match(practice, /at most 12\.0 GiB of memory, 4800 CPU s per process, 1152 processes and threads, 1 MiB of output per stream\) and Node's permission model\.$/);
+  assert.equal(
+    osSandboxNote(bwrap, limits, 2),
+    `${practice} These limits are each runner's: this graded run has 2 (the learner's and the solution's), so at most 24.0 GiB of memory together.`,
+  );
+  assert.match(osSandboxNote({ available: false, reason: 'COURSE_BWRAP=none' }, sandboxLimits(2, null), 2), /at most 4\.5 GiB of memory\. A practice run; a grade needs the sandbox\. .* so at most 9\.0 GiB of memory together\.$/);
 });

@@ -47,13 +47,21 @@ export type { LabInfo };
 export type { MeasuredData, SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 
-/** How the runner is walled in: bubblewrap (os-sandbox.ts) or the permission model alone, and why. */
-export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits): string {
+/**
+ * How the runner is walled in: bubblewrap (os-sandbox.ts) or the permission model alone, and why. The limits are each
+ * runner's own (each has its own sandbox, and the supervisor polls each one's memory apart): a graded run has `runners`
+ * = 2, the learner's and the solution's, so together they may hold twice the memory limit, and the note says so.
+ */
+export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits, runners = 1): string {
   const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  const together =
+    runners > 1
+      ? ` These limits are each runner's: this graded run has ${runners} (the learner's and the solution's), so at most ${gib(runners * limits.memoryBytes)} of memory together.`
+      : '';
   return probe.available
     ? `Sandbox: bubblewrap (no network, its own PID namespace, a read-only view of the course, a private temp folder; at most ${gib(limits.memoryBytes)} of memory, ` +
-        `${limits.cpuSeconds} CPU s per process, ${limits.processes} processes and threads, ${limits.outputBytes / 2 ** 20} MiB of output per stream) and Node's permission model.`
-    : `Sandbox: Node's permission model only, no OS sandbox (${probe.reason}); at most ${gib(limits.memoryBytes)} of memory. A practice run; a grade needs the sandbox.`;
+        `${limits.cpuSeconds} CPU s per process, ${limits.processes} processes and threads, ${limits.outputBytes / 2 ** 20} MiB of output per stream) and Node's permission model.${together}`
+    : `Sandbox: Node's permission model only, no OS sandbox (${probe.reason}); at most ${gib(limits.memoryBytes)} of memory. A practice run; a grade needs the sandbox.${together}`;
 }
 
 /** The message of a graded job where no OS sandbox can start. */
@@ -110,7 +118,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     const wall = probe.available ? { probe, grants: sandboxGrants(sandboxOptions), needs, limits, cwd: options.job.rootDir } : null;
     return { side, sandbox: { execArgv: sandboxExecArgv(sandboxOptions), tmpDir, wall, limits } };
   });
-  run.notes.push(osSandboxNote(probe, limits));
+  run.notes.push(osSandboxNote(probe, limits, runners.length));
   // The judge's own copy of the lab (lab code only, never a learner module): it compares the check outputs the runners
   // send (judge-outputs.ts CheckJudge); the measure stage makes its own (measure-meeting.ts).
   let checks: CheckJudge | null = null;
