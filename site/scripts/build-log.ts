@@ -1,6 +1,6 @@
 /**
  * Reading Astro's build output: the warnings it printed, and whether the build reached its end. Pure functions,
- * unit-tested in test/build-log.test.ts on real lines of Astro 7 output.
+ * unit-tested in test/frame-lib.test.ts on real lines of Astro 7 output.
  */
 
 // Colour codes Astro adds when it writes to a terminal (CSI ... m).

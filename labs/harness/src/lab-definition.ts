@@ -139,7 +139,7 @@ export interface VariantInfo {
   name: string;
   /** One line for the terminal and the report: what this variant does. */
   description: string;
-  /** Where its code is, e.g. "labs/event-loop/src/inline.ts" or "<impl>/handlers.ts: createPoolHandler". */
+  /** Where its code is, e.g. "labs/event-loop/src/inline-handler.ts" or "<impl>/handlers.ts: createPoolHandler". */
   source: string;
   /**
    * Set when the exercise ships this variant running but wrong on purpose (the lesson is to fix it): one line on

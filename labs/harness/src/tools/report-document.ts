@@ -1,6 +1,6 @@
 /**
  * The learner's report as a list of blocks (headings, paragraphs, lists, tables, charts, code), built once from the
- * LearnerReport and rendered by render-markdown.ts and render-html.ts, so both say the same thing in the same order.
+ * LearnerReport and rendered by render-report.ts as Markdown and as HTML, so both say the same thing in the same order.
  * Tables and charts come from the harness's report pieces (tables.ts, charts.ts), so numbers match its own reports.
  */
 import type { DataTable } from '../report/chart-spec.ts';
