@@ -86,7 +86,10 @@ function sourcesUnder(dir: string): Array<{ file: string; text: string }> {
     });
 }
 
-/** labs/<lab>/src of every lab, the harness and the core; and the learner's side, exercises/ and solutions/. */
+/**
+ * labs/<lab>/src of every lab, the harness and the core; the learner's side, exercises/ and solutions/; and the
+ * in-page lab (site/src/browser-lab), which checks its cases against expected outputs as the harness does.
+ */
 function labSources(): Array<{ file: string; text: string }> {
   const labsDir = path.join(ROOT_DIR, 'labs');
   const labs = readdirSync(labsDir, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'node_modules');
@@ -94,6 +97,7 @@ function labSources(): Array<{ file: string; text: string }> {
     ...labs.flatMap((lab) => sourcesUnder(path.join(labsDir, lab.name, 'src'))),
     ...sourcesUnder(path.join(ROOT_DIR, 'exercises')),
     ...sourcesUnder(path.join(ROOT_DIR, 'solutions')),
+    ...sourcesUnder(path.join(ROOT_DIR, 'site', 'src', 'browser-lab')),
   ];
 }
 
@@ -105,7 +109,7 @@ test('tokensOf keeps the text of quoted strings apart', () => {
   assert.deepEqual(tokensOf("x = 'reference'; y(\"a\\\"b\") // 'no'").strings, ['reference', 'a\\"b']);
 });
 
-test('no identifier in labs/*/src, exercises/ or solutions/ names "reference" but the meanings listed with why', () => {
+test('no identifier in labs/*/src, exercises/, solutions/ or the in-page lab names "reference" but the meanings listed with why', () => {
   const found = new Map<string, string>();
   for (const { file, text } of labSources()) {
     for (const name of identifiersOf(text)) {

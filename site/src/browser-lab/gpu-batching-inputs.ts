@@ -1,5 +1,5 @@
 /**
- * Episode 08's inputs, shared by the page (its reference logits) and the inference worker: seeded values in [0, 1),
+ * Episode 08's inputs, shared by the page (its expected logits) and the inference worker: seeded values in [0, 1),
  * like normalised pixels, for the largest batch; smaller batches take a prefix.
  */
 import { MODEL_SPEC } from '../../../labs/gpu-batching/src/model-spec.ts';

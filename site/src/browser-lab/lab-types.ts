@@ -1,4 +1,4 @@
-/** What an in-page lab declares to the runner (runner.ts): its cases, its reference and its check. */
+/** What an in-page lab declares to the runner (runner.ts): its cases, their expected outputs and its check. */
 import type { Params, RawObservation, Sweep } from './core-adapter.ts';
 
 /** The check's verdict on one output, in the shape of the harness's correctness entries. */
@@ -74,7 +74,10 @@ export interface BrowserLab<Output> {
   /** Smallest time per sample, in ms, whatever the timer allows (a sample shorter than this is mostly overhead). */
   floorMs?: number;
   comparator: string;
-  /** What a correct run of `reps` repetitions of a case with `params` returns, from the reference implementation. */
+  /**
+   * What a correct run of `reps` repetitions of a case with `params` returns: its expected output, computed by the
+   * page's own plain implementation.
+   */
   expected(reps: number, params: Params): Output;
   check(expected: Output, actual: Output): CheckVerdict;
   cases: BrowserCase<Output>[];

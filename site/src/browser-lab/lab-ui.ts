@@ -97,7 +97,7 @@ function resultsView(results: Results, lab: ViewedLab): HTMLElement {
   const lead = element('div', undefined, 'bl-lead-box');
   for (const sentence of lab.lead?.(results) ?? []) lead.append(element('p', sentence, 'bl-lead'));
   const checks = textTable(
-    'Correct before timed: every case against the reference, every timed sample checked',
+    'Correct before timed: every case against its expected output, every timed sample checked',
     ['case', 'passed', 'reason'],
     results.correctness.map((c) => [caseLabel(c), c.passed ? 'yes' : 'NO', c.reason ?? '']),
   );

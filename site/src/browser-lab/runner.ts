@@ -1,7 +1,7 @@
 /**
  * The in-page lab runner: the harness's method in the learner's browser.
  *   1. measure the timer's resolution and size every sample so it is under 1 % of it (both recorded);
- *   2. run every case once and check its output against the reference: only cases that pass are timed;
+ *   2. run every case once and check its output against its expected output: only cases that pass are timed;
  *   3. size every sample by repetitions grown until the clock can see them (timer.ts), warm every case up;
  *   4. interleaved rounds (every case once per round, the order rotated), every sample's output checked, samples
  *      taken while the tab was hidden marked (browsers throttle background tabs);

@@ -158,7 +158,7 @@ export function createLab(root: HTMLElement): BrowserLab<number> {
     // A quick run's 5 rounds left the pool's speedup at P unresolved under load ("needs about 5 more samples per
     // case", issue 44): 10 rounds, still a few seconds on a quiet laptop.
     rounds: { quick: 10, full: 20 },
-    comparator: 'exact prime count (a sieve of Eratosthenes is the reference)',
+    comparator: 'exact prime count (the expected count from a sieve of Eratosthenes)',
     expected: expectedPrimes,
     check(expected, actual): CheckVerdict {
       if (actual === expected) return { passed: true, reason: null, firstMismatch: null, maxAbsError: null, maxRelError: null };

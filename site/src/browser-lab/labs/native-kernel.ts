@@ -4,8 +4,8 @@
  * where the browser has SIMD), the blocked kernel on Web Workers sharing one memory where the page is cross-origin
  * isolated (native-kernel-threads.ts), and after the samples a probe of this browser's WebAssembly SIMD peak that
  * every rung is set against (native-kernel-peak.ts). The rungs with a plain multiply and add sum each element's
- * terms in the same order as the typed-array reference, so results agree to the last bit; the fused multiply-add of
- * relaxed SIMD rounds once per term instead of twice, and the check allows for that rounding.
+ * terms in the same order as the typed-array product, the expected output, so results agree to the last bit; the
+ * fused multiply-add of relaxed SIMD rounds once per term instead of twice, and the check allows for that rounding.
  */
 import scalarUrl from '../wasm/matmul-scalar.wasm?url';
 import simdUrl from '../wasm/matmul-simd.wasm?url';
@@ -111,7 +111,7 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
   const n = quick ? 128 : 256;
   const a = randomMatrix(n, 0x5eed ^ n);
   const b = randomMatrix(n, 0xbeef ^ n);
-  let reference: Float64Array | null = null;
+  let expectedProduct: Float64Array | null = null;
   const simd = hasWasmSimd();
   // The blocked rungs and the probe multiply-add with relaxed SIMD where the browser has it (the same build for both).
   const relaxed = hasRelaxedSimd();
@@ -131,13 +131,13 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
     // 20 ms samples, not the runner's 2 ms: a threaded sample pays one message to each worker and its reply (a tenth
     // of a millisecond to a millisecond on a busy machine), which would be most of a 2 ms sample.
     floorMs: 20,
-    comparator: `max |C - C_ref| <= ${tolerance.toExponential(2)} (the typed-array i-k-j product is the reference)`,
+    comparator: `max |C - C_ref| <= ${tolerance.toExponential(2)} (C_ref, the expected product: the typed-array i-k-j one)`,
     expected() {
-      if (!reference) {
-        reference = new Float64Array(n * n);
-        matmulTyped(a, b, reference, n);
+      if (!expectedProduct) {
+        expectedProduct = new Float64Array(n * n);
+        matmulTyped(a, b, expectedProduct, n);
       }
-      return reference;
+      return expectedProduct;
     },
     check(expected, actual): CheckVerdict {
       if (!(actual instanceof Float64Array) || actual.length !== expected.length) {
