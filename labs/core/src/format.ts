@@ -111,6 +111,14 @@ export function formatBytes(bytes: number): string {
   return `${Math.round(bytes)} B`;
 }
 
+/**
+ * The 1-, 5- and 15-minute load averages as the kernel states them (two decimals, /proc/loadavg), e.g.
+ * "0.32 / 0.41 / 0.50": the environment table and the benchmarks' machine line.
+ */
+export function formatLoadAverage(loads: readonly number[]): string {
+  return loads.map((l) => l.toFixed(2)).join(' / ');
+}
+
 /** "42 s", "2 min 10 s", "1 h 5 min": a planned duration, rounded to what a plan can claim. */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));

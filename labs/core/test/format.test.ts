@@ -1,7 +1,7 @@
 /** The one number formatter: one significant-digit rule, on known values (9.996 is the case that used to print three ways). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatInterval, formatPercent, formatRatio, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval } from '@parallel-course/core';
+import { formatInterval, formatLoadAverage, formatPercent, formatRatio, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval } from '@parallel-course/core';
 
 test('formatSignificant rounds to three significant digits, keeps trailing zeros, carries before reading the magnitude', () => {
   assert.equal(formatSignificant(9.996), '10.0');
@@ -29,4 +29,9 @@ test('times pick the unit after rounding, ratios and intervals use the same rule
   assert.equal(formatPercent(0.8864), '89%');
   assert.equal(formatThroughput({ amount: 40, unit: 'requests' }, 41), '976 requests/s');
   assert.equal(formatThroughput({ amount: 20000, unit: 'calls' }, 0.8), '25.0 M calls/s');
+});
+
+test('formatLoadAverage: the three load averages with two decimals each, as /proc/loadavg states them', () => {
+  assert.equal(formatLoadAverage([0.32, 0.4, 11.5]), '0.32 / 0.40 / 11.50');
+  assert.equal(formatLoadAverage([0.005, 2, 0]), '0.01 / 2.00 / 0.00');
 });

@@ -43,9 +43,10 @@ test('the formatter, the sanitisers, caseLabel, the quota reader, the affinity p
 
 /**
  * One formatter family (core/format.ts) for every printed number and interval. Output code is what prints numbers
- * for a reader: the harness's report/ and tools/, the site's sources, and the labs' analyses.
+ * for a reader: the harness's report/ and tools/, the site's sources, the labs' analyses, and the benchmarks beside
+ * the labs (labs/<package>/bench/, whose numbers the architecture page and the READMEs quote).
  */
-const OUTPUT_CODE = /^(labs\/harness\/src\/(report|tools)\/|site\/src\/|labs\/[^/]+\/src\/analysis[^/]*\.(ts|mjs)$)/;
+const OUTPUT_CODE = /^(labs\/harness\/src\/(report|tools)\/|site\/src\/|labs\/[^/]+\/src\/analysis[^/]*\.(ts|mjs)$|labs\/[^/]+\/bench\/)/;
 /** A local number formatter: `fmt...`, `fixed2`, `percent`, or a second `formatBytes`/`formatDuration`. */
 const LOCAL_FORMATTER = /\b(?:function|const|let)\s+(fmt\w*|fixed\d+|percent|formatBytes|formatDuration)\b/g;
 
@@ -61,7 +62,6 @@ const LOCAL_FORMATTERS_LEFT: Record<string, string> = {
 const TO_FIXED_LEFT: Record<string, number> = {
   'labs/gpu-batching/src/analysis-values.ts': 1,
   'labs/gpu-batching/src/analysis.ts': 2,
-  'labs/harness/src/report/tables.ts': 1,
   'labs/harness/src/report/terminal.ts': 3,
   'labs/harness/src/tools/gradebook.ts': 3,
   'labs/harness/src/tools/profile-table.ts': 3,
@@ -91,9 +91,10 @@ test('the formatter check finds a local fmt, fixed2, percent or second formatByt
     { file: 'labs/some-lab/src/analysis.ts', text: 'function fixed2(x: number) { return x.toFixed(2); }' },
     { file: 'labs/harness/src/plan/plan.ts', text: 'export function formatBytes(b: number) { return b.toFixed(0); }' },
     { file: 'labs/core/src/format.ts', text: 'export function formatBytes(b: number) { return b.toFixed(1); }' },
+    { file: 'labs/some-lab/bench/peer.ts', text: 'console.log(`${x.toFixed(1)} GB/s`);' },
   ]);
   assert.deepEqual(found.formatters, ['labs/harness/src/plan/plan.ts: formatBytes', 'labs/harness/src/report/x.ts: fmt', 'labs/harness/src/report/x.ts: percent', 'labs/some-lab/src/analysis.ts: fixed2']);
-  assert.deepEqual(found.toFixed, { 'labs/harness/src/report/x.ts': 2, 'labs/some-lab/src/analysis.ts': 1 });
+  assert.deepEqual(found.toFixed, { 'labs/harness/src/report/x.ts': 2, 'labs/some-lab/src/analysis.ts': 1, 'labs/some-lab/bench/peer.ts': 1 });
 });
 
 test('no new local number formatter and no new toFixed in output code: core/format.ts is their one home', () => {

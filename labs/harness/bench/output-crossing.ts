@@ -10,7 +10,7 @@
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { serialize } from 'node:v8';
-import { paramsKey } from '@parallel-course/core';
+import { formatLoadAverage, formatTime, median as medianOf, paramsKey } from '@parallel-course/core';
 import { positionsPerSample } from '../src/measure/judge-outputs.ts';
 import { labNames, loadLab, ROOT_DIR } from '../src/lab-registry.ts';
 import { runCases } from '../src/measure/run-cases.ts';
@@ -29,11 +29,11 @@ if (process.argv[2] === '--echo') {
   const median = async (message: unknown, n = 21) => {
     const times: number[] = [];
     for (let i = 0; i < n; i++) times.push(await trip(message));
-    return times.sort((a, b) => a - b)[n >> 1] as number;
+    return medianOf(times);
   };
   const empty = await median({ type: 'output', seq: 1, output: { kind: 'whole', value: null } }, 51);
-  console.log(`CPU: ${os.cpus()[0]?.model} x ${os.availableParallelism()}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; empty message ${empty.toFixed(3)} ms`);
-  console.log('lab | input | output | bytes sent | ms beyond an empty message (median of 21)');
+  console.log(`CPU: ${os.cpus()[0]?.model} x ${os.availableParallelism()}; load average ${formatLoadAverage(os.loadavg())}; empty message ${formatTime(empty)}`);
+  console.log('lab | input | output | bytes sent | time beyond an empty message (median of 21)');
   for (const name of process.argv.slice(2).length ? process.argv.slice(2) : labNames()) {
     const lab = await loadLab(name);
     const { ctx, definitions } = runCases(lab, { lab: name, impl: 'solution', quick: true, seed: 1, rootDir: ROOT_DIR, availableParallelism: os.availableParallelism() }, { notes: false });
@@ -52,7 +52,7 @@ if (process.argv[2] === '--echo') {
       const extra = crossing.kind === 'large' ? { type: 'show', seq: 1, positions: Array.from({ length: positionsPerSample(7) }, (_, i) => i) } : null;
       const ms = (await median(message)) - empty + (extra ? (await median(extra)) - empty : 0);
       const bytes = serialize(message).length + (extra ? serialize(extra).length : 0);
-      console.log(`${name} | ${key || '(one input)'} | ${crossing.kind === 'large' ? `large (${crossing.length} elements, over ${OUTPUT_BYTES_BOUND} bytes): positions` : 'whole'} | ${bytes} | ${ms.toFixed(3)}`);
+      console.log(`${name} | ${key || '(one input)'} | ${crossing.kind === 'large' ? `large (${crossing.length} elements, over ${OUTPUT_BYTES_BOUND} bytes): positions` : 'whole'} | ${bytes} | ${formatTime(ms)}`);
     }
   }
   child.kill();

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRng, median, orderStatisticMedianCi, roundBootstrapRatioCi } from '@parallel-course/core';
+import { createRng, formatBracketInterval, formatLoadAverage, formatRatio, formatSignificant, median, orderStatisticMedianCi, roundBootstrapRatioCi } from '@parallel-course/core';
 import { loadRung } from '../src/addon.ts';
 import { triadElementsHere } from '../src/lab.ts';
 import { describeTriadSize, makeTriadInput, TRIAD_BYTES_PER_ELEMENT } from '../src/triad.ts';
@@ -88,7 +88,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     const gbps = (ms: number): number => (TRIAD_BYTES_PER_ELEMENT * elements) / ms / 1e6;
     console.log(
       `triad, the lab's rung against a C++ peer: ${describeTriadSize(elements)}${elements < options.elements ? ` (the lab's ${describeTriadSize(options.elements)} did not fit in this machine's available memory)` : ''}, ` +
-        `${options.rounds} rounds of ${options.repeats} calls each; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${p} CPUs, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+        `${options.rounds} rounds of ${options.repeats} calls each; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${p} CPUs, load ${formatLoadAverage(loadavg())}`,
     );
     for (const threads of options.threads) {
       const arrays = { a: new Float64Array(elements), b: new Float64Array(elements), c: new Float64Array(elements) };
@@ -122,10 +122,10 @@ export async function main(argv: readonly string[]): Promise<void> {
       }
       const line = (xs: number[]): string => {
         const [lo, hi] = orderStatisticMedianCi(xs);
-        return `${median(xs).toFixed(1)} GB/s [${lo.toFixed(1)}, ${hi.toFixed(1)}]`;
+        return `${formatSignificant(median(xs))} GB/s ${formatBracketInterval([lo, hi])}`;
       };
       const [rlo, rhi] = roundBootstrapRatioCi(rung, rungRounds, peer, peerRounds, createRng(47 + threads), 10_000);
-      console.log(`  ${threads} thread${threads === 1 ? '' : 's'}: the lab's rung ${line(rung)}; the C++ peer ${line(peer)}; rung over peer ${(median(rung) / median(peer)).toFixed(2)}x [${rlo.toFixed(2)}, ${rhi.toFixed(2)}]`);
+      console.log(`  ${threads} thread${threads === 1 ? '' : 's'}: the lab's rung ${line(rung)}; the C++ peer ${line(peer)}; rung over peer ${formatRatio(median(rung) / median(peer))} ${formatBracketInterval([rlo, rhi])}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

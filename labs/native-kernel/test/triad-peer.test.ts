@@ -19,9 +19,11 @@ describe('bench/triad-peer.ts', () => {
     const run = spawnSync(process.execPath, [SCRIPT, '--elements', String(2 ** 16), '--rounds', '2', '--repeats', '2', '--threads', '1,2'], { encoding: 'utf8', timeout: 120_000 });
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /^triad, the lab's rung against a C\+\+ peer: 2\^16 doubles \(0\.5 MiB each, 1\.5 MiB in all\), 2 rounds of 2 calls each; Node v\d+/);
-    const gbps = String.raw`\d+\.\d GB/s \[\d+\.\d, \d+\.\d\]`;
+    // Three significant digits (core format.ts).
+    const number = String.raw`\d+(?:\.\d+)?`;
+    const gbps = String.raw`${number} GB/s \[${number}, ${number}\]`;
     for (const threads of ['1 thread', '2 threads']) {
-      assert.match(run.stdout, new RegExp(String.raw`  ${threads}: the lab's rung ${gbps}; the C\+\+ peer ${gbps}; rung over peer \d+\.\d\dx \[\d+\.\d\d, \d+\.\d\d\]`));
+      assert.match(run.stdout, new RegExp(String.raw`  ${threads}: the lab's rung ${gbps}; the C\+\+ peer ${gbps}; rung over peer ${number}x \[${number}, ${number}\]`));
     }
   });
 

@@ -10,7 +10,7 @@
  */
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { createRng, median, orderStatisticMedianCi, roundBootstrapRatioCi } from '@parallel-course/core';
+import { createRng, formatBracketInterval, formatLoadAverage, formatRatio, formatTimeWithInterval, median, orderStatisticMedianCi, roundBootstrapRatioCi } from '@parallel-course/core';
 import { EMPTY_TASKS } from '../src/lab.ts';
 import { startPool } from '../src/thread-pool.ts';
 import type { EmptyTask } from '../src/graph-worker.ts';
@@ -100,16 +100,17 @@ export async function main(argv: readonly string[]): Promise<void> {
     await Promise.all(pools.map((p) => p.close()));
   }
   const roundsOf = Array.from({ length: rounds }, (_, r) => r);
-  const line = (name: string, xs: number[]): string => {
-    const [lo, hi] = orderStatisticMedianCi(xs);
-    return `${name}: ${median(xs).toFixed(1)} µs per task [${lo.toFixed(1)}, ${hi.toFixed(1)}]`;
+  // Per-task costs are in µs; the core's time formatter takes ms and picks the unit.
+  const line = (name: string, us: number[]): string => {
+    const [lo, hi] = orderStatisticMedianCi(us);
+    return `${name}: ${formatTimeWithInterval(median(us) / 1000, [lo / 1000, hi / 1000])} per task`;
   };
   const ratio = median(perTaskUs[0]!) / median(perTaskUs[1]!);
   const [rlo, rhi] = roundBootstrapRatioCi(perTaskUs[0]!, roundsOf, perTaskUs[1]!, roundsOf, createRng(47), 10_000);
-  console.log(`pool per-task cost: ${tasks} empty tasks per sample, ${workers} workers, ${rounds} rounds interleaved; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`pool per-task cost: ${tasks} empty tasks per sample, ${workers} workers, ${rounds} rounds interleaved; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs, load ${formatLoadAverage(loadavg())}`);
   console.log(`  ${line('the lab\'s pool (piscina, labs/task-graph/src/thread-pool.ts)', perTaskUs[0]!)}`);
   console.log(`  ${line('a minimal pool (worker_threads, one task in flight per worker)', perTaskUs[1]!)}`);
-  console.log(`  ratio, the lab's pool over the minimal one: ${ratio.toFixed(2)}x [${rlo.toFixed(2)}, ${rhi.toFixed(2)}] (issue 47: within 1.25x)`);
+  console.log(`  ratio, the lab's pool over the minimal one: ${formatRatio(ratio)} ${formatBracketInterval([rlo, rhi])} (issue 47: within 1.25x)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -2,7 +2,7 @@
  * The report's tables as plain data (headers + rows of text), shared by the HTML and Markdown reporters so both
  * print the same sections with the same numbers. Each output format escapes the cells its own way.
  */
-import { caseLabel, correctnessDetail, correctnessStatus, formatBytes, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Results } from '@parallel-course/core';
+import { caseLabel, correctnessDetail, correctnessStatus, formatBytes, formatLoadAverage, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Results } from '@parallel-course/core';
 import type { DataTable } from './chart-spec.ts';
 import { baselineVariants, findCase } from './select.ts';
 
@@ -111,7 +111,7 @@ export function environmentTable(results: Results): DataTable {
     ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize ?? 'unset (libuv default 4)'],
     ['OS', `${env.platform} ${env.arch} ${env.osRelease}`],
     ['host', env.hostname],
-    ['load average at start (1 / 5 / 15 min)', env.loadAverage ? env.loadAverage.map((l) => l.toFixed(2)).join(' / ') : 'not recorded'],
+    ['load average at start (1 / 5 / 15 min)', env.loadAverage ? formatLoadAverage(env.loadAverage) : 'not recorded'],
     ['git commit', env.git.commit === null ? 'unknown' : `${env.git.commit}${env.git.dirty ? ' (uncommitted changes)' : ''}`],
     ...Object.entries(env.slurm).map(([key, value]) => [key, value]),
     ['implementation', results.impl],
