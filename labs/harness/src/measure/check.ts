@@ -38,10 +38,26 @@ export interface CheckHooks {
   output?(input: number, output: unknown): Promise<Comparison | null>;
 }
 
+/** Where a compared output first differs, " at [i]: expected x, got y", or nothing where the comparator names no entry. */
+function mismatchAt(comparison: Comparison): string {
+  const where = comparison.firstMismatch;
+  return where ? ` at [${where.index}]: expected ${where.expected}, got ${where.actual}` : '';
+}
+
 /** Why a check output differs from the expected one (the runner's and the judge's message alike). */
 export function checkMismatchText(input: number, comparison: Comparison): string {
-  const where = comparison.firstMismatch;
-  return where ? `wrong output on check input #${input} at [${where.index}]: expected ${where.expected}, got ${where.actual}` : `wrong output on check input #${input}`;
+  return `wrong output on check input #${input}${mismatchAt(comparison)}`;
+}
+
+/**
+ * Why a warm-up or measured sample's output differs from the expected one, after it passed the check: the judge's
+ * message (judge-sampler.ts) and the in-process measure's (measure.ts WrongSampleError) alike.
+ */
+export function sampleMismatchText(stage: 'warm-up' | 'measured', sample: number, comparison: Comparison): string {
+  return (
+    `wrong output on ${stage} sample #${sample}${mismatchAt(comparison)}` +
+    ' (it passed the check: a race, state kept between calls, or an answer kept from an earlier input?)'
+  );
 }
 
 /** The entry for a call that threw: "not implemented" as it is (the exercise is not written yet), anything else with where. */

@@ -19,6 +19,7 @@
  */
 import { median as coreMedian, quantile, sorted } from '@parallel-course/core';
 import type { Comparison, SamplingPlan } from '../lab-definition.ts';
+import { sampleMismatchText } from './check.ts';
 import { measureGroups, roundOrder } from './measure.ts';
 import type { Activity, JudgeRequest, RunnerMessage } from './run-protocol.ts';
 import type { JudgedInput, OutputJudge } from './judge-outputs.ts';
@@ -191,12 +192,7 @@ export interface JudgeRoute {
 
 /** Why an output differs from the expected one, for the case's failed entry. */
 function mismatchText(comparison: Comparison, stage: 'warm-up' | 'measure', index: number): string {
-  const where = comparison.firstMismatch;
-  return (
-    `wrong output on ${stage === 'warm-up' ? 'warm-up' : 'measured'} sample #${index}` +
-    (where ? ` at [${where.index}]: expected ${where.expected}, got ${where.actual}` : '') +
-    ' (it passed the check: a race, state kept between calls, or an answer kept from an earlier input?)'
-  );
+  return sampleMismatchText(stage === 'warm-up' ? 'warm-up' : 'measured', index, comparison);
 }
 
 function errorText(error: unknown): string {

@@ -19,6 +19,7 @@
 import { Bench } from 'tinybench';
 import type { CaseInstance, Comparison, SamplingPlan } from '../lab-definition.ts';
 import { median, type RawObservation } from '@parallel-course/core';
+import { sampleMismatchText } from './check.ts';
 import { collectGarbage } from './heap.ts';
 import type { Activity } from './run-protocol.ts';
 
@@ -82,13 +83,8 @@ async function timeOne(label: string, fn: () => Promise<unknown>, afterSample?: 
 /** A sample whose output differs from its expected output. */
 export class WrongSampleError extends Error {
   readonly sample: number;
-  constructor(sample: number, stage: string, comparison: Comparison) {
-    const where = comparison.firstMismatch;
-    super(
-      `wrong output on ${stage} sample #${sample}` +
-        (where ? ` at [${where.index}]: expected ${where.expected}, got ${where.actual}` : '') +
-        ' (it passed the check: a race, state kept between calls, or an answer kept from an earlier input?)',
-    );
+  constructor(sample: number, stage: 'warm-up' | 'measured', comparison: Comparison) {
+    super(sampleMismatchText(stage, sample, comparison));
     this.name = 'WrongSampleError';
     this.sample = sample;
   }
@@ -98,7 +94,7 @@ export class WrongSampleError extends Error {
 const taken = new WeakMap<object, number>();
 
 /** Takes `count` samples of `target`, checking each output; returns their times in the order taken. */
-async function takeSamples<Input, Output>(target: MeasureTarget<Input, Output>, count: number, stage: string, firstIndex: number): Promise<number[]> {
+async function takeSamples<Input, Output>(target: MeasureTarget<Input, Output>, count: number, stage: 'warm-up' | 'measured', firstIndex: number): Promise<number[]> {
   const times: number[] = [];
   const afterSample = target.instance.afterSample?.bind(target.instance);
   for (let s = 0; s < count; s++) {
