@@ -5,7 +5,7 @@
  * from param names: a file without sweeps has no sweep charts. A curve needs two points: a one-point "series" says
  * nothing about a trend and is left out (its speedup is still in the tables).
  */
-import { caseLabel, paramsLabel } from './case-identity.ts';
+import { caseLabel } from './case-identity.ts';
 import type { Params, Results, SpeedupEntry, Sweep } from './results-schema.ts';
 
 export interface SweepPoint {
@@ -88,10 +88,4 @@ export function sweepCharts(results: Results): SweepChart[] {
 export function speedupsOutsideSweeps(results: Results): SpeedupEntry[] {
   const drawn = new Set(sweepCharts(results).flatMap((c) => c.curves.flatMap((curve) => curve.points.map((p) => p.entry))));
   return results.speedups.filter((s) => !drawn.has(s));
-}
-
-/** "threads = 2" style label of a point, for tables. */
-export function sweepPointLabel(curve: SweepCurve, point: SweepPoint, param: string): string {
-  const fixed = paramsLabel(curve.fixed);
-  return `${curve.variant}${fixed ? ` (${fixed})` : ''}, ${param} = ${point.x}`;
 }

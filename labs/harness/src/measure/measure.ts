@@ -11,14 +11,14 @@
  *   groups (see CaseDefinition.measureGroup);
  * - every sample's output, warm-up included, is compared with its expected output right after the sample, outside the
  *   timed region: a case that is wrong on any sample (a race, state kept between calls) fails, with the sample named;
- * - a case that throws or rejects while it is measured fails alone: its samples are dropped and the others go on;
- * - the harness's own cost per sample is calibrated with an empty task under the same settings.
+ * - a case that throws or rejects while it is measured fails alone: its samples are dropped and the others go on.
+ * (The harness's own cost per sample, a lab run's round trip, is the judge's calibration: judge-sampler.ts.)
  * Samples are taken one tinybench run per sample, so they stay in the order taken (tinybench sorts the samples of a
  * run); the Bench set-up between samples is outside the timed region.
  */
 import { Bench } from 'tinybench';
 import type { CaseInstance, Comparison, SamplingPlan } from '../lab-definition.ts';
-import { median, type RawObservation } from '@parallel-course/core';
+import type { RawObservation } from '@parallel-course/core';
 import { sampleMismatchText } from './check.ts';
 import { collectGarbage } from './heap.ts';
 import type { Activity } from './run-protocol.ts';
@@ -113,13 +113,6 @@ async function takeSamples<Input, Output>(target: MeasureTarget<Input, Output>, 
     if (!comparison.equal) throw new WrongSampleError(firstIndex + s, stage, comparison);
   }
   return times;
-}
-
-/** Median time in ms of an empty async sample, taken as every sample is: what the harness itself adds to each. */
-export async function calibrateOverhead(iterations: number): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) samples.push(await timeOne('harness overhead', async () => undefined));
-  return median(samples);
 }
 
 /** The order of cases in round `round`: rotated by one each round. */
