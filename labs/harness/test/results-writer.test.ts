@@ -1,10 +1,11 @@
 /** Results are never overwritten: a new folder per run, atomic writes that refuse to replace a file. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { checkOutDir } from '../src/write/out-dir-check.ts';
 import { createRunDir, runFolderName, writeFileAtomic, writeResults } from '../src/write/results-writer.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -33,20 +34,22 @@ test('writeResults validates before it writes', (t) => {
   assert.throws(() => writeResults(dir, { lab: 'x' } as never), /the results of this run is not a valid results file/);
 });
 
-// A job array's tasks start together and share one --out (class-array.sbatch: $CLASS_OUT/<learner>): each makes the
-// folders above its own. CI caught one task refused with "cannot write results ...: EEXIST" (exit 2) when another made
-// the shared folder between its check and its mkdir. Four processes, each making 150 fresh nested folders at once:
-// before the fix about one in ten attempts failed.
+// A job array's tasks start together and share one --out (class-array.sbatch: $CLASS_OUT/<learner>): each checks the
+// folder (out-dir-check.ts), then makes the folders above its own run folder (createRunDir). CI caught one task refused
+// with "cannot write results ...: EEXIST" (exit 2) when another made the shared folder between its check and its mkdir.
+// Four processes, each checking and making 150 fresh nested folders at once: before the fix about one in ten failed.
 test('runs started together under one new --out folder each get their run folder (no EEXIST race)', { timeout: 60_000 }, async (t) => {
   const out = tempDir(t, 'writer-race-');
-  const writer = pathToFileURL(path.join(import.meta.dirname, '..', 'src', 'write', 'results-writer.ts')).href;
+  const module = (name: string) => pathToFileURL(path.join(import.meta.dirname, '..', 'src', 'write', name)).href;
   const script = `
-    import { prepareRunDir } from ${JSON.stringify(writer)};
+    import { createRunDir } from ${JSON.stringify(module('results-writer.ts'))};
+    import { checkOutDir } from ${JSON.stringify(module('out-dir-check.ts'))};
     const [root, lab, startAt] = process.argv.slice(1);
     while (Date.now() < Number(startAt)) {}
     const failed = [];
     for (let i = 0; i < 150; i++) {
-      try { prepareRunDir(root + '/r' + i + '/class/runs', lab, new Date()); } catch (e) { failed.push(e.message); }
+      const outRoot = root + '/r' + i + '/class/runs';
+      try { checkOutDir(outRoot, lab); createRunDir(outRoot, lab, new Date()); } catch (e) { failed.push(e.message); }
     }
     console.log(JSON.stringify(failed));`;
   const startAt = Date.now() + 800;
@@ -60,4 +63,21 @@ test('runs started together under one new --out folder each get their run folder
   const failures = (await Promise.all(runs)).flat();
   assert.deepEqual(failures.slice(0, 3), [], `${failures.length} of 600 run folders refused`);
   assert.equal(readdirSync(path.join(out, 'r0', 'class', 'runs')).length, 4, 'each process its own lab folder');
+  assert.deepEqual(readdirSync(path.join(out, 'r0', 'class', 'runs', 'lab1')).length, 1, 'one run folder, and no probe left beside it');
+});
+
+// The check of --out makes nothing that stays: the run folder is made only by the write stage, so no half-made folder
+// can exist while a run measures (nor need removing when it is interrupted).
+test('checking --out leaves nothing behind, and names the folder, the code and the fix when it cannot be written', (t) => {
+  const out = tempDir(t, 'writer-check-');
+  checkOutDir(path.join(out, 'new', 'results'), 'event-loop');
+  assert.deepEqual(readdirSync(out), [], 'no folder made for a new --out');
+  mkdirSync(path.join(out, 'results', 'event-loop'), { recursive: true });
+  checkOutDir(path.join(out, 'results'), 'event-loop');
+  assert.deepEqual(readdirSync(path.join(out, 'results', 'event-loop')), [], 'no probe left in the lab folder');
+  const file = path.join(out, 'a-file');
+  writeFileSync(file, 'not a folder');
+  assert.throws(() => checkOutDir(file, 'event-loop'), {
+    message: `cannot write results under '${path.join(file, 'event-loop')}': ENOTDIR. Nothing was measured. Choose a folder you can write to with --out DIR.`,
+  });
 });

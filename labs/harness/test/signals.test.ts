@@ -56,11 +56,14 @@ async function startRun(t: { after(fn: () => void): void }): Promise<{ child: Ch
   return { child, outDir, output: () => output };
 }
 
-test('a SIGKILLed harness leaves no server and no lab process behind', async (t) => {
-  const { child } = await startRun(t);
+test('a SIGKILLed harness leaves no server, no lab process and no run folder behind', async (t) => {
+  const { child, outDir } = await startRun(t);
+  // The run folder is made by the write stage alone: while the run measures, nothing of it is on disk to be left.
+  assert.deepEqual(readdirSync(outDir), [], 'no folder under --out while the run measures');
   child.kill('SIGKILL');
   // The runner's watchdog thread polls its parent every 250 ms; its servers follow when their IPC channel closes.
   await waitFor('every lab process to end', () => runningProcesses(SERVER_MAIN).length === 0 && runningProcesses(RUN_CHILD).length === 0, 15_000);
+  assert.deepEqual(readdirSync(outDir), [], 'no half-made run folder left');
 });
 
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {

@@ -1,6 +1,6 @@
 /**
  * A run's third stage: check every case against its expected output, then measure, in a supervised child process (learner
- * code cannot block this one). Returns the supervised run, or the outcome of a run a signal ended.
+ * code cannot block this one). Returns the supervised run, or the outcome of a run a signal ended (its summary printed).
  */
 import path from 'node:path';
 import { exitCodeForSignal, LabLoadError } from '../errors.ts';
@@ -40,6 +40,7 @@ export async function checkAndMeasure(start: RunStart, declared: DeclaredRun): P
     const summary =
       `Interrupted (${run.interrupted}): the lab's processes were stopped and no results were written for this run; ` +
       `earlier runs under ${path.join(start.outRoot, options.lab)} are untouched. Rerun with: ${start.command}`;
+    print(summary);
     return { outcome: { exitCode: exitCodeForSignal(run.interrupted), results: null, runDir: null, correctness: run.correctness, summary } };
   }
   for (const note of run.lab.notes) print(`note: ${note}`);

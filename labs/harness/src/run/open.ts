@@ -1,6 +1,6 @@
 /**
- * A run's first stage, its inputs: the lab's definition, the run folder, the CPUs, the machine as it was, and what a
- * grade will be a ratio to. Everything later stages read about the run starts here (run-lab.ts lists the stages).
+ * A run's first stage, its inputs: the lab's definition, `--out` checked (can the results be written there? nothing is
+ * made: the write stage makes the run folder), the CPUs, the machine as it was, and what a grade will be a ratio to. Everything later stages read about the run starts here (run-lab.ts lists the stages).
  */
 import path from 'node:path';
 import type { CorrectnessEntry, Environment, Results } from '@parallel-course/core';
@@ -11,7 +11,7 @@ import { loadLab, ROOT_DIR } from '../lab-registry.ts';
 import type { SandboxLimits } from '../supervise/os-sandbox.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { fingerprintSolution } from '../supervise/solution-fingerprint.ts';
-import { prepareRunDir } from '../write/results-writer.ts';
+import { checkOutDir } from '../write/out-dir-check.ts';
 import { slurmStepWarning } from '../machine/slurm-step.ts';
 import { currentTopology, type Topology } from '../machine/topology.ts';
 
@@ -59,8 +59,8 @@ export interface RunStart {
   rootDir: string;
   outRoot: string;
   definition: LabDefinition<unknown, unknown>;
+  /** Names the run folder the write stage makes (`<outRoot>/<lab>/<startedAt>`). */
   startedAt: Date;
-  runDir: string;
   progress: Progress;
   print: (text: string) => void;
   seed: number;
@@ -81,9 +81,9 @@ export async function openRun(options: RunLabOptions): Promise<RunStart> {
   // The lab's definition, loaded once in this process (lab code only: the learner's modules are imported in the
   // runner's set-up, never here): the plan and the lab's own analysis use it. An unknown or broken lab fails here.
   const definition = await loadLab(options.lab, rootDir);
-  // The run folder exists and takes a file before anything is measured; it is removed again if nothing is written.
+  // Before anything is measured: can the results be written under --out? A probe that leaves nothing behind.
+  checkOutDir(outRoot, options.lab);
   const startedAt = new Date();
-  const runDir = prepareRunDir(outRoot, options.lab, startedAt);
   const silent = options.silent === true;
   const print = (text: string) => {
     if (!silent) process.stdout.write(`${text}\n`);
@@ -91,7 +91,7 @@ export async function openRun(options: RunLabOptions): Promise<RunStart> {
   const cpus = cpuBudget(options.cpus);
   const budget = describeBudget(cpus);
   const start: RunStart = {
-    options, rootDir, outRoot, definition, startedAt, runDir, print, cpus, budget,
+    options, rootDir, outRoot, definition, startedAt, print, cpus, budget,
     progress: createProgress(!silent),
     seed: options.seed ?? DEFAULT_SEED,
     command: options.command ?? `npm run lab -- ${options.lab} --impl ${options.impl}${options.quick ? ' --quick' : ''}`,

@@ -1,6 +1,7 @@
 /**
  * A run's fourth stage: statistics (the core's analyzeRun, bootstrap intervals), the notes, and one `Results` from the
- * core's buildResults, the same as the in-page lab's. Returns the outcome instead when there is nothing to compare.
+ * core's buildResults, the same as the in-page lab's. Returns the outcome instead (its summary printed) when there is
+ * nothing to compare.
  */
 import { analyzeRun, buildResults, notImplementedCases, type AnalysisInput, type Results } from '@parallel-course/core';
 import { EXIT_CHECK_FAILED } from '../errors.ts';
@@ -17,6 +18,7 @@ export function resultsOf(start: RunStart, declared: DeclaredRun, run: Supervise
   const measuredCases = lab.cases.filter((c) => run.measured.has(c.key));
   if (!measuredCases.some((c) => c.variant === lab.baseline) || !measuredCases.some((c) => c.variant !== lab.baseline) || run.harnessOverheadMs === null) {
     const summary = 'Nothing to measure: the baseline and at least one other variant must pass the check and be measured. No results were written.';
+    start.print(summary);
     return { outcome: { exitCode: EXIT_CHECK_FAILED, results: null, runDir: null, correctness, summary } };
   }
   const inputs: AnalysisInput[] = measuredCases.map((c) => {

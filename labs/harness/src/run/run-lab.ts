@@ -2,21 +2,23 @@
  * One lab run: a flight of stages, each in its own file under run/, in one readable sequence (as Criterion.rs's
  * analysis does). The run's data goes down them and never climbs back to a stage it left:
  *
- *   run/open.ts               inputs: the lab, the run folder, the CPUs, the machine, the solution's fingerprint
+ *   run/open.ts               inputs: the lab, --out checked, the CPUs, the machine, the solution's fingerprint
  *   run/declare.ts            the plan and the run's declarations (cases, headline)
  *   run/check-and-measure.ts  check, then measure, in a supervised child process (supervisor.ts)
  *   run/results.ts            statistics and notes, then one Results (the core's analyzeRun and buildResults)
- *   run/write.ts              results.json, the reports, the lab's own analysis and the summary
+ *   run/write.ts              the run folder, made now: results.json, the reports, the lab's own analysis; the summary
  *   run/interrupt.ts          a signal during the last two stages: this run's folder removed, and a line saying so
+ *
+ * Nothing of the run exists on disk before the write stage, so a run that ends earlier (a failed check, a signal
+ * while measuring, an error) has nothing to take back.
  *
  * checkLab, below, is the check stage alone (--watch and --status).
  */
-import type { CorrectnessEntry, Results } from '@parallel-course/core';
+import type { CorrectnessEntry } from '@parallel-course/core';
 import { cpuBudget } from '../machine/cpus.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, LabLoadError } from '../errors.ts';
 import type { Impl } from '../lab-definition.ts';
 import { loadLab, ROOT_DIR } from '../lab-registry.ts';
-import { removeIfEmpty } from '../write/results-writer.ts';
 import { runCases } from '../measure/run-cases.ts';
 import { supervise } from '../supervise/supervisor.ts';
 import { checkAndMeasure } from './check-and-measure.ts';
@@ -33,31 +35,17 @@ export { formatCheckReport } from './check-report.ts';
 
 export async function runLab(options: RunLabOptions): Promise<RunLabOutcome> {
   const start = await openRun(options);
-  let results: Results;
-  let liftGuard: (() => void) | null = null;
+  const declared = declareRun(start);
+  const measured = await checkAndMeasure(start, declared);
+  if ('outcome' in measured) return measured.outcome; // interrupted while measuring: nothing to write
+  // From here to the written run, a signal removes what this run wrote and says so (run/interrupt.ts).
+  const guard = guardLastStages(start);
   try {
-    const declared = declareRun(start);
-    const measured = await checkAndMeasure(start, declared);
-    // From here to the written run, a signal removes this run's folder and says so (run/interrupt.ts).
-    liftGuard = 'outcome' in measured ? null : guardLastStages(start);
-    const built = 'outcome' in measured ? measured : resultsOf(start, declared, measured.run);
-    if ('outcome' in built) {
-      // Nothing is written: the run folder made by openRun goes again, and the summary says why.
-      liftGuard?.();
-      removeIfEmpty(start.runDir);
-      start.print(built.outcome.summary);
-      return built.outcome;
-    }
-    results = built.results;
-  } catch (error) {
-    liftGuard?.();
-    removeIfEmpty(start.runDir);
-    throw error;
-  }
-  try {
-    return await writeRun(start, results);
+    const built = resultsOf(start, declared, measured.run);
+    if ('outcome' in built) return built.outcome; // nothing to compare: nothing is written
+    return await writeRun(start, built.results, guard);
   } finally {
-    liftGuard?.();
+    guard.lift();
   }
 }
 

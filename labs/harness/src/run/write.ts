@@ -1,5 +1,5 @@
 /**
- * A run's last stage: results.json and the reports into the run folder (a temporary one if the folder failed us), the
+ * A run's last stage: the run folder, made now, with results.json and the reports (a temporary folder if that failed us), the
  * lab's own analysis from the results value alone (as `npm run analyse -- <run folder>`), and the summary.
  */
 import path from 'node:path';
@@ -9,13 +9,15 @@ import { ANALYSIS_FILE, writeAnalysis } from '../analyse/lab-analysis.ts';
 import { formatTerminalSummary, writeReports } from '../report/index.ts';
 import { writeRunFolder } from '../write/results-writer.ts';
 import { stdoutSummaryWidth } from '../text-table.ts';
+import type { LastStagesGuard } from './interrupt.ts';
 import type { RunLabOutcome, RunStart } from './open.ts';
 
-export async function writeRun(start: RunStart, results: Results): Promise<RunLabOutcome> {
-  const { runDir, print, definition } = start;
+export async function writeRun(start: RunStart, results: Results, guard: Pick<LastStagesGuard, 'made'>): Promise<RunLabOutcome> {
+  const { outRoot, startedAt, print, definition } = start;
+  const lab = start.options.lab;
   start.progress.stage('Writing reports...');
-  const written = await writeRunFolder(runDir, results, (dir) => writeReports(results, dir));
-  if (written.fellBack) print(`warning: could not write to ${runDir} (${written.problem}); the results are in ${written.dir} instead.`);
+  const written = await writeRunFolder({ outRoot, lab, startedAt }, results, (dir) => writeReports(results, dir), guard.made);
+  if (written.fellBack) print(`warning: could not write under ${path.join(outRoot, lab)} (${written.problem}); the results are in ${written.dir} instead.`);
   // The same loaded definition and the results value: nothing is loaded or read back from the folder just written.
   let analysisLine: string | null = null;
   try {

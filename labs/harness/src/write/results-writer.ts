@@ -1,12 +1,12 @@
 /**
- * Stage 5, results: one new folder per run, `results.json` validated against the schema and written atomically.
- * Nothing is ever overwritten: a learner's earlier runs are their evidence.
+ * Stage 5, results: one new folder per run, made only when there are results to put in it, with `results.json`
+ * validated against the schema and written atomically. Nothing is ever overwritten: a learner's earlier runs are their
+ * evidence. (Whether `--out` can be written at all is checked before anything is measured: out-dir-check.ts.)
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../errors.ts';
 import { parseResults, type Results } from '@parallel-course/core';
 
 /**
@@ -46,46 +46,8 @@ export function createRunDir(outRoot: string, lab: string, date: Date): string {
   throw new Error(`could not create a new run folder under ${labDir}`);
 }
 
-/**
- * Creates this run's folder before anything is measured and proves a file can be written in it, so a run that could
- * not keep its results fails in a second (exit 2), not after minutes of measuring. `--out /dev/null`, `--out` a plain
- * file and a read-only `<out>/<lab>` all fail here.
- */
-export function prepareRunDir(outRoot: string, lab: string, date: Date): string {
-  let runDir: string | null = null;
-  try {
-    makeDirs(path.resolve(outRoot));
-    runDir = createRunDir(outRoot, lab, date);
-    const probe = path.join(runDir, `.write-test-${process.pid}`);
-    writeFileSync(probe, 'ok', { flag: 'wx' });
-    unlinkSync(probe);
-    return runDir;
-  } catch (error) {
-    if (runDir) removeIfEmpty(runDir);
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(
-      `cannot write results under '${path.join(outRoot, lab)}': ${code}. Nothing was measured. ` +
-        `Choose a folder you can write to with --out DIR.`,
-    );
-  }
-}
-
-/**
- * Removes a run folder that is still empty (the run wrote nothing), and its lab folder if that is now empty too;
- * leaves anything else alone.
- */
-export function removeIfEmpty(runDir: string): void {
-  for (const dir of [runDir, path.dirname(runDir)]) {
-    try {
-      rmdirSync(dir); // fails on a folder that holds anything: nothing of a learner's is ever removed
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return; // not empty; an already gone run folder goes on to its lab's
-    }
-  }
-}
-
 export interface WrittenRun<T> {
-  /** The folder the results are in: the run folder, or a temporary one if writing there failed. */
+  /** The folder the results are in: the new run folder, or a temporary one if writing there failed. */
   dir: string;
   fellBack: boolean;
   /** Why the run folder could not be used, when it could not. */
@@ -93,12 +55,28 @@ export interface WrittenRun<T> {
   reports: T;
 }
 
+/** Where a run's folder goes: `<outRoot>/<lab>/<startedAt as runFolderName>`. */
+export interface RunFolderPlace {
+  outRoot: string;
+  lab: string;
+  startedAt: Date;
+}
+
 /**
- * Writes results.json and the reports into `runDir`; if that fails (a full disk, a folder removed during the run),
- * into a new temporary folder instead, so a measured run is never lost. The caller names the folder it got.
+ * Makes this run's folder (createRunDir: new, never an earlier run's) and writes results.json and the reports into it;
+ * if that fails (a full disk, `--out` made unwritable during the run), into a new temporary folder instead, so a
+ * measured run is never lost. `made` hears of each folder the moment it exists, so a signal can remove it
+ * (run/interrupt.ts). The caller names the folder it got.
  */
-export async function writeRunFolder<T>(runDir: string, results: Results, writeReports: (dir: string) => Promise<T>): Promise<WrittenRun<T>> {
+export async function writeRunFolder<T>(
+  place: RunFolderPlace,
+  results: Results,
+  writeReports: (dir: string) => Promise<T>,
+  made: (dir: string) => void,
+): Promise<WrittenRun<T>> {
   try {
+    const runDir = createRunDir(place.outRoot, place.lab, place.startedAt);
+    made(runDir);
     writeResults(runDir, results);
     return { dir: runDir, fellBack: false, problem: null, reports: await writeReports(runDir) };
   } catch (error) {
@@ -106,6 +84,7 @@ export async function writeRunFolder<T>(runDir: string, results: Results, writeR
     const problem = (error as NodeJS.ErrnoException).code;
     if (typeof problem !== 'string') throw error;
     const dir = mkdtempSync(path.join(os.tmpdir(), `${results.lab}-run-`));
+    made(dir);
     writeResults(dir, results);
     return { dir, fellBack: true, problem, reports: await writeReports(dir) };
   }
