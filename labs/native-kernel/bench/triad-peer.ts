@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createRng, formatBracketInterval, formatLoadAverage, formatRatio, formatSignificant, median, orderStatisticMedianCi, roundBootstrapRatioCi } from '@parallel-course/core';
 import { loadRung } from '../src/addon.ts';
 import { triadElementsHere } from '../src/lab.ts';
-import { describeTriadSize, makeTriadInput, TRIAD_BYTES_PER_ELEMENT } from '../src/triad.ts';
+import { describeTriadSize, makeTriadInput, TRIAD_BYTES_PER_ELEMENT, triadSources } from '../src/triad.ts';
 
 interface BenchOptions {
   elements: number;
@@ -75,9 +75,9 @@ function peerSamples(binary: string, elements: number, threads: number, repeats:
 export async function main(argv: readonly string[]): Promise<void> {
   const given = parseOptions(argv);
   const p = availableParallelism();
-  const options: BenchOptions = { elements: triadElementsHere(), rounds: 5, repeats: 3, threads: [...new Set([1, p])], ...given };
+  const options: BenchOptions = { elements: triadElementsHere(p), rounds: 5, repeats: 3, threads: [...new Set([1, p])], ...given };
   let { elements } = options;
-  // The rung's side holds 5 arrays (the input's b and c, and the 3 it first-touched), the peer 3 more at once.
+  // The rung's side holds 5 arrays (the input's b and c, filled from its seed, and the 3 it first-touched), the peer 3 more at once.
   const available = availableBytes();
   while (given.elements === undefined && available !== null && 8 * 8 * elements > 0.8 * available && elements > 2 ** 20) elements /= 2;
   const dir = mkdtempSync(path.join(tmpdir(), 'triad-peer-'));
@@ -85,6 +85,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     const binary = buildPeer(dir);
     const addon = loadRung('solution', 'march');
     const input = makeTriadInput(elements, 47);
+    const sources = triadSources(input);
     const gbps = (ms: number): number => (TRIAD_BYTES_PER_ELEMENT * elements) / ms / 1e6;
     console.log(
       `triad, the lab's rung against a C++ peer: ${describeTriadSize(elements)}${elements < options.elements ? ` (the lab's ${describeTriadSize(options.elements)} did not fit in this machine's available memory)` : ''}, ` +
@@ -92,7 +93,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     );
     for (const threads of options.threads) {
       const arrays = { a: new Float64Array(elements), b: new Float64Array(elements), c: new Float64Array(elements) };
-      addon.triadFirstTouch(arrays.a, arrays.b, arrays.c, input.b, input.c, threads);
+      addon.triadFirstTouch(arrays.a, arrays.b, arrays.c, sources.b, sources.c, threads);
       addon.triad(arrays.a, arrays.b, arrays.c, input.s, threads); // warm-up, untimed
       const rung: number[] = [];
       const peer: number[] = [];
@@ -118,7 +119,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       }
       // Checked after the clock: a[i] = b[i] + s * c[i] exactly (integers below 2^13), at every 4099th element.
       for (let i = 0; i < elements; i += 4099) {
-        if (arrays.a[i] !== input.b[i]! + input.s * input.c[i]!) throw new Error(`the rung's triad is wrong at element ${i}`);
+        if (arrays.a[i] !== sources.b[i]! + input.s * sources.c[i]!) throw new Error(`the rung's triad is wrong at element ${i}`);
       }
       const line = (xs: number[]): string => {
         const [lo, hi] = orderStatisticMedianCi(xs);

@@ -4,6 +4,7 @@
  * stops costing more than it saves; and a memory-bound one (a STREAM triad on 1..P threads) that shows where memory
  * bandwidth, not the cores, sets the limit. Episode: episodes/07-native-kernel.mdx.
  */
+import os from 'node:os';
 import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import { currentTopology } from '@parallel-course/harness/topology.ts';
 import { LEARNER_FILES } from './learner-files.ts';
@@ -20,19 +21,23 @@ import type { RawObservation } from '@parallel-course/core';
 import { COPY_OBSERVATION } from './analysis-values.ts';
 import {
   checkTriadSample,
-  describeTriadSize,
+  describeTriadSizing,
   freshTriadInput,
   isTriadInput,
   makeTriadInput,
   reachableLastLevelCacheBytes,
   TRIAD_CHECK_LENGTHS,
   TRIAD_PARAM,
+  triadArraysHeld,
+  triadArraysKey,
   triadBytes,
-  triadElements,
+  triadSize,
+  triadSources,
   expectedTriad,
   triadAt,
   triadTyped,
   type TriadInput,
+  type TriadSize,
 } from './triad.ts';
 
 /** What a sample runs on: a pair of matrices, or the triad's vectors. */
@@ -287,22 +292,42 @@ function nativeBlasThreadsCase(size: number, threads: number): CaseDefinition<Ma
 /** The variants that run on 1..P threads (each declares `workers`, its efficiency is against its own 1-thread case). */
 export const THREADED_PRODUCT_VARIANTS = ['native-threads', 'native-blocked-threads', 'native-blas-threads'];
 
-/** The triad's array length on this machine: from the last-level cache this job's CPUs reach (triad.ts). */
-export function triadElementsHere(): number {
-  return triadElements(reachableLastLevelCacheBytes(currentTopology()));
+/**
+ * The memory this job may use, in bytes: its cgroup's limit where there is one below the machine's memory (a Slurm
+ * job, a container; Node's process.constrainedMemory reads cgroup v1 and v2), else the machine's.
+ */
+export function jobMemory(): { bytes: number; source: string } {
+  const total = os.totalmem();
+  const constrained = process.constrainedMemory();
+  return constrained > 0 && constrained < total ? { bytes: constrained, source: "the cgroup's memory limit" } : { bytes: total, source: "the machine's memory" };
 }
 
 /**
- * A triad output per input's b array, allocated on first use (the check, not the timed loop) and dropped at teardown.
- * By b, not by input: every fresh sample's input (freshTriadInput) shares the measured input's b and c.
+ * The triad's array length on this machine for a run planned for `availableParallelism` CPUs: from the last-level
+ * cache this job's CPUs reach and the memory it may use over the arrays a runner holds (triad.ts triadSize).
  */
-function triadOutputFor(outputs: Map<Float64Array, Float64Array>, input: TriadInput): Float64Array {
-  let a = outputs.get(input.b);
-  if (!a) {
-    a = new Float64Array(input.length);
-    outputs.set(input.b, a);
+export function triadSizeHere(availableParallelism: number): TriadSize {
+  return triadSize(reachableLastLevelCacheBytes(currentTopology()), jobMemory().bytes, triadArraysHeld(threadCounts(availableParallelism).length));
+}
+
+/** The triad's array length on this machine (triadSizeHere). */
+export function triadElementsHere(availableParallelism: number): number {
+  return triadSizeHere(availableParallelism).elements;
+}
+
+/**
+ * A triad output per input's arrays (triadArraysKey), allocated on first use (the check, not the timed loop) and
+ * dropped at teardown. By arrays, not by input: every fresh sample's input (freshTriadInput) shares the measured
+ * input's seed, b and c.
+ */
+function triadOutputFor(outputs: Map<string, { a: Float64Array; b: Float64Array; c: Float64Array }>, input: TriadInput): { a: Float64Array; b: Float64Array; c: Float64Array } {
+  const key = triadArraysKey(input);
+  let arrays = outputs.get(key);
+  if (!arrays) {
+    arrays = { a: new Float64Array(input.length), ...triadSources(input) };
+    outputs.set(key, arrays);
   }
-  return a;
+  return arrays;
 }
 
 /** The triad in TypeScript on one thread: the baseline of the triad cases (as ts-typed is of the products). */
@@ -312,11 +337,11 @@ function tsTypedTriadCase(elements: number): CaseDefinition<TriadInput, Float64A
     params: { [TRIAD_PARAM]: elements },
     measureGroup: 'triad',
     async setup(): Promise<CaseInstance<TriadInput, Float64Array>> {
-      const outputs = new Map<Float64Array, Float64Array>();
+      const outputs = new Map<string, { a: Float64Array; b: Float64Array; c: Float64Array }>();
       return {
         run(input) {
-          const a = triadOutputFor(outputs, input);
-          triadTyped(a, input.b, input.c, input.s);
+          const { a, b, c } = triadOutputFor(outputs, input);
+          triadTyped(a, b, c, input.s);
           return a;
         },
         teardown() {
@@ -332,8 +357,9 @@ function tsTypedTriadCase(elements: number): CaseDefinition<TriadInput, Float64A
  * triadFirstTouch on the very threads that later run the triad, each on its own chunk: on a multi-socket node each
  * chunk's pages then live in the memory of its thread's socket. Sharing the input's arrays instead would leave every
  * page where the main thread first wrote it, on one socket, and the other socket's threads would read across the
- * interconnect. The copy happens on the first call with an input's arrays (the check), never in a timed sample: the
- * arrays are placed by the input's b, which every fresh sample's input shares (only its scalar is new: freshTriadInput).
+ * interconnect. The copy happens on the first call with an input's arrays (the check), never in a timed sample: b and c
+ * filled from the input's seed (triadSources), copied by the threads, then let go; the arrays are placed by the
+ * input's seed and length, which every fresh sample's input shares (only its scalar is new: freshTriadInput).
  */
 function triadCase(elements: number, threads: number): CaseDefinition<TriadInput, Float64Array> {
   return {
@@ -345,14 +371,16 @@ function triadCase(elements: number, threads: number): CaseDefinition<TriadInput
     measureGroup: 'triad',
     async setup(ctx: LabContext): Promise<CaseInstance<TriadInput, Float64Array>> {
       const addon = loadRung(ctx.impl, 'march');
-      const placed = new Map<Float64Array, { a: Float64Array; b: Float64Array; c: Float64Array }>();
+      const placed = new Map<string, { a: Float64Array; b: Float64Array; c: Float64Array }>();
       return {
         run(input) {
-          let arrays = placed.get(input.b);
+          const key = triadArraysKey(input);
+          let arrays = placed.get(key);
           if (!arrays) {
+            const sources = triadSources(input);
             arrays = { a: new Float64Array(input.length), b: new Float64Array(input.length), c: new Float64Array(input.length) };
-            addon.triadFirstTouch(arrays.a, arrays.b, arrays.c, input.b, input.c, threads);
-            placed.set(input.b, arrays);
+            addon.triadFirstTouch(arrays.a, arrays.b, arrays.c, sources.b, sources.c, threads);
+            placed.set(key, arrays);
           }
           return addon.triad(arrays.a, arrays.b, arrays.c, input.s, threads);
         },
@@ -583,30 +611,33 @@ const lab: LabDefinition<NativeKernelInput, Float64Array> = {
       if (blas) for (const size of threadSizes) for (const t of threadCounts(ctx.availableParallelism)) cases.push(nativeBlasThreadsCase(size, t));
       // Memory bandwidth: the same thread counts, quick runs included (they take fewer samples, not smaller arrays:
       // arrays that fit in cache would measure the cache).
-      const elements = triadElementsHere();
+      const elements = triadElementsHere(ctx.availableParallelism);
       cases.push(tsTypedTriadCase(elements));
       for (const t of threadCounts(ctx.availableParallelism)) cases.push(triadCase(elements, t));
     }
     // Each case with its estimate for the run's plan, from its variant and params (src/estimates.ts).
     return cases.map((c) => ({ ...c, estimate: (c2: LabContext, rates: Calibration) => estimateNativeKernelCase(c.variant, c.params, c2, rates) }));
   },
-  // The triad's arrays are sized from the last-level cache (4 x it each, STREAM's rule): the check's and the measured
-  // inputs' b and c, and an output per triad case and input (the typed one and one per thread count), plus 3 GiB for
-  // the matrices and the runtime. Measured: 10.3 GiB at the peak of a quick run on a VM that reports a 480 MiB L3
-  // (2^27 doubles an array, P = 2); this gives 12 GiB there.
   // The solution's native modules a graded run loads: fingerprinted before and after it (the harness's supervisor
   // reads them, never loads them). Issue 42: a kernel.cc static initializer swapped solution_march.node for a slower one.
   solutionBuildOutputs() {
     const statuses = [...RUNGS.map((rung) => rungStatus('solution', rung)), blockedStatus('solution')];
     return statuses.flatMap((status) => (status.available ? [status.file] : []));
   },
+  // The triad's arrays a runner holds at once (triad.ts triadArraysHeld: its size is held to a share of the job's
+  // memory), plus 3 GiB for the matrices and the runtime. Measured before the judge dropped its b and c: 10.3 GiB at
+  // the peak of a quick run on a VM that reports a 480 MiB L3 (2^27 doubles an array, P = 2).
   memoryBytes(ctx) {
-    return 8 * triadElementsHere() * (6 + 1 + threadCounts(ctx.availableParallelism).length) + 3 * 2 ** 30;
+    const held = triadArraysHeld(threadCounts(ctx.availableParallelism).length);
+    return 8 * triadElementsHere(ctx.availableParallelism) * held + 3 * 2 ** 30;
   },
   notes(ctx) {
     const stale = staleBuildWarning(ctx.impl, ctx.implDir);
     const triad = rungStatus(ctx.impl, 'march').available
-      ? [`triad: 3 arrays of ${describeTriadSize(triadElementsHere())} per thread count, 4 x the last-level cache this job's CPUs reach (STREAM's rule); bytes/s count 24 bytes per element (2 reads, 1 write), not the write-allocate read of a.`]
+      ? [
+          `${describeTriadSizing(triadSizeHere(ctx.availableParallelism), triadArraysHeld(threadCounts(ctx.availableParallelism).length), jobMemory())}; ` +
+            'bytes/s count 24 bytes per element (2 reads, 1 write), not the write-allocate read of a.',
+        ]
       : [];
     return [...unavailableNotes(ctx.impl), ...(stale ? [stale] : []), ...triad, ...peakNotes(ctx), ...blasNotes()];
   },

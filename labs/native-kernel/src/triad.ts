@@ -6,7 +6,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
 import type { Topology } from '@parallel-course/harness/topology.ts';
-import { mulberry32 } from './matrices.ts';
 
 // Captured when the lab loads, before any learner module: the checked entries are drawn after the triad has answered.
 const fillRandom = randomFillSync;
@@ -14,12 +13,17 @@ const fillRandom = randomFillSync;
 /** The param that marks a triad case (and the TypeScript triad baseline): the array length in elements. */
 export const TRIAD_PARAM = 'elements';
 
-/** One triad input: a = b + s * c over `length` elements. */
+/**
+ * One triad input: a = b + s * c over `length` elements, where b[i] and c[i] are a pure function of (`seed`, i)
+ * (triadSourceAt). It holds no arrays: the judge computes the expected a[i] at the positions it checks from the seed
+ * alone (triadAt), and only the runner, which needs b and c whole, fills them (triadSources), outside the timed
+ * window. Issue 42: the judge's own b and c (1 GiB at 2^26 elements) stood beside the runner's arrays.
+ */
 export interface TriadInput {
   kind: 'triad';
   length: number;
-  b: Float64Array;
-  c: Float64Array;
+  /** The seed of b and c (an unsigned 32-bit integer). */
+  seed: number;
   s: number;
 }
 
@@ -39,24 +43,74 @@ export const TRIAD_BYTES_PER_ELEMENT = 24;
  */
 export const TRIAD_CHECK_LENGTHS = [1, 5, 4099];
 
+/** The most elements a triad input may have: its positions are 32-bit counters (triadSourceAt). 2^32 doubles are 32 GiB. */
+export const TRIAD_MAX_LENGTH = 2 ** 32;
+
 export function isTriadInput(input: object): input is TriadInput {
   return (input as { kind?: unknown }).kind === 'triad';
 }
 
+/**
+ * A 32-bit integer hash, a bijection (lowbias32: C. Wellons, "Prospecting for hash functions", 2018,
+ * https://nullprogram.com/blog/2018/07/31/): every output bit depends on every input bit.
+ */
+function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** The two keys of array `array` (0: b, 1: c) of a seed; the constants only set the streams apart. */
+function streamKeys(seed: number, array: 0 | 1): [number, number] {
+  const k1 = mix32((seed ^ (array === 0 ? 0x68e31da4 : 0xb5297a4d)) >>> 0);
+  return [k1, mix32((k1 ^ 0x1b56c4e9) >>> 0)];
+}
+
+/** Entry i of the stream keyed (k1, k2): a counter-based generator, two rounds of mix32; the top 11 bits, less 1024. */
+function entryOf(k1: number, k2: number, i: number): number {
+  return (mix32((mix32((i ^ k1) >>> 0) + k2) >>> 0) >>> 21) - 1024;
+}
+
+/**
+ * b[i] (`array` 0) or c[i] (1) of the triad seeded `seed`: an integer in [-1024, 1024), a pure function of (seed,
+ * array, i), so any entry is computed alone, in any order, in any process, without the arrays.
+ */
+export function triadSourceAt(seed: number, array: 0 | 1, i: number): number {
+  const [k1, k2] = streamKeys(seed, array);
+  return entryOf(k1, k2, i);
+}
+
 /** A seeded triad input of `length` elements; the seed is mixed with the length so each length gets other values. */
 export function makeTriadInput(length: number, seed: number): TriadInput {
-  if (!Number.isInteger(length) || length < 1) throw new RangeError(`length must be a positive integer, got ${length}`);
-  const random = mulberry32((seed ^ Math.imul(length, 0x85ebca6b)) >>> 0);
-  const b = new Float64Array(length);
-  const c = new Float64Array(length);
-  for (let i = 0; i < length; i++) b[i] = Math.floor(2048 * random()) - 1024;
-  for (let i = 0; i < length; i++) c[i] = Math.floor(2048 * random()) - 1024;
-  return { kind: 'triad', length, b, c, s: TRIAD_SCALAR };
+  if (!Number.isInteger(length) || length < 1 || length > TRIAD_MAX_LENGTH) throw new RangeError(`length must be a positive integer up to 2^32, got ${length}`);
+  return { kind: 'triad', length, seed: mix32((seed ^ Math.imul(length, 0x85ebca6b)) >>> 0), s: TRIAD_SCALAR };
+}
+
+/**
+ * b and c of `input`, filled: the runner's (a triad case copies them into arrays its threads place, then lets them
+ * go). About 2 ns an element here; never called in a timed sample.
+ */
+export function triadSources(input: Pick<TriadInput, 'length' | 'seed'>): { b: Float64Array; c: Float64Array } {
+  const b = new Float64Array(input.length);
+  const c = new Float64Array(input.length);
+  for (const [array, x] of [b, c].entries()) {
+    const [k1, k2] = streamKeys(input.seed, array as 0 | 1);
+    for (let i = 0; i < x.length; i++) x[i] = entryOf(k1, k2, i);
+  }
+  return { b, c };
+}
+
+/** A key that names the arrays of an input: fresh inputs of one measured input share it (only their scalar differs). */
+export function triadArraysKey(input: Pick<TriadInput, 'length' | 'seed'>): string {
+  return `${input.length}:${input.seed}`;
 }
 
 /**
  * The fresh input of measured sample `sample` (1 .. FRESH_INPUT_INDICES - 1, the judge's draw): the measured input's
- * b and c, the very same arrays, with a scalar of its own, s = TRIAD_SCALAR + sample. Distinct samples get distinct
+ * b and c (its seed: the runner's arrays already placed), with a scalar of its own, s = TRIAD_SCALAR + sample. Distinct samples get distinct
  * scalars, so no output of an earlier sample is this one's (every a[i] with c[i] != 0 changes), and a triad that
  * kept a (by input, by array or by contents) or wrote only part of it fails checkTriadSample. Why only s: new b and c
  * would cost two passes of 2 x 2^27 seeded doubles per sample, and each case's arrays were first touched by its own
@@ -77,52 +131,59 @@ export const TRIAD_SPOT_ENTRIES = 64;
  */
 const TRIAD_BLOCK = 2 ** 16;
 
-/** Per block k, Σ w_i x[i] over the block, w_i = 1 at even i and 3 at odd i (exact: see TRIAD_BLOCK). */
-function blockSums(x: ArrayLike<number>): Float64Array {
-  const sums = new Float64Array(Math.ceil(x.length / TRIAD_BLOCK));
+/** Per block k, Σ w_i x(i) over the block, w_i = 1 at even i and 3 at odd i (exact: see TRIAD_BLOCK). */
+function blockSums(length: number, x: (i: number) => number): Float64Array {
+  const sums = new Float64Array(Math.ceil(length / TRIAD_BLOCK));
   for (let k = 0, i = 0; k < sums.length; k++) {
-    const end = Math.min(x.length, i + TRIAD_BLOCK);
+    const end = Math.min(length, i + TRIAD_BLOCK);
     let even = 0;
     let odd = 0;
     // Two sums, one per weight: the loop carries no multiply and no branch.
     for (; i + 1 < end; i += 2) {
-      even += x[i] as number;
-      odd += x[i + 1] as number;
+      even += x(i);
+      odd += x(i + 1);
     }
-    if (i < end) even += x[i++] as number;
+    if (i < end) even += x(i++);
     sums[k] = even + 3 * odd;
   }
   return sums;
 }
 
-/** The block sums of b and c, by b (the measured input's, shared by every fresh input), computed on the first check. */
-const triadBlockSums = new WeakMap<Float64Array, { b: Float64Array; c: Float64Array }>();
+/** The block sums of b and c of the inputs checked last, by triadArraysKey (a few: the measured input and its fresh ones share one). */
+const triadBlockSums = new Map<string, { b: Float64Array; c: Float64Array }>();
+const BLOCK_SUMS_KEPT = 4;
 
 function triadMismatch(index: string, expected: string, actual: string): Comparison {
   return { equal: false, firstMismatch: { index, expected, actual }, maxAbsError: null, maxRelError: null };
 }
 
 /**
- * Checks a fresh triad sample (lab.ts checkSample) in one pass over a, without an expected array (2^27 doubles,
- * 1 GiB, per sample): TRIAD_SPOT_ENTRIES entries drawn after the answer must equal b[i] + s c[i] exactly, and every
- * block of TRIAD_BLOCK entries must have the weighted sum Σ w_i a[i] = Σ w_i b[i] + s Σ w_i c[i] (w_i = 1, 3
- * alternating). Every sum is of integers below 2^53, so exact: one entry off by any integer, NaN or an infinity changes
- * its block's sum, as does swapping two neighbours; an entry off by a small fraction may round away, but no cached or
- * partial answer is off by less than 1 (freshTriadInput). The block sums of b and c are computed on the first check.
- * About 3 ns an element here, a third of the old full comparison with an expected array.
+ * Checks a fresh triad sample (lab.ts checkSample: an output sent whole) in one pass over a, without an expected
+ * array: TRIAD_SPOT_ENTRIES entries drawn after the answer must equal b[i] + s c[i] exactly, and every block of
+ * TRIAD_BLOCK entries must have the weighted sum Σ w_i a[i] = Σ w_i b[i] + s Σ w_i c[i] (w_i = 1, 3 alternating).
+ * Every sum is of integers below 2^53, so exact: one entry off by any integer, NaN or an infinity changes its block's
+ * sum, as does swapping two neighbours; an entry off by a small fraction may round away, but no cached or partial
+ * answer is off by less than 1 (freshTriadInput). The block sums of b and c are computed from the seed on the first
+ * check of an input's arrays. Outputs over the harness's bound are checked at positions instead (triadAt).
  */
 export function checkTriadSample(input: TriadInput, a: ArrayLike<number>): Comparison {
-  const { b, c, s, length } = input;
+  const { seed, s, length } = input;
   if (a.length !== length) return triadMismatch('length', String(length), String(a.length));
+  const [b1, b2] = streamKeys(seed, 0);
+  const [c1, c2] = streamKeys(seed, 1);
   const spots = fillRandom(new Uint32Array(TRIAD_SPOT_ENTRIES));
   for (const word of spots) {
     const i = word % length;
-    const expected = (b[i] as number) + s * (c[i] as number);
+    const expected = entryOf(b1, b2, i) + s * entryOf(c1, c2, i);
     if (a[i] !== expected) return triadMismatch(String(i), String(expected), String(a[i]));
   }
-  let sums = triadBlockSums.get(b);
-  if (!sums) triadBlockSums.set(b, (sums = { b: blockSums(b), c: blockSums(c) }));
-  const actual = blockSums(a);
+  const key = triadArraysKey(input);
+  let sums = triadBlockSums.get(key);
+  if (!sums) {
+    if (triadBlockSums.size >= BLOCK_SUMS_KEPT) triadBlockSums.delete(triadBlockSums.keys().next().value as string);
+    triadBlockSums.set(key, (sums = { b: blockSums(length, (i) => entryOf(b1, b2, i)), c: blockSums(length, (i) => entryOf(c1, c2, i)) }));
+  }
+  const actual = blockSums(length, (i) => a[i] as number);
   for (let k = 0; k < actual.length; k++) {
     const expected = (sums.b[k] as number) + s * (sums.c[k] as number);
     if (actual[k] !== expected) {
@@ -132,19 +193,26 @@ export function checkTriadSample(input: TriadInput, a: ArrayLike<number>): Compa
   return { equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: null };
 }
 
-/** The definition of a correct triad: a fresh array, element by element, in plain TypeScript. */
+/** The definition of a correct triad: a fresh array, element by element, in plain TypeScript, from the seed. */
 export function expectedTriad(input: TriadInput): Float64Array {
   // A plain loop: Float64Array.from with a mapping function cost 200-600 ns per element here (seconds per run).
   const a = new Float64Array(input.length);
-  const { b, c, s } = input;
-  for (let i = 0; i < a.length; i++) a[i] = (b[i] as number) + s * (c[i] as number);
+  const [b1, b2] = streamKeys(input.seed, 0);
+  const [c1, c2] = streamKeys(input.seed, 1);
+  const { s } = input;
+  for (let i = 0; i < a.length; i++) a[i] = entryOf(b1, b2, i) + s * entryOf(c1, c2, i);
   return a;
 }
 
-/** The entries of a correct triad's a at `positions`, b[i] + s c[i] each (exact: see TRIAD_SCALAR), for the judge's check. */
+/**
+ * The entries of a correct triad's a at `positions`, b[i] + s c[i] each (exact: see TRIAD_SCALAR), for the judge's
+ * check: from the seed alone, so the judge holds no array of the input, whatever its length.
+ */
 export function triadAt(input: TriadInput, positions: readonly number[]): Float64Array {
-  const { b, c, s } = input;
-  return Float64Array.from(positions, (i) => (b[i] as number) + s * (c[i] as number));
+  const [b1, b2] = streamKeys(input.seed, 0);
+  const [c1, c2] = streamKeys(input.seed, 1);
+  const { s } = input;
+  return Float64Array.from(positions, (i) => entryOf(b1, b2, i) + s * entryOf(c1, c2, i));
 }
 
 /** The TypeScript triad (the ts-typed rung's loop): writes a in place. */
@@ -159,13 +227,17 @@ export function triadBytes(length: number): number {
 
 /**
  * How large the triad's arrays are. STREAM's rule: each array at least 4 times the last-level cache the job can use,
- * so a pass finds nothing of the previous one in cache and measures memory, not cache. A power of two, at least
- * 2^23 doubles (64 MiB per array, 192 MiB in all: beyond the whole L3 of most single-socket machines even when the
- * cache size is unknown) and at most 2^26 (512 MiB per array): every thread count keeps its own three arrays (first
- * touch, below), so a sweep of ten thread counts holds ten times that, and the judge holds its own b and c to check
- * the outputs. At 2^27 a full `npm test` on a 23 GB VM that reports a 480 MiB L3 (a runner at 10 GB resident)
- * twice met the kernel's OOM killer; a node with up to 512 MiB of L3 still gets a working set of at least three
- * times its cache.
+ * so a pass finds nothing of the previous one in cache and measures memory, not cache: the wanted length, a power of
+ * two, at least 2^23 doubles (64 MiB per array, 192 MiB in all: beyond the whole L3 of most single-socket machines
+ * even when the cache size is unknown). Every thread count keeps its own three arrays (first touch, lab.ts), so a
+ * run's runner holds triadArraysHeld(T) arrays at once: the wanted length is held to `memoryShare` of the memory the
+ * job may use (its cgroup's limit, or the machine's), the rest left to the run's other processes (the judge, a
+ * graded run's second runner, the products' matrices) and to whatever else the node runs (a test suite's other
+ * files). Never below the floor, each array at least the last-level cache (a working set of 3 times it), so the
+ * triad still measures memory where the memory is tight; the run's notes say which rule set the length.
+ * Before (issue 47): a fixed cap of 2^26; at 2^27 a full `npm test` on a 23 GB VM that reports a 480 MiB L3 (a runner
+ * at 10 GB resident, the judge's own b and c beside it) twice met the kernel's OOM killer. The judge now holds no
+ * array of the triad (TriadInput).
  *
  * What is counted: 24 bytes per element (STREAM's convention). A store to a line not in cache first reads that line
  * (write-allocate), so the memory really moves 32 bytes per element on most CPUs; the GB/s here are the useful
@@ -173,11 +245,50 @@ export function triadBytes(length: number): number {
  */
 export const TRIAD_SIZING = {
   cacheFactor: 4,
+  floorCacheFactor: 1,
   minElements: 2 ** 23,
-  maxElements: 2 ** 26,
+  memoryShare: 1 / 4,
   /** Assumed when the topology does not say (macOS, a container that hides sysfs). */
   unknownCacheBytes: 64 * 2 ** 20,
 } as const;
+
+/**
+ * The triad's arrays a runner may hold at once with `threadCases` triad cases: three per case (first touch), the
+ * TypeScript triad's three, the two sources a case fills before its threads copy them (triadSources), and the
+ * expected output the runner's check computes.
+ */
+export function triadArraysHeld(threadCases: number): number {
+  return 3 * threadCases + 3 + 2 + 1;
+}
+
+/** The triad's array length and what set it. */
+export interface TriadSize {
+  elements: number;
+  /** STREAM's rule: 4 x the last-level cache per array (a power of two, at least TRIAD_SIZING.minElements). */
+  wantedElements: number;
+  /** The least that still measures memory: the last-level cache per array. */
+  floorElements: number;
+  /** The most that keeps the arrays held at once within the memory share (a power of two); null: memory unknown. */
+  memoryElements: number | null;
+  /** 'cache': the wanted length fits; 'memory': held to the memory share; 'floor': the share is below the floor. */
+  limitedBy: 'cache' | 'memory' | 'floor';
+}
+
+/**
+ * The triad's array length for a last-level cache of `cacheBytes` (null: unknown), where the job may use `memoryBytes`
+ * (null: unknown) and a runner holds `arraysHeld` arrays at once, by TRIAD_SIZING's rule.
+ */
+export function triadSize(cacheBytes: number | null, memoryBytes: number | null, arraysHeld: number): TriadSize {
+  const cache = cacheBytes ?? TRIAD_SIZING.unknownCacheBytes;
+  const atLeast = (bytes: number) => Math.min(TRIAD_MAX_LENGTH, Math.max(TRIAD_SIZING.minElements, 2 ** Math.ceil(Math.log2(Math.max(1, bytes / 8)))));
+  const wantedElements = atLeast(TRIAD_SIZING.cacheFactor * cache);
+  const floorElements = atLeast(TRIAD_SIZING.floorCacheFactor * cache);
+  const memoryElements = memoryBytes === null ? null : 2 ** Math.floor(Math.log2(Math.max(1, (TRIAD_SIZING.memoryShare * memoryBytes) / (8 * Math.max(1, arraysHeld)))));
+  const sized = { wantedElements, floorElements, memoryElements };
+  if (memoryElements === null || memoryElements >= wantedElements) return { elements: wantedElements, ...sized, limitedBy: 'cache' };
+  if (memoryElements >= floorElements) return { elements: memoryElements, ...sized, limitedBy: 'memory' };
+  return { elements: floorElements, ...sized, limitedBy: 'floor' };
+}
 
 /**
  * The last-level cache this job's CPUs can fill, in bytes: the largest data or unified cache level of the first CPU,
@@ -192,16 +303,22 @@ export function reachableLastLevelCacheBytes(topology: Pick<Topology, 'logicalCp
   return last.sizeKiB * 1024 * instances;
 }
 
-/** The triad's array length for a last-level cache of `cacheBytes` (null: unknown), by TRIAD_SIZING's rule. */
-export function triadElements(cacheBytes: number | null): number {
-  const bytes = TRIAD_SIZING.cacheFactor * (cacheBytes ?? TRIAD_SIZING.unknownCacheBytes);
-  const wanted = 2 ** Math.ceil(Math.log2(Math.max(1, bytes / 8)));
-  return Math.min(TRIAD_SIZING.maxElements, Math.max(TRIAD_SIZING.minElements, wanted));
-}
-
 /** "2^24 doubles (128 MiB each, 384 MiB in all)". */
 export function describeTriadSize(elements: number): string {
   const mib = (elements * 8) / 2 ** 20;
   const power = Math.log2(elements);
   return `${Number.isInteger(power) ? `2^${power}` : elements} doubles (${mib} MiB each, ${3 * mib} MiB in all)`;
+}
+
+/** The run's note on the triad's size: how long, and which rule set it (triadSize). */
+export function describeTriadSizing(size: TriadSize, arraysHeld: number, memory: { bytes: number; source: string } | null): string {
+  const power = (n: number) => (Number.isInteger(Math.log2(n)) ? `2^${Math.log2(n)}` : String(n));
+  const share = memory ? `${Math.round(TRIAD_SIZING.memoryShare * 100)}% of the ${(memory.bytes / 2 ** 30).toFixed(1)} GiB this job may use (${memory.source}) over the ${arraysHeld} arrays a run holds at once` : '';
+  const why =
+    size.limitedBy === 'cache'
+      ? `4 x the last-level cache this job's CPUs reach (STREAM's rule)${memory ? `, within ${share}` : ''}`
+      : size.limitedBy === 'memory'
+        ? `4 x the last-level cache (STREAM's rule) would be ${power(size.wantedElements)}; held to ${share}, and still at least the cache per array`
+        : `4 x the last-level cache (STREAM's rule) would be ${power(size.wantedElements)} and ${share} allows ${power(size.memoryElements ?? 0)}: held at the floor, the last-level cache per array, so it still measures memory (the run may be short of memory)`;
+  return `triad: 3 arrays of ${describeTriadSize(size.elements)} per thread count: ${why}`;
 }

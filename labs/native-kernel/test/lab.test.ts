@@ -108,9 +108,10 @@ test('the top rungs: native-blocked (and native-blas where a BLAS was built) at 
 });
 
 test('the triad: one case per thread count of workerSweep(P) for P = 1, 2, 16, with its TypeScript baseline, in its own group', { skip }, () => {
-  const elements = triadElementsHere();
-  assert.ok(elements >= 2 ** 23 && Number.isInteger(Math.log2(elements)), `arrays of 2^23 doubles or more, a power of two: ${elements}`);
   for (const p of [1, 2, 16]) {
+    // Sized by P too: more thread counts hold more arrays (triad.ts triadSize).
+    const elements = triadElementsHere(p);
+    assert.ok(elements >= 2 ** 23 && Number.isInteger(Math.log2(elements)), `arrays of 2^23 doubles or more, a power of two: ${elements}`);
     for (const quick of [true, false]) {
       const cases = lab.cases(ctx('solution', quick, p));
       const triads = cases.filter((c) => c.variant === 'triad');
