@@ -169,7 +169,7 @@ export function casesTable(results: Results): AnalysisTable {
 }
 
 /** The load generator's median CPU share per case, and whether its workers plus that share want more than P CPUs. */
-export function loadGeneratorShares(results: Results): { label: string; share: number; competes: boolean }[] {
+function loadGeneratorShares(results: Results): { label: string; share: number; competes: boolean }[] {
   const p = results.cpus.available;
   return results.cases
     .filter((c) => c.observations[LOAD_CPU] !== undefined && c.observations[LOAD_CPU].p50 !== null)
@@ -183,7 +183,7 @@ export function loadGeneratorShares(results: Results): { label: string; share: n
  * Where the load generator competes with the pool: its median CPU share at each pool size, and the cases whose
  * workers plus the generator's share exceed P. The lab's analysis (after every run) prints it.
  */
-export function loadGeneratorReport(results: Results): string {
+function loadGeneratorReport(results: Results): string {
   const p = results.cpus.available;
   const rows = loadGeneratorShares(results);
   if (rows.length === 0) return 'The load generator recorded no CPU use in this run.';

@@ -26,10 +26,10 @@ export interface BurstInput {
  * of 12 rather than one: the load generator's fixed cost per burst (about 20 ms of CPU for autocannon's set-up and
  * wind-down here) competes with the workers for the same CPUs, and a longer burst halves its share.
  */
-export const MIN_REQUESTS = 24;
+const MIN_REQUESTS = 24;
 
 /** The account of the property check's ring (properties.ts): one no check input or sample asks for. */
-export const PROBE_ACCOUNT = 777_777_777;
+const PROBE_ACCOUNT = 777_777_777;
 
 /**
  * The pool sizes of the sweep, from P (the CPUs the job may use): the harness's rule (every count to 4, powers of

@@ -19,7 +19,7 @@ import { type AnalysisTable, caseRatioInterval, type CaseResult, type MeasuredVa
 import { providerWords, type CaseLine, type LabAnalysis } from './analysis.ts';
 
 /** Gain per doubling of the batch below which the curve has reached its knee (the episode's "less than 10%"). */
-export const KNEE_GAIN_PER_DOUBLING = 0.1;
+const KNEE_GAIN_PER_DOUBLING = 0.1;
 
 /**
  * The knee of the batch sweep: the smallest batch B whose next swept batch B' adds less than `gainPerDoubling`

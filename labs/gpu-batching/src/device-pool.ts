@@ -113,7 +113,7 @@ export class DevicePoolError extends HarnessError { readonly code = 'DEVICE_POOL
  * Environment of a device process: the parent's, with this device's CUDA_VISIBLE_DEVICES set before it starts.
  * CUDA_DEVICE_ORDER=PCI_BUS_ID makes CUDA number GPUs as nvidia-smi does (CUDA's default puts the fastest first).
  */
-export function deviceEnv(base: NodeJS.ProcessEnv, spec: DeviceSpec): NodeJS.ProcessEnv {
+function deviceEnv(base: NodeJS.ProcessEnv, spec: DeviceSpec): NodeJS.ProcessEnv {
   return { ...base, CUDA_DEVICE_ORDER: 'PCI_BUS_ID', CUDA_VISIBLE_DEVICES: spec.visibleDevices };
 }
 

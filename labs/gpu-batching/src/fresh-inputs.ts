@@ -36,7 +36,7 @@ const MAX_SAMPLE = 2 ** 20;
 const MAX_IMAGES = 2 ** 10;
 
 /** MurmurHash3's 32-bit finalizer (Austin Appleby, public domain): a bijection of 32-bit words that mixes every bit. */
-export function fmix32(h: number): number {
+function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -51,7 +51,7 @@ export function fmix32(h: number): number {
  * too, so two images of the run differ in their first 8 pixels' scramble, and an image differs from its base unless
  * its whole stream is zero.
  */
-export function scrambleImage(base: Uint8Array, out: Uint8Array, seed: number, sample: number, image: number): void {
+function scrambleImage(base: Uint8Array, out: Uint8Array, seed: number, sample: number, image: number): void {
   const key = fmix32(((sample * MAX_IMAGES + image) ^ fmix32(seed >>> 0)) >>> 0);
   let word = 0;
   for (let p = 0; p < PIXELS; p++) {

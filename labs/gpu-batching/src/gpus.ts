@@ -23,9 +23,9 @@ export interface GpuInfo {
   freeMiB: number;
 }
 
-export const NVIDIA_SMI_ARGS = ['--query-gpu=index,name,memory.total,memory.used,memory.free', '--format=csv,noheader,nounits'];
+const NVIDIA_SMI_ARGS = ['--query-gpu=index,name,memory.total,memory.used,memory.free', '--format=csv,noheader,nounits'];
 /** nvidia-smi may take several seconds on a node without persistence mode; past 10 s the driver is taken as hung. */
-export const NVIDIA_SMI_TIMEOUT_MS = 10_000;
+const NVIDIA_SMI_TIMEOUT_MS = 10_000;
 /** At most this many unreadable lines are quoted in `problems`; a flood of garbage is counted, not printed. */
 const MAX_QUOTED_LINES = 3;
 
@@ -98,7 +98,7 @@ export function restrictToVisible(gpus: GpuInfo[], visible: string | undefined):
 }
 
 /** The detection from nvidia-smi's probe result: its GPUs, or one line saying why there are none. */
-export function detectionFrom(result: ProbeResult, env: NodeJS.ProcessEnv): GpuDetection {
+function detectionFrom(result: ProbeResult, env: NodeJS.ProcessEnv): GpuDetection {
   if (!result.ok) {
     if (result.error === 'ENOENT') return { gpus: [], problems: ['nvidia-smi not found: no NVIDIA driver on this machine'] };
     const hint = result.timedOut ? ': is the driver hung? Run nvidia-smi by hand to see' : '';

@@ -47,10 +47,10 @@ export const DATASET_SIZE = { quick: 512, full: 1024 };
 /** Check inputs: one sample, an odd count (no batch size divides it), and more than one batch of 256. */
 export const CHECK_SIZES = [1, 37, 300];
 /** Batch sizes of the sweep: powers of two up to 512 (full), a subset (quick). Both contain the headline's. */
-export function batchSizes(quick: boolean): number[] {
+function batchSizes(quick: boolean): number[] {
   return quick ? [1, 8, 64, 256, 512] : [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 }
-export const HEADLINE_BATCH = 256;
+const HEADLINE_BATCH = 256;
 /**
  * On an emulated WebGPU adapter, tiny passes and checks: SwiftShader took about 0.75-1.1 s per call of the lab's model
  * at batch 1 and 1.5 s at batch 64 here (2 vCPUs, quiet), nearly all of it a fixed cost per call, so 512
@@ -71,8 +71,8 @@ function sizes(quick: boolean): { dataset: number; check: number[]; batches: num
 }
 /** Batch for the pipeline, sessions and devices cases: it already gives most of batching's gain, and 1024 samples still split into 16 chunks to share out. */
 export const WORK_BATCH = 64;
-export const PREFETCH = [1, 4];
-export const SESSIONS = [1, 2, 4];
+const PREFETCH = [1, 4];
+const SESSIONS = [1, 2, 4];
 
 /**
  * The check's rule is derived, not picked: every logit within the worst-case float32 error bound of src/tolerance.ts,

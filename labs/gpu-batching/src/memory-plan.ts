@@ -11,7 +11,7 @@ export const MiB = 1024 * 1024;
 export const GiB = 1024 * MiB;
 /** Default headroom: 2 GiB left free for the driver, other users and fragmentation (the issue asks for 2-3 GB). */
 export const DEFAULT_HEADROOM_BYTES = 2 * GiB;
-export const MAX_BATCH = 512;
+const MAX_BATCH = 512;
 
 /**
  * WebGPU's limits are not readable here: onnxruntime-node 1.30 exposes no adapter (no limits, no memory). What is

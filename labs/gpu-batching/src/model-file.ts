@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { generateModelBytes } from './model-onnx.ts';
 import { MODEL_SPEC, type ModelSpec } from './model-spec.ts';
 
-export const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
+const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');

@@ -19,7 +19,7 @@ import { describeAdapter, recordedWebGpuAdapters } from '@parallel-course/harnes
 const rssAtStart = process.memoryUsage.rss();
 
 /** Not measurable without a GPU: a CUDA context with cuBLAS/cuDNN handles typically takes 300-600 MiB; we assume 512. */
-export const ASSUMED_CUDA_CONTEXT_BYTES = 512 * MiB;
+const ASSUMED_CUDA_CONTEXT_BYTES = 512 * MiB;
 /** Floats alive per sample: input, each layer's output and its ReLU copy (784 + 2x2048 + 2x1024 + 10), 4 bytes each. */
 const ANALYTIC_PER_SAMPLE_BYTES = (MODEL_SPEC.layers.reduce((a, b) => a + 2 * b, 0) - (MODEL_SPEC.layers[0] as number) - (MODEL_SPEC.layers.at(-1) as number)) * 4;
 

@@ -47,7 +47,7 @@ export const CUDA_FIX =
   'install the CUDA execution provider (labs/gpu-batching/README.md, "On a GPU node"), or run on CPU with GPU_BATCHING_EP=cpu';
 
 /** The fix for an unusable WebGPU provider. */
-export const WEBGPU_SESSION_FIX =
+const WEBGPU_SESSION_FIX =
   'run `npm run memory-plan -w labs/gpu-batching` to see the WebGPU adapters found; labs/gpu-batching/README.md (its WebGPU paragraph) says what each needs; or run on the CPU with GPU_BATCHING_EP=cpu';
 
 /**

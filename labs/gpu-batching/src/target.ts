@@ -125,7 +125,7 @@ export function deviceCounts(target: Target, availableParallelism: number, threa
 }
 
 /** Most processes sharing one device in the processes-per-device sweep (the claim is "1.5-3x from several models per GPU"). */
-export const MAX_PROCESSES_PER_DEVICE = 4;
+const MAX_PROCESSES_PER_DEVICE = 4;
 
 /**
  * Processes on one device: 1, 2, 4, capped by the CPUs the job may use (each process drives its device from one CPU

@@ -12,7 +12,7 @@ import { INPUT_NAME, inputFeatures, MODEL_SPEC, outputFeatures } from './model-s
 import { providerOption, type ExecutionProvider } from './session.ts';
 
 /** The stand-in: input [batch, 784] -> logits [batch, 10] through zero weights. */
-export function transferModelBytes(): Uint8Array {
+function transferModelBytes(): Uint8Array {
   const inputs = inputFeatures(MODEL_SPEC);
   const outputs = outputFeatures(MODEL_SPEC);
   return encodeModel([{ inputs, outputs, weights: new Float32Array(inputs * outputs), bias: new Float32Array(outputs) }]);

@@ -18,7 +18,7 @@ const SELF = fileURLToPath(import.meta.url);
 const PROBE_TIMEOUT_MS = 60_000;
 
 /** Creates a WebGPU session in a child process with `env` and runs one sample; never throws. */
-export function probeWebGpuSync(modelPath: string, env: NodeJS.ProcessEnv): ProviderProbe {
+function probeWebGpuSync(modelPath: string, env: NodeJS.ProcessEnv): ProviderProbe {
   const run = runProbeSync(process.execPath, [SELF, modelPath], { env, timeoutMs: PROBE_TIMEOUT_MS });
   if (run.code === null) return { usable: false, reason: describeProbeFailure('the WebGPU probe process', run) };
   return parseProbeOutput(run.code, run.stdout, run.stderr);

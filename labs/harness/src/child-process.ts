@@ -19,15 +19,15 @@ export { ChildCrashedError, ChildStartError };
  * How long a child may take to say it is ready, in ms, unless its caller knows better: a cold Node start, loading
  * TypeScript, then the child's own set-up (starting pool threads, loading a model). A lab's servers and devices use it.
  */
-export const CHILD_START_TIMEOUT_MS = 60_000;
+const CHILD_START_TIMEOUT_MS = 60_000;
 /** How long a child may take to exit after it is asked to close, in ms, before it is killed. */
 export const CHILD_CLOSE_TIMEOUT_MS = 10_000;
 
 /** How often the watchdog thread looks at the parent PID, in ms. A killed harness's children are gone within it. */
-export const PARENT_POLL_MS = 250;
+const PARENT_POLL_MS = 250;
 
 /** The exit code of a child that ended because its parent went away (EX_UNAVAILABLE in sysexits.h). */
-export const EXIT_PARENT_GONE = 69;
+const EXIT_PARENT_GONE = 69;
 
 // CommonJS in an eval'd worker: the smallest thread that can watch (no module graph to load).
 const WATCHDOG_SOURCE = `

@@ -81,7 +81,7 @@ export const EXIT_OK = 0;
 export const EXIT_CHECK_FAILED = 1;
 export const EXIT_USAGE = 2;
 /** Anything unexpected: a bug in the harness or a lab. */
-export const EXIT_INTERNAL = 3;
+const EXIT_INTERNAL = 3;
 
 /**
  * The numbers of the signals a run stops on (POSIX's, and what os.constants.signals gives on Linux, macOS and Windows).

@@ -21,7 +21,7 @@ const GAP = '  ';
 
 
 /** Length in code points, which is the column count for the Latin text and symbols we print. */
-export function displayWidth(text: string): number {
+function displayWidth(text: string): number {
   return [...text].length;
 }
 

@@ -13,7 +13,7 @@ import { BLOCKED, KERNEL, LEARNER_FILES } from './learner-files.ts';
 
 /** labs/native-kernel: binding.gyp and build/ live here. */
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const BUILD_STATUS_FILE = path.join(PACKAGE_DIR, 'build', 'native-kernel-build.json');
+const BUILD_STATUS_FILE = path.join(PACKAGE_DIR, 'build', 'native-kernel-build.json');
 export const BUILD_COMMAND = 'npm run build -w labs/native-kernel';
 
 /** The compiler settings of kernel.cc's native rungs, each a separate build (binding.gyp). */

@@ -12,9 +12,9 @@ import { matmulFlop } from './matrices.ts';
 import { productTolerance } from './tolerance.ts';
 
 /** The sequential rungs of the ladder table, bottom to top. */
-export const LADDER_RUNGS = ['ts-naive', 'ts-typed', 'native-O0', 'native-O3', 'native-march', 'native-blocked', 'native-blas'] as const;
+const LADDER_RUNGS = ['ts-naive', 'ts-typed', 'native-O0', 'native-O3', 'native-march', 'native-blocked', 'native-blas'] as const;
 /** The sizes of the ladder table (issue 17): the ladder's largest size and the two large ones. */
-export const LADDER_SIZES = [256, 512, 1024] as const;
+const LADDER_SIZES = [256, 512, 1024] as const;
 
 /** "native-march" -> "NativeMarch", "ts-naive" -> "TsNaive", "native-O3" -> "NativeO3": a key part. */
 export function keyPart(variant: string): string {

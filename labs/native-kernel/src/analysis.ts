@@ -83,7 +83,7 @@ export interface CallOverhead {
 }
 
 /** The per-call overhead of each single-threaded native rung, read at the smallest size swept. */
-export function callOverheads(points: RungPoint[], baseline = 'ts-typed'): CallOverhead[] {
+function callOverheads(points: RungPoint[], baseline = 'ts-typed'): CallOverhead[] {
   const native = points.filter((p) => p.variant.startsWith('native-') && p.threads === null);
   const smallest = Math.min(...native.map((p) => p.size));
   return native

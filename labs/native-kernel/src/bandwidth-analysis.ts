@@ -7,7 +7,7 @@ import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/core';
 import { TRIAD_PARAM } from './triad.ts';
 
 /** Bandwidth counts as saturated from the first thread count that reaches this fraction of the best. */
-export const SATURATION_FRACTION = 0.9;
+const SATURATION_FRACTION = 0.9;
 
 /** True for the triad's cases: the native triad and its TypeScript baseline (`ts-typed` with `elements`). */
 export function isTriadCase(c: Pick<CaseResult, 'params'>): boolean {

@@ -17,7 +17,7 @@ export interface MatmulInput {
 }
 
 /** Floating-point operations per sample that the repeats aim for (about 2 ms of the typed-array rung here). */
-export const TARGET_FLOP_PER_SAMPLE = 4e6;
+const TARGET_FLOP_PER_SAMPLE = 4e6;
 /**
  * At most this many calls per sample: below n = 16 the calls, not the flops, take the time (about 0.5 us per
  * native call here), so the flop target alone would make samples of 100 ms or more.

@@ -9,7 +9,7 @@ import type { Peaks, RooflinePoint } from './analysis.ts';
 import { escapeHtml } from '@parallel-course/core';
 
 /** The triad's arithmetic intensity: a multiply and an add (2 flop) per 24 bytes moved. */
-export const TRIAD_INTENSITY = 2 / 24;
+const TRIAD_INTENSITY = 2 / 24;
 
 /**
  * Drawn for a text column: 480 units wide with 13-unit text, so the smallest label is about 10 px on a 390 px phone

@@ -22,10 +22,10 @@ import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './sweep-
  * Tasks at or above this count, and at least 16 per worker, are on the overhead-bound side of the curve, where time
  * grows with the task count (with fewer per worker, idle workers at the end still shape the time).
  */
-export const OVERHEAD_SIDE_MIN_TASKS = 64;
+const OVERHEAD_SIDE_MIN_TASKS = 64;
 
 /** The fewest tasks a size needs to count as overhead-bound on `workers` workers. */
-export function overheadSideMinTasks(workers: number): number {
+function overheadSideMinTasks(workers: number): number {
   return Math.max(OVERHEAD_SIDE_MIN_TASKS, 16 * workers);
 }
 
@@ -179,7 +179,7 @@ export function formatEfficiencySplit(g: Granularity): string {
 }
 
 /** The hand-off table: per payload and transport, the round trip (median [95% CI]) and the one-way hand-off p50. */
-export function formatHandoffs(results: Results): string {
+function formatHandoffs(results: Results): string {
   const lines = ['payload  transport  round trip median [95% CI]  hand-off p50  vs checksum on the main thread'];
   const sizes = [...new Set(results.cases.map((c) => c.params['payloadMiB']).filter((v): v is number => typeof v === 'number'))].sort((a, b) => a - b);
   for (const mib of sizes) {
@@ -199,7 +199,7 @@ export function formatHandoffs(results: Results): string {
 }
 
 /** Start-up and memory of the two kinds of worker, from the observations of the headline-size cases. */
-export function formatWorkers(results: Results): string {
+function formatWorkers(results: Results): string {
   const lines: string[] = [];
   for (const variant of ['pool', 'process']) {
     const c = results.cases.find((x) => x.variant === variant && x.observations['start-up']);

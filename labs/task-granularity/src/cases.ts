@@ -31,7 +31,7 @@ export async function importImpl<T>(ctx: LabContext, learner: LearnerFile): Prom
   return importLearnerModule<T>(ctx.implDir, learner);
 }
 
-export function monteCarloOf(input: LabInput): MonteCarloSpec {
+function monteCarloOf(input: LabInput): MonteCarloSpec {
   if (input.kind !== 'monte-carlo') throw new TypeError(`this case runs on a Monte Carlo input, got a ${input.kind} input`);
   return input.spec;
 }

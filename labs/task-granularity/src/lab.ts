@@ -20,9 +20,9 @@ import { calibrate, estimateInputs, estimatePayload, estimatePool, estimateSeria
  * Points per worker of a measured run: 2^22, about 31 ms on one core of the course machine (7.5 ns per point), so
  * a pool's run stays about that long whatever W is, and each sweep's serial baseline grows with W (W x 31 ms).
  */
-export const POINTS_PER_WORKER = 1 << 22;
+const POINTS_PER_WORKER = 1 << 22;
 /** Points of each extra check run for the race: 2^21, about 16 ms on one core. */
-export const RACE_CHECK_POINTS = 1 << 21;
+const RACE_CHECK_POINTS = 1 << 21;
 /**
  * The most tasks one run is split into. The overhead-bound side of the curve costs about tasks x the per-task
  * overhead (50 µs here) whatever W is, so 8192 tasks bound it near half a second per sample on any node.
@@ -105,7 +105,7 @@ export function sweepParams(chunk: number, workers: number): { chunk: number; po
 }
 
 /** Payload sizes of the data-movement cases, in MiB (binary megabytes). */
-export function payloadSizes(quick: boolean): number[] {
+function payloadSizes(quick: boolean): number[] {
   return quick ? [1, 16] : [1, 16, 64];
 }
 
@@ -118,7 +118,7 @@ export function freshSeed(seed: number, sample: number): number {
 const EXPECTED_WORKER = new URL('./expected-worker.ts', import.meta.url);
 
 /** The histograms of `inputs` (Monte Carlo ones), split over `workers` threads in turn, each counting its share serially. */
-export async function freshExpected(inputs: LabInput[], workers: number): Promise<LabOutput[]> {
+async function freshExpected(inputs: LabInput[], workers: number): Promise<LabOutput[]> {
   const specs = inputs.map((input) => {
     if (input.kind !== 'monte-carlo') throw new TypeError('fresh inputs are Monte Carlo runs');
     return input.spec;

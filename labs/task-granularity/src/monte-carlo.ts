@@ -11,14 +11,14 @@
 /** Number of bins of the histogram of squared radii. */
 export const BINS = 16;
 /** Bins 0..INSIDE_BINS-1 lie inside the quarter circle. */
-export const INSIDE_BINS = 8;
+const INSIDE_BINS = 8;
 /** Bits per coordinate: x and y are integers in [0, 2^15). */
 const COORD_BITS = 15;
 const COORD_MASK = (1 << COORD_BITS) - 1;
 /** r2 >>> BIN_SHIFT is the bin: r2 < 2^31, so 2^31 / 2^27 = 16 bins. */
 const BIN_SHIFT = 27;
 /** Rounds of the mixer per point: the cost of one point (about 7.5 ns on the course machine). addChunk writes it as a literal 4. */
-export const ROUNDS_PER_POINT = 4;
+const ROUNDS_PER_POINT = 4;
 
 /** A run of the estimate: points [0, points) of the stream named by seed. */
 export interface MonteCarloSpec {

@@ -12,13 +12,13 @@ import { BINS, type TallyTask } from './monte-carlo.ts';
 export type TallyTaskFunction = (task: TallyTask) => unknown;
 
 /** Points per call: small, so the merge into the shared counters is a large share of each call. */
-export const PROBE_SLICE = 64;
+const PROBE_SLICE = 64;
 /**
  * Calls made while the other thread added (it made progress between the call's start and end), after which the
  * probe stops; on a loaded machine the two threads may take turns on one CPU instead, so it also stops at PROBE_MS.
  */
-export const PROBE_OVERLAPPING_CALLS = 20_000;
-export const PROBE_MS = 2_000;
+const PROBE_OVERLAPPING_CALLS = 20_000;
+const PROBE_MS = 2_000;
 
 export interface RaceProbeResult {
   calls: number;

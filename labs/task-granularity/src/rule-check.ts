@@ -14,7 +14,7 @@ export const KNEE_FRACTION = 0.9;
 /** The rule agrees with the curve when its prediction is within this factor of the measured knee, either way. */
 export const AGREEMENT_FACTOR = 2;
 /** Resamples of the bootstrap interval of the slope. */
-export const SLOPE_RESAMPLES = 2000;
+const SLOPE_RESAMPLES = 2000;
 
 /** One size of the overhead-bound side: its task count, median time (ms) and, for the interval, its samples (ms). */
 export interface OverheadPoint {

@@ -16,7 +16,7 @@ import { OBSERVATIONS } from './cases.ts';
  * Other schedulers' cost per task, quoted (never measured by this lab): measured by the course's authors in one hour
  * on a 2-vCPU VM of the course machine's kind in December 2026 (issue 46), empty tasks through each scheduler.
  */
-export const PEER_OVERHEADS: readonly { scheduler: string; perTask: string }[] = [
+const PEER_OVERHEADS: readonly { scheduler: string; perTask: string }[] = [
   { scheduler: 'Dask, threaded scheduler', perTask: '116 µs' },
   { scheduler: 'Dask, process scheduler', perTask: '104-136 µs' },
   { scheduler: 'Dask distributed, LocalCluster', perTask: '1.1-2.3 ms' },
@@ -24,7 +24,7 @@ export const PEER_OVERHEADS: readonly { scheduler: string; perTask: string }[] =
   { scheduler: 'a minimal Node worker pool', perTask: '25 µs' },
   { scheduler: 'piscina', perTask: '60 µs' },
 ];
-export const PEERS_SOURCE = 'measured elsewhere, same hour, this machine kind, 2026-12';
+const PEERS_SOURCE = 'measured elsewhere, same hour, this machine kind, 2026-12';
 
 /** One graph case of the run, with what its graph and its samples say. */
 export interface GraphPoint {
@@ -68,7 +68,7 @@ function median(xs: readonly number[]): number {
 }
 
 /** The numbers of a run, from its cases' samples and observations (no recomputation of the harness's statistics). */
-export function readTaskGraph(results: Results): TaskGraphReading {
+function readTaskGraph(results: Results): TaskGraphReading {
   const points: GraphPoint[] = [];
   for (const c of results.cases) {
     if (c.variant !== 'flat' && c.variant !== 'tree') continue;
@@ -130,7 +130,7 @@ function rolesOf(workers: number, p: number): string[] {
   return roles;
 }
 
-export function taskGraphValues(r: TaskGraphReading): Record<string, MeasuredValue> {
+function taskGraphValues(r: TaskGraphReading): Record<string, MeasuredValue> {
   const v: Record<string, MeasuredValue> = {};
   for (const pt of r.points) {
     const name = pt.variant === 'flat' ? 'the chain' : 'the tree';
@@ -160,7 +160,7 @@ export function taskGraphValues(r: TaskGraphReading): Record<string, MeasuredVal
   return v;
 }
 
-export function taskGraphTables(r: TaskGraphReading, machine: string): Record<string, AnalysisTable> {
+function taskGraphTables(r: TaskGraphReading, machine: string): Record<string, AnalysisTable> {
   const tables: Record<string, AnalysisTable> = {};
   tables['graphBounds'] = {
     caption: `Each graph as the learner's code built it, its work W and span S from the tasks recorded, and its speedup beside the bounds (${machine})`,
@@ -190,7 +190,7 @@ export function taskGraphTables(r: TaskGraphReading, machine: string): Record<st
   return tables;
 }
 
-export function formatTaskGraph(r: TaskGraphReading): string {
+function formatTaskGraph(r: TaskGraphReading): string {
   const lines = ['graph  threads  tasks  span(tasks)  W ms  S ms  median ms  Brent W/P+S ms  speedup [95%]  ceiling  Brent'];
   for (const pt of r.points) {
     const ci = pt.speedupCi95 ? ` [${formatOrNA(pt.speedupCi95[0])}, ${formatOrNA(pt.speedupCi95[1])}]` : '';

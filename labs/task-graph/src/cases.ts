@@ -31,7 +31,7 @@ export const OBSERVATIONS = {
   spanTasks: 'graph span in tasks',
 } as const;
 
-export function productOf(input: LabInput): Matrix[] {
+function productOf(input: LabInput): Matrix[] {
   if (input.kind !== 'product') throw new TypeError(`this case runs on a product input, got ${input.kind} tasks`);
   return input.matrices;
 }

@@ -16,7 +16,7 @@ const fillRandom = randomFillSync;
  * Random vectors per check: a wrong product passes one with probability at most 1 / MODULUS (about 1e-6) per sample,
  * and a variant wrong on every sample fails on the first.
  */
-export const CHECK_VECTORS = 1;
+const CHECK_VECTORS = 1;
 
 /** The matrices' seed of fresh sample `sample` of a run seeded `seed`: one-to-one in the sample for a given seed. */
 export function freshSeed(seed: number, sample: number): number {

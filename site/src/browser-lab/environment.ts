@@ -5,7 +5,7 @@
 import type { BrowserEnvironment, Results } from './core-adapter.ts';
 
 /** The most workers an in-page pool starts, whatever the browser reports (a page should not start 128 threads). */
-export const MAX_PAGE_WORKERS = 16;
+const MAX_PAGE_WORKERS = 16;
 
 /** P for the in-page labs: navigator.hardwareConcurrency, at least 1, at most MAX_PAGE_WORKERS. */
 export function pageParallelism(): number {
@@ -35,7 +35,7 @@ export async function webgpuInfo(): Promise<Pick<BrowserEnvironment, 'webgpu' | 
 }
 
 /** A short browser name and version from the user agent, for the machine line ("Chrome 156"). */
-export function browserName(userAgent: string): string {
+function browserName(userAgent: string): string {
   const match = /(Firefox|Edg|OPR|Chrome|Chromium|Version)\/(\d+)/.exec(userAgent);
   if (!match) return 'a browser';
   const name = match[1] === 'Edg' ? 'Edge' : match[1] === 'Version' ? 'Safari' : match[1] === 'OPR' ? 'Opera' : match[1];

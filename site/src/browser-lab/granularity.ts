@@ -3,7 +3,7 @@
  * integer (mixPoint), summed exactly; a buffer checksum that reads one byte per cache line (so a hand-off's receiver
  * touches all of what it got); and the shared counter's increments, racy or with Atomics.
  */
-export function mixPoint(i: number): number {
+function mixPoint(i: number): number {
   let x = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
   x = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
   return (x ^ (x >>> 16)) & 0xff;

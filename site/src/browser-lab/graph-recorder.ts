@@ -21,7 +21,7 @@ export interface RecordedGraph {
 }
 
 /** Most multiplies a graph may start per input: a product of `count` matrices needs count - 1. */
-export const MAX_TASKS_PER_INPUT = 4;
+const MAX_TASKS_PER_INPUT = 4;
 
 /**
  * Runs `fn(g, count)` with a recording `g` and resolves with the graph it built, or rejects with a message in the

@@ -10,7 +10,7 @@ export const BASE = 1_000_000;
  * 0.56x inline, issue 44). A request now weighs like a real handler's, so the pool's gain can show.
  */
 export const BLOCK = 10_000;
-export const BLOCKS = 64;
+const BLOCKS = 64;
 
 /** Primes in [start, end) by trial division: the CPU-heavy handler. */
 export function countPrimesInRange(start: number, end: number): number {
@@ -41,7 +41,7 @@ export function handleRequests(from: number, count: number, handler = countPrime
 let blockCounts: number[] | null = null;
 
 /** The primes in each block, from a sieve of Eratosthenes: the expected counts, from code that shares nothing with the handler. */
-export function expectedBlockCounts(): number[] {
+function expectedBlockCounts(): number[] {
   if (blockCounts) return blockCounts;
   const limit = BASE + BLOCKS * BLOCK;
   const composite = new Uint8Array(limit);

@@ -13,7 +13,7 @@ export function textOf(html: string): string {
 }
 
 /** Decodes the entities Astro's escaper writes (and numeric ones). */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|#39);/gi, (_, e: string) => {
     const lower = e.toLowerCase();
     if (lower === 'amp') return '&';

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The files of onnxruntime-web the page needs, by their names in its dist/ folder. */
-export const ORT_FILES = ['ort.webgpu.bundle.min.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'] as const;
+const ORT_FILES = ['ort.webgpu.bundle.min.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'] as const;
 
 /** onnxruntime-web's dist/ folder (resolved under Node's conditions: dist/ort.node.min.mjs, beside the browser files). */
 function ortDistFolder(): string {

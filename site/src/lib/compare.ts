@@ -24,7 +24,7 @@ import { MeasuredBuildError } from './measured-render.ts';
 export type Direction = 'more' | 'less' | 'level' | 'unknown';
 /** What a claim asserts: one direction, or "not less" / "not more" (a at least / at most level with b). */
 export type Expectation = 'more' | 'less' | 'level' | 'not-less' | 'not-more';
-export const EXPECTATIONS: readonly Expectation[] = ['more', 'less', 'level', 'not-less', 'not-more'];
+const EXPECTATIONS: readonly Expectation[] = ['more', 'less', 'level', 'not-less', 'not-more'];
 
 export interface Interval {
   value: number;

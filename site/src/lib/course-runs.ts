@@ -66,7 +66,7 @@ export interface LoadOptions {
 }
 
 /** The repository root as the build sees it. */
-export function repoRoot(): string {
+function repoRoot(): string {
   return process.env['COURSE_REPO_ROOT'] ?? path.resolve(process.cwd(), '..');
 }
 

@@ -16,7 +16,7 @@ export const PAD = 8;
 /** Height of one line of 13 px text. */
 export const LINE = 16;
 /** Height of one line of an exit's 12 px text. */
-export const SMALL_LINE = 15;
+const SMALL_LINE = 15;
 /** Height of one line of links. */
 export const LINK_LINE = 17;
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describeFindings, findHandTypedMeasurements, modeFor, type MdNode, type NumberCheckConfig } from './number-check.ts';
 
 /** site/number-check.json, read on every build. */
-export function numberCheckConfig(siteDir: string): NumberCheckConfig {
+function numberCheckConfig(siteDir: string): NumberCheckConfig {
   const file = path.join(siteDir, 'number-check.json');
   const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<NumberCheckConfig>;
   const mode = data.mode ?? 'warn';

@@ -50,7 +50,7 @@ const RATE = String.raw`(?:[\p{L}]+)?\/s`;
 const TIMES = String.raw`times(?=${WORD_SEP}(?:faster|slower|as|more|less|higher|lower|longer|shorter|larger|smaller|bigger|quicker|the|over|speedup)\b)`;
 
 /** One pattern for every kind; group 0 is the number with its unit. */
-export const MEASUREMENT_PATTERN = new RegExp(
+const MEASUREMENT_PATTERN = new RegExp(
   [
     `${NUMBER}${WORD_SEP}?${RATE}${END}`,
     `${NUMBER}${SEP}${UNIT}${END}`,
@@ -68,7 +68,7 @@ export const MEASUREMENT_PATTERN = new RegExp(
 );
 
 /** Components whose content is exempt: they render or name the number's source themselves. */
-export const EXEMPT_COMPONENTS = new Set(['Measured', 'Given', 'MeasuredTable', 'SpeedupChart']);
+const EXEMPT_COMPONENTS = new Set(['Measured', 'Given', 'MeasuredTable', 'SpeedupChart']);
 /** Node types never checked: code, ESM, expressions, raw HTML, math. (Frontmatter is checked as text.) */
 const SKIPPED_TYPES = new Set(['code', 'inlineCode', 'mdxjsEsm', 'mdxFlowExpression', 'mdxTextExpression', 'html', 'math', 'inlineMath', 'definition']);
 

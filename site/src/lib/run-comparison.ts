@@ -7,7 +7,7 @@
 import { caseLabel, compareRuns, formatBracketInterval, formatRatio, formatSignificant, formatTimeWithInterval, IncomparableRunError, type Results, type RunComparison, sameParams, type Verdict } from '@parallel-course/core';
 
 /** The verdict in the viewer's words: the learner's run is "current", the course's run "earlier". */
-export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
+const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
   faster: 'faster',
   slower: 'slower',
   'within-noise': 'within noise',

@@ -22,7 +22,7 @@ export interface SpeedupChartData {
 type Point = { x: number; y: number };
 
 /** The datasets: the speedups, the interval ends as a shaded band, and the line S = 1 (as fast as the baseline). */
-export function speedupDatasets(data: SpeedupChartData): ChartDataset<'line', Point[]>[] {
+function speedupDatasets(data: SpeedupChartData): ChartDataset<'line', Point[]>[] {
   const xs = data.points.map((p) => p.x);
   const span = xs.length > 0 ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
   return [

@@ -182,12 +182,12 @@ export function sectionsOf(source: string): EpisodeSection[] {
 }
 
 /** Minutes of reading for a number of words, rounded up. */
-export function readingMinutes(words: number): number {
+function readingMinutes(words: number): number {
   return Math.ceil(words / WORDS_PER_MINUTE);
 }
 
 /** Whole minutes of the given lab runs, rounded up once for their sum. */
-export function runMinutes(runs: readonly LabRun[], durations: Readonly<Record<string, LabDuration>>): number {
+function runMinutes(runs: readonly LabRun[], durations: Readonly<Record<string, LabDuration>>): number {
   let seconds = 0;
   for (const run of runs) {
     const duration = durations[run.lab];
@@ -198,12 +198,12 @@ export function runMinutes(runs: readonly LabRun[], durations: Readonly<Record<s
 }
 
 /** The least a challenge can honestly take: thinking time plus its runs. */
-export function challengeFloor(challenge: ChallengeItem, durations: Readonly<Record<string, LabDuration>>): number {
+function challengeFloor(challenge: ChallengeItem, durations: Readonly<Record<string, LabDuration>>): number {
   return CHALLENGE_FLOOR_MINUTES + runMinutes(challenge.runs, durations);
 }
 
 /** What a challenge counts for on the schedule: its declared minutes (else its floor), 1.5 times for coding. */
-export function challengeMinutes(challenge: ChallengeItem, durations: Readonly<Record<string, LabDuration>>): number {
+function challengeMinutes(challenge: ChallengeItem, durations: Readonly<Record<string, LabDuration>>): number {
   const minutes = challenge.minutes ?? challengeFloor(challenge, durations);
   return challenge.coding ? Math.ceil(minutes * CODING_FACTOR) : minutes;
 }

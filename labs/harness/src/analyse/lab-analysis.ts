@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../write/results-writer.ts';
 export const ANALYSIS_FILE = 'analysis.md';
 
 /** A new, empty analysis folder in `runDir`: `analysis`, else `analysis-2`, `analysis-3`... */
-export function createAnalysisDir(runDir: string): string {
+function createAnalysisDir(runDir: string): string {
   for (let n = 1; n < 1000; n++) {
     const dir = path.join(runDir, n === 1 ? 'analysis' : `analysis-${n}`);
     try {

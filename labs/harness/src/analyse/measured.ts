@@ -21,7 +21,7 @@ import { MeasuredSelectorError } from '../errors.ts';
 
 export { MeasuredSelectorError };
 
-export const MEASURED_SELECTORS = ['headline', 'baseline', 'median', 'speedup', 'value', 'machine'] as const;
+const MEASURED_SELECTORS = ['headline', 'baseline', 'median', 'speedup', 'value', 'machine'] as const;
 export type MeasuredAt = (typeof MEASURED_SELECTORS)[number];
 
 export interface MeasuredSelector {
@@ -66,7 +66,7 @@ export function parseCaseSelector(text: string): { variant: string; params: Reco
 }
 
 /** How a case is written in a selector: "pool workers=2" (params sorted). */
-export function caseSelectorOf(entry: { variant: string; params: Params }): string {
+function caseSelectorOf(entry: { variant: string; params: Params }): string {
   const params = Object.keys(entry.params)
     .sort()
     .map((k) => `${k}=${String(entry.params[k])}`);

@@ -87,7 +87,7 @@ export async function runBundle(options: BundleOptions): Promise<{ dir: string; 
 }
 
 /** The index page: one row per lab with its status, headline, machine and links to its report and results. */
-export function bundleIndexHtml(entries: BundleEntry[], dir: string, started: Date, options: Pick<BundleOptions, 'impl' | 'quick'>): string {
+function bundleIndexHtml(entries: BundleEntry[], dir: string, started: Date, options: Pick<BundleOptions, 'impl' | 'quick'>): string {
   const first = entries.find((e) => e.results)?.results;
   const machine = first ? `${first.environment.cpuModel}, ${describeBudget(first.cpus as CpuBudget)}, Node ${first.environment.node}` : 'no lab finished';
   const rows = entries

@@ -63,7 +63,7 @@ export function designedFailuresOf(lab: Pick<LabDefinition<unknown, unknown>, 'n
 }
 
 /** The latest run of the learner's own code in which every case passed, or null. */
-export function latestMeasuredRun(runs: RunOnDisk[]): Results | null {
+function latestMeasuredRun(runs: RunOnDisk[]): Results | null {
   for (let i = runs.length - 1; i >= 0; i--) {
     const r = runs[i]?.results;
     if (r && r.impl === 'exercise' && r.correctness.every((e) => e.passed)) return r;
@@ -135,7 +135,7 @@ export function labStatus(
 }
 
 /** Wraps `text` into lines of at most `width` columns (a word longer than that keeps its own line, uncut). */
-export function wrapWords(text: string, width: number): string[] {
+function wrapWords(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {

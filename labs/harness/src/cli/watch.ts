@@ -16,7 +16,7 @@ import { caseLabel, correctnessDetail, type CorrectnessEntry, formatSignificant 
 import { checkLab, type CheckLabOutcome } from '../run/run-lab.ts';
 
 /** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */
-export const DEBOUNCE_MS = 200;
+const DEBOUNCE_MS = 200;
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 

@@ -124,13 +124,13 @@ export function cpuAffinityList(status: string | null): string | null {
 }
 
 /** CPUs in this process's affinity mask (`Cpus_allowed_list`); where that cannot be read, what Node reports. */
-export function readAffinity(readText: (file: string) => string | null = read): number {
+function readAffinity(readText: (file: string) => string | null = read): number {
   const list = cpuAffinityList(readText('/proc/self/status'));
   return (list ? countCpuList(list) : null) ?? os.availableParallelism();
 }
 
 /** The largest forced CPU count accepted: beyond the biggest nodes a course meets, and a bound on planned work. */
-export const MAX_FORCED_CPUS = 1024;
+const MAX_FORCED_CPUS = 1024;
 
 /** Reads a forced CPU count from `--cpus` or COURSE_CPUS; throws a RangeError naming the rule. */
 export function parseForcedCpus(text: string, source: string): number {

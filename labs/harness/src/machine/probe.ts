@@ -17,10 +17,10 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 import { terminalText } from '@parallel-course/core';
 
 /** Defaults: 10 s is what nvidia-smi may take on a node without persistence mode; 1 s to clean up after SIGTERM. */
-export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
-export const DEFAULT_PROBE_GRACE_MS = 1_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+const DEFAULT_PROBE_GRACE_MS = 1_000;
 /** Bytes kept per stream: far more than any probe's answer, small enough to print or store. */
-export const DEFAULT_PROBE_MAX_BYTES = 64 * 1024;
+const DEFAULT_PROBE_MAX_BYTES = 64 * 1024;
 
 export interface ProbeOptions {
   /** Time the command may run before its process group gets SIGTERM, in ms. Default 10 000. */

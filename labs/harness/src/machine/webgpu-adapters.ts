@@ -144,7 +144,7 @@ export interface DisplayDevice {
  * (no /sys/bus/pci and no /sys/class/drm, or a sandbox that forbids them: a lab declares /sys/bus/pci, /sys/class/drm
  * and /sys/devices in its sandbox reads): then nothing can be said about devices.
  */
-export function listDisplayDevices(root = '/'): DisplayDevice[] | null {
+function listDisplayDevices(root = '/'): DisplayDevice[] | null {
   const pciDir = path.join(root, 'sys', 'bus', 'pci', 'devices');
   const drmDir = path.join(root, 'sys', 'class', 'drm');
   if (!canRead(pciDir) && !canRead(drmDir)) return null;

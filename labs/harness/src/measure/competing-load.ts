@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ): 100 on every Linux this course runs on. */
-export const TICKS_PER_SECOND = 100;
+const TICKS_PER_SECOND = 100;
 /** Rounds with other processes using more than this many CPUs on average are named in the results' notes. */
-export const COMPETING_CPUS_FLAG = 0.5;
+const COMPETING_CPUS_FLAG = 0.5;
 
 export interface CpuSnapshot {
   atMs: number;

@@ -25,7 +25,7 @@ let realSend: ((...args: SendArgs) => boolean) | null = null;
 let ours = false;
 
 /** Message for code that tries the channel. */
-export const CHANNEL_CLOSED = 'process.send is reserved for the harness in the lab process: lab and learner code report through return values';
+const CHANNEL_CLOSED = 'process.send is reserved for the harness in the lab process: lab and learner code report through return values';
 
 function lockProperty(target: object, key: PropertyKey, value: unknown): void {
   Object.defineProperty(target, key, { value, writable: false, configurable: false, enumerable: true });
@@ -89,7 +89,7 @@ function sealRequests(): void {
 }
 
 /** Message for a second call of sealMeasurement (learner code importing this module). */
-export const ALREADY_SEALED = 'the lab process is sealed already: its channel to the supervisor belongs to the harness';
+const ALREADY_SEALED = 'the lab process is sealed already: its channel to the supervisor belongs to the harness';
 
 /** Sends one message to the supervisor; resolves when it has left (or at once when there is no channel). */
 export type SupervisorSender = (message: unknown) => Promise<void>;

@@ -4,7 +4,7 @@
  */
 
 /** How long a calibration measures by default, in ms: long enough for a stable rate, short enough to go unnoticed. */
-export const CALIBRATION_MS = 60;
+const CALIBRATION_MS = 60;
 
 /**
  * ms per call of `fn`: one untimed call (to compile it), then calls in batches until `minMs` have passed; the

@@ -35,7 +35,7 @@ export interface Reporter {
 }
 
 /** Folder of the chart images inside the run folder. */
-export const CHARTS_DIR = 'charts';
+const CHARTS_DIR = 'charts';
 
 /** Where the PNG of chart `id` goes, relative to the run folder. Ids are fixed strings from charts.ts. */
 export function chartFileName(id: string): string {

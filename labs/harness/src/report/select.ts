@@ -22,7 +22,7 @@ import {
  * The worker count of a speedup entry: the lab's CaseDefinition.workers, which the harness carries into the entry
  * whatever the param is called (`workers`, `threads`, `devices`); null when the case declares none.
  */
-export function workersOf(entry: Pick<SpeedupEntry, 'workers'>): number | null {
+function workersOf(entry: Pick<SpeedupEntry, 'workers'>): number | null {
   const value = entry.workers;
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

@@ -44,7 +44,7 @@ export interface SandboxNeeds {
 /** The system folders a lab may declare it reads (sandbox.reads): public system data, nothing of a user's. */
 const SYSTEM_READS = /^\/(proc|sys|usr\/lib|usr\/lib64|usr\/local\/lib|lib|lib64|usr\/share\/vulkan|usr\/local\/share\/vulkan|etc\/vulkan|etc\/xdg\/vulkan)(\/|$)/;
 
-export const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [], reads: [] };
+const NO_NEEDS: SandboxNeeds = { childProcess: false, addons: false, writes: [], reads: [] };
 
 /** Reads `"sandbox": { "childProcess": true, "addons": true, "writes": ["models"] }` from labs/<lab>/package.json. */
 export function readSandboxNeeds(rootDir: string, lab: string): SandboxNeeds {

@@ -26,8 +26,8 @@ const ORT_PROBE = fileURLToPath(new URL('./ort-probe.ts', import.meta.url));
 /** Packages the harness needs to run a lab and write its reports, and piscina, which the labs' pools use. */
 const HARNESS_PACKAGES = ['zod', 'tinybench', 'chart.js', '@napi-rs/canvas', 'cli-progress', 'piscina'];
 /** Time limits, in ms: `--version` and nvidia-smi answer within seconds when healthy; loading ONNX Runtime and creating two sessions takes a few. */
-export const COMMAND_TIMEOUT_MS = 10_000;
-export const ORT_PROBE_TIMEOUT_MS = 60_000;
+const COMMAND_TIMEOUT_MS = 10_000;
+const ORT_PROBE_TIMEOUT_MS = 60_000;
 const NVIDIA_SMI_QUERY = ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'];
 
 function readText(file: string): string | null {

@@ -8,7 +8,7 @@ import type { OrtProbe } from './ort-probe.ts';
 import { describeAdapter, describeIgnored, type IgnoredDriver, type WebGpuAdapter } from '../machine/webgpu-adapters.ts';
 
 /** The course runs TypeScript directly, which needs Node >= 22.18 (type stripping on by default); it pins 24. */
-export const REQUIRED_NODE_MAJOR = 24;
+const REQUIRED_NODE_MAJOR = 24;
 
 export interface DoctorProbe {
   nodeVersion: string;

@@ -6,7 +6,7 @@ import { caseLabel, formatSignificant, formatThroughput, formatTimeWithInterval,
 import { speedupsByWorkers } from '../report/select.ts';
 
 /** The baseline cases (the variant every speedup is relative to) with their absolute times. */
-export function baselineCases(results: Results): Results['cases'] {
+function baselineCases(results: Results): Results['cases'] {
   return results.cases.filter((c) => c.variant === results.baseline);
 }
 

@@ -63,7 +63,7 @@ export function gradebookRow(learner: string, file: string, options: ValidateFil
 }
 
 
-export const GRADEBOOK_COLUMNS = ['learner', 'lab', 'status', 'checks_passed', 'checks_total', 'grade', 'target', 'cases_passed', 'cases_graded', 'lowest_ratio', 'lowest_ratio_ci_low', 'lowest_ratio_ci_high', 'cpus_forced', 'oversubscribed', 'problem'] as const;
+const GRADEBOOK_COLUMNS = ['learner', 'lab', 'status', 'checks_passed', 'checks_total', 'grade', 'target', 'cases_passed', 'cases_graded', 'lowest_ratio', 'lowest_ratio_ci_low', 'lowest_ratio_ci_high', 'cpus_forced', 'oversubscribed', 'problem'] as const;
 
 export function gradebookCsv(rows: GradebookRow[]): string {
   const lines = [GRADEBOOK_COLUMNS.join(',')];

@@ -18,7 +18,7 @@ import { ReportRefusedError } from '../errors.ts';
 
 export { ReportRefusedError };
 
-export const LEARNER_REPORT_VERSION = 1;
+const LEARNER_REPORT_VERSION = 1;
 
 export interface RunInput {
   runDir: string;
@@ -64,7 +64,7 @@ export function reproduceCommands(results: Results): string[] {
 }
 
 /** Checks a run before it is reported: correctness passed and every number recomputes from the samples. */
-export function refusalReasons(results: Results): string[] {
+function refusalReasons(results: Results): string[] {
   return validateSubmission(results, 'results').problems;
 }
 

@@ -37,7 +37,7 @@ const TEMPLATES: ReadonlyArray<readonly [template: string, target: string]> = [
 const TEMPLATE_DIR = new URL('./new-lab-template/', import.meta.url);
 
 /** The new lab's files, relative path -> text, in the order they are written. */
-export function labFiles(name: string, title: string): Array<[file: string, text: string]> {
+function labFiles(name: string, title: string): Array<[file: string, text: string]> {
   // {{titleLiteral}}: the title as a single-quoted TypeScript string (quotes and backslashes escaped).
   const literal = `'${title.replace(/[\\']/g, (c) => `\\${c}`)}'`;
   // Replacement functions, not strings: a `$&` in a title is text, not a pattern.
@@ -72,7 +72,7 @@ export interface NewLab {
 }
 
 /** Throws UsageError naming the problem and the fix when `name` cannot be a new lab in `rootDir`. */
-export function checkNewLabName(name: string, rootDir: string): void {
+function checkNewLabName(name: string, rootDir: string): void {
   if (!NAME_RULE.test(name)) {
     throw new UsageError(
       `'${name}' is not a lab name: use lower-case letters and digits, words joined by single dashes, starting with a letter (e.g. prefix-sums)\n${USAGE}`,

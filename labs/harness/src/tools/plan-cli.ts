@@ -14,7 +14,7 @@ import { parseCommandLine } from '../cli/command-line.ts';
 
 const USAGE = 'Usage: npm run plan [-- --cpus 2,16,64,128] [--here] [--json]';
 /** The node sizes the guide's table shows: a laptop, a small node, common big nodes. */
-export const TABLE_CPUS = [2, 16, 64, 128];
+const TABLE_CPUS = [2, 16, 64, 128];
 
 /** One lab's plans, full and quick, at each P; null where the lab declares no planning. */
 export interface PlanRow {
@@ -64,7 +64,7 @@ export function plannedTables(rows: PlanRow[], ps: number[], machine: string): P
 }
 
 /** Two Markdown tables, full runs and quick runs: a row per lab, a column per P. */
-export function formatPlanTables(rows: PlanRow[]): string {
+function formatPlanTables(rows: PlanRow[]): string {
   const ps = rows[0]?.plans.map((p) => p.p) ?? [];
   const table = (which: 'full' | 'quick') => [
     `| ${which} run | ${ps.map((p) => `P = ${p}`).join(' | ')} |`,

@@ -17,7 +17,7 @@ import { ProfileFormatError } from '../errors.ts';
 export { ProfileFormatError };
 
 /** The parts of a `.cpuprofile` this module reads; other fields (hitCount, positionTicks, scriptId) are ignored. */
-export const cpuProfileSchema = z.object({
+const cpuProfileSchema = z.object({
   nodes: z
     .array(
       z.object({
@@ -94,7 +94,7 @@ export function selfTimePerNodeUs(profile: CpuProfile): Map<number, number> {
 }
 
 /** A function as the tables show it: frames with the same name, url and line (0-based) are one function. */
-export function functionKey(frame: CpuProfileNode['callFrame']): string {
+function functionKey(frame: CpuProfileNode['callFrame']): string {
   return `${frame.functionName}\u0000${frame.url}\u0000${frame.lineNumber}`;
 }
 

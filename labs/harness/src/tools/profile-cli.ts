@@ -45,7 +45,7 @@ function parseTop(text: string | undefined): number {
 }
 
 /** Reads and validates the profile; every failure becomes a UsageError naming the file, the problem and the fix. */
-export function readProfile(file: string, shownAs: string): CpuProfile {
+function readProfile(file: string, shownAs: string): CpuProfile {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

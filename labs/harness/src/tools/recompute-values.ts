@@ -16,7 +16,7 @@ import { ROOT_DIR } from '../lab-registry.ts';
 import { readResults } from '../write/results-reader.ts';
 
 /** How long one recomputation may take: a lab's analysis takes 1-3 s; a hung one must not stop a site build. */
-export const RECOMPUTE_TIMEOUT_MS = 60_000;
+const RECOMPUTE_TIMEOUT_MS = 60_000;
 /** Two recomputed numbers agree when they differ by less than this, relatively (the analyses are deterministic). */
 const RELATIVE_TOLERANCE = 1e-9;
 

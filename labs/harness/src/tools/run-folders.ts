@@ -19,7 +19,7 @@ import { recomputeValuesInChild, valuesContradictions } from './recompute-values
 import { validateFile } from './validate.ts';
 
 /** The largest values.json read, in bytes: far above any lab's (a few KiB). */
-export const MAX_VALUES_BYTES = 4 * 1024 * 1024;
+const MAX_VALUES_BYTES = 4 * 1024 * 1024;
 
 function isFolder(target: string): boolean {
   try {

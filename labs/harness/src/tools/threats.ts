@@ -6,7 +6,7 @@
 import { caseLabel, formatPercent, formatSignificant, formatTime, median, type Results } from '@parallel-course/core';
 
 /** Relative change between the first and the second half of a case's samples above which we call it drift. */
-export const DRIFT_THRESHOLD = 0.05;
+const DRIFT_THRESHOLD = 0.05;
 
 export interface Threat {
   /** A stable key, for the machine-readable report and for tests. */

@@ -13,7 +13,7 @@ import { resolveResultsFile } from '../write/results-reader.ts';
 import { readResultsText } from '../write/safe-read.ts';
 
 /** The declarations of the lab a results file names, for the upgrade step. */
-export async function labDeclarations(labName: string): Promise<LabDeclarations> {
+async function labDeclarations(labName: string): Promise<LabDeclarations> {
   const lab = await loadLab(labName);
   const sampleItems = lab.sampleItems?.bind(lab);
   return {
@@ -24,7 +24,7 @@ export async function labDeclarations(labName: string): Promise<LabDeclarations>
 }
 
 /** The results of `file` at the current version; throws when they do not validate after the upgrade. */
-export async function upgradeFile(file: string): Promise<Results> {
+async function upgradeFile(file: string): Promise<Results> {
   const text = readResultsText(file);
   const lab = (JSON.parse(text) as { lab?: unknown }).lab;
   const declared = typeof lab === 'string' ? await labDeclarations(lab) : {};

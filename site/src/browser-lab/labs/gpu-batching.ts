@@ -21,7 +21,7 @@ import type { OrtInit, OrtRun } from '../workers/ort-worker.ts';
 const QUICK_BATCHES = [1, 4, 16];
 /** The Node lab's tolerance for float32 logits against the float64 forward pass (labs/gpu-batching/src/lab.ts). */
 const TOLERANCE = { abs: 1e-5, rel: 1e-4 };
-export const EMULATED_LABEL = "emulated GPU on the CPU: correct, but its times are not a GPU's";
+const EMULATED_LABEL = "emulated GPU on the CPU: correct, but its times are not a GPU's";
 
 const base = import.meta.env.BASE_URL.endsWith('/') ? import.meta.env.BASE_URL : `${import.meta.env.BASE_URL}/`;
 const modelUrl = `${base}models/mlp-${MODEL_SPEC.layers.join('-')}-seed${MODEL_SPEC.seed}.onnx`;
@@ -108,7 +108,7 @@ function backendCase(backend: 'wasm' | 'webgpu', batch: number): BrowserCase<Flo
 }
 
 /** The smallest batch whose throughput reaches 90 % of the backend's best: where batching stops paying. */
-export function knees(results: Pick<Results, 'cases'>): string[] {
+function knees(results: Pick<Results, 'cases'>): string[] {
   const lines: string[] = [];
   for (const backend of ['wasm', 'webgpu']) {
     const points = results.cases

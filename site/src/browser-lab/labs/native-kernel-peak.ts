@@ -107,7 +107,7 @@ export function peakObservation(rates: number[], relaxed: boolean): RawObservati
 }
 
 /** GFLOP/s of a native-kernel case's median sample: one product of n x n matrices is 2 n^3 flop. */
-export function caseGflops(c: Results['cases'][number]): number {
+function caseGflops(c: Results['cases'][number]): number {
   return (2 * Number(c.params['n']) ** 3 * c.workPerSample.amount) / c.summary.median / 1e6;
 }
 

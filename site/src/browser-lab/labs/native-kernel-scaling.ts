@@ -10,9 +10,9 @@
 import { formatShare, formatSignificant, median, type Results } from '../core-adapter.ts';
 
 /** A worker's median rate at this share of the best 1-worker rate or more: it had a CPU to itself. */
-export const OWN_CPU_SHARE = 0.85;
+const OWN_CPU_SHARE = 0.85;
 /** A hand-off above this share of the sample is what the efficiency lost. */
-export const HANDOFF_SHARE = 0.1;
+const HANDOFF_SHARE = 0.1;
 
 /** One line per threaded case on more than one worker: efficiency, hand-off, worker rates, and which one lost it. */
 export function scalingLines(results: Results, variant = 'wasm-blocked-threads'): string[] {

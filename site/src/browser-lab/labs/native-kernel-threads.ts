@@ -23,7 +23,7 @@ import { THREADS_MAX_PAGES, threadsLayout } from '../wasm/threads-memory.ts';
 import { WorkerPool } from '../pool.ts';
 import type { BrowserCase, CaseHandle } from '../lab-types.ts';
 
-export const THREADS_VARIANT = 'wasm-blocked-threads';
+const THREADS_VARIANT = 'wasm-blocked-threads';
 
 type Request =
   | { kind: 'attach'; module: WebAssembly.Module; memory: WebAssembly.Memory }
@@ -44,7 +44,7 @@ export function threadsUnavailable(simd: boolean): string | null {
 }
 
 /** The threaded rung's own observations of each sample (BrowserCase.observes). */
-export const THREADS_OBSERVES = {
+const THREADS_OBSERVES = {
   'worker-gflops': {
     unit: 'GFLOP/s',
     description: "each worker's GFLOP/s over its own compute time (its clock, around the kernel), one value per worker per sample: near the 1-worker value when every worker had a CPU to itself, lower when they shared CPUs with one another or with other work",

@@ -129,7 +129,7 @@ function handoffLab(quick: boolean): BrowserLab<number> {
 }
 
 /** Increments per worker in one try of the racy demonstration: a few ms of plain adds, so two workers overlap. */
-export const RACE_INCREMENTS = 4_000_000;
+const RACE_INCREMENTS = 4_000_000;
 
 /** Tries of the racy demonstration before it says why the race did not show. */
 export const RACE_ATTEMPTS = 5;
