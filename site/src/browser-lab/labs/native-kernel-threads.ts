@@ -15,7 +15,8 @@
  * quiet runs on 2 vCPUs the slowest worker's compute time was about a tenth above a typical worker's, the largest
  * single loss of efficiency); claimed panels let the other worker take more, so the sample ends when the work is
  * done. The hand-off stays one message and one reply per worker per sample, however many products the sample holds,
- * and nothing waits on the main thread (no Atomics.wait: the page awaits the replies). Stop and the end of the run terminate the workers (teardown), which rejects a sample still in flight.
+ * and nothing waits on the main thread (no Atomics.wait: the page awaits the replies). Stop and the end of the run
+ * terminate the workers (teardown), which rejects a sample still in flight.
  */
 import threadsUrl from '../wasm/matmul-blocked-threads.wasm?url';
 import threadsRelaxedUrl from '../wasm/matmul-blocked-threads-relaxed.wasm?url';
