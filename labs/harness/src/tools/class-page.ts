@@ -5,7 +5,7 @@
  * listed with its reasons. A bad file never stops the rest: a FIFO, a link to a device or a file over the cap is
  * refused unread (safe-read.ts) and listed with its reason.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { caseLabel, escapeHtml, formatPercent, formatSignificant, formatSpeedup, formatTimeWithInterval, type Results } from '@parallel-course/core';
 import { chartScripts, htmlPage } from '../report/html-page.ts';
@@ -13,6 +13,7 @@ import { seriesColour, GUIDE_GREY } from '../report/chart-spec.ts';
 import { speedupsByWorkers } from '../report/select.ts';
 import { validateFile, type ValidateFileOptions } from './validate.ts';
 import { gradebookHtml, gradebookRow } from './gradebook.ts';
+import { isFolder } from '../write/results-reader.ts';
 
 export interface Submission {
   /** The learner's name: the file's path under the folder, without `/results.json` or `.json`. */
@@ -193,12 +194,3 @@ const RENDER_SCRIPT = `
   });
 })();
 `;
-
-/** True when `dir` is a folder; the CLI turns false into a usage error. */
-export function isFolder(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -12,7 +12,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseAnalysisValuesJson, VALUES_FILE, type AnalysisValues } from '@parallel-course/core';
 import { UnsafeFileError } from '../errors.ts';
-import { RESULTS_FILE } from '../write/results-reader.ts';
+import { isFolder, RESULTS_FILE } from '../write/results-reader.ts';
 import type { Results } from '@parallel-course/core';
 import { readTextFileSafely } from '../write/safe-read.ts';
 import { recomputeValuesInChild, valuesContradictions } from './recompute-values.ts';
@@ -21,13 +21,6 @@ import { validateFile } from './validate.ts';
 /** The largest values.json read, in bytes: far above any lab's (a few KiB). */
 const MAX_VALUES_BYTES = 4 * 1024 * 1024;
 
-function isFolder(target: string): boolean {
-  try {
-    return statSync(target).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function subfolders(dir: string): string[] {
   try {

@@ -11,7 +11,8 @@ import { readResultsText } from './safe-read.ts';
 
 export const RESULTS_FILE = 'results.json';
 
-function isFolder(target: string): boolean {
+/** Whether `target` is a folder (false where it is missing or cannot be read): the run and class readers' one test. */
+export function isFolder(target: string): boolean {
   try {
     return statSync(target).isDirectory();
   } catch {
