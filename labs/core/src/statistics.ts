@@ -3,7 +3,7 @@
  * `src/stats`. It imports nothing from the rest of the harness except the result types, so it can be tested, reused by
  * the instructor's validator and read on its own.
  *
- *   rng.ts              createRng: the seeded generator that makes every bootstrap interval reproducible
+ *   rng.ts              createRng: the seeded generator that makes every bootstrap interval reproducible; lowbias32, the labs' seed hash
  *   descriptive.ts      sorted, quantile, median, mean, sd, mad, iqr, cv, robustCv, outliers
  *   order-statistic.ts  orderStatisticMedianCi, medianCiRanks: the distribution-free 95 % interval of a median
  *   rounds.ts           roundBootstrapRatioCi: the 95 % interval of a speedup paired by measurement round
@@ -21,7 +21,7 @@
  * Every function throws StatisticsInputError (code STATISTICS_INVALID_INPUT) on input it cannot use, never NaN.
  */
 export { StatisticsInputError } from './statistics/errors.ts';
-export { createRng } from './statistics/rng.ts';
+export { createRng, lowbias32 } from './statistics/rng.ts';
 export { MAD_TO_SD, cv, iqr, mad, mean, median, outliers, quantile, robustCv, sd, sorted } from './statistics/descriptive.ts';
 export type { OutlierCounts } from './statistics/descriptive.ts';
 export { medianCiRanks, orderStatisticMedianCi } from './statistics/order-statistic.ts';

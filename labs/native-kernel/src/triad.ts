@@ -6,6 +6,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
 import type { Topology } from '@parallel-course/harness/topology.ts';
+import { lowbias32 } from '@parallel-course/core';
 
 // Captured when the lab loads, before any learner module: the checked entries are drawn after the triad has answered.
 const fillRandom = randomFillSync;
@@ -50,28 +51,15 @@ export function isTriadInput(input: object): input is TriadInput {
   return (input as { kind?: unknown }).kind === 'triad';
 }
 
-/**
- * A 32-bit integer hash, a bijection (lowbias32: C. Wellons, "Prospecting for hash functions", 2018,
- * https://nullprogram.com/blog/2018/07/31/): every output bit depends on every input bit.
- */
-function mix32(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x7feb352d);
-  x ^= x >>> 15;
-  x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
-
 /** The two keys of array `array` (0: b, 1: c) of a seed; the constants only set the streams apart. */
 function streamKeys(seed: number, array: 0 | 1): [number, number] {
-  const k1 = mix32((seed ^ (array === 0 ? 0x68e31da4 : 0xb5297a4d)) >>> 0);
-  return [k1, mix32((k1 ^ 0x1b56c4e9) >>> 0)];
+  const k1 = lowbias32((seed ^ (array === 0 ? 0x68e31da4 : 0xb5297a4d)) >>> 0);
+  return [k1, lowbias32((k1 ^ 0x1b56c4e9) >>> 0)];
 }
 
-/** Entry i of the stream keyed (k1, k2): a counter-based generator, two rounds of mix32; the top 11 bits, less 1024. */
+/** Entry i of the stream keyed (k1, k2): a counter-based generator, two rounds of lowbias32; the top 11 bits, less 1024. */
 function entryOf(k1: number, k2: number, i: number): number {
-  return (mix32((mix32((i ^ k1) >>> 0) + k2) >>> 0) >>> 21) - 1024;
+  return (lowbias32((lowbias32((i ^ k1) >>> 0) + k2) >>> 0) >>> 21) - 1024;
 }
 
 /**
@@ -86,7 +74,7 @@ export function triadSourceAt(seed: number, array: 0 | 1, i: number): number {
 /** A seeded triad input of `length` elements; the seed is mixed with the length so each length gets other values. */
 export function makeTriadInput(length: number, seed: number): TriadInput {
   if (!Number.isInteger(length) || length < 1 || length > TRIAD_MAX_LENGTH) throw new RangeError(`length must be a positive integer up to 2^32, got ${length}`);
-  return { kind: 'triad', length, seed: mix32((seed ^ Math.imul(length, 0x85ebca6b)) >>> 0), s: TRIAD_SCALAR };
+  return { kind: 'triad', length, seed: lowbias32((seed ^ Math.imul(length, 0x85ebca6b)) >>> 0), s: TRIAD_SCALAR };
 }
 
 /**

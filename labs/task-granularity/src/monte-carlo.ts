@@ -41,7 +41,10 @@ export interface TallyTask extends ChunkTask {
 
 /**
  * lowbias32 by Chris Wellons (https://nullprogram.com/blog/2018/07/31/): a 32-bit integer hash with good avalanche,
- * two multiplies and three xor-shifts. Returns an unsigned 32-bit integer.
+ * two multiplies and three xor-shifts. Returns an unsigned 32-bit integer. The core's `lowbias32` is the same function;
+ * this copy stays because this module loads in every worker thread and child process of the lab, whose start-up the
+ * lab measures, and the core's one entry would load all of the core with it (about a second here). pieces.test.ts
+ * checks that the two agree.
  */
 export function lowbias32(value: number): number {
   let x = value >>> 0;

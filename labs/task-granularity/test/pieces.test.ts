@@ -13,6 +13,7 @@ const POINTS = pointsFor(2);
 import { lease, liveLeases } from '../src/lease.ts';
 import { addChunk, BINS, binOf, countChunk, estimatePi, histogramSync, lowbias32, mergeInto } from '../src/monte-carlo.ts';
 import { checksum, makePayload } from '../src/payload.ts';
+import { lowbias32 as coreLowbias32 } from '@parallel-course/core';
 
 /** lowbias32 again, in BigInt arithmetic, as an independent reference. */
 function lowbias32Big(value: number): number {
@@ -26,9 +27,12 @@ function lowbias32Big(value: number): number {
   return Number(x);
 }
 
-test('lowbias32: 0 maps to 0, and it agrees with a BigInt version', () => {
+test('lowbias32: 0 maps to 0, and it agrees with a BigInt version and with the core\'s copy', () => {
   assert.equal(lowbias32(0), 0); // 0 ^ 0 = 0, 0 * k = 0
-  for (const v of [1, 2, 42, 0x7fffffff, 0x80000000, 0xffffffff, 123456789]) assert.equal(lowbias32(v), lowbias32Big(v), String(v));
+  for (const v of [1, 2, 42, 0x7fffffff, 0x80000000, 0xffffffff, 123456789]) {
+    assert.equal(lowbias32(v), lowbias32Big(v), String(v));
+    assert.equal(lowbias32(v), coreLowbias32(v), `the core's lowbias32(${v})`);
+  }
 });
 
 test('a point falls into one of 16 bins, and the bins give pi to about 3 digits on 2^20 points', () => {

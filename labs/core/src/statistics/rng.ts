@@ -1,6 +1,6 @@
 /**
  * A seeded pseudo-random number generator, so that every bootstrap interval in results.json can be recomputed exactly
- * from the `seed` stored beside it.
+ * from the `seed` stored beside it; and the one 32-bit integer hash the labs make their seeded inputs with.
  */
 import { StatisticsInputError } from './errors.ts';
 
@@ -29,4 +29,21 @@ export function createRng(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * lowbias32 by Chris Wellons ("Prospecting for hash functions", 2018, https://nullprogram.com/blog/2018/07/31/): a
+ * 32-bit integer hash, a bijection with good avalanche (every output bit depends on every input bit), two multiplies
+ * and three xor-shifts. The labs' seeded inputs are made with it (task-granularity's points and payloads, the triad's
+ * arrays), so a validator in another language reproduces them in plain unsigned 32-bit arithmetic.
+ * @returns an unsigned 32-bit integer.
+ */
+export function lowbias32(value: number): number {
+  let x = value >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
 }
