@@ -186,7 +186,7 @@ export function sumSquares(xs: Float64Array): number {
   process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => (written.push(Buffer.from(chunk).toString('latin1')), write(chunk, ...rest))) as typeof process.stdout.write;
   let run;
   try {
-    run = await supervise({ job, lab: runCases(await loadLab('faulty', root), job, { notes: false }).info, forwardOutput: true, limits: { outputBytes: 300, cpuSeconds: 3 } });
+    run = await supervise({ job, cases: runCases(await loadLab('faulty', root), job, { notes: false }), forwardOutput: true, limits: { outputBytes: 300, cpuSeconds: 3 } });
   } finally {
     process.stdout.write = write;
   }

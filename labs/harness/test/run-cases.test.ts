@@ -48,8 +48,8 @@ test('a missing impl folder is the lab\'s problem, named with its fix, before an
 test('a runner whose case list differs from the supervisor\'s stops with the reason, instead of reporting unknown cases', async () => {
   const { supervise } = await import('../src/supervise/supervisor.ts');
   const job = { ...JOB, checkOnly: true };
-  const { info } = runCases(await loadLab('faulty', ROOT), job);
-  const run = await supervise({ job, lab: { ...info, cases: info.cases.slice(1) } });
+  const cases = runCases(await loadLab('faulty', ROOT), job);
+  const run = await supervise({ job, cases: { ...cases, info: { ...cases.info, cases: cases.info.cases.slice(1) } } });
   assert.equal(run.fatal?.kind, 'internal');
   assert.match(run.fatal?.message ?? '', /the faulty lab's cases differ between the harness's process and the runner's \(2 vs 3 cases; first difference: \["learner",\[\]\]\): cases\(\) must depend only on its context/);
   assert.deepEqual(run.correctness, []);

@@ -11,8 +11,6 @@ import { readCpuSnapshot, roundLoad, type CpuSnapshot } from './competing-load.t
 import { caseKey, caseLabel, gradedCaseParams, isSolutionCopy, type CorrectnessEntry } from '@parallel-course/core';
 import { judgeSamples, sampleLimitMs, type JudgeChannel, type JudgedCase } from './judge-sampler.ts';
 import { labOutputJudge, type OutputJudge } from './judge-outputs.ts';
-import { loadLab } from '../lab-registry.ts';
-import { runCases } from './run-cases.ts';
 import type { CaseInfo, RunnerMessage } from './run-protocol.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
 
@@ -152,13 +150,12 @@ export class MeasureMeeting {
   }
 
   /**
-   * The judge's checks of the outputs of `cases` (judge-outputs.ts), from this process's own load of the lab: its
-   * inputs, fresh inputs and expected outputs are made here, from lab code alone; no learner module is loaded.
+   * The judge's checks of the outputs of `cases` (judge-outputs.ts), from this process's own copy of the cases
+   * (SuperviseOptions.cases): its inputs, fresh inputs and expected outputs are made here, from lab code alone; no
+   * learner module is loaded.
    */
   async #outputJudge(cases: JudgedCase[]): Promise<OutputJudge> {
-    const job = this.#options.job;
-    const lab = await loadLab(job.lab, job.rootDir);
-    const { ctx, definitions } = runCases(lab, job, { notes: false });
+    const { definition: lab, ctx, definitions } = this.#options.cases;
     const byKey = new Map(definitions.map((d) => [caseKey(d), d]));
     const plan = this.#run.lab.plan;
     return labOutputJudge(

@@ -1,8 +1,10 @@
 /**
  * A run's declarations, from the lab's definition and the job: its context, its case list (the plan's omissions
  * gone, the solution's copies of graded cases added) and what the supervisor needs to know of each case. Computed
- * from the lab code alone (`lab.cases()` starts nothing and imports no learner code), so the supervisor and the
- * runner each compute them from their own load of the lab, and nothing about them crosses the process boundary.
+ * from the lab code alone (`lab.cases()` starts nothing and imports no learner code), so the judge's process and the
+ * runner each compute them from their own load of the lab, and nothing about them crosses the process boundary. In
+ * the judge's process they are computed once (run/declare.ts) and handed to the supervisor, which checks and measures
+ * the runners' outputs against them.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -44,6 +46,8 @@ function solutionCopies(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, 
 export type RunCasesJob = Omit<RunJob, 'exclude' | 'checkOnly'>;
 
 export interface RunCases {
+  /** The lab's definition the cases came from (lab code only). */
+  definition: LabDefinition<unknown, unknown>;
   ctx: LabContext;
   info: LabInfo;
   /** Every case of the run, in the lab's order, the solution's copies last (before any exclusion after a restart). */
@@ -99,5 +103,5 @@ export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob,
     plan: job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full),
     grading,
   };
-  return { ctx, info, definitions };
+  return { definition: lab, ctx, info, definitions };
 }

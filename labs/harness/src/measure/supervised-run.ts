@@ -5,6 +5,7 @@
 import type { CorrectnessEntry, RawObservation, SampleUnit } from '@parallel-course/core';
 import type { RoundLoad } from './competing-load.ts';
 import type { SandboxLimits } from '../supervise/os-sandbox.ts';
+import type { RunCases } from './run-cases.ts';
 import type { LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 
 export interface MeasuredData {
@@ -16,7 +17,7 @@ export interface MeasuredData {
 }
 
 export interface SupervisedRun {
-  /** The run's declarations, as given (SuperviseOptions.lab), with the lab's notes as the runner computed them. */
+  /** The run's declarations, as given (SuperviseOptions.cases.info), with the lab's notes as the runner computed them. */
   lab: LabInfo;
   /** One entry per case that was checked, in the lab's case order. */
   correctness: CorrectnessEntry[];
@@ -35,8 +36,11 @@ export interface SupervisedRun {
 
 export interface SuperviseOptions {
   job: Omit<RunJob, 'exclude'>;
-  /** The run's declarations, from this process's own load of the lab (run-cases.ts); the runner computes the same. */
-  lab: LabInfo;
+  /**
+   * The run's cases, computed once in this process from its own load of the lab (run-cases.ts): `info`, the
+   * declarations the runner must compute the same, and the definitions the judge checks and measures outputs against.
+   */
+  cases: RunCases;
   /** Forward the runner's stdout and stderr to this process's (off in tests). */
   forwardOutput?: boolean;
   onProgress?(progress: Extract<RunnerMessage, { type: 'progress' }>): void;

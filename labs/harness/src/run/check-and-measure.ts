@@ -14,7 +14,7 @@ export async function checkAndMeasure(start: RunStart, declared: DeclaredRun): P
   let phase = '';
   const run = await supervise({
     job: declared.job,
-    lab: declared.lab,
+    cases: declared.cases,
     forwardOutput: !options.silent,
     onProgress: (p) => {
       if (p.phase !== phase) {

@@ -4,8 +4,7 @@
  * runner will compute the same way from the same lab.
  */
 import { planLoadedLab, type LabPlan } from '../plan/plan-lab.ts';
-import { runCases } from '../measure/run-cases.ts';
-import type { LabInfo } from '../measure/run-protocol.ts';
+import { runCases, type RunCases } from '../measure/run-cases.ts';
 import type { SuperviseOptions } from '../supervise/supervisor.ts';
 import type { RunStart } from './open.ts';
 
@@ -13,7 +12,8 @@ export interface DeclaredRun {
   /** Null for a test's own sampling (never planned) and for a lab whose calibration throws (the runner reports it). */
   plan: LabPlan | null;
   job: SuperviseOptions['job'];
-  lab: LabInfo;
+  /** The run's cases, computed once here and handed on: the supervisor checks and measures against them. */
+  cases: RunCases;
 }
 
 export function declareRun(start: RunStart): DeclaredRun {
@@ -34,5 +34,5 @@ export function declareRun(start: RunStart): DeclaredRun {
     ...grade, ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}),
   };
   // Without the lab's notes: they may load native code, which runs only in the runner (it sends them).
-  return { plan, job, lab: runCases(definition, job, { notes: false }).info };
+  return { plan, job, cases: runCases(definition, job, { notes: false }) };
 }

@@ -85,7 +85,7 @@ export async function checkLab(options: CheckLabOptions): Promise<CheckLabOutcom
   const job = { lab: options.lab, impl: options.impl, quick: true, seed: options.seed ?? DEFAULT_SEED, rootDir, checkOnly: true, availableParallelism: cpuBudget(options.cpus).p };
   const run = await supervise({
     job,
-    lab: runCases(await loadLab(options.lab, rootDir), job, { notes: false }).info,
+    cases: runCases(await loadLab(options.lab, rootDir), job, { notes: false }),
     ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
   });

@@ -27,8 +27,6 @@ import { failedEntry, killGroup, runAttempt, type AttemptOutcome } from './run-a
 import { MeasureMeeting } from '../measure/measure-meeting.ts';
 import { changedFiles, fingerprintFiles } from './solution-fingerprint.ts';
 import { CheckJudge } from '../measure/judge-outputs.ts';
-import { loadLab } from '../lab-registry.ts';
-import { runCases } from '../measure/run-cases.ts';
 import { caseKey } from '@parallel-course/core';
 
 export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './run-attempt.ts';
@@ -77,7 +75,7 @@ function ignoreRepeatedSignal(): void {}
 
 /** Runs a job under supervision; never throws for anything learner code does. */
 export async function supervise(options: SuperviseOptions): Promise<SupervisedRun> {
-  const run: SupervisedRun = { lab: options.lab, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [], competingCpus: new Map() };
+  const run: SupervisedRun = { lab: options.cases.info, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [], competingCpus: new Map() };
   const entries = new Map<string, CorrectnessEntry>();
   const failedKeys = new Set<string>();
   /** The runner processes of the attempt under way (two in a graded run: the learner's and the solution's). */
@@ -99,7 +97,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   // A folder granted to the runner must exist when it starts: Node resolves the grants then (a missing one is a file).
   for (const w of needs.writes) mkdirSync(path.join(options.job.rootDir, 'labs', options.job.lab, w), { recursive: true });
   const probe = probeOsSandbox();
-  const limits = { ...sandboxLimits(options.job.availableParallelism, options.lab.memoryBytes), ...options.limits };
+  const limits = { ...sandboxLimits(options.job.availableParallelism, run.lab.memoryBytes), ...options.limits };
   // A graded run measures the solution's copies of the graded cases in a runner of their own, which never loads a
   // learner module (and the learner's runner then needs no read of solutions/); a practice run has one runner.
   const graded = options.job.grade === true && !options.job.checkOnly;
@@ -119,16 +117,10 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     return { side, sandbox: { execArgv: sandboxExecArgv(sandboxOptions), tmpDir, wall, limits } };
   });
   run.notes.push(osSandboxNote(probe, limits, runners.length));
-  // The judge's own copy of the lab (lab code only, never a learner module): it compares the check outputs the runners
-  // send (judge-outputs.ts CheckJudge); the measure stage makes its own (measure-meeting.ts).
-  let checks: CheckJudge | null = null;
-  try {
-    const definition = await loadLab(options.job.lab, options.job.rootDir);
-    const { ctx, definitions } = runCases(definition, options.job, { notes: false });
-    checks = new CheckJudge(definition, ctx, new Map(definitions.map((d) => [caseKey(d), d])));
-  } catch (error) {
-    run.fatal = { kind: 'usage', message: error instanceof Error ? error.message : String(error) };
-  }
+  // The judge's own copy of the cases (lab code only, never a learner module): it compares the check outputs the
+  // runners send (judge-outputs.ts CheckJudge); the measure stage's output judge is made from the same (measure-meeting.ts).
+  const { definition, ctx, definitions } = options.cases;
+  const checks = new CheckJudge(definition, ctx, new Map(definitions.map((d) => [caseKey(d), d])));
   if (!probe.available && options.job.grade && !options.trustedCode) {
     run.fatal = { kind: 'usage', message: notSandboxedMessage(probe.reason) };
   } else if (!probe.available && options.job.grade) {
@@ -143,12 +135,12 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
       if (info) entries.set(key, failedEntry(info, `${reason}${info.learnerFile ? `. Look at ${info.learnerFile}.` : ''}`, entries.get(key), stage, sample));
     });
     // The check's inputs and expected outputs, no longer needed once the judge measures (it makes its own).
-    meeting.beforeMeasure = () => checks?.release();
+    meeting.beforeMeasure = () => checks.release();
     current = [];
     const outcomes = await Promise.all(
       parties.map(async ({ side, sandbox }) => {
         const sideJob: RunJob = graded ? { ...job, impl: side.impl, side: side.name } : job;
-        const outcome = await runAttempt(sideJob, options, run, entries, (child) => current.push(child), sandbox, { name: side.name, meeting, stopped: () => stopped }, checks!);
+        const outcome = await runAttempt(sideJob, options, run, entries, (child) => current.push(child), sandbox, { name: side.name, meeting, stopped: () => stopped }, checks);
         if ((outcome.kind === 'case-ended' || run.fatal) && !stopped) {
           stopped = true;
           for (const child of current) killGroup(child, 'SIGKILL');
@@ -162,10 +154,10 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
 
   // The solution's build outputs (native addons built from solutions/<lab>), fingerprinted before any learner code
   // runs and again after the run: the grade is a ratio to the solution only if it ran what was built.
-  const solutionBuild = options.job.grade ? fingerprintFiles(options.lab.solutionBuildOutputs) : null;
+  const solutionBuild = options.job.grade ? fingerprintFiles(run.lab.solutionBuildOutputs) : null;
   try {
     for (let attempt = 1; !run.interrupted && !run.fatal; attempt++) {
-      const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: options.lab.cases.map((c) => c.key), ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}) };
+      const job: RunJob = { ...options.job, exclude: [...failedKeys], caseKeys: run.lab.cases.map((c) => c.key), ...(options.limitScale !== undefined ? { limitScale: options.limitScale } : {}) };
       const outcome = await attempt1(job, runners);
       if (outcome.kind === 'finished' || run.fatal || run.interrupted) break;
       // A case ended the process: start again without it and without the rest of its variant (the same code would
@@ -201,7 +193,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     removeTmpDir();
     process.removeListener('exit', removeTmpDir);
   }
-  const changed = solutionBuild ? changedFiles(solutionBuild, fingerprintFiles(options.lab.solutionBuildOutputs)) : [];
+  const changed = solutionBuild ? changedFiles(solutionBuild, fingerprintFiles(run.lab.solutionBuildOutputs)) : [];
   if (changed.length > 0 && !run.fatal && !run.interrupted) {
     const files = changed.map((f) => path.relative(options.job.rootDir, f)).join(', ');
     run.fatal = {
