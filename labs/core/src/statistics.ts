@@ -3,7 +3,8 @@
  * `src/stats`. It imports nothing from the rest of the harness except the result types, so it can be tested, reused by
  * the instructor's validator and read on its own.
  *
- *   rng.ts              createRng: the seeded generator that makes every bootstrap interval reproducible; lowbias32, the labs' seed hash
+ *   rng.ts              createRng: the seeded generator that makes every bootstrap interval reproducible;
+ *                       lowbias32, the hash the labs make seeded inputs with
  *   descriptive.ts      sorted, quantile, median, mean, sd, mad, iqr, cv, robustCv, outliers
  *   order-statistic.ts  orderStatisticMedianCi, medianCiRanks: the distribution-free 95 % interval of a median
  *   rounds.ts           roundBootstrapRatioCi: the 95 % interval of a speedup paired by measurement round
