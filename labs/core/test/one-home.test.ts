@@ -1,6 +1,6 @@
 /**
  * Each cross-cutting helper has one home (issue 24): the number formatter and the sanitisers in the core, the cgroup
- * quota reader and the CPU affinity parser in the harness's cpus.ts. A second definition anywhere in the tree fails.
+ * quota reader, the CPU affinity parser and the system file reader in the harness's cpus.ts. A second definition anywhere in the tree fails.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -31,9 +31,10 @@ const HOMES: [RegExp, string, string][] = [
   [/Cpus_allowed_list:/, 'labs/harness/src/machine/cpus.ts', 'the CPU affinity parser'],
   [/\bcpu\.max\b'|'cpu\.max'|cfs_quota_us'/, 'labs/harness/src/machine/cpus.ts', 'the cgroup quota reader'],
   [/function amdahlSpeedup\b/, 'labs/core/src/statistics/scaling.ts', "Amdahl's law"],
+  [/return readFileSync\(\w+, 'utf8'\);\s*\}\s*catch\s*\{\s*return null;/, 'labs/harness/src/machine/cpus.ts', 'the system file reader (readSystemFile)'],
 ];
 
-test('the formatter, the sanitisers, caseLabel, the quota reader, the affinity parser and Amdahl each have one home', () => {
+test('the formatter, the sanitisers, caseLabel, the quota reader, the affinity parser, Amdahl and the system file reader each have one home', () => {
   const files = sources().map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
   for (const [pattern, home, what] of HOMES) {
     const found = files.filter((f) => pattern.test(f.text)).map((f) => f.file.split(path.sep).join('/'));

@@ -90,7 +90,11 @@ export function cgroupQuotaFiles(procSelfCgroup: string, root = '/sys/fs/cgroup'
   return { v2: [...new Set(v2)], v1: [...new Set(v1)] };
 }
 
-function read(file: string): string | null {
+/**
+ * A system file's text (/proc, /sys, a cgroup's files), or null where it is missing or cannot be read (not Linux, no
+ * permission): the one reader of the machine's files for machine/ and the doctor.
+ */
+export function readSystemFile(file: string): string | null {
   try {
     return readFileSync(file, 'utf8');
   } catch {
@@ -99,7 +103,7 @@ function read(file: string): string | null {
 }
 
 /** The smallest quota on the way from this process's cgroup to the root, in CPUs; null when none applies. */
-export function readCgroupQuota(readText: (file: string) => string | null = read): number | null {
+export function readCgroupQuota(readText: (file: string) => string | null = readSystemFile): number | null {
   const self = readText('/proc/self/cgroup');
   if (self === null) return null;
   const files = cgroupQuotaFiles(self);
@@ -124,7 +128,7 @@ export function cpuAffinityList(status: string | null): string | null {
 }
 
 /** CPUs in this process's affinity mask (`Cpus_allowed_list`); where that cannot be read, what Node reports. */
-function readAffinity(readText: (file: string) => string | null = read): number {
+function readAffinity(readText: (file: string) => string | null = readSystemFile): number {
   const list = cpuAffinityList(readText('/proc/self/status'));
   return (list ? countCpuList(list) : null) ?? os.availableParallelism();
 }
@@ -146,7 +150,7 @@ export function parseForcedCpus(text: string, source: string): number {
  * suite runs as if on 1 or 64 CPUs). A fractional quota is rounded down (1.5 CPUs run 1 worker without throttling),
  * never below 1.
  */
-export function cpuBudget(forced?: number, env: NodeJS.ProcessEnv = process.env, readText: (file: string) => string | null = read): CpuBudget {
+export function cpuBudget(forced?: number, env: NodeJS.ProcessEnv = process.env, readText: (file: string) => string | null = readSystemFile): CpuBudget {
   const affinity = readAffinity(readText);
   const quota = readCgroupQuota(readText);
   const quotaCpus = quota === null ? null : Math.max(1, Math.floor(quota));

@@ -5,22 +5,13 @@
  * most PROBE_TIMEOUT_MS plus two grace periods, and says so in one line.
  */
 import { recordedWebGpuAdapters } from './webgpu-adapters.ts';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { describeProbeFailure, oneLine, runProbe } from './probe.ts';
-import { cpuAffinityList } from './cpus.ts';
+import { cpuAffinityList, readSystemFile } from './cpus.ts';
 import type { Environment } from '@parallel-course/core';
 
 /** Time each command of the manifest may take, in ms: git and nvidia-smi answer in well under a second when healthy. */
 export const PROBE_TIMEOUT_MS = 5000;
-
-function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 /** A command's stdout, or null when it is missing, fails or overruns; an overrun is also reported (one line). */
 async function run(command: string, args: string[], report: (line: string) => void, cwd?: string): Promise<string | null> {
@@ -84,7 +75,7 @@ export async function collectEnvironment(
     availableParallelism: os.availableParallelism(),
     totalMemoryBytes: os.totalmem(),
     // The quota is recorded once, in results.cpus (cpus.ts reads it, with every ancestor cgroup); the affinity list here.
-    cpuAffinity: cpuAffinityList(readText('/proc/self/status')),
+    cpuAffinity: cpuAffinityList(readSystemFile('/proc/self/status')),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
     slurm,
     git: gitState,

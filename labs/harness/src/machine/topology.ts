@@ -5,8 +5,7 @@
  * than a core), and where it crosses into a second socket (memory and caches then sit across an interconnect).
  * Everything is null where sysfs cannot be read (macOS, a container that hides it): the run says "unknown".
  */
-import { readFileSync } from 'node:fs';
-import { countCpuList, cpuAffinityList, expandCpuList } from './cpus.ts';
+import { countCpuList, cpuAffinityList, expandCpuList, readSystemFile } from './cpus.ts';
 
 export interface CacheInfo {
   level: number;
@@ -40,16 +39,8 @@ export function parseCacheSize(text: string): number | null {
   return Number(match[1]) * (unit === 'M' ? 1024 : unit === 'G' ? 1024 * 1024 : 1);
 }
 
-function defaultRead(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 /** The topology of the CPUs in `allowed` (the affinity mask), read through `readText` (sysfs by default). */
-export function readTopology(allowed: number[], readText: (file: string) => string | null = defaultRead): Topology {
+export function readTopology(allowed: number[], readText: (file: string) => string | null = readSystemFile): Topology {
   const cpuDir = (cpu: number) => `/sys/devices/system/cpu/cpu${cpu}`;
   const cores = new Set<string>();
   const socketCores = new Map<string, Set<string>>();
@@ -111,7 +102,7 @@ export function readTopology(allowed: number[], readText: (file: string) => stri
 }
 
 /** The topology of this process's CPUs (its affinity mask from /proc/self/status, else CPUs 0..n-1). */
-export function currentTopology(readText: (file: string) => string | null = defaultRead, fallbackCount = 1): Topology {
+export function currentTopology(readText: (file: string) => string | null = readSystemFile, fallbackCount = 1): Topology {
   const list = cpuAffinityList(readText('/proc/self/status'));
   const allowed = list && countCpuList(list) ? expandCpuList(list) : Array.from({ length: fallbackCount }, (_, i) => i);
   return readTopology(allowed, readText);

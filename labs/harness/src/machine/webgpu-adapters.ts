@@ -11,8 +11,9 @@
  * manifest. Pointing VK_ICD_FILENAMES at it gives Dawn that one adapter. It is chosen only on purpose
  * (GPU_BATCHING_EP=webgpu on a machine without a real adapter), never by `auto`.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { readSystemFile } from './cpus.ts';
 
 /** Debian's chromium package: SwiftShader's Vulkan ICD manifest (its library sits beside it). */
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
@@ -118,14 +119,6 @@ function canRead(dir: string): boolean {
   }
 }
 
-function safeRead(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 /** A display device the kernel knows: a PCI display controller or a DRM card. */
 export interface DisplayDevice {
   /** PCI vendor id, lower case ('0x8086'), or null for a device that is not on PCI (a phone's or a Mac's GPU). */
@@ -148,7 +141,7 @@ function listDisplayDevices(root = '/'): DisplayDevice[] | null {
   const pciDir = path.join(root, 'sys', 'bus', 'pci', 'devices');
   const drmDir = path.join(root, 'sys', 'class', 'drm');
   if (!canRead(pciDir) && !canRead(drmDir)) return null;
-  const read = (file: string) => safeRead(file)?.trim().toLowerCase() || null;
+  const read = (file: string) => readSystemFile(file)?.trim().toLowerCase() || null;
   const seen = new Set<string>();
   const devices: DisplayDevice[] = [];
   const add = (dir: string, shown: string) => {
@@ -209,7 +202,7 @@ export function lookUpWebGpuAdapters(
   const adapters: WebGpuAdapter[] = [];
   const ignored: IgnoredDriver[] = [];
   for (const file of icdManifestFiles(env, safeList, root)) {
-    const text = safeRead(path.join(root, file));
+    const text = readSystemFile(path.join(root, file));
     const library = text === null ? null : parseIcdManifest(text);
     if (library === null) continue;
     const driver = path.basename(library);

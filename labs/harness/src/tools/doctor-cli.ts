@@ -7,13 +7,13 @@
  * compiler costs at most its time limit plus two grace periods and one line of findings, and nothing it prints
  * reaches the terminal unsanitised.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseNvidiaSmi } from '../machine/environment.ts';
-import { cpuAffinityList, readCgroupQuota } from '../machine/cpus.ts';
+import { cpuAffinityList, readCgroupQuota, readSystemFile } from '../machine/cpus.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import { describeProbeFailure, oneLine, runProbe } from '../machine/probe.ts';
@@ -29,14 +29,6 @@ const HARNESS_PACKAGES = ['zod', 'tinybench', 'chart.js', '@napi-rs/canvas', 'cl
 const COMMAND_TIMEOUT_MS = 10_000;
 const ORT_PROBE_TIMEOUT_MS = 60_000;
 const NVIDIA_SMI_QUERY = ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'];
-
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 /** The first line a command prints, or null when it is missing, fails or overruns. */
 async function firstLine(command: string, args: string[]): Promise<string | null> {
@@ -130,7 +122,7 @@ export async function probeMachine(rootDir = ROOT_DIR): Promise<DoctorProbe> {
     cxx,
     cpuCount: os.cpus().length,
     availableParallelism: os.availableParallelism(),
-    cpuAffinity: cpuAffinityList(readText('/proc/self/status')),
+    cpuAffinity: cpuAffinityList(readSystemFile('/proc/self/status')),
     cgroupCpuQuota: readCgroupQuota(),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
     ...gpus,
