@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { collectEnvironment, parseNvidiaSmi } from '../src/machine/environment.ts';
+import { collectEnvironment, parseGitStatus, parseNvidiaSmi } from '../src/machine/environment.ts';
 import { cpuAffinityList, quotaFromCfs, quotaFromCpuMax } from '../src/machine/cpus.ts';
 import { environmentSchema } from '@parallel-course/core';
 import { fakeNvidiaSmi, garbage, HUNG } from './support/fake-nvidia-smi.ts';
@@ -54,6 +54,16 @@ test('GPUs from nvidia-smi csv output', () => {
   assert.equal(parseNvidiaSmi('GPU, 1\n'.repeat(100)).length, 64);
 });
 
+test('the commit and a dirty tree from one git status --porcelain=v2 --branch', () => {
+  const oid = '9d235b986413e0ed65e3e03a4706f57b235f9d10';
+  const clean = `# branch.oid ${oid}\n# branch.head main\n`;
+  assert.deepEqual(parseGitStatus(clean), { commit: oid, dirty: false });
+  assert.deepEqual(parseGitStatus(`${clean}# branch.upstream origin/main\n1 .M N... 100644 100644 100644 ${oid} ${oid} labs/x.ts\n`), { commit: oid, dirty: true });
+  assert.deepEqual(parseGitStatus('# branch.oid (initial)\n# branch.head main\n1 A. N... 000000 100644 100644 0 0 a.ts\n'), { commit: null, dirty: null }, 'no commit yet');
+  assert.deepEqual(parseGitStatus(null), { commit: null, dirty: null }, 'git failed: not a repository, or no git');
+  assert.deepEqual(parseGitStatus('# branch.oid \x1b[31mnot-a-hash\n'), { commit: null, dirty: null }, 'never a garbled commit');
+});
+
 test('the manifest of this machine fits the schema and picks up Slurm variables', async () => {
   process.env.SLURM_JOB_ID = '4242';
   try {
@@ -61,6 +71,9 @@ test('the manifest of this machine fits the schema and picks up Slurm variables'
     assert.equal(env.slurm.SLURM_JOB_ID, '4242');
     assert.ok(env.availableParallelism >= 1);
     assert.equal(env.node, process.versions.node);
+    // The same commit git itself names (where this checkout is a git repository with a commit).
+    const head = spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' });
+    if (head.status === 0) assert.equal(env.git.commit, head.stdout.trim());
   } finally {
     delete process.env.SLURM_JOB_ID;
   }

@@ -44,7 +44,19 @@ export function parseNvidiaSmi(output: string | null): Environment['gpus'] {
 }
 
 /**
- * The manifest of this machine now. The commands run concurrently (git, then git status; nvidia-smi).
+ * The commit and whether tracked files differ from it, from one `git status --porcelain=v2 --branch
+ * --untracked-files=no`: its `# branch.oid` header names the commit ("(initial)" before the first), and every line
+ * that is not a header is a changed file. Null for both when git failed (not a repository, no git) or has no commit.
+ */
+export function parseGitStatus(output: string | null): Environment['git'] {
+  const lines = (output ?? '').split('\n').filter(Boolean);
+  const oid = lines.find((l) => l.startsWith('# branch.oid '))?.slice('# branch.oid '.length).trim();
+  if (!oid || !/^[0-9a-f]{7,64}$/.test(oid)) return { commit: null, dirty: null };
+  return { commit: oid, dirty: lines.some((l) => !l.startsWith('# ')) };
+}
+
+/**
+ * The manifest of this machine now. The commands run concurrently (git status; nvidia-smi).
  * `report` receives one line per command that overran its time limit (default: stderr).
  */
 export async function collectEnvironment(
@@ -56,11 +68,7 @@ export async function collectEnvironment(
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('SLURM_') && value !== undefined) slurm[key] = value;
   }
-  const git = (async () => {
-    const commit = (await run('git', ['rev-parse', 'HEAD'], report, rootDir))?.trim() || null;
-    const status = commit === null ? null : await run('git', ['status', '--porcelain', '--untracked-files=no'], report, rootDir);
-    return { commit, dirty: status === null ? null : status.trim().length > 0 };
-  })();
+  const git = run('git', ['status', '--porcelain=v2', '--branch', '--untracked-files=no'], report, rootDir);
   const smi = run('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'], report);
   const [gitState, smiOutput] = await Promise.all([git, smi]);
   return {
@@ -78,7 +86,7 @@ export async function collectEnvironment(
     cpuAffinity: cpuAffinityList(readSystemFile('/proc/self/status')),
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? null,
     slurm,
-    git: gitState,
+    git: parseGitStatus(gitState),
     gpus: parseNvidiaSmi(smiOutput),
     webgpuAdapters: recordedWebGpuAdapters().slice(0, 64),
     hostname: os.hostname(),
