@@ -7,6 +7,7 @@
  */
 import { LEARNER_FILES } from './learner-files.ts';
 import type { CaseDefinition, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import { shortWorkerSweep } from '@parallel-course/harness/sweep.ts';
 import { poolCase, processCase, serialCase, tallyCase, type LabOutput } from './cases.ts';
 import { exactIntegers } from './comparator.ts';
 import { handoffCase, serialPayloadCase } from './handoff-cases.ts';
@@ -32,14 +33,6 @@ export const MAX_TASKS = 8192;
 /** W, the pool size and the process count of the headline: one worker per CPU the job may use (P, or what --cpus forced). */
 export function workersFor(ctx: Pick<LabContext, 'availableParallelism'>): number {
   return Math.max(1, ctx.availableParallelism);
-}
-
-/**
- * The pool sizes whose chunk-size curve is measured: 1, 2 and P, each once (P = 1: one sweep, P = 2: two). The rule
- * of thumb 9·W·o is derived at each and checked against that W's own curve (analysis.ts).
- */
-export function sweepWorkers(p: number): number[] {
-  return [...new Set([1, 2, p].filter((w) => w >= 1 && w <= p))].sort((a, b) => a - b);
 }
 
 /**
@@ -218,12 +211,14 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     const p = workersFor(ctx);
     // Each case with its estimate for the run's plan (src/estimates.ts). Every sweep has its own serial baseline of
     // its points; its pool is charged to one of its chunk sizes (the headline's at W = P, the first elsewhere).
+    // The pools whose chunk-size curve is measured, W = 1, 2 and P: the rule of thumb 9·W·o is derived at each and
+    // checked against that W's own curve (analysis.ts).
     const cases: CaseDefinition<LabInput, LabOutput>[] = [];
-    for (const workers of sweepWorkers(p)) {
+    for (const workers of shortWorkerSweep(p)) {
       const points = pointsFor(workers);
       cases.push({ ...serialCase(points), estimate: (c, rates) => estimateSerial(points, rates, workersFor(c)) });
     }
-    for (const workers of sweepWorkers(p)) {
+    for (const workers of shortWorkerSweep(p)) {
       const points = pointsFor(workers);
       const sizes = workers === p ? chunkSizes(ctx.quick, workers) : ruleChunkSizes(ctx.quick, workers);
       const chargedTo = workers === p ? bestChunk(workers) : sizes[0];

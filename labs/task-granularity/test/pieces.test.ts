@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { addBusyNs, createBusyClock, readBusyNs, resetBusyClock } from '../src/busy-clock.ts';
 import { balanceLimit, splitIntoTasks, taskCount } from '../src/chunks.ts';
 import { exactIntegers } from '../src/comparator.ts';
-import { bestChunk, chunkSizes, MAX_TASKS, pointsFor, processChunkSizes, ruleChunkSizes, sweepParams, sweepWorkers } from '../src/lab.ts';
+import { bestChunk, chunkSizes, MAX_TASKS, pointsFor, processChunkSizes, ruleChunkSizes, sweepParams } from '../src/lab.ts';
 
 const POINTS = pointsFor(2);
 import { lease, liveLeases } from '../src/lease.ts';
@@ -160,11 +160,7 @@ test('the sweep follows W = P: 2^22 points per worker, 4 tasks per worker at the
   assert.equal(pointsFor(64), 64 * (1 << 22));
 });
 
-test('the pools swept: W = 1, 2 and P, each once', () => {
-  assert.deepEqual(sweepWorkers(1), [1]);
-  assert.deepEqual(sweepWorkers(2), [1, 2]);
-  assert.deepEqual(sweepWorkers(3), [1, 2, 3]);
-  assert.deepEqual(sweepWorkers(128), [1, 2, 128]);
+test('the rule-check sweeps', () => {
   // The rule-check sweeps below P: 8192 and 1024 tasks for the overhead, 256 down to 16 a factor of 2 apart, 4 per worker.
   assert.deepEqual(ruleChunkSizes(false, 1).map((c) => Math.ceil(pointsFor(1) / c)), [8192, 1024, 256, 128, 64, 32, 16, 4]);
   assert.deepEqual(ruleChunkSizes(false, 2).map((c) => Math.ceil(pointsFor(2) / c)), [8192, 1024, 256, 128, 64, 32, 16, 8]);

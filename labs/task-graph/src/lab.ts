@@ -7,6 +7,7 @@
  */
 import type { CaseDefinition, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { withinTolerance } from '@parallel-course/harness/comparators.ts';
+import { shortWorkerSweep } from '@parallel-course/harness/sweep.ts';
 import { emptyCase, graphCase, serialCase } from './cases.ts';
 import { calibrate, estimateEmpty, estimateGraph, estimateInputs, estimateSerial, PRODUCT_SIZE, COURSE_MACHINE_RATES } from './estimates.ts';
 import type { LabInput, LabOutput } from './inputs.ts';
@@ -26,10 +27,6 @@ export function countFor(p: number): number {
   return Math.max(64, 16 * p);
 }
 
-/** Pool sizes swept: 1, 2 and P, each once (P = 1: one, P = 2: two). */
-export function sweepWorkers(p: number): number[] {
-  return [...new Set([1, 2, p].filter((w) => w >= 1 && w <= p))].sort((a, b) => a - b);
-}
 
 /** Empty tasks per sample of the overhead case: enough that a sample is tens of ms, long next to the clock. */
 export const EMPTY_TASKS = 1000;
@@ -104,7 +101,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     const { count, size } = productParams(ctx);
     const cases: CaseDefinition<LabInput, LabOutput>[] = [{ ...serialCase(count, size), estimate: (_c, rates) => estimateSerial(count, rates) }];
     for (const variant of ['flat', 'tree'] as const) {
-      for (const workers of sweepWorkers(p)) {
+      for (const workers of shortWorkerSweep(p)) {
         cases.push({
           ...graphCase(variant, workers, count, size),
           estimate: (c, rates) => estimateGraph(variant, count, workers, c, rates),

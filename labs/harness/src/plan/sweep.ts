@@ -22,3 +22,12 @@ export function workerSweep(p: number, options: SweepOptions = {}): number[] {
   if (options.oversubscribe && (options.max === undefined || 2 * p <= options.max)) counts.add(2 * p);
   return [...counts].sort((a, b) => a - b);
 }
+
+/**
+ * The short sweep of a lab that sets a few pool sizes side by side rather than fitting a curve: 1, 2 and P, each once
+ * (P = 1 gives [1], P = 2 gives [1, 2]), ascending. task-granularity's chunk-size curves and task-graph's products.
+ */
+export function shortWorkerSweep(p: number): number[] {
+  if (!Number.isInteger(p) || p < 1) throw new RangeError(`shortWorkerSweep: P must be a positive integer, got ${p}`);
+  return [...new Set([1, 2, p].filter((w) => w <= p))].sort((a, b) => a - b);
+}
