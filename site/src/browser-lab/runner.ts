@@ -11,7 +11,7 @@
  *      what `npm run report -- validate` recomputes.
  * Stop aborts between samples and tears every case down at once (workers terminated).
  */
-import { analyzeRun, buildResults, sameCase, type AnalysisInput, type BrowserEnvironment, type RawObservation, type Results } from './core-adapter.ts';
+import { analyzeRun, buildResults, median, sameCase, type AnalysisInput, type BrowserEnvironment, type RawObservation, type Results } from './core-adapter.ts';
 import { runEnvironment, webgpuInfo } from './environment.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from './lab-types.ts';
 import { calibrateRepetitions, measureTimerResolution, sampleTargetMs } from './timer.ts';
@@ -71,7 +71,7 @@ async function emptySampleMs(): Promise<number> {
     await Promise.resolve();
     times.push(performance.now() - t0);
   }
-  return times.sort((a, b) => a - b)[10]!;
+  return median(times);
 }
 
 function randomSeed(): number {
