@@ -66,7 +66,7 @@ export function estimateServerCase(variant: string, workers: number | undefined,
   };
 }
 
-/** The expected outputs, derived serially in the runner: the check's accounts and the burst's. */
+/** The expected outputs, derived serially in the judge's process (judge-outputs.ts): the check's accounts and the burst's. */
 export function estimateInputs(requests: number, calibration: Calibration): number {
   return (CHECK_REQUESTS + requests) * KEYS_PER_REQUEST * rateOf(calibration, 'msPerKey');
 }

@@ -4,8 +4,8 @@
  *
  * A memoising handler (a Map from account to body) passes every output check when each sample repeats the same
  * burst, and then measures a cache instead of the work. Here sample s of a run's case k asks for accounts no other
- * request of the run asks for (the harness numbers the samples, runner.ts), all of the same cost: PBKDF2's cost does
- * not depend on the account. Checking every body against deriveRingSync would double the run's CPU time, so each
+ * request of the run asks for (the judge numbers the samples, judge-outputs.ts), all of the same cost: PBKDF2's cost
+ * does not depend on the account. Checking every body against deriveRingSync would double the run's CPU time, so each
  * sample's answers are checked for shape and account, and one body, drawn at random after the answers came back, in
  * full: a handler that fakes a fraction f of its answers passes a run of S samples with probability (1 - f)^S.
  */
