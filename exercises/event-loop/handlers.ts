@@ -4,7 +4,7 @@
  * Check your work with:   npm run lab -- event-loop
  * The episode (episodes/05-event-loop.mdx) explains each technique; the harness tells you which ones pass.
  */
-import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { notImplemented } from '@parallel-course/harness/learner.ts';
 import {
   deriveKeySync,
   formatBody,

@@ -1,5 +1,5 @@
 /** Your piscina worker: piscina calls the default export with each task's argument, in a worker thread. */
-import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { notImplemented } from '@parallel-course/harness/learner.ts';
 import { deriveRingSync } from '@parallel-course/event-loop/work.ts';
 
 export default function deriveRing({ account }: { account: number }): string {

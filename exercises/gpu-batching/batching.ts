@@ -4,7 +4,7 @@
  * Check your work with:   npm run lab -- gpu-batching
  * The episode (episodes/08-gpu-batching.mdx) explains each technique; the harness tells you which ones pass.
  */
-import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { notImplemented } from '@parallel-course/harness/learner.ts';
 import type { Model } from '@parallel-course/gpu-batching/session.ts';
 
 /** All `count` samples through `model` in batches of at most `batchSize`, outputs in input order. */

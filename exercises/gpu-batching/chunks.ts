@@ -1,7 +1,7 @@
 /**
  * Splitting work between devices: contiguous ranges of samples, one per device process.
  */
-import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { notImplemented } from '@parallel-course/harness/learner.ts';
 import type { SampleRange } from '@parallel-course/gpu-batching/impl.ts';
 
 export function chunkRanges(total: number, parts: number): SampleRange[] {

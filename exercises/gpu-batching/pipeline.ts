@@ -2,7 +2,7 @@
  * The I/O + compute pipeline: while the model works on batch k, the reads of the next batches are already in flight.
  * With enough prefetch the wall time approaches max(I/O time, compute time) instead of their sum.
  */
-import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { notImplemented } from '@parallel-course/harness/learner.ts';
 import type { SampleSource } from '@parallel-course/gpu-batching/dataset.ts';
 import type { Model } from '@parallel-course/gpu-batching/session.ts';
 

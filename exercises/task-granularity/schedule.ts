@@ -4,7 +4,7 @@
  * Check your work with:   npm run lab -- task-granularity --quick
  * The episode (episodes/06-task-granularity.mdx) explains why the chunk size matters.
  */
-import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { notImplemented } from '@parallel-course/harness/learner.ts';
 import { splitIntoTasks } from '@parallel-course/task-granularity/chunks.ts';
 import { BINS, mergeInto, type MonteCarloSpec } from '@parallel-course/task-granularity/monte-carlo.ts';
 import { ChunkFailedError, type ChunkFailure, type TaskRunner } from '@parallel-course/task-granularity/task-runner.ts';

@@ -3,7 +3,7 @@
  * any hand-off is timed; `transferList` is the second argument of postMessage for each hand-off.
  * Structured clone is done for you, as the example; write the other two.
  */
-import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { notImplemented } from '@parallel-course/harness/learner.ts';
 import type { Transport } from '@parallel-course/task-granularity/handoff-protocol.ts';
 
 export function stage(transport: Transport, bytes: Uint8Array): Uint8Array {

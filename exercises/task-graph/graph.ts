@@ -6,7 +6,7 @@
  * Check your work with:   npm run lab -- task-graph --quick
  * The episode (episodes/06-task-granularity.mdx, "Task graphs and futures") explains work, span and Brent's bound.
  */
-import { notImplemented } from '@parallel-course/harness/lab-definition.ts';
+import { notImplemented } from '@parallel-course/harness/learner.ts';
 import type { Future, TaskGraph } from '../../labs/task-graph/src/task-graph.ts';
 
 /**

@@ -12,7 +12,7 @@ import { openLabSite, quickRun, TEST_ROUNDS, type LabSite } from './support/brow
 import { openFile } from './support/viewer.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/site.ts';
 import { REFERENCE } from './support/other-machine.ts';
 
 let site: LabSite;

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/site.ts';
 import { findBrowser } from './support/browser.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

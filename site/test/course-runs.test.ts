@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkResults, plausibilityFlags, recompute, type Results } from '@parallel-course/core';
-import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/site.ts';
 import { tempDir } from '../../labs/harness/test/support/temp-dir.ts';
 import { CourseRunsError, loadCourseRuns } from '../src/lib/course-runs.ts';
 import { MeasuredBuildError, renderChart, renderMeasured, renderTable } from '../src/lib/measured-render.ts';

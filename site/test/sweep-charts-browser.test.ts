@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseResultsJson, sweepCharts } from '@parallel-course/core';
-import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/site.ts';
 import { findBrowser } from './support/browser.ts';
 import { openSite, watchErrors } from './support/site.ts';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parseResultsJson, type Results } from '@parallel-course/core';
-import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/site.ts';
 import { besideCells, matmulRates, wasmBesideNative } from '../src/lib/wasm-beside.ts';
 import { REFERENCE } from './support/other-machine.ts';
 

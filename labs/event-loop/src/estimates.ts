@@ -2,9 +2,7 @@
  * Planning the lab's runs (the harness's plan.ts): the calibration times the unit of work, one PBKDF2 key, and each
  * case's estimate is its burst of requests (KEYS_PER_REQUEST keys each) over the CPUs its variant can use.
  */
-import { timePerCall } from '@parallel-course/harness/calibration.ts';
-import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/harness/lab-definition.ts';
-import { parallelMs, rateOf } from '@parallel-course/harness/plan.ts';
+import { type Calibration, type CaseEstimate, type LabContext, parallelMs, rateOf, timePerCall } from '@parallel-course/harness';
 import { deriveKeySync, KEYS_PER_REQUEST } from './work.ts';
 
 /**

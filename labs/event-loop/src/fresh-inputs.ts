@@ -10,8 +10,7 @@
  * full: a handler that fakes a fraction f of its answers passes a run of S samples with probability (1 - f)^S.
  */
 import { randomInt } from 'node:crypto';
-import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
-import { differingExcerpts } from '@parallel-course/harness/comparators.ts';
+import { type Comparison, differingExcerpts } from '@parallel-course/harness';
 import { deriveRingSync, KEY_BYTES, KEYS_PER_REQUEST, MAX_ACCOUNT } from './work.ts';
 
 /** The accounts of burst number `burst` (0 is the burst the check verifies in full), `n` requests each. */

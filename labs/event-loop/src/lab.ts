@@ -3,10 +3,8 @@
  * with cooperative chunking, on Node's own libuv threadpool, and through a piscina pool of 1..N workers.
  * Each variant runs in its own server process; the harness drives it with real HTTP load on loopback.
  */
-import { workerSweep } from '@parallel-course/harness/sweep.ts';
+import { type CaseDefinition, type CaseInstance, exactStrings, type Headline, type LabContext, type LabDefinition, workerSweep } from '@parallel-course/harness';
 import { LEARNER_FILES } from './learner-files.ts';
-import type { Headline, CaseDefinition, CaseInstance, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
-import { exactStrings } from '@parallel-course/harness/comparators.ts';
 import { burst, loadLoadGenerator, PingProbe } from './load.ts';
 import type { VariantName } from './protocol.ts';
 import { startServerProcess } from './server-process.ts';

@@ -1,5 +1,5 @@
 /** The files the learner writes for this lab (exercises/event-loop, mirrored by solutions/event-loop) and their exports. */
-import type { LearnerFile } from '@parallel-course/harness/learner-module.ts';
+import type { LearnerFile } from '@parallel-course/harness/learner.ts';
 
 export const HANDLERS: LearnerFile = { file: 'handlers.ts', exports: ['createChunkedHandler', 'createThreadpoolHandler', 'createPoolHandler'] };
 /** Loaded by piscina in each pool thread: its default export derives one ring. */

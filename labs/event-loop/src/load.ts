@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type AutocannonModule from 'autocannon';
-import { NotImplementedError } from '@parallel-course/harness/lab-definition.ts';
+import { NotImplementedError } from '@parallel-course/harness';
 
 let autocannon: typeof AutocannonModule | null = null;
 

@@ -5,11 +5,10 @@
  * with event-loop delay from perf_hooks.monitorEventLoopDelay, answers 'probe' by deriving one ring itself while it
  * counts the event loop's turns (the check of each variant's property, properties.ts), and closes on 'close'.
  */
-import { importLearnerModule } from '@parallel-course/harness/learner-module.ts';
+import { exitWithParent, importLearnerModule, leaveParent } from '@parallel-course/harness/learner.ts';
 import { HANDLERS } from './learner-files.ts';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { exitWithParent, leaveParent } from '@parallel-course/harness/child-process.ts';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { once } from 'node:events';

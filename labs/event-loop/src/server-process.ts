@@ -2,7 +2,7 @@
  * The harness's side of a server process: fork it, wait until it listens, ask it for event-loop delay, close it.
  * A server that fails to start reports why (its error, or its last stderr lines); none is ever left running.
  */
-import { ChildCrashedError, startChild } from '@parallel-course/harness/child-process.ts';
+import { ChildCrashedError, startChild } from '@parallel-course/harness';
 import { fileURLToPath } from 'node:url';
 import type { ServerMessage, ServerRequest, VariantName } from './protocol.ts';
 

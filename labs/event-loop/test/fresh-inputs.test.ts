@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import lab, { burstFor } from '../src/lab.ts';
 import { accountsOf, spotCheck } from '../src/fresh-inputs.ts';
 import { deriveRingSync } from '../src/work.ts';
-import { drawFreshIndices } from '@parallel-course/harness/runner.ts';
-import { FRESH_INPUT_INDICES } from '@parallel-course/harness/lab-definition.ts';
+import { drawFreshIndices } from '@parallel-course/harness/testing.ts';
+import { FRESH_INPUT_INDICES } from '@parallel-course/harness';
 
 const ctx = { impl: 'solution' as const, implDir: '', rootDir: '', quick: false, availableParallelism: 4, seed: 1 };
 

@@ -3,7 +3,7 @@
  * and retry, say so once per halving, and keep the smaller batch for later calls. A batch of one that does not fit is
  * a real error: the model itself is too big for the device.
  */
-import { HarnessError } from '@parallel-course/harness/lab-definition.ts';
+import { HarnessError } from '@parallel-course/harness/learner.ts';
 
 /**
  * Matches the allocation failures ONNX Runtime reports on CPU (bad_alloc, arena), on CUDA (cudaErrorMemoryAllocation)

@@ -3,7 +3,7 @@
  * runs (a pass over the whole data set) and what it records besides time (per-call latency, read and compute time,
  * per-device busy time). One sample of every case turns the same data set into the same logits, in order.
  */
-import type { CaseDefinition, CaseInstance, LabContext } from '@parallel-course/harness/lab-definition.ts';
+import type { CaseDefinition, CaseInstance, LabContext } from '@parallel-course/harness';
 import type { RawObservation } from '@parallel-course/core';
 import { createFileSource, startReaderThread, type Dataset, type ReaderKind, type TimedSource } from './dataset.ts';
 import { describeEvent, startDevicePool, type DeviceStats } from './device-pool.ts';

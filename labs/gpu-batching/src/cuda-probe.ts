@@ -5,7 +5,7 @@
  * Run as a script, it prints one JSON line: {"usable": true} or {"usable": false, "reason": "..."}.
  */
 import { fileURLToPath } from 'node:url';
-import { describeProbeFailure, oneLine, runProbe } from '@parallel-course/harness/probe.ts';
+import { describeProbeFailure, oneLine, runProbe } from '@parallel-course/harness';
 
 export interface CudaProbe {
   usable: boolean;

@@ -7,7 +7,7 @@
  * The model is loaded once per process; each chunk of the data set is then read from disk and run through the
  * implementation's pipeline (inferPipelined), and its outputs are sent back with the chunk id.
  */
-import { exitWithParent, leaveParent } from '@parallel-course/harness/child-process.ts';
+import { exitWithParent, leaveParent } from '@parallel-course/harness/learner.ts';
 import { loadAllSync, startReaderThread, type SampleSource } from './dataset.ts';
 import type { DeviceConfig, DeviceMessage, ParentMessage } from './device-protocol.ts';
 import { loadImpl } from './impl.ts';

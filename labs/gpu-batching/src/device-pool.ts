@@ -9,9 +9,8 @@
  * (see /work/shared/TOOLCHAIN.md). A process per device isolates both.
  */
 import type { ChildProcess } from 'node:child_process';
-import { CHILD_CLOSE_TIMEOUT_MS, startChild } from '@parallel-course/harness/child-process.ts';
+import { CHILD_CLOSE_TIMEOUT_MS, HarnessError, isNotImplemented, startChild } from '@parallel-course/harness';
 import { fileURLToPath } from 'node:url';
-import { HarnessError, isNotImplemented } from '@parallel-course/harness/lab-definition.ts';
 import type { ChunkRequest, DeviceConfig, DeviceDataSource, DeviceMessage, Faults, ParentMessage } from './device-protocol.ts';
 import type { SampleRange } from './impl.ts';
 import type { ExecutionProvider } from './session.ts';

@@ -7,8 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { withinTolerance } from '@parallel-course/harness/comparators.ts';
-import { ROOT_DIR } from '@parallel-course/harness/lab-registry.ts';
+import { ROOT_DIR, withinTolerance } from '@parallel-course/harness';
 import { CHUNKS_PER_DEVICE, THREADS_PER_SESSION } from './cases.ts';
 import { ensureDataset, loadAllSync } from './dataset.ts';
 import { describeEvent, startDevicePool, type PoolEvent } from './device-pool.ts';

@@ -5,9 +5,7 @@
  * no session. Every case is estimated from its params (variant, batch, sessions, devices, source), as on the CPU
  * execution provider: on CUDA the same cases run faster, so a GPU run's plan errs long.
  */
-import { timePerCall } from '@parallel-course/harness/calibration.ts';
-import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/harness/lab-definition.ts';
-import { parallelMs, rateOf } from '@parallel-course/harness/plan.ts';
+import { type Calibration, type CaseEstimate, type LabContext, parallelMs, rateOf, timePerCall } from '@parallel-course/harness';
 import type { Params } from '@parallel-course/core';
 import { MODEL_SPEC } from './model-spec.ts';
 import { SPOT_IMAGES } from './fresh-inputs.ts';

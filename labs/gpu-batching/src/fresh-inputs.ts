@@ -19,7 +19,7 @@
 import { randomFillSync } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
+import type { Comparison } from '@parallel-course/harness';
 import type { InferenceInput } from './cases.ts';
 import { defaultCacheRoot, PIXELS, sampleFile } from './dataset.ts';
 import type { DenseLayer } from './model-spec.ts';

@@ -5,14 +5,7 @@
  * nvidia-smi runs through the harness's probe (probe.ts): a hung driver costs at most NVIDIA_SMI_TIMEOUT_MS plus two
  * grace periods and one line in `problems`, and what it prints is sanitised before anyone sees it.
  */
-import {
-  describeProbeFailure,
-  oneLine,
-  runProbe,
-  runProbeSync,
-  type ProbeOptions,
-  type ProbeResult,
-} from '@parallel-course/harness/probe.ts';
+import { describeProbeFailure, oneLine, type ProbeOptions, type ProbeResult, runProbe, runProbeSync } from '@parallel-course/harness';
 
 export interface GpuInfo {
   /** The index nvidia-smi reports: the value CUDA_VISIBLE_DEVICES takes to show this GPU alone. */

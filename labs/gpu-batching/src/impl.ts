@@ -2,7 +2,7 @@
  * What the learner writes (exercises/gpu-batching) and the solution (solutions/gpu-batching) provides:
  * the same four functions in three files. The lab loads them from the implementation folder of the run.
  */
-import { importLearnerModule } from '@parallel-course/harness/learner-module.ts';
+import { importLearnerModule } from '@parallel-course/harness/learner.ts';
 import { LEARNER_FILES } from './learner-files.ts';
 import type { SampleSource } from './dataset.ts';
 import type { Model } from './session.ts';

@@ -5,7 +5,7 @@
  * provider and is labelled so (`ep=cpu`); on a GPU node the same cases run on CUDA (`ep=cuda`), one GPU per process.
  */
 import { LEARNER_FILES } from './learner-files.ts';
-import type { Calibration, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import type { Calibration, Headline, LabContext, LabDefinition } from '@parallel-course/harness';
 import {
   batchedCase,
   devicesCase,

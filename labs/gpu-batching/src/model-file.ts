@@ -6,7 +6,7 @@
  * `npm run generate-model -w labs/gpu-batching` writes it ahead of time (the GPU node script does).
  */
 import { createHash } from 'node:crypto';
-import { writeFileAtomic } from '@parallel-course/harness/results-writer.ts';
+import { writeFileAtomic } from '@parallel-course/harness';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

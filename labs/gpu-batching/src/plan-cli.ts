@@ -12,7 +12,7 @@ import { detectGpus } from './gpus.ts';
 import { DEFAULT_HEADROOM_BYTES, GiB, largestBatchUnder, MiB, planDevice, SWIFTSHADER_MAX_BUFFER_BYTES, type DevicePlan, type Footprint } from './memory-plan.ts';
 import { ensureModelFile } from './model-file.ts';
 import { MODEL_SPEC } from './model-spec.ts';
-import { describeAdapter, recordedWebGpuAdapters } from '@parallel-course/harness/webgpu-adapters.ts';
+import { describeAdapter, recordedWebGpuAdapters } from '@parallel-course/harness';
 
 
 /** Recorded before ONNX Runtime is loaded: Node alone. */

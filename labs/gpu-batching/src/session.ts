@@ -7,7 +7,7 @@
 import ort from 'onnxruntime-node';
 import { withHalving, type InferFn } from './allocation.ts';
 import { INPUT_NAME, inputFeatures, MODEL_SPEC, OUTPUT_NAME, outputFeatures } from './model-spec.ts';
-import { HarnessError } from '@parallel-course/harness/lab-definition.ts';
+import { HarnessError } from '@parallel-course/harness/learner.ts';
 
 export type ExecutionProvider = 'cpu' | 'cuda' | 'webgpu';
 

@@ -5,7 +5,7 @@
  * emulated adapter is never chosen by auto). There is no silent fallback: when the chosen provider does not load,
  * every case's setup fails and says how to fix it or how to run on CPU on purpose.
  */
-import { workerSweep } from '@parallel-course/harness/sweep.ts';
+import { workerSweep } from '@parallel-course/harness';
 import type { GpuDetection, GpuInfo } from './gpus.ts';
 import type { DeviceSpec } from './device-pool.ts';
 import type { ExecutionProvider } from './session.ts';

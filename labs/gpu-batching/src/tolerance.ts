@@ -27,7 +27,7 @@
  * (the same test): bfloat16-like products (8-bit significands), a logit missing its bias, shifted logits. What it does
  * not: products rounded to TF32's 11-bit significand come close to it, so a TF32 matrix unit may or may not pass.
  */
-import type { Comparator, Comparison } from '@parallel-course/harness/lab-definition.ts';
+import type { Comparator, Comparison } from '@parallel-course/harness';
 import type { DenseLayer } from './model-spec.ts';
 
 export const UNIT_ROUNDOFF_F32 = 2 ** -24;

@@ -6,7 +6,7 @@
  * Run as a script, it prints one JSON line: {"usable": true} or {"usable": false, "reason": "..."}.
  */
 import { fileURLToPath } from 'node:url';
-import { describeProbeFailure, runProbeSync } from '@parallel-course/harness/probe.ts';
+import { describeProbeFailure, runProbeSync } from '@parallel-course/harness';
 import { parseProbeOutput, type CudaProbe } from './cuda-probe.ts';
 import { ensureModelFile } from './model-file.ts';
 import { describeAdapter, describeIgnored, emulatedAdapterEnv, lookUpWebGpuAdapters, SWIFTSHADER_ADAPTER, vulkanLoaderFound, WEBGPU_FIX, type WebGpuAdapter } from './webgpu.ts';

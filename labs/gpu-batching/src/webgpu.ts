@@ -4,9 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SWIFTSHADER_ICD } from '@parallel-course/harness/webgpu-adapters.ts';
+import { SWIFTSHADER_ICD } from '@parallel-course/harness';
 
-export { EMULATED_WARNING, SWIFTSHADER_ADAPTER, SWIFTSHADER_ICD, describeAdapter, describeIgnored, listWebGpuAdapters, lookUpWebGpuAdapters, type WebGpuAdapter } from '@parallel-course/harness/webgpu-adapters.ts';
+export { describeAdapter, describeIgnored, EMULATED_WARNING, listWebGpuAdapters, lookUpWebGpuAdapters, SWIFTSHADER_ADAPTER, SWIFTSHADER_ICD, type WebGpuAdapter } from '@parallel-course/harness';
 
 /** Folders where the dynamic linker finds libvulkan.so.1 without LD_LIBRARY_PATH (Debian multiarch and others). */
 const SYSTEM_LIB_DIRS = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/lib/x86_64-linux-gnu', '/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib', '/usr/local/lib'];

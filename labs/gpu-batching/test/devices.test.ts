@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { withinTolerance } from '@parallel-course/harness/comparators.ts';
+import { withinTolerance } from '@parallel-course/harness';
 import { ensureDataset, loadAllSync, type Dataset } from '../src/dataset.ts';
 import { startDevicePool, type DevicePoolOptions, type PoolEvent } from '../src/device-pool.ts';
 import { TOLERANCE } from '../src/lab.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { withinTolerance } from '@parallel-course/harness/comparators.ts';
+import { withinTolerance } from '@parallel-course/harness';
 import { createFileSource, ensureDataset, loadAllSync, startReaderThread, type Dataset, type SampleSource } from '../src/dataset.ts';
 import { detectGpus } from '../src/gpus.ts';
 import { TOLERANCE } from '../src/lab.ts';

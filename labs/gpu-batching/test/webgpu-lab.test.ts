@@ -11,9 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runLab } from '@parallel-course/harness';
+import { runLab, runningProcesses } from '@parallel-course/harness/testing.ts';
 import { parseResultsJson } from '@parallel-course/core';
-import { runningProcesses } from '@parallel-course/harness/testing.ts';
 import { EMULATED_WARNING, SWIFTSHADER_ICD, vulkanLoaderFound } from '../src/webgpu.ts';
 
 const TINY = { warmupSamples: 0, rounds: 1, samplesPerRound: 1 };

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { classifyVulkanDriver, describeAdapter, describeIgnored, icdManifestFiles, listWebGpuAdapters, lookUpWebGpuAdapters, parseIcdManifest, recordedWebGpuAdapters, SWIFTSHADER_ICD } from '@parallel-course/harness/webgpu-adapters.ts';
+import { classifyVulkanDriver, describeAdapter, describeIgnored, icdManifestFiles, listWebGpuAdapters, lookUpWebGpuAdapters, parseIcdManifest, recordedWebGpuAdapters, SWIFTSHADER_ICD } from '@parallel-course/harness';
 import { deviceCounts, deviceSpecs, processesPerDevice, providerLabel, resolveTarget, targetParams, type WebGpuFinder } from '../src/target.ts';
 import { findWebGpu } from '../src/webgpu-probe.ts';
 import { GiB, largestBatchUnder, MiB } from '../src/memory-plan.ts';

@@ -1,4 +1,10 @@
-/** Helpers for the labs' tests. */
+/**
+ * `@parallel-course/harness/testing.ts`: the tests' helpers. Beside its own (the processes a test file started, a
+ * throw-away repository root), the judge's stages a lab's test drives: a whole run (`runLab`, `checkLab`), one case's
+ * check (`checkCase`), the measure stage (`measureCases`) and the runner's fresh inputs (`drawFreshIndices`,
+ * `sampleInputs`). Why an entry of its own: it loads the whole judge, and marks the process as a test file's
+ * (TEST_OWNER_VARIABLE) when imported; the labs' API (`.`) must do neither.
+ */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,3 +86,6 @@ export function labCopyRoot(lab: string): string {
 
 /** The measure stage (stage 2) alone, for a lab's test that drives one case as the runner does (native-kernel's cached-answer test). */
 export { measureCases } from './measure/measure.ts';
+export { checkLab, runLab, type CheckLabOptions, type CheckLabOutcome, type RunLabOptions, type RunLabOutcome } from './run/run-lab.ts';
+export { checkCase } from './measure/check.ts';
+export { drawFreshIndices, sampleInputs } from './measure/runner.ts';

@@ -1,6 +1,6 @@
 /**
- * One direction of flow: the run pipeline (every module directly in labs/harness/src, and its stages in src/cli/, plan/,
- * machine/, run/, analyse/ and write/) never imports the tools built
+ * One direction of flow: the run pipeline (every module directly in labs/harness/src but the package's entries, and its
+ * stages in src/cli/, plan/, machine/, supervise/, measure/, run/, analyse/ and write/) never imports the tools built
  * on its results (src/tools/) or the reports (src/report/). Read from the import lines, so a new one fails here.
  */
 import assert from 'node:assert/strict';
@@ -35,16 +35,30 @@ export function upwardImports(files: { name: string; source: string }[]): string
   return [...found].sort();
 }
 
-/** The pipeline's folders: src/ itself (the entries and the shared ground) and its stages. */
+/** The pipeline's folders: src/ itself (the shared ground and the CLI) and its stages. */
 const PIPELINE_DIRS = ['', 'cli/', 'plan/', 'machine/', 'supervise/', 'measure/', 'run/', 'analyse/', 'write/'];
 
+/**
+ * The package's entries (package.json "exports"), which stand above every stage and may re-export from any folder:
+ * not pipeline modules. What each loads is public-entry.test.ts's to check (the labs' API no tools/, no PNG renderer).
+ */
+function entryFiles(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(SRC, '../package.json'), 'utf8')) as { exports: Record<string, string> };
+  return Object.values(pkg.exports).map((target) => path.posix.relative('./src', target));
+}
+
 function pipelineFiles(): { name: string; source: string }[] {
+  const entries = entryFiles();
   return PIPELINE_DIRS.flatMap((dir) =>
     readdirSync(path.join(SRC, dir), { withFileTypes: true })
-      .filter((d) => d.isFile() && d.name.endsWith('.ts'))
+      .filter((d) => d.isFile() && d.name.endsWith('.ts') && !entries.includes(`${dir}${d.name}`))
       .map((d) => ({ name: `${dir}${d.name}`, source: readFileSync(path.join(SRC, dir, d.name), 'utf8') })),
   );
 }
+
+test('the entries left out of the pipeline are exactly the package\'s exports, each a file directly in src/', () => {
+  assert.deepEqual(entryFiles().sort(), ['index.ts', 'learner.ts', 'site.ts', 'testing.ts']);
+});
 
 test('the reader finds static, type-only, side-effect and dynamic imports into tools/ and report/, and nothing else', () => {
   const source = [

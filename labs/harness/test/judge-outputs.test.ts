@@ -200,7 +200,7 @@ function lyingRunner(t: Parameters<typeof tempRoot>[2] & object, numbered: boole
   writeFileSync(
     file,
     readFileSync(file, 'utf8')
-      .replace("import { withinTolerance } from '@parallel-course/harness/comparators.ts';", "import { withinTolerance } from '@parallel-course/harness/comparators.ts';\nconst IN_RUNNER = (process.argv[1] ?? '').endsWith('run-child.ts');")
+      .replace("import { type CaseDefinition, type LabDefinition, withinTolerance } from '@parallel-course/harness';", "import { type CaseDefinition, type LabDefinition, withinTolerance } from '@parallel-course/harness';\nconst IN_RUNNER = (process.argv[1] ?? '').endsWith('run-child.ts');")
       .replace('comparator: withinTolerance({ abs: 1e-9, rel: 1e-12 }),', `comparator: IN_RUNNER ? { description: 'lies in the runner', compare: () => ${lie} } : withinTolerance({ abs: 1e-9, rel: 1e-12 }),`)
       .replace('checkSample: (xs: Input, out: Output) =>', `checkSample: (xs: Input, out: Output) => IN_RUNNER ? ${lie} :`),
   );
@@ -247,8 +247,7 @@ test("a check output too large to send is checked in the judge at positions it d
     path.join(root, 'labs', 'faulty', 'src', 'lab.ts'),
     `import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CaseDefinition, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
-import { withinTolerance } from '@parallel-course/harness/comparators.ts';
+import { type CaseDefinition, type LabDefinition, withinTolerance } from '@parallel-course/harness';
 const IN_RUNNER = (process.argv[1] ?? '').endsWith('run-child.ts');
 const LENGTH = 2 ** 20;
 type Input = Float64Array;

@@ -1,7 +1,9 @@
 /**
- * The harness's public face: package.json names each subpath another package may import (no "./*"), so a new deep
- * import fails (node: ERR_PACKAGE_PATH_NOT_EXPORTED; tsc: cannot find module) until it is added here with why.
+ * The harness's public face: package.json exports four entries, each for one kind of importer, and nothing else, so a
+ * deep import fails (node: ERR_PACKAGE_PATH_NOT_EXPORTED; tsc: cannot find module) and here, naming the entry to use.
  * Read from the import specifiers of every package beside the harness (labs, site, exercises, solutions, episodes).
+ * What each entry loads is checked too, by following its static imports: the labs' API loads none of the judge's
+ * stages, and the learner's entry (in every fresh thread or process that runs learner code) not even the core.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,34 +13,12 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/**
- * The subpaths beside '.', each with who needs it. Shrinking is the plan (docs/architecture.md): the labs' API into
- * the '.' entry, the site's build-time readers into one './site.ts'. A subpath no one imports any more fails: delete it.
- */
-const SUBPATHS: Record<string, string> = {
-  'lab-definition.ts': "every lab's LabDefinition, and the exercises' notImplemented",
-  'comparators.ts': "the labs' output checks",
-  'learner-module.ts': "the labs' loading of learner files",
-  'child-process.ts': "the labs' worker processes",
-  'calibration.ts': "the labs' plan calibrations",
-  'sweep.ts': "the labs' sweeps",
-  'probe.ts': "the labs' bounded external commands",
-  'topology.ts': "the labs' cache sizes",
-  'webgpu-adapters.ts': 'gpu-batching',
-  'testing.ts': "the labs' tests",
-  'check.ts': "event-loop's property tests",
-  'runner.ts': "event-loop's fresh-inputs test and native-kernel's cached-answer test",
-  'run-lab.ts': "the labs' supervised tests",
-  'seal.ts': "forgery.test.ts's child, by name",
-  'results-writer.ts': "gpu-batching's model file (the one atomic writer)",
-  'lab-registry.ts': 'the site and gpu-batching: the lab list and the root',
-  'plan.ts': "the site's planned times",
-  'measured.ts': "the site's <Measured>",
-  'safe-read.ts': "the site's run figures",
-  'report/png.ts': "the labs' analysis charts",
-  'report/chart-spec.ts': "the labs' analysis charts",
-  'tools/run-folders.ts': "the site's course runs",
-  'tools/doctor.ts': "native-kernel's doctor probe (a type)",
+/** The entries ('' is '.'), each with who imports it and why it is an entry of its own (docs/architecture.md). */
+const ENTRIES: Record<string, string> = {
+  '': "the labs' API: what a lab package imports to define, plan, check and analyse itself",
+  'learner.ts': 'learner code and the threads and processes that run it: light, never the core',
+  'site.ts': "the site's build-time readers: run folders and <Measured>, which load the tools",
+  'testing.ts': "the tests' helpers: runLab and the measure stage, which load the whole judge",
 };
 
 const SPECIFIER = /['"]@parallel-course\/harness(?:\/([A-Za-z0-9_./-]+))?['"]/g;
@@ -52,33 +32,127 @@ function importers(): { file: string; text: string }[] {
   const out: { file: string; text: string }[] = [];
   for (const dir of ['labs', 'site/src', 'site/test', 'site/scripts', 'exercises', 'solutions', 'episodes']) {
     for (const d of readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
-      if (!d.isFile() || !/\.(ts|mts|mjs|astro|mdx)$/.test(d.name) || d.parentPath.includes('node_modules')) continue;
+      if (!d.isFile() || !/\.(ts|mts|mjs|astro|mdx|txt)$/.test(d.name) || d.parentPath.includes('node_modules')) continue;
       const file = path.relative(ROOT, path.join(d.parentPath, d.name)).split(path.sep).join('/');
-      if (file.startsWith('labs/harness/src/')) continue;
+      // The harness's own modules and test files reach its files by path (these tests name specifiers as text).
+      if ((file.startsWith('labs/harness/src/') && !file.endsWith('.txt')) || /^labs\/harness\/test\/[^/]+\.ts$/.test(file)) continue;
       out.push({ file, text: readFileSync(path.join(ROOT, file), 'utf8') });
     }
   }
   return out;
 }
 
-test('the reader finds the public entry and deep imports, static, dynamic and type-only', () => {
+const isTest = (file: string) => /(^|\/)test\//.test(file) || /\.test\.ts(\.txt)?$/.test(file);
+const isLearnerCode = (file: string) => /^(exercises|solutions)\//.test(file) || /\/fixtures\/[^/]+\/exercises\//.test(file) || file.endsWith('/exercise.ts.txt');
+
+/** Where an importer may take each entry from; null where it may. */
+export function misplaced(file: string, sub: string): string | null {
+  if (isLearnerCode(file) && sub !== 'learner.ts') return "learner code imports '@parallel-course/harness/learner.ts' only";
+  if (sub === 'testing.ts' && !isTest(file)) return "'@parallel-course/harness/testing.ts' is for tests only (it loads the whole judge)";
+  if (sub === 'site.ts' && !file.startsWith('site/')) return "'@parallel-course/harness/site.ts' is the site's (a lab imports '@parallel-course/harness')";
+  if (file.startsWith('site/src/') && sub !== 'site.ts') return "the site's build imports '@parallel-course/harness/site.ts' only";
+  return null;
+}
+
+/**
+ * The static run-time imports of a source (what loading it loads): `import type` and `export type` are erased and left
+ * out; `import { type A }` is kept (verbatimModuleSyntax keeps the statement); dynamic imports load later, left out.
+ */
+export function runtimeSpecifiers(source: string): string[] {
+  return [...source.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^;'"]*?\bfrom\s*)?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+}
+
+/** `@parallel-course/<package>[/sub]` -> the file, through that package's exports; null outside the tree. */
+function resolvePackage(spec: string): string | null {
+  const m = /^@parallel-course\/([^/]+)(?:\/(.*))?$/.exec(spec);
+  if (!m) return null;
+  const dir = m[1] === 'site' ? 'site' : `labs/${m[1]}`;
+  const exports = (JSON.parse(readFileSync(path.join(ROOT, dir, 'package.json'), 'utf8')) as { exports: Record<string, string> }).exports;
+  const target = m[2] === undefined ? exports['.'] : (exports[`./${m[2]}`] ?? exports['./*']?.replace('*', m[2]));
+  assert.ok(target, `${spec}: not exported by ${dir}/package.json`);
+  return path.posix.join(dir, target);
+}
+
+/** Every file of the tree that loading `start` loads (relative to the root), and the packages outside it. */
+function loads(start: string, stopAt: (file: string) => boolean = () => false): { files: Set<string>; outside: Set<string> } {
+  const files = new Set<string>();
+  const outside = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    if (stopAt(file)) return;
+    for (const spec of runtimeSpecifiers(readFileSync(path.join(ROOT, file), 'utf8'))) {
+      const target = spec.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)) : resolvePackage(spec);
+      if (target === null) outside.add(spec);
+      else visit(target);
+    }
+  };
+  visit(start);
+  return { files, outside };
+}
+
+test('the readers find the entries and deep imports (static, dynamic, type-only) and only run-time imports', () => {
   const text = "import { a } from '@parallel-course/harness';\nimport type { B } from '@parallel-course/harness/tools/doctor.ts';\nawait import(\"@parallel-course/harness/seal.ts\");\nimport { c } from '@parallel-course/core';";
   assert.deepEqual(harnessSubpaths(text), ['', 'tools/doctor.ts', 'seal.ts']);
+  const source = "import type { A } from './a.ts';\nimport { type B } from './b.ts';\nimport {\n  c,\n  d,\n} from './c.ts';\nexport * from './e.ts';\nexport type { F } from './f.ts';\nimport './g.ts';\nconst h = await import('./h.ts');";
+  assert.deepEqual(runtimeSpecifiers(source), ['./b.ts', './c.ts', './e.ts', './g.ts']);
+  assert.equal(misplaced('exercises/x/a.ts', ''), "learner code imports '@parallel-course/harness/learner.ts' only");
+  assert.equal(misplaced('labs/x/src/lab.ts', 'testing.ts'), "'@parallel-course/harness/testing.ts' is for tests only (it loads the whole judge)");
+  assert.equal(misplaced('labs/x/test/lab.test.ts', 'testing.ts'), null);
+  assert.equal(misplaced('site/src/lib/a.ts', ''), "the site's build imports '@parallel-course/harness/site.ts' only");
 });
 
-test('package.json exports "." and the named subpaths, no "./*", and every deep import is one of them', () => {
+test('package.json exports exactly the four entries, each imported, and every import names one of them from its place', () => {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'labs/harness/package.json'), 'utf8')) as { exports: Record<string, string> };
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', ...Object.keys(SUBPATHS).map((s) => `./${s}`)].sort(), 'labs/harness/package.json "exports" and SUBPATHS in this test must name the same subpaths');
-  // A subpath keeps its file's name; the file may sit in its stage's folder (./plan.ts -> ./src/plan/plan.ts).
-  for (const [key, target] of Object.entries(pkg.exports)) {
-    if (key === '.') assert.equal(target, './src/index.ts');
-    else assert.ok(target === `./src/${key.slice(2)}` || (target.startsWith('./src/') && !key.slice(2).includes('/') && target.split('/').length === 4 && target.endsWith(`/${key.slice(2)}`)), `${key} -> ${target}: a subpath points at ./src/<name> or ./src/<stage>/<name>`);
-    assert.ok(existsSync(path.join(ROOT, 'labs/harness', target)), `${key} -> ${target}: no such file`);
-  }
+  const expected = Object.fromEntries(Object.keys(ENTRIES).map((sub) => (sub === '' ? ['.', './src/index.ts'] : [`./${sub}`, `./src/${sub}`])));
+  assert.deepEqual(pkg.exports, expected, 'labs/harness/package.json "exports" must be the four entries of ENTRIES in this test, no "./*" and no file of a stage');
   const used = new Map<string, string>();
-  for (const { file, text } of importers()) for (const sub of harnessSubpaths(text)) if (sub !== '' && !used.has(sub)) used.set(sub, file);
-  const unknown = [...used].filter(([sub]) => !(sub in SUBPATHS)).map(([sub, file]) => `${sub} (${file})`);
-  assert.deepEqual(unknown, [], "a new deep import of the harness: import from '@parallel-course/harness' (src/index.ts), or add the subpath to package.json's exports and SUBPATHS here, with who needs it");
-  const unused = Object.keys(SUBPATHS).filter((sub) => !used.has(sub));
-  assert.deepEqual(unused, [], 'no package imports these subpaths any more: delete them from package.json exports and SUBPATHS');
+  const wrong: string[] = [];
+  for (const { file, text } of importers()) {
+    for (const sub of harnessSubpaths(text)) {
+      if (!used.has(sub)) used.set(sub, file);
+      if (!(sub in ENTRIES)) wrong.push(`${file}: '@parallel-course/harness/${sub}' is not an entry: import from '@parallel-course/harness' (a lab), './learner.ts' (learner code), './site.ts' (the site) or './testing.ts' (a test)`);
+      else if (misplaced(file, sub)) wrong.push(`${file}: ${misplaced(file, sub)}`);
+    }
+  }
+  assert.deepEqual(wrong, [], 'a deep or misplaced import of the harness');
+  assert.deepEqual(Object.keys(ENTRIES).filter((sub) => !used.has(sub)), [], 'no package imports these entries any more: delete them from package.json and ENTRIES');
+});
+
+test("the labs' API loads none of the judge's stages: no run/, supervise/, measure/ or tools/ module, no PNG renderer", () => {
+  const { files } = loads('labs/harness/src/index.ts', (file) => !file.startsWith('labs/harness/'));
+  const harness = [...files].filter((file) => file.startsWith('labs/harness/'));
+  assert.ok(harness.includes('labs/harness/src/lab-definition.ts'), 'the reader followed the entry');
+  const judge = harness.filter((file) => /^labs\/harness\/src\/(run|supervise|measure|tools)\/|\/report\/png\.ts$|\/(testing|site)\.ts$/.test(file));
+  assert.deepEqual(judge, [], "src/index.ts loads these: a lab's runner would load them too; re-export them from testing.ts or site.ts, or load them on first use");
+});
+
+test('the learner entry loads four small files and never the core, and every fresh thread or process imports the harness through it', () => {
+  const { files, outside } = loads('labs/harness/src/learner.ts');
+  assert.deepEqual([...files].sort(), ['labs/harness/src/child-process.ts', 'labs/harness/src/errors.ts', 'labs/harness/src/lab-definition.ts', 'labs/harness/src/learner-module.ts', 'labs/harness/src/learner.ts']);
+  assert.ok([...outside].every((spec) => spec.startsWith('node:')), `the learner entry loads ${[...outside].join(', ')}: only node: built-ins`);
+  // The files a lab or learner code starts as a thread or process (new URL('./x.ts', import.meta.url)), and the
+  // learner's own files; what each loads of the labs, exercises and solutions must reach the harness only through
+  // learner.ts.
+  const starts = new Set<string>();
+  for (const dir of ['labs', 'exercises', 'solutions']) {
+    for (const d of readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      const file = path.relative(ROOT, path.join(d.parentPath, d.name)).split(path.sep).join('/');
+      if (!d.isFile() || !file.endsWith('.ts') || file.includes('node_modules') || /^labs\/(harness|core)\//.test(file) || (dir === 'labs' && !/^labs\/[^/]+\/src\//.test(file))) continue;
+      if (dir !== 'labs') starts.add(file);
+      for (const m of readFileSync(path.join(ROOT, file), 'utf8').matchAll(/new URL\('(\.\/[^']+\.ts)', import\.meta\.url\)/g)) starts.add(path.posix.join(path.posix.dirname(file), m[1]!));
+    }
+  }
+  assert.ok(starts.has('labs/event-loop/src/server-main.ts') && starts.has('exercises/event-loop/worker.ts'), 'the reader found the started files');
+  const wrong = new Set<string>();
+  for (const start of starts) {
+    const { files: loaded } = loads(start, (file) => /^labs\/(harness|core)\//.test(file));
+    for (const file of loaded) {
+      if (/^labs\/(harness|core)\//.test(file)) continue;
+      for (const spec of runtimeSpecifiers(readFileSync(path.join(ROOT, file), 'utf8'))) {
+        if (spec.startsWith('@parallel-course/harness') && spec !== '@parallel-course/harness/learner.ts') wrong.add(`${file} (loaded by ${start}): ${spec}`);
+      }
+    }
+  }
+  assert.deepEqual([...wrong].sort(), [], "a file loaded in a fresh thread or process imports the harness beyond '@parallel-course/harness/learner.ts': that thread would load the labs' API and the core (a type-only import is fine)");
 });

@@ -7,8 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Impl } from '@parallel-course/harness/lab-definition.ts';
-import type { LearnerFile } from '@parallel-course/harness/learner-module.ts';
+import type { Impl, LearnerFile } from '@parallel-course/harness';
 import { BLOCKED, KERNEL, LEARNER_FILES } from './learner-files.ts';
 
 /** labs/native-kernel: binding.gyp and build/ live here. */

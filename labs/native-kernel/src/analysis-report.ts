@@ -2,7 +2,7 @@
  * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json.
  */
 import { formatRatio, formatSignificant, formatTime, type MeasuredValue, type Results } from '@parallel-course/core';
-import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
+import type { LabAnalysis } from '@parallel-course/harness';
 import { nativeKernelAnalysis, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
 import { keyPart, nativeKernelValues, SYNC_TWIN } from './analysis-values.ts';
 import { saturationSentence, type Bandwidth } from './bandwidth-analysis.ts';

@@ -7,8 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Impl } from '@parallel-course/harness/lab-definition.ts';
-import type { Finding } from '@parallel-course/harness/tools/doctor.ts';
+import type { Finding, Impl } from '@parallel-course/harness';
 import { blasStatus, blockedStatus, BUILD_COMMAND, PACKAGE_DIR, readBuildRecord, RUNGS, rungStatus, type BlasKernel, type BlockedKernel, type NativeKernel } from './addon.ts';
 
 const require = createRequire(import.meta.url);

@@ -6,9 +6,7 @@
  * threads, elements), so a rung added to the ladder gets an estimate without a change here (an unknown one is costed
  * as the slowest native rung).
  */
-import { timePerCall } from '@parallel-course/harness/calibration.ts';
-import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/harness/lab-definition.ts';
-import { rateOf } from '@parallel-course/harness/plan.ts';
+import { type Calibration, type CaseEstimate, type LabContext, rateOf, timePerCall } from '@parallel-course/harness';
 import type { Params } from '@parallel-course/core';
 import { makeInput, matmulFlop, repeatsFor } from './matrices.ts';
 import { matmulTyped } from './ts-kernels.ts';

@@ -5,10 +5,8 @@
  * bandwidth, not the cores, sets the limit. Episode: episodes/07-native-kernel.mdx.
  */
 import os from 'node:os';
-import { workerSweep } from '@parallel-course/harness/sweep.ts';
-import { currentTopology } from '@parallel-course/harness/topology.ts';
+import { type Calibration, type CaseDefinition, type CaseInstance, currentTopology, type Impl, type LabContext, type LabDefinition, workerSweep } from '@parallel-course/harness';
 import { LEARNER_FILES } from './learner-files.ts';
-import type { CaseDefinition, CaseInstance, Impl, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
 import { blasStatus, blockedStatus, loadBlas, loadBlocked, loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
 import { measurePeaks } from './peaks.ts';
 import { makeInput, matmulFlop, refillInput, type MatmulInput } from './matrices.ts';
@@ -16,7 +14,6 @@ import { checkProduct, productAt } from './sample-check.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
 import { matmulComparator } from './tolerance.ts';
 import { calibrate, estimateNativeKernelCase, estimateNativeKernelInputs, COURSE_MACHINE_RATES } from './estimates.ts';
-import type { Calibration } from '@parallel-course/harness/lab-definition.ts';
 import type { RawObservation } from '@parallel-course/core';
 import { COPY_OBSERVATION } from './analysis-values.ts';
 import {

@@ -12,7 +12,7 @@
  * the check allows twice that. The entries recomputed exactly use productTolerance(n), the lab's own comparator's.
  */
 import { randomFillSync } from 'node:crypto';
-import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
+import type { Comparison } from '@parallel-course/harness';
 import type { MatmulInput } from './matrices.ts';
 import { productTolerance } from './tolerance.ts';
 

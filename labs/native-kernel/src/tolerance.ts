@@ -8,8 +8,7 @@
  * [-1, 1), sum |x_k y_k| <= n, so each of two computations is within gamma_n * n of the exact value, and two
  * computations differ by at most 2 * gamma_n * n.
  */
-import { withinTolerance } from '@parallel-course/harness/comparators.ts';
-import type { Comparator } from '@parallel-course/harness/lab-definition.ts';
+import { type Comparator, withinTolerance } from '@parallel-course/harness';
 
 /** Unit roundoff of IEEE-754 double precision. */
 export const UNIT_ROUNDOFF = 2 ** -53;

@@ -4,8 +4,7 @@
  * (native/stream.cc). Its inputs, its expected output, how much work a sample is, and how large the arrays must be.
  */
 import { randomFillSync } from 'node:crypto';
-import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
-import type { Topology } from '@parallel-course/harness/topology.ts';
+import type { Comparison, Topology } from '@parallel-course/harness';
 import { lowbias32 } from '@parallel-course/core';
 
 // Captured when the lab loads, before any learner module: the checked entries are drawn after the triad has answered.

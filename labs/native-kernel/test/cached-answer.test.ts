@@ -16,9 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { drawFreshIndices, sampleInputs } from '@parallel-course/harness/runner.ts';
-import { measureCases } from '@parallel-course/harness/testing.ts';
-import type { CaseDefinition, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
+import { drawFreshIndices, measureCases, sampleInputs } from '@parallel-course/harness/testing.ts';
+import type { CaseDefinition, LabContext, LabDefinition } from '@parallel-course/harness';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PKG = path.join(REPO, 'labs', 'native-kernel');

@@ -18,7 +18,7 @@ import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'no
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkLab } from '@parallel-course/harness/run-lab.ts';
+import { checkLab } from '@parallel-course/harness/testing.ts';
 import { BLAS_FIX, rungStatus } from '../src/addon.ts';
 import { buildCopyRoot } from './support/build-copy.ts';
 

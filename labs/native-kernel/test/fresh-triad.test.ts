@@ -7,9 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { drawFreshIndices, sampleInputs } from '@parallel-course/harness/runner.ts';
-import { measureCases } from '@parallel-course/harness/testing.ts';
-import { FRESH_INPUT_INDICES, type CaseInstance, type LabContext } from '@parallel-course/harness/lab-definition.ts';
+import { drawFreshIndices, measureCases, sampleInputs } from '@parallel-course/harness/testing.ts';
+import { type CaseInstance, FRESH_INPUT_INDICES, type LabContext } from '@parallel-course/harness';
 import lab from '../src/lab.ts';
 import { rungStatus } from '../src/addon.ts';
 import { checkTriadSample, freshTriadInput, makeTriadInput, TRIAD_PARAM, expectedTriad, triadArraysKey, triadSources, triadTyped, type TriadInput } from '../src/triad.ts';

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { resolveHeadline } from '@parallel-course/harness/lab-definition.ts';
+import { isNotImplemented, type LabContext, resolveHeadline, workerSweep } from '@parallel-course/harness';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { isNotImplemented, type LabContext } from '@parallel-course/harness/lab-definition.ts';
 import { blasStatus, blockedStatus, rungStatus, staleBuildWarning } from '../src/addon.ts';
-import { workerSweep } from '@parallel-course/harness/sweep.ts';
 import lab, { FULL_LARGE_SIZES, largestBlockedSize, THREADED_PRODUCT_VARIANTS, LARGE_GROUP, LARGEST_SIZE, QUICK_LARGE_SIZES, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
 import { isTriadInput, TRIAD_CHECK_LENGTHS } from '../src/triad.ts';
 import { paramsKey } from '@parallel-course/core';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '@parallel-course/harness';
+import { runLab } from '@parallel-course/harness/testing.ts';
 import { blasStatus, rungStatus } from '../src/addon.ts';
 import { nativeKernelAnalysis } from '../src/analysis.ts';
 

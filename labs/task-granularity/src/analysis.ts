@@ -9,8 +9,7 @@
  *   npm run analyse -- results/task-granularity/<run>      (or: npm run analyse -- --lab task-granularity)
  * and writes analysis.md, values.json and efficiency-split.png into a new folder of the run.
  */
-import { type LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
-import { renderChartPng } from '@parallel-course/harness/report/png.ts';
+import { type LabAnalysis, renderChartPng } from '@parallel-course/harness';
 import { formatMicroseconds, formatOrNA, median, paramsKey, type Results } from '@parallel-course/core';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';

@@ -2,11 +2,10 @@
  * The cases of the Monte Carlo sweep: serial on the main thread (the baseline), the learner's scheduler on a pool
  * of threads and on a pool of processes, and the shared-histogram tally (the race).
  */
-import { importLearnerModule, type LearnerFile } from '@parallel-course/harness/learner-module.ts';
+import { type CaseDefinition, type CaseInstance, importLearnerModule, type LabContext, type LearnerFile } from '@parallel-course/harness';
 import { SCHEDULE, TALLY_WORKER } from './learner-files.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CaseDefinition, CaseInstance, LabContext } from '@parallel-course/harness/lab-definition.ts';
 import type { RawObservation } from '@parallel-course/core';
 import type { LabInput } from './inputs.ts';
 import { readBusyNs, resetBusyClock, UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';

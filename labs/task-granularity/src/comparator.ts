@@ -2,7 +2,7 @@
  * The lab's comparator: exact integers, element by element, with the totals compared first, so a run that lost
  * updates (a race) or lost a task is reported as "N missing" rather than as one odd bin.
  */
-import type { Comparator, Comparison } from '@parallel-course/harness/lab-definition.ts';
+import type { Comparator, Comparison } from '@parallel-course/harness';
 
 function total(xs: readonly number[]): number {
   let sum = 0;

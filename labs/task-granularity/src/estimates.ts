@@ -3,9 +3,7 @@
  * and a checksummed MiB; each case's estimate is its tasks over the workers (whole tasks per round, so one task on
  * W workers takes the serial time) plus what each task and each hand-off costs.
  */
-import { timePerCall } from '@parallel-course/harness/calibration.ts';
-import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/harness/lab-definition.ts';
-import { parallelMs, rateOf } from '@parallel-course/harness/plan.ts';
+import { type Calibration, type CaseEstimate, type LabContext, parallelMs, rateOf, timePerCall } from '@parallel-course/harness';
 import { taskCount } from './chunks.ts';
 import { histogramSync } from './monte-carlo.ts';
 import { checksum, makePayload, MIB, warmChecksum } from './payload.ts';

@@ -5,7 +5,7 @@
  */
 import { TRANSPORT } from './learner-files.ts';
 import { Worker } from 'node:worker_threads';
-import type { CaseDefinition, CaseInstance } from '@parallel-course/harness/lab-definition.ts';
+import type { CaseDefinition, CaseInstance } from '@parallel-course/harness';
 import { importImpl, type LabOutput } from './cases.ts';
 import type { HandoffReply, HandoffRequest, Transport } from './handoff-protocol.ts';
 import type { LabInput } from './inputs.ts';

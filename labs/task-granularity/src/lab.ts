@@ -6,8 +6,7 @@
  * and through shared memory; and a shared histogram that races without Atomics.
  */
 import { LEARNER_FILES } from './learner-files.ts';
-import type { CaseDefinition, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
-import { shortWorkerSweep } from '@parallel-course/harness/sweep.ts';
+import { type CaseDefinition, type Headline, type LabContext, type LabDefinition, shortWorkerSweep } from '@parallel-course/harness';
 import { poolCase, processCase, serialCase, tallyCase, type LabOutput } from './cases.ts';
 import { exactIntegers } from './comparator.ts';
 import { handoffCase, serialPayloadCase } from './handoff-cases.ts';

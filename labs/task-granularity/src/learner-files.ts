@@ -1,5 +1,5 @@
 /** The files the learner writes for this lab (exercises/task-granularity, mirrored by solutions/) and their exports. */
-import type { LearnerFile } from '@parallel-course/harness/learner-module.ts';
+import type { LearnerFile } from '@parallel-course/harness';
 
 export const SCHEDULE: LearnerFile = { file: 'schedule.ts', exports: ['runInChunks'] };
 /** Loaded by piscina in each tally thread: its default export adds a chunk into the shared histogram. */

@@ -8,7 +8,7 @@
  * and waits for each to exit: no process is left behind.
  */
 import type { ChildProcess } from 'node:child_process';
-import { startChild } from '@parallel-course/harness/child-process.ts';
+import { startChild } from '@parallel-course/harness';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FromChild, ToChild } from './process-protocol.ts';

@@ -2,7 +2,7 @@
  * One child process of the process pool: counts chunks sent over IPC and answers with their histograms.
  * It exits when its parent goes away (the IPC channel closes), so a crashed parent leaves no process behind.
  */
-import { exitWithParent } from '@parallel-course/harness/child-process.ts';
+import { exitWithParent } from '@parallel-course/harness/learner.ts';
 import { countChunk } from './monte-carlo.ts';
 import type { FromChild, ToChild } from './process-protocol.ts';
 import { applyFault } from './task-runner.ts';

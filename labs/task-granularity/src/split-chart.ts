@@ -3,7 +3,7 @@
  * size, one category per size. Built from analysis.ts's numbers as a harness ChartSpec, so the PNG renderer and the
  * colours are the run report's.
  */
-import { PALETTE, GUIDE_GREY, type ChartSpec } from '@parallel-course/harness/report/chart-spec.ts';
+import { type ChartSpec, GUIDE_GREY, PALETTE } from '@parallel-course/harness';
 import type { Sweep } from './sweep-model.ts';
 import { formatSignificant } from '@parallel-course/core';
 

@@ -191,7 +191,7 @@ test('the efficiency-split chart: one category per chunk size, the three factors
   assert.match(JSON.stringify(chart.config.options), /2 workers/);
   assert.deepEqual(chart.table.rows[1], ['4096', '1', '0.50', '0.50', 'n/a']);
   assert.equal(efficiencySplitChart({ ...sweep, curve: [] }, 'test machine'), null);
-  const { renderChartPng } = await import('@parallel-course/harness/report/png.ts');
+  const { renderChartPng } = await import('@parallel-course/harness');
   const png = await renderChartPng(chart.config, 400, 300);
   assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]); // "\x89PNG"
 });

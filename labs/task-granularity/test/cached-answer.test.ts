@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '@parallel-course/harness/run-lab.ts';
-import { labCopyRoot } from '@parallel-course/harness/testing.ts';
+import { labCopyRoot, runLab } from '@parallel-course/harness/testing.ts';
 
 const TINY = { warmupSamples: 1, rounds: 2, samplesPerRound: 1 };
 

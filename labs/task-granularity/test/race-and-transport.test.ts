@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { CaseDefinition, LabContext } from '@parallel-course/harness/lab-definition.ts';
+import type { CaseDefinition, LabContext } from '@parallel-course/harness';
 import { tallyCase, type LabOutput } from '../src/cases.ts';
 import { exactIntegers } from '../src/comparator.ts';
 import { handoffCase } from '../src/handoff-cases.ts';

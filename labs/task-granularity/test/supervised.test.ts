@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runLab } from '@parallel-course/harness/run-lab.ts';
-import { labCopyRoot, runningProcesses } from '@parallel-course/harness/testing.ts';
+import { labCopyRoot, runLab, runningProcesses } from '@parallel-course/harness/testing.ts';
 import { fileURLToPath } from 'node:url';
 
 // Limits x 0.15: a check call may take 9.75 s instead of 65 s (a pool's first check call on a loaded machine

@@ -5,9 +5,7 @@
  * from elsewhere; values.json for the episode and a chart. Pure apart from rendering the chart.
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
-import type { LabAnalysis } from '@parallel-course/harness/lab-definition.ts';
-import { renderChartPng } from '@parallel-course/harness/report/png.ts';
-import { PALETTE, GUIDE_GREY, type ChartConfig } from '@parallel-course/harness/report/chart-spec.ts';
+import { type ChartConfig, GUIDE_GREY, type LabAnalysis, PALETTE, renderChartPng } from '@parallel-course/harness';
 import { caseRatioInterval, formatOrNA, formatSignificant, median as medianOfSamples, paramsSeedText, type Results } from '@parallel-course/core';
 import { bounds, type Bounds } from './graph-measures.ts';
 import { OBSERVATIONS } from './cases.ts';

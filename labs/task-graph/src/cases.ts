@@ -2,8 +2,7 @@
  * The cases: the product on the main thread (the baseline), the learner's two graphs of the same product on a pool
  * of W threads (the chain and the tree), and empty tasks through a pool of P threads (its cost per task).
  */
-import { importLearnerModule, learnerPath } from '@parallel-course/harness/learner-module.ts';
-import type { CaseDefinition, CaseInstance } from '@parallel-course/harness/lab-definition.ts';
+import { type CaseDefinition, type CaseInstance, importLearnerModule, learnerPath } from '@parallel-course/harness';
 import type { RawObservation } from '@parallel-course/core';
 import type { Piscina } from 'piscina';
 import { measureGraph } from './graph-measures.ts';

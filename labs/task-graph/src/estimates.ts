@@ -3,9 +3,7 @@
  * this thread; each case's estimate is its graph's greedy schedule (Brent: work / min(W, P) + span) plus each
  * task's trip through the pool.
  */
-import { timePerCall } from '@parallel-course/harness/calibration.ts';
-import type { Calibration, CaseEstimate, LabContext } from '@parallel-course/harness/lab-definition.ts';
-import { rateOf } from '@parallel-course/harness/plan.ts';
+import { type Calibration, type CaseEstimate, type LabContext, rateOf, timePerCall } from '@parallel-course/harness';
 import { multiplyMod, seededMatrix } from './matrix.ts';
 
 /** The matrix side of every product the lab measures (lab.ts re-exports it as SIZE). */

@@ -6,7 +6,7 @@
  * product: Freivalds' test modulo MODULUS, P r = M_1 (M_2 (... (M_count r))) for a random vector r.
  */
 import { randomFillSync } from 'node:crypto';
-import type { Comparison } from '@parallel-course/harness/lab-definition.ts';
+import type { Comparison } from '@parallel-course/harness';
 import { MODULUS, seededMatrices, sideOf, type Matrix } from './matrix.ts';
 
 // Captured when the lab loads, before any learner module: the vectors are drawn after the product is in.

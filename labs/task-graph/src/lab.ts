@@ -5,9 +5,7 @@
  * records each task as it runs and reports the graph's work and span and Brent's bound beside the measured speedup.
  * A pool of P threads running empty tasks gives the scheduler's own cost per task.
  */
-import type { CaseDefinition, Headline, LabContext, LabDefinition } from '@parallel-course/harness/lab-definition.ts';
-import { withinTolerance } from '@parallel-course/harness/comparators.ts';
-import { shortWorkerSweep } from '@parallel-course/harness/sweep.ts';
+import { type CaseDefinition, type Headline, type LabContext, type LabDefinition, shortWorkerSweep, withinTolerance } from '@parallel-course/harness';
 import { emptyCase, graphCase, serialCase } from './cases.ts';
 import { calibrate, estimateEmpty, estimateGraph, estimateInputs, estimateSerial, PRODUCT_SIZE, COURSE_MACHINE_RATES } from './estimates.ts';
 import type { LabInput, LabOutput } from './inputs.ts';

@@ -7,9 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { drawFreshIndices, sampleInputs } from '@parallel-course/harness/runner.ts';
-import { measureCases } from '@parallel-course/harness/testing.ts';
-import { FRESH_INPUT_INDICES, type CaseInstance, type LabContext } from '@parallel-course/harness/lab-definition.ts';
+import { drawFreshIndices, measureCases, sampleInputs } from '@parallel-course/harness/testing.ts';
+import { type CaseInstance, FRESH_INPUT_INDICES, type LabContext } from '@parallel-course/harness';
 import lab from '../src/lab.ts';
 import { checkChain, freshProduct } from '../src/fresh-inputs.ts';
 import type { LabInput, LabOutput } from '../src/inputs.ts';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../../harness/test/support/temp-dir.ts';
-import { runLab } from '@parallel-course/harness';
+import { runLab } from '@parallel-course/harness/testing.ts';
 import { parseResultsJson } from '@parallel-course/core';
 import { parseAnalysisValuesJson } from '@parallel-course/core';
 import { OBSERVATIONS } from '../src/cases.ts';

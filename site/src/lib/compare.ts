@@ -13,7 +13,7 @@
  * run differs, because an instructor's run on another machine may honestly disagree.
  */
 import { compareEstimates, type IntervalComparison } from '@parallel-course/core';
-import { describeSelector, MeasuredSelectorError, resolveMeasured, type MeasuredSelector } from '@parallel-course/harness/measured.ts';
+import { describeSelector, type MeasuredSelector, MeasuredSelectorError, resolveMeasured } from '@parallel-course/harness/site.ts';
 import { courseRun, describeRun, type CourseRun, type CourseRuns } from './course-runs.ts';
 import { MeasuredBuildError } from './measured-render.ts';
 

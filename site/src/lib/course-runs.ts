@@ -18,9 +18,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AnalysisValues } from '@parallel-course/core';
-import { labNames } from '@parallel-course/harness/lab-registry.ts';
+import { type CheckedRun, checkRunFolder, findRunFolders, findValuesFile, labNames } from '@parallel-course/harness/site.ts';
 import { machineText, plausibilityFlags, type Results } from '@parallel-course/core';
-import { checkRunFolder, findRunFolders, findValuesFile, type CheckedRun } from '@parallel-course/harness/tools/run-folders.ts';
 
 export interface CourseRun {
   lab: string;

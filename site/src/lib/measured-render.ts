@@ -4,7 +4,7 @@
  * reference run fails the build, naming the page and the selector; one that does not resolve in an instructor's run
  * (COURSE_RUNS) falls back to the reference's value with a visible marker.
  */
-import { formatMeasured, describeSelector, MeasuredSelectorError, resolveMeasured, type MeasuredSelector, type Resolved } from '@parallel-course/harness/measured.ts';
+import { describeSelector, formatMeasured, type MeasuredSelector, MeasuredSelectorError, type Resolved, resolveMeasured } from '@parallel-course/harness/site.ts';
 import { courseRun, describeRun, type CourseRun, type CourseRuns } from './course-runs.ts';
 import { sweepAxis, type SweepAxis } from '@parallel-course/core';
 

@@ -6,7 +6,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findRunFolders } from '@parallel-course/harness/tools/run-folders.ts';
+import { findRunFolders } from '@parallel-course/harness/site.ts';
 
 export const REFERENCE = fileURLToPath(new URL('../../../reference/', import.meta.url));
 export const OTHER_CPU = 'Imaginary Test CPU 9000 (COURSE_RUNS test)';
