@@ -13,10 +13,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run/run-lab.ts';
-import { osSandboxNote, supervise } from '../src/supervise/supervisor.ts';
+import { supervise } from '../src/supervise/supervisor.ts';
 import { runCases } from '../src/measure/run-cases.ts';
 import { loadLab } from '../src/lab-registry.ts';
-import { probeOsSandbox, sandboxLimits } from '../src/supervise/os-sandbox.ts';
+import { osSandboxNote, probeOsSandbox, sandboxLimits } from '../src/supervise/os-sandbox.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };

@@ -63,6 +63,23 @@ export function sandboxLimits(p: number, labMemoryBytes: number | null): Sandbox
 
 export type OsSandboxProbe = { available: true; bwrap: string; prlimit: string } | { available: false; reason: string };
 
+/**
+ * How the runner is walled in: bubblewrap (os-sandbox.ts) or the permission model alone, and why. The limits are each
+ * runner's own (each has its own sandbox, and the supervisor polls each one's memory apart): a graded run has `runners`
+ * = 2, the learner's and the solution's, so together they may hold twice the memory limit, and the note says so.
+ */
+export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits, runners = 1): string {
+  const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  const together =
+    runners > 1
+      ? ` These limits are each runner's: this graded run has ${runners} (the learner's and the solution's), so at most ${gib(runners * limits.memoryBytes)} of memory together.`
+      : '';
+  return probe.available
+    ? `Sandbox: bubblewrap (no network, its own PID namespace, a read-only view of the course, a private temp folder; at most ${gib(limits.memoryBytes)} of memory, ` +
+        `${limits.cpuSeconds} CPU s per process, ${limits.processes} processes and threads, ${limits.outputBytes / 2 ** 20} MiB of output per stream) and Node's permission model.${together}`
+    : `Sandbox: Node's permission model only, no OS sandbox (${probe.reason}); at most ${gib(limits.memoryBytes)} of memory. A practice run; a grade needs the sandbox.${together}`;
+}
+
 function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (dir && existsSync(path.join(dir, name))) return path.join(dir, name);

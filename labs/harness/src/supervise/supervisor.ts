@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readSandboxNeeds, sandboxExecArgv, sandboxGrants } from './sandbox.ts';
-import { probeOsSandbox, sandboxLimits, type OsSandboxProbe, type SandboxLimits } from './os-sandbox.ts';
+import { osSandboxNote, probeOsSandbox, sandboxLimits } from './os-sandbox.ts';
 import { competingLoadNote } from '../measure/competing-load.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { LabInfo, RunJob } from '../measure/run-protocol.ts';
@@ -44,23 +44,6 @@ export type { LabInfo };
 
 export type { MeasuredData, SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
-
-/**
- * How the runner is walled in: bubblewrap (os-sandbox.ts) or the permission model alone, and why. The limits are each
- * runner's own (each has its own sandbox, and the supervisor polls each one's memory apart): a graded run has `runners`
- * = 2, the learner's and the solution's, so together they may hold twice the memory limit, and the note says so.
- */
-export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits, runners = 1): string {
-  const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-  const together =
-    runners > 1
-      ? ` These limits are each runner's: this graded run has ${runners} (the learner's and the solution's), so at most ${gib(runners * limits.memoryBytes)} of memory together.`
-      : '';
-  return probe.available
-    ? `Sandbox: bubblewrap (no network, its own PID namespace, a read-only view of the course, a private temp folder; at most ${gib(limits.memoryBytes)} of memory, ` +
-        `${limits.cpuSeconds} CPU s per process, ${limits.processes} processes and threads, ${limits.outputBytes / 2 ** 20} MiB of output per stream) and Node's permission model.${together}`
-    : `Sandbox: Node's permission model only, no OS sandbox (${probe.reason}); at most ${gib(limits.memoryBytes)} of memory. A practice run; a grade needs the sandbox.${together}`;
-}
 
 /** The message of a graded job where no OS sandbox can start. */
 export function notSandboxedMessage(reason: string): string {
@@ -93,17 +76,19 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const onStop = () => onSignal('SIGTERM');
   if (options.stop?.aborted) onStop();
   options.stop?.addEventListener('abort', onStop);
-  const needs = readSandboxNeeds(options.job.rootDir, options.job.lab);
-  // A folder granted to the runner must exist when it starts: Node resolves the grants then (a missing one is a file).
-  for (const w of needs.writes) mkdirSync(path.join(options.job.rootDir, 'labs', options.job.lab, w), { recursive: true });
-  const probe = probeOsSandbox();
-  const limits = { ...sandboxLimits(options.job.availableParallelism, run.lab.memoryBytes), ...options.limits };
   // A graded run measures the solution's copies of the graded cases in a runner of their own, which never loads a
   // learner module (and the learner's runner then needs no read of solutions/); a practice run has one runner.
   const graded = options.job.grade === true && !options.job.checkOnly;
   const sides: { name: 'learner' | 'solution'; impl: RunJob['impl'] }[] = graded
     ? [{ name: 'learner', impl: options.job.impl }, { name: 'solution', impl: 'solution' }]
     : [{ name: 'learner', impl: options.job.impl }];
+  // The walls, outer then inner: the OS sandbox and its limits (os-sandbox.ts), then Node's permissions (sandbox.ts).
+  const probe = probeOsSandbox();
+  const limits = { ...sandboxLimits(options.job.availableParallelism, run.lab.memoryBytes), ...options.limits };
+  run.notes.push(osSandboxNote(probe, limits, sides.length));
+  const needs = readSandboxNeeds(options.job.rootDir, options.job.lab);
+  // A folder granted to the runner must exist when it starts: Node resolves the grants then (a missing one is a file).
+  for (const w of needs.writes) mkdirSync(path.join(options.job.rootDir, 'labs', options.job.lab, w), { recursive: true });
   const tmpDirs: string[] = [];
   // Also on a signal that ends this process before the finally below runs (SIGTERM from scancel or a --time limit).
   const removeTmpDir = () => tmpDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
@@ -116,7 +101,6 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     const wall = probe.available ? { probe, grants: sandboxGrants(sandboxOptions), needs, limits, cwd: options.job.rootDir } : null;
     return { side, sandbox: { execArgv: sandboxExecArgv(sandboxOptions), tmpDir, wall, limits } };
   });
-  run.notes.push(osSandboxNote(probe, limits, runners.length));
   // The judge's own copy of the cases (lab code only, never a learner module): it compares the check outputs the
   // runners send (judge-outputs.ts CheckJudge); the measure stage's output judge is made from the same (measure-meeting.ts).
   const { definition, ctx, definitions } = options.cases;
