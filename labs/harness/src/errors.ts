@@ -95,6 +95,11 @@ export function exitCodeForSignal(signal: NodeJS.Signals): number {
   return 128 + (SIGNAL_NUMBERS[signal] ?? 2);
 }
 
+/** What went wrong, in one string: an Error's message, or anything else thrown as text. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The exit code for an error that reached the top of the CLI. */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError || error instanceof LabLoadError || error instanceof UnsafeFileError) return EXIT_USAGE;

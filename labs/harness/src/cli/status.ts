@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LabDefinition } from '../lab-definition.ts';
+import { errorText } from '../errors.ts';
 import type { CorrectnessEntry, Results } from '@parallel-course/core';
 import type { RunOnDisk } from '../write/results-reader.ts';
 import { headlineSentence, terminalText as terminalSafe } from '@parallel-course/core';
@@ -25,7 +26,7 @@ export async function checkForStatus(options: CheckLabOptions): Promise<CheckLab
   try {
     return await checkLab(options);
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: errorText(error) };
   }
 }
 

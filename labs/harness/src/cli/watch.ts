@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LabLoadError } from '../errors.ts';
+import { errorText, LabLoadError } from '../errors.ts';
 import type { Impl } from '../lab-definition.ts';
 import { caseLabel, correctnessDetail, type CorrectnessEntry, formatSignificant } from '@parallel-course/core';
 import { checkLab, type CheckLabOutcome } from '../run/run-lab.ts';
@@ -168,7 +168,7 @@ export function watchLab(options: WatchOptions): WatchHandle {
       },
       (error: unknown) => {
         if (closed || pending !== null) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorText(error);
         write(`error: ${message}`);
         report({ kind: 'error', message, trigger });
       },

@@ -6,6 +6,7 @@
  */
 import type { CaseDefinition, CaseInstance, Comparator, Comparison, LabContext } from '../lab-definition.ts';
 import { isNotImplemented } from '../lab-definition.ts';
+import { errorText } from '../errors.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
 /** Inputs and their expected outputs, shared by the cases that agree on the lab's input params. */
@@ -85,10 +86,6 @@ async function withTimeout<T>(promise: Promise<T> | T, ms: number, what: string)
   } finally {
     clearTimeout(timer);
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function failure(

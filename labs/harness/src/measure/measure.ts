@@ -20,6 +20,7 @@ import { Bench } from 'tinybench';
 import type { CaseInstance, Comparison, SamplingPlan } from '../lab-definition.ts';
 import type { RawObservation } from '@parallel-course/core';
 import { sampleMismatchText } from './check.ts';
+import { errorText } from '../errors.ts';
 import { collectGarbage } from './heap.ts';
 import type { Activity } from './run-protocol.ts';
 
@@ -130,10 +131,6 @@ export function measureGroups(groups: (string | undefined)[]): number[][] {
     byGroup.set(key, members);
   }
   return [...byGroup.values()];
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export async function measureCases<Input, Output>(

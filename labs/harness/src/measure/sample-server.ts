@@ -9,6 +9,7 @@
  * 'ok', 'measured').
  */
 import { collectGarbage } from './heap.ts';
+import { errorText } from '../errors.ts';
 import type { CaseInstance } from '../lab-definition.ts';
 import type { JudgeRequest, RunnerMessage, SampleOutput } from './run-protocol.ts';
 
@@ -34,10 +35,6 @@ export interface SampleServerChannel {
   send(message: RunnerMessage): void | Promise<void>;
   /** Subscribes to the supervisor's requests; returns the unsubscribe. */
   listen(onRequest: (request: unknown) => void): () => void;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** How a sample's output crosses to the judge: whole, or (a typed array over OUTPUT_BYTES_BOUND) by positions. */

@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { errorText } from '../errors.ts';
 import { bwrapCommand, sandboxEnv, type SandboxLimits } from './os-sandbox.ts';
 import { runProcesses } from '../measure/competing-load.ts';
 import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
@@ -291,7 +292,7 @@ export function runAttempt(
             try {
               if (sent?.kind === 'large') {
                 // Too large to send: values at positions drawn now, which the runner waits to be asked for.
-                const drawn = await checks.positions(info.key, input, Number(sent.length)).catch((e: unknown) => new Error(e instanceof Error ? e.message : String(e)));
+                const drawn = await checks.positions(info.key, input, Number(sent.length)).catch((e: unknown) => new Error(errorText(e)));
                 const positions = Array.isArray(drawn) ? drawn : [];
                 const shown = (await channel.ask({ type: 'show', caseKey: info.key, positions }, watchShow)).answers[0];
                 const values = shown?.type === 'shown' && (ArrayBuffer.isView(shown.values) || Array.isArray(shown.values)) ? (shown.values as ArrayLike<number>) : [];
@@ -302,7 +303,7 @@ export function runAttempt(
               }
             } catch (error) {
               comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
-              reason = `its output on check input #${input} could not be checked: ${error instanceof Error ? error.message : String(error)}`;
+              reason = `its output on check input #${input} could not be checked: ${errorText(error)}`;
             }
             if (comparison === null) return;
             if (comparison.maxAbsError !== null) state.maxAbsError = Math.max(state.maxAbsError ?? 0, comparison.maxAbsError);
