@@ -313,18 +313,33 @@ export function triadElementsHere(availableParallelism: number): number {
 }
 
 /**
+ * The runner's b and c of each triad input it has run, by triadArraysKey, filled from the seed on first use (the
+ * check, never a timed sample) and kept for the process's life, as the runner's inputs kept them before: shared by the
+ * TypeScript triad and every triad case, which copies them into arrays its own threads place. Only the runner fills
+ * them: the judge never sets up a case, and checks at positions from the seed (triad.ts triadAt).
+ */
+const triadSourcesByKey = new Map<string, { b: Float64Array; c: Float64Array }>();
+
+function sourcesOf(input: TriadInput): { b: Float64Array; c: Float64Array } {
+  const key = triadArraysKey(input);
+  let sources = triadSourcesByKey.get(key);
+  if (!sources) triadSourcesByKey.set(key, (sources = triadSources(input)));
+  return sources;
+}
+
+/**
  * A triad output per input's arrays (triadArraysKey), allocated on first use (the check, not the timed loop) and
  * dropped at teardown. By arrays, not by input: every fresh sample's input (freshTriadInput) shares the measured
  * input's seed, b and c.
  */
-function triadOutputFor(outputs: Map<string, { a: Float64Array; b: Float64Array; c: Float64Array }>, input: TriadInput): { a: Float64Array; b: Float64Array; c: Float64Array } {
+function triadOutputFor(outputs: Map<string, Float64Array>, input: TriadInput): Float64Array {
   const key = triadArraysKey(input);
-  let arrays = outputs.get(key);
-  if (!arrays) {
-    arrays = { a: new Float64Array(input.length), ...triadSources(input) };
-    outputs.set(key, arrays);
+  let a = outputs.get(key);
+  if (!a) {
+    a = new Float64Array(input.length);
+    outputs.set(key, a);
   }
-  return arrays;
+  return a;
 }
 
 /** The triad in TypeScript on one thread: the baseline of the triad cases (as ts-typed is of the products). */
@@ -334,10 +349,11 @@ function tsTypedTriadCase(elements: number): CaseDefinition<TriadInput, Float64A
     params: { [TRIAD_PARAM]: elements },
     measureGroup: 'triad',
     async setup(): Promise<CaseInstance<TriadInput, Float64Array>> {
-      const outputs = new Map<string, { a: Float64Array; b: Float64Array; c: Float64Array }>();
+      const outputs = new Map<string, Float64Array>();
       return {
         run(input) {
-          const { a, b, c } = triadOutputFor(outputs, input);
+          const a = triadOutputFor(outputs, input);
+          const { b, c } = sourcesOf(input);
           triadTyped(a, b, c, input.s);
           return a;
         },
@@ -354,9 +370,9 @@ function tsTypedTriadCase(elements: number): CaseDefinition<TriadInput, Float64A
  * triadFirstTouch on the very threads that later run the triad, each on its own chunk: on a multi-socket node each
  * chunk's pages then live in the memory of its thread's socket. Sharing the input's arrays instead would leave every
  * page where the main thread first wrote it, on one socket, and the other socket's threads would read across the
- * interconnect. The copy happens on the first call with an input's arrays (the check), never in a timed sample: b and c
- * filled from the input's seed (triadSources), copied by the threads, then let go; the arrays are placed by the
- * input's seed and length, which every fresh sample's input shares (only its scalar is new: freshTriadInput).
+ * interconnect. The copy happens on the first call with an input's arrays (the check), never in a timed sample, from
+ * the runner's b and c of that input (sourcesOf); the arrays are placed by the input's seed and length, which every
+ * fresh sample's input shares (only its scalar is new: freshTriadInput).
  */
 function triadCase(elements: number, threads: number): CaseDefinition<TriadInput, Float64Array> {
   return {
@@ -374,7 +390,7 @@ function triadCase(elements: number, threads: number): CaseDefinition<TriadInput
           const key = triadArraysKey(input);
           let arrays = placed.get(key);
           if (!arrays) {
-            const sources = triadSources(input);
+            const sources = sourcesOf(input);
             arrays = { a: new Float64Array(input.length), b: new Float64Array(input.length), c: new Float64Array(input.length) };
             addon.triadFirstTouch(arrays.a, arrays.b, arrays.c, sources.b, sources.c, threads);
             placed.set(key, arrays);

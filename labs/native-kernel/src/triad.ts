@@ -76,10 +76,7 @@ export function makeTriadInput(length: number, seed: number): TriadInput {
   return { kind: 'triad', length, seed: lowbias32((seed ^ Math.imul(length, 0x85ebca6b)) >>> 0), s: TRIAD_SCALAR };
 }
 
-/**
- * b and c of `input`, filled: the runner's (a triad case copies them into arrays its threads place, then lets them
- * go). About 2 ns an element here; never called in a timed sample.
- */
+/** b and c of `input`, filled: the runner's (lab.ts sourcesOf: every triad case copies them); never in a timed sample. */
 export function triadSources(input: Pick<TriadInput, 'length' | 'seed'>): { b: Float64Array; c: Float64Array } {
   const b = new Float64Array(input.length);
   const c = new Float64Array(input.length);
@@ -241,11 +238,11 @@ export const TRIAD_SIZING = {
 
 /**
  * The triad's arrays a runner may hold at once with `threadCases` triad cases: three per case (first touch), the
- * TypeScript triad's three, the two sources a case fills before its threads copy them (triadSources), and the
- * expected output the runner's check computes.
+ * TypeScript triad's output, the runner's b and c that every case copies (lab.ts sourcesOf), and the expected output
+ * the runner's check computes.
  */
 export function triadArraysHeld(threadCases: number): number {
-  return 3 * threadCases + 3 + 2 + 1;
+  return 3 * threadCases + 1 + 2 + 1;
 }
 
 /** The triad's array length and what set it. */

@@ -138,17 +138,18 @@ test('triadSize: 4 x the last-level cache (STREAM rule), held to a quarter of th
   assert.equal(triadSize(40 * MiB, null, 12).elements, 2 ** 25);
   assert.equal(triadSize(1 * MiB, null, 12).elements, TRIAD_SIZING.minElements, 'never below 64 MiB per array');
   assert.equal(triadSize(null, null, 12).elements, 2 ** 25, 'unknown cache: assume 64 MiB');
-  // This course's VM: a 480 MiB L3 wants 4 x 480 MiB -> 2^28 (2 GiB an array); a quarter of 23 GiB over 12 arrays is
-  // 0.48 GiB an array -> 2^25, below the floor of the cache per array, 480 MiB -> 2^26: held there.
-  const vm = triadSize(480 * MiB, 23 * GiB, 12);
-  assert.deepEqual(vm, { elements: 2 ** 26, wantedElements: 2 ** 28, floorElements: 2 ** 26, memoryElements: 2 ** 25, limitedBy: 'floor' });
+  // This course's VM at P = 2 (10 arrays held): a 480 MiB L3 wants 4 x 480 MiB -> 2^28 (2 GiB an array); a quarter of
+  // 23 GiB over 10 arrays is 0.575 GiB an array -> 2^26, which is also the floor (the cache per array, 480 MiB -> 2^26).
+  assert.deepEqual(triadSize(480 * MiB, 23 * GiB, 10), { elements: 2 ** 26, wantedElements: 2 ** 28, floorElements: 2 ** 26, memoryElements: 2 ** 26, limitedBy: 'memory' });
+  // Over 12 arrays it is 0.48 GiB -> 2^25, below the floor: held there.
+  assert.deepEqual(triadSize(480 * MiB, 23 * GiB, 12), { elements: 2 ** 26, wantedElements: 2 ** 28, floorElements: 2 ** 26, memoryElements: 2 ** 25, limitedBy: 'floor' });
   // A node with 512 MiB of L3 and 96 GiB: 4 x 512 MiB = 2 GiB = 2^28 wanted; a quarter of 96 GiB over 12 arrays is 2 GiB.
   assert.equal(triadSize(512 * MiB, 96 * GiB, 12).limitedBy, 'cache');
   // 48 GiB: 1 GiB an array -> 2^27, above the floor (512 MiB, 2^26): held by memory.
   assert.deepEqual(triadSize(512 * MiB, 48 * GiB, 12), { elements: 2 ** 27, wantedElements: 2 ** 28, floorElements: 2 ** 26, memoryElements: 2 ** 27, limitedBy: 'memory' });
-  // More thread counts hold more arrays: 3 per case, 3 for the TypeScript triad, 2 sources, 1 expected output.
-  assert.equal(triadArraysHeld(2), 12);
-  assert.equal(triadArraysHeld(10), 36);
+  // More thread counts hold more arrays: 3 per case, the TypeScript triad's output, the shared b and c, 1 expected output.
+  assert.equal(triadArraysHeld(2), 10);
+  assert.equal(triadArraysHeld(10), 34);
   assert.equal(describeTriadSize(2 ** 24), '2^24 doubles (128 MiB each, 384 MiB in all)');
 });
 
