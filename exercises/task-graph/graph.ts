@@ -7,7 +7,7 @@
  * The episode (episodes/06-task-granularity.mdx, "Task graphs and futures") explains work, span and Brent's bound.
  */
 import { notImplemented } from '@parallel-course/harness/learner.ts';
-import type { Future, TaskGraph } from '../../labs/task-graph/src/task-graph.ts';
+import type { Future, TaskGraph } from '@parallel-course/task-graph/task-graph.ts';
 
 /**
  * The worked example: a chain. Each product waits for the one before it, so the graph's span is its work and no

@@ -156,3 +156,37 @@ test('the learner entry loads four small files and never the core, and every fre
   }
   assert.deepEqual([...wrong].sort(), [], "a file loaded in a fresh thread or process imports the harness beyond '@parallel-course/harness/learner.ts': that thread would load the labs' API and the core (a type-only import is fine)");
 });
+
+/**
+ * The lab packages' faces. A lab exports by name exactly the files of its src/ that learner code (and the lab's tests
+ * and fixtures) import, no "./*" and no '.': the harness loads a lab's definition by path (lab-registry.ts), and
+ * nothing imports the package whole. Why not one entry each: the learner's files load in fresh threads and processes
+ * whose start-up some labs measure (task-granularity's tally worker loads monte-carlo.ts alone), and a barrel would
+ * load every other learner file into each.
+ */
+test("each lab package exports by name exactly the files other packages import from it, and the core its one entry", () => {
+  const labs = readdirSync(path.join(ROOT, 'labs')).filter((d) => !['core', 'harness', 'node_modules'].includes(d) && existsSync(path.join(ROOT, 'labs', d, 'package.json')));
+  assert.ok(labs.length >= 5, 'the lab packages were found');
+  const imported = new Map<string, Set<string>>(labs.map((lab) => [lab, new Set()]));
+  const byPath: string[] = [];
+  for (const { file, text } of importers()) {
+    for (const m of text.matchAll(/['"]@parallel-course\/([a-z0-9-]+)(?:\/([A-Za-z0-9_./-]+))?['"]/g)) {
+      if (imported.has(m[1]!)) imported.get(m[1]!)!.add(m[2] ?? '.');
+    }
+    // Learner code reaches a lab through its package, never by a path into labs/<lab>/src.
+    if (isLearnerCode(file) && /from\s+['"](?:\.\.\/)+labs\/[^'"]+['"]/.test(text)) byPath.push(file);
+  }
+  assert.deepEqual(byPath, [], "learner code imports a lab's file by path: import '@parallel-course/<lab>/<file>.ts' (and export it from the lab's package.json)");
+  for (const lab of labs) {
+    const { exports } = JSON.parse(readFileSync(path.join(ROOT, 'labs', lab, 'package.json'), 'utf8')) as { exports?: Record<string, string> };
+    assert.ok(exports, `labs/${lab}/package.json has no "exports": every file of the package could be imported`);
+    for (const [key, target] of Object.entries(exports)) {
+      assert.ok(key !== './*' && key !== '.', `labs/${lab}/package.json exports ${key}: name each file learner code imports instead`);
+      assert.equal(target, `./src/${key.slice(2)}`, `labs/${lab}/package.json: ${key} -> ${target}, a subpath is the file of src/ with its name`);
+      assert.ok(existsSync(path.join(ROOT, 'labs', lab, target)), `labs/${lab}/package.json: ${key} -> ${target}: no such file`);
+    }
+    assert.deepEqual(Object.keys(exports).map((key) => key.slice(2)).sort(), [...imported.get(lab)!].sort(), `labs/${lab}/package.json "exports" must name exactly the files other packages import from @parallel-course/${lab}`);
+  }
+  const core = JSON.parse(readFileSync(path.join(ROOT, 'labs/core/package.json'), 'utf8')) as { exports: unknown };
+  assert.deepEqual(core.exports, { '.': './src/index.ts' }, 'the core has one entry, src/index.ts');
+});
