@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { blasStatus, blockedStatus, rungStatus, staleBuildWarning } from '../src/addon.ts';
-import lab, { FULL_LARGE_SIZES, largestBlockedSize, THREADED_PRODUCT_VARIANTS, LARGE_GROUP, LARGEST_SIZE, QUICK_LARGE_SIZES, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, unavailableNotes } from '../src/lab.ts';
-import { isTriadInput, TRIAD_CHECK_LENGTHS } from '../src/triad.ts';
+import lab, { FULL_LARGE_SIZES, largestBlockedSize, THREADED_PRODUCT_VARIANTS, LARGE_GROUP, LARGEST_SIZE, QUICK_LARGE_SIZES, QUICK_SIZES, QUICK_THREAD_SIZES, threadCounts, triadElementsHere, triadSizeHere, unavailableNotes } from '../src/lab.ts';
+import { describeTriadSize, isTriadInput, TRIAD_CHECK_LENGTHS, triadArraysHeld } from '../src/triad.ts';
 import { paramsKey } from '@parallel-course/core';
 
 const ctx = (impl: 'exercise' | 'solution', quick = true, availableParallelism = 2): LabContext => ({
@@ -126,6 +126,13 @@ test('the triad: one case per thread count of workerSweep(P) for P = 1, 2, 16, w
   }
   // The triad is measured last: its group is the last to appear.
   assert.equal(lab.cases(ctx('solution')).at(-1)?.measureGroup, 'triad');
+  // The run's notes say the length and which rule set it (triad.ts triadSize: the cache, the job's memory or the floor).
+  const size = triadSizeHere(2);
+  const note = lab.notes!(ctx('solution')).find((n) => n.startsWith('triad: ')) ?? '';
+  assert.ok(note.startsWith(`triad: 3 arrays of ${describeTriadSize(size.elements)} per thread count: `), note);
+  assert.match(note, { cache: /4 x the last-level cache this job's CPUs reach/, memory: /; held to 25% of the [\d.]+ GiB this job may use/, floor: /held at the floor/ }[size.limitedBy]);
+  // The sandbox's memory for the run covers the arrays a runner holds, plus 3 GiB for the rest.
+  assert.equal(lab.memoryBytes!(ctx('solution')), 8 * size.elements * triadArraysHeld(threadCounts(2).length) + 3 * 2 ** 30);
 });
 
 test('the exercise: TypeScript rungs and the BLAS pass, every native rung of kernel.cc and of blocked.cc fails kindly with "not implemented: ..." naming its file', { skip }, async () => {
