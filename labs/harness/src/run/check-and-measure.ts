@@ -1,6 +1,7 @@
 /**
- * A run's third stage: check every case against its expected output, then measure, in a supervised child process (learner
- * code cannot block this one). Returns the supervised run, or the outcome of a run a signal ended (its summary printed).
+ * A run's third stage: check every case against its expected output, then measure, in a supervised child process
+ * (learner code cannot block this one).
+ * In: RunStart, DeclaredRun. Out: the supervised run, or the outcome of a run a signal ended (its summary printed).
  */
 import path from 'node:path';
 import { exitCodeForSignal, LabLoadError } from '../errors.ts';

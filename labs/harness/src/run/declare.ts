@@ -1,7 +1,8 @@
 /**
  * A run's second stage, its declarations: the plan (the run's time from each case's work and a calibration here, with
- * fewer rounds or optional cases left out when it would overrun its budget) and the cases, headline and notes the
- * runner will compute the same way from the same lab.
+ * fewer rounds or optional cases left out when it would overrun its budget) and the cases, built once here from the
+ * lab's definition, with the headline and notes the runner will compute the same way from the same lab.
+ * In: RunStart. Out: DeclaredRun (the plan, the runner's job, the cases).
  */
 import { planLoadedLab, type LabPlan } from '../plan/plan-lab.ts';
 import { runCases, type RunCases } from '../measure/run-cases.ts';

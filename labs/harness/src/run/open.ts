@@ -1,6 +1,8 @@
 /**
  * A run's first stage, its inputs: the lab's definition, `--out` checked (can the results be written there? nothing is
- * made: the write stage makes the run folder), the CPUs, the machine as it was, and what a grade will be a ratio to. Everything later stages read about the run starts here (run-lab.ts lists the stages).
+ * made: the write stage makes the run folder), the CPUs, the machine as it was, and what a grade will be a ratio to.
+ * Everything later stages read about the run starts here (run-lab.ts lists the stages).
+ * In: RunLabOptions. Out: RunStart, or a UsageError / LabLoadError before anything runs.
  */
 import path from 'node:path';
 import type { CorrectnessEntry, Environment, Results } from '@parallel-course/core';

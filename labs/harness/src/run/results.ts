@@ -1,6 +1,7 @@
 /**
  * A run's fourth stage: statistics (the core's analyzeRun, bootstrap intervals), the notes, and one `Results` from the
- * core's buildResults, the same as the in-page lab's. Returns the outcome instead (its summary printed) when there is
+ * core's buildResults, the same as the in-page lab's.
+ * In: RunStart, DeclaredRun, the supervised run. Out: Results, or the outcome (its summary printed) when there is
  * nothing to compare.
  */
 import { analyzeRun, buildResults, notImplementedCases, type AnalysisInput, type Results } from '@parallel-course/core';

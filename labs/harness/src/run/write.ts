@@ -1,6 +1,7 @@
 /**
- * A run's last stage: the run folder, made now, with results.json and the reports (a temporary folder if that failed us), the
- * lab's own analysis from the results value alone (as `npm run analyse -- <run folder>`), and the summary.
+ * A run's last stage: the run folder, made now, with results.json and the reports (a temporary folder if that failed
+ * us), the lab's own analysis from the results value alone (as `npm run analyse -- <run folder>`), and the summary.
+ * In: RunStart, Results, the interrupt guard (told of each folder made). Out: RunLabOutcome.
  */
 import path from 'node:path';
 import type { Results } from '@parallel-course/core';
