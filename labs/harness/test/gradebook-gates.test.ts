@@ -14,6 +14,7 @@ import { runLab } from '../src/run/run-lab.ts';
 import { gradebookRow } from '../src/tools/gradebook.ts';
 import { validateSubmission } from '../src/tools/validate.ts';
 import { tempRoot } from './support/temp-root.ts';
+import { replaceOnce } from './support/replace-once.ts';
 
 const BROWSER = fileURLToPath(new URL('./fixtures/results-browser-native-kernel.json', import.meta.url));
 
@@ -21,7 +22,7 @@ test('a graded run with a case that failed its check is never a pass in the grad
   const root = tempRoot('faults-root', 'harness-gradebook-', t);
   const lab = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
   // The second correct variant answers wrong: its check fails; the graded learner case is the reference's own code.
-  writeFileSync(lab, readFileSync(lab, 'utf8').replace("variant('steady', (xs) => [xs.reduce((s, x) => s + x * x, 0)])", "variant('steady', (xs) => [xs.reduce((s, x) => s + x * x, 1)])"));
+  writeFileSync(lab, replaceOnce(readFileSync(lab, 'utf8'), "variant('steady', (xs) => [xs.reduce((s, x) => s + x * x, 0)])", "variant('steady', (xs) => [xs.reduce((s, x) => s + x * x, 1)])"));
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), readFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), 'utf8'));
   const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 1, rounds: 3, samplesPerRound: 3 }, silent: true, rootDir: root, grade: true });
   assert.ok(outcome.runDir, 'the run was written');

@@ -14,6 +14,7 @@ import type { JudgeRequest, RunnerMessage } from '../src/measure/run-protocol.ts
 import { REQUESTS_CLOSED } from '../src/measure/seal.ts';
 import { FRAME_SOURCE } from './support/channel-frame.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
+import { replaceOnce } from './support/replace-once.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
@@ -116,7 +117,7 @@ test('a sample runs on the fresh input the judge reveals when it asks for that s
   giveFaultyLabNumberedInputs(root);
   writeFileSync(
     path.join(root, 'exercises', 'faulty', 'faulty.ts'),
-    RIGHT.replace('return s;', 'return xs.length === 2000 && xs[0] === 5 ? s + 1 : s;'),
+    replaceOnce(RIGHT, 'return s;', 'return xs.length === 2000 && xs[0] === 5 ? s + 1 : s;'),
   );
   const { runJob } = await import('../src/measure/runner.ts');
   const messages: RunnerMessage[] = [];

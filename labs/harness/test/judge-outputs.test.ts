@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { runLab } from '../src/run/run-lab.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
+import { replaceOnce } from './support/replace-once.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { JudgeChannel, judgeSamples, RefusedAnswer, type JudgedCase } from '../src/measure/judge-sampler.ts';
 import { drawPositions, labOutputJudge, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } from '../src/measure/judge-outputs.ts';
@@ -197,13 +198,17 @@ function lyingRunner(t: Parameters<typeof tempRoot>[2] & object, numbered: boole
   if (numbered) giveFaultyLabNumberedInputs(root);
   const file = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
   const lie = '({ equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: 0 })';
-  writeFileSync(
-    file,
-    readFileSync(file, 'utf8')
-      .replace("import { type CaseDefinition, type LabDefinition, withinTolerance } from '@parallel-course/harness';", "import { type CaseDefinition, type LabDefinition, withinTolerance } from '@parallel-course/harness';\nconst IN_RUNNER = (process.argv[1] ?? '').endsWith('run-child.ts');")
-      .replace('comparator: withinTolerance({ abs: 1e-9, rel: 1e-12 }),', `comparator: IN_RUNNER ? { description: 'lies in the runner', compare: () => ${lie} } : withinTolerance({ abs: 1e-9, rel: 1e-12 }),`)
-      .replace('checkSample: (xs: Input, out: Output) =>', `checkSample: (xs: Input, out: Output) => IN_RUNNER ? ${lie} :`),
+  // Each planted change must apply (replaceOnce): a runner that did not lie would make these tests pass untested.
+  let source = readFileSync(file, 'utf8');
+  source = replaceOnce(
+    source,
+    "import { type CaseDefinition, type LabDefinition, withinTolerance } from '@parallel-course/harness';",
+    "import { type CaseDefinition, type LabDefinition, withinTolerance } from '@parallel-course/harness';\nconst IN_RUNNER = (process.argv[1] ?? '').endsWith('run-child.ts');",
   );
+  source = replaceOnce(source, 'comparator: withinTolerance({ abs: 1e-9, rel: 1e-12 }),', `comparator: IN_RUNNER ? { description: 'lies in the runner', compare: () => ${lie} } : withinTolerance({ abs: 1e-9, rel: 1e-12 }),`);
+  // The numbered lab checks its samples with checkSample (numbered-inputs.ts): that lies in the runner too.
+  if (numbered) source = replaceOnce(source, 'checkSample: (xs: Input, out: Output) =>', `checkSample: (xs: Input, out: Output) => IN_RUNNER ? ${lie} :`);
+  writeFileSync(file, source);
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), learner);
   return root;
 }

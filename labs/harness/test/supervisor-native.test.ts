@@ -12,6 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { checkLab, runLab } from '../src/run/run-lab.ts';
 import { tempRoot } from './support/temp-root.ts';
+import { replaceOnce } from './support/replace-once.ts';
 import { rungStatus } from '../../native-kernel/src/addon.ts';
 
 const SAMPLING = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
@@ -25,7 +26,7 @@ test("a lab's notes() runs only in the runner, for a run and for a --status chec
     return ['notes from the lab process'];
   },
   inputParams: [],`;
-  writeFileSync(file, readFileSync(file, 'utf8').replace('inputParams: [],', notes));
+  writeFileSync(file, replaceOnce(readFileSync(file, 'utf8'), 'inputParams: [],', notes));
   process.env.HARNESS_SUPERVISOR_PID = String(process.pid);
   t.after(() => delete process.env.HARNESS_SUPERVISOR_PID);
   const outcome = await runLab({ lab: 'faulty', impl: 'solution', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root });
