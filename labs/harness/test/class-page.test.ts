@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Results } from '@parallel-course/core';
+import { formatTimeWithInterval, parseResultsJson, type Results } from '@parallel-course/core';
 import { main as classMain } from '../src/tools/class-cli.ts';
 import { classScalingChart, loadSubmissions, renderClassPage, submissionName } from '../src/tools/class-page.ts';
 import { genuineRun } from './support/genuine-run.ts';
@@ -90,4 +90,17 @@ test('npm run class writes the page into a new folder and names the invalid subm
   const page = readFileSync(path.join(out, 'class', run!, 'class.html'), 'utf8');
   assert.ok(page.includes('Class results'));
   await assert.rejects(classMain([path.join(dir, 'nope')]), /nope is not a folder: give the folder that holds the learners' results\.json files/);
+});
+
+test("the class page's baseline median is the case the headline's speedup is over (its baselineParams), not the first case whose params the headline's share", () => {
+  // The event-loop fixture: the headline pool {workers: 2} over inline {} (40.9955 ms). A decoy inline case first,
+  // {workers: 2} (5 ms): the headline's params hold all of its params, but the speedup is not over it.
+  const results = parseResultsJson(readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8'), 'results-event-loop.json');
+  const inline = results.cases.find((c) => c.variant === 'inline')!;
+  assert.deepEqual([results.headline?.baseline, results.headline?.baselineParams], ['inline', {}]);
+  const decoy = { ...inline, params: { workers: 2 }, summary: { ...inline.summary, median: 5, ci95: [4.9, 5.1] as [number, number] } };
+  const submission = { name: 'ada', file: 'ada.json', results: { ...results, cases: [decoy, ...results.cases] }, problems: [], refused: null };
+  const page = renderClassPage('/class', [submission]);
+  assert.ok(page.includes(formatTimeWithInterval(inline.summary.median, inline.summary.ci95)), 'the inline {} case median is shown');
+  assert.ok(!page.includes('5.00 ms [4.90, 5.10]'), "the decoy's median is not");
 });

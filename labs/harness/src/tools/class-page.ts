@@ -7,7 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { caseLabel, escapeHtml, formatPercent, formatSignificant, formatSpeedup, formatTimeWithInterval, type Results } from '@parallel-course/core';
+import { caseLabel, escapeHtml, formatPercent, formatSignificant, formatSpeedup, formatTimeWithInterval, sameCase, type Results } from '@parallel-course/core';
 import { chartScripts, htmlPage } from '../report/html-page.ts';
 import { seriesColour, GUIDE_GREY } from '../report/chart-spec.ts';
 import { speedupsByWorkers } from '../report/select.ts';
@@ -119,7 +119,8 @@ export function classScalingChart(lab: string, subs: Submission[]): Record<strin
 function row(s: Submission): string[] {
   const r = s.results as Results;
   const h = r.headline;
-  const base = h ? r.cases.find((c) => c.variant === h.baseline && Object.keys(c.params).every((k) => h.params[k] === c.params[k])) : undefined;
+  // The case the headline's speedup is over, by the one case identity (not a case whose params the headline's share).
+  const base = h ? r.cases.find((c) => sameCase(c, { variant: h.baseline, params: h.baselineParams })) : undefined;
   const fit = h ? r.amdahl.find((a) => a.variant === h.variant) : undefined;
   return [
     s.name,
