@@ -55,7 +55,7 @@ export function compareWithReference(reference: Results, yours: Results, yourPro
 }
 
 function medianText(results: Results, variant: string, params: Results['cases'][number]['params']): string {
-  const found = results.cases.find((c) => c.variant === variant && sameParams(c.params, params));
+  const found = findCase(results, variant, params);
   return found ? formatTimeWithInterval(found.summary.median, found.summary.ci95) : '-';
 }
 
