@@ -2,7 +2,8 @@
  * `--grade`: the learner's graded cases against the solution's same cases, measured interleaved in one
  * run on one machine. A grade entry is the ratio median(solution time) / median(learner time) (1 = as fast as the
  * solution; 0.5 = half its throughput) with its 95% interval, paired by round like every speedup, against the lab's
- * target. It fails only when the measurement shows the code is slower than the target: the whole interval below it.
+ * target. It fails only when the measurement shows the code is slower than the target: the whole interval below it,
+ * or when the interval is too wide to be a measurement (MAX_GRADE_INTERVAL_SPAN).
  * The benefit of the doubt goes to the learner, so the solution graded against itself passes on a noisy machine;
  * `uncertain` says the interval straddles the target (a full run, or a quieter machine, narrows it). An optional
  * graded case the learner has not attempted (its check said "not implemented") is listed but left out of the verdict. A pure function of the samples, so
@@ -72,6 +73,25 @@ export function notImplementedCases(correctness: Pick<CorrectnessEntry, 'variant
 }
 
 /**
+ * The widest interval a grade is read from, as the factor between its ends. The benefit of the doubt (pass unless the
+ * whole interval is below the target) is for the noise of an honest machine; an interval wider than this is no
+ * measurement of the ratio (seen: a learner 3000x slower than the solution, "passing" with its interval's top above
+ * 0.2, because a loaded 1-CPU run descheduled the solution's microsecond samples). Wide enough for every committed
+ * graded run (the widest, a schema-4 fixture, spans 6.4x).
+ */
+export const MAX_GRADE_INTERVAL_SPAN = 10;
+
+/** Why an interval is too wide to grade from, or null. */
+export function tooNoisyToGrade(ci95: readonly [number, number]): string | null {
+  const [low, high] = ci95;
+  if (low > 0 && high / low <= MAX_GRADE_INTERVAL_SPAN) return null;
+  return (
+    `too noisy to grade: the interval [${low.toPrecision(2)}, ${high.toPrecision(2)}] spans more than a factor of ${MAX_GRADE_INTERVAL_SPAN}; ` +
+    'not a pass. Rerun with nothing else running (other jobs, a second lab), or as a full run (without --quick)'
+  );
+}
+
+/**
  * The grade of a `--grade` run from the analysis's inputs and its cases: each graded case's ratio with the interval
  * `interval` gives (a run resamples it as its speedups are: build-results.ts analyzeRun, keyed `grade:<variant>:<params>`).
  */
@@ -94,6 +114,8 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     // A ratio no machine gives is flagged, never passed (plausibility.ts).
     const implausible = implausibleGradeRatio(ratio);
     if (implausible !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: implausible };
+    const noisy = tooNoisyToGrade(ci95);
+    if (noisy !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: noisy };
     return { ...base, ratio, ci95, pairing, passed: ci95[1] >= spec.target, uncertain: ci95[0] < spec.target && ci95[1] >= spec.target, reason: null };
   });
   const graded = cases.filter((c) =>

@@ -122,6 +122,19 @@ test('gradeCases: fails only when the whole interval is below the target; oversu
   assert.equal(withInterval([0.7, 0.95]).oversubscribed, false, 'the oversubscribed pool (workers=4) is not graded');
 });
 
+test('gradeCases: an interval wider than a factor of 10 is too noisy to grade, never a pass (a 3000x slower learner on a loaded machine)', () => {
+  const input = (variant: string, params: Record<string, string | number>, ms: number) => ({ variant, params, samplesMs: [ms, ms, ms], workPerSample: { amount: 1, unit: 'x' }, observations: {} });
+  const inputs = [input('pool', { workers: 2 }, 3000), input('pool', { workers: 2, impl: 'solution' }, 1)];
+  const cases = inputs.map((i) => ({ variant: i.variant, params: i.params, oversubscribed: false })) as never[];
+  const spec = { cases: [{ variant: 'pool', params: { workers: 2 } }], target: 0.2, targetText: 't' };
+  const withInterval = (ci95: [number, number]) => gradeCases(inputs, cases, spec, () => ({ ci95, pairing: 'rounds' })).entries[0]!;
+  const noisy = withInterval([0.0003, 0.25]);
+  assert.deepEqual([noisy.passed, noisy.uncertain], [false, false]);
+  assert.match(noisy.reason ?? '', /too noisy to grade: the interval \[0\.00030, 0\.25\] spans more than a factor of 10; not a pass\. Rerun with nothing else running/);
+  assert.equal(withInterval([0.1, 0.99]).passed, true, 'a factor of 9.9 is still graded (the benefit of the doubt)');
+  assert.equal(withInterval([0, 0.5]).passed, false, 'an interval reaching 0 is no measurement of a ratio');
+});
+
 function pick(grade: ReturnType<typeof gradeCases>) {
   const e = grade.entries[0]!;
   return { ratio: e.ratio, passed: e.passed, uncertain: e.uncertain };
