@@ -1,5 +1,5 @@
 /**
- * Reference solution of the event-loop lab: three ways to keep the server responsive while it derives key rings.
+ * The course's solution of the event-loop lab: three ways to keep the server responsive while it derives key rings.
  * The exercise (exercises/event-loop/handlers.ts) has the same exports.
  */
 import { pbkdf2 } from 'node:crypto';

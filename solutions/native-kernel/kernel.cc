@@ -4,7 +4,7 @@
 // apart); rebuild with `npm run build -w labs/native-kernel`.
 //
 // Design task (episode 07, "loop order and blocking"): one good answer for n up to 256 is this i-k-j loop, without
-// blocking. The order matters most: in a standalone test on the reference VM (g++ 12.2, -O3 -march=native, n = 256)
+// blocking. The order matters most: in a standalone test on the course machine (g++ 12.2, -O3 -march=native, n = 256)
 // i-k-j took 2.05 ms and i-j-k 54.9 ms (a scalar chain of dependent adds down a column of B). Panels of 128 or 64
 // columns of j gained nothing (1.99 and 2.61 ms): B is 512 KiB and fits in this CPU's 1 MiB L2, so its rows come
 // back from L2 anyway. For large n, tile i and k as well, and measure.

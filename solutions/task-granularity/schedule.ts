@@ -1,5 +1,5 @@
 /**
- * The reference scheduler: one run of the estimate as many tasks of `chunk` points, all handed to the runner at
+ * The solution's scheduler: one run of the estimate as many tasks of `chunk` points, all handed to the runner at
  * once (so every worker always has a task queued), their histograms merged in task order.
  *
  * Design task (episode 06, "choose a chunk size and defend it"): one good answer is the lab's bestChunk, 4 tasks

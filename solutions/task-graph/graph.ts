@@ -1,5 +1,5 @@
 /**
- * The reference task graphs of the task-graph lab: the product M0 · M1 · ... · M(count-1) of `count` matrices, as
+ * The solution's task graphs of the task-graph lab: the product M0 · M1 · ... · M(count-1) of `count` matrices, as
  * tasks on a pool of worker threads. `g.input(k)` is a future (a promise) of matrix k; `g.multiply(left, right)` is a
  * future of their product, computed on the pool as soon as both of its futures are ready. The harness awaits the
  * future returned, checks the matrix exactly, and computes the graph's work and span from the tasks it recorded.

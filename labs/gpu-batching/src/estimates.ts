@@ -42,16 +42,18 @@ const CHECK_COUNTS = [1, 37, 300];
 /** Multiply-adds of one sample's forward pass (784 x 2048 + 2048 x 1024 + 1024 x 10: about 3.7 million). */
 const MACS_PER_SAMPLE = MODEL_SPEC.layers.slice(1).reduce((sum, out, i) => sum + out * (MODEL_SPEC.layers[i] as number), 0);
 /**
- * Sums updated per multiply-add by the reference with its bound (tolerance.ts forwardWithBound) over the calibration's
- * one: two in the first layer (the logits and their magnitude), three in the others (and the carried variance).
+ * Sums updated per multiply-add by the expected logits' pass with its bound (tolerance.ts forwardWithBound) over the
+ * calibration's one: two in the first layer (the logits and their magnitude), three in the others (and the carried
+ * variance).
  */
 const BOUND_WORK = MODEL_SPEC.layers.slice(1).reduce((sum, out, i) => sum + (i === 0 ? 2 : 3) * out * (MODEL_SPEC.layers[i] as number), 0) / MACS_PER_SAMPLE;
 /** Chunks per device in the multi-device queue (cases.ts CHUNKS_PER_DEVICE). */
 const CHUNKS_PER_DEVICE = 4;
 
 /**
- * The calibration: ns per multiply-add of one dense layer as the reference computes it (float64 accumulation over
- * float32 weights), 1024 x 1024: 4 MiB of weights, read from memory as the model's layers are; about 60 ms.
+ * The calibration: ns per multiply-add of one dense layer as the expected logits' pass computes it (float64
+ * accumulation over float32 weights), 1024 x 1024: 4 MiB of weights, read from memory as the model's layers are;
+ * about 60 ms.
  */
 export function calibrate(): Calibration {
   const inputs = 1024;
@@ -129,7 +131,7 @@ export function estimateGpuCase(variant: string, params: Params, count: number, 
     setupMs: setupMs(variant, params, p, calibration),
     checkMs: CHECK_COUNTS.reduce((sum, n) => sum + passMs(variant, params, n, p, calibration), 0),
     // Each measured sample's fresh pass, made before it, and its check after (fresh-inputs.ts): SPOT_IMAGES images of
-    // the reference with its bounds.
+    // the expected logits with their bounds.
     sampleCheckMs:
       count * COURSE_MACHINE_COSTS.freshImageMs * slowdown(calibration) + (SPOT_IMAGES * MACS_PER_SAMPLE * BOUND_WORK * rateOf(calibration, 'nsPerMac')) / 1e6,
   };

@@ -76,7 +76,7 @@ const SESSIONS = [1, 2, 4];
 
 /**
  * The check's rule is derived, not picked: every logit within the worst-case float32 error bound of src/tolerance.ts,
- * computed with the reference. TOLERANCE is only for comparing two ONNX Runtime outputs with each other (the
+ * computed with the expected logits. TOLERANCE is only for comparing two ONNX Runtime outputs with each other (the
  * devices CLI and tests: same provider, same float32 arithmetic), far looser than their measured 1e-7 differences.
  */
 export const TOLERANCE = { abs: 1e-5, rel: 1e-4 };

@@ -62,9 +62,9 @@ export function buildLayers(spec: ModelSpec = MODEL_SPEC): DenseLayer[] {
 }
 
 /**
- * The reference forward pass for `count` samples stored one after another in `samples` (count x inputs floats):
- * dense layers with float64 accumulation, ReLU between them, none after the last. Returns count x outputs float32.
- * Slow and obviously correct: it is the definition, not a competitor.
+ * The forward pass the expected logits come from, for `count` samples stored one after another in `samples` (count x
+ * inputs floats): dense layers with float64 accumulation, ReLU between them, none after the last. Returns count x
+ * outputs float32. Slow and obviously correct: it is the definition, not a competitor.
  */
 export function expectedLogits(layers: readonly DenseLayer[], samples: Float32Array, count: number): Float32Array {
   const first = layers[0];

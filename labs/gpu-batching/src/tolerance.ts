@@ -1,6 +1,6 @@
 /**
- * How far a float32 forward pass may lie from the reference, derived from the model's arithmetic instead of picked to
- * pass: a per-logit bound, computed alongside the reference from the same weights and inputs.
+ * How far a float32 forward pass may lie from the expected logits (the float64 forward pass), derived from the model's
+ * arithmetic instead of picked to pass: a per-logit bound, computed alongside them from the same weights and inputs.
  *
  * The rounding model (Higham, "Accuracy and Stability of Numerical Algorithms", §2.2 and §3.1): every float32 add or
  * multiply is correctly rounded, fl(a∘b) = (a∘b)(1+δ) with |δ| <= u = 2^-24 (WGSL, Vulkan and IEEE CPUs all promise
@@ -45,7 +45,7 @@ export function gamma(k: number, u: number): number {
 }
 
 /**
- * The forward pass in float64 with its per-logit bounds for a float32 implementation: `values` are the reference
+ * The forward pass in float64 with its per-logit bounds for a float32 implementation: `values` are the expected
  * logits (as expectedLogits computes them), `bound[k]` the probabilistic bound the lab checks against, and with
  * `{ worstCase: true }` `worstCase[k]`, the rigorous worst case (case 1 above: kept, and pinned in
  * test/tolerance.test.ts, to show why it is not used), else null. The lab computes this for every input it checks (850
@@ -151,7 +151,7 @@ export function forwardWithBound(
 /** Bounds by the expected output they belong to: the harness hands the comparator the same array expected() returned. */
 const BOUNDS = new WeakMap<Float32Array, Float64Array>();
 
-/** The reference for a check or a measured sample: the logits, with their bound remembered for the comparator. */
+/** The expected output of a check or a measured sample: the logits, with their bound remembered for the comparator. */
 export function expectedWithBound(layers: readonly DenseLayer[], samples: Float32Array, count: number): Float32Array {
   const { values, bound } = forwardWithBound(layers, samples, count);
   BOUNDS.set(values, bound);

@@ -211,8 +211,9 @@ export function nativeKernelValues(results: Results, a: NativeKernelAnalysis): {
     values.triadSaturatesAt = { value: b.saturatesAt, unit: '', ci95: null, what: 'the fewest threads whose triad reaches 90% of the best GB/s' };
   }
 
-  // The largest difference the check saw between the -march=native rung and the reference at the ladder's top, as a
-  // percentage of the bound it is checked against at that size (a tiny number reads better as a share of its bound).
+  // The largest difference the check saw between the -march=native rung and the expected product at the ladder's top,
+  // as a percentage of the bound it is checked against at that size (a tiny number reads better as a share of its
+  // bound).
   const check = results.correctness.find((e) => e.variant === 'native-march' && Number(e.params.size) === 256 && e.params.threads === undefined);
   if (check?.maxAbsError != null) {
     values.maxErrorOfBoundNativeMarch256 = {
