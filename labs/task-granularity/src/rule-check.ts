@@ -33,13 +33,16 @@ export interface OverheadFit {
   ci95: [number, number] | null;
 }
 
-/** The per-task overhead from two or more sizes with distinct task counts; null with fewer. Deterministic for a seed. */
-export function fitOverhead(points: readonly OverheadPoint[], seed = 1, resamples = SLOPE_RESAMPLES): OverheadFit | null {
+/**
+ * The per-task overhead from two or more sizes with distinct task counts; null with fewer. Deterministic for a seed
+ * (SLOPE_RESAMPLES resamples).
+ */
+export function fitOverhead(points: readonly OverheadPoint[], seed = 1): OverheadFit | null {
   if (new Set(points.map((p) => p.tasks)).size < 2) return null;
   const xs = points.map((p) => p.tasks);
   const perTaskUs = linearFit(xs, points.map((p) => p.medianMs)).slope * 1000;
   if (!points.every((p) => p.samplesMs && p.samplesMs.length >= 2)) return { perTaskUs, ci95: null };
-  const [low, high] = bootstrapSlopeCi(points.map((p) => ({ x: p.tasks, samples: p.samplesMs as readonly number[] })), createRng(seed), resamples);
+  const [low, high] = bootstrapSlopeCi(points.map((p) => ({ x: p.tasks, samples: p.samplesMs as readonly number[] })), createRng(seed), SLOPE_RESAMPLES);
   return { perTaskUs, ci95: [low * 1000, high * 1000] };
 }
 
