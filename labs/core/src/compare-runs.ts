@@ -18,7 +18,7 @@
  * - a case with no speedup over a baseline in both runs: no verdict, and the reason.
  */
 import { caseLabel, sameParams } from './case-identity.ts';
-import { formatRatio } from './format.ts';
+import { formatLoadAverage, formatRatio } from './format.ts';
 import type { Params, Results, SpeedupEntry } from './results-schema.ts';
 import { compareSamples, compareSpeedupsBetweenRuns, createRng, moverRatioCi } from './statistics.ts';
 import { checkResults } from './validate.ts';
@@ -106,7 +106,7 @@ export function comparisonCaveats(earlier: Results, current: Results): string[] 
   const p = Math.max(a.availableParallelism, b.availableParallelism, 1);
   if (la !== undefined && lb !== undefined && Math.abs(la - lb) > p / 2) {
     caveats.push(
-      `the load differed (1-minute load average ${la.toFixed(1)} vs ${lb.toFixed(1)} on ${p} CPUs): a parallel variant's speedup depends on the CPUs others leave free, ` +
+      `the load differed (1-minute load average ${formatLoadAverage([la])} vs ${formatLoadAverage([lb])} on ${p} CPUs): a parallel variant's speedup depends on the CPUs others leave free, ` +
         'which the comparison of speedups cannot cancel; repeat both runs at a similar load before trusting a verdict on a parallel case',
     );
   }

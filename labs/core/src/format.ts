@@ -112,8 +112,9 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * The 1-, 5- and 15-minute load averages as the kernel states them (two decimals, /proc/loadavg), e.g.
- * "0.32 / 0.41 / 0.50": the environment table and the benchmarks' machine line.
+ * Load averages as the kernel states them (two decimals, /proc/loadavg), e.g. "0.32 / 0.41 / 0.50" for the 1-, 5- and
+ * 15-minute ones, "0.80" for one: the environment table, the reference runs' list, the threats and --compare's
+ * caveat, and the benchmarks' machine line.
  */
 export function formatLoadAverage(loads: readonly number[]): string {
   return loads.map((l) => l.toFixed(2)).join(' / ');

@@ -66,7 +66,6 @@ const TO_FIXED_LEFT: Record<string, number> = {
   'labs/harness/src/report/terminal.ts': 3,
   'labs/harness/src/tools/gradebook.ts': 3,
   'labs/harness/src/tools/profile-table.ts': 3,
-  'labs/harness/src/tools/threats.ts': 1,
   'labs/native-kernel/src/analysis-report.ts': 28,
   'labs/task-granularity/src/analysis.ts': 1,
   'site/src/browser-lab/labs/event-loop.ts': 3,

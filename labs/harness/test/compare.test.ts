@@ -116,7 +116,7 @@ test('caveats name what differs between the runs', () => {
   other.environment.loadAverage = [13.5, 9.4, 4.7];
   assert.ok(
     comparisonCaveats(base, other).includes(
-      "the load differed (1-minute load average 0.8 vs 13.5 on 2 CPUs): a parallel variant's speedup depends on the CPUs others leave free, which the comparison of speedups cannot cancel; repeat both runs at a similar load before trusting a verdict on a parallel case",
+      "the load differed (1-minute load average 0.80 vs 13.50 on 2 CPUs): a parallel variant's speedup depends on the CPUs others leave free, which the comparison of speedups cannot cancel; repeat both runs at a similar load before trusting a verdict on a parallel case",
     ),
   );
 });

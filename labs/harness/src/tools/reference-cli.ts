@@ -18,7 +18,7 @@ import { runLabAnalysis, writeAnalysis } from '../analyse/lab-analysis.ts';
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError, runCli } from '../errors.ts';
 import { labNames, ROOT_DIR } from '../lab-registry.ts';
 import type { Results } from '@parallel-course/core';
-import { formatSignificant, machineText } from '@parallel-course/core';
+import { formatLoadAverage, machineText } from '@parallel-course/core';
 import { checkRunFolder, findRunFolders, labsWithRuns } from './run-folders.ts';
 import { parseCommandLine } from '../cli/command-line.ts';
 
@@ -131,7 +131,7 @@ export function referenceReadme(entries: readonly ReferenceEntry[], outDir: stri
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...runs.map((r) => {
       const wall = (Date.parse(r.results.finishedAt) - Date.parse(r.results.startedAt)) / 1000;
-      return `| ${r.lab} | \`${path.relative(outDir, r.dir)}\` | ${r.results.startedAt.replace('T', ' ').slice(0, 19)} | ${Math.round(wall)} s | ${r.results.quick ? 'yes' : 'no'} | ${r.results.environment.cpuModel.trim()}, P = ${r.results.cpus.p} | ${r.results.environment.loadAverage?.map((l) => formatSignificant(l, 2)).join(', ') ?? 'not recorded'} |`;
+      return `| ${r.lab} | \`${path.relative(outDir, r.dir)}\` | ${r.results.startedAt.replace('T', ' ').slice(0, 19)} | ${Math.round(wall)} s | ${r.results.quick ? 'yes' : 'no'} | ${r.results.environment.cpuModel.trim()}, P = ${r.results.cpus.p} | ${r.results.environment.loadAverage ? formatLoadAverage(r.results.environment.loadAverage) : 'not recorded'} |`;
     }),
     '',
     'Each run keeps results.json and report.md as the lab wrote them (and notes.md where the run has one: a learner\'s',

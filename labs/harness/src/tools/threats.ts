@@ -3,7 +3,7 @@
  * load), SMT, a shared node, more workers than cores, a cgroup quota below the CPU count, a quick run, uncommitted
  * code, a harness floor close to the times measured. Pure: the report lists what applies, with the evidence.
  */
-import { caseLabel, formatPercent, formatSignificant, formatTime, median, type Results } from '@parallel-course/core';
+import { caseLabel, formatLoadAverage, formatPercent, formatSignificant, formatTime, median, type Results } from '@parallel-course/core';
 
 /** Relative change between the first and the second half of a case's samples above which we call it drift. */
 const DRIFT_THRESHOLD = 0.05;
@@ -78,7 +78,7 @@ export function threatsToValidity(results: Results): Threat[] {
   if (load !== undefined && load > 0.5 * env.availableParallelism) {
     threats.push({
       id: 'busy-machine',
-      text: `the 1-minute load average was ${load.toFixed(2)} on ${env.availableParallelism} CPUs when the run started: other work was running, and parallel cases lose the most from it. Re-run on a quiet machine before trusting a small difference.`,
+      text: `the 1-minute load average was ${formatLoadAverage([load])} on ${env.availableParallelism} CPUs when the run started: other work was running, and parallel cases lose the most from it. Re-run on a quiet machine before trusting a small difference.`,
     });
   }
   const slurm = env.slurm;
