@@ -128,7 +128,8 @@ export function watchLab(options: WatchOptions): WatchHandle {
     const args = [CLI, options.lab, '--impl', options.impl, '--quick', ...(options.measureArgs ?? [])];
     const current = spawn(process.execPath, args, { stdio: 'inherit', cwd: options.rootDir });
     const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
-    // A run handles SIGTERM itself: it stops the lab's processes and writes nothing (run-lab.ts).
+    // A run handles SIGTERM itself: it stops the lab's processes and writes nothing (run/check-and-measure.ts,
+    // run/interrupt.ts).
     busy = { stop: () => current.kill('SIGTERM'), done: exited };
     void exited.then(() => next(false));
   };

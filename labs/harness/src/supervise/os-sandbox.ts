@@ -16,7 +16,7 @@
  * Why bubblewrap: it needs no daemon and no setuid helper of ours, is one Debian/Ubuntu/Fedora package, and works as
  * root and, where unprivileged user namespaces are allowed (the default on current Debian, Ubuntu and Fedora), as any
  * user. Where it cannot start (macOS, HPC nodes with user namespaces off), practice runs go on under the permission
- * model alone and `--grade` refuses (run-lab.ts), unless the instructor passes --trusted-code.
+ * model alone and `--grade` refuses (supervisor.ts), unless the instructor passes --trusted-code.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';

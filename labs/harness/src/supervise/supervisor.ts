@@ -12,7 +12,8 @@
  * up only the solution's copies of the graded cases and so never loads a learner module; they meet for the measure
  * stage (measure-meeting.ts), where the judge interleaves their samples. A case that ends one ends both.
  *
- * SIGINT, SIGTERM and SIGHUP end the runners' process groups and the run; nothing is written (run-lab.ts says so).
+ * SIGINT, SIGTERM and SIGHUP end the runners' process groups and the run; nothing is written (run/check-and-measure.ts
+ * says so).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -170,7 +171,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     }
   } finally {
     // Once interrupted, for good: Slurm's --time limit can send SIGTERM twice, and a second one after these handlers
-    // went killed this process with no word while its caller was about to say so and remove the run folder.
+    // went killed this process with no word while its caller was about to say so.
     if (run.interrupted) for (const s of signals) process.on(s, ignoreRepeatedSignal);
     for (const s of signals) process.off(s, onSignal);
     options.stop?.removeEventListener('abort', onStop);
