@@ -45,8 +45,22 @@ export async function importLearnerModule<T>(implDir: string, learner: LearnerFi
   try {
     module = (await import(pathToFileURL(path.join(implDir, learner.file)).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new LearnerModuleError(`${where} could not be loaded: ${(error as Error).message}`);
+    throw new LearnerModuleError(`${where} could not be loaded: ${(error as Error).message}${notExportedFix(error)}`);
   }
   checkExports(module, learner, where);
   return module as T;
+}
+
+/**
+ * The fix for an import of a file a course package does not export (node's ERR_PACKAGE_PATH_NOT_EXPORTED): a learner
+ * file written before the packages had their entries imported the harness's files one by one
+ * (docs/architecture.md, "The harness's face"). '' for any other error.
+ */
+function notExportedFix(error: unknown): string {
+  if ((error as { code?: unknown } | null)?.code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') return '';
+  const message = error instanceof Error ? error.message : '';
+  if (/[\\/](?:@parallel-course|labs)[\\/]harness[\\/]package\.json/.test(message)) {
+    return ". Learner code imports the harness from one entry: import { notImplemented } from '@parallel-course/harness/learner.ts'";
+  }
+  return ". A course package exports by name only the files learner code may import (its package.json \"exports\"): import what the exercise started with";
 }
