@@ -1,12 +1,14 @@
 /** Results are never overwritten: a new folder per run, atomic writes that refuse to replace a file. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { checkOutDir } from '../src/write/out-dir-check.ts';
-import { createRunDir, runFolderName, writeFileAtomic, writeResults } from '../src/write/results-writer.ts';
+import { createRunDir, runFolderName, writeFileAtomic, writeResults, writeRunFolder } from '../src/write/results-writer.ts';
+import { parseResults, type Results } from '@parallel-course/core';
 import { tempDir } from './support/temp-dir.ts';
 
 test('run folders are named by time and never reused', (t) => {
@@ -80,4 +82,34 @@ test('checking --out leaves nothing behind, and names the folder, the code and t
   assert.throws(() => checkOutDir(file, 'event-loop'), {
     message: `cannot write results under '${path.join(file, 'event-loop')}': ENOTDIR. Nothing was measured. Choose a folder you can write to with --out DIR.`,
   });
+});
+
+const RESULTS = (): Results => parseResults(JSON.parse(readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8')), 'the fixture');
+
+// The write stage makes the run folder; where the file system fails it (a full disk, --out made unwritable while the
+// run measured), the whole run goes to a new temporary folder, which the caller names, and no half-written run folder
+// is left beside the learner's earlier runs.
+test('a run folder the file system fails: the results and reports go to a temporary folder, and the half-written one goes', async (t) => {
+  const out = tempDir(t, 'writer-fallback-');
+  const startedAt = new Date('2026-12-06T17:00:00.000Z');
+  const made: string[] = [];
+  let calls = 0;
+  const full = await writeRunFolder({ outRoot: out, lab: 'event-loop', startedAt }, RESULTS(), async (dir) => {
+    calls += 1;
+    if (calls === 1) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }); // the reports, in the run folder
+    writeFileSync(path.join(dir, 'report.md'), 'the report');
+    return dir;
+  }, (dir) => made.push(dir));
+  t.after(() => rmSync(full.dir, { recursive: true, force: true }));
+  assert.deepEqual([full.fellBack, full.problem, path.dirname(full.dir)], [true, 'ENOSPC', os.tmpdir()]);
+  assert.deepEqual(readdirSync(full.dir).sort(), ['report.md', 'results.json']);
+  assert.deepEqual(made, [path.join(out, 'event-loop', runFolderName(startedAt)), full.dir], 'each folder told as soon as it was made');
+  assert.deepEqual(readdirSync(path.join(out, 'event-loop')), [], 'the half-written run folder was removed');
+
+  // A folder that cannot be made at all: --out is a file now.
+  const file = path.join(out, 'a-file');
+  writeFileSync(file, 'not a folder');
+  const notDir = await writeRunFolder({ outRoot: file, lab: 'event-loop', startedAt }, RESULTS(), async (dir) => dir, () => {});
+  t.after(() => rmSync(notDir.dir, { recursive: true, force: true }));
+  assert.deepEqual([notDir.fellBack, notDir.problem, existsSync(path.join(notDir.dir, 'results.json'))], [true, 'ENOTDIR', true]);
 });

@@ -65,8 +65,8 @@ export interface RunFolderPlace {
 /**
  * Makes this run's folder (createRunDir: new, never an earlier run's) and writes results.json and the reports into it;
  * if that fails (a full disk, `--out` made unwritable during the run), into a new temporary folder instead, so a
- * measured run is never lost. `made` hears of each folder the moment it exists, so a signal can remove it
- * (run/interrupt.ts). The caller names the folder it got.
+ * measured run is never lost, and the half-written run folder is removed. `made` hears of each folder the moment it
+ * exists, so a signal can remove it (run/interrupt.ts). The caller names the folder it got.
  */
 export async function writeRunFolder<T>(
   place: RunFolderPlace,
@@ -74,8 +74,9 @@ export async function writeRunFolder<T>(
   writeReports: (dir: string) => Promise<T>,
   made: (dir: string) => void,
 ): Promise<WrittenRun<T>> {
+  let runDir: string | null = null;
   try {
-    const runDir = createRunDir(place.outRoot, place.lab, place.startedAt);
+    runDir = createRunDir(place.outRoot, place.lab, place.startedAt);
     made(runDir);
     writeResults(runDir, results);
     return { dir: runDir, fellBack: false, problem: null, reports: await writeReports(runDir) };
@@ -83,6 +84,8 @@ export async function writeRunFolder<T>(
     // Only the file system failing us calls for another folder; invalid results are a bug, and stay an error.
     const problem = (error as NodeJS.ErrnoException).code;
     if (typeof problem !== 'string') throw error;
+    // This run's own folder, half written: it goes, so the one copy of the run is the whole one (never an earlier run's).
+    if (runDir) rmSync(runDir, { recursive: true, force: true });
     const dir = mkdtempSync(path.join(os.tmpdir(), `${results.lab}-run-`));
     made(dir);
     writeResults(dir, results);
