@@ -32,9 +32,10 @@ const HOMES: [RegExp, string, string][] = [
   [/\bcpu\.max\b'|'cpu\.max'|cfs_quota_us'/, 'labs/harness/src/machine/cpus.ts', 'the cgroup quota reader'],
   [/function amdahlSpeedup\b/, 'labs/core/src/statistics/scaling.ts', "Amdahl's law"],
   [/return readFileSync\(\w+, 'utf8'\);\s*\}\s*catch\s*\{\s*return null;/, 'labs/harness/src/machine/cpus.ts', 'the system file reader (readSystemFile)'],
+  [/0x6d2b79f5/i, 'labs/core/src/statistics/rng.ts', "the seeded generator (createRng, mulberry32's increment)"],
 ];
 
-test('the formatter, the sanitisers, caseLabel, the quota reader, the affinity parser, Amdahl and the system file reader each have one home', () => {
+test('the formatter, the sanitisers, caseLabel, the quota reader, the affinity parser, Amdahl, the system file reader and the seeded generator each have one home', () => {
   const files = sources().map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
   for (const [pattern, home, what] of HOMES) {
     const found = files.filter((f) => pattern.test(f.text)).map((f) => f.file.split(path.sep).join('/'));

@@ -2,6 +2,7 @@
  * The inputs of the native-kernel lab: pairs of n x n matrices of doubles, seeded, in the two layouts the ladder
  * uses (arrays of rows for the naive rung, one flat row-major Float64Array for the others).
  */
+import { createRng } from '@parallel-course/core';
 
 /** One sample's input: C = A * B, computed `repeats` times so that one sample is long enough to time well. */
 export interface MatmulInput {
@@ -34,21 +35,6 @@ export function repeatsFor(n: number): number {
   return Math.min(MAX_REPEATS, Math.max(1, Math.ceil(TARGET_FLOP_PER_SAMPLE / matmulFlop(n))));
 }
 
-/**
- * A small, fast, seeded generator (mulberry32, public domain, Tommy Ettinger): the same seed gives the same
- * matrices on every machine. Returns uniform doubles in [0, 1).
- */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** An n x n matrix with entries uniform in [-1, 1), row-major. */
 export function randomMatrix(n: number, random: () => number): Float64Array {
   const m = new Float64Array(n * n);
@@ -63,10 +49,13 @@ export function toRows(m: Float64Array, n: number): number[][] {
   return rows;
 }
 
-/** A seeded input of size n; the seed is mixed with n so every size gets different matrices. */
+/**
+ * A seeded input of size n; the seed is mixed with n so every size gets different matrices. The generator is the
+ * core's createRng (mulberry32): the same seed gives the same matrices on every machine.
+ */
 export function makeInput(n: number, seed: number, repeats = repeatsFor(n)): MatmulInput {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
-  const random = mulberry32((seed ^ Math.imul(n, 0x9e3779b1)) >>> 0);
+  const random = createRng((seed ^ Math.imul(n, 0x9e3779b1)) >>> 0);
   const a = randomMatrix(n, random);
   const b = randomMatrix(n, random);
   return { n, a, b, aRows: toRows(a, n), bRows: toRows(b, n), repeats };
@@ -79,7 +68,7 @@ export function makeInput(n: number, seed: number, repeats = repeatsFor(n)): Mat
  */
 export function refillInput(input: MatmulInput, seed: number): MatmulInput {
   const { n, a, b, aRows, bRows } = input;
-  const random = mulberry32((seed ^ Math.imul(n, 0x9e3779b1)) >>> 0);
+  const random = createRng((seed ^ Math.imul(n, 0x9e3779b1)) >>> 0);
   for (let i = 0; i < a.length; i++) a[i] = 2 * random() - 1;
   for (let i = 0; i < b.length; i++) b[i] = 2 * random() - 1;
   for (let i = 0; i < n; i++) {

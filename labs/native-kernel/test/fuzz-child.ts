@@ -6,11 +6,11 @@
  */
 import { createRequire } from 'node:module';
 import type { NativeKernel } from '../src/addon.ts';
-import { mulberry32 } from '../src/matrices.ts';
+import { createRng } from '@parallel-course/core';
 
 const [file, seedArg, callsArg] = process.argv.slice(2);
 const addon = createRequire(import.meta.url)(file as string) as NativeKernel;
-const random = mulberry32(Number(seedArg));
+const random = createRng(Number(seedArg));
 const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)] as T;
 
 function detached(length: number): Float64Array {

@@ -7,6 +7,7 @@ export {
   analyzeRun,
   buildResults,
   caseLabel,
+  createRng,
   formatShare,
   formatSignificant,
   median,

@@ -14,7 +14,7 @@ import blockedRelaxedUrl from '../wasm/matmul-blocked-relaxed.wasm?url';
 // The lab's own JavaScript rungs (no node: imports), so the page times the code the Node lab times.
 import { matmulNaive, matmulTyped } from '../../../../labs/native-kernel/src/ts-kernels.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
-import type { RawObservation } from '../core-adapter.ts';
+import { createRng, type RawObservation } from '../core-adapter.ts';
 import { pageParallelism } from '../environment.ts';
 import { threadsCase, threadsUnavailable } from './native-kernel-threads.ts';
 import { scalingLines } from './native-kernel-scaling.ts';
@@ -36,17 +36,11 @@ async function instantiate(url: string): Promise<WebAssembly.Instance> {
   return (await WebAssembly.instantiate(await response.arrayBuffer())).instance;
 }
 
-/** Seeded inputs (mulberry32), values in [-1, 1). */
+/** Seeded inputs (the core's createRng, mulberry32), values in [-1, 1). */
 function randomMatrix(n: number, seed: number): Float64Array {
-  let state = seed >>> 0;
+  const random = createRng(seed);
   const m = new Float64Array(n * n);
-  for (let i = 0; i < m.length; i++) {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    m[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  }
+  for (let i = 0; i < m.length; i++) m[i] = random() * 2 - 1;
   return m;
 }
 
