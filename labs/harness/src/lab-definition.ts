@@ -165,6 +165,17 @@ export interface SamplingPlan {
 export const FRESH_INPUT_INDICES = 2 ** 20;
 
 /**
+ * The seed of fresh input `sample` of a run seeded `seed`, for a lab whose inputs are made from a seed (native-kernel's
+ * matrices, task-granularity's points, task-graph's products): one-to-one in the sample for a given seed (an odd
+ * multiplier and xors, all bijections of 32-bit words), and never the run's seed itself, so a fresh input is never the
+ * measured input the check saw.
+ */
+export function freshSeed(seed: number, sample: number): number {
+  const mixed = (Math.imul(sample, 0x9e3779b1) ^ Math.imul(seed, 0x85ebca6b) ^ 0x5bd1e995) >>> 0;
+  return mixed === seed >>> 0 ? (mixed + 1) >>> 0 : mixed;
+}
+
+/**
  * Whether a lab's samples run on fresh inputs: it makes them (`measureAt`) and the judge can check them (`checkSample`,
  * or `expectedAt` for every fresh input of the run). The judge (judge-outputs.ts) and the runner decide alike.
  */

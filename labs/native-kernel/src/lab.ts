@@ -5,7 +5,7 @@
  * bandwidth, not the cores, sets the limit. Episode: episodes/07-native-kernel.mdx.
  */
 import os from 'node:os';
-import { type Calibration, type CaseDefinition, type CaseInstance, currentTopology, type Impl, type LabContext, type LabDefinition, workerSweep } from '@parallel-course/harness';
+import { type Calibration, type CaseDefinition, type CaseInstance, currentTopology, freshSeed, type Impl, type LabContext, type LabDefinition, workerSweep } from '@parallel-course/harness';
 import { LEARNER_FILES } from './learner-files.ts';
 import { blasStatus, blockedStatus, loadBlas, loadBlocked, loadRung, RUNG_FLAGS, rungStatus, RUNGS, staleBuildWarning, type Rung } from './addon.ts';
 import { measurePeaks } from './peaks.ts';
@@ -86,11 +86,6 @@ function outputFor(outputs: Map<number, Float64Array>, input: MatmulInput): Floa
   return c;
 }
 
-/** The matrices' seed of fresh sample `sample` of a run seeded `seed` (mulberry32 mixes it again with n). */
-export function freshSeed(seed: number, sample: number): number {
-  const mixed = (Math.imul(sample, 0x9e3779b1) ^ Math.imul(seed, 0x85ebca6b) ^ 0x5bd1e995) >>> 0;
-  return mixed === seed >>> 0 ? (mixed + 1) >>> 0 : mixed;
-}
 
 function tsNaiveCase(size: number): CaseDefinition<MatmulInput, Float64Array> {
   return {

@@ -6,12 +6,12 @@
  * and through shared memory; and a shared histogram that races without Atomics.
  */
 import { LEARNER_FILES } from './learner-files.ts';
-import { type CaseDefinition, type Headline, type LabContext, type LabDefinition, shortWorkerSweep } from '@parallel-course/harness';
+import { type CaseDefinition, freshSeed, type Headline, type LabContext, type LabDefinition, shortWorkerSweep } from '@parallel-course/harness';
 import { poolCase, processCase, serialCase, tallyCase, type LabOutput } from './cases.ts';
 import { exactIntegers } from './comparator.ts';
 import { handoffCase, serialPayloadCase } from './handoff-cases.ts';
 import type { LabInput } from './inputs.ts';
-import { histogramSync, lowbias32 } from './monte-carlo.ts';
+import { histogramSync } from './monte-carlo.ts';
 import { Worker } from 'node:worker_threads';
 import { checksum, makePayload, MIB } from './payload.ts';
 import { calibrate, estimateInputs, estimatePayload, estimatePool, estimateSerial, estimateTally, COURSE_MACHINE_RATES } from './estimates.ts';
@@ -99,12 +99,6 @@ export function sweepParams(chunk: number, workers: number): { chunk: number; po
 /** Payload sizes of the data-movement cases, in MiB (binary megabytes). */
 function payloadSizes(quick: boolean): number[] {
   return quick ? [1, 16] : [1, 16, 64];
-}
-
-/** The stream of fresh sample `sample` of a run seeded `seed`: a 32-bit hash of both, never the measured input's own. */
-export function freshSeed(seed: number, sample: number): number {
-  const mixed = lowbias32((seed ^ lowbias32(sample + 0x632be5ab)) >>> 0);
-  return mixed === seed >>> 0 ? (mixed + 1) >>> 0 : mixed;
 }
 
 const EXPECTED_WORKER = new URL('./expected-worker.ts', import.meta.url);

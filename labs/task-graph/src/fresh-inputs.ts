@@ -6,7 +6,7 @@
  * product: Freivalds' test modulo MODULUS, P r = M_1 (M_2 (... (M_count r))) for a random vector r.
  */
 import { randomFillSync } from 'node:crypto';
-import type { Comparison } from '@parallel-course/harness';
+import { freshSeed, type Comparison } from '@parallel-course/harness';
 import { MODULUS, seededMatrices, sideOf, type Matrix } from './matrix.ts';
 
 // Captured when the lab loads, before any learner module: the vectors are drawn after the product is in.
@@ -17,11 +17,6 @@ const fillRandom = randomFillSync;
  * and a variant wrong on every sample fails on the first.
  */
 const CHECK_VECTORS = 1;
-
-/** The matrices' seed of fresh sample `sample` of a run seeded `seed`: one-to-one in the sample for a given seed. */
-export function freshSeed(seed: number, sample: number): number {
-  return (Math.imul(sample, 0x9e3779b1) ^ Math.imul(seed | 0, 0x85ebca6b) ^ 0x5bd1e995) >>> 0;
-}
 
 /** The matrices of fresh sample `sample`: as many and as large as the measured product's, so the same work. */
 export function freshProduct(seed: number, sample: number, count: number, size: number): Matrix[] {
