@@ -100,6 +100,8 @@ test('the readers find the entries and deep imports (static, dynamic, type-only)
   assert.equal(misplaced('labs/x/src/lab.ts', 'testing.ts'), "'@parallel-course/harness/testing.ts' is for tests only (it loads the whole judge)");
   assert.equal(misplaced('labs/x/test/lab.test.ts', 'testing.ts'), null);
   assert.equal(misplaced('site/src/lib/a.ts', ''), "the site's build imports '@parallel-course/harness/site.ts' only");
+  assert.deepEqual(pathImports("import a from '../../labs/x/src/a.ts';\nimport type { B } from './b.ts';\nconst c = await import('../c.ts');\nimport { d } from '@parallel-course/x/d.ts';"), ['../../labs/x/src/a.ts', './b.ts', '../c.ts']);
+  assert.deepEqual(['labs/task-graph/src/matrix.ts', 'site/src/lib/a.ts', 'episodes/01-setup.mdx', 'exercises/x/a.ts'].map(packageOf), ['labs/task-graph', 'site', 'site', null]);
 });
 
 test('package.json exports exactly the four entries, each imported, and every import names one of them from its place', () => {
@@ -157,6 +159,20 @@ test('the learner entry loads four small files and never the core, and every fre
   assert.deepEqual([...wrong].sort(), [], "a file loaded in a fresh thread or process imports the harness beyond '@parallel-course/harness/learner.ts': that thread would load the labs' API and the core (a type-only import is fine)");
 });
 
+/** The relative specifiers of a text's imports (static, type-only, dynamic). */
+export function pathImports(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.\.?\/[^'"]+)['"]/gm)].map((m) => m[1]!);
+}
+
+/**
+ * The workspace package a path of the tree belongs to (labs/<name>, or site: the episodes are its pages, loaded from
+ * ../episodes), null for the learner's folders and the rest.
+ */
+export function packageOf(file: string): string | null {
+  if (file.startsWith('episodes/')) return 'site';
+  return /^(labs\/[^/]+|site)\//.exec(file)?.[1] ?? null;
+}
+
 /**
  * The lab packages' faces. A lab exports by name exactly the files of its src/ that learner code (and the lab's tests
  * and fixtures) import, no "./*" and no '.': the harness loads a lab's definition by path (lab-registry.ts), and
@@ -173,10 +189,13 @@ test("each lab package exports by name exactly the files other packages import f
     for (const m of text.matchAll(/['"]@parallel-course\/([a-z0-9-]+)(?:\/([A-Za-z0-9_./-]+))?['"]/g)) {
       if (imported.has(m[1]!)) imported.get(m[1]!)!.add(m[2] ?? '.');
     }
-    // Learner code reaches a lab through its package, never by a path into labs/<lab>/src.
-    if (isLearnerCode(file) && /from\s+['"](?:\.\.\/)+labs\/[^'"]+['"]/.test(text)) byPath.push(file);
+    if (!isLearnerCode(file) && isTest(file)) continue;
+    for (const spec of pathImports(text)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      if (packageOf(target) !== null && packageOf(target) !== packageOf(file)) byPath.push(`${file}: ${spec}`);
+    }
   }
-  assert.deepEqual(byPath, [], "learner code imports a lab's file by path: import '@parallel-course/<lab>/<file>.ts' (and export it from the lab's package.json)");
+  assert.deepEqual(byPath, [], "source reaches into another package's files by path: import '@parallel-course/<package>/<file>.ts' (a lab exports it by name in its package.json)");
   for (const lab of labs) {
     const { exports } = JSON.parse(readFileSync(path.join(ROOT, 'labs', lab, 'package.json'), 'utf8')) as { exports?: Record<string, string> };
     assert.ok(exports, `labs/${lab}/package.json has no "exports": every file of the package could be imported`);

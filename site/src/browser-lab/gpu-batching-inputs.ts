@@ -2,7 +2,7 @@
  * Episode 08's inputs, shared by the page (its expected logits) and the inference worker: seeded values in [0, 1),
  * like normalised pixels, for the largest batch; smaller batches take a prefix.
  */
-import { MODEL_SPEC } from '../../../labs/gpu-batching/src/model-spec.ts';
+import { MODEL_SPEC } from '@parallel-course/gpu-batching/model-spec.ts';
 
 export const BATCHES = [1, 4, 16, 64];
 export const FEATURES = MODEL_SPEC.layers[0]!;

@@ -5,7 +5,7 @@
  * multiply took which futures), as data; the page checks that data and replays it on its workers with the lab's own
  * TaskGraph, so the check, the times, the work and the span are those of the graph the learner's code built.
  */
-import type { Future, TaskGraph } from '../../../labs/task-graph/src/task-graph.ts';
+import type { Future, TaskGraph } from '@parallel-course/task-graph/task-graph.ts';
 
 /** An operand: input matrix k, or the product of the graph's task k (tasks numbered in the order they became ready). */
 export interface GraphRef {

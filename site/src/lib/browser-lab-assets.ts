@@ -42,7 +42,7 @@ async function download(what: string, bytes: Uint8Array): Promise<LabDownload> {
  */
 export async function gpuBatchingDownloads(): Promise<LabDownload[]> {
   const ortDist = ortDistFolder();
-  const { generateModelBytes } = await import('../../../labs/gpu-batching/src/model-onnx.ts');
+  const { generateModelBytes } = await import('@parallel-course/gpu-batching/model-onnx.ts');
   // About 1 s of CPU at build time, for the one page with this lab.
   return Promise.all([
     download("onnxruntime-web's WebAssembly runtime", readFileSync(join(ortDist, ORT_FILES[1]))),
@@ -65,8 +65,8 @@ export function browserLabAssets() {
         const ortDist = ortDistFolder();
         mkdirSync(join(out, 'ort'), { recursive: true });
         for (const file of ORT_FILES) copyFileSync(join(ortDist, file), join(out, 'ort', file));
-        const { generateModelBytes } = await import('../../../labs/gpu-batching/src/model-onnx.ts');
-        const { modelFileName } = await import('../../../labs/gpu-batching/src/model-file.ts');
+        const { generateModelBytes } = await import('@parallel-course/gpu-batching/model-onnx.ts');
+        const { modelFileName } = await import('@parallel-course/gpu-batching/model-file.ts');
         mkdirSync(join(out, 'models'), { recursive: true });
         writeFileSync(join(out, 'models', modelFileName()), generateModelBytes());
       },

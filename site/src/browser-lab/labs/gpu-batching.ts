@@ -9,7 +9,7 @@
  * On an emulated adapter (SwiftShader) the webgpu cases carry `adapter: "emulated"`, as the Node lab's do, so every
  * verdict, chart label, table and viewer line that shows their numbers says so.
  */
-import { buildLayers, expectedLogits, MODEL_SPEC } from '../../../../labs/gpu-batching/src/model-spec.ts';
+import { buildLayers, expectedLogits, MODEL_SPEC } from '@parallel-course/gpu-batching/model-spec.ts';
 import type { Results } from '../core-adapter.ts';
 import { webgpuInfo } from '../environment.ts';
 import { BATCHES, CLASSES, FEATURES, seededInputs } from '../gpu-batching-inputs.ts';

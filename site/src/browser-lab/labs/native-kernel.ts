@@ -12,7 +12,7 @@ import simdUrl from '../wasm/matmul-simd.wasm?url';
 import blockedUrl from '../wasm/matmul-blocked.wasm?url';
 import blockedRelaxedUrl from '../wasm/matmul-blocked-relaxed.wasm?url';
 // The lab's own JavaScript rungs (no node: imports), so the page times the code the Node lab times.
-import { matmulNaive, matmulTyped } from '../../../../labs/native-kernel/src/ts-kernels.ts';
+import { matmulNaive, matmulTyped } from '@parallel-course/native-kernel/ts-kernels.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
 import { createRng, type RawObservation } from '../core-adapter.ts';
 import { pageParallelism } from '../environment.ts';

@@ -9,9 +9,9 @@
  * (graph-recorder.ts), then that graph on the same pool as `your-graph`, checked against the main thread's product
  * before it is timed.
  */
-import { bounds, measureGraph } from '../../../../labs/task-graph/src/graph-measures.ts';
-import { productSerial, seededMatrices, type Matrix } from '../../../../labs/task-graph/src/matrix.ts';
-import { TaskGraph, type MatrixRunner, type MultiplyResult } from '../../../../labs/task-graph/src/task-graph.ts';
+import { bounds, measureGraph } from '@parallel-course/task-graph/graph-measures.ts';
+import { productSerial, seededMatrices, type Matrix } from '@parallel-course/task-graph/matrix.ts';
+import { TaskGraph, type MatrixRunner, type MultiplyResult } from '@parallel-course/task-graph/task-graph.ts';
 // The chain (the lab's worked example) and the balanced tree (its solution): the Node lab's own graphs, not copies.
 import { flatProduct, treeProduct } from '../../../../solutions/task-graph/graph.ts';
 import type { Results } from '../core-adapter.ts';

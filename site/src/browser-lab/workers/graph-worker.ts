@@ -1,5 +1,5 @@
 /** A worker of the in-page task-graph part: one matrix product per request, timed inside the worker. */
-import { multiplyMod } from '../../../../labs/task-graph/src/matrix.ts';
+import { multiplyMod } from '@parallel-course/task-graph/matrix.ts';
 
 self.onmessage = (event: MessageEvent<{ id: number; a: Float64Array; b: Float64Array }>) => {
   const { id, a, b } = event.data;

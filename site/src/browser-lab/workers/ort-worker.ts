@@ -5,7 +5,7 @@
  * happen here, so the page keeps drawing frames; the page times each request around its round trip.
  */
 import type * as Ort from 'onnxruntime-web';
-import { INPUT_NAME, OUTPUT_NAME } from '../../../../labs/gpu-batching/src/model-spec.ts';
+import { INPUT_NAME, OUTPUT_NAME } from '@parallel-course/gpu-batching/model-spec.ts';
 import { FEATURES, seededInputs } from '../gpu-batching-inputs.ts';
 
 export interface OrtInit {
