@@ -60,7 +60,7 @@ function notExportedFix(error: unknown): string {
   if ((error as { code?: unknown } | null)?.code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') return '';
   const message = error instanceof Error ? error.message : '';
   if (/[\\/](?:@parallel-course|labs)[\\/]harness[\\/]package\.json/.test(message)) {
-    return ". Learner code imports the harness from one entry: import { notImplemented } from '@parallel-course/harness/learner.ts'";
+    return ". Learner code imports the harness through one entry, '@parallel-course/harness/learner.ts': import notImplemented (and the rest it needs) there";
   }
   return ". A course package exports by name only the files learner code may import (its package.json \"exports\"): import what the exercise started with";
 }
