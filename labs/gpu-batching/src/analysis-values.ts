@@ -15,7 +15,7 @@
  * A key is absent when its case was not run (a quick run has fewer batches, no threadpool reader, no memory source).
  * Tables: batchSweep, pipeline, sessions, devices.
  */
-import { type AnalysisTable, caseRatioInterval, type CaseResult, type MeasuredValue, median, moverRatioCi, orderStatisticMedianCi, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
+import { type AnalysisTable, caseRatioInterval, type CaseResult, type MeasuredValue, mean, median, moverRatioCi, orderStatisticMedianCi, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
 import { providerWords, type CaseLine, type LabAnalysis } from './analysis.ts';
 
 /** Gain per doubling of the batch below which the curve has reached its knee (the episode's "less than 10%"). */
@@ -221,7 +221,7 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
     const c = caseOf('devices', { devices: d.devices, source: d.source });
     const text = `${d.devices} device process(es), data from ${d.source}`;
     if (d.efficiency !== null && d.devices > 1) put(`deviceEfficiency${key}`, d.efficiency, '', `parallel efficiency, throughput(D) / (D x throughput(1)), ${text}`, d.efficiencyCi);
-    const busy = d.busy.length ? d.busy.reduce((x, y) => x + y, 0) / d.busy.length : NaN;
+    const busy = d.busy.length > 0 && d.busy.every(Number.isFinite) ? mean(d.busy) : NaN;
     put(`deviceBusy${key}`, busy, '', `busy fraction (inference time / wall time), mean over the devices, ${text}`);
     put(`deviceThroughput${key}`, d.throughput, 'samples/s', `throughput, ${text}`);
     if (c && d.devices === 1) for (const [name, o] of Object.entries(c.observations)) if (/^device \d+ resident MiB$/.test(name)) resident.push(median(o.samples));
