@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildCharts } from '../src/report/charts.ts';
-import { formatTerminalSummary, ReportWriteError, writeReports } from '../src/report/index.ts';
+import { formatTerminalSummary, renderReports } from '../src/report/index.ts';
+import { writeRunFolder } from '../src/write/results-writer.ts';
 import { ChartRenderError, renderChartPng } from '../src/report/png.ts';
 import { parseResults, type Results } from '@parallel-course/core';
 
@@ -50,72 +51,45 @@ describe('renderChartPng', () => {
   });
 });
 
-describe('writeReports', () => {
-  let runDir = '';
-  const resultsText = `${JSON.stringify(loadFixture(), null, 2)}\n`;
-
+describe('renderReports, then the write stage', () => {
+  let outRoot = '';
   before(async () => {
-    runDir = await mkdtemp(path.join(tmpdir(), 'report-test-'));
-    await writeFile(path.join(runDir, 'results.json'), resultsText);
+    outRoot = await mkdtemp(path.join(tmpdir(), 'report-test-'));
   });
   after(async () => {
-    await rm(runDir, { recursive: true, force: true });
+    await rm(outRoot, { recursive: true, force: true });
   });
 
-  it('writes report.html, report.md and charts/*.png, and leaves results.json alone', async () => {
-    const resultsPath = path.join(runDir, 'results.json');
-    const statBefore = await stat(resultsPath);
-    const written = await writeReports(loadFixture(), runDir);
-
-    assert.equal(written.html, path.join(runDir, 'report.html'));
-    assert.equal(written.markdown, path.join(runDir, 'report.md'));
-    assert.deepEqual(
-      written.pngs.map((p) => path.relative(runDir, p)),
-      ['charts/speedup-vs-workers.png', 'charts/speedup-per-case.png', 'charts/time-distribution.png'],
-    );
-
-    const statAfter = await stat(resultsPath);
-    assert.equal(await readFile(resultsPath, 'utf8'), resultsText);
-    assert.equal(statAfter.mtimeMs, statBefore.mtimeMs);
-    assert.equal(statAfter.ino, statBefore.ino);
+  it('renders report.html, report.md and charts/*.png, which the write stage puts beside results.json', async () => {
+    const results = loadFixture();
+    const files = await renderReports(results);
+    assert.deepEqual(files.map((f) => f.relativePath), [
+      'report.html', 'charts/speedup-vs-workers.png', 'charts/speedup-per-case.png', 'charts/time-distribution.png', 'report.md',
+    ]);
+    const written = writeRunFolder({ outRoot, lab: 'event-loop', startedAt: new Date(results.startedAt) }, results, files, () => {});
+    const runDir = written.dir;
+    assert.equal(written.fellBack, false);
+    assert.deepEqual(JSON.parse(await readFile(path.join(runDir, 'results.json'), 'utf8')), JSON.parse(JSON.stringify(results)));
 
     // Every PNG is real and referenced by the Markdown; no temporary file is left behind.
-    const markdown = await readFile(written.markdown, 'utf8');
-    for (const png of written.pngs) {
+    const markdown = await readFile(path.join(runDir, 'report.md'), 'utf8');
+    for (const png of files.filter((f) => f.relativePath.endsWith('.png')).map((f) => path.join(runDir, f.relativePath))) {
       const bytes = await readFile(png);
       assert.deepEqual(bytes.subarray(0, 8), PNG_SIGNATURE, png);
       assert.ok(bytes.length > 5 * 1024, `${png}: only ${bytes.length} bytes`);
       assert.ok(markdown.includes(`](${path.relative(runDir, png)})`), `${png} is not referenced`);
     }
-    const files = [...(await readdir(runDir)), ...(await readdir(path.join(runDir, 'charts')))];
-    assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), []);
-    assert.match(await readFile(written.html, 'utf8'), /^<!doctype html>/);
+    const names = [...(await readdir(runDir)), ...(await readdir(path.join(runDir, 'charts')))];
+    assert.deepEqual(names.filter((f) => f.includes('.tmp')), []);
+    assert.match(await readFile(path.join(runDir, 'report.html'), 'utf8'), /^<!doctype html>/);
   });
 
-  it('never replaces a report that is already in the run folder', async () => {
-    const before = await readFile(path.join(runDir, 'report.md'), 'utf8');
-    const copy = structuredClone(loadFixture());
-    copy.title = 'second rendering';
-    await assert.rejects(writeReports(parseResults(copy), runDir), (error: unknown) => error instanceof ReportWriteError && /EEXIST/.test(error.message));
-    assert.equal(await readFile(path.join(runDir, 'report.md'), 'utf8'), before);
-  });
-
-  it('refuses a run folder that does not exist, saying who creates it', async () => {
-    const missing = path.join(runDir, 'no-such-run');
-    await assert.rejects(writeReports(loadFixture(), missing), (error: unknown) => {
-      assert.ok(error instanceof ReportWriteError);
-      assert.equal(error.code, 'REPORT_WRITE_FAILED');
-      assert.equal(
-        error.message,
-        `run folder ${missing} does not exist: the harness creates it (and results.json) before writing reports`,
-      );
-      return true;
-    });
-  });
-
-  it('refuses a reporter that would overwrite results.json or write outside the run folder, before writing anything', async () => {
-    const resultsPath = path.join(runDir, 'results.json');
-    for (const relativePath of ['results.json', '../escaped.txt']) {
+  it('refuses a reporter that would write results.json or outside the run folder, while rendering, before anything is written', async () => {
+    for (const [relativePath, message] of [
+      ['results.json', 'the rogue reporter asked to write results.json; only the harness writes that file'],
+      ['../escaped.txt', 'the rogue reporter asked to write ../escaped.txt, which is outside the run folder'],
+      ['charts/../../escaped.txt', 'the rogue reporter asked to write charts/../../escaped.txt, which is outside the run folder'],
+    ] as const) {
       const rogue = {
         name: 'rogue',
         async render() {
@@ -125,11 +99,10 @@ describe('writeReports', () => {
           ];
         },
       };
-      await assert.rejects(writeReports(loadFixture(), runDir, [rogue]), { name: 'ReportWriteError' });
+      await assert.rejects(renderReports(loadFixture(), [rogue]), { name: 'ReportWriteError', message });
     }
-    assert.equal(await readFile(resultsPath, 'utf8'), resultsText);
-    await assert.rejects(stat(path.join(runDir, 'first.txt')), { code: 'ENOENT' });
-    await assert.rejects(stat(path.join(runDir, '..', 'escaped.txt')), { code: 'ENOENT' });
+    const fine = { name: 'fine', async render() { return [{ relativePath: './charts//x.png', contents: 'x' }]; } };
+    assert.deepEqual((await renderReports(loadFixture(), [fine])).map((f) => f.relativePath), ['charts/x.png'], 'a path is normalised');
   });
 
   it('re-exports the terminal summary', () => {

@@ -85,31 +85,37 @@ test('checking --out leaves nothing behind, and names the folder, the code and t
 });
 
 const RESULTS = (): Results => parseResults(JSON.parse(readFileSync(new URL('./fixtures/results-event-loop.json', import.meta.url), 'utf8')), 'the fixture');
+const REPORT = [{ relativePath: 'report.md', contents: 'the report' }, { relativePath: 'charts/a.png', contents: new Uint8Array([1, 2, 3]) }];
 
-// The write stage makes the run folder; where the file system fails it (a full disk, --out made unwritable while the
-// run measured), the whole run goes to a new temporary folder, which the caller names, and no half-written run folder
-// is left beside the learner's earlier runs.
-test('a run folder the file system fails: the results and reports go to a temporary folder, and the half-written one goes', async (t) => {
+// The write stage makes the run folder and writes everything at once; where the file system fails it (a full disk,
+// --out made unwritable while the run measured), the whole run goes to a new temporary folder, which the caller names,
+// and no half-written run folder is left beside the learner's earlier runs.
+test('a run folder the file system fails: the results and reports go to a temporary folder, and the half-written one goes', (t) => {
   const out = tempDir(t, 'writer-fallback-');
   const startedAt = new Date('2026-12-06T17:00:00.000Z');
+  const runDir = path.join(out, 'event-loop', runFolderName(startedAt));
   const made: string[] = [];
-  let calls = 0;
-  const full = await writeRunFolder({ outRoot: out, lab: 'event-loop', startedAt }, RESULTS(), async (dir) => {
-    calls += 1;
-    if (calls === 1) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }); // the reports, in the run folder
-    writeFileSync(path.join(dir, 'report.md'), 'the report');
-    return dir;
-  }, (dir) => made.push(dir));
+  // The run folder fails its first write: something is already at results.json (EEXIST, as a full disk gives ENOSPC).
+  const full = writeRunFolder({ outRoot: out, lab: 'event-loop', startedAt }, RESULTS(), REPORT, (dir) => {
+    if (made.push(dir) === 1) writeFileSync(path.join(dir, 'results.json'), 'in the way');
+  });
   t.after(() => rmSync(full.dir, { recursive: true, force: true }));
-  assert.deepEqual([full.fellBack, full.problem, path.dirname(full.dir)], [true, 'ENOSPC', os.tmpdir()]);
-  assert.deepEqual(readdirSync(full.dir).sort(), ['report.md', 'results.json']);
-  assert.deepEqual(made, [path.join(out, 'event-loop', runFolderName(startedAt)), full.dir], 'each folder told as soon as it was made');
+  assert.deepEqual([full.fellBack, full.problem, path.dirname(full.dir)], [true, 'EEXIST', os.tmpdir()]);
+  assert.deepEqual(readdirSync(full.dir, { recursive: true }).map(String).sort(), ['charts', 'charts/a.png', 'report.md', 'results.json']);
+  assert.equal(JSON.parse(readFileSync(path.join(full.dir, 'results.json'), 'utf8')).lab, 'event-loop');
+  assert.deepEqual(made, [runDir, full.dir], 'each folder told as soon as it was made');
   assert.deepEqual(readdirSync(path.join(out, 'event-loop')), [], 'the half-written run folder was removed');
 
   // A folder that cannot be made at all: --out is a file now.
   const file = path.join(out, 'a-file');
   writeFileSync(file, 'not a folder');
-  const notDir = await writeRunFolder({ outRoot: file, lab: 'event-loop', startedAt }, RESULTS(), async (dir) => dir, () => {});
+  const notDir = writeRunFolder({ outRoot: file, lab: 'event-loop', startedAt }, RESULTS(), REPORT, () => {});
   t.after(() => rmSync(notDir.dir, { recursive: true, force: true }));
-  assert.deepEqual([notDir.fellBack, notDir.problem, existsSync(path.join(notDir.dir, 'results.json'))], [true, 'ENOTDIR', true]);
+  assert.deepEqual([notDir.fellBack, notDir.problem, existsSync(path.join(notDir.dir, 'charts', 'a.png'))], [true, 'ENOTDIR', true]);
+
+  // Invalid results are a bug, not the file system: an error, with no folder left anywhere.
+  const temps = readdirSync(os.tmpdir()).filter((f) => f.startsWith('x-run-')).length;
+  assert.throws(() => writeRunFolder({ outRoot: out, lab: 'x', startedAt }, { lab: 'x' } as never, REPORT, () => {}), /not a valid results file/);
+  assert.deepEqual(readdirSync(path.join(out, 'x')), []);
+  assert.equal(readdirSync(os.tmpdir()).filter((f) => f.startsWith('x-run-')).length, temps, 'no temporary folder made for it');
 });

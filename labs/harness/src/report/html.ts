@@ -73,7 +73,7 @@ const RENDER_SCRIPT = `
 })();
 `;
 
-/** Renders the whole report as one HTML document; `charts` as writeReports drew them (by default drawn here). */
+/** Renders the whole report as one HTML document; `charts` as renderReports drew them (by default drawn here). */
 export function renderHtmlReport(results: Results, charts: readonly ChartSpec[] = buildCharts(results)): string {
   const env = results.environment;
   const pageTitle = `${results.lab}: ${results.title}`;

@@ -1,16 +1,14 @@
 /**
  * Entry point of the reporting stage, one way down: select what the charts show (select.ts), draw the charts once
- * (charts.ts), render every file reporter from the same Results and charts, then write their files into the run folder
- * (reporter.ts: each with the harness's one atomic writer, never replacing a file). results.json is never written here.
+ * (charts.ts), render every file reporter from the same Results and charts, and check where each file may go
+ * (reporter.ts). Nothing is written here: the write stage writes the files with results.json.
  */
-import { mkdir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { Results } from '@parallel-course/core';
 import { chartSpecs } from './charts.ts';
 import { renderHtmlReport } from './html.ts';
 import { renderMarkdownReport } from './markdown.ts';
 import { renderChartPng } from './png.ts';
-import { chartFileName, HTML_FILE, MARKDOWN_FILE, type ReportFile, type Reporter, reportTarget, writeReportFile } from './reporter.ts';
+import { chartFileName, HTML_FILE, MARKDOWN_FILE, type ReportFile, type Reporter, reportPath } from './reporter.ts';
 import { selectCharts } from './select.ts';
 import { ReportWriteError } from '../errors.ts';
 
@@ -54,46 +52,25 @@ export const htmlReporter: Reporter = {
   },
 };
 
-/** The file reporters writeReports runs, in order. The terminal summary is separate: it goes to stdout. */
+/** The file reporters renderReports runs, in order. The terminal summary is separate: it goes to stdout. */
 export const fileReporters: readonly Reporter[] = [htmlReporter, pngReporter, markdownReporter];
 
 /**
- * Renders every report for `results` and writes report.html, report.md and charts/*.png into `runDir`, which
- * must exist (the harness creates it and writes results.json first). Everything is rendered before anything is
- * written, so a rendering error leaves no half-written report. Returns the absolute paths written.
- * `reporters` is for tests; the harness uses the default set.
+ * Renders every report for `results`: select what the charts show, draw them once, and render each file reporter
+ * from the same results and charts; every path checked (reportPath). Nothing is written: the write stage puts the
+ * files in the run folder with results.json (write/results-writer.ts writeRunFolder), so a rendering error leaves
+ * no half-written folder. `reporters` is for tests; the harness uses the default set.
  */
-export async function writeReports(
-  results: Results,
-  runDir: string,
-  reporters: readonly Reporter[] = fileReporters,
-): Promise<{ html: string; markdown: string; pngs: string[] }> {
-  const dir = path.resolve(runDir);
-  const info = await stat(dir).catch(() => null);
-  if (info === null || !info.isDirectory()) {
-    throw new ReportWriteError(`run folder ${dir} does not exist: the harness creates it (and results.json) before writing reports`);
-  }
-
+export async function renderReports(results: Results, reporters: readonly Reporter[] = fileReporters): Promise<ReportFile[]> {
   // Select, then draw, once: every reporter renders the same charts.
   const selection = selectCharts(results);
   const charts = chartSpecs(selection);
   const chartFiles = Object.fromEntries(charts.map((spec) => [spec.id, chartFileName(spec.id)]));
-  const rendered: Array<{ reporter: string; file: ReportFile }> = [];
+  const files: ReportFile[] = [];
   for (const reporter of reporters) {
-    for (const file of await reporter.render({ results, charts, chartFiles })) rendered.push({ reporter: reporter.name, file });
+    for (const file of await reporter.render({ results, charts, chartFiles })) {
+      files.push({ relativePath: reportPath(reporter.name, file.relativePath), contents: file.contents });
+    }
   }
-
-  // Check every target before writing the first, so a bad path leaves the folder as it was.
-  const targets = rendered.map(({ reporter, file }) => ({ target: reportTarget(dir, reporter, file.relativePath), file }));
-  const written: string[] = [];
-  for (const { target, file } of targets) {
-    await mkdir(path.dirname(target), { recursive: true });
-    writeReportFile(target, file.contents);
-    written.push(target);
-  }
-  return {
-    html: path.join(dir, HTML_FILE),
-    markdown: path.join(dir, MARKDOWN_FILE),
-    pngs: written.filter((file) => file.endsWith('.png')),
-  };
+  return files;
 }

@@ -1,12 +1,12 @@
 /**
  * The one interface every file reporter implements (as in Criterion.rs's report.rs): fed the same validated
  * Results and the same charts, it returns the files it wants written, and never measures or reads anything back from
- * the run; and where those files may go (inside the run folder, never results.json), written atomically.
+ * the run; and where those files may go (inside the run folder, never results.json). The write stage writes them
+ * (write/results-writer.ts), with results.json, atomically.
  */
 import path from 'node:path';
 import type { Results } from '@parallel-course/core';
 import { ReportWriteError } from '../errors.ts';
-import { writeFileAtomic } from '../write/results-writer.ts';
 import type { ChartSpec } from './chart-spec.ts';
 
 export const HTML_FILE = 'report.html';
@@ -42,24 +42,18 @@ export function chartFileName(id: string): string {
   return `${CHARTS_DIR}/${id}.png`;
 }
 
-/** Resolves a reporter's relative path inside `runDir`, refusing paths that leave it or name results.json. */
-export function reportTarget(runDir: string, reporter: string, relativePath: string): string {
-  const target = path.resolve(runDir, relativePath);
-  const relative = path.relative(runDir, target);
+/**
+ * A reporter's path, checked and normalised: relative to the run folder, inside it (no `..`, not absolute), never
+ * results.json. Checked when the file is rendered, before the run folder exists.
+ */
+export function reportPath(reporter: string, relativePath: string): string {
+  const folder = path.resolve('/run-folder');
+  const relative = path.relative(folder, path.resolve(folder, relativePath));
   if (relative.startsWith('..') || path.isAbsolute(relative) || relative === '') {
     throw new ReportWriteError(`the ${reporter} reporter asked to write ${relativePath}, which is outside the run folder`);
   }
   if (relative === RESULTS_FILE) {
     throw new ReportWriteError(`the ${reporter} reporter asked to write ${RESULTS_FILE}; only the harness writes that file`);
   }
-  return target;
-}
-
-/** Writes one report file with the harness's atomic writer; it never replaces a file that is there. */
-export function writeReportFile(target: string, contents: string | Uint8Array): void {
-  try {
-    writeFileAtomic(target, contents);
-  } catch (error) {
-    throw new ReportWriteError(`could not write ${target}: ${(error as Error).message}`, { cause: error });
-  }
+  return relative.split(path.sep).join('/');
 }

@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import type { Results } from '@parallel-course/core';
-import { EXIT_CHECK_FAILED, EXIT_OK } from '../errors.ts';
+import { errorText, EXIT_CHECK_FAILED, EXIT_OK, ReportWriteError } from '../errors.ts';
 import { ANALYSIS_FILE, writeAnalysis } from '../analyse/lab-analysis.ts';
-import { formatTerminalSummary, writeReports } from '../report/index.ts';
+import { formatTerminalSummary, HTML_FILE, MARKDOWN_FILE, renderReports } from '../report/index.ts';
 import { writeRunFolder } from '../write/results-writer.ts';
 import { stdoutSummaryWidth } from '../text-table.ts';
 import type { LastStagesGuard } from './interrupt.ts';
@@ -17,8 +17,14 @@ export async function writeRun(start: RunStart, results: Results, guard: Pick<La
   const { outRoot, startedAt, print, definition } = start;
   const lab = start.options.lab;
   start.progress.stage('Writing reports...');
-  const written = await writeRunFolder({ outRoot, lab, startedAt }, results, (dir) => writeReports(results, dir), guard.made);
+  // Every report rendered first, with nothing on disk (report/: select, draw, render); then the run folder made and
+  // written at once (write/). A reporter that throws is a bug in the harness: the results are still written, alone.
+  const rendered = await renderReports(results).then((files) => ({ files, failure: null }), (failure: unknown) => ({ files: [], failure }));
+  const written = writeRunFolder({ outRoot, lab, startedAt }, results, rendered.files, guard.made);
   if (written.fellBack) print(`warning: could not write under ${path.join(outRoot, lab)} (${written.problem}); the results are in ${written.dir} instead.`);
+  if (rendered.failure) {
+    throw new ReportWriteError(`the reports could not be rendered (${errorText(rendered.failure)}); the results are kept in ${written.dir}`, { cause: rendered.failure });
+  }
   // The same loaded definition and the results value: nothing is loaded or read back from the folder just written.
   let analysisLine: string | null = null;
   try {
@@ -31,8 +37,8 @@ export async function writeRun(start: RunStart, results: Results, guard: Pick<La
     formatTerminalSummary(results, { width: stdoutSummaryWidth() }),
     '',
     `Results: ${path.join(written.dir, 'results.json')}`,
-    `Report:  ${written.reports.html}`,
-    `         ${written.reports.markdown}`,
+    `Report:  ${path.join(written.dir, HTML_FILE)}`,
+    `         ${path.join(written.dir, MARKDOWN_FILE)}`,
     ...(analysisLine ? [analysisLine] : []),
   ].join('\n');
   print(summary);

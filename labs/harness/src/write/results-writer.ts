@@ -46,13 +46,12 @@ export function createRunDir(outRoot: string, lab: string, date: Date): string {
   throw new Error(`could not create a new run folder under ${labDir}`);
 }
 
-export interface WrittenRun<T> {
+export interface WrittenRun {
   /** The folder the results are in: the new run folder, or a temporary one if writing there failed. */
   dir: string;
   fellBack: boolean;
   /** Why the run folder could not be used, when it could not. */
   problem: string | null;
-  reports: T;
 }
 
 /** Where a run's folder goes: `<outRoot>/<lab>/<startedAt as runFolderName>`. */
@@ -62,34 +61,48 @@ export interface RunFolderPlace {
   startedAt: Date;
 }
 
+/** A file that goes into the run folder beside results.json (a report, a chart), at a path inside it. */
+export interface RunFolderFile {
+  /** Relative to the run folder, forward slashes, already checked to stay inside it (report/reporter.ts reportPath). */
+  relativePath: string;
+  contents: string | Uint8Array;
+}
+
 /**
- * Makes this run's folder (createRunDir: new, never an earlier run's) and writes results.json and the reports into it;
- * if that fails (a full disk, `--out` made unwritable during the run), into a new temporary folder instead, so a
- * measured run is never lost, and the half-written run folder is removed. `made` hears of each folder the moment it
- * exists, so a signal can remove it (run/interrupt.ts). The caller names the folder it got.
+ * Makes this run's folder (createRunDir: new, never an earlier run's) and writes results.json, then `files`, into it,
+ * all at once (everything is rendered before); if that fails (a full disk, `--out` made unwritable during the run),
+ * into a new temporary folder instead, so a measured run is never lost, and the half-written run folder is removed.
+ * `made` hears of each folder the moment it exists, so a signal can remove it (run/interrupt.ts). The caller names the
+ * folder it got.
  */
-export async function writeRunFolder<T>(
-  place: RunFolderPlace,
-  results: Results,
-  writeReports: (dir: string) => Promise<T>,
-  made: (dir: string) => void,
-): Promise<WrittenRun<T>> {
+export function writeRunFolder(place: RunFolderPlace, results: Results, files: readonly RunFolderFile[], made: (dir: string) => void): WrittenRun {
   let runDir: string | null = null;
   try {
     runDir = createRunDir(place.outRoot, place.lab, place.startedAt);
     made(runDir);
-    writeResults(runDir, results);
-    return { dir: runDir, fellBack: false, problem: null, reports: await writeReports(runDir) };
+    writeFolder(runDir, results, files);
+    return { dir: runDir, fellBack: false, problem: null };
   } catch (error) {
-    // Only the file system failing us calls for another folder; invalid results are a bug, and stay an error.
-    const problem = (error as NodeJS.ErrnoException).code;
-    if (typeof problem !== 'string') throw error;
     // This run's own folder, half written: it goes, so the one copy of the run is the whole one (never an earlier run's).
     if (runDir) rmSync(runDir, { recursive: true, force: true });
+    // Only the file system failing us calls for another folder (its errors carry an errno); invalid results are a
+    // bug, and stay an error.
+    const { code: problem, errno } = error as NodeJS.ErrnoException;
+    if (typeof problem !== 'string' || typeof errno !== 'number') throw error;
     const dir = mkdtempSync(path.join(os.tmpdir(), `${results.lab}-run-`));
     made(dir);
-    writeResults(dir, results);
-    return { dir, fellBack: true, problem, reports: await writeReports(dir) };
+    writeFolder(dir, results, files);
+    return { dir, fellBack: true, problem };
+  }
+}
+
+/** results.json first (the run's evidence), then each file at its path, its folders made as needed. */
+function writeFolder(dir: string, results: Results, files: readonly RunFolderFile[]): void {
+  writeResults(dir, results);
+  for (const file of files) {
+    const target = path.join(dir, file.relativePath);
+    makeDirs(path.dirname(target));
+    writeFileAtomic(target, file.contents);
   }
 }
 
