@@ -1,17 +1,22 @@
 /** Learner files are loaded one way in every lab, with a message that names the file and the missing export. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
-import os from 'node:os';
+import { symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { importLearnerModule, LearnerModuleError } from '../src/learner-module.ts';
+import { tempDir } from './support/temp-dir.ts';
 
-test('a learner file without a declared export is refused, naming the file, the export and what it exports', async (t) => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'learner-module-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+/** exercises/demo in a fresh temp root (removed when the test ends). */
+function demoDir(t: Parameters<typeof tempDir>[0]): { root: string; implDir: string } {
+  const root = tempDir(t, 'learner-module-');
   const implDir = path.join(root, 'exercises', 'demo');
   mkdirSync(implDir, { recursive: true });
+  return { root, implDir };
+}
+
+test('a learner file without a declared export is refused, naming the file, the export and what it exports', async (t) => {
+  const { implDir } = demoDir(t);
   writeFileSync(path.join(implDir, 'schedule.ts'), 'export function runInChunk() { return 1; }\nexport const x = 2;\n');
   writeFileSync(path.join(implDir, 'worker.ts'), 'export function named() {}\n');
   writeFileSync(path.join(implDir, 'broken.ts'), 'export function f( {\n');
@@ -28,11 +33,8 @@ test('a learner file without a declared export is refused, naming the file, the 
 
 test("an import of a file a course package does not export says which entry to import instead", async (t) => {
   // A learner file from before the entries (session 18) imported notImplemented from the harness's lab-definition.ts.
-  const root = mkdtempSync(path.join(os.tmpdir(), 'learner-module-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const { root, implDir } = demoDir(t);
   symlinkSync(fileURLToPath(new URL('../../../node_modules', import.meta.url)), path.join(root, 'node_modules'));
-  const implDir = path.join(root, 'exercises', 'demo');
-  mkdirSync(implDir, { recursive: true });
   writeFileSync(path.join(implDir, 'old.ts'), "import { notImplemented } from '@parallel-course/harness/lab-definition.ts';\nexport function f() { notImplemented('f'); }\n");
   writeFileSync(path.join(implDir, 'deep.ts'), "import lab from '@parallel-course/event-loop/lab.ts';\nexport function f() { return lab; }\n");
   writeFileSync(path.join(implDir, 'entry.ts'), "import { notImplemented } from '@parallel-course/harness/learner.ts';\nexport function f() { notImplemented('f'); }\n");
