@@ -52,6 +52,8 @@ export interface AnalysisInput {
    * interval resamples the two cases independently.
    */
   sampleRounds?: number[];
+  /** Calls per measured sample, each sample's time divided by it in samplesMs (CaseResult.callsPerSample); absent: one. */
+  callsPerSample?: number;
   /**
    * The case's measure group (CaseDefinition.measureGroup; undefined is the default group). Rounds are numbered per
    * group, so round r of one group has nothing to do with round r of another: cases are paired only within a group.
@@ -162,6 +164,7 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     samplesMs: input.samplesMs,
     // Without round indices (an older caller) the samples are recorded as one round: nothing to pair, see pairingOf.
     sampleRounds: input.sampleRounds ?? input.samplesMs.map(() => 0),
+    ...(input.callsPerSample !== undefined ? { callsPerSample: input.callsPerSample } : {}),
     workPerSample: input.workPerSample,
     sample: input.sample ?? ONE_SAMPLE,
     summary: summarize(input.samplesMs, { noisyRobustCv: NOISY_ROBUST_CV }),

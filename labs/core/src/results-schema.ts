@@ -160,7 +160,10 @@ export const caseResultSchema = z.object({
   params: paramsSchema,
   /** The case's worker (thread or process) count, where it has one: efficiency and the Amdahl fit use it. */
   workers: z.number().int().positive().optional(),
-  /** Time per sample (one call of the measured function), in ms, in the order taken. */
+  /**
+   * Time per sample (one call of the measured function), in ms, in the order taken. A sample of several calls
+   * (`callsPerSample`) records its time divided by its calls.
+   */
   samplesMs: z.array(nonNegative).min(1).max(MAX_SAMPLES_PER_CASE),
   /**
    * The round (0-based) each sample was taken in, same length as samplesMs, numbered across the run. A round measures
@@ -168,6 +171,12 @@ export const caseResultSchema = z.object({
    * different groups never share a round.
    */
   sampleRounds: z.array(z.number().int().nonnegative()).min(1).max(MAX_SAMPLES_PER_CASE),
+  /**
+   * How many calls each measured sample made back to back, each on an input of its own, timed as one by the harness
+   * (a fast case's: the harness's round trip then stays under 1% of a sample). Absent: one (files written before it
+   * existed, browser files); every entry of samplesMs is the sample's time / this.
+   */
+  callsPerSample: z.number().int().positive().max(1_000_000).optional(),
   /** How many units of work one sample does (requests, elements...), to turn times into throughput. */
   workPerSample: z.object({ amount: z.number().positive(), unit: z.string().max(40) }),
   /**

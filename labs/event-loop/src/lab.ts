@@ -207,6 +207,9 @@ const lab: LabDefinition<BurstInput, string[]> = {
   // Quick: 8 rounds of 2. With 4 the headline (the pool at P over inline) did not resolve on a busy 2-CPU machine in
   // 4 of 5 runs (1.13x to 1.86x, every interval reaching below 1; issue 44): its interval pairs by round, and 4 rounds
   // are too few to resample. About 50 s on the course machine, within the quick budget (the plan cuts rounds first).
+  // A sample is one burst, and afterSample closes it (the probe, the load's CPU, the loop delay): calls back to back
+  // would leave every burst but the last unclosed.
+  oneCallPerSample: 'each sample is one burst, which afterSample closes',
   sampling: { quick: { warmupSamples: 1, rounds: 8, samplesPerRound: 2 }, full: { warmupSamples: 2, rounds: 10, samplesPerRound: 3 } },
   // The run's plan (the harness's plan.ts): one PBKDF2 key timed here; the burst's keys for the expected outputs.
   planning: { calibrate, courseMachine: COURSE_MACHINE_RATES, inputsMs: (_params, ctx, calibration) => estimateInputs(burstFor(ctx.availableParallelism), calibration) },

@@ -215,6 +215,9 @@ const lab: LabDefinition<InferenceInput, Float32Array> = {
     return { text: formatAnalysis(analysis), files: [{ name: 'analysis.json', contents: `${JSON.stringify(analysis, null, 2)}\n` }], ...analysisValues(results, analysis) };
   },
   // Full: 23 cases x 17 passes of 1024 samples, about 3 minutes on a busy 2-CPU machine.
+  // Its fresh passes are files in one folder, renamed and refilled in place for each sample (fresh-inputs.ts): a
+  // structured clone would be no pass of its own, so each sample stays one pass (passes take milliseconds).
+  oneCallPerSample: 'its fresh passes are files refilled in place for each sample',
   sampling: { quick: { warmupSamples: 1, rounds: 4, samplesPerRound: 2 }, full: { warmupSamples: 1, rounds: 8, samplesPerRound: 2 } },
   // The run's plan (the harness's plan.ts): the plain dense-layer loop (expectedLogits) timed here, ONNX Runtime's
   // costs scaled by it.

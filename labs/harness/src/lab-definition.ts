@@ -48,7 +48,10 @@ export interface Comparator<Output> {
 export interface CaseInstance<Input, Output> {
   /** Does one sample's worth of work on `input` and returns its output (the harness keeps it so it cannot be optimised away). */
   run(input: Input): Promise<Output> | Output;
-  /** Optional: runs after each sample, outside the timed region (e.g. waiting for a load generator to wind down). */
+  /**
+   * Optional: runs after each sample, outside the timed region (e.g. waiting for a load generator to wind down); after
+   * the last call of a sample of several, so a lab that needs it after every call sets LabDefinition.oneCallPerSample.
+   */
   afterSample?(): Promise<void> | void;
   /**
    * Optional: runs before each warm-up and measured sample with that sample's input, outside the timed region (e.g.
@@ -196,9 +199,11 @@ export interface LabInputs<Input> {
    * in its README. Each such sample is checked in the judge with `checkSample` (cheaper than computing the whole
    * expected output), or, where the lab has `expectedAt`, against its own expected output computed there before
    * measuring. What it returns may reuse the arrays (and files) of the input it returned before, so it is valid until
-   * the next call: call it once per sample, just before that sample, and check the sample before the next call
+   * the next call: call it once per input, just before that input is used, and check its output before the next call
    * (native-kernel's products and gpu-batching's passes refill one set of arrays; a lab with `expectedAt` must return
-   * a new object each time, since the judge makes every input up front).
+   * a new object each time, since the judge makes every input up front). A sample of several calls (a fast case:
+   * judge-sampler.ts callsPerSample) runs each on a structured clone of what this returned, so it must return plain
+   * data (typed arrays, arrays, objects), or the lab sets `oneCallPerSample`.
    */
   measureAt?(sample: number): Input;
 }
@@ -315,6 +320,14 @@ export interface LabDefinition<Input, Output> {
    * or "devices are CPU processes: no GPU was found". Called once per run, after the cases are listed.
    */
   notes?(ctx: LabContext): string[];
+  /**
+   * Optional: why every sample of this lab is one call, however short (gpu-batching: its fresh inputs are files,
+   * refilled in place for each sample, so a structured clone is no input of its own; event-loop: its cases close each
+   * sample in `afterSample`, which runs after a sample, not between its calls). Without it the judge makes a
+   * fast case's sample several calls back to back, each on its own input (judge-sampler.ts callsPerSample), so the
+   * protocol's round trip stays under 1% of a sample.
+   */
+  oneCallPerSample?: string;
   /**
    * Optional: the memory a run's processes may hold together, in bytes, when the harness's limit (os-sandbox.ts:
    * 4 GiB + 256 MiB per CPU of anonymous memory) is too little, e.g. native-kernel's triad arrays, sized from the last-level cache. It

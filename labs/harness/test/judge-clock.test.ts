@@ -27,7 +27,7 @@ const RIGHT = `export function sumSquares(xs: Float64Array): number {
 
 /** An output judge that accepts every output (for tests of the clock and the plan alone). */
 const ACCEPT_ALL: OutputJudge = {
-  next: () => ({ fresh: 1, input: null }),
+  next: (_key, calls = 1) => Array.from({ length: calls }, () => ({ fresh: 1, input: null })),
   check: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }),
   positions: () => [],
   checkAt: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }),
@@ -42,7 +42,7 @@ function channel() {
 test('the judge takes one answer per request, of its type and number, and refuses any other', async () => {
   const { sent, channel: judge } = channel();
   const sampled = (seq: number): RunnerMessage & { type: 'sampled' } => ({ type: 'sampled', seq, runnerMs: 0 });
-  const output = (seq: number): RunnerMessage & { type: 'output' } => ({ type: 'output', seq, output: { kind: 'whole', value: [1] } });
+  const output = (seq: number): RunnerMessage & { type: 'output' } => ({ type: 'output', seq, outputs: [{ kind: 'whole', value: [1] }] });
   // An answer with no request in flight.
   assert.throws(() => judge.deliver(sampled(1), 0), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message) && e.caseKey === null);
   const answer = judge.ask({ type: 'sample', caseKey: 'k' }, null);
@@ -131,9 +131,9 @@ test('a sample runs on the fresh input the judge reveals when it asks for that s
       // The requests the supervisor would send, in order, once the runner listens (after its 'measuring').
       listen: (handler) => {
         for (const request of [
-          { type: 'prepare', seq: 1, caseKey: learnerKey, fresh: 777_777 },
+          { type: 'prepare', seq: 1, caseKey: learnerKey, fresh: [777_777] },
           { type: 'sample', seq: 2, caseKey: learnerKey },
-          { type: 'prepare', seq: 3, caseKey: learnerKey, fresh: 5 },
+          { type: 'prepare', seq: 3, caseKey: learnerKey, fresh: [5] },
           { type: 'sample', seq: 4, caseKey: learnerKey },
           { type: 'finish', seq: 5, caseKeys: [] },
         ]) handler(request);
@@ -149,7 +149,7 @@ test('a sample runs on the fresh input the judge reveals when it asks for that s
     xs[0] = k;
     return xs.reduce((s, x) => s + x * x, 0);
   };
-  assert.deepEqual(outputs.map((m) => [m.seq, m.output]), [[2, { kind: 'whole', value: [numbered(777_777)] }], [4, { kind: 'whole', value: [numbered(5) + 1] }]]);
+  assert.deepEqual(outputs.map((m) => [m.seq, m.outputs]), [[2, [{ kind: 'whole', value: [numbered(777_777)] }]], [4, [{ kind: 'whole', value: [numbered(5) + 1] }]]]);
   assert.ok(!messages.some((m) => (m as { type: string }).type === 'verdict'), 'no verdict from the runner');
 });
 
@@ -197,22 +197,32 @@ test("in a graded run the solution's copy runs in a process that never loads the
   assert.ok(results?.cases.some((c: { params: Record<string, unknown> }) => c.params['impl'] === 'solution'), 'the solution copy was measured');
   assert.notEqual(results?.grade?.entries[0]?.ratio ?? null, null, JSON.stringify(results?.grade));
   assert.ok(results?.notes.some((n: string) => n.startsWith("The solution's own process")), 'the note on its round trip');
+  // Every case records its calls per sample; the graded case and the solution's copy of it make the same (equal work).
+  const calls = (impl?: string) => results?.cases.find((c: { variant: string; params: Record<string, unknown> }) => c.variant === 'learner' && c.params['impl'] === impl)?.callsPerSample;
+  assert.ok(results?.cases.every((c: { callsPerSample?: unknown }) => Number.isInteger(c.callsPerSample) && (c.callsPerSample as number) >= 1), JSON.stringify(results?.cases.map((c: { callsPerSample?: unknown }) => c.callsPerSample)));
+  assert.equal(calls('solution'), calls(undefined));
 });
 
 test("a graded case gets one discarded sample before each of its rounds; the plan's count is what is recorded", async () => {
-  // A runner that answers every request at once: the judge asks 51 calibration samples, then per case the warm-up
-  // (1) and 3 rounds of 2, plus for the rewarmed case one more before each round (3).
+  // A runner that answers every request at once, its case samples stamped 100 ms long (one call each, then): the judge
+  // asks 51 calibration samples, then per case the warm-up (1) and 3 rounds of 2, plus for the rewarmed case one more
+  // before each round (3).
   const asked = new Map<string | null, number>();
+  let calls = 1;
   const judge: JudgeChannel = new JudgeChannel(
     (request) =>
       queueMicrotask(() => {
         if (request.type === 'sample') asked.set(request.caseKey, (asked.get(request.caseKey) ?? 0) + 1);
         const now = performance.now();
-        if (request.type === 'prepare') judge.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
+        if (request.type === 'prepare') {
+          calls = request.fresh.length;
+          judge.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
+        }
         if (request.type === 'between') judge.deliver({ type: 'ok', seq: request.seq }, now);
         if (request.type === 'sample') {
-          judge.deliver({ type: 'sampled', seq: request.seq, runnerMs: 0 }, now);
-          judge.deliver({ type: 'output', seq: request.seq, output: { kind: 'whole', value: null } }, now);
+          const at = request.caseKey === null ? now : now + 100;
+          judge.deliver({ type: 'sampled', seq: request.seq, runnerMs: at - now }, at);
+          judge.deliver({ type: 'output', seq: request.seq, outputs: Array.from({ length: request.caseKey === null ? 1 : calls }, () => ({ kind: 'whole' as const, value: null })) }, at);
         }
       }),
     () => {},

@@ -12,7 +12,7 @@ import { runLab } from '../src/run/run-lab.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { replaceOnce } from './support/replace-once.ts';
 import { tempRoot } from './support/temp-root.ts';
-import { JudgeChannel, judgeSamples, RefusedAnswer, type JudgedCase } from '../src/measure/judge-sampler.ts';
+import { callsPerSample, JudgeChannel, judgeSamples, MAX_CALLS_PER_SAMPLE, MAX_SAMPLE_BYTES, MIN_SAMPLE_TRIPS, RefusedAnswer, type JudgedCase } from '../src/measure/judge-sampler.ts';
 import { drawPositions, labOutputJudge, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } from '../src/measure/judge-outputs.ts';
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
@@ -36,10 +36,10 @@ function sumsLab(): LabDefinition<Float64Array, number[]> {
   } as unknown as LabDefinition<Float64Array, number[]>;
 }
 
-/** A runner that answers every request at once, its output for each prepared fresh number from `answer`. */
+/** A runner that answers every request at once, its output for each prepared fresh number (one per call) from `answer`. */
 function fakeRunner(answer: (fresh: number) => SampleOutput, show: (positions: number[]) => Float64Array = () => new Float64Array(0), after?: (seq: number) => RunnerMessage | null) {
   const asked: JudgeRequest[] = [];
-  let fresh = 0;
+  let fresh: number[] = [];
   const channel: JudgeChannel = new JudgeChannel(
     (request) =>
       queueMicrotask(() => {
@@ -55,7 +55,7 @@ function fakeRunner(answer: (fresh: number) => SampleOutput, show: (positions: n
           channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: 0 }, now);
           const instead = after?.(request.seq) ?? null;
           if (instead) return channel.deliver(instead as never, now);
-          channel.deliver({ type: 'output', seq: request.seq, output: request.caseKey === null ? { kind: 'whole', value: null } : answer(fresh) }, now);
+          channel.deliver({ type: 'output', seq: request.seq, outputs: request.caseKey === null ? [{ kind: 'whole', value: null }] : fresh.map(answer) }, now);
         }
       }),
     () => {},
@@ -93,13 +93,13 @@ test("a runner's own verdict, or an output or 'shown' the judge did not ask for,
     () => channel.deliver({ type: 'verdict', seq: 1, equal: true, reason: null, checkMs: 0 } as never, 1),
     (e) => e instanceof RefusedAnswer && /'verdict' #1.*waited for 'output' #1/.test(e.message) && e.caseKey === 'learner',
   );
-  channel.deliver({ type: 'output', seq: 1, output: { kind: 'whole', value: [0] } }, 1);
+  channel.deliver({ type: 'output', seq: 1, outputs: [{ kind: 'whole', value: [0] }] }, 1);
   await answered;
   // An output with nothing asked, a 'shown' with no 'show' in flight.
-  assert.throws(() => channel.deliver({ type: 'output', seq: 1, output: { kind: 'whole', value: [0] } }, 2), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message));
+  assert.throws(() => channel.deliver({ type: 'output', seq: 1, outputs: [{ kind: 'whole', value: [0] }] }, 2), (e) => e instanceof RefusedAnswer && /did not ask for/.test(e.message));
   assert.throws(() => channel.deliver({ type: 'shown', seq: 2, values: new Float64Array(1) }, 2), (e) => e instanceof RefusedAnswer && /'shown'.*did not ask for/.test(e.message));
   const shown = channel.ask({ type: 'show', caseKey: 'learner', positions: [0] }, null);
-  assert.throws(() => channel.deliver({ type: 'output', seq: 2, output: { kind: 'whole', value: [0] } }, 3), (e) => e instanceof RefusedAnswer && /waited for 'shown' #2/.test(e.message));
+  assert.throws(() => channel.deliver({ type: 'output', seq: 2, outputs: [{ kind: 'whole', value: [0] }] }, 3), (e) => e instanceof RefusedAnswer && /waited for 'shown' #2/.test(e.message));
   channel.deliver({ type: 'shown', seq: 2, values: new Float64Array([0]) }, 3);
   await shown;
 });
@@ -172,11 +172,11 @@ test('the runner sends outputs up to the bound whole, a larger typed array by th
   // Served end to end: the large output stays in the runner and 'show' reads it.
   const big = Float64Array.from({ length: OUTPUT_BYTES_BOUND / 8 + 10 }, (_, i) => i);
   const sent: RunnerMessage[] = [];
-  await serveSamples([{ key: 'k', instance: { run: () => big, teardown() {} }, inputAt: () => null, measured: () => ({ type: 'measured', caseKey: 'k', observations: {}, workPerSample: { amount: 1, unit: 'x' }, sample: { item: 'sample', itemsPerSample: 1 } }) }], {
+  await serveSamples([{ key: 'k', instance: { run: () => big, teardown() {} }, inputAt: () => null, freshInputs: false, measured: () => ({ type: 'measured', caseKey: 'k', observations: {}, workPerSample: { amount: 1, unit: 'x' }, sample: { item: 'sample', itemsPerSample: 1 } }) }], {
     send: (m) => void sent.push(m),
     listen: (handler) => {
       for (const r of [
-        { type: 'prepare', seq: 1, caseKey: 'k', fresh: 1 },
+        { type: 'prepare', seq: 1, caseKey: 'k', fresh: [1] },
         { type: 'sample', seq: 2, caseKey: 'k' },
         { type: 'show', seq: 3, caseKey: 'k', positions: [3, big.length - 1] },
         { type: 'finish', seq: 4, caseKeys: [] },
@@ -184,7 +184,7 @@ test('the runner sends outputs up to the bound whole, a larger typed array by th
       return () => {};
     },
   });
-  assert.deepEqual(sent.find((m) => m.type === 'output'), { type: 'output', seq: 2, output: { kind: 'large', length: big.length } });
+  assert.deepEqual(sent.find((m) => m.type === 'output'), { type: 'output', seq: 2, outputs: [{ kind: 'large', length: big.length }] });
   const shown = sent.find((m) => m.type === 'shown');
   assert.deepEqual(shown && [...(shown as { values: Float64Array }).values], [3, big.length - 1]);
 });
@@ -299,4 +299,125 @@ export default lab;
   // The right variants pass the same position checks, and are measured (every sample checked at positions too).
   assert.ok(outcome.correctness.filter((e) => e.variant !== 'learner').every((e) => e.passed), JSON.stringify(outcome.correctness));
   assert.deepEqual(outcome.results?.cases.map((c) => c.variant).sort(), ['loop', 'steady']);
+});
+
+/**
+ * A runner whose samples take `tripMs` plus `callMs` a call, as the judge reads them (each answer is stamped that much
+ * later than it is delivered: no real waiting, so the times are the same on a busy machine), its outputs for each
+ * sample's fresh numbers (one per call) from `answer`.
+ */
+function timedRunner(answer: (fresh: number[]) => SampleOutput[], tripMs = 0.1, callMs = 0.05) {
+  const asked: JudgeRequest[] = [];
+  let fresh: number[] = [];
+  const channel: JudgeChannel = new JudgeChannel(
+    (request) =>
+      queueMicrotask(() => {
+        asked.push(request);
+        const now = performance.now();
+        if (request.type === 'prepare') {
+          fresh = request.fresh;
+          channel.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
+        }
+        if (request.type === 'between') channel.deliver({ type: 'ok', seq: request.seq }, now);
+        if (request.type === 'sample') {
+          const at = now + tripMs + (request.caseKey === null ? 0 : callMs * fresh.length);
+          channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: at - now - tripMs }, at);
+          channel.deliver({ type: 'output', seq: request.seq, outputs: request.caseKey === null ? [{ kind: 'whole', value: null }] : answer(fresh) }, at);
+        }
+      }),
+    () => {},
+  );
+  return { channel, asked };
+}
+
+/** The sums lab's right output for fresh input k (xs[0] = k, the rest (i % 13) - 6). */
+const rightSum = (k: number) => k * k + Array.from({ length: 99 }, (_, i) => (((i + 1) % 13) - 6) ** 2).reduce((a, b) => a + b, 0);
+const sumsJudge = () => labOutputJudge(sumsLab() as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: PLAN.warmupSamples, checked: 7 }]);
+
+test('calls per sample: the smallest count that makes a sample 100 round trips long, within the caps', () => {
+  // Reference: a 0.05 ms call and a 0.1 ms round trip: ceil(100 x 0.1 / 0.05) = 200 calls, a 10 ms sample.
+  assert.deepEqual(callsPerSample(0.05, 0.1, 0), { calls: 200, shortBy: null });
+  // Long enough alone: one call, nothing changes.
+  assert.deepEqual(callsPerSample(12, 0.1, 1e9), { calls: 1, shortBy: null });
+  // A call that reads as nothing at all: the cap.
+  assert.deepEqual(callsPerSample(0, 0.1, 0), { calls: MAX_CALLS_PER_SAMPLE, shortBy: 'cap' });
+  // Memory: 64 MiB over 1 MiB a call is 64 calls.
+  assert.deepEqual(callsPerSample(0.05, 0.1, 2 ** 20), { calls: MAX_SAMPLE_BYTES / 2 ** 20, shortBy: 'memory' });
+  // The lab's inputs cannot be copied per call (oneCallPerSample): one.
+  assert.deepEqual(callsPerSample(0.05, 0.1, null), { calls: 1, shortBy: 'lab' });
+  assert.equal(MIN_SAMPLE_TRIPS, 100);
+});
+
+test("a 0.05 ms case's sample is several calls, at least 100 round trips long, recorded per call (issue 42)", async () => {
+  // Before, every sample was one call: 0.15 ms as the judge timed it, the round trip 67% of it.
+  const runner = timedRunner((fresh) => fresh.map((k) => ({ kind: 'whole', value: [rightSum(k)] })));
+  const result = await judgeSamples([CASE], PLAN, runner.channel, await sumsJudge());
+  assert.equal(result.failed.size, 0, JSON.stringify([...result.failed]));
+  const s = result.samples.get('learner')!;
+  assert.ok(s.callsPerSample >= 200, `calls per sample ${s.callsPerSample}`);
+  // The judge's time of the whole sample (per call x calls) is at least 100 of the runner's 0.1 ms round trips (the
+  // calibration reads it plus a few microseconds of this process's own work: still about 1%).
+  assert.ok(s.samplesMs.every((ms) => ms * s.callsPerSample >= 100 * 0.1 && result.roundTripMs / (ms * s.callsPerSample) < 0.0102), JSON.stringify({ s, trip: result.roundTripMs }));
+  // Per call: the 0.05 ms call, plus the round trip shared by the calls (under 1%).
+  assert.ok(s.samplesMs.every((ms) => ms >= 0.05 && ms < 0.05 * 1.011), JSON.stringify(s.samplesMs));
+  // Each measured sample was prepared with a fresh number per call, all distinct.
+  const prepares = runner.asked.filter((r): r is JudgeRequest & { type: 'prepare' } => r.type === 'prepare');
+  // The warm-up's one call, a discarded probe of the first guess's count (from the warm-up), then the measured samples.
+  assert.deepEqual(prepares.map((p) => p.fresh.length), [1, prepares[1]!.fresh.length, ...Array(6).fill(s.callsPerSample)]);
+  assert.ok(prepares[1]!.fresh.length > 1);
+  const numbers = prepares.flatMap((p) => p.fresh);
+  assert.equal(new Set(numbers).size, numbers.length);
+  assert.match(result.notes.join('\n'), new RegExp(`calls per sample: learner ${s.callsPerSample}\\.`));
+});
+
+test("every call's output is checked: a runner wrong on the 3rd call, short of calls, or caching across calls fails (issue 42)", async () => {
+  // Wrong on the third call of each sample (the warm-up, one call, is right).
+  const third = timedRunner((fresh) => fresh.map((k, j) => ({ kind: 'whole', value: [j === 2 ? 42 : rightSum(k)] })));
+  const wrong = await judgeSamples([CASE], PLAN, third.channel, await sumsJudge());
+  assert.match(wrong.failed.get('learner')?.reason ?? '', /^wrong output on (warm-up|measured) sample #\d+, call #2 of \d+, at \[0\]: expected \d+, got 42/);
+  // 'sampled' after one call fewer than asked: the outputs' count says so.
+  const fewer = timedRunner((fresh) => fresh.slice(fresh.length > 1 ? 1 : 0).map((k) => ({ kind: 'whole', value: [rightSum(k)] })));
+  const short = await judgeSamples([CASE], PLAN, fewer.channel, await sumsJudge());
+  assert.match(short.failed.get('learner')?.reason ?? '', /^answered (warm-up|measured) sample #\d+ with (\d+) outputs for its (\d+) calls/);
+  const [, got, asked] = /with (\d+) outputs for its (\d+) calls/.exec(short.failed.get('learner')!.reason)!;
+  assert.equal(Number(got), Number(asked) - 1);
+  // The first call's answer kept for the other calls of the sample: each call has its own input, so the second fails.
+  const cached = timedRunner((fresh) => fresh.map(() => ({ kind: 'whole', value: [rightSum(fresh[0]!)] })));
+  const kept = await judgeSamples([CASE], PLAN, cached.channel, await sumsJudge());
+  assert.match(kept.failed.get('learner')?.reason ?? '', /^wrong output on (warm-up|measured) sample #\d+, call #1 of \d+, at \[0\]/);
+});
+
+test("the runner runs a sample's calls back to back, each on its own copy of the input, and sends every output", async () => {
+  // inputAt refills one array (as native-kernel's measureAt does): without a copy per call, every call of a sample
+  // would run on the last input prepared.
+  const shared = new Float64Array(1);
+  const sent: RunnerMessage[] = [];
+  const ran: number[] = [];
+  await serveSamples(
+    [
+      {
+        key: 'k',
+        instance: { run: (xs: Float64Array) => (ran.push(xs[0]!), [xs[0]! * 2]), teardown() {} },
+        inputAt: (_sample, fresh) => ((shared[0] = fresh), shared),
+        freshInputs: true,
+        measured: () => ({ type: 'measured', caseKey: 'k', observations: {}, workPerSample: { amount: 1, unit: 'x' }, sample: { item: 'sample', itemsPerSample: 1 } }),
+      },
+    ],
+    {
+      send: (m) => void sent.push(m),
+      listen: (handler) => {
+        for (const r of [
+          { type: 'prepare', seq: 1, caseKey: 'k', fresh: [3, 5, 7] },
+          { type: 'sample', seq: 2, caseKey: 'k' },
+          { type: 'prepare', seq: 3, caseKey: 'k', fresh: [] },
+          { type: 'finish', seq: 4, caseKeys: [] },
+        ]) handler(r);
+        return () => {};
+      },
+    },
+  );
+  assert.deepEqual(ran, [3, 5, 7]);
+  assert.deepEqual(sent.find((m) => m.type === 'output'), { type: 'output', seq: 2, outputs: [3, 5, 7].map((k) => ({ kind: 'whole', value: [2 * k] })) });
+  // A sample of no calls is refused at 'prepare'.
+  assert.match((sent.filter((m) => m.type === 'prepared')[1] as { error: string }).error, /a sample of 0 calls was asked \(1 to 10000\)/);
 });

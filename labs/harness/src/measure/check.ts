@@ -52,11 +52,12 @@ export function checkMismatchText(input: number, comparison: Comparison): string
 
 /**
  * Why a warm-up or measured sample's output differs from the expected one, after it passed the check: the judge's
- * message (judge-sampler.ts) and the in-process measure's (measure.ts WrongSampleError) alike.
+ * message (judge-sampler.ts; `call` names the call of a sample of several) and the in-process measure's (measure.ts
+ * WrongSampleError) alike.
  */
-export function sampleMismatchText(stage: 'warm-up' | 'measured', sample: number, comparison: Comparison): string {
+export function sampleMismatchText(stage: 'warm-up' | 'measured', sample: number, comparison: Comparison, call = ''): string {
   return (
-    `wrong output on ${stage} sample #${sample}${mismatchAt(comparison)}` +
+    `wrong output on ${stage} sample #${sample}${call}${mismatchAt(comparison)}` +
     ' (it passed the check: a race, state kept between calls, or an answer kept from an earlier input?)'
   );
 }

@@ -5,10 +5,13 @@
  * the learner's) and checks the output there with the lab's `checkSample`, its `expectedAt` outputs or `comparator`
  * against `expected`. An output too large to send each sample (a typed array over OUTPUT_BYTES_BOUND) is checked at
  * positions the judge draws after the answer has arrived, against `expectedAtPositions`.
+ * A sample of several calls (judge-sampler.ts callsPerSample) gets an input of the judge's own per call (a structured
+ * clone, as the runner makes: measureAt may refill the arrays it returned before), and each call's output is checked.
  * Input: the lab's definition and context, the cases the judge measures, how many samples each gets. Output: an
- * OutputJudge (the fresh number of each sample, the judge's input for it, the check of what the runner sent).
+ * OutputJudge (the fresh number of each call, the judge's input for it, the check of what the runner sent).
  */
 import { randomFillSync, randomInt } from 'node:crypto';
+import { serialize } from 'node:v8';
 import { paramsKey } from '@parallel-course/core';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from '../lab-definition.ts';
@@ -65,8 +68,21 @@ export interface JudgedInput {
 
 /** The judge's checks of the outputs of a run's samples, one case at a time. */
 export interface OutputJudge {
-  /** The next sample of `key`: its fresh number and the judge's own input (made before the runner is asked). */
-  next(key: string): JudgedInput;
+  /**
+   * The inputs of the next sample of `key`, one per call (`calls`, 1 when absent): each call's fresh number and the
+   * judge's own input, each its own object (made before the runner is asked).
+   */
+  next(key: string, calls?: number): JudgedInput[];
+  /**
+   * Before `key` is asked for `inputs` more calls than its OutputCase.samples (the measured samples of several calls
+   * each): a lab with `expectedAt` draws them and computes their expected outputs now, while the runners wait.
+   */
+  reserve?(key: string, inputs: number): Promise<void>;
+  /**
+   * The bytes one more call of a sample of `key` holds in memory for its input (a fresh input of its own; 0 when every
+   * call runs the measured input), or null when its samples are one call each (the lab's oneCallPerSample).
+   */
+  inputBytes?(key: string): number | null;
   /** Checks an output sent whole. */
   check(key: string, sample: JudgedInput, output: unknown): Comparison;
   /**
@@ -112,7 +128,7 @@ export interface OutputCase {
 export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: LabContext, cases: OutputCase[]): Promise<OutputJudge> {
   const draw = freshDraw();
   const byInput = new Map<string, { measure: unknown; measureAt: ((k: number) => unknown) | undefined; expected?: unknown }>();
-  const ofCase = new Map<string, { inputKey: string; fresh: boolean; positions: number; queue: { fresh: number; input: unknown; expected: unknown }[] }>();
+  const ofCase = new Map<string, { inputKey: string; fresh: boolean; positions: number; queue: { fresh: number; input: unknown; expected: unknown }[]; bytes?: number }>();
   for (const c of cases) {
     const inputKey = paramsKey(c.definition.params, lab.inputParams);
     let made = byInput.get(inputKey);
@@ -123,22 +139,29 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
     }
     ofCase.set(c.key, { inputKey, fresh: usesFreshInputs(lab, made.measureAt), positions: positionsPerSample(c.checked), queue: [] });
   }
-  // expectedAt: every fresh input of the run and its expected output, now.
-  if (lab.expectedAt) {
+  /** The expected output of each input the judge made for expectedAt, by identity. */
+  const precomputed = new Map<unknown, unknown>();
+  // expectedAt: fresh inputs and their expected outputs, `count` of each case, in one call.
+  const drawExpected = async (counts: { key: string; count: number }[]) => {
     const all: { key: string; fresh: number; input: unknown }[] = [];
-    for (const c of cases) {
-      const own = ofCase.get(c.key)!;
+    for (const { key, count } of counts) {
+      const own = ofCase.get(key)!;
       const measureAt = byInput.get(own.inputKey)!.measureAt;
       if (!own.fresh || !measureAt) continue;
-      for (let s = 0; s < c.samples; s++) {
+      for (let s = 0; s < count; s++) {
         const fresh = draw();
-        all.push({ key: c.key, fresh, input: measureAt(fresh) });
+        all.push({ key, fresh, input: measureAt(fresh) });
       }
     }
-    const expected = all.length > 0 ? await lab.expectedAt(all.map((a) => a.input), ctx) : [];
+    const expected = all.length > 0 ? await lab.expectedAt!(all.map((a) => a.input), ctx) : [];
     if (expected.length !== all.length) throw new Error(`the ${lab.name} lab's expectedAt gave ${expected.length} outputs for ${all.length} inputs`);
-    all.forEach((a, i) => ofCase.get(a.key)!.queue.push({ fresh: a.fresh, input: a.input, expected: expected[i] }));
-  }
+    all.forEach((a, i) => {
+      ofCase.get(a.key)!.queue.push({ fresh: a.fresh, input: a.input, expected: expected[i] });
+      precomputed.set(a.input, expected[i]);
+    });
+  };
+  // Every sample planned so far (the warm-up's; the measured ones once their calls are known, reserve).
+  if (lab.expectedAt) await drawExpected(cases.map((c) => ({ key: c.key, count: c.samples })));
   const expectedOf = async (inputKey: string) => {
     const made = byInput.get(inputKey)!;
     if (!('expected' in made)) made.expected = await lab.expected(made.measure);
@@ -146,9 +169,6 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
   };
   // The measured input's expected output, for the cases without fresh inputs (computed now, not between samples).
   for (const c of cases) if (!ofCase.get(c.key)!.fresh) await expectedOf(ofCase.get(c.key)!.inputKey);
-  /** The expected output of each input the judge made for expectedAt, by identity. */
-  const precomputed = new Map<unknown, unknown>();
-  for (const own of ofCase.values()) for (const q of own.queue) precomputed.set(q.input, q.expected);
   const ownOf = (key: string) => {
     const own = ofCase.get(key);
     if (!own) throw new Error(`the judge has no case ${key}`);
@@ -156,17 +176,36 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
   };
 
   return {
-    next(key) {
+    next(key, calls = 1) {
       const own = ownOf(key);
       const made = byInput.get(own.inputKey)!;
-      if (!own.fresh || !made.measureAt) return { fresh: draw(), input: made.measure };
-      if (lab.expectedAt) {
-        const q = own.queue.shift();
-        if (!q) throw new Error(`the judge asked ${key} for more samples than it planned`);
-        return { fresh: q.fresh, input: q.input };
+      return Array.from({ length: calls }, () => {
+        if (!own.fresh || !made.measureAt) return { fresh: draw(), input: made.measure };
+        if (lab.expectedAt) {
+          const q = own.queue.shift();
+          if (!q) throw new Error(`the judge asked ${key} for more samples than it planned`);
+          return { fresh: q.fresh, input: q.input };
+        }
+        const fresh = draw();
+        // measureAt may refill the arrays it returned before: each call of a sample of several keeps its own.
+        return { fresh, input: calls > 1 ? structuredClone(made.measureAt(fresh)) : made.measureAt(fresh) };
+      });
+    },
+    async reserve(key, inputs) {
+      if (lab.expectedAt && inputs > 0) await drawExpected([{ key, count: inputs }]);
+    },
+    inputBytes(key) {
+      if (lab.oneCallPerSample !== undefined) return null;
+      const own = ownOf(key);
+      const made = byInput.get(own.inputKey)!;
+      if (!own.fresh || !made.measureAt) return 0;
+      // Its structured clone's size: what one more call's input holds in the runner, and again in the judge.
+      try {
+        own.bytes ??= serialize(made.measure).byteLength;
+      } catch {
+        return null;
       }
-      const fresh = draw();
-      return { fresh, input: made.measureAt(fresh) };
+      return own.bytes;
     },
     check(key, sample, output) {
       const own = ownOf(key);

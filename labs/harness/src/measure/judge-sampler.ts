@@ -2,11 +2,14 @@
  * The judge's half of the measure stage, in the supervisor's process (which never loads learner code): it decides
  * which case runs when, draws each sample's fresh input and reveals it only when it asks for that sample, and times
  * every sample with its own clock, from sending 'sample' to receiving the runner's 'sampled' (sample-server.ts).
- * - the round trip of that protocol is calibrated first with an empty task (the harness overhead per sample); a
- *   sample records the lab process's own time of the call held within that round trip's bound of the judge's time
- *   (recordedCallMs), so sub-millisecond samples keep their speedups and a forged clock gains at most the bound;
+ * - the round trip of that protocol is calibrated first with an empty task (the harness overhead per sample);
  * - a warm-up per case, its samples discarded (their outputs still checked), then rounds that interleave the cases
  *   in a rotating order (measure.ts roundOrder), group after group with a full garbage collection between groups;
+ * - from its own times of the warm-up the judge sets each case's calls per sample (callsPerSample): a fast case's
+ *   sample is several calls back to back, each on its own input, timed as one and recorded per call (the sample's
+ *   time / its calls), so the round trip is under 1% of the sample, as JMH's and Criterion.rs's iterations per
+ *   sample; every call's output is checked. Where the cap kept a sample shorter, the lab process's own time of it,
+ *   held within the round trip's bound of the judge's (recordedCallMs), is recorded instead, and a note says so;
  * - the runner answers the moment the call returns and sends the output right after; the judge checks it in this
  *   process (judge-outputs.ts: whole, or at positions it draws once the answer is in, 'show'), times its crossing,
  *   and charges to the sample whatever that took beyond the same step of a trusted case on the same inputs
@@ -15,8 +18,10 @@
  * - any answer the judge did not ask for, a second answer, an answer to another request, is refused (JudgeChannel);
  *   the caller fails the run's case for it.
  * Input: the cases that passed their check (their keys, groups and limits), the sampling plan. Output: the samples of
- * each case in the order taken with their rounds, the cases that failed, the calibrated round trip.
+ * each case (per call) in the order taken with their rounds and calls per sample, the cases that failed, the
+ * calibrated round trip.
  */
+import { serialize } from 'node:v8';
 import { median as coreMedian, quantile, sorted } from '@parallel-course/core';
 import type { Comparison, SamplingPlan } from '../lab-definition.ts';
 import { sampleMismatchText } from './check.ts';
@@ -63,6 +68,39 @@ export const CALIBRATION_SAMPLES = 51;
 export const MAX_ROUND_TRIP_SHARE = 0.01;
 /** A sample's runner time may differ from the judge's by the round trip plus this share of the sample, plus 1 ms. */
 export const CLOCK_TOLERANCE = 0.1;
+/** A sample is at least this many round trips long where the caps allow: the round trip is then under MAX_ROUND_TRIP_SHARE of it. */
+export const MIN_SAMPLE_TRIPS = Math.round(1 / MAX_ROUND_TRIP_SHARE);
+/** The most calls one sample makes (a 1 µs call's sample is then 1 ms: the round trip's 10%, and a note says so). */
+export const MAX_CALLS_PER_SAMPLE = 1000;
+/**
+ * The most memory one sample's own inputs and outputs may hold (a fresh input per call, each output until it is sent),
+ * in bytes: in the runner, and again in the judge's copy. 64 MiB: native-kernel's n = 128 product (640 kB a call) gets
+ * up to 104 calls.
+ */
+export const MAX_SAMPLE_BYTES = 64 * 2 ** 20;
+
+/** A case's calls per sample, and what kept it from reaching MIN_SAMPLE_TRIPS round trips, if anything. */
+export interface CallsPerSample {
+  calls: number;
+  /** 'cap': MAX_CALLS_PER_SAMPLE, 'memory': MAX_SAMPLE_BYTES, 'lab': the lab's oneCallPerSample or an output checked by positions; null: none. */
+  shortBy: 'cap' | 'memory' | 'lab' | null;
+}
+
+/**
+ * The calls per sample of a case whose one call takes about `callMs` (the judge's time of a warm-up sample less the
+ * round trip), each holding `bytesPerCall` of input and output (null: one call a sample, the lab says so): the
+ * smallest count whose sample lasts MIN_SAMPLE_TRIPS round trips, within MAX_CALLS_PER_SAMPLE and MAX_SAMPLE_BYTES.
+ * Reference: a 0.05 ms call with a 0.1 ms round trip needs ceil(100 x 0.1 / 0.05) = 200 calls.
+ */
+export function callsPerSample(callMs: number, roundTripMs: number, bytesPerCall: number | null): CallsPerSample {
+  const floorMs = roundTripMs / (MIN_SAMPLE_TRIPS * MAX_CALLS_PER_SAMPLE);
+  const needed = Math.ceil((MIN_SAMPLE_TRIPS * roundTripMs) / Math.max(callMs, floorMs, Number.MIN_VALUE));
+  if (!(needed > 1)) return { calls: 1, shortBy: null };
+  if (bytesPerCall === null) return { calls: 1, shortBy: 'lab' };
+  const byMemory = bytesPerCall > 0 ? Math.max(1, Math.floor(MAX_SAMPLE_BYTES / bytesPerCall)) : Number.POSITIVE_INFINITY;
+  const calls = Math.min(needed, MAX_CALLS_PER_SAMPLE, byMemory);
+  return { calls, shortBy: calls === needed ? null : calls === byMemory && byMemory < MAX_CALLS_PER_SAMPLE ? 'memory' : 'cap' };
+}
 
 /** A refused message: the judge did not ask for it (or not for it now). */
 export class RefusedAnswer extends Error {
@@ -155,8 +193,12 @@ export interface JudgedCase {
   group?: string;
   /** The longest one sample may take before the supervisor ends the runner, in ms. */
   sampleLimitMs: number;
-  /** The lab's baseline variant (the note on the round trip compares with it). */
+  /** The lab's baseline variant. */
   baseline: boolean;
+  /** Its check call's time on the measured input (the runner's), in ms: the calls per sample's guide without a warm-up. */
+  checkMs?: number | null;
+  /** Cases with the same pair get the same calls per sample (a graded case and the solution's copy: equal work). */
+  pair?: string;
   /** Code the learner did not write (the baseline, the solution's copy in a graded run): its checks set what a check costs. */
   trusted: boolean;
   /** Cases with the same key run on the same inputs (CaseInfo.inputKey). */
@@ -169,7 +211,8 @@ export interface JudgedCase {
 }
 
 export interface JudgedSamples {
-  samples: Map<string, { samplesMs: number[]; sampleRounds: number[] }>;
+  /** Per case, each measured sample's time per call (ms), its round, and the calls each sample made. */
+  samples: Map<string, { samplesMs: number[]; sampleRounds: number[]; callsPerSample: number }>;
   failed: Map<string, { reason: string; stage: 'warm-up' | 'measure'; sample: number | null }>;
   /** The median round trip of an empty sample, in ms: the harness overhead per sample. */
   roundTripMs: number;
@@ -191,8 +234,8 @@ export interface JudgeRoute {
 }
 
 /** Why an output differs from the expected one, for the case's failed entry. */
-function mismatchText(comparison: Comparison, stage: 'warm-up' | 'measure', index: number): string {
-  return sampleMismatchText(stage === 'warm-up' ? 'warm-up' : 'measured', index, comparison);
+function mismatchText(comparison: Comparison, stage: 'warm-up' | 'measure', index: number, call = ''): string {
+  return sampleMismatchText(stage === 'warm-up' ? 'warm-up' : 'measured', index, comparison, call);
 }
 
 function errorText(error: unknown): string {
@@ -236,13 +279,17 @@ export function recordedCallMs(judgeMs: number, runnerMs: number, tripBoundMs: n
 export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, route: JudgeChannel | JudgeRoute, outputs: OutputJudge, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
   const { channels, of } = route instanceof JudgeChannel ? { channels: [route], of: () => route } : route;
   /**
-   * Per case, each measured sample's call (request to 'sampled') and what came after the answer (from 'sampled' to
-   * 'output', plus the 'show' round trip of a large output), in ms.
+   * Per case, each measured sample's time per call as recorded, the judge's time of the whole sample, and what came
+   * after the answer (from 'sampled' to 'output', plus the 'show' round trips of large outputs) per call, in ms.
    */
-  const taken = new Map(cases.map((c) => [c.key, { callMs: [] as number[], afterMs: [] as number[], sampleRounds: [] as number[] }]));
+  const taken = new Map(cases.map((c) => [c.key, { callMs: [] as number[], judgeMs: [] as number[], afterMs: [] as number[], sampleRounds: [] as number[], calls: 1 }]));
   const failed: JudgedSamples['failed'] = new Map();
   const notes: string[] = [];
   const disagreements = new Map<string, number>();
+  /** Each case's calls per sample, set once its warm-up is over (1 until then). */
+  const chosen = new Map<string, CallsPerSample>();
+  /** Per case, the judge's times of its warm-up samples (one call each) and the largest output one sent, in bytes. */
+  const warm = new Map<string, { ms: number[]; outputBytes: number | null }>(cases.map((c) => [c.key, { ms: [], outputBytes: 0 }]));
 
   // Requests between samples are bounded too: learner code may block the runner's main thread at any time.
   const between = (channel: JudgeChannel): Watch => ({
@@ -267,27 +314,35 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   // process cannot widen it by slowing its own empty samples.
   const tripBoundMs = Math.min(...tripBounds);
 
-  /** Checks a sample's output in this process: whole, or at positions drawn now that the answer is in. */
-  const checkOutput = async (c: JudgedCase, sample: JudgedInput, output: unknown, watch: Watch): Promise<{ comparison: Comparison; showMs: number } | { threw: string }> => {
+  /** Checks one call's output in this process: whole, or at positions drawn now that the answer is in. */
+  const checkOutput = async (c: JudgedCase, sample: JudgedInput, output: unknown, call: number, watch: Watch): Promise<{ comparison: Comparison; showMs: number } | { threw: string }> => {
     const sent = output as { kind?: unknown; value?: unknown; length?: unknown; error?: unknown } | null;
     if (sent?.kind === 'threw') return { threw: String(sent.error).slice(0, 2000) };
     if (sent?.kind === 'whole') return { comparison: outputs.check(c.key, sample, sent.value), showMs: 0 };
     if (sent?.kind !== 'large' || typeof sent.length !== 'number') return { threw: 'its output arrived in no form the protocol has' };
     const positions = outputs.positions(c.key, sample, sent.length);
     if (!Array.isArray(positions)) return { comparison: positions, showMs: 0 };
-    const shown = await of(c.key).ask({ type: 'show', caseKey: c.key, positions }, watch);
+    const shown = await of(c.key).ask({ type: 'show', caseKey: c.key, positions, call }, watch);
     const values = shown.answers[0]?.type === 'shown' ? shown.answers[0].values : null;
     const valid = ArrayBuffer.isView(values) || Array.isArray(values) ? (values as ArrayLike<number>) : [];
     return { comparison: outputs.checkAt(c.key, sample, positions, valid), showMs: (shown.receivedAt[0] as number) - shown.sentAt };
   };
 
-  /** One sample of `c`: its input made, then timed from this side, its output checked here; null when the case failed. */
-  const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number): Promise<{ callMs: number; afterMs: number } | null> => {
-    const watch = { activity, limitMs: c.sampleLimitMs, why: `one sample may take at most ${(c.sampleLimitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s)` };
+  /**
+   * One sample of `c` of `calls` calls: their inputs made, then timed from this side as one, every call's output
+   * checked here; null when the case failed.
+   */
+  const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number, calls: number): Promise<{ judgeMs: number; callMs: number; afterMs: number } | null> => {
+    const limitMs = c.sampleLimitMs * calls;
+    const watch = {
+      activity,
+      limitMs,
+      why: `one sample may take at most ${(limitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s${calls > 1 ? `, for each of its ${calls} calls` : ''})`,
+    };
     const channel = of(c.key);
-    // The judge's own copy of the input, made before the runner is asked for anything (nothing is timed yet).
-    const sample = outputs.next(c.key);
-    const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: sample.fresh }, watch)).answers[0];
+    // The judge's own copy of each call's input, made before the runner is asked for anything (nothing is timed yet).
+    const inputs = outputs.next(c.key, calls);
+    const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: inputs.map((i) => i.fresh) }, watch)).answers[0];
     if (prepared?.type === 'prepared' && prepared.error !== null) {
       failed.set(c.key, { reason: `${prepared.error} (${stage} sample #${index})`, stage, sample: index });
       return null;
@@ -295,29 +350,98 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
     const { answers, sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: c.key }, watch);
     const [sampled, output] = answers;
     if (sampled?.type !== 'sampled' || output?.type !== 'output') return null;
-    let checked: Awaited<ReturnType<typeof checkOutput>>;
-    try {
-      checked = await checkOutput(c, sample, output.output, watch);
-    } catch (error) {
-      // The lab's check threw on what the runner sent (an output of the wrong type, say): a wrong output.
-      checked = { comparison: { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null }, showMs: 0 };
-      failed.set(c.key, { reason: `${mismatchText(checked.comparison, stage, index)}: its check threw on it (${errorText(error)})`, stage, sample: index });
+    const sent: unknown[] = Array.isArray(output.outputs) ? output.outputs : [];
+    const threw = sent.find((o) => (o as { kind?: unknown } | null)?.kind === 'threw') as { error?: unknown } | undefined;
+    if (threw) {
+      failed.set(c.key, { reason: `threw while it was measured (${stage}): ${String(threw.error).slice(0, 2000)}`, stage, sample: index });
       return null;
     }
-    if ('threw' in checked) {
-      failed.set(c.key, { reason: `threw while it was measured (${stage}): ${checked.threw}`, stage, sample: index });
+    // One output per call asked: a runner that answered after fewer calls (or sent more) did not do the sample's work.
+    if (sent.length !== calls) {
+      failed.set(c.key, { reason: `answered ${stage === 'warm-up' ? 'warm-up' : 'measured'} sample #${index} with ${sent.length} outputs for its ${calls} calls (each call's output is checked)`, stage, sample: index });
       return null;
     }
-    if (!checked.comparison.equal) {
-      failed.set(c.key, { reason: mismatchText(checked.comparison, stage, index), stage, sample: index });
-      return null;
+    let showMs = 0;
+    for (const [j, input] of inputs.entries()) {
+      const where = calls > 1 ? `, call #${j} of ${calls},` : '';
+      let checked: Awaited<ReturnType<typeof checkOutput>>;
+      try {
+        checked = await checkOutput(c, input, sent[j], j, watch);
+      } catch (error) {
+        // The lab's check threw on what the runner sent (an output of the wrong type, say): a wrong output.
+        const comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
+        failed.set(c.key, { reason: `${mismatchText(comparison, stage, index, where)}: its check threw on it (${errorText(error)})`, stage, sample: index });
+        return null;
+      }
+      if ('threw' in checked) {
+        failed.set(c.key, { reason: `threw while it was measured (${stage}): ${checked.threw}`, stage, sample: index });
+        return null;
+      }
+      if (!checked.comparison.equal) {
+        failed.set(c.key, { reason: mismatchText(checked.comparison, stage, index, where), stage, sample: index });
+        return null;
+      }
+      showMs += checked.showMs;
     }
-    const callMs = (receivedAt[0] as number) - sentAt;
-    // The runner's own clock, for comparison: a lab process whose time of the call differs from the judge's by more
+    if (stage === 'warm-up' && calls === 1) {
+      const w = warm.get(c.key)!;
+      const out = sent[0] as { kind?: unknown; value?: unknown };
+      let bytes: number | null = null;
+      try {
+        // An output checked by positions stays one a sample (its sample is long); another, its size in the runner.
+        bytes = out.kind === 'whole' ? serialize(out.value).byteLength : null;
+      } catch {
+        bytes = null;
+      }
+      w.outputBytes = w.outputBytes === null || bytes === null ? null : Math.max(w.outputBytes, bytes);
+    }
+    const judgeMs = (receivedAt[0] as number) - sentAt;
+    // The runner's own clock, for comparison: a lab process whose time of the sample differs from the judge's by more
     // than the round trip and the tolerance was descheduled, or its clock tampered with: a note says so.
     const runner = sampled.runnerMs;
-    if (!(Number.isFinite(runner) && runner >= 0) || Math.abs(callMs - runner) > roundTripMs + CLOCK_TOLERANCE * callMs + 1) disagreements.set(c.key, (disagreements.get(c.key) ?? 0) + 1);
-    return { callMs: recordedCallMs(callMs, runner, tripBoundMs), afterMs: (receivedAt[1] as number) - (receivedAt[0] as number) + checked.showMs };
+    if (!(Number.isFinite(runner) && runner >= 0) || Math.abs(judgeMs - runner) > roundTripMs + CLOCK_TOLERANCE * judgeMs + 1) disagreements.set(c.key, (disagreements.get(c.key) ?? 0) + 1);
+    // The judge's time per call; where a cap kept the sample under MIN_SAMPLE_TRIPS round trips, the lab process's
+    // own time held within the round trip's bound (the round trip would otherwise be more than 1% of it).
+    const short = chosen.get(c.key)?.shortBy != null;
+    const wholeMs = short ? recordedCallMs(judgeMs, runner, tripBoundMs) : judgeMs;
+    return { judgeMs, callMs: wholeMs / calls, afterMs: ((receivedAt[1] as number) - (receivedAt[0] as number) + showMs) / calls };
+  };
+
+  /**
+   * Sets the calls per sample of `members` not set yet, from the judge's own times: a first guess from their warm-up
+   * (the fastest, less the round trip; their check call's time without a warm-up), then, where that asks for several
+   * calls, one more discarded sample of that many calls, whose time per call (the round trip and the timer's jitter
+   * shared by the calls) sets the count. Cases of one pair get the largest of theirs.
+   */
+  const chooseCalls = async (members: JudgedCase[]) => {
+    const open = members.filter((c) => !chosen.has(c.key) && !failed.has(c.key));
+    const own = new Map<string, CallsPerSample>();
+    for (const c of open) {
+      const w = warm.get(c.key)!;
+      const callMs = w.ms.length > 0 ? Math.min(...w.ms) - roundTripMs : (c.checkMs ?? Number.POSITIVE_INFINITY);
+      const input = outputs.inputBytes ? outputs.inputBytes(c.key) : 0;
+      const bytes = input === null || w.outputBytes === null ? null : input + w.outputBytes;
+      const guess = callsPerSample(callMs, roundTripMs, bytes);
+      if (guess.calls > 1) {
+        await outputs.reserve?.(c.key, guess.calls);
+        const probe = await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples, guess.calls);
+        if (probe === null) continue;
+        own.set(c.key, callsPerSample((probe.judgeMs - roundTripMs) / guess.calls, roundTripMs, bytes));
+      } else own.set(c.key, guess);
+    }
+    for (const c of open) {
+      if (failed.has(c.key)) continue;
+      const mates = c.pair === undefined ? [c] : members.filter((m) => m.pair === c.pair);
+      const set = mates.map((m) => chosen.get(m.key)).find((x) => x !== undefined);
+      const picks = mates.map((m) => own.get(m.key)).filter((x): x is CallsPerSample => x !== undefined);
+      chosen.set(c.key, set ?? picks.reduce((a, b) => (b.calls > a.calls ? b : a)));
+    }
+    // A lab whose expected outputs are made up front makes those of the measured samples' calls now (nothing is timed).
+    for (const c of open) {
+      if (failed.has(c.key)) continue;
+      const samples = plan.rounds * (plan.samplesPerRound + (c.rewarm ? 1 : 0));
+      await outputs.reserve?.(c.key, samples * chosen.get(c.key)!.calls);
+    }
   };
 
   const groups = measureGroups(cases.map((c) => c.group));
@@ -330,9 +454,13 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
       for (const i of members) {
         const c = cases[i] as JudgedCase;
         hooks.onProgress?.(done++, total, c.label, 'warm-up');
-        for (let s = 0; s < plan.warmupSamples && !failed.has(c.key); s++) await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', s);
+        for (let s = 0; s < plan.warmupSamples && !failed.has(c.key); s++) {
+          const sample = await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', s, 1);
+          if (sample) warm.get(c.key)!.ms.push(sample.judgeMs);
+        }
       }
     }
+    await chooseCalls(members.map((i) => cases[i] as JudgedCase));
     const live = members.map((i) => (cases[i] as JudgedCase).key).filter((key) => !failed.has(key));
     for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live.filter((key) => of(key) === channel) }, between(channel));
     for (let round = 0; round < plan.rounds; round++) {
@@ -342,12 +470,15 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
         if (failed.has(c.key)) continue;
         hooks.onProgress?.(done - 1, total, c.label, 'measure');
         const t = taken.get(c.key)!;
-        if (c.rewarm && (await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + round)) === null) continue;
+        const calls = chosen.get(c.key)?.calls ?? 1;
+        t.calls = calls;
+        if (c.rewarm && (await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + round, calls)) === null) continue;
         hooks.beforeRound?.(firstRound + round, c.key);
         for (let j = 0; j < plan.samplesPerRound && !failed.has(c.key); j++) {
-          const sample = await sampleOnce(c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length);
+          const sample = await sampleOnce(c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length, calls);
           if (sample === null) break;
           t.callMs.push(sample.callMs);
+          t.judgeMs.push(sample.judgeMs);
           t.afterMs.push(sample.afterMs);
           t.sampleRounds.push(firstRound + round);
         }
@@ -359,7 +490,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   for (const key of failed.keys()) taken.delete(key);
 
   const { samples, charged } = chargeAfterAnswer(cases, taken);
-  notes.push(...clockNotes(cases, samples, charged, roundTripMs, disagreements, plan));
+  notes.push(...clockNotes(cases, taken, chosen, charged, roundTripMs, disagreements, plan));
   if (roundTrips.length > 1) notes.push(`The solution's own process (a graded run) had a round trip of ${(roundTrips[1] as number).toFixed(3)} ms per sample; the learner's, ${roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);
   return { samples, failed, roundTripMs, notes };
 }
@@ -377,11 +508,12 @@ export const CHARGE_SLACK_MS = 1;
  * (the output's crossing, and the 'show' of a large one) beyond the same step of a trusted case on the same inputs
  * (the lab's baseline, or the solution's copy in a graded run: an output of the same shape) and the slack, as the
  * judge timed both: work left for after the answer (a lazy output the runner's serialization reads) is charged to the
- * sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call.
+ * sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call. Times are
+ * per call (`afterMs` too; `calls` per sample, 1 when absent): the slack of a sample of several calls is shared by them.
  */
 export function chargeAfterAnswer(
   cases: JudgedCase[],
-  taken: Map<string, { callMs: number[]; afterMs: number[]; sampleRounds: number[] }>,
+  taken: Map<string, { callMs: number[]; afterMs: number[]; sampleRounds: number[]; calls?: number }>,
 ): { samples: JudgedSamples['samples']; charged: Map<string, number> } {
   const trustedAfter = new Map<string, number[]>();
   for (const c of cases) if (c.trusted && taken.has(c.key)) trustedAfter.set(c.inputKey, [...(trustedAfter.get(c.inputKey) ?? []), ...taken.get(c.key)!.afterMs]);
@@ -390,52 +522,67 @@ export function chargeAfterAnswer(
   for (const c of cases) {
     const t = taken.get(c.key);
     if (!t) continue;
+    const calls = t.calls ?? 1;
     const peer = trustedAfter.get(c.inputKey);
     const base = c.trusted || !peer ? null : median(peer);
-    const extra = t.afterMs.map((after) => (base === null ? 0 : Math.max(0, after - (CHARGE_SLACK_FACTOR * base + CHARGE_SLACK_MS))));
+    const extra = t.afterMs.map((after) => (base === null ? 0 : Math.max(0, after - (CHARGE_SLACK_FACTOR * base + CHARGE_SLACK_MS / calls))));
     if (base !== null) charged.set(c.key, median(extra));
-    samples.set(c.key, { samplesMs: t.callMs.map((call, i) => call + (extra[i] as number)), sampleRounds: t.sampleRounds });
+    samples.set(c.key, { samplesMs: t.callMs.map((call, i) => call + (extra[i] as number)), sampleRounds: t.sampleRounds, callsPerSample: calls });
   }
   return { samples, charged };
 }
 
-/** What the judge's clock adds, for the run's notes: the round trip, work after the answer charged, the runner's clock disagreeing. */
+/** What the judge's clock adds, for the run's notes: calls per sample, the round trip, work after the answer charged, the runner's clock disagreeing. */
 function clockNotes(
   cases: JudgedCase[],
-  samples: JudgedSamples['samples'],
+  taken: Map<string, { judgeMs: number[]; callMs: number[] }>,
+  chosen: Map<string, CallsPerSample>,
   charged: Map<string, number>,
   roundTripMs: number,
   disagreements: Map<string, number>,
   plan: SamplingPlan,
 ): string[] {
   const notes: string[] = [];
-  const baselineMedians = cases.filter((c) => c.baseline && samples.has(c.key)).map((c) => median(samples.get(c.key)!.samplesMs));
-  const baselineMs = baselineMedians.length > 0 ? Math.min(...baselineMedians) : Number.NaN;
-  if (Number.isFinite(baselineMs) && roundTripMs > MAX_ROUND_TRIP_SHARE * baselineMs) {
-    notes.push(
-      `The harness's round trip per sample (${roundTripMs.toFixed(3)} ms, timed from the harness's process) is ${((100 * roundTripMs) / baselineMs).toFixed(1)}% of the baseline's median sample ` +
-        `(${baselineMs.toFixed(3)} ms), over ${100 * MAX_ROUND_TRIP_SHARE}%: each sample records the lab process's own time of the call, which may take off at most the round trip's 90th percentile: the lab's samples need more work each for that bound not to matter.`,
-    );
-  }
+  const several: string[] = [];
+  const short: string[] = [];
   const costly: string[] = [];
   const off: string[] = [];
+  const why = { cap: `the cap of ${MAX_CALLS_PER_SAMPLE} calls`, memory: `the ${MAX_SAMPLE_BYTES / 2 ** 20} MiB its inputs may hold`, lab: 'the lab: one call a sample' } as const;
   for (const c of cases) {
-    const s = samples.get(c.key);
-    if (!s) continue;
+    const t = taken.get(c.key);
+    if (!t || t.callMs.length === 0) continue;
+    const choice = chosen.get(c.key) ?? { calls: 1, shortBy: null };
+    if (choice.calls > 1) several.push(`${c.label} ${choice.calls}`);
+    const sampleMs = median(t.judgeMs);
+    if (roundTripMs > MAX_ROUND_TRIP_SHARE * sampleMs) {
+      short.push(`${c.label} (${choice.calls} call${choice.calls > 1 ? 's' : ''}, ${((100 * roundTripMs) / sampleMs).toFixed(1)}%${choice.shortBy ? `, kept short by ${why[choice.shortBy]}` : ''})`);
+    }
     const extra = charged.get(c.key) ?? 0;
-    if (extra > MAX_ROUND_TRIP_SHARE * median(s.samplesMs)) costly.push(`${c.label} +${extra.toFixed(3)} ms`);
+    if (extra > MAX_ROUND_TRIP_SHARE * median(t.callMs)) costly.push(`${c.label} +${extra.toFixed(3)} ms`);
     const n = disagreements.get(c.key) ?? 0;
-    if (n > 0) off.push(`${c.label} ${n} of ${s.samplesMs.length + plan.warmupSamples}`);
+    if (n > 0) off.push(`${c.label} ${n} of ${t.callMs.length + plan.warmupSamples}`);
+  }
+  if (several.length > 0) {
+    notes.push(
+      `Samples of several calls back to back, each on an input of its own, timed as one by the harness and recorded per call (the sample's time / its calls), ` +
+        `so the harness's round trip (${roundTripMs.toFixed(3)} ms) stays under ${100 * MAX_ROUND_TRIP_SHARE}% of a sample; calls per sample: ${several.join(', ')}.`,
+    );
+  }
+  if (short.length > 0) {
+    notes.push(
+      `The harness's round trip per sample (${roundTripMs.toFixed(3)} ms, timed from the harness's process) is over ${100 * MAX_ROUND_TRIP_SHARE}% of the median sample of: ${short.join('; ')}. ` +
+        `Where a cap kept the sample short, it records the lab process's own time of it, which may take off at most the round trip's 90th percentile; otherwise the harness's time, round trip included.`,
+    );
   }
   if (costly.length > 0) {
     notes.push(
       `Outputs that took longer to arrive after the answer than ${CHARGE_SLACK_FACTOR} x a trusted case's on the same inputs plus ${CHARGE_SLACK_MS} ms, the rest charged to their samples ` +
-        `(work after the answer, or a busy machine; median per sample): ${costly.join(', ')}.`,
+        `(work after the answer, or a busy machine; median per call): ${costly.join(', ')}.`,
     );
   }
   if (off.length > 0) {
     notes.push(
-      `The lab process's own time of a call differed from the harness's (the one recorded) by more than the round trip plus ${100 * CLOCK_TOLERANCE}% plus 1 ms in: ${off.join(', ')} ` +
+      `The lab process's own time of a sample differed from the harness's (the one recorded) by more than the round trip plus ${100 * CLOCK_TOLERANCE}% plus 1 ms in: ${off.join(', ')} ` +
         `(a busy machine, or a clock tampered with in the lab process).`,
     );
   }

@@ -25,7 +25,7 @@ export interface Party {
 
 export class MeasureMeeting {
   /** Samples of each case the judge measured, by key, until its 'measured' arrives. */
-  readonly judged = new Map<string, { samplesMs: number[]; sampleRounds: number[] }>();
+  readonly judged = new Map<string, { samplesMs: number[]; sampleRounds: number[]; callsPerSample: number }>();
   /** Called once every party's check is over, before the judge makes its inputs (the check's may be dropped then). */
   beforeMeasure: (() => void) | null = null;
   #expected: number;
@@ -91,15 +91,19 @@ export class MeasureMeeting {
         // In a graded run the solution's copies are the solution process's alone, every other case the learner's.
         if (this.#expected > 1 && isSolutionCopy(info.params) !== (party.name === 'solution')) continue;
         owner.set(info.key, party);
+        const checkMs = typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null;
+        // A graded case and the solution's copy of it: one pair, the same calls per sample (equal work).
+        const pair = caseKey({ variant: info.variant, params: gradedCaseParams(info.params) });
         cases.push({
           key: info.key,
           label: caseLabel(info),
           ...(info.measureGroup ? { group: info.measureGroup } : {}),
-          sampleLimitMs: sampleLimitMs(typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null),
+          sampleLimitMs: sampleLimitMs(checkMs),
+          checkMs,
           baseline: info.variant === run.lab.baseline && !isSolutionCopy(info.params),
           trusted: info.variant === run.lab.baseline || isSolutionCopy(info.params),
           inputKey: info.inputKey,
-          ...(this.#expected > 1 && graded.has(caseKey({ variant: info.variant, params: gradedCaseParams(info.params) })) ? { rewarm: true } : {}),
+          ...(this.#expected > 1 && graded.has(pair) ? { rewarm: true, pair } : {}),
         });
       }
     }
@@ -162,11 +166,13 @@ export class MeasureMeeting {
       lab,
       ctx,
       cases.map((c) => {
-        // Every sample the judge asks of the case: the warm-up, one discarded before each round if rewarmed, the rounds'.
-        const samples = plan.warmupSamples + plan.rounds * (plan.samplesPerRound + (c.rewarm ? 1 : 0));
+        // The warm-up's samples now (one call each); the measured ones' calls once the warm-up has set them (reserve).
+        // The position check counts every sample the judge asks: the warm-up, one discarded before each round if
+        // rewarmed, the rounds'.
+        const checked = plan.warmupSamples + plan.rounds * (plan.samplesPerRound + (c.rewarm ? 1 : 0));
         const definition = byKey.get(c.key);
         if (!definition) throw new Error(`the case ${c.key} is not in the harness's own list of the lab's cases`);
-        return { key: c.key, definition, samples, checked: samples };
+        return { key: c.key, definition, samples: plan.warmupSamples, checked };
       }),
     );
   }

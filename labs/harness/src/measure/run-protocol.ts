@@ -119,15 +119,16 @@ export type RunnerMessage =
   /** The answer to a 'prepare': the sample's input is made, outside any timed window. */
   | { type: 'prepared'; seq: number; error: string | null }
   /**
-   * The first answer to a 'sample', sent the moment the call has returned; `runnerMs` is the runner's own time of the
-   * call, for comparison only: the recorded sample is the supervisor's (judge-sampler.ts).
+   * The first answer to a 'sample', sent the moment its last call has returned; `runnerMs` is the runner's own time of
+   * the sample's calls, for comparison only: the recorded sample is the supervisor's (judge-sampler.ts).
    */
   | { type: 'sampled'; seq: number; runnerMs: number }
   /**
-   * The second answer to a 'sample', sent right after 'sampled': what the call returned, for the judge to check in its
+   * The second answer to a 'sample', sent right after 'sampled': what each of its calls returned, in order (one per
+   * fresh number of its 'prepare'; a call that threw ends the sample, its entry says so), for the judge to check in its
    * own process (judge-outputs.ts); the runner checks nothing.
    */
-  | { type: 'output'; seq: number; output: SampleOutput }
+  | { type: 'output'; seq: number; outputs: SampleOutput[] }
   /** The answer to a 'show': the last sample's output at the positions asked, in their order (NaN past its end). */
   | { type: 'shown'; seq: number; values: Float64Array }
   /** The answer to a 'between'. */
@@ -151,15 +152,21 @@ export type RunnerMessage =
  */
 export type JudgeRequest =
   /**
-   * Make the input of the case's next sample, outside the timed window. `fresh` is the sample's fresh input number
-   * (LabInputs.measureAt), drawn by the supervisor and revealed only now; the runner ignores it for a case without
-   * fresh inputs.
+   * Make the inputs of the case's next sample, outside the timed window: one per call the sample makes, each its own.
+   * `fresh` holds each call's fresh input number (LabInputs.measureAt), drawn by the supervisor and revealed only now;
+   * for a case without fresh inputs every call runs the measured input, and only the count matters.
    */
-  | { type: 'prepare'; seq: number; caseKey: string; fresh: number }
-  /** Run the prepared input once and send the output; `caseKey` null: the empty task that calibrates the round trip. */
+  | { type: 'prepare'; seq: number; caseKey: string; fresh: number[] }
+  /**
+   * Run the prepared inputs back to back, one call each, and send the outputs; `caseKey` null: the empty task that
+   * calibrates the round trip.
+   */
   | { type: 'sample'; seq: number; caseKey: string | null }
-  /** The last sample's output was `large`: send its values at `positions` (drawn by the judge after 'output' arrived). */
-  | { type: 'show'; seq: number; caseKey: string; positions: number[] }
+  /**
+   * Output #`call` of the last sample (0 when absent, as in the check stage) was `large`: send its values at
+   * `positions` (drawn by the judge after 'output' arrived).
+   */
+  | { type: 'show'; seq: number; caseKey: string; positions: number[]; call?: number }
   /** Between stages: a full garbage collection (between measure groups), observations reset (after the warm-up). */
   | { type: 'between'; seq: number; collectGarbage: boolean; resetObservations: string[] }
   /** Measuring is over: send 'measured' for each of `caseKeys`, tear every case down, then 'done'. */

@@ -114,9 +114,9 @@ export function servedInputs<Input>(
   lab: Pick<LabDefinition<unknown, unknown>, 'checkSample' | 'expectedAt'>,
   measureInput: Input,
   measureAt: ((sample: number) => Input) | undefined,
-): Pick<ServedCase<Input, unknown>, 'inputAt'> {
+): Pick<ServedCase<Input, unknown>, 'inputAt' | 'freshInputs'> {
   const fresh = usesFreshInputs(lab, measureAt) ? measureAt : undefined;
-  return { inputAt: (_sample, index) => (fresh ? fresh(index) : measureInput) };
+  return { inputAt: (_sample, index) => (fresh ? fresh(index) : measureInput), freshInputs: fresh !== undefined };
 }
 
 /** Inputs for every case; cases that agree on the lab's input params share them. */

@@ -2,8 +2,9 @@
  * The runner's half of the measure stage: it answers the supervisor's requests (run-protocol.ts JudgeRequest), one at
  * a time, in the order asked, and takes no decision of its own. The supervisor (judge-sampler.ts) chooses which case
  * runs when, which fresh input it gets and when, times every sample with its own clock, and checks every output in its
- * own process (judge-outputs.ts); this side only makes the input ('prepare', outside the timed window), runs it and
- * sends what it returned ('sample'; a large typed array by the values at the positions the judge asks, 'show').
+ * own process (judge-outputs.ts); this side only makes the sample's inputs ('prepare', outside the timed window: one
+ * per call, each its own), runs them back to back and sends what each call returned ('sample'; a large typed array by
+ * the values at the positions the judge asks, 'show').
  *
  * Input: the cases that passed the check, set up. Output: RunnerMessages ('prepared', 'sampled', 'output', 'shown',
  * 'ok', 'measured').
@@ -26,6 +27,12 @@ export interface ServedCase<Input, Output> {
   instance: CaseInstance<Input, Output>;
   /** The input of the sample numbered `sample` (the case's count so far, warm-up included) with fresh input `fresh`. */
   inputAt(sample: number, fresh: number): Input;
+  /**
+   * Whether each call runs on an input of its own (LabInputs.measureAt): then the calls of a sample of several get
+   * each a structured clone of what inputAt returned (which may refill the arrays it returned before). Otherwise
+   * every call runs the measured input, as every sample does.
+   */
+  freshInputs: boolean;
   /** The 'measured' message of the case, once its samples are taken (its observations collected here). */
   measured(observations: Extract<RunnerMessage, { type: 'measured' }>['observations']): Extract<RunnerMessage, { type: 'measured' }>;
 }
@@ -54,6 +61,9 @@ export function valuesAt(output: ArrayLike<number> | null, positions: readonly u
   return values;
 }
 
+/** The most calls one sample may ask for (the judge asks at most judge-sampler.ts MAX_CALLS_PER_SAMPLE). */
+export const MAX_CALLS_SERVED = 10_000;
+
 /**
  * Serves requests until 'finish' (then every case's 'measured' is sent) or until the channel closes. Requests are
  * handled strictly one after another; a request that is not one of JudgeRequest's is ignored (the supervisor, which
@@ -61,28 +71,29 @@ export function valuesAt(output: ArrayLike<number> | null, positions: readonly u
  */
 export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], channel: SampleServerChannel): Promise<void> {
   const byKey = new Map(cases.map((c) => [c.key, c]));
-  const prepared = new Map<string, Input>();
+  /** Each case's prepared inputs, one per call of its next sample. */
+  const prepared = new Map<string, Input[]>();
   const taken = new Map<string, number>();
-  /** The last sample's output when it was `large`: what a 'show' reads. */
-  let shown: ArrayLike<number> | null = null;
+  /** The last sample's outputs that were `large`, by call: what a 'show' reads. */
+  let shown: (ArrayLike<number> | null)[] = [];
   /** The last sample's afterSample, run before the next request other than its 'show' (which reads its output). */
   let after: (() => Promise<void> | void) | null = null;
   return new Promise((resolve, reject) => {
     let queue = Promise.resolve();
     let finished = false;
-    /** Sends a sample's output; one that cannot be serialized (a function in it, a getter that throws) is an error. */
-    const sendOutput = async (seq: number, output: SampleOutput): Promise<boolean> => {
+    /** Sends a sample's outputs; one that cannot be serialized (a function in it, a getter that throws) is an error. */
+    const sendOutputs = async (seq: number, outputs: SampleOutput[]): Promise<boolean> => {
       try {
-        await channel.send({ type: 'output', seq, output });
+        await channel.send({ type: 'output', seq, outputs });
         return true;
       } catch (e) {
-        await channel.send({ type: 'output', seq, output: { kind: 'threw', error: `its output could not be sent to the harness: ${errorText(e)}` } });
+        await channel.send({ type: 'output', seq, outputs: [{ kind: 'threw', error: `its output could not be sent to the harness: ${errorText(e)}` }] });
         return false;
       }
     };
     const handle = async (request: JudgeRequest): Promise<void> => {
       if (request.type !== 'show') {
-        shown = null;
+        shown = [];
         const pending = after;
         after = null;
         // Outside the timed window: what the case does between samples (it may release what the sample held).
@@ -91,12 +102,21 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
       switch (request.type) {
         case 'prepare': {
           const served = byKey.get(request.caseKey);
+          const fresh: unknown = request.fresh;
           let error: string | null = served ? null : `no case ${request.caseKey} is set up`;
-          if (served) {
+          if (!Array.isArray(fresh) || fresh.length < 1 || fresh.length > MAX_CALLS_SERVED || !fresh.every((f) => typeof f === 'number')) {
+            error = `a sample of ${Array.isArray(fresh) ? fresh.length : 'no'} calls was asked (1 to ${MAX_CALLS_SERVED})`;
+          } else if (served) {
             const sample = taken.get(served.key) ?? 0;
             taken.set(served.key, sample + 1);
+            prepared.delete(served.key);
             try {
-              prepared.set(served.key, served.inputAt(sample, request.fresh));
+              // Several calls: each on an input of its own, since inputAt may refill the arrays it returned before.
+              const own = served.freshInputs && fresh.length > 1;
+              prepared.set(
+                served.key,
+                fresh.map((f: number) => (own ? structuredClone(served.inputAt(sample, f)) : served.inputAt(sample, f))),
+              );
             } catch (e) {
               error = `making the input of sample #${sample} threw: ${errorText(e)}`;
             }
@@ -109,42 +129,48 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
             // The calibration's empty task: the same path, with nothing to run.
             const t0 = performance.now();
             channel.send({ type: 'sampled', seq: request.seq, runnerMs: performance.now() - t0 });
-            channel.send({ type: 'output', seq: request.seq, output: { kind: 'whole', value: null } });
+            channel.send({ type: 'output', seq: request.seq, outputs: [{ kind: 'whole', value: null }] });
             return;
           }
           const served = byKey.get(request.caseKey);
-          const input = served ? prepared.get(served.key) : undefined;
-          if (!served || !prepared.has(served.key)) {
+          const inputs = served ? prepared.get(served.key) : undefined;
+          if (!served || !inputs) {
             channel.send({ type: 'sampled', seq: request.seq, runnerMs: 0 });
-            channel.send({ type: 'output', seq: request.seq, output: { kind: 'threw', error: `no input was prepared for ${request.caseKey}` } });
+            channel.send({ type: 'output', seq: request.seq, outputs: [{ kind: 'threw', error: `no input was prepared for ${request.caseKey}` }] });
             return;
           }
           prepared.delete(served.key);
-          // The runner's own times, for the supervisor's comparison only (its clock is sealed, seal.ts).
-          const t0 = performance.now();
-          let output: Output | undefined;
+          // The sample's calls back to back, each on its own input; the runner's own time of them is for the
+          // supervisor's comparison only (its clock is sealed, seal.ts).
+          const results: Output[] = [];
           let threw: string | null = null;
-          try {
-            output = await served.instance.run(input as Input);
-          } catch (e) {
-            threw = errorText(e);
+          const t0 = performance.now();
+          for (const input of inputs) {
+            try {
+              results.push(await served.instance.run(input));
+            } catch (e) {
+              threw = errorText(e);
+              break;
+            }
           }
-          // The answer leaves the moment the call has returned; the output follows at once and the supervisor times
-          // its crossing too: work left for after the answer on this thread (a lazy output its serialization reads)
-          // makes it longer, and the supervisor charges that to the sample (judge-sampler.ts). The judge checks it.
+          // The answer leaves the moment the last call has returned; the outputs follow at once and the supervisor
+          // times their crossing too: work left for after the answer on this thread (a lazy output its serialization
+          // reads) makes it longer, and the supervisor charges that to the sample (judge-sampler.ts). The judge checks
+          // every one.
           channel.send({ type: 'sampled', seq: request.seq, runnerMs: performance.now() - t0 });
           if (threw !== null) {
-            channel.send({ type: 'output', seq: request.seq, output: { kind: 'threw', error: threw } });
+            channel.send({ type: 'output', seq: request.seq, outputs: [{ kind: 'threw', error: threw }] });
             return;
           }
-          const crossing = outputOf(output);
-          const sent = await sendOutput(request.seq, crossing);
-          if (sent && crossing.kind === 'large') shown = output as unknown as ArrayLike<number>;
+          const crossings = results.map(outputOf);
+          const sent = await sendOutputs(request.seq, crossings);
+          if (sent) shown = crossings.map((c, j) => (c.kind === 'large' ? (results[j] as unknown as ArrayLike<number>) : null));
           if (sent) after = served.instance.afterSample?.bind(served.instance) ?? null;
           return;
         }
         case 'show': {
-          channel.send({ type: 'shown', seq: request.seq, values: valuesAt(shown, request.positions) });
+          const call: unknown = request.call ?? 0;
+          channel.send({ type: 'shown', seq: request.seq, values: valuesAt(typeof call === 'number' ? (shown[call] ?? null) : null, request.positions) });
           return;
         }
         case 'between': {
