@@ -17,7 +17,7 @@ import { drawPositions, labOutputJudge, MISS_PROBABILITY, positionsPerSample, WR
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/measure/run-protocol.ts';
-import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, valuesAt } from '../src/measure/sample-server.ts';
+import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, valuesAt } from '../src/measure/sample-server.ts';
 
 const CTX: LabContext = { impl: 'exercise', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
 const PLAN = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
@@ -228,18 +228,19 @@ test("the check stage's outputs are compared in the judge: a runner that says ev
 
 test("the measured samples' outputs are checked in the judge: a runner that says every sample is right does not pass a wrong one (issue 42)", async (t) => {
   // Right on the check inputs, wrong on every fresh measured input (xs[0] = its number, above the inputs' 6 but for
-  // a chance of 6 in 2^20). Before, the runner's checkSample gave the verdict of each sample: PASS.
+  // a chance of 6 in 2^20). Before, the runner's checkSample gave the verdict of each sample: PASS. Wrong by 1,000:
+  // by 1, an input numbered above about 10^6 (4.6% of them) passed, its sum near 10^12 and the tolerance 1e-12 of it
+  // (the first sample passing "seen once in CI" of session 17's closing note).
   const learner = `export function sumSquares(xs: Float64Array): number {
   let s = 0;
   for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
-  return xs[0]! > 6 ? s + 1 : s;
+  return xs[0]! > 6 ? s + 1000 : s;
 }
 `;
   const entry = await runFaulty(lyingRunner(t, true, learner));
   assert.equal(entry?.passed, false, JSON.stringify(entry));
-  // The first sample the judge checks fails: the warm-up's, or (seen once in CI at COURSE_CPUS=1 under load, not
-  // reproduced in 9 runs here; an open question in the closing note of session 17) the first measured one.
-  assert.match(entry?.reason ?? '', /^wrong output on (warm-up|measured) sample #0 at \[0\]: expected \d+, got \d+ .*Look at exercises\/faulty\/faulty\.ts/);
+  // The first sample the judge checks fails: the warm-up's.
+  assert.match(entry?.reason ?? '', /^wrong output on warm-up sample #0 at \[0\]: expected \d+, got \d+ .*Look at exercises\/faulty\/faulty\.ts/);
   assert.equal(entry?.failedAt?.sample, 0, JSON.stringify(entry));
 });
 
@@ -358,12 +359,13 @@ test("a 0.05 ms case's sample is several calls, at least 100 round trips long, r
   // The judge's time of the whole sample (per call x calls) is at least 100 of the runner's 0.1 ms round trips (the
   // calibration reads it plus a few microseconds of this process's own work: still about 1%).
   assert.ok(s.samplesMs.every((ms) => ms * s.callsPerSample >= 100 * 0.1 && result.roundTripMs / (ms * s.callsPerSample) < 0.0102), JSON.stringify({ s, trip: result.roundTripMs }));
-  // Per call: the 0.05 ms call, plus the round trip shared by the calls (under 1%).
-  assert.ok(s.samplesMs.every((ms) => ms >= 0.05 && ms < 0.05 * 1.011), JSON.stringify(s.samplesMs));
+  // Per call: the 0.05 ms call, plus the round trip shared by the calls (about 1%, and this process's microseconds).
+  assert.ok(s.samplesMs.every((ms) => ms >= 0.05 && ms < 0.05 * 1.02), JSON.stringify(s.samplesMs));
   // Each measured sample was prepared with a fresh number per call, all distinct.
   const prepares = runner.asked.filter((r): r is JudgeRequest & { type: 'prepare' } => r.type === 'prepare');
-  // The warm-up's one call, a discarded probe of the first guess's count (from the warm-up), then the measured samples.
-  assert.deepEqual(prepares.map((p) => p.fresh.length), [1, prepares[1]!.fresh.length, ...Array(6).fill(s.callsPerSample)]);
+  // The warm-up's one call, three discarded probes of the first guess's count (from the warm-up), then the measured samples.
+  const guess = prepares[1]!.fresh.length;
+  assert.deepEqual(prepares.map((p) => p.fresh.length), [1, guess, guess, guess, ...Array(6).fill(s.callsPerSample)]);
   assert.ok(prepares[1]!.fresh.length > 1);
   const numbers = prepares.flatMap((p) => p.fresh);
   assert.equal(new Set(numbers).size, numbers.length);
@@ -418,6 +420,11 @@ test("the runner runs a sample's calls back to back, each on its own copy of the
   );
   assert.deepEqual(ran, [3, 5, 7]);
   assert.deepEqual(sent.find((m) => m.type === 'output'), { type: 'output', seq: 2, outputs: [3, 5, 7].map((k) => ({ kind: 'whole', value: [2 * k] })) });
+  // Two calls that return one array (a lab that reuses its output by size): the earlier call's output would be gone.
+  const x = new Float64Array(4);
+  assert.equal(sharedOutput([[1], [1], x, x.subarray(2), 3, 3]), null);
+  assert.match(sharedOutput([x, new Float64Array(4), x]) ?? '', /^calls #0 and #2 of one sample returned the same output: .*an output of its own/);
+  assert.match(sharedOutput([x.subarray(1), new Float64Array(x.buffer, 8)]) ?? '', /^calls #0 and #1 /);
   // A sample of no calls is refused at 'prepare'.
   assert.match((sent.filter((m) => m.type === 'prepared')[1] as { error: string }).error, /a sample of 0 calls was asked \(1 to 10000\)/);
 });

@@ -72,21 +72,6 @@ export function threadCounts(availableParallelism: number): number[] {
   return workerSweep(Math.max(1, availableParallelism));
 }
 
-/**
- * An output buffer per size n, allocated at its first use (the check, before any timed sample): no allocation inside
- * the timed loop. By size, not by input, since every measured sample has an input of its own (measureAt) over the same
- * arrays; it holds the last product of its size, so a kernel that writes only part of C fails its sample's check.
- */
-function outputFor(outputs: Map<number, Float64Array>, input: MatmulInput): Float64Array {
-  let c = outputs.get(input.n);
-  if (!c) {
-    c = new Float64Array(input.n * input.n);
-    outputs.set(input.n, c);
-  }
-  return c;
-}
-
-
 function tsNaiveCase(size: number): CaseDefinition<MatmulInput, Float64Array> {
   return {
     variant: 'ts-naive',
@@ -109,10 +94,9 @@ function tsTypedCase(size: number): CaseDefinition<MatmulInput, Float64Array> {
     variant: 'ts-typed',
     params: { size },
     async setup(): Promise<CaseInstance<MatmulInput, Float64Array>> {
-      const outputs = new Map<number, Float64Array>();
       return {
         run(input) {
-          const c = outputFor(outputs, input);
+          const { c } = input;
           for (let r = 0; r < input.repeats; r++) matmulTyped(input.a, input.b, c, input.n);
           return c;
         },
@@ -129,10 +113,9 @@ function nativeCase(rung: Rung, size: number, probePeaks = false): CaseDefinitio
     params: { size },
     async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
       const addon = loadRung(ctx.impl, rung);
-      const outputs = new Map<number, Float64Array>();
       const instance: CaseInstance<MatmulInput, Float64Array> = {
         run(input) {
-          const c = outputFor(outputs, input);
+          const { c } = input;
           for (let r = 0; r < input.repeats; r++) addon.matmul(input.a, input.b, c, input.n);
           return c;
         },
@@ -155,10 +138,9 @@ function nativeBlockedCase(size: number, measureGroup?: string): CaseDefinition<
     ...(measureGroup ? { measureGroup } : {}),
     async setup(ctx: LabContext): Promise<CaseInstance<MatmulInput, Float64Array>> {
       const addon = loadBlocked(ctx.impl);
-      const outputs = new Map<number, Float64Array>();
       return {
         run(input) {
-          const c = outputFor(outputs, input);
+          const { c } = input;
           for (let r = 0; r < input.repeats; r++) addon.matmulBlocked(input.a, input.b, c, input.n);
           return c;
         },
@@ -176,10 +158,9 @@ function nativeBlasCase(size: number, measureGroup?: string): CaseDefinition<Mat
     ...(measureGroup ? { measureGroup } : {}),
     async setup(): Promise<CaseInstance<MatmulInput, Float64Array>> {
       const blas = loadBlas(1);
-      const outputs = new Map<number, Float64Array>();
       return {
         run(input) {
-          const c = outputFor(outputs, input);
+          const { c } = input;
           // The library's thread count is global to the module: set on every sample, since the cases interleave.
           blas.blasSetThreads(1);
           for (let r = 0; r < input.repeats; r++) blas.matmulBlas(input.a, input.b, c, input.n);
@@ -217,10 +198,9 @@ function threadedKernelCase(variant: 'native-threads' | 'native-blocked-threads'
       const matmul = variant === 'native-threads'
         ? (() => { const addon = loadRung(ctx.impl, 'march'); return addon.matmulAsync.bind(addon); })()
         : (() => { const addon = loadBlocked(ctx.impl); return addon.matmulBlockedAsync.bind(addon); })();
-      const outputs = new Map<number, Float64Array>();
       const instance: CaseInstance<MatmulInput, Float64Array> = {
         async run(input) {
-          const c = outputFor(outputs, input);
+          const { c } = input;
           for (let r = 0; r < input.repeats; r++) await matmul(input.a, input.b, c, input.n, threads);
           return c;
         },
@@ -267,10 +247,9 @@ function nativeBlasThreadsCase(size: number, threads: number): CaseDefinition<Ma
     measureGroup: 'native-threads',
     async setup(): Promise<CaseInstance<MatmulInput, Float64Array>> {
       const blas = loadBlas(threads);
-      const outputs = new Map<number, Float64Array>();
       return {
         run(input) {
-          const c = outputFor(outputs, input);
+          const { c } = input;
           blas.blasSetThreads(threads);
           for (let r = 0; r < input.repeats; r++) blas.matmulBlas(input.a, input.b, c, input.n);
           return c;

@@ -15,6 +15,13 @@ export interface MatmulInput {
   bRows: number[][];
   /** How many products one sample computes (all from the same A and B): 1 for large n, thousands for tiny n. */
   repeats: number;
+  /**
+   * The product's array, which the typed and native rungs write and return: made with the input, so nothing is
+   * allocated inside the timed region, and one per input, so the calls of a sample of several (each on its own copy
+   * of the input, harness judge-sampler.ts) keep their own products until the harness has them. It holds the last
+   * product written into it, so a kernel that writes only part of C fails its sample's check.
+   */
+  c: Float64Array;
 }
 
 /** Floating-point operations per sample that the repeats aim for (about 2 ms of the typed-array rung here). */
@@ -58,7 +65,7 @@ export function makeInput(n: number, seed: number, repeats = repeatsFor(n)): Mat
   const random = createRng((seed ^ Math.imul(n, 0x9e3779b1)) >>> 0);
   const a = randomMatrix(n, random);
   const b = randomMatrix(n, random);
-  return { n, a, b, aRows: toRows(a, n), bRows: toRows(b, n), repeats };
+  return { n, a, b, aRows: toRows(a, n), bRows: toRows(b, n), repeats, c: new Float64Array(n * n) };
 }
 
 /**

@@ -79,6 +79,11 @@ export const MAX_CALLS_PER_SAMPLE = 1000;
  */
 export const MAX_SAMPLE_BYTES = 64 * 2 ** 20;
 
+/** Discarded samples that set a case's calls per sample, of the count its warm-up suggests (judgeSamples). */
+export const PROBE_SAMPLES = 3;
+/** A case whose warm-up suggests a sample at least this many round trips long keeps that count without probes. */
+export const PROBE_BELOW_TRIPS = 3 * MIN_SAMPLE_TRIPS;
+
 /** A case's calls per sample, and what kept it from reaching MIN_SAMPLE_TRIPS round trips, if anything. */
 export interface CallsPerSample {
   calls: number;
@@ -409,9 +414,10 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
 
   /**
    * Sets the calls per sample of `members` not set yet, from the judge's own times: a first guess from their warm-up
-   * (the fastest, less the round trip; their check call's time without a warm-up), then, where that asks for several
-   * calls, one more discarded sample of that many calls, whose time per call (the round trip and the timer's jitter
-   * shared by the calls) sets the count. Cases of one pair get the largest of theirs.
+   * (the fastest, less the round trip; their check call's time without a warm-up), then, where that guess's sample
+   * is under PROBE_BELOW_TRIPS round trips, PROBE_SAMPLES more discarded samples of that many calls, whose fastest
+   * time per call (the round trip and the timer's jitter shared by the calls; a cold or descheduled sample left out)
+   * sets the count. Cases of one pair get the largest of theirs.
    */
   const chooseCalls = async (members: JudgedCase[]) => {
     const open = members.filter((c) => !chosen.has(c.key) && !failed.has(c.key));
@@ -422,12 +428,17 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
       const input = outputs.inputBytes ? outputs.inputBytes(c.key) : 0;
       const bytes = input === null || w.outputBytes === null ? null : input + w.outputBytes;
       const guess = callsPerSample(callMs, roundTripMs, bytes);
-      if (guess.calls > 1) {
-        await outputs.reserve?.(c.key, guess.calls);
-        const probe = await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples, guess.calls);
-        if (probe === null) continue;
-        own.set(c.key, callsPerSample((probe.judgeMs - roundTripMs) / guess.calls, roundTripMs, bytes));
-      } else own.set(c.key, guess);
+      if (guess.shortBy === 'lab' || !(guess.calls * callMs + roundTripMs < PROBE_BELOW_TRIPS * roundTripMs)) {
+        own.set(c.key, guess);
+        continue;
+      }
+      await outputs.reserve?.(c.key, PROBE_SAMPLES * guess.calls);
+      let fastest = Number.POSITIVE_INFINITY;
+      for (let p = 0; p < PROBE_SAMPLES && !failed.has(c.key); p++) {
+        const probe = await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + p, guess.calls);
+        if (probe) fastest = Math.min(fastest, (probe.judgeMs - roundTripMs) / guess.calls);
+      }
+      if (!failed.has(c.key)) own.set(c.key, callsPerSample(fastest, roundTripMs, bytes));
     }
     for (const c of open) {
       if (failed.has(c.key)) continue;

@@ -61,6 +61,33 @@ export function valuesAt(output: ArrayLike<number> | null, positions: readonly u
   return values;
 }
 
+/**
+ * Why a sample's outputs cannot be checked call by call: two calls returned the same object (or typed arrays at the
+ * same place of one buffer), so the earlier call's output is gone; null when each call's output is its own.
+ */
+export function sharedOutput(outputs: readonly unknown[]): string | null {
+  const objects = new Map<unknown, number>();
+  const views = new Map<ArrayBufferLike, Map<number, number>>();
+  for (const [j, output] of outputs.entries()) {
+    if ((typeof output !== 'object' && typeof output !== 'function') || output === null) continue;
+    let earlier = objects.get(output);
+    if (earlier === undefined && ArrayBuffer.isView(output)) {
+      const at = views.get(output.buffer) ?? new Map<number, number>();
+      views.set(output.buffer, at);
+      earlier = at.get(output.byteOffset);
+      if (earlier === undefined) at.set(output.byteOffset, j);
+    }
+    if (earlier !== undefined) {
+      return (
+        `calls #${earlier} and #${j} of one sample returned the same output: a sample of several calls keeps every call's ` +
+        `output until the harness checks it, so the lab must give each input an output of its own (made with the input, outside the timed region)`
+      );
+    }
+    objects.set(output, j);
+  }
+  return null;
+}
+
 /** The most calls one sample may ask for (the judge asks at most judge-sampler.ts MAX_CALLS_PER_SAMPLE). */
 export const MAX_CALLS_SERVED = 10_000;
 
@@ -158,6 +185,7 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
           // reads) makes it longer, and the supervisor charges that to the sample (judge-sampler.ts). The judge checks
           // every one.
           channel.send({ type: 'sampled', seq: request.seq, runnerMs: performance.now() - t0 });
+          threw ??= sharedOutput(results);
           if (threw !== null) {
             channel.send({ type: 'output', seq: request.seq, outputs: [{ kind: 'threw', error: threw }] });
             return;
