@@ -34,7 +34,7 @@ test("the judge holds no array of a triad input: its memory does not grow with t
     const before = process.memoryUsage().arrayBuffers;
     const c = triadCase(elements, 7);
     const judge = await labOutputJudge(lab, CTX, [c]);
-    const samples = Array.from({ length: 7 }, () => judge.next(c.key));
+    const samples = Array.from({ length: 7 }, () => judge.next(c.key)[0]!);
     // Its positions and the expected values there, as it checks a sample.
     const positions = judge.positions(c.key, samples[0]!, elements);
     assert.ok(Array.isArray(positions), JSON.stringify(positions));
@@ -54,7 +54,7 @@ test('a triad wrong at 0.1% of its entries is caught at positions over a quick r
   const judge = await labOutputJudge(lab, CTX, [c]);
   let caught = 0;
   for (let k = 0; k < c.samples; k++) {
-    const sample = judge.next(c.key);
+    const sample = judge.next(c.key)[0]!;
     const right = expectedTriad(sample.input as TriadInput);
     const wrong = right.slice();
     // 0.1% of the entries (1,049), each off by one, at positions drawn here.
