@@ -4,7 +4,7 @@
  * <MeasuredTable>. Keys name a sweep by its role, not its size: `P` is the pool at W = P (the headline's), `W1` and
  * `W2` the pools of 1 and 2 threads (at P = 2, `W2` and `P` are the same sweep; at P = 1 there is no `W2`).
  */
-import { median, type AnalysisTable, type MeasuredValue } from '@parallel-course/core';
+import { formatSignificant, median, type AnalysisTable, type MeasuredValue } from '@parallel-course/core';
 import type { Results } from '@parallel-course/core';
 import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './sweep-model.ts';
 import { AGREEMENT_FACTOR, KNEE_FRACTION, verdictText } from './rule-check.ts';
@@ -141,7 +141,7 @@ export function granularityValues(results: Results, g: Granularity): Record<stri
 export function granularityTables(results: Results, g: Granularity): Record<string, AnalysisTable> {
   const t: Record<string, AnalysisTable> = {};
   for (const [tag, s] of roles(g)) {
-    t[`chunkSweep${tag}`] = sweepTable(s, `The pool of ${s.workers} thread${s.workers === 1 ? '' : 's'} on ${s.points.toLocaleString('en-US')} points, by chunk size; speedups against the serial loop's ${s.serialMedianMs.toPrecision(3)} ms`);
+    t[`chunkSweep${tag}`] = sweepTable(s, `The pool of ${s.workers} thread${s.workers === 1 ? '' : 's'} on ${s.points.toLocaleString('en-US')} points, by chunk size; speedups against the serial loop's ${formatSignificant(s.serialMedianMs)} ms`);
   }
   const proc = sweepOf(g, 'process', g.p);
   if (proc) t['processSweepP'] = sweepTable(proc, `${proc.workers} child processes on ${proc.points.toLocaleString('en-US')} points, by chunk size`);

@@ -11,7 +11,7 @@
  *      what `npm run report -- validate` recomputes.
  * Stop aborts between samples and tears every case down at once (workers terminated).
  */
-import { analyzeRun, buildResults, median, sameCase, type AnalysisInput, type BrowserEnvironment, type RawObservation, type Results } from './core-adapter.ts';
+import { analyzeRun, buildResults, formatSignificant, median, sameCase, type AnalysisInput, type BrowserEnvironment, type RawObservation, type Results } from './core-adapter.ts';
 import { runEnvironment, webgpuInfo } from './environment.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from './lab-types.ts';
 import { calibrateRepetitions, measureTimerResolution, sampleTargetMs } from './timer.ts';
@@ -285,7 +285,7 @@ function runNotes(state: RunState<unknown>, crossOriginIsolated: boolean): strin
   const hiddenSamples = state.timed.reduce((sum, t) => sum + t.hidden.reduce((a, b) => a + b, 0), 0);
   const skipped = lab.cases.filter((c) => c.unavailable !== null).map((c) => `${c.variant} ${JSON.stringify(c.params)} was not run: ${c.unavailable}`);
   return [
-    `Timer resolution ${state.timerResolutionMs.toPrecision(3)} ms (${crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated'}); each sample was sized to at least ${state.targetMs.toPrecision(3)} ms (${[...state.repsOf.values()].join(', ')} ${lab.workUnit} per sample) so the resolution is under 1 % of it.`,
+    `Timer resolution ${formatSignificant(state.timerResolutionMs)} ms (${crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated'}); each sample was sized to at least ${formatSignificant(state.targetMs)} ms (${[...state.repsOf.values()].join(', ')} ${lab.workUnit} per sample) so the resolution is under 1 % of it.`,
     ...(hiddenSamples > 0 ? [`${hiddenSamples} samples were taken while the tab was hidden (observation hiddenTab = 1): background tabs are throttled, so treat those cases' times with care.`] : []),
     ...skipped,
     ...state.demonstrated,

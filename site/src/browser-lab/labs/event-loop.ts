@@ -8,7 +8,7 @@
 import { pageParallelism } from '../environment.ts';
 import { LEARNER_TIME_LIMIT_MS, withTimeLimit } from '../learner-code.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
-import type { Results } from '../core-adapter.ts';
+import { formatSignificant, type Results } from '../core-adapter.ts';
 import { verdict } from '../verdict.ts';
 import { pingProbe } from '../ping-probe.ts';
 import { WorkerPool } from '../pool.ts';
@@ -102,8 +102,8 @@ export function eventLoopLead(results: Results, p: number, verdictOf: (s: Result
   const speedup = results.speedups.find((s) => s.variant === 'pool' && s.params['workers'] === p);
   if (speedup && pool) {
     lines.push(
-      `Throughput: the pool of ${p} served the same requests ${speedup.speedup.toPrecision(3)}x as fast as inline ` +
-        `(95% interval ${speedup.ci95[0].toPrecision(3)} to ${speedup.ci95[1].toPrecision(3)}): ${verdictOf(speedup, pool.samplesMs.length)}.`,
+      `Throughput: the pool of ${p} served the same requests ${formatSignificant(speedup.speedup)}x as fast as inline ` +
+        `(95% interval ${formatSignificant(speedup.ci95[0])} to ${formatSignificant(speedup.ci95[1])}): ${verdictOf(speedup, pool.samplesMs.length)}.`,
     );
   }
   return lines;

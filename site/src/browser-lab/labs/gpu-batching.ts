@@ -10,7 +10,7 @@
  * verdict, chart label, table and viewer line that shows their numbers says so.
  */
 import { buildLayers, expectedLogits, MODEL_SPEC } from '@parallel-course/gpu-batching/model-spec.ts';
-import type { Results } from '../core-adapter.ts';
+import { formatSignificant, type Results } from '../core-adapter.ts';
 import { webgpuInfo } from '../environment.ts';
 import { BATCHES, CLASSES, FEATURES, seededInputs } from '../gpu-batching-inputs.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
@@ -120,7 +120,7 @@ function knees(results: Pick<Results, 'cases'>): string[] {
     const emulated = results.cases.some((c) => c.variant === backend && c.params['adapter'] === 'emulated');
     const best = Math.max(...points.map((p) => p.rate));
     const knee = points.find((p) => p.rate >= 0.9 * best)!;
-    lines.push(`${backend}${emulated ? ' (adapter=emulated)' : ''}: throughput ${points.map((p) => `batch ${p.batch} ${p.rate.toPrecision(3)}/s`).join(', ')}; knee at batch ${knee.batch} (the smallest batch within 90 % of the best).`);
+    lines.push(`${backend}${emulated ? ' (adapter=emulated)' : ''}: throughput ${points.map((p) => `batch ${p.batch} ${formatSignificant(p.rate)}/s`).join(', ')}; knee at batch ${knee.batch} (the smallest batch within 90 % of the best).`);
   }
   return lines;
 }

@@ -14,7 +14,7 @@ import { productSerial, seededMatrices, type Matrix } from '@parallel-course/tas
 import { TaskGraph, type MatrixRunner, type MultiplyResult } from '@parallel-course/task-graph/task-graph.ts';
 // The chain (the lab's worked example) and the balanced tree (its solution): the Node lab's own graphs, not copies.
 import { flatProduct, treeProduct } from '../../../../solutions/task-graph/graph.ts';
-import type { Results } from '../core-adapter.ts';
+import { formatSignificant, type Results } from '../core-adapter.ts';
 import { parseRecordedGraph, RECORDER_HARNESS, replayGraph, type RecordedGraph } from '../graph-recorder.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
 import { tryLearnerCode } from '../learner-code.ts';
@@ -130,8 +130,8 @@ function leadLines(results: Results, last: ReadonlyMap<string, GraphRecord>, p: 
     const b = bounds({ work: g.workMs, span: g.spanMs }, p);
     const said = verdict(s.ci95, { speedup: s.speedup, samples: c.samplesMs.length, quick: results.quick, fullRounds: 15 });
     return [
-      `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks. Measured ${s.speedup.toPrecision(3)}x the main thread (95% interval ${s.ci95[0].toPrecision(3)} to ${s.ci95[1].toPrecision(3)}: ${said}); ` +
-        `its span bound on P = ${p}: ceiling min(P, W/S) ${b.speedupCeiling.toPrecision(3)}, Brent W/(W/P + S) ${b.brentSpeedup.toPrecision(3)}.`,
+      `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks. Measured ${formatSignificant(s.speedup)}x the main thread (95% interval ${formatSignificant(s.ci95[0])} to ${formatSignificant(s.ci95[1])}: ${said}); ` +
+        `its span bound on P = ${p}: ceiling min(P, W/S) ${formatSignificant(b.speedupCeiling)}, Brent W/(W/P + S) ${formatSignificant(b.brentSpeedup)}.`,
     ];
   });
 }
@@ -140,8 +140,7 @@ function leadLines(results: Results, last: ReadonlyMap<string, GraphRecord>, p: 
 function summaryLines(last: ReadonlyMap<string, GraphRecord>, p: number): string[] {
   return [...last.entries()].map(([variant, g]) => {
     const b = bounds({ work: g.workMs, span: g.spanMs }, p);
-    const f = (x: number) => x.toPrecision(3);
-    return `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks; W ${f(g.workMs)} ms, S ${f(g.spanMs)} ms (the last sample's graph); ceiling min(P, W/S) ${f(b.speedupCeiling)}, Brent W/(W/P + S) ${f(b.brentSpeedup)}`;
+    return `${GRAPH_NAMES[variant]}: ${g.tasks} tasks, span ${g.spanTasks} tasks; W ${formatSignificant(g.workMs)} ms, S ${formatSignificant(g.spanMs)} ms (the last sample's graph); ceiling min(P, W/S) ${formatSignificant(b.speedupCeiling)}, Brent W/(W/P + S) ${formatSignificant(b.brentSpeedup)}`;
   });
 }
 
