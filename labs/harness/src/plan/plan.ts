@@ -7,6 +7,7 @@
  */
 import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from '../lab-definition.ts';
 import { caseKey, caseLabel, formatDuration, paramsKey } from '@parallel-course/core';
+import { MAX_CALLS_PER_SAMPLE, MIN_SAMPLE_TRIPS, PROBE_SAMPLES } from '../measure/judge-sampler.ts';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */
 export const RUN_BUDGET_MS = { full: 300_000, quick: 90_000 } as const;
@@ -22,6 +23,13 @@ export const MIN_ROUNDS = 3;
  */
 export const HARNESS_MS = { perRun: 4_000, perCase: 100 } as const;
 
+/**
+ * The judge's round trip per sample on the course machine, in ms (its calibration read 0.03 to 0.13): a call shorter
+ * than MIN_SAMPLE_TRIPS of them is planned as judge-sampler.ts runs it, several calls a sample after PROBE_SAMPLES
+ * probes. A planning figure, not a promise.
+ */
+export const PLANNED_ROUND_TRIP_MS = 0.1;
+
 /** The machine whose rates are every lab's `planning.courseMachine`: what the planning test and `npm run plan` assume. */
 export const COURSE_MACHINE = "the course machine (a cloud VM with 2 shared AMD EPYC vCPUs, Node 24.21.0)";
 
@@ -34,11 +42,12 @@ export interface PlannedCase {
   optional: boolean;
   /** False when the case declares no estimate: its times are then 0 and the plan says so. */
   estimated: boolean;
+  /** One sample: its calls (several for a call under MIN_SAMPLE_TRIPS planned round trips) times the estimate's. */
   sampleMs: number;
   setupMs: number;
-  /** The check: the lab's check inputs and one sample on the measured input. */
+  /** The check: the lab's check inputs and one call on the measured input; and a sample of several calls' probes. */
   checkMs: number;
-  /** Checking each warm-up and measured sample's output (a fresh input's checkSample), outside the timed region. */
+  /** Checking each warm-up and measured sample's outputs (a fresh input's checkSample), outside the timed region. */
   sampleCheckMs: number;
 }
 
@@ -128,7 +137,12 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
     const label = caseLabel(d);
     const estimate = d.estimate?.(ctx, calibration);
     if (!estimate) unestimated.push(label);
-    const sampleMs = estimate?.sampleMs ?? 0;
+    const callMs = estimate?.sampleMs ?? 0;
+    // A short call's sample is several calls, each output checked, after PROBE_SAMPLES discarded probes (judge-sampler.ts).
+    const minSampleMs = MIN_SAMPLE_TRIPS * PLANNED_ROUND_TRIP_MS;
+    const calls = callMs > 0 && callMs < minSampleMs && lab.oneCallPerSample === undefined ? Math.min(MAX_CALLS_PER_SAMPLE, Math.ceil(minSampleMs / callMs)) : 1;
+    const sampleMs = calls * callMs;
+    const sampleCheckMs = calls * (estimate?.sampleCheckMs ?? 0);
     const planned: PlannedCase = {
       key,
       label,
@@ -136,8 +150,8 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
       estimated: estimate !== undefined,
       sampleMs,
       setupMs: estimate?.setupMs ?? 0,
-      checkMs: (estimate?.checkMs ?? 0) + sampleMs,
-      sampleCheckMs: estimate?.sampleCheckMs ?? 0,
+      checkMs: (estimate?.checkMs ?? 0) + callMs + (calls > 1 ? PROBE_SAMPLES * (sampleMs + sampleCheckMs) : 0),
+      sampleCheckMs,
     };
     cases.push(planned);
     // The solution's copy of a graded case (run-cases.ts solutionCopies) costs what the learner's does.
