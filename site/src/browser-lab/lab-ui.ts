@@ -7,7 +7,7 @@
 import { Chart } from '../lib/chart-setup.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes } from '../lib/chart-theme.ts';
 import { element, textTable } from '../lib/dom.ts';
-import { caseLabel, formatSignificant, type Results } from './core-adapter.ts';
+import { caseLabel, formatSignificant, sameCase, type Results } from './core-adapter.ts';
 import type { BrowserLab } from './lab-types.ts';
 import { roundsFor, roundsOverride, runBrowserLab } from './runner.ts';
 import { verdict } from './verdict.ts';
@@ -60,7 +60,7 @@ function verdictList(results: Results, lab: ViewedLab): HTMLElement {
   const verdicts = element('ul', undefined, 'bl-verdicts');
   for (const s of results.speedups) {
     const eff = s.efficiency !== undefined ? `, efficiency ${formatSignificant(s.efficiency)}` : '';
-    const samples = results.cases.find((c) => caseLabel(c) === caseLabel(s))?.samplesMs.length ?? 0;
+    const samples = results.cases.find((c) => sameCase(c, s))?.samplesMs.length ?? 0;
     const said = verdict(s.ci95, { speedup: s.speedup, samples, quick: results.quick, fullRounds: roundsFor(false, lab) });
     verdicts.append(element('li', `${caseLabel(s)}: ${formatSignificant(s.speedup)}x ${s.baseline} (95% interval ${formatSignificant(s.ci95[0])} to ${formatSignificant(s.ci95[1])}): ${said}${eff}${s.oversubscribed ? ' (more workers than CPUs)' : ''}`));
   }

@@ -4,13 +4,13 @@
  * samplesToResolve). Printed under the headline (terminal and report.md), so a learner whose quick run shows "no clear
  * difference" learns what to do about it rather than that there is no difference.
  */
-import { caseLabel, type Results, samplesToResolve } from '@parallel-course/core';
+import { caseLabel, type Results, sameCase, samplesToResolve } from '@parallel-course/core';
 
 /** The sentence, or null when the headline resolves (or there is none). */
 export function resolutionSentence(results: Results): string | null {
   const h = results.headline;
   if (h === null) return null;
-  const headlineCase = results.cases.find((c) => c.variant === h.variant && caseLabel(c) === caseLabel(h));
+  const headlineCase = results.cases.find((c) => sameCase(c, h));
   const n = headlineCase?.samplesMs.length ?? 0;
   if (n < 1) return null;
   const resolution = samplesToResolve(h.speedup, h.ci95, n);
