@@ -7,7 +7,7 @@
  * shared CPUs, with one another or with other work on the machine), or a hand-off that is a large share of the
  * sample. Pure: no DOM, no bundler imports (unit-tested in Node).
  */
-import { formatShare, formatSignificant, median, type Results } from '../core-adapter.ts';
+import { formatShare, formatSignificant, median, sameCase, type Results } from '../core-adapter.ts';
 
 /** A worker's median rate at this share of the best 1-worker rate or more: it had a CPU to itself. */
 const OWN_CPU_SHARE = 0.85;
@@ -23,7 +23,7 @@ export function scalingLines(results: Results, variant = 'wasm-blocked-threads')
   const best = oneRates.length > 0 ? Math.max(...oneRates) : Number.NaN;
   const lines: string[] = [];
   for (const c of cases.filter((x) => (x.workers ?? 1) > 1)) {
-    const s = results.speedups.find((e) => e.variant === c.variant && JSON.stringify(e.params) === JSON.stringify(c.params));
+    const s = results.speedups.find((e) => sameCase(e, c));
     const handoff = c.observations['handoff']?.samples ?? [];
     const rates = c.observations['worker-gflops']?.samples ?? [];
     if (!s || s.efficiency === undefined || handoff.length === 0 || rates.length === 0) continue;
