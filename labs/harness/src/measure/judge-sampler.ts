@@ -566,7 +566,8 @@ function clockNotes(
     if (choice.calls > 1) several.push(`${c.label} ${choice.calls}`);
     const sampleMs = median(t.judgeMs);
     if (roundTripMs > MAX_ROUND_TRIP_SHARE * sampleMs) {
-      short.push(`${c.label} (${choice.calls} call${choice.calls > 1 ? 's' : ''}, ${((100 * roundTripMs) / sampleMs).toFixed(1)}%${choice.shortBy ? `, kept short by ${why[choice.shortBy]}` : ''})`);
+      const reason = choice.shortBy ? `kept short by ${why[choice.shortBy]}` : 'its probes read its calls slower than its samples did: a busy machine';
+      short.push(`${c.label} (${choice.calls} call${choice.calls > 1 ? 's' : ''}, ${((100 * roundTripMs) / sampleMs).toFixed(1)}%: ${reason})`);
     }
     const extra = charged.get(c.key) ?? 0;
     if (extra > MAX_ROUND_TRIP_SHARE * median(t.callMs)) costly.push(`${c.label} +${extra.toFixed(3)} ms`);
@@ -582,7 +583,7 @@ function clockNotes(
   if (short.length > 0) {
     notes.push(
       `The harness's round trip per sample (${roundTripMs.toFixed(3)} ms, timed from the harness's process) is over ${100 * MAX_ROUND_TRIP_SHARE}% of the median sample of: ${short.join('; ')}. ` +
-        `Where a cap kept the sample short, it records the lab process's own time of it, which may take off at most the round trip's 90th percentile; otherwise the harness's time, round trip included.`,
+        `A sample a cap kept short records the lab process's own time of it, held within the round trip's 90th percentile of the harness's; the others, the harness's time, round trip included.`,
     );
   }
   if (costly.length > 0) {

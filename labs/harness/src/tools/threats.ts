@@ -102,11 +102,12 @@ export function threatsToValidity(results: Results): Threat[] {
       text: `the working tree had uncommitted changes: commit ${env.git.commit ?? 'unknown'} alone does not reproduce this code. Commit before the run you report.`,
     });
   }
-  const fastest = Math.min(...results.cases.map((c) => c.summary.median));
+  // The overhead is one per sample: a sample of several calls (callsPerSample) shares it between them.
+  const fastest = Math.min(...results.cases.map((c) => c.summary.median * (c.callsPerSample ?? 1)));
   if (Number.isFinite(fastest) && fastest > 0 && results.harnessOverheadMs / fastest > 0.01) {
     threats.push({
       id: 'harness-floor',
-      text: `the harness overhead per sample (${formatTime(results.harnessOverheadMs)}) is ${formatPercent(results.harnessOverheadMs / fastest)} of the fastest median (${formatTime(fastest)}): give each sample more work.`,
+      text: `the harness overhead per sample (${formatTime(results.harnessOverheadMs)}) is ${formatPercent(results.harnessOverheadMs / fastest)} of the shortest median sample (${formatTime(fastest)}, its calls together): give each sample more work.`,
     });
   }
   return threats;
