@@ -101,6 +101,7 @@ export function analysisInputsOf(results: Results): AnalysisInput[] {
     ...(c.workers !== undefined ? { workers: c.workers } : {}),
     samplesMs: c.samplesMs,
     sampleRounds: c.sampleRounds,
+    ...(c.callsPerSample !== undefined ? { callsPerSample: c.callsPerSample } : {}),
     workPerSample: c.workPerSample,
     sample: c.sample,
     observations: Object.fromEntries(
