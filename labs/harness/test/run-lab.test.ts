@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLabAnalysis, writeAnalysis } from '../src/analyse/lab-analysis.ts';
 import { runLab } from '../src/run/run-lab.ts';
+import { PROBE_SAMPLES } from '../src/measure/judge-sampler.ts';
 import { parseResultsJson } from '@parallel-course/core';
 import { tempRoot } from './support/temp-root.ts';
 
@@ -50,9 +51,13 @@ test('a wrong variant fails the check, is never timed, and the run exits 1', asy
   assert.equal(todo?.notImplemented, true);
   assert.equal(todo?.reason, 'not implemented: the toy in exercises/toy/impl.ts');
 
-  // The passing cases were measured: 2 check inputs + 1 measure input, 1 warm-up, 2 rounds x 3 samples.
-  assert.equal(calls.good, 3 + 1 + 6);
+  // The passing cases were measured: 2 check inputs + 1 measure input, 1 warm-up, 2 rounds x 3 samples of its calls
+  // per sample, and, where the warm-up asked for several calls, PROBE_SAMPLES probes of that many (judge-sampler.ts).
   const results = outcome.results!;
+  const perSample = results.cases.find((c) => c.variant === 'good')?.callsPerSample ?? 0;
+  assert.ok(perSample >= 1);
+  const probes = (calls.good ?? 0) - (3 + 1 + 6 * perSample);
+  assert.ok(probes === 0 || (probes > 0 && probes % PROBE_SAMPLES === 0), `${calls.good} calls, ${perSample} a sample`);
   assert.deepEqual(results.cases.map((c) => c.variant).sort(), ['good', 'loop']);
   assert.ok(results.speedups.every((s) => s.variant !== 'wrong' && s.variant !== 'todo'));
   assert.equal(results.headline?.variant, 'good');
