@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { checkLab, runLab } from '../src/run/run-lab.ts';
 import { parseResultsJson } from '@parallel-course/core';
 import { readFileSync } from 'node:fs';
+import { replaceOnce } from './support/replace-once.ts';
 import { tempRoot } from './support/temp-root.ts';
 
 // Limits x 0.05: a check call may take 3.25 s instead of 65 s, a measured round of 3 samples 1.75 s instead of 35 s
@@ -25,8 +26,18 @@ function fault(body: string): string {
   return `${COUNTER}export async function sumSquares(xs: Float64Array): Promise<number> {\n  const n = next();\n  ${RIGHT}\n  ${body}\n  return s;\n}\n`;
 }
 
+/**
+ * The faults are planted by call number (COUNTER), one call a sample: the copy's lab keeps its samples one call each
+ * (oneCallPerSample), where the judge would make these microsecond calls' samples hundreds of calls (judge-sampler.ts).
+ */
+function oneCallPerSample(root: string): void {
+  const lab = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
+  writeFileSync(lab, replaceOnce(readFileSync(lab, 'utf8'), '  sampling: {\n    quick:', "  oneCallPerSample: 'the fault tests number its calls, one a sample',\n  sampling: {\n    quick:"));
+}
+
 async function runWith(t: { after(fn: () => void): void }, source: string) {
   const root = tempRoot('faults-root', 'harness-faults-', t);
+  oneCallPerSample(root);
   writeFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), source);
   const started = performance.now();
   const outcome = await runLab({
