@@ -15,8 +15,7 @@ export * from './lab-definition.ts';
 export * from './comparators.ts';
 export { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 // Planning: calibrating a call, the rate of a calibrated call, a sweep of worker counts.
-export { timePerCall } from './plan/calibration.ts';
-export { parallelMs, rateOf } from './plan/plan.ts';
+export { parallelMs, rateOf, timePerCall } from './plan/calibration.ts';
 export * from './plan/sweep.ts';
 // The machine: cache sizes, bounded external commands, WebGPU adapters.
 export { currentTopology, type CacheInfo, type Topology } from './machine/topology.ts';

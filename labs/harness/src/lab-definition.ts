@@ -100,7 +100,7 @@ export interface CaseDefinition<Input, Output> {
 
 /**
  * Rates measured by a lab's calibration, in the lab's own units and named by it, e.g. `{ msPerKey: 2.6 }`:
- * what its cases' estimates divide their work by (plan.ts, `rateOf`).
+ * what its cases' estimates divide their work by (plan/calibration.ts, `rateOf`).
  */
 export type Calibration = Readonly<Record<string, number>>;
 

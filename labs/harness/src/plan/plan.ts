@@ -87,23 +87,6 @@ export interface PlanOptions {
   omit?: ReadonlySet<string>;
 }
 
-/** A rate from a calibration; a missing one is a bug in the lab's `planning`, named as such. */
-export function rateOf(calibration: Calibration, name: string): number {
-  const rate = calibration[name];
-  if (rate === undefined || !Number.isFinite(rate) || rate <= 0) {
-    throw new RangeError(`the calibration has no positive rate '${name}' (it has: ${Object.keys(calibration).join(', ') || 'none'}); the lab's planning.calibrate must measure it`);
-  }
-  return rate;
-}
-
-/**
- * The time of work that takes `serialMs` on one core, spread over `workers`: workers beyond the P CPUs add no rate
- * (they time-slice), so the divisor is min(workers, P).
- */
-export function parallelMs(serialMs: number, workers: number, p: number): number {
-  return serialMs / Math.max(1, Math.min(workers, p));
-}
-
 /** Keys the plan may never leave out besides the baseline's cases: the headline and, in a --grade run, the graded cases. */
 function protectedKeys(lab: LabDefinition<unknown, unknown>, ctx: LabContext, grade: boolean): Set<string> {
   const keys = new Set([caseKey(resolveHeadline(lab.headline, ctx))]);
