@@ -93,22 +93,48 @@ export function formatBracketInterval([low, high]: readonly [number, number], di
 
 /** A part of a whole as a percentage with `decimals` decimals, e.g. (1, 8) -> "12.5%"; "-" when the whole is 0. */
 export function formatShare(part: number, whole: number, decimals = 1): string {
-  return whole > 0 ? `${((100 * part) / whole).toFixed(decimals)}%` : '-';
+  return whole > 0 ? `${formatFixed((100 * part) / whole, decimals)}%` : '-';
+}
+
+/**
+ * A number with exactly `decimals` decimals, e.g. (0.8, 2) -> "0.80", (1234.56, 0) -> "1235": for figures read against a
+ * fixed target or against each other digit for digit (a grade's ratio to the solution against its 0.80, a lab's
+ * efficiencies and busy fractions, a column of times in ms whose points line up); every other figure takes
+ * formatSignificant's one rule. A negative value that rounds to zero prints without its sign ("0.00", not "-0.00");
+ * a missing or non-finite value prints "n/a", as formatOrNA does.
+ */
+export function formatFixed(value: number | null | undefined, decimals: number): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  const text = value.toFixed(decimals);
+  return Number(text) === 0 ? text.replace(/^-/, '') : text;
+}
+
+/** An interval in brackets with `decimals` decimals, e.g. "[0.81, 0.95]": formatFixed's twin of formatBracketInterval. */
+export function formatFixedInterval([low, high]: readonly [number, number], decimals: number): string {
+  return `[${formatFixed(low, decimals)}, ${formatFixed(high, decimals)}]`;
 }
 
 /**
  * A size in bytes, binary units (memory, files): "1.5 GiB", "300 MiB", "12 KiB", "512 B"; one decimal below 10 of
- * the unit, whole numbers above. The site's download sizes (decimal kB and MB) are the one other rule.
+ * the unit, whole numbers above. The site's download sizes (decimal kB and MB, formatDownloadSize) are the one other rule.
  */
 export function formatBytes(bytes: number): string {
   const units: [number, string][] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']];
   for (const [size, unit] of units) {
     if (bytes >= size) {
       const v = bytes / size;
-      return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${unit}`;
+      return `${v < 10 ? formatFixed(v, 1) : Math.round(v)} ${unit}`;
     }
   }
   return `${Math.round(bytes)} B`;
+}
+
+/**
+ * A download's size in decimal units, as browsers and servers state them: "2.4 MB" from 1 MB (one decimal), whole kB
+ * below, and at least "1 kB" (a file of a few bytes is not "0 kB"). The in-page labs' model and WebAssembly downloads.
+ */
+export function formatDownloadSize(bytes: number): string {
+  return bytes >= 1e6 ? `${formatFixed(bytes / 1e6, 1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
 }
 
 /**
@@ -117,7 +143,7 @@ export function formatBytes(bytes: number): string {
  * caveat, and the benchmarks' machine line.
  */
 export function formatLoadAverage(loads: readonly number[]): string {
-  return loads.map((l) => l.toFixed(2)).join(' / ');
+  return loads.map((l) => formatFixed(l, 2)).join(' / ');
 }
 
 /** "42 s", "2 min 10 s", "1 h 5 min": a planned duration, rounded to what a plan can claim. */

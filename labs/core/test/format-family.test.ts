@@ -1,7 +1,7 @@
 /** The formatters that moved into core/format.ts from the labs' and the harness's local copies (issue 41). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatBracketInterval, formatBytes, formatDuration, formatMicroseconds, formatOrNA, formatShare } from '../src/format.ts';
+import { formatBracketInterval, formatBytes, formatDownloadSize, formatDuration, formatFixed, formatFixedInterval, formatMicroseconds, formatOrNA, formatShare } from '../src/format.ts';
 
 test('formatOrNA: three significant digits, or n/a for a missing or non-finite value', () => {
   assert.deepEqual([1.23456, null, undefined, Number.NaN, Number.POSITIVE_INFINITY].map((v) => formatOrNA(v)), ['1.23', 'n/a', 'n/a', 'n/a', 'n/a']);
@@ -24,4 +24,16 @@ test('formatBytes: binary units, one decimal below 10 of the unit', () => {
 test('formatDuration and formatMicroseconds', () => {
   assert.deepEqual([400, 42_000, 130_400, 3_930_000].map(formatDuration), ['0 s', '42 s', '2 min 10 s', '1 h 6 min']);
   assert.deepEqual([52.71, 1050, 0.48, null].map(formatMicroseconds), ['52.7 µs', '1.05 ms', '480 ns', 'n/a']);
+});
+
+test('formatFixed: exactly the given decimals, rounding half away as toFixed does on exact halves, no "-0.00", n/a when missing', () => {
+  // Reference: 0.8 -> "0.80"; 1234.56 with 0 decimals -> "1235"; 0.125 is exact in binary, so it rounds up to "0.13";
+  // -0.001 rounds to zero and prints "0.00"; 2.5 with 0 decimals -> "3".
+  assert.deepEqual([formatFixed(0.8, 2), formatFixed(1234.56, 0), formatFixed(0.125, 2), formatFixed(-0.001, 2), formatFixed(2.5, 0), formatFixed(-1.25, 1)], ['0.80', '1235', '0.13', '0.00', '3', '-1.3']);
+  assert.deepEqual([formatFixed(Number.NaN, 2), formatFixed(Number.POSITIVE_INFINITY, 1), formatFixed(null, 2), formatFixed(undefined, 2)], ['n/a', 'n/a', 'n/a', 'n/a']);
+  assert.equal(formatFixedInterval([0.8149, 0.95], 2), '[0.81, 0.95]');
+});
+
+test('formatDownloadSize: decimal MB with one decimal from 1 MB, whole kB below, at least 1 kB', () => {
+  assert.deepEqual([2_400_000, 1_000_000, 999_499, 12_345, 10].map(formatDownloadSize), ['2.4 MB', '1.0 MB', '999 kB', '12 kB', '1 kB']);
 });

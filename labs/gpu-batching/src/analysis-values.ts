@@ -15,7 +15,7 @@
  * A key is absent when its case was not run (a quick run has fewer batches, no threadpool reader, no memory source).
  * Tables: batchSweep, pipeline, sessions, devices.
  */
-import { type AnalysisTable, caseRatioInterval, type CaseResult, type MeasuredValue, mean, median, moverRatioCi, orderStatisticMedianCi, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
+import { type AnalysisTable, caseRatioInterval, type CaseResult, formatFixed, type MeasuredValue, mean, median, moverRatioCi, orderStatisticMedianCi, paramsSeedText, type Results, sameParams } from '@parallel-course/core';
 import { providerWords, type CaseLine, type LabAnalysis } from './analysis.ts';
 
 /** Gain per doubling of the batch below which the curve has reached its knee (the episode's "less than 10%"). */
@@ -231,7 +231,7 @@ export function analysisValues(results: Results, a: LabAnalysis): { values: Reco
       timeCell(c, text),
       tpCell(c, text),
       d.devices === 1 ? '1' : ratioCell(d.efficiency, `parallel efficiency over one device, ${text}`),
-      d.busy.length ? d.busy.map((b) => b.toFixed(2)).join(' / ') : '-',
+      d.busy.length ? d.busy.map((b) => formatFixed(b, 2)).join(' / ') : '-',
     ]);
   }
   if (resident.length) put('deviceResidentMiB', median(resident), 'MiB', 'resident memory of one device process after a pass (runtime, session and buffers at batch 64; host memory)');

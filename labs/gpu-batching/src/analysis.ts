@@ -4,7 +4,7 @@
  * per-device efficiency of the multi-device cases (the harness's, read from the speedups), and what the sessions add.
  * Pure functions of the results file.
  */
-import { type CaseResult, DEFAULT_STABILITY, firstStableWindow, formatBracketInterval, formatRatio, formatSignificant, median, quantile, type Results, sameParams, sorted, type StabilityOptions, windowThroughputs } from '@parallel-course/core';
+import { type CaseResult, DEFAULT_STABILITY, firstStableWindow, formatBracketInterval, formatFixed, formatRatio, formatSignificant, median, quantile, type Results, sameParams, sorted, type StabilityOptions, windowThroughputs } from '@parallel-course/core';
 
 export interface CaseLine {
   label: string;
@@ -162,13 +162,13 @@ export function formatAnalysis(a: LabAnalysis, stability: StabilityOptions = DEF
   }
   if (a.best) out.push(`  best: batch ${a.best.batch}, ${formatRatio(a.best.speedup)} the one-at-a-time throughput (medians; intervals in the harness report)`);
   out.push('', 'Pipeline: wall time / max(pure I/O, pure compute) from read-then-infer (1.00 = perfect overlap; the goal is <= 1.15)');
-  for (const p of a.pipeline) out.push(`  ${p.label}: ${formatSignificant(p.wallMs)} ms vs I/O ${formatSignificant(p.ioMs)} ms, compute ${formatSignificant(p.computeMs)} ms: ratio ${p.ratio.toFixed(2)}`);
+  for (const p of a.pipeline) out.push(`  ${p.label}: ${formatSignificant(p.wallMs)} ms vs I/O ${formatSignificant(p.ioMs)} ms, compute ${formatSignificant(p.computeMs)} ms: ratio ${formatFixed(p.ratio, 2)}`);
   out.push('', 'Sessions on one device (throughput relative to one session)');
   for (const s of a.sessions) out.push(`  ${String(s.sessions).padEnd(3)} session(s): ${formatSignificant(s.throughput)} samples/s, ${s.vsOne === null ? '-' : formatRatio(s.vsOne)}, ${stable(s)}`);
   out.push('', 'Devices (efficiency = throughput(D) / (D x throughput(1)) [95% interval]; busy = inference time / wall time per device)');
   for (const d of a.devices) {
     const efficiency = d.efficiency === null ? '-' : `${formatSignificant(d.efficiency)}${d.efficiencyCi ? ` ${formatBracketInterval(d.efficiencyCi)}` : ''}`;
-    out.push(`  ${String(d.devices).padEnd(3)} device(s), data from ${d.source.padEnd(6)}: ${formatSignificant(d.throughput)} samples/s, efficiency ${efficiency}, busy ${d.busy.map((b) => b.toFixed(2)).join(' / ')}`);
+    out.push(`  ${String(d.devices).padEnd(3)} device(s), data from ${d.source.padEnd(6)}: ${formatSignificant(d.throughput)} samples/s, efficiency ${efficiency}, busy ${d.busy.map((b) => formatFixed(b, 2)).join(' / ')}`);
   }
   if (a.sharing.length) {
     out.push('', 'Processes sharing one device (throughput relative to one process on it)');

@@ -10,7 +10,7 @@
  * and writes analysis.md, values.json and efficiency-split.png into a new folder of the run.
  */
 import { type LabAnalysis, renderChartPng } from '@parallel-course/harness';
-import { formatMicroseconds, formatOrNA, median, paramsKey, type Results } from '@parallel-course/core';
+import { formatFixed, formatMicroseconds, formatOrNA, median, paramsKey, type Results } from '@parallel-course/core';
 import { granularityTables, granularityValues } from './analysis-tables.ts';
 import { UTILISATION, WORKER_NS_PER_POINT } from './busy-clock.ts';
 import { findKnee, fitOverhead, KNEE_FRACTION, ruleMinTaskUs, ruleVerdict, verdictText } from './rule-check.ts';
@@ -108,11 +108,6 @@ function deriveSweep(results: Results, group: { variant: string; workers: number
   };
 }
 
-/** Two decimals: the two factors are compared with each other and with the efficiency, so they share one format. */
-function fixed2(x: number | null): string {
-  return x === null ? 'n/a' : x.toFixed(2);
-}
-
 function sweepName(s: Sweep): string {
   return `${s.variant} W=${s.workers}`;
 }
@@ -158,14 +153,15 @@ export function formatRuleCheck(g: Granularity): string {
  * the product is close to, not exactly, the efficiency of the medians).
  */
 export function formatEfficiencySplit(g: Granularity): string {
+  // The efficiency and its two factors with two decimals each: they are compared with each other digit for digit.
   const lines: string[] = [];
   for (const s of g.sweeps) {
     if (s.curve.every((p) => p.utilisation === null)) continue;
     lines.push(`${`${sweepName(s)} chunk`.padStart(20)}  tasks  median ms  efficiency  = utilisation x speed ratio`);
     for (const p of s.curve) {
       lines.push(
-        `${String(p.chunk).padStart(20)}  ${String(p.tasks).padStart(5)}  ${formatOrNA(p.medianMs).padStart(9)}  ${fixed2(p.efficiency).padStart(10)}` +
-          `    ${fixed2(p.utilisation).padStart(11)}   ${fixed2(p.speedRatio).padStart(11)}`,
+        `${String(p.chunk).padStart(20)}  ${String(p.tasks).padStart(5)}  ${formatOrNA(p.medianMs).padStart(9)}  ${formatFixed(p.efficiency, 2).padStart(10)}` +
+          `    ${formatFixed(p.utilisation, 2).padStart(11)}   ${formatFixed(p.speedRatio, 2).padStart(11)}`,
       );
     }
   }

@@ -5,7 +5,7 @@
  * is made terminal-safe (no escapes). No colour is used, so NO_COLOR needs no special handling.
  */
 import { resolutionSentence } from './resolution.ts';
-import { caseLabel, correctnessDetail, correctnessStatus, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Grade, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, terminalText } from '@parallel-course/core';
+import { caseLabel, correctnessDetail, correctnessStatus, formatFixed, formatFixedInterval, formatPercent, formatSignificant, formatSpeedup, formatThroughput, formatTime, formatTimeWithInterval, type Grade, headlineSentence, machineOneLiner, NOISY_TEXT, OVERSUBSCRIBED_TEXT, type Results, terminalText } from '@parallel-course/core';
 import { baselineVariants, findCase } from './select.ts';
 import { renderTextTable, TERMINAL_WIDTH, truncate, wrapText } from '../text-table.ts';
 
@@ -41,7 +41,7 @@ export function formatGrade(grade: Grade): string[] {
         ? `  ${label}: ${e.reason ?? 'not attempted (optional)'}`
         : e.ratio === null || e.ci95 === null
         ? `  ${label}: not graded: ${e.reason ?? 'no ratio'}`
-        : `  ${label}: ${e.ratio.toFixed(2)} of the solution [${e.ci95[0].toFixed(2)}, ${e.ci95[1].toFixed(2)}]: ${e.passed ? 'PASS' : 'FAIL'}${e.uncertain ? ' (uncertain: the interval straddles the target; rerun to be sure)' : ''}${e.reason ? ` (${e.reason})` : ''}`,
+        : `  ${label}: ${formatFixed(e.ratio, 2)} of the solution ${formatFixedInterval(e.ci95, 2)}: ${e.passed ? 'PASS' : 'FAIL'}${e.uncertain ? ' (uncertain: the interval straddles the target; rerun to be sure)' : ''}${e.reason ? ` (${e.reason})` : ''}`,
     );
   }
   lines.push(

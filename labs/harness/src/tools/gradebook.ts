@@ -4,7 +4,7 @@
  * row per learner and lab, plain columns, RFC 4180 quoting). Rows come from each file's own validation: a file whose
  * numbers do not recompute gets no grade, whatever it claims.
  */
-import { caseLabel, csvField, escapeHtml, plausibilityFlags, type Results } from '@parallel-course/core';
+import { caseLabel, csvField, escapeHtml, formatFixed, formatFixedInterval, formatSignificant, plausibilityFlags, type Results } from '@parallel-course/core';
 import { validateFile, type ValidateFileOptions } from './validate.ts';
 
 export interface GradebookRow {
@@ -72,7 +72,8 @@ export function gradebookCsv(rows: GradebookRow[]): string {
     const lowest = graded.reduce<(typeof graded)[number] | null>((low, c) => (low === null || (c.ratio as number) < (low.ratio as number) ? c : low), null);
     lines.push(
       [row.learner, row.lab, row.status, row.checksPassed, row.checksTotal, row.grade, row.target, row.cases.filter((c) => c.passed).length, row.cases.filter((c) => !c.notAttempted).length, lowest?.ratio ?? null, lowest?.ci95?.[0] ?? null, lowest?.ci95?.[1] ?? null, row.cpusForced, row.oversubscribed, row.problem]
-        .map((v) => csvField(typeof v === 'number' ? Number(v.toPrecision(4)) : v))
+        // Numbers to four significant digits, kept numeric so a spreadsheet or an LMS reads them as numbers.
+        .map((v) => csvField(typeof v === 'number' ? Number(formatSignificant(v, 4)) : v))
         .join(','),
     );
   }
@@ -85,7 +86,7 @@ export function gradebookHtml(rows: GradebookRow[]): string {
   const cell = (text: string) => `<td>${escapeHtml(text)}</td>`;
   const body = rows
     .map((row) => {
-      const cases = row.cases.map((c) => `${c.label}: ${c.notAttempted ? 'not attempted (optional)' : c.ratio === null ? 'not graded' : `${c.ratio.toFixed(2)} [${c.ci95?.[0].toFixed(2)}, ${c.ci95?.[1].toFixed(2)}] ${c.passed ? 'pass' : 'FAIL'}${c.uncertain ? ' (uncertain)' : ''}`}`).join('; ');
+      const cases = row.cases.map((c) => `${c.label}: ${c.notAttempted ? 'not attempted (optional)' : c.ratio === null ? 'not graded' : `${formatFixed(c.ratio, 2)}${c.ci95 ? ` ${formatFixedInterval(c.ci95, 2)}` : ''} ${c.passed ? 'pass' : 'FAIL'}${c.uncertain ? ' (uncertain)' : ''}`}`).join('; ');
       const flags = [row.cpusForced ? 'CPUs forced' : '', row.oversubscribed ? 'oversubscribed' : ''].filter(Boolean).join(', ');
       return `<tr>${[row.learner, row.lab, row.status, `${row.checksPassed}/${row.checksTotal}`, row.grade === 'none' ? '-' : `${row.grade} (target ${row.target})`, cases || '-', flags || '-', row.problem].map(cell).join('')}</tr>`;
     })

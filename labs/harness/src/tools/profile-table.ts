@@ -2,7 +2,7 @@
  * The text `npm run profile` prints: a header line and two tables (top functions by self time and by total time).
  * Pure: the summary and the folder to show paths relative to come in, a string goes out.
  */
-import { formatShare } from '@parallel-course/core';
+import { formatFixed, formatShare } from '@parallel-course/core';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { topBySelf, topByTotal, type FunctionTime, type ProfileSummary } from './profile-analysis.ts';
@@ -34,7 +34,7 @@ function table(title: string, rows: FunctionTime[], pick: (f: FunctionTime) => n
   const lines = [title, `${unit.padStart(9)}  ${'%'.padStart(6)}  ${'function'.padEnd(NAME_WIDTH)}  where`];
   for (const fn of rows) {
     lines.push(
-      `${pick(fn).toFixed(1).padStart(9)}  ${formatShare(pick(fn), summary.sampledMs).padStart(6)}  ${displayName(fn.functionName).padEnd(NAME_WIDTH)}  ${formatLocation(fn, baseDir)}`,
+      `${formatFixed(pick(fn), 1).padStart(9)}  ${formatShare(pick(fn), summary.sampledMs).padStart(6)}  ${displayName(fn.functionName).padEnd(NAME_WIDTH)}  ${formatLocation(fn, baseDir)}`,
     );
   }
   return lines;
@@ -42,8 +42,8 @@ function table(title: string, rows: FunctionTime[], pick: (f: FunctionTime) => n
 
 /** The whole report for the `top` functions of each table; paths are shown relative to `baseDir`. */
 export function formatProfileReport(summary: ProfileSummary, top: number, baseDir: string): string {
-  const header = `${summary.sampledMs.toFixed(1)} ms sampled in ${summary.sampleCount} samples` +
-    ` (idle ${summary.idleMs.toFixed(1)} ms); % of the sampled time`;
+  const header = `${formatFixed(summary.sampledMs, 1)} ms sampled in ${summary.sampleCount} samples` +
+    ` (idle ${formatFixed(summary.idleMs, 1)} ms); % of the sampled time`;
   return [
     header,
     '',
