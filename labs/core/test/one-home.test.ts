@@ -55,8 +55,6 @@ const LOCAL_FORMATTER = /\b(?:function|const|let)\s+(fmt\w*|fixed\d+|percent|for
 /** Local formatters still outside core/format.ts, with why. The list can only shrink: move one, then delete it here. */
 const LOCAL_FORMATTERS_LEFT: Record<string, string> = {
   'labs/native-kernel/src/analysis-report.ts: fmtNs': 'times in ns beside GFLOP/s; formatTime would switch units in a column',
-  'site/src/components/SpeedupChart.astro: fmt': "a point's label through the core's formatMeasured",
-  'site/src/lib/browser-lab-assets.ts: formatBytes': 'download sizes in decimal kB/MB, as browsers and servers state them',
 };
 
 /**
@@ -65,8 +63,6 @@ const LOCAL_FORMATTERS_LEFT: Record<string, string> = {
  */
 const TO_FIXED_LEFT: Record<string, number> = {
   'labs/native-kernel/src/analysis-report.ts': 28,
-  'site/src/browser-lab/labs/event-loop.ts': 4, // its ms(): two digits below 10 ms, the lesson's pinned sentence
-  'site/src/lib/browser-lab-assets.ts': 1,
 };
 
 /** The local formatters and the toFixed counts of the given files (paths with '/'). */

@@ -8,6 +8,7 @@ export {
   buildResults,
   caseLabel,
   createRng,
+  formatFixed,
   formatShare,
   formatSignificant,
   median,

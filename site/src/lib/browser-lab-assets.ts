@@ -51,11 +51,6 @@ export async function gpuBatchingDownloads(): Promise<LabDownload[]> {
   ]);
 }
 
-/** Bytes as the page says them: decimal megabytes (1 MB = 10^6 bytes) above 1 MB, else kilobytes. */
-export function formatBytes(bytes: number): string {
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
-}
-
 export function browserLabAssets() {
   return {
     name: 'course-browser-lab-assets',

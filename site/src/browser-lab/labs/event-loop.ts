@@ -8,7 +8,7 @@
 import { pageParallelism } from '../environment.ts';
 import { LEARNER_TIME_LIMIT_MS, withTimeLimit } from '../learner-code.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
-import { formatSignificant, type Results } from '../core-adapter.ts';
+import { formatFixed, formatSignificant, type Results } from '../core-adapter.ts';
 import { verdict } from '../verdict.ts';
 import { pingProbe } from '../ping-probe.ts';
 import { WorkerPool } from '../pool.ts';
@@ -75,8 +75,12 @@ export const STARTER_HANDLER = `function countPrimesInRange(start, end) {
 /** The editor's exercise: its draft key, the function it must define and one request to try it on before a run. */
 export const EXERCISE = { key: 'handler', language: 'javascript', fnName: 'countPrimesInRange', args: [BASE, BASE + BLOCK] } as const;
 
+/**
+ * A /ping delay in ms as the lesson's sentence says it: whole ms from 100 ms, one decimal from 10 ms, two significant
+ * digits below ("1.8 ms", "0.90 ms"; a page's timer is too coarse for a third), never in µs so the three delays compare.
+ */
 function ms(value: number): string {
-  return value >= 100 ? `${value.toFixed(0)} ms` : value >= 10 ? `${value.toFixed(1)} ms` : `${value.toPrecision(2)} ms`;
+  return `${value >= 100 ? formatFixed(value, 0) : value >= 10 ? formatFixed(value, 1) : formatSignificant(value, 2)} ms`;
 }
 
 /**
@@ -96,7 +100,7 @@ export function eventLoopLead(results: Results, p: number, verdictOf: (s: Result
     lines.push(
       `Latency: while requests were served, a message to the page (its /ping) waited ${ms(a)} at p99 with the work inline, ` +
         `${k !== null ? `${ms(k)} chunked, ` : ''}and ${ms(b)} with a pool of ${p} worker${p === 1 ? '' : 's'}: ` +
-        (b < a ? `the pool kept the page ${a / Math.max(b, 0.01) >= 10 ? `${Math.round(a / Math.max(b, 0.01))} times` : `${(a / Math.max(b, 0.01)).toFixed(1)} times`} more responsive.` : 'this run did not show the pool keeping the page more responsive.'),
+        (b < a ? `the pool kept the page ${a / Math.max(b, 0.01) >= 10 ? `${Math.round(a / Math.max(b, 0.01))} times` : `${formatFixed(a / Math.max(b, 0.01), 1)} times`} more responsive.` : 'this run did not show the pool keeping the page more responsive.'),
     );
   }
   const speedup = results.speedups.find((s) => s.variant === 'pool' && s.params['workers'] === p);
