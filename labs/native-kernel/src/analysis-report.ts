@@ -1,15 +1,15 @@
 /**
- * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json.
+ * The native-kernel analysis as Markdown: the tables the episode quotes, from one results.json. Every number goes
+ * through the core's one formatter family (three significant digits, times in the unit that fits, intervals in
+ * brackets in their value's unit), as in the terminal report and on the site.
  */
-import { formatRatio, formatSignificant, formatTime, type MeasuredValue, type Results } from '@parallel-course/core';
+import { formatBracketInterval, formatPercent, formatRatio, formatShare, formatSignificant, formatSpeedup, formatTime, formatTimeWithInterval, type MeasuredValue, type Results } from '@parallel-course/core';
 import type { LabAnalysis } from '@parallel-course/harness';
 import { nativeKernelAnalysis, rooflineSummary, type NativeKernelAnalysis } from './analysis.ts';
 import { keyPart, nativeKernelValues, SYNC_TWIN } from './analysis-values.ts';
 import { saturationSentence, type Bandwidth } from './bandwidth-analysis.ts';
 import { rooflineSvg } from './roofline-svg.ts';
 import { describeTriadSize } from './triad.ts';
-
-const ci = ([lo, hi]: [number, number], digits: number) => `[${lo.toFixed(digits)}, ${hi.toFixed(digits)}]`;
 
 export function formatAnalysis(results: Results, a: NativeKernelAnalysis, serialPath: string[] = []): string {
   const env = results.environment;
@@ -18,7 +18,7 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis, serial
   lines.push('');
   lines.push(`Machine: ${env.cpuModel}, ${env.cpuCount} CPUs (available parallelism ${env.availableParallelism}), ${env.platform} ${env.osRelease}, Node ${env.node}. Command: \`${results.command}\`${results.quick ? ' (quick run: few samples)' : ''}.`);
   lines.push('');
-  lines.push('## Time per product (median ns, 95% CI) and Gflop/s');
+  lines.push('## Time per product (median, 95% CI) and Gflop/s');
   lines.push('');
   const sizes = [...new Set(a.points.map((p) => p.size))].sort((x, y) => x - y);
   const variants = [...new Set(a.points.map((p) => p.variant + (p.threads ? ` x${p.threads}` : '')))];
@@ -27,7 +27,7 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis, serial
   for (const v of variants) {
     const cells = sizes.map((s) => {
       const p = a.points.find((q) => q.variant + (q.threads ? ` x${q.threads}` : '') === v && q.size === s);
-      return p ? `${fmtNs(p.perCallNs)} [${fmtNs(p.perCallNsCi[0])}, ${fmtNs(p.perCallNsCi[1])}], ${p.gflops.toFixed(2)} GF/s` : '';
+      return p ? `${formatTimeWithInterval(p.perCallNs / 1e6, nsToMs(p.perCallNsCi))}, ${formatSignificant(p.gflops)} GF/s` : '';
     });
     lines.push(`| ${v} | ${cells.join(' | ')} |`);
   }
@@ -38,14 +38,14 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis, serial
     lines.push(`- ${c.variant}: ${c.fromSize === null ? 'never faster than ts-typed in this sweep' : `faster than ts-typed from n = ${c.fromSize}`}${c.tsFasterUpTo === null ? '' : ` (ts-typed faster up to n = ${c.tsFasterUpTo})`}.`);
   }
   for (const o of a.overheads) {
-    lines.push(`- ${o.variant} per call at n = ${o.size}: ${o.perCallNs.toFixed(0)} ns ${ci(o.perCallNsCi, 0)}${o.tsPerCallNs === null ? '' : ` (ts-typed: ${o.tsPerCallNs.toFixed(0)} ns)`}.`);
+    lines.push(`- ${o.variant} per call at n = ${o.size}: ${formatTimeWithInterval(o.perCallNs / 1e6, nsToMs(o.perCallNsCi))}${o.tsPerCallNs === null ? '' : ` (ts-typed: ${formatTime(o.tsPerCallNs / 1e6)})`}.`);
   }
   lines.push('');
   lines.push('## Native threads: efficiency against 1 thread');
   lines.push('');
   if (a.threads.length === 0) lines.push('- no native-threads cases in this run.');
   for (const t of a.threads) {
-    lines.push(`- ${t.variant === 'native-threads' ? '' : `${t.variant}, `}n = ${t.size}, ${t.threads} threads: speedup ${t.speedup.toFixed(2)} ${ci(t.speedupCi, 2)}, efficiency ${t.efficiency.toFixed(2)} ${ci(t.efficiencyCi, 2)}.`);
+    lines.push(`- ${t.variant === 'native-threads' ? '' : `${t.variant}, `}n = ${t.size}, ${t.threads} threads: speedup ${formatSpeedup({ speedup: t.speedup, ci95: t.speedupCi })}, efficiency ${formatSignificant(t.efficiency)} ${formatBracketInterval(t.efficiencyCi)}.`);
   }
   lines.push(...serialPath);
   lines.push('');
@@ -57,20 +57,20 @@ export function formatAnalysis(results: Results, a: NativeKernelAnalysis, serial
   } else {
     const p = a.peaks;
     const r = a.roofs;
-    lines.push(`Compute peaks (FMA probe, best sample): ${p.gflops1.toFixed(1)} Gflop/s on 1 thread, ${p.gflopsAll.toFixed(1)} Gflop/s on all threads.`);
+    lines.push(`Compute peaks (FMA probe, best sample): ${formatSignificant(p.gflops1)} Gflop/s on 1 thread, ${formatSignificant(p.gflopsAll)} Gflop/s on all threads.`);
     if (a.bandwidth) {
-      lines.push(`Bandwidth roofs from the triad cases: ${r.gbps1.toFixed(1)} GB/s on 1 thread, ${r.gbpsAll.toFixed(1)} GB/s on all cores (the best, at ${a.bandwidth.best.threads} threads). The probe's own triad, for comparison: ${p.gbps1.toFixed(1)} and ${p.gbpsAll.toFixed(1)} GB/s.`);
+      lines.push(`Bandwidth roofs from the triad cases: ${formatSignificant(r.gbps1)} GB/s on 1 thread, ${formatSignificant(r.gbpsAll)} GB/s on all cores (the best, at ${a.bandwidth.best.threads} threads). The probe's own triad, for comparison: ${formatSignificant(p.gbps1)} and ${formatSignificant(p.gbpsAll)} GB/s.`);
     } else {
-      lines.push(`Bandwidth roofs from the probe's triad (this run has no triad cases): ${p.gbps1.toFixed(1)} GB/s on 1 thread, ${p.gbpsAll.toFixed(1)} GB/s on all threads.`);
+      lines.push(`Bandwidth roofs from the probe's triad (this run has no triad cases): ${formatSignificant(p.gbps1)} GB/s on 1 thread, ${formatSignificant(p.gbpsAll)} GB/s on all threads.`);
     }
-    lines.push(`Ridge points (flop per byte where the roofs meet): ${(r.gflops1 / r.gbps1).toFixed(1)} on 1 thread, ${(r.gflopsAll / r.gbpsAll).toFixed(1)} on all cores. A rung left of its ridge is memory-bound: only bandwidth would raise its roof, not more cores.`);
+    lines.push(`Ridge points (flop per byte where the roofs meet): ${formatSignificant(r.gflops1 / r.gbps1)} on 1 thread, ${formatSignificant(r.gflopsAll / r.gbpsAll)} on all cores. A rung left of its ridge is memory-bound: only bandwidth would raise its roof, not more cores.`);
     lines.push('');
     // The memory side, where it applies: a memory-bound rung's compulsory GB/s against the bandwidth roof.
     lines.push('| rung | n | intensity (flop/B) | bound by | Gflop/s | GB/s (compulsory) | attainable Gflop/s | fraction of roof | fraction of bandwidth roof (memory-bound) |');
     lines.push('|---|---|---|---|---|---|---|---|---|');
     const summary = rooflineSummary(a.roofline);
     for (const q of summary) {
-      lines.push(`| ${q.variant}${q.threads ? ` x${q.threads}` : ''} | ${q.size} | ${q.intensity.toFixed(2)} | ${q.bound} | ${q.gflops.toFixed(2)} | ${q.gbps.toFixed(2)} | ${q.attainableGflops.toFixed(1)} | ${(100 * q.fractionOfPeak).toFixed(1)}% | ${q.bound === 'memory' ? `${(100 * q.fractionOfBandwidth).toFixed(1)}%` : '-'} |`);
+      lines.push(`| ${q.variant}${q.threads ? ` x${q.threads}` : ''} | ${q.size} | ${formatSignificant(q.intensity)} | ${q.bound} | ${formatSignificant(q.gflops)} | ${formatSignificant(q.gbps)} | ${formatSignificant(q.attainableGflops)} | ${formatShare(q.fractionOfPeak, 1)} | ${q.bound === 'memory' ? formatShare(q.fractionOfBandwidth, 1) : '-'} |`);
     }
     const above = aboveRoof(summary);
     if (above.length > 0) lines.push('', aboveRoofWarning(above));
@@ -88,21 +88,21 @@ export function formatBandwidth(b: Bandwidth | null): string[] {
   lines.push('| threads | GB/s | of the best | efficiency vs 1 thread |');
   lines.push('|---|---|---|---|');
   for (const p of b.points) {
-    const efficiency = p.efficiency === null ? '' : `${p.efficiency.toFixed(2)}${p.efficiencyCi ? ` ${ci(p.efficiencyCi, 2)}` : ''}`;
-    lines.push(`| ${p.threads} | ${p.gbps.toFixed(2)} ${ci(p.gbpsCi, 2)} | ${Math.round((100 * p.gbps) / b.best.gbps)}% | ${efficiency} |`);
+    const efficiency = p.efficiency === null ? '' : `${formatSignificant(p.efficiency)}${p.efficiencyCi ? ` ${formatBracketInterval(p.efficiencyCi)}` : ''}`;
+    lines.push(`| ${p.threads} | ${formatSignificant(p.gbps)} ${formatBracketInterval(p.gbpsCi)} | ${formatPercent(p.gbps / b.best.gbps)} | ${efficiency} |`);
   }
   lines.push('');
   lines.push(`- ${saturationSentence(b)}`);
   if (b.typescriptGbps !== null && b.oneThread) {
-    lines.push(`- The same triad in TypeScript on one thread (ts-typed): ${b.typescriptGbps.toFixed(2)} GB/s, ${(b.typescriptGbps / b.oneThread.gbps).toFixed(2)} x the native triad on one thread.`);
+    lines.push(`- The same triad in TypeScript on one thread (ts-typed): ${formatSignificant(b.typescriptGbps)} GB/s, ${formatRatio(b.typescriptGbps / b.oneThread.gbps)} the native triad on one thread.`);
   }
   lines.push('');
   return lines;
 }
 
-/** "812 ns", "4.56 µs", "1.53 ms": the core's one formatter (three significant digits, the unit that fits). */
-export function fmtNs(ns: number): string {
-  return formatTime(ns / 1e6);
+/** An interval of times in ns as ms, the unit the core's time formatters take. */
+function nsToMs([low, high]: readonly [number, number]): [number, number] {
+  return [low / 1e6, high / 1e6];
 }
 
 /**
@@ -139,7 +139,7 @@ export function serialPathLines(values: Record<string, MeasuredValue>): string[]
       const copyMs = values[`copyMs${keyPart(variant)}${size}`];
       const copyShare = values[`copyShare${keyPart(variant)}${size}`];
       const copies = copyMs && copyShare ? `; the copies alone (3 n² doubles) ${formatTime(copyMs.value)}, ${formatSignificant(copyShare.value)}% of the synchronous call` : '';
-      lines.push(`- ${variant}, n = ${size}, 1 thread: ${formatRatio(v.value)} ${v.ci95 ? ci(v.ci95, 2) : ''} the time of ${sync} (one synchronous call): the call path's serial work (copies, the hop to a libuv thread and back, waking sleeping threads)${copies}.`);
+      lines.push(`- ${variant}, n = ${size}, 1 thread: ${formatRatio(v.value)}${v.ci95 ? ` ${formatBracketInterval(v.ci95)}` : ''} the time of ${sync} (one synchronous call): the call path's serial work (copies, the hop to a libuv thread and back, waking sleeping threads)${copies}.`);
     }
   }
   return lines;
@@ -153,7 +153,7 @@ export function serialPathLines(values: Record<string, MeasuredValue>): string[]
 export function aboveRoof(summary: { variant: string; threads?: number | null; size: number; fractionOfPeak: number }[]): string[] {
   return summary
     .filter((q) => q.fractionOfPeak > 1.05)
-    .map((q) => `${q.variant}${q.threads ? ` x${q.threads}` : ''} at n = ${q.size} (${(100 * q.fractionOfPeak).toFixed(0)}%)`);
+    .map((q) => `${q.variant}${q.threads ? ` x${q.threads}` : ''} at n = ${q.size} (${formatPercent(q.fractionOfPeak)})`);
 }
 
 export function aboveRoofWarning(above: string[]): string {

@@ -199,8 +199,9 @@ test('bandwidthFrom: GB/s per thread count, the best as the all-cores roof, satu
   close(b.points.at(-1)!.efficiency!, 36.5 / 160);
   assert.match(saturationSentence(b), /^Bandwidth saturates at 4 of 16 threads: 4 threads already reach 90% of the best \(36\.5 GB\/s at 16 threads\)/);
   const text = formatBandwidth(b).join('\n');
-  assert.match(text, /\| 4 \| 34\.00 \[34\.00, 34\.00\] \| 93% \| 0\.85 \[0\.85, 0\.85\] \|/);
-  assert.match(text, /ts-typed\): 5\.00 GB\/s, 0\.50 x the native triad on one thread/);
+  // The core's formatters: three significant digits (34 GB/s, efficiency 34 / (4 x 10) = 0.85), 34 / 36.5 = 93%.
+  assert.match(text, /\| 4 \| 34\.0 \[34\.0, 34\.0\] \| 93% \| 0\.850 \[0\.850, 0\.850\] \|/);
+  assert.match(text, /ts-typed\): 5\.00 GB\/s, 0\.500x the native triad on one thread/);
 });
 
 test('saturationPoint and the sentence when bandwidth still grows at the last thread count, or only one was measured', () => {
