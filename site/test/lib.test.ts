@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { amdahlLimit, amdahlSpeedup, caseLabel, formatInterval, formatSignificant, gustafsonSpeedup, paramsLabel, parseResults, speedupCurves } from '@parallel-course/core';
 import { droppedFrames, longestGap } from '../src/lib/frame-gaps.ts';
 import { countPrimesBelow } from '../src/lib/busy-work.ts';
-import { maxWorkers, otherSpeedups, workerSeries } from '../src/lib/results-view.ts';
+import { chartPlan, maxWorkers, otherSpeedups, workerSeries } from '../src/lib/results-view.ts';
 import { resolveBase } from '../src/lib/base-path.ts';
 import { resolveRequestPath } from '../scripts/static-server.ts';
 
@@ -141,5 +141,22 @@ describe('worker series from declared sweeps', () => {
     // native-kernel has no params.workers at all: its threads sweep is what the declaration names.
     assert.ok(series.has('native-threads (size=256)'), [...series.keys()].join(', '));
     assert.deepEqual(series.get('native-threads (size=256)')!.map((p) => p.workers), [1, 2]);
+    // The viewer's charts: the declared sweeps only; no chart against params.workers, no bar left outside them.
+    const plan = chartPlan(results);
+    assert.deepEqual(plan.sweeps.map((s) => s.sweep.param), ['size', 'threads']);
+    assert.equal(plan.workers, null);
+    assert.deepEqual(plan.others, []);
+  });
+
+  it('an older run without declared sweeps charts speedup against workers, with its fits, and the rest as bars', () => {
+    const older = parseResults(
+      JSON.parse(readFileSync(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url), 'utf8')),
+    );
+    const plan = chartPlan(older);
+    assert.deepEqual(plan.sweeps, []);
+    assert.deepEqual([...(plan.workers?.series.keys() ?? [])], ['pool']);
+    assert.equal(plan.workers?.top, 4);
+    assert.equal(plan.workers?.fits, older.amdahl);
+    assert.deepEqual(plan.others.map((s) => s.variant).sort(), ['chunked', 'threadpool']);
   });
 });

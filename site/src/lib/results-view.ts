@@ -2,7 +2,7 @@
  * Turns a validated results file into the series the charts and tables show. Pure: no DOM, unit-tested.
  * Only reads fields of the results schema (labs/core/src/results-schema.ts); it never trusts strings as markup.
  */
-import { caseLabel, type Params, paramsLabel, type Results, type SpeedupEntry, sweepCharts } from '@parallel-course/core';
+import { caseLabel, type Params, paramsLabel, type Results, type SpeedupEntry, speedupsOutsideSweeps, type SweepChart, sweepCharts } from '@parallel-course/core';
 import type { ResultsWarning } from './results-file.ts';
 
 export interface WorkerPoint {
@@ -70,6 +70,33 @@ export function maxWorkers(results: Results): number {
     if (typeof workers === 'number' && workers > max) max = workers;
   }
   return max;
+}
+
+/** Speedup against workers: one series per variant, the ideal line up to `top` workers, each variant's Amdahl fit. */
+export interface WorkersPlan {
+  series: Map<string, WorkerPoint[]>;
+  top: number;
+  fits: Results['amdahl'];
+}
+
+/** The charts one run gets, decided before any is drawn (the viewer's run-charts.ts draws them). */
+export interface ChartPlan {
+  /** The run's declared sweeps, each as curves over its own param. */
+  sweeps: SweepChart[];
+  /** Speedup against workers: only an older file without declared sweeps. */
+  workers: WorkersPlan | null;
+  /** The speedups outside any sweep (bars). */
+  others: SpeedupEntry[];
+}
+
+export function chartPlan(results: Results): ChartPlan {
+  const declared = results.sweeps.length > 0;
+  const series = declared ? new Map<string, WorkerPoint[]>() : workerSeries(results);
+  return {
+    sweeps: sweepCharts(results),
+    workers: series.size > 0 ? { series, top: maxWorkers(results), fits: results.amdahl } : null,
+    others: declared ? speedupsOutsideSweeps(results) : otherSpeedups(results),
+  };
 }
 
 

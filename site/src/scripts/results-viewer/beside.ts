@@ -34,11 +34,12 @@ export function showBeside(els: BesideElements, course: CourseRuns, mine: Learne
         els.besideSummary.textContent = `Not shown: ${beside.reason}.`;
         return;
       }
+      const cells = besideCells(beside.rows);
       els.besideSummary.textContent =
         `n = ${beside.n}: your file ${mine.fileName} beside ${other.label}. Two runs, so only rates compare, ` +
         'each from its own run\'s median sample (the interval is that median\'s): a difference inside both intervals is noise.';
       els.besideTable.replaceChildren(
-        textTable(`Matrix product at n = ${beside.n}, GFLOP/s`, ['rung', 'where', 'threads', 'GFLOP/s [95% interval]'], besideCells(beside.rows)),
+        textTable(`Matrix product at n = ${beside.n}, GFLOP/s`, ['rung', 'where', 'threads', 'GFLOP/s [95% interval]'], cells),
       );
     })
     .catch((error: unknown) => {

@@ -4,12 +4,12 @@
  * them. Every chart has a table with the same numbers (run-text.ts).
  */
 import type { ChartDataset } from 'chart.js';
-import { amdahlSpeedup, caseLabel, formatSignificant, type Results, type SpeedupEntry, type SweepChart } from '@parallel-course/core';
+import { amdahlSpeedup, caseLabel, formatSignificant, type SpeedupEntry, type SweepChart } from '@parallel-course/core';
 import { Chart } from '../../lib/chart-setup.ts';
 import { type BarWithErrors, errorBarsPlugin } from '../../lib/error-bars.ts';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../../lib/chart-theme.ts';
 import { element } from '../../lib/dom.ts';
-import type { WorkerPoint } from '../../lib/results-view.ts';
+import type { WorkersPlan } from '../../lib/results-view.ts';
 
 type Point = { x: number; y: number };
 
@@ -93,13 +93,13 @@ export function sweepChart(holder: HTMLElement, sweep: SweepChart, charts: Chart
 }
 
 /** Each series's points, the ideal line up to `top` workers and each variant's Amdahl fit. */
-function workerDatasets(results: Results, series: ReadonlyMap<string, WorkerPoint[]>, top: number): ChartDataset<'line', Point[]>[] {
+function workerDatasets({ series, top, fits }: WorkersPlan): ChartDataset<'line', Point[]>[] {
   const datasets: ChartDataset<'line', Point[]>[] = [];
   for (const [name, points] of series) {
     datasets.push({ label: name, data: points.map((p) => ({ x: p.workers, y: p.speedup })), pointRadius: 4, borderWidth: 2 });
   }
   datasets.push({ label: IDEAL_LABEL, data: [{ x: 1, y: 1 }, { x: top, y: top }], pointRadius: 0, borderWidth: 1, borderDash: [2, 3] });
-  for (const fit of results.amdahl) {
+  for (const fit of fits) {
     const xs = Array.from({ length: top }, (_, i) => i + 1);
     datasets.push({
       label: `Amdahl fit ${fit.variant} (f = ${formatSignificant(fit.serialFraction)})`,
@@ -113,11 +113,12 @@ function workerDatasets(results: Results, series: ReadonlyMap<string, WorkerPoin
 }
 
 /** Speedup against workers (an older file without declared sweeps), with the ideal line and the Amdahl fits. */
-export function workersChart(canvas: HTMLCanvasElement, results: Results, series: ReadonlyMap<string, WorkerPoint[]>, top: number, charts: ChartSet): void {
+export function workersChart(canvas: HTMLCanvasElement, workers: WorkersPlan, charts: ChartSet): void {
+  const { top } = workers;
   charts.add(
     new Chart(canvas, {
       type: 'line',
-      data: { datasets: workerDatasets(results, series, top) },
+      data: { datasets: workerDatasets(workers) },
       options: {
         animation: false,
         maintainAspectRatio: false,

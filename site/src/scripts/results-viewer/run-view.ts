@@ -3,9 +3,9 @@
  * for a file that passed every check) and the line that says whose it is. Out: the viewer's output area filled,
  * the charts in `charts` (run-charts.ts), the text from run-text.ts.
  */
-import { type Results, speedupsOutsideSweeps, sweepCharts } from '@parallel-course/core';
+import type { Results } from '@parallel-course/core';
 import type { ResultsWarning } from '../../lib/results-file.ts';
-import { maxWorkers, otherSpeedups, workerSeries } from '../../lib/results-view.ts';
+import { type ChartPlan, chartPlan } from '../../lib/results-view.ts';
 import type { ViewerElements } from './elements.ts';
 import { type ChartSet, othersChart, sweepChart, workersChart } from './run-charts.ts';
 import { describeHeadline, describeRun, runTables, warningParts } from './run-text.ts';
@@ -20,6 +20,18 @@ function showWarning(box: HTMLElement, warning: ResultsWarning | null): void {
   box.hidden = warning === null;
 }
 
+/** The run's charts, as chartPlan decided them: each declared sweep; speedup against workers for an older file; the rest as bars. */
+function showCharts(els: RunViewElements, charts: ChartSet, plan: ChartPlan): void {
+  els.sweepsHolder.replaceChildren();
+  for (const sweep of plan.sweeps) sweepChart(els.sweepsHolder, sweep, charts);
+  els.workersBox.hidden = plan.workers === null;
+  if (plan.workers !== null) workersChart(els.workersCanvas, plan.workers, charts);
+  els.otherBox.hidden = plan.others.length === 0;
+  // About 3 rem per bar plus room for the axis, so two bars do not fill a whole chart.
+  els.otherBox.style.height = `min(${4 + 3 * plan.others.length}rem, 80vh)`;
+  if (plan.others.length > 0) othersChart(els.otherCanvas, plan.others, charts);
+}
+
 /** One run as charts and tables, under the line that says whose run it is. */
 export function showRun(els: RunViewElements, charts: ChartSet, results: Results, warning: ResultsWarning | null, label: string): void {
   charts.clear();
@@ -31,20 +43,7 @@ export function showRun(els: RunViewElements, charts: ChartSet, results: Results
   els.summary.textContent = describeRun(results);
   els.headline.textContent = describeHeadline(results);
 
-  // The lab's declared sweeps (results.sweeps), each as curves over its own param; an older file without them keeps
-  // the chart against params.workers.
-  els.sweepsHolder.replaceChildren();
-  for (const sweep of sweepCharts(results)) sweepChart(els.sweepsHolder, sweep, charts);
-  const series: ReturnType<typeof workerSeries> = results.sweeps.length > 0 ? new Map() : workerSeries(results);
-  els.workersBox.hidden = series.size === 0;
-  if (series.size > 0) workersChart(els.workersCanvas, results, series, maxWorkers(results), charts);
-
-  const others = results.sweeps.length > 0 ? speedupsOutsideSweeps(results) : otherSpeedups(results);
-  els.otherBox.hidden = others.length === 0;
-  // About 3 rem per bar plus room for the axis, so two bars do not fill a whole chart.
-  els.otherBox.style.height = `min(${4 + 3 * others.length}rem, 80vh)`;
-  if (others.length > 0) othersChart(els.otherCanvas, others, charts);
-
+  showCharts(els, charts, chartPlan(results));
   els.tableHolder.replaceChildren(...runTables(results));
 }
 
