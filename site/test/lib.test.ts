@@ -7,6 +7,7 @@ import { droppedFrames, longestGap } from '../src/lib/frame-gaps.ts';
 import { countPrimesBelow } from '../src/lib/busy-work.ts';
 import { chartPlan, maxWorkers, otherSpeedups, workerSeries } from '../src/lib/results-view.ts';
 import { resolveBase } from '../src/lib/base-path.ts';
+import { runWords, warningParts } from '../src/scripts/results-viewer/run-text.ts';
 import { resolveRequestPath } from '../scripts/static-server.ts';
 
 const close = (actual: number, expected: number, tolerance = 1e-9): void =>
@@ -158,5 +159,32 @@ describe('worker series from declared sweeps', () => {
     assert.equal(plan.workers?.top, 4);
     assert.equal(plan.workers?.fits, older.amdahl);
     assert.deepEqual(plan.others.map((s) => s.variant).sort(), ['chunked', 'threadpool']);
+  });
+});
+
+describe("the viewer's words of a run (run-text.ts, no DOM)", () => {
+  const results = parseResults(
+    JSON.parse(readFileSync(new URL('../../labs/harness/test/fixtures/results-event-loop.json', import.meta.url), 'utf8')),
+  );
+
+  it("gives the run's tables in order, each list after its lead-in", () => {
+    const { summary, headline, tables } = runWords(results);
+    assert.match(summary, /^Lab event-loop, implementation "/);
+    assert.match(headline, /^Headline: /);
+    const outline = tables.map((b) => (b.kind === 'table' ? b.caption : b.kind === 'list' ? `list of ${b.items.length}` : b.text));
+    assert.deepEqual(outline, [
+      'Speedups', 'Reading the speedups:', 'list of 2', 'Time per sample (ms)', 'Correctness check', 'Environment',
+      'Notes from the run:', `list of ${results.notes.length}`,
+    ]);
+    const speedups = tables[0];
+    assert.ok(speedups?.kind === 'table');
+    assert.equal(speedups.rows.length, results.speedups.length);
+    assert.deepEqual(speedups.headers, ['variant', 'parameters', 'speedup', '95% interval', 'efficiency', 'Karp-Flatt f', 'note']);
+  });
+
+  it('words a warning: its title (styled), why, and each finding', () => {
+    const blocks = warningParts({ failedChecks: ['pool (workers=2) did not pass its check (x)'], mismatches: [], implausible: [] });
+    assert.deepEqual(blocks[0], { kind: 'paragraph', text: 'Warning: do not trust the numbers in this file.', className: 'rv-warning-title' });
+    assert.deepEqual(blocks.at(-1), { kind: 'list', items: ['failed check: pool (workers=2) did not pass its check (x)'] });
   });
 });

@@ -1,11 +1,21 @@
 /**
- * Stage "render tables" of the results viewer. In: one validated run (or its warning). Out: sentences and text
- * tables as elements (text only, never HTML: lib/dom.ts). No state, no fetching.
+ * The words of one run in the results viewer. In: one validated run (or its warning). Out: sentences, tables and
+ * lists as data (TextBlock), which run-view.ts turns into elements (text only, never HTML: lib/dom.ts). No DOM, no
+ * state, no fetching.
  */
 import { caseLabel, formatInterval, formatSignificant, paramsLabel, type Results, scalingNotes } from '@parallel-course/core';
 import type { ResultsWarning } from '../../lib/results-file.ts';
-import { element, textTable } from '../../lib/dom.ts';
 import { recorded, warningText } from '../../lib/results-view.ts';
+
+/** One block of a run's text: a table (lib/dom.ts textTable's parts), a paragraph or a bulleted list. */
+export type TextBlock =
+  | { kind: 'table'; caption: string; headers: readonly string[]; rows: readonly (readonly string[])[]; note?: string }
+  | { kind: 'paragraph'; text: string; className?: string }
+  | { kind: 'list'; items: readonly string[] };
+
+function table(caption: string, headers: readonly string[], rows: readonly (readonly string[])[], note?: string): TextBlock {
+  return { kind: 'table', caption, headers, rows, ...(note === undefined ? {} : { note }) };
+}
 
 /** Node / V8 / libuv, or where the run ran when it was not Node (an in-page run records its browser instead). */
 function runtimeText(results: Results): string {
@@ -14,7 +24,8 @@ function runtimeText(results: Results): string {
   return `${recorded(env.node)} / ${recorded(env.v8)} / ${recorded(env.uv)}`;
 }
 
-export function describeRun(results: Results): string {
+/** The line under the run's title: which lab, which implementation, when and where. */
+function summaryLine(results: Results): string {
   const env = results.environment;
   const where = results.runtime === 'browser' ? 'in a browser' : `Node ${recorded(env.node)}`;
   return (
@@ -24,7 +35,7 @@ export function describeRun(results: Results): string {
   );
 }
 
-export function describeHeadline(results: Results): string {
+function headlineLine(results: Results): string {
   const h = results.headline;
   if (!h) return 'This run has no headline result (for example because a variant failed its check).';
   return (
@@ -33,8 +44,8 @@ export function describeHeadline(results: Results): string {
   );
 }
 
-function speedupTable(results: Results): HTMLElement {
-  return textTable(
+function speedupTable(results: Results): TextBlock {
+  return table(
     'Speedups',
     ['variant', 'parameters', 'speedup', '95% interval', 'efficiency', 'Karp-Flatt f', 'note'],
     results.speedups.map((s) => [
@@ -50,8 +61,8 @@ function speedupTable(results: Results): HTMLElement {
   );
 }
 
-function caseTable(results: Results): HTMLElement {
-  return textTable(
+function caseTable(results: Results): TextBlock {
+  return table(
     'Time per sample (ms)',
     ['variant', 'parameters', 'samples', 'median', '95% interval', 'CV', 'outliers (high)', 'note'],
     results.cases.map((c) => [
@@ -67,8 +78,8 @@ function caseTable(results: Results): HTMLElement {
   );
 }
 
-function correctnessTable(results: Results): HTMLElement {
-  return textTable(
+function correctnessTable(results: Results): TextBlock {
+  return table(
     'Correctness check',
     ['variant', 'parameters', 'passed', 'comparator', 'reason'],
     results.correctness.map((c) => [c.variant, paramsLabel(c.params), c.passed ? 'yes' : 'NO', c.comparator, c.reason ?? '']),
@@ -76,9 +87,9 @@ function correctnessTable(results: Results): HTMLElement {
   );
 }
 
-function environmentTable(results: Results): HTMLElement {
+function environmentTable(results: Results): TextBlock {
   const env = results.environment;
-  return textTable('Environment', ['property', 'value'], [
+  return table('Environment', ['property', 'value'], [
     ['CPU', recorded(env.cpuModel)],
     ['CPUs (os.cpus)', String(env.cpuCount)],
     ['available parallelism', String(env.availableParallelism)],
@@ -96,15 +107,13 @@ function environmentTable(results: Results): HTMLElement {
 }
 
 /** A lead-in sentence and its bullet list; nothing when there are no items. */
-function listWithIntro(intro: string, items: readonly string[]): HTMLElement[] {
+function listWithIntro(intro: string, items: readonly string[]): TextBlock[] {
   if (items.length === 0) return [];
-  const list = element('ul');
-  for (const item of items) list.append(element('li', item));
-  return [element('p', intro), list];
+  return [{ kind: 'paragraph', text: intro }, { kind: 'list', items }];
 }
 
 /** Every table of one run, with the notes that explain its speedups and the run's own notes. */
-export function runTables(results: Results): HTMLElement[] {
+function runTables(results: Results): TextBlock[] {
   // Efficiency above 1, negative Karp-Flatt values and sweeps too short for a fit, named with their causes (issue 43).
   const scaling = scalingNotes({ speedups: results.speedups, amdahl: results.amdahl, availableParallelism: results.cpus.available });
   return [
@@ -117,14 +126,24 @@ export function runTables(results: Results): HTMLElement[] {
   ];
 }
 
+/** Everything one run says in words: the line under its title, its headline, and its tables with their notes. */
+export interface RunWords {
+  summary: string;
+  headline: string;
+  tables: TextBlock[];
+}
+
+export function runWords(results: Results): RunWords {
+  return { summary: summaryLine(results), headline: headlineLine(results), tables: runTables(results) };
+}
+
 /** The warning above a run's results, for a file that failed a check or whose numbers do not recompute. */
-export function warningParts(warning: ResultsWarning): HTMLElement[] {
+export function warningParts(warning: ResultsWarning): TextBlock[] {
   const text = warningText(warning);
-  const parts: HTMLElement[] = [element('p', text.title, 'rv-warning-title')];
-  for (const sentence of text.sentences) parts.push(element('p', sentence));
-  const list = element('ul');
-  for (const item of text.items) list.append(element('li', item));
-  parts.push(list);
-  if (text.more > 0) parts.push(element('p', `… and ${text.more} more: "npm run report -- validate <file>" lists them all.`));
-  return parts;
+  return [
+    { kind: 'paragraph', text: text.title, className: 'rv-warning-title' },
+    ...text.sentences.map((sentence): TextBlock => ({ kind: 'paragraph', text: sentence })),
+    { kind: 'list', items: text.items },
+    ...(text.more > 0 ? [{ kind: 'paragraph', text: `… and ${text.more} more: "npm run report -- validate <file>" lists them all.` } as const] : []),
+  ];
 }
