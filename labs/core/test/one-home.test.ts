@@ -44,23 +44,46 @@ test('the formatter, the sanitisers, caseLabel, the quota reader, the affinity p
 });
 
 /**
- * One formatter family (core/format.ts) for every printed number and interval. Output code is what prints numbers
- * for a reader: the harness's report/ and tools/, the site's sources, the labs' analyses, and the benchmarks beside
- * the labs (labs/<package>/bench/, whose numbers the architecture page and the READMEs quote).
+ * One formatter family (core/format.ts) for every printed number and interval: the reports, the site, the labs'
+ * analyses and charts, and also the CLI's progress lines, the error messages and the benchmarks beside the labs, since
+ * a reader sees those too. So toFixed and toPrecision are counted in every source file the scan reads (tests aside).
  */
-const OUTPUT_CODE = /^(labs\/harness\/src\/(report|tools)\/|site\/src\/|labs\/[^/]+\/src\/analysis[^/]*\.(ts|mjs)$|labs\/[^/]+\/bench\/)/;
 /** A local number formatter: `fmt...`, `fixed2`, `percent`, or a second `formatBytes`/`formatDuration`. */
 const LOCAL_FORMATTER = /\b(?:function|const|let)\s+(fmt\w*|fixed\d+|percent|formatBytes|formatDuration)\b/g;
 
 /** Local formatters still outside core/format.ts, with why. The list can only shrink: move one, then delete it here. */
-const LOCAL_FORMATTERS_LEFT: Record<string, string> = {
-};
+const LOCAL_FORMATTERS_LEFT: Record<string, string> = {};
 
 /**
- * `toFixed` and `toPrecision` calls left in output code, per file (toPrecision switches to exponent notation for large
- * values: 12345..toPrecision(3) is "1.23e+4"). The counts can only go down: a new call or file fails.
+ * `toFixed` and `toPrecision` calls left outside core/format.ts, per file, with why (toPrecision switches to exponent
+ * notation for large values: 12345..toPrecision(3) is "1.23e+4"). The counts can only go down: a new call or file fails.
  */
 const TO_FIXED_LEFT: Record<string, number> = {
+  // Files other work held in session 18 (issue 42: the judge's sampling, the graded run's memory bound and the triad).
+  'labs/harness/src/measure/judge-sampler.ts': 7,
+  'labs/harness/src/supervise/run-attempt.ts': 6,
+  'labs/harness/src/supervise/os-sandbox.ts': 1,
+  'labs/native-kernel/src/triad.ts': 1,
+  // Not yet moved.
+  'labs/core/src/compare-runs.ts': 2,
+  'labs/core/src/grade.ts': 2,
+  'labs/core/src/plausibility.ts': 4,
+  'labs/core/src/statistics/scaling-notes.ts': 1,
+  'labs/event-loop/src/properties.ts': 1,
+  'labs/gpu-batching/src/devices-cli.ts': 4,
+  'labs/gpu-batching/src/generate-model-cli.ts': 1,
+  'labs/harness/examples/log-summary.ts': 1,
+  'labs/harness/src/cli.ts': 1,
+  'labs/harness/src/cli/bundle.ts': 3,
+  'labs/harness/src/cli/watch.ts': 1,
+  'labs/harness/src/machine/cpus.ts': 1,
+  'labs/harness/src/machine/probe.ts': 1,
+  'labs/harness/src/measure/competing-load.ts': 1,
+  'labs/harness/src/plan/plan-lab.ts': 1,
+  'labs/native-kernel/src/bandwidth-analysis.ts': 1,
+  'labs/native-kernel/src/lab.ts': 1,
+  'labs/native-kernel/src/roofline-svg.ts': 7,
+  'site/scripts/readability.ts': 4,
 };
 
 /** The local formatters and the toFixed counts of the given files (paths with '/'). */
@@ -70,13 +93,13 @@ export function formatterUses(files: { file: string; text: string }[]): { format
   for (const { file, text } of files) {
     if (file === 'labs/core/src/format.ts') continue;
     for (const m of text.matchAll(LOCAL_FORMATTER)) formatters.push(`${file}: ${m[1]}`);
-    const count = OUTPUT_CODE.test(file) ? (text.match(/\.(?:toFixed|toPrecision)\(/g) ?? []).length : 0;
+    const count = (text.match(/\.(?:toFixed|toPrecision)\(/g) ?? []).length;
     if (count > 0) toFixed[file] = count;
   }
   return { formatters: [...new Set(formatters)].sort(), toFixed };
 }
 
-test('the formatter check finds a local fmt, fixed2, percent or second formatBytes, and toFixed or toPrecision in output code only', () => {
+test('the formatter check finds a local fmt, fixed2, percent or second formatBytes, and toFixed or toPrecision anywhere but core/format.ts', () => {
   const found = formatterUses([
     { file: 'labs/harness/src/report/x.ts', text: 'const fmt = (v: number) => v.toFixed(1);\nfunction percent(a: number) { return `${a.toFixed(1)}%`; }' },
     { file: 'labs/some-lab/src/analysis.ts', text: 'function fixed2(x: number) { return x.toFixed(2); }' },
@@ -86,16 +109,16 @@ test('the formatter check finds a local fmt, fixed2, percent or second formatByt
     { file: 'site/src/x.ts', text: 'const s = `${rate.toPrecision(3)}/s`;' },
   ]);
   assert.deepEqual(found.formatters, ['labs/harness/src/plan/plan.ts: formatBytes', 'labs/harness/src/report/x.ts: fmt', 'labs/harness/src/report/x.ts: percent', 'labs/some-lab/src/analysis.ts: fixed2']);
-  assert.deepEqual(found.toFixed, { 'labs/harness/src/report/x.ts': 2, 'labs/some-lab/src/analysis.ts': 1, 'labs/some-lab/bench/peer.ts': 1, 'site/src/x.ts': 1 });
+  assert.deepEqual(found.toFixed, { 'labs/harness/src/report/x.ts': 2, 'labs/some-lab/src/analysis.ts': 1, 'labs/harness/src/plan/plan.ts': 1, 'labs/some-lab/bench/peer.ts': 1, 'site/src/x.ts': 1 });
 });
 
-test('no new local number formatter and no new toFixed in output code: core/format.ts is their one home', () => {
+test('no new local number formatter and no new toFixed or toPrecision: core/format.ts is their one home', () => {
   const { formatters, toFixed } = formatterUses(sources().map((file) => ({ file: file.split(path.sep).join('/'), text: readFileSync(path.join(ROOT, file), 'utf8') })));
   const fix = 'print numbers and intervals with labs/core/src/format.ts (formatSignificant, formatOrNA, formatTime, formatRatio, formatBracketInterval, formatFixed, formatShare, formatBytes, formatDuration...)';
   assert.deepEqual(formatters.filter((f) => !(f in LOCAL_FORMATTERS_LEFT)), [], `a local number formatter: ${fix}`);
   assert.deepEqual(Object.keys(LOCAL_FORMATTERS_LEFT).filter((f) => !formatters.includes(f)), [], 'these local formatters are gone: delete them from LOCAL_FORMATTERS_LEFT');
   const grown = Object.entries(toFixed).filter(([file, n]) => n > (TO_FIXED_LEFT[file] ?? 0)).map(([file, n]) => `${file}: ${n} (allowed ${TO_FIXED_LEFT[file] ?? 0})`);
-  assert.deepEqual(grown, [], `toFixed in output code: ${fix}`);
+  assert.deepEqual(grown, [], `toFixed or toPrecision outside core/format.ts: ${fix}`);
   const shrunk = Object.entries(TO_FIXED_LEFT).filter(([file, n]) => (toFixed[file] ?? 0) < n).map(([file]) => `${file}: now ${toFixed[file] ?? 0}`);
   assert.deepEqual(shrunk, [], 'fewer toFixed calls than TO_FIXED_LEFT says: lower (or delete) these entries');
 });
