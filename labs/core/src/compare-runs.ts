@@ -18,7 +18,7 @@
  * - a case with no speedup over a baseline in both runs: no verdict, and the reason.
  */
 import { caseLabel, sameParams } from './case-identity.ts';
-import { formatLoadAverage, formatRatio } from './format.ts';
+import { formatBracketInterval, formatLoadAverage, formatRatio } from './format.ts';
 import type { Params, Results, SpeedupEntry } from './results-schema.ts';
 import { compareSamples, compareSpeedupsBetweenRuns, createRng, moverRatioCi } from './statistics.ts';
 import { checkResults } from './validate.ts';
@@ -222,7 +222,7 @@ function driftCaveat(cases: CaseComparison[]): string[] {
   return moved.map(
     (c) =>
       `the baseline ${caseLabel(c)} runs the same code in both runs, yet it is ${c.ci95![0] > 1 ? 'faster' : 'slower'} in this run (${formatRatio(c.ratio!)} ` +
-      `[${c.ci95![0].toFixed(2)}, ${c.ci95![1].toFixed(2)}]): the machine changed between the runs, by about that much. The verdicts ` +
+      `${formatBracketInterval(c.ci95!)}): the machine changed between the runs, by about that much. The verdicts ` +
       'compare each variant\'s speedup over the baseline, in which that change cancels; do not compare the times themselves',
   );
 }

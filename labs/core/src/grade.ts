@@ -11,6 +11,7 @@
  */
 import type { AnalysisInput } from './analysis.ts';
 import type { CaseResult, CorrectnessEntry, Grade, Params } from './results-schema.ts';
+import { formatBracketInterval } from './format.ts';
 import { median } from './statistics.ts';
 import { paramsSeedText, sameCase, sameParams, type CaseRef as Headline } from './case-identity.ts';
 import { implausibleGradeRatio, type PlausibilityFlag } from './plausibility.ts';
@@ -86,7 +87,7 @@ export function tooNoisyToGrade(ci95: readonly [number, number]): string | null 
   const [low, high] = ci95;
   if (low > 0 && high / low <= MAX_GRADE_INTERVAL_SPAN) return null;
   return (
-    `too noisy to grade: the interval [${low.toPrecision(2)}, ${high.toPrecision(2)}] spans more than a factor of ${MAX_GRADE_INTERVAL_SPAN}; ` +
+    `too noisy to grade: the interval ${formatBracketInterval([low, high], 2)} spans more than a factor of ${MAX_GRADE_INTERVAL_SPAN}; ` +
     'not a pass. Rerun with nothing else running (other jobs, a second lab), or as a full run (without --quick)'
   );
 }

@@ -14,6 +14,7 @@
  *   but not tenfold with the same hardware; such a ratio says the measurement was not of the work (a cache, a forged
  *   clock), so the grade does not pass and an instructor looks.
  */
+import { formatFixed, formatSignificant } from './format.ts';
 
 export const EFFICIENCY_MAX = 1.5;
 export const GRADE_RATIO_MAX = 10;
@@ -49,7 +50,7 @@ function label(variant: string, params: Record<string, unknown>): string {
 /** Why a graded ratio cannot be a measurement, or null when it can. */
 export function implausibleGradeRatio(ratio: number | null): string | null {
   if (ratio === null || ratio <= GRADE_RATIO_MAX) return null;
-  return `implausible: ${ratio.toPrecision(3)} times the solution's speed, above the ${GRADE_RATIO_MAX}x any honest measurement on the same machine gives; not graded as a pass (a cached answer or a forged clock?)`;
+  return `implausible: ${formatSignificant(ratio)} times the solution's speed, above the ${GRADE_RATIO_MAX}x any honest measurement on the same machine gives; not graded as a pass (a cached answer or a forged clock?)`;
 }
 
 /** Every ratio in the results beyond its bound; empty when all are plausible. */
@@ -61,7 +62,7 @@ export function plausibilityFlags(results: PlausibilityInput): PlausibilityFlag[
     if (s.efficiency !== undefined && s.efficiency > EFFICIENCY_MAX) {
       flags.push({
         variant: s.variant, params: s.params, kind: 'efficiency', value: s.efficiency, bound: EFFICIENCY_MAX,
-        message: `${name}: efficiency ${(s.efficiency * 100).toFixed(0)} % is above ${EFFICIENCY_MAX * 100} %: ${s.workers} worker(s) cannot do the work of ${(s.efficiency * (s.workers ?? 1)).toFixed(1)}; not a measurement of the work`,
+        message: `${name}: efficiency ${formatFixed(s.efficiency * 100, 0)} % is above ${EFFICIENCY_MAX * 100} %: ${s.workers} worker(s) cannot do the work of ${formatFixed(s.efficiency * (s.workers ?? 1), 1)}; not a measurement of the work`,
       });
     }
     if (s.workers !== undefined && s.efficiency !== undefined && s.efficiencyBasis === 'one-worker') {
@@ -70,7 +71,7 @@ export function plausibilityFlags(results: PlausibilityInput): PlausibilityFlag[
       if (scaling > bound && s.workers > cpus) {
         flags.push({
           variant: s.variant, params: s.params, kind: 'scaling', value: scaling, bound,
-          message: `${name}: ${scaling.toFixed(1)}x its 1-worker time with ${s.workers} workers on ${cpus} CPUs, above ${cpus} x ${EFFICIENCY_MAX}; more workers than CPUs cannot add more than the CPUs do`,
+          message: `${name}: ${formatFixed(scaling, 1)}x its 1-worker time with ${s.workers} workers on ${cpus} CPUs, above ${cpus} x ${EFFICIENCY_MAX}; more workers than CPUs cannot add more than the CPUs do`,
         });
       }
     }

@@ -65,10 +65,6 @@ const TO_FIXED_LEFT: Record<string, number> = {
   'labs/harness/src/supervise/os-sandbox.ts': 1,
   'labs/native-kernel/src/triad.ts': 1,
   // Not yet moved.
-  'labs/core/src/compare-runs.ts': 2,
-  'labs/core/src/grade.ts': 2,
-  'labs/core/src/plausibility.ts': 4,
-  'labs/core/src/statistics/scaling-notes.ts': 1,
   'labs/event-loop/src/properties.ts': 1,
   'labs/gpu-batching/src/devices-cli.ts': 4,
   'labs/gpu-batching/src/generate-model-cli.ts': 1,

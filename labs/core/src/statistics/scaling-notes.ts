@@ -5,6 +5,8 @@
  * report.html, the learner's report, the viewer).
  */
 import type { AmdahlFit, SpeedupEntry } from '../results-schema.ts';
+// Two significant digits in these notes: they name a size and a direction, not a measurement to quote.
+import { formatBracketInterval, formatSignificant } from '../format.ts';
 import { AMDAHL_MIN_FREE_POINTS, amdahlFreePoints } from './scaling.ts';
 
 /** The run as the notes read it: its speedups, its fits and the CPUs it could use (P). */
@@ -27,8 +29,6 @@ const label = (s: SpeedupEntry) => {
   return params ? `${s.variant} (${params})` : s.variant;
 };
 
-const num = (x: number, digits = 2) => Number(x.toPrecision(digits)).toString();
-
 /**
  * The notes, one sentence each:
  * - every entry with efficiency > 1: named, with its interval, whether the interval reaches 1 (noise) and the usual
@@ -46,14 +46,14 @@ export function scalingNotes(run: ScalingNotesInput): string[] {
     if (e === undefined || s.oversubscribed) continue;
     if (e > 1) {
       const ci = s.efficiencyCi95;
-      const noise = ci && ci[0] <= 1 ? `its interval [${num(ci[0])}, ${num(ci[1])}] reaches 1, so noise alone may explain it` : ci ? `its interval [${num(ci[0])}, ${num(ci[1])}] lies above 1` : 'it has no interval';
-      const kf = s.karpFlatt !== undefined && s.karpFlatt < 0 ? `, and its Karp-Flatt serial fraction ${num(s.karpFlatt)} is negative, the same superlinear speedup seen from the other side` : '';
+      const noise = ci && ci[0] <= 1 ? `its interval ${formatBracketInterval(ci, 2)} reaches 1, so noise alone may explain it` : ci ? `its interval ${formatBracketInterval(ci, 2)} lies above 1` : 'it has no interval';
+      const kf = s.karpFlatt !== undefined && s.karpFlatt < 0 ? `, and its Karp-Flatt serial fraction ${formatSignificant(s.karpFlatt, 2)} is negative, the same superlinear speedup seen from the other side` : '';
       notes.push(
         `${label(s)}: efficiency ${Math.round(e * 100)}%, above 1 (more than ${s.workers ?? '?'} times one worker's speed from ${s.workers ?? '?'} workers)${kf}; ${noise}. ` +
           `Superlinear speedups are rarely real; the usual causes: ${SUPERLINEAR_CAUSES}. Check the one-worker time before quoting it.`,
       );
     } else if (s.karpFlatt !== undefined && s.karpFlatt < 0) {
-      notes.push(`${label(s)}: Karp-Flatt serial fraction ${num(s.karpFlatt)} is negative (a speedup above the worker count); the usual causes: ${SUPERLINEAR_CAUSES}.`);
+      notes.push(`${label(s)}: Karp-Flatt serial fraction ${formatSignificant(s.karpFlatt, 2)} is negative (a speedup above the worker count); the usual causes: ${SUPERLINEAR_CAUSES}.`);
     }
   }
   // Worker sweeps up to P, by variant and the params other than the worker count (the param whose value equals the
@@ -88,7 +88,7 @@ export function scalingNotes(run: ScalingNotesInput): string[] {
     if (fit.maxSpeedup === null) continue;
     const most = Math.max(1, ...[...sweeps.values()].filter((w) => w.variant === fit.variant).flatMap((w) => w.workers));
     notes.push(
-      `${fit.variant}: the Amdahl fit's maximum speedup, 1 / f = ${num(fit.maxSpeedup)}x, is extrapolated, not measured: the sweep measured up to ${most} workers.`,
+      `${fit.variant}: the Amdahl fit's maximum speedup, 1 / f = ${formatSignificant(fit.maxSpeedup, 2)}x, is extrapolated, not measured: the sweep measured up to ${most} workers.`,
     );
   }
   return notes;
