@@ -76,9 +76,6 @@ const TO_FIXED_LEFT: Record<string, number> = {
   'labs/harness/src/machine/probe.ts': 1,
   'labs/harness/src/measure/competing-load.ts': 1,
   'labs/harness/src/plan/plan-lab.ts': 1,
-  'labs/native-kernel/src/bandwidth-analysis.ts': 1,
-  'labs/native-kernel/src/lab.ts': 1,
-  'labs/native-kernel/src/roofline-svg.ts': 7,
   'site/scripts/readability.ts': 4,
 };
 

@@ -3,7 +3,7 @@
  * computed from `workers`, where the bandwidth stops growing (saturates), and the two bandwidth roofs the roofline
  * draws (one thread, and the best over all thread counts). Pure functions of validated results.
  */
-import type { CaseResult, Results, SpeedupEntry } from '@parallel-course/core';
+import { type CaseResult, formatPercent, formatSignificant, type Results, type SpeedupEntry } from '@parallel-course/core';
 import { TRIAD_PARAM } from './triad.ts';
 
 /** Bandwidth counts as saturated from the first thread count that reaches this fraction of the best. */
@@ -93,9 +93,9 @@ export function bandwidthFrom(results: Pick<Results, 'cases' | 'speedups' | 'cpu
  * cannot show a curve).
  */
 export function saturationSentence(b: Bandwidth): string {
-  const pct = `${Math.round(100 * SATURATION_FRACTION)}%`;
+  const pct = formatPercent(SATURATION_FRACTION);
   const threads = (n: number) => `${n} thread${n === 1 ? '' : 's'}`;
-  const best = `${b.best.gbps.toFixed(1)} GB/s at ${threads(b.best.threads)}`;
+  const best = `${formatSignificant(b.best.gbps)} GB/s at ${threads(b.best.threads)}`;
   if (b.points.length < 2) return `Only one thread count was measured (P = ${b.p}): one point shows no saturation; run on a node with more cores.`;
   if (b.saturatesAt < b.maxThreads) {
     return `Bandwidth saturates at ${b.saturatesAt} of ${b.p} threads: ${threads(b.saturatesAt)} already reach ${pct} of the best (${best}); more threads add little or nothing.`;

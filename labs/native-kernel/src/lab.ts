@@ -14,7 +14,7 @@ import { checkProduct, productAt } from './sample-check.ts';
 import { matmulNaive, matmulTyped } from './ts-kernels.ts';
 import { matmulComparator } from './tolerance.ts';
 import { calibrate, estimateNativeKernelCase, estimateNativeKernelInputs, COURSE_MACHINE_RATES } from './estimates.ts';
-import type { RawObservation } from '@parallel-course/core';
+import { formatBytes, type RawObservation } from '@parallel-course/core';
 import { COPY_OBSERVATION } from './analysis-values.ts';
 import {
   checkTriadSample,
@@ -233,7 +233,7 @@ function measureCopies(size: number, samples: number): RawObservation {
   }
   return {
     unit: 'ms',
-    description: `copying 3 x ${size} x ${size} doubles (${(24 * length / 2 ** 20).toFixed(1)} MiB) with Float64Array.prototype.set: what matmulAsync copies on the JavaScript thread per call (a and b in, c out)`,
+    description: `copying 3 x ${size} x ${size} doubles (${formatBytes(24 * length)}) with Float64Array.prototype.set: what matmulAsync copies on the JavaScript thread per call (a and b in, c out)`,
     samples: out,
   };
 }

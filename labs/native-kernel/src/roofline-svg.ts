@@ -6,7 +6,7 @@
  * viewable in any report or browser.
  */
 import type { Peaks, RooflinePoint } from './analysis.ts';
-import { escapeHtml } from '@parallel-course/core';
+import { escapeHtml, formatShare, formatSignificant } from '@parallel-course/core';
 
 /** The triad's arithmetic intensity: a multiply and an add (2 flop) per 24 bytes moved. */
 const TRIAD_INTENSITY = 2 / 24;
@@ -93,11 +93,11 @@ export function rooflineSvg(
   roof(peaks.gflopsAll, peaks.gbpsAll, '6 4');
   points.forEach((p) => {
     const key = `${p.variant}${p.threads ? ` x${p.threads}` : ''}`;
-    parts.push(marker(variants.indexOf(key), sx(p.intensity), sy(p.gflops), `${key} n=${p.size}: ${p.gflops.toFixed(2)} Gflop/s, ${(100 * p.fractionOfPeak).toFixed(1)}% of the roof`));
+    parts.push(marker(variants.indexOf(key), sx(p.intensity), sy(p.gflops), `${key} n=${p.size}: ${formatSignificant(p.gflops)} Gflop/s, ${formatShare(p.fractionOfPeak, 1)} of the roof`));
   });
   triad.forEach((t, i) => {
     const [x, y] = [sx(TRIAD_INTENSITY), sy(triadGflops[i] as number)];
-    parts.push(`<rect x="${x - 4}" y="${y - 4}" width="8" height="8" fill="none" stroke="black"><title>${escapeHtml(`triad x${t.threads}: ${t.gbps.toFixed(2)} GB/s`)}</title></rect>`);
+    parts.push(`<rect x="${x - 4}" y="${y - 4}" width="8" height="8" fill="none" stroke="black"><title>${escapeHtml(`triad x${t.threads}: ${formatSignificant(t.gbps)} GB/s`)}</title></rect>`);
   });
   // One label for the triad's squares, under the lowest (they sit a few px apart on the slope: a label each overprinted).
   if (triad.length > 0) {
@@ -109,8 +109,8 @@ export function rooflineSvg(
     parts.push(`<line x1="8" y1="${y - 4}" x2="34" y2="${y - 4}" stroke="black" stroke-width="2" stroke-dasharray="${dash}"/>`);
     parts.push(`<text x="40" y="${y}">${escapeHtml(label)}</text>`);
   };
-  roofKey(0, '', `roof, 1 thread: ${peaks.gflops1.toFixed(0)} Gflop/s, ${peaks.gbps1.toFixed(0)} GB/s`);
-  roofKey(1, '6 4', `roof, all threads: ${peaks.gflopsAll.toFixed(0)} Gflop/s, ${peaks.gbpsAll.toFixed(0)} GB/s`);
+  roofKey(0, '', `roof, 1 thread: ${formatSignificant(peaks.gflops1)} Gflop/s, ${formatSignificant(peaks.gbps1)} GB/s`);
+  roofKey(1, '6 4', `roof, all threads: ${formatSignificant(peaks.gflopsAll)} Gflop/s, ${formatSignificant(peaks.gbpsAll)} GB/s`);
   const slot = (i: number) => ({ x: 8 + (i % 2) * (WIDTH / 2), y: legendTop + (2 + Math.floor(i / 2)) * LINE });
   variants.forEach((v, i) => {
     const { x, y } = slot(i);
