@@ -155,6 +155,15 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
 }
 
+/**
+ * A limit or a wall-clock wait in seconds, as a person sets or reads it: whole seconds without decimals ("5 s"), else
+ * one decimal ("0.5 s", "12.3 s"). For timeouts and progress lines; a measured time takes formatTime.
+ */
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${formatFixed(s, Number.isInteger(s) ? 0 : 1)} s`;
+}
+
 /** A time given in µs, in the unit that reads best ("52.7 µs", "1.05 ms", "480 ns"), or "n/a" when missing. */
 export function formatMicroseconds(us: number | null): string {
   return us === null ? 'n/a' : formatTime(us / 1000);

@@ -1,7 +1,7 @@
 /** The formatters that moved into core/format.ts from the labs' and the harness's local copies (issue 41). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatBracketInterval, formatBytes, formatDownloadSize, formatDuration, formatFixed, formatFixedInterval, formatMicroseconds, formatOrNA, formatShare } from '../src/format.ts';
+import { formatBracketInterval, formatBytes, formatDownloadSize, formatDuration, formatFixed, formatFixedInterval, formatMicroseconds, formatSeconds, formatOrNA, formatShare } from '../src/format.ts';
 
 test('formatOrNA: three significant digits, or n/a for a missing or non-finite value', () => {
   assert.deepEqual([1.23456, null, undefined, Number.NaN, Number.POSITIVE_INFINITY].map((v) => formatOrNA(v)), ['1.23', 'n/a', 'n/a', 'n/a', 'n/a']);
@@ -36,4 +36,8 @@ test('formatFixed: exactly the given decimals, rounding half away as toFixed doe
 
 test('formatDownloadSize: decimal MB with one decimal from 1 MB, whole kB below, at least 1 kB', () => {
   assert.deepEqual([2_400_000, 1_000_000, 999_499, 12_345, 10].map(formatDownloadSize), ['2.4 MB', '1.0 MB', '999 kB', '12 kB', '1 kB']);
+});
+
+test('formatSeconds: whole seconds without decimals, else one decimal', () => {
+  assert.deepEqual([5000, 500, 3250, 12_345, 0].map(formatSeconds), ['5 s', '0.5 s', '3.3 s', '12.3 s', '0 s']);
 });

@@ -4,18 +4,17 @@
  * "yields" with `await Promise.resolve()` returns them too, and blocks `/ping` as long as inline does.
  * Pure: a report in, null or the failure's message out (each says what was seen, why it fails, and the fix).
  */
+import { formatTime } from '@parallel-course/core';
 import type { ProbeReport, VariantName } from './protocol.ts';
 import { KEYS_PER_REQUEST } from './work.ts';
 
 /** Turns of the loop a ring must give: one between every two keys. */
 export const TURNS_PER_RING = KEYS_PER_REQUEST - 1;
 
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-
 function blocked(report: ProbeReport): string {
   return (
     `the event loop turned ${report.turns} time${report.turns === 1 ? '' : 's'} while one ring of ${KEYS_PER_REQUEST} keys was derived ` +
-    `(${ms(report.ringMs)}; longest stretch without a turn ${ms(report.longestBlockMs)}, one key takes about ${ms(report.keyMs)} here)`
+    `(${formatTime(report.ringMs)}; longest stretch without a turn ${formatTime(report.longestBlockMs)}, one key takes about ${formatTime(report.keyMs)} here)`
   );
 }
 

@@ -3,6 +3,7 @@
  * Exit codes: 0 ok, 1 the implementation failed its check or is not implemented, 2 bad input, 3 internal error.
  */
 import path from 'node:path';
+import { formatSeconds } from '@parallel-course/core';
 import { comparabilityCaveats, compareRuns, formatComparison } from './analyse/compare.ts';
 import { stdoutSummaryWidth } from './text-table.ts';
 import { cpuBudget, parseForcedCpus } from './machine/cpus.ts';
@@ -173,7 +174,7 @@ async function showStatus(command: ParsedCommand): Promise<number> {
         process.stderr.write(`checking ${lab}'s exercise against its expected outputs (new or changed since the last --status)...`);
         const started = performance.now();
         const check = await checkForStatus({ lab, impl: 'exercise', rootDir: ROOT_DIR });
-        process.stderr.write(` ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+        process.stderr.write(` ${formatSeconds(performance.now() - started)}\n`);
         if ('error' in check) return { check, designedFailures: [] };
         return { check: check.correctness, designedFailures: designedFailuresOf(await loadLab(lab), ROOT_DIR) };
       },

@@ -9,7 +9,7 @@ import { describeBudget, type CpuBudget } from '../machine/cpus.ts';
 import { EXIT_OK, EXIT_USAGE, exitCodeFor } from '../errors.ts';
 import type { Impl } from '../lab-definition.ts';
 import { htmlPage } from '../report/html-page.ts';
-import { escapeHtml, headlineSentence, type Results } from '@parallel-course/core';
+import { escapeHtml, formatDuration, headlineSentence, type Results } from '@parallel-course/core';
 import { createRunDir, writeFileAtomic } from '../write/results-writer.ts';
 import { runLab, type RunLabOptions } from '../run/run-lab.ts';
 
@@ -78,7 +78,7 @@ export async function runBundle(options: BundleOptions): Promise<{ dir: string; 
       entry = { lab, exitCode: code === EXIT_OK ? EXIT_USAGE : code, runDir: null, results: null, message: (error as Error).message.split('\n')[0] ?? '', seconds: (performance.now() - t0) / 1000 };
     }
     entries.push(entry);
-    options.onLab?.(`[${i + 1}/${options.labs.length}] ${lab}: exit ${entry.exitCode} in ${entry.seconds.toFixed(0)} s: ${entry.message}`);
+    options.onLab?.(`[${i + 1}/${options.labs.length}] ${lab}: exit ${entry.exitCode} in ${formatDuration(entry.seconds * 1000)}: ${entry.message}`);
     if (entry.exitCode >= 128) break; // interrupted: stop the bundle too
   }
   writeFileAtomic(path.join(dir, 'index.html'), bundleIndexHtml(entries, dir, started, options));
@@ -95,7 +95,7 @@ function bundleIndexHtml(entries: BundleEntry[], dir: string, started: Date, opt
       const rel = e.runDir ? path.relative(dir, e.runDir) : null;
       const status = e.exitCode === 0 ? 'passed' : e.runDir ? 'some cases failed' : 'no results';
       const links = rel ? `<a href="${escapeHtml(`${rel}/report.html`)}">report</a> · <a href="${escapeHtml(`${rel}/results.json`)}">results.json</a>` : '';
-      return `<tr><th scope="row">${escapeHtml(e.lab)}</th><td>${escapeHtml(status)} (exit ${e.exitCode})</td><td>${escapeHtml(e.message)}</td><td>${e.seconds.toFixed(0)} s</td><td>${links}</td></tr>`;
+      return `<tr><th scope="row">${escapeHtml(e.lab)}</th><td>${escapeHtml(status)} (exit ${e.exitCode})</td><td>${escapeHtml(e.message)}</td><td>${formatDuration(e.seconds * 1000)}</td><td>${links}</td></tr>`;
     })
     .join('\n');
   const total = entries.reduce((s, e) => s + e.seconds, 0);
@@ -104,7 +104,7 @@ function bundleIndexHtml(entries: BundleEntry[], dir: string, started: Date, opt
     style: 'body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}',
     body: [
       `<h1>All labs (${escapeHtml(options.impl)}${options.quick ? ', quick' : ''})</h1>`,
-      `<p>Started ${escapeHtml(started.toISOString())} on ${escapeHtml(machine)}; ${entries.length} labs in ${total.toFixed(0)} s.</p>`,
+      `<p>Started ${escapeHtml(started.toISOString())} on ${escapeHtml(machine)}; ${entries.length} labs in ${formatDuration(total * 1000)}.</p>`,
       '<table><thead><tr><th scope="col">lab</th><th scope="col">status</th><th scope="col">headline</th><th scope="col">time</th><th scope="col">files</th></tr></thead><tbody>',
       rows,
       '</tbody></table>',

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorText, LabLoadError } from '../errors.ts';
 import type { Impl } from '../lab-definition.ts';
-import { caseLabel, correctnessDetail, type CorrectnessEntry, formatSignificant } from '@parallel-course/core';
+import { caseLabel, correctnessDetail, type CorrectnessEntry, formatSeconds, formatSignificant } from '@parallel-course/core';
 import { checkLab, type CheckLabOutcome } from '../run/run-lab.ts';
 
 /** Quiet time after the last file event before a check starts, in ms: long enough for an editor's save sequence. */
@@ -159,11 +159,11 @@ export function watchLab(options: WatchOptions): WatchHandle {
         write(outcome.report);
         const explained = explainFirstFailure(outcome.correctness, implRel);
         const passed = outcome.correctness.filter((e) => e.passed).length;
-        const seconds = (outcome.elapsedMs / 1000).toFixed(1);
+        const seconds = formatSeconds(outcome.elapsedMs);
         write(
           explained === null
-            ? `All ${outcome.correctness.length} cases pass (${seconds} s).`
-            : `${explained}\n${passed} of ${outcome.correctness.length} cases pass (${seconds} s).`,
+            ? `All ${outcome.correctness.length} cases pass (${seconds}).`
+            : `${explained}\n${passed} of ${outcome.correctness.length} cases pass (${seconds}).`,
         );
         report({ kind: 'checked', outcome, trigger });
       },

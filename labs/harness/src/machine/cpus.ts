@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { formatFixed } from '@parallel-course/core';
 
 export type CpuLimit = 'affinity' | 'cgroup-quota' | 'forced';
 
@@ -163,7 +164,7 @@ export function cpuBudget(forced?: number, env: NodeJS.ProcessEnv = process.env,
 
 /** One line for the terminal and the report: "P = 2 (the affinity mask; Node reports 2)". */
 export function describeBudget(b: CpuBudget): string {
-  const why = b.limit === 'cgroup-quota' ? `the cgroup quota of ${b.quota?.toFixed(2)} CPUs` : `the affinity mask of ${b.affinity} CPUs`;
+  const why = b.limit === 'cgroup-quota' ? `the cgroup quota of ${formatFixed(b.quota, 2)} CPUs` : `the affinity mask of ${b.affinity} CPUs`;
   if (b.forced) {
     return `P = ${b.p}, forced (the job may use ${b.available}: ${why})${b.p > b.available ? `; cases with more than ${b.available} workers are oversubscribed` : ''}`;
   }

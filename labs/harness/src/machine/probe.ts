@@ -14,7 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { terminalText } from '@parallel-course/core';
+import { formatSeconds, terminalText } from '@parallel-course/core';
 
 /** Defaults: 10 s is what nvidia-smi may take on a node without persistence mode; 1 s to clean up after SIGTERM. */
 const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
@@ -90,17 +90,13 @@ export function oneLine(text: string, maxChars = 200): string {
   return line.length <= maxChars ? line : `${line.slice(0, Math.max(0, maxChars - 1))}…`;
 }
 
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 /**
  * One line saying why a probe failed, e.g. "nvidia-smi did not finish within 10 s and was killed",
  * "nvidia-smi exited with status 9: NVIDIA-SMI has failed ..."; null when it succeeded.
  */
 export function describeProbeFailure(name: string, result: ProbeResult): string | null {
   if (result.ok) return null;
-  if (result.timedOut) return `${name} did not finish within ${seconds(result.timeoutMs)} and was killed`;
+  if (result.timedOut) return `${name} did not finish within ${formatSeconds(result.timeoutMs)} and was killed`;
   if (result.error === 'ENOENT') return `${name} not found`;
   if (result.error !== null && result.code === null && result.signal === null) return `${name} could not be run: ${oneLine(result.error, 120)}`;
   const said = oneLine(result.stderr.trim().split('\n')[0] ?? '', 160);

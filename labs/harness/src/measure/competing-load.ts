@@ -6,6 +6,7 @@
  * processes took, in CPUs, while that round was timed. Linux only; elsewhere nothing is measured (and nothing said).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { formatFixed } from '@parallel-course/core';
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ): 100 on every Linux this course runs on. */
 const TICKS_PER_SECOND = 100;
@@ -122,7 +123,7 @@ export function competingLoadNote(perRound: ReadonlyMap<number, RoundLoad>): str
   const worst = loaded.reduce((a, b) => (b.cpus > a.cpus ? b : a));
   return (
     `Competing load: other processes on this machine used more than ${COMPETING_CPUS_FLAG} CPU while ${loaded.length} of ${perRound.size} measured rounds ` +
-    `were timed (the most: ${worst.cpus.toFixed(1)} CPUs in round ${worst.round + 1}). The cases shared the machine with them, so speedups may be lower than ` +
+    `were timed (the most: ${formatFixed(worst.cpus, 1)} CPUs in round ${worst.round + 1}). The cases shared the machine with them, so speedups may be lower than ` +
     'the machine gives; rerun on a quiet machine (or through Slurm with --exclusive) before reading meaning into them.'
   );
 }

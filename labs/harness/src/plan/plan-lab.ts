@@ -4,6 +4,7 @@
  * machine or takes the course machine's rates, and fits the plan to the run's budget.
  */
 import path from 'node:path';
+import { formatSignificant } from '@parallel-course/core';
 import type { Calibration, Impl, LabContext, LabDefinition, SamplingPlan } from '../lab-definition.ts';
 import { loadLab } from '../lab-registry.ts';
 import { describeFit, describeReduction, fitToBudget, formatDuration, planRun, COURSE_MACHINE, RUN_BUDGET_MS, type RunFit } from './plan.ts';
@@ -59,7 +60,7 @@ export function planLoadedLab(lab: LabDefinition<unknown, unknown>, options: Lab
   const calibration = ratesFor(lab, options.rates);
   const fit = fitToBudget(planRun(lab, ctx, sampling, calibration, options.grade ? { grade: true } : {}), options.quick ? RUN_BUDGET_MS.quick : RUN_BUDGET_MS.full);
   const rates = Object.entries(calibration)
-    .map(([name, value]) => `${name} = ${Number(value.toPrecision(3))}`)
+    .map(([name, value]) => `${name} = ${formatSignificant(value)}`)
     .join(', ');
   const source = options.rates === 'course' ? `the rates of ${COURSE_MACHINE}` : rates ? `rates calibrated on this machine: ${rates}` : "the lab's estimates";
   const reduction = describeReduction(fit);
