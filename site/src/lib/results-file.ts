@@ -1,12 +1,13 @@
 /**
- * Reads a results.json the learner picked and validates it with the harness's own schema (the same code the
- * harness runs before it writes the file), then checks it as the instructor's validator does (`npm run report --
- * validate`, labs/core/src/validate.ts): every correctness check passed and every number recomputes
- * from the raw samples. The text is parsed as JSON only: nothing in it is executed or rendered as HTML.
+ * Reads a results.json the learner picked and validates it with core's one reader (`parseResultsJson`, read-results.ts:
+ * JSON, then the upgrade of an older file, then the schema; the same code the harness runs before it writes the
+ * file), then checks it as the instructor's validator does (`npm run report -- validate`, labs/core/src/validate.ts):
+ * every correctness check passed and every number recomputes from the raw samples. The text is parsed as JSON only:
+ * nothing in it is executed or rendered as HTML.
  */
 import { checkResults, formatBytes, MAX_RESULTS_BYTES, parseResultsJson, plausibilityFlags, type Results, ResultsFileError } from '@parallel-course/core';
 
-/** The harness's cap (64 MiB), one constant for the command line and this viewer. */
+/** The cap on a results file (64 MiB), core's one constant for the command line and this viewer. */
 export { checkResults, MAX_RESULTS_BYTES };
 
 export async function readResultsFile(file: File): Promise<Results> {
