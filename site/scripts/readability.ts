@@ -14,6 +14,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { formatFixed } from '@parallel-course/core';
 import { coreText, coreWords, markdownText, measureProse, proseOf } from '../src/lib/voice.ts';
 
 const here = import.meta.dirname;
@@ -31,7 +32,7 @@ for (const file of files) {
   const m = measureProse(file.endsWith('.txt') ? source : file.endsWith('.md') ? proseOf(markdownText(source)) : proseOf(coreText(source)));
   const core = isText ? m.words : coreWords(source);
   console.log(
-    [basename(file), core, m.sentences, m.wordsPerSentence.toFixed(1), m.semicolonsPerSentence.toFixed(2), m.parenthesesPerSentence.toFixed(2), m.flesch.toFixed(0)].join(' | '),
+    [basename(file), core, m.sentences, formatFixed(m.wordsPerSentence, 1), formatFixed(m.semicolonsPerSentence, 2), formatFixed(m.parenthesesPerSentence, 2), formatFixed(m.flesch, 0)].join(' | '),
   );
   if (show) for (const sentence of m.flagged) console.log(`  ${sentence}`);
 }

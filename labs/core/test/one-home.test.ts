@@ -67,10 +67,6 @@ const TO_FIXED_LEFT: Record<string, number> = {
   // The walk-through's program learners profile (episode 04): it imports nothing, so its profile shows only its own
   // functions at the line numbers the episode quotes.
   'labs/harness/examples/log-summary.ts': 1,
-  // Not yet moved.
-  'labs/gpu-batching/src/devices-cli.ts': 4,
-  'labs/gpu-batching/src/generate-model-cli.ts': 1,
-  'site/scripts/readability.ts': 4,
 };
 
 /** The local formatters and the toFixed counts of the given files (paths with '/'). */

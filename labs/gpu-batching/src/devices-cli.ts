@@ -7,6 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatFixed, formatSeconds, formatThroughput, formatTime } from '@parallel-course/core';
 import { ROOT_DIR, withinTolerance } from '@parallel-course/harness';
 import { CHUNKS_PER_DEVICE, THREADS_PER_SESSION } from './cases.ts';
 import { ensureDataset, loadAllSync } from './dataset.ts';
@@ -79,7 +80,7 @@ try {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(1);
 }
-say(`Started ${devices} ${label} device process(es) in ${((performance.now() - t0) / 1000).toFixed(1)} s: ` +
+say(`Started ${devices} ${label} device process(es) in ${formatSeconds(performance.now() - t0)}: ` +
   pool.devices.map((d) => `device ${d.device} pid ${d.pid} CUDA_VISIBLE_DEVICES='${d.visibleDevices ?? ''}'`).join(', '));
 let failed = false;
 try {
@@ -91,9 +92,9 @@ try {
     batch,
     prefetch: 4,
   });
-  say(`${count} samples in ${result.wallMs.toFixed(0)} ms: ${((count / result.wallMs) * 1000).toFixed(0)} samples/s on ${devices} ${label} device(s), ${result.retries} chunk(s) retried`);
+  say(`${count} samples in ${formatTime(result.wallMs)}: ${formatThroughput({ amount: count, unit: 'samples' }, result.wallMs)} on ${devices} ${label} device(s), ${result.retries} chunk(s) retried`);
   for (const d of result.devices) {
-    say(`  device ${d.device} (${d.ep}, pid ${d.pid}): ${d.samples} samples in ${d.chunks} chunks, busy ${(d.busyMs / result.wallMs).toFixed(2)} of the wall time`);
+    say(`  device ${d.device} (${d.ep}, pid ${d.pid}): ${d.samples} samples in ${d.chunks} chunks, busy ${formatFixed(d.busyMs / result.wallMs, 2)} of the wall time`);
   }
   // The check: one in-process session on the same execution provider, same samples, same order.
   const single = await openModel({ modelPath: model.path, ep: target.ep, threads: THREADS_PER_SESSION });
