@@ -1,7 +1,8 @@
 /**
- * Stage "render charts" of the results viewer. In: one validated run's sweeps and speedups, and the canvases to
- * draw on. Out: chart.js charts that follow the site's theme, kept in a ChartSet so the next run on show removes
- * them. Every chart has a table with the same numbers (run-text.ts).
+ * Stage "render charts" of the results viewer. In: a run's chart plan (lib/results-view.ts `chartPlan`: its sweeps,
+ * its speedups against workers, the rest) and the canvases to draw on. Out: chart.js charts that follow the site's
+ * theme, kept in a ChartSet so the next run on show removes them. Every chart has a table with the same numbers
+ * (run-text.ts).
  */
 import type { ChartDataset } from 'chart.js';
 import { amdahlSpeedup, caseLabel, formatSignificant, type SpeedupEntry, type SweepChart } from '@parallel-course/core';
