@@ -18,6 +18,7 @@ import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/measure/run-protocol.ts';
 import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, valuesAt } from '../src/measure/sample-server.ts';
+import { copyInput } from '../src/measure/copy-input.ts';
 
 const CTX: LabContext = { impl: 'exercise', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
 const PLAN = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
@@ -427,4 +428,22 @@ test("the runner runs a sample's calls back to back, each on its own copy of the
   assert.match(sharedOutput([x.subarray(1), new Float64Array(x.buffer, 8)]) ?? '', /^calls #0 and #1 /);
   // A sample of no calls is refused at 'prepare'.
   assert.match((sent.filter((m) => m.type === 'prepared')[1] as { error: string }).error, /a sample of 0 calls was asked \(1 to 10000\)/);
+});
+
+test("each call's copy of an input shares no array with it and keeps its shape (typed arrays, number rows, plain objects)", () => {
+  // As native-kernel's product input: typed matrices, the same as rows of numbers, a count, and C.
+  const input = { n: 2, a: Float64Array.of(1.5, 2.5, 3.5, 4.5), rows: [[1.5, 2.5], [3.5, 4.5]], repeats: 3, c: new Float64Array(4), tag: new Map([['k', 1]]) };
+  const copy = copyInput(input);
+  assert.deepEqual(copy, input);
+  assert.notEqual(copy.a.buffer, input.a.buffer);
+  assert.ok(copy.a instanceof Float64Array && copy.c instanceof Float64Array);
+  assert.notEqual(copy.rows, input.rows);
+  assert.notEqual(copy.rows[0], input.rows[0]);
+  assert.notEqual(copy.tag, input.tag);
+  // Refilling the original (as measureAt does) leaves the copy as it was.
+  input.a[0] = 9;
+  input.rows[0]![0] = 9;
+  assert.deepEqual([copy.a[0], copy.rows[0]![0]], [1.5, 1.5]);
+  // A subarray keeps its own elements only.
+  assert.deepEqual([...copyInput(input.a.subarray(2))], [3.5, 4.5]);
 });

@@ -13,6 +13,7 @@
 import { randomFillSync, randomInt } from 'node:crypto';
 import { serialize } from 'node:v8';
 import { paramsKey } from '@parallel-course/core';
+import { copyInput } from './copy-input.ts';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from '../lab-definition.ts';
 
@@ -188,7 +189,7 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
         }
         const fresh = draw();
         // measureAt may refill the arrays it returned before: each call of a sample of several keeps its own.
-        return { fresh, input: calls > 1 ? structuredClone(made.measureAt(fresh)) : made.measureAt(fresh) };
+        return { fresh, input: calls > 1 ? copyInput(made.measureAt(fresh)) : made.measureAt(fresh) };
       });
     },
     async reserve(key, inputs) {

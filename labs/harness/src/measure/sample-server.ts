@@ -9,6 +9,7 @@
  * Input: the cases that passed the check, set up. Output: RunnerMessages ('prepared', 'sampled', 'output', 'shown',
  * 'ok', 'measured').
  */
+import { copyInput } from './copy-input.ts';
 import { collectGarbage } from './heap.ts';
 import { errorText } from '../errors.ts';
 import type { CaseInstance } from '../lab-definition.ts';
@@ -29,7 +30,7 @@ export interface ServedCase<Input, Output> {
   inputAt(sample: number, fresh: number): Input;
   /**
    * Whether each call runs on an input of its own (LabInputs.measureAt): then the calls of a sample of several get
-   * each a structured clone of what inputAt returned (which may refill the arrays it returned before). Otherwise
+   * each a deep copy (copy-input.ts) of what inputAt returned (which may refill the arrays it returned before). Otherwise
    * every call runs the measured input, as every sample does.
    */
   freshInputs: boolean;
@@ -142,7 +143,7 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
               const own = served.freshInputs && fresh.length > 1;
               prepared.set(
                 served.key,
-                fresh.map((f: number) => (own ? structuredClone(served.inputAt(sample, f)) : served.inputAt(sample, f))),
+                fresh.map((f: number) => (own ? copyInput(served.inputAt(sample, f)) : served.inputAt(sample, f))),
               );
             } catch (e) {
               error = `making the input of sample #${sample} threw: ${errorText(e)}`;
@@ -167,6 +168,7 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
             return;
           }
           prepared.delete(served.key);
+          const copied = served.freshInputs && inputs.length > 1;
           // The sample's calls back to back, each on its own input; the runner's own time of them is for the
           // supervisor's comparison only (its clock is sealed, seal.ts).
           const results: Output[] = [];
@@ -193,7 +195,11 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
           const crossings = results.map(outputOf);
           const sent = await sendOutputs(request.seq, crossings);
           if (sent) shown = crossings.map((c, j) => (c.kind === 'large' ? (results[j] as unknown as ArrayLike<number>) : null));
-          if (sent) after = served.instance.afterSample?.bind(served.instance) ?? null;
+          const afterSample = served.instance.afterSample?.bind(served.instance);
+          // A sample of several calls on copies of its input leaves them all as garbage (tens of MiB, on-heap rows
+          // too): collected here, outside the timed window, not inside the next case's sample (native-kernel's
+          // ts-naive read 5x slower at n = 256 while the rungs beside it made such samples).
+          if (sent) after = copied ? () => Promise.resolve(afterSample?.()).then(() => void collectGarbage()) : (afterSample ?? null);
           return;
         }
         case 'show': {
