@@ -115,6 +115,19 @@ export function formatFixedInterval([low, high]: readonly [number, number], deci
 }
 
 /**
+ * A value in scientific notation with `digits` significant digits, e.g. 1.2345e-12 -> "1.23e-12", 0 -> "0.00e+0":
+ * tolerances and errors, which span many orders of magnitude and are read by their exponent.
+ */
+export function formatScientific(value: number, digits = 3): string {
+  return value.toExponential(digits - 1);
+}
+
+/** A whole count with thousands separators, whatever the machine's locale: 1000000 -> "1,000,000". */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/**
  * A size in bytes, binary units (memory, files): "1.5 GiB", "300 MiB", "12 KiB", "512 B"; one decimal below 10 of
  * the unit, whole numbers above. The site's download sizes (decimal kB and MB, formatDownloadSize) are the one other rule.
  */

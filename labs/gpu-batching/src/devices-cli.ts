@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatFixed, formatSeconds, formatThroughput, formatTime } from '@parallel-course/core';
+import { formatFixed, formatScientific, formatSeconds, formatThroughput, formatTime } from '@parallel-course/core';
 import { ROOT_DIR, withinTolerance } from '@parallel-course/harness';
 import { CHUNKS_PER_DEVICE, THREADS_PER_SESSION } from './cases.ts';
 import { ensureDataset, loadAllSync } from './dataset.ts';
@@ -102,7 +102,7 @@ try {
   await single.release();
   const comparison = withinTolerance(TOLERANCE).compare(expected, result.logits);
   say(comparison.equal
-    ? `Check: equal to a single in-process session, in order (max abs error ${comparison.maxAbsError?.toExponential(2)})`
+    ? `Check: equal to a single in-process session, in order (max abs error ${comparison.maxAbsError === null ? 'n/a' : formatScientific(comparison.maxAbsError)})`
     : `Check FAILED at output ${comparison.firstMismatch?.index}: expected ${comparison.firstMismatch?.expected}, got ${comparison.firstMismatch?.actual}`);
   failed = !comparison.equal;
 } catch (error) {

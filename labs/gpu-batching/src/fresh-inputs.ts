@@ -19,6 +19,7 @@
 import { randomFillSync } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { formatScientific } from '@parallel-course/core';
 import type { Comparison } from '@parallel-course/harness';
 import type { InferenceInput } from './cases.ts';
 import { defaultCacheRoot, PIXELS, sampleFile } from './dataset.ts';
@@ -163,7 +164,7 @@ export function checkPass(layers: readonly DenseLayer[], input: InferenceInput, 
       const actual = output[i * width + o] as number;
       const err = Math.abs(actual - expected);
       const limit = bound[k * width + o] as number;
-      if (!(err <= limit)) return { ...mismatch(`image ${i} logit ${o}`, `${expected} ± ${limit.toExponential(2)}`, String(actual)), maxAbsError: err };
+      if (!(err <= limit)) return { ...mismatch(`image ${i} logit ${o}`, `${expected} ± ${formatScientific(limit)}`, String(actual)), maxAbsError: err };
       maxAbs = Math.max(maxAbs, err);
     }
   }

@@ -27,6 +27,7 @@
  * (the same test): bfloat16-like products (8-bit significands), a logit missing its bias, shifted logits. What it does
  * not: products rounded to TF32's 11-bit significand come close to it, so a TF32 matrix unit may or may not pass.
  */
+import { formatScientific } from '@parallel-course/core';
 import type { Comparator, Comparison } from '@parallel-course/harness';
 import type { DenseLayer } from './model-spec.ts';
 
@@ -176,7 +177,7 @@ export function withinDerivedBound(): Comparator<Float32Array> {
         if (!(err <= limit)) {
           return {
             equal: false,
-            firstMismatch: { index: i, expected: `${expected[i]} ± ${limit.toExponential(2)}`, actual: String(actual[i]) },
+            firstMismatch: { index: i, expected: `${expected[i]} ± ${formatScientific(limit)}`, actual: String(actual[i]) },
             maxAbsError: Number.isFinite(err) ? Math.max(maxAbs, err) : null,
             maxRelError: null,
           };

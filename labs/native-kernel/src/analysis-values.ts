@@ -6,7 +6,7 @@
  * results and the lab's own analysis (analysis.ts); nothing here measures.
  */
 import type { AnalysisTable, MeasuredValue } from '@parallel-course/core';
-import { caseRatioInterval, type CaseResult, type Results } from '@parallel-course/core';
+import { caseRatioInterval, type CaseResult, formatScientific, type Results } from '@parallel-course/core';
 import type { NativeKernelAnalysis, RungPoint } from './analysis.ts';
 import { matmulFlop } from './matrices.ts';
 import { productTolerance } from './tolerance.ts';
@@ -220,7 +220,7 @@ export function nativeKernelValues(results: Results, a: NativeKernelAnalysis): {
       value: (100 * check.maxAbsError) / productTolerance(256),
       unit: '%',
       ci95: null,
-      what: `the largest |difference| between native-march and the reference on the check inputs of n = 256 (and 255), ${check.maxAbsError.toExponential(2)}, as a percentage of the bound 2·γ(n)·n at n = 256`,
+      what: `the largest |difference| between native-march and the reference on the check inputs of n = 256 (and 255), ${formatScientific(check.maxAbsError)}, as a percentage of the bound 2·γ(n)·n at n = 256`,
     };
   }
   return { values, tables };

@@ -8,6 +8,7 @@
  * [-1, 1), sum |x_k y_k| <= n, so each of two computations is within gamma_n * n of the exact value, and two
  * computations differ by at most 2 * gamma_n * n.
  */
+import { formatScientific } from '@parallel-course/core';
 import { type Comparator, withinTolerance } from '@parallel-course/harness';
 
 /** Unit roundoff of IEEE-754 double precision. */
@@ -70,7 +71,7 @@ export function blasTolerance(n: number): number {
 export function matmulComparator(maxN: number): Comparator<Float64Array> {
   const inner = withinTolerance({ abs: productTolerance(maxN), rel: 0 });
   return {
-    description: `|actual - expected| <= 2·γ(n)·n = ${productTolerance(maxN).toExponential(2)} for n <= ${maxN} (entries in [-1, 1), Higham 3.5)`,
+    description: `|actual - expected| <= 2·γ(n)·n = ${formatScientific(productTolerance(maxN))} for n <= ${maxN} (entries in [-1, 1), Higham 3.5)`,
     compare: (expected, actual) => inner.compare(expected, actual),
   };
 }

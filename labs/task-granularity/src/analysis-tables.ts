@@ -4,7 +4,7 @@
  * <MeasuredTable>. Keys name a sweep by its role, not its size: `P` is the pool at W = P (the headline's), `W1` and
  * `W2` the pools of 1 and 2 threads (at P = 2, `W2` and `P` are the same sweep; at P = 1 there is no `W2`).
  */
-import { formatSignificant, median, type AnalysisTable, type MeasuredValue } from '@parallel-course/core';
+import { formatCount, formatSignificant, median, type AnalysisTable, type MeasuredValue } from '@parallel-course/core';
 import type { Results } from '@parallel-course/core';
 import { sweepOf, type ChunkPoint, type Granularity, type Sweep } from './sweep-model.ts';
 import { AGREEMENT_FACTOR, KNEE_FRACTION, verdictText } from './rule-check.ts';
@@ -37,8 +37,8 @@ function cellOrDash(x: MeasuredValue | null): MeasuredValue | string {
 
 function sweepTable(s: Sweep, caption: string): AnalysisTable {
   const row = (p: ChunkPoint): (string | MeasuredValue)[] => [
-    p.chunk.toLocaleString('en-US'),
-    p.tasks.toLocaleString('en-US'),
+    formatCount(p.chunk),
+    formatCount(p.tasks),
     mv(p.taskUs, 'µs', `work per task on one core: ${p.chunk} points at the serial loop's ns per point`),
     mv(p.medianMs, 'ms', `median time of a run in tasks of ${p.chunk} points on ${s.workers} ${s.variant === 'pool' ? 'threads' : 'processes'}`, p.medianCi95),
     cellOrDash(finite(p.speedup) ? mv(p.speedup, 'x', `speedup over the serial loop of the same ${s.points} points`, p.speedupCi95) : null),
@@ -141,10 +141,10 @@ export function granularityValues(results: Results, g: Granularity): Record<stri
 export function granularityTables(results: Results, g: Granularity): Record<string, AnalysisTable> {
   const t: Record<string, AnalysisTable> = {};
   for (const [tag, s] of roles(g)) {
-    t[`chunkSweep${tag}`] = sweepTable(s, `The pool of ${s.workers} thread${s.workers === 1 ? '' : 's'} on ${s.points.toLocaleString('en-US')} points, by chunk size; speedups against the serial loop's ${formatSignificant(s.serialMedianMs)} ms`);
+    t[`chunkSweep${tag}`] = sweepTable(s, `The pool of ${s.workers} thread${s.workers === 1 ? '' : 's'} on ${formatCount(s.points)} points, by chunk size; speedups against the serial loop's ${formatSignificant(s.serialMedianMs)} ms`);
   }
   const proc = sweepOf(g, 'process', g.p);
-  if (proc) t['processSweepP'] = sweepTable(proc, `${proc.workers} child processes on ${proc.points.toLocaleString('en-US')} points, by chunk size`);
+  if (proc) t['processSweepP'] = sweepTable(proc, `${proc.workers} child processes on ${formatCount(proc.points)} points, by chunk size`);
   t['ruleCheck'] = {
     caption: `The rule 9·W·o checked against each pool's measured curve: its knee is where the efficiency first reaches ${KNEE_FRACTION * 100}% of that curve's best`,
     columns: ['W', 'points per run', 'per-task overhead o', 'rule: 9·W·o', 'measured knee', 'rule / knee', 'verdict'],
@@ -152,7 +152,7 @@ export function granularityTables(results: Results, g: Granularity): Record<stri
       .filter((s) => s.variant === 'pool')
       .map((s) => [
         s.workers === g.p && s.workers > 2 ? `${s.workers} (P)` : String(s.workers),
-        s.points.toLocaleString('en-US'),
+        formatCount(s.points),
         cellOrDash(finite(s.overheadPerTaskUs) ? mv(s.overheadPerTaskUs, 'µs', `per-task overhead on ${s.workers} thread${s.workers === 1 ? '' : 's'}`, s.overheadCi95) : null),
         cellOrDash(finite(s.minTaskUs) ? mv(s.minTaskUs, 'µs', `9·W·o on ${s.workers} thread${s.workers === 1 ? '' : 's'}`) : null),
         cellOrDash(s.knee ? mv(s.knee.taskUs, 'µs', `where the efficiency on ${s.workers} thread${s.workers === 1 ? '' : 's'} first reaches ${KNEE_FRACTION * 100}% of its best`) : null),

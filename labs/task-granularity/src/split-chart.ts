@@ -5,7 +5,7 @@
  */
 import { type ChartSpec, GUIDE_GREY, PALETTE } from '@parallel-course/harness';
 import type { Sweep } from './sweep-model.ts';
-import { formatSignificant } from '@parallel-course/core';
+import { formatCount, formatSignificant } from '@parallel-course/core';
 
 /** The efficiency the course aims for at the headline size: a dashed guide line. */
 export const TARGET_EFFICIENCY = 0.85;
@@ -27,7 +27,7 @@ export function efficiencySplitChart(g: Pick<Sweep, 'curve' | 'points' | 'worker
     { label: 'speed ratio (serial ns/point ÷ workers’)', values: curve.map((p) => p.speedRatio), colour: PALETTE[2], width: 2 },
   ];
   // Categories in chunk order, small tasks on the left, as in the analysis's table: the "too small" side of the U first.
-  const labels = curve.map((p) => `${p.chunk.toLocaleString('en-US')} (${p.tasks.toLocaleString('en-US')})`);
+  const labels = curve.map((p) => `${formatCount(p.chunk)} (${formatCount(p.tasks)})`);
   return {
     id: 'efficiency-split',
     title: 'Efficiency = workers busy × speed ratio',
@@ -69,7 +69,7 @@ export function efficiencySplitChart(g: Pick<Sweep, 'curve' | 'points' | 'worker
           legend: { position: 'bottom' },
         },
         scales: {
-          x: { type: 'category', title: { display: true, text: `points per task (tasks per run of ${g.points.toLocaleString('en-US')} points, ${g.workers} workers)` } },
+          x: { type: 'category', title: { display: true, text: `points per task (tasks per run of ${formatCount(g.points)} points, ${g.workers} workers)` } },
           y: { min: 0, suggestedMax: 1.1, title: { display: true, text: 'fraction (1 = ideal)' } },
         },
       },

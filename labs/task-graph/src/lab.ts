@@ -5,6 +5,7 @@
  * records each task as it runs and reports the graph's work and span and Brent's bound beside the measured speedup.
  * A pool of P threads running empty tasks gives the scheduler's own cost per task.
  */
+import { formatCount } from '@parallel-course/core';
 import { type CaseDefinition, type Headline, type LabContext, type LabDefinition, shortWorkerSweep, withinTolerance } from '@parallel-course/harness';
 import { emptyCase, graphCase, serialCase } from './cases.ts';
 import { calibrate, estimateEmpty, estimateGraph, estimateInputs, estimateSerial, PRODUCT_SIZE, COURSE_MACHINE_RATES } from './estimates.ts';
@@ -87,7 +88,7 @@ const lab: LabDefinition<LabInput, LabOutput> = {
     return productSerial(input.matrices);
   },
   // Integers mod 1,000,003 (and the empty tasks' sum): equal entry by entry, no tolerance.
-  comparator: { ...withinTolerance({ abs: 0, rel: 0 }), description: `exact integers (entries mod ${MODULUS.toLocaleString('en-US')}), entry by entry` },
+  comparator: { ...withinTolerance({ abs: 0, rel: 0 }), description: `exact integers (entries mod ${formatCount(MODULUS)}), entry by entry` },
   workPerSample(input) {
     return input.kind === 'empty' ? { amount: input.tasks, unit: 'tasks' } : { amount: input.matrices.length - 1, unit: 'products' };
   },

@@ -9,6 +9,7 @@ export {
   caseLabel,
   createRng,
   formatFixed,
+  formatScientific,
   formatShare,
   formatSignificant,
   median,

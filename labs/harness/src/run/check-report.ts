@@ -1,5 +1,5 @@
 /** The check stage's verdicts as the terminal shows them, with the fix for each failure (runLab and checkLab print it). */
-import { caseLabel, type CorrectnessEntry } from '@parallel-course/core';
+import { caseLabel, type CorrectnessEntry, formatScientific } from '@parallel-course/core';
 import type { Impl } from '../lab-definition.ts';
 import { mismatchHint } from './mismatch-hint.ts';
 
@@ -8,7 +8,7 @@ export function formatCheckReport(entries: CorrectnessEntry[], lab: string, impl
   for (const e of entries) {
     const label = caseLabel(e);
     if (e.passed) {
-      const err = e.maxAbsError !== null ? `, max abs error ${e.maxAbsError.toExponential(2)}` : '';
+      const err = e.maxAbsError !== null ? `, max abs error ${formatScientific(e.maxAbsError)}` : '';
       lines.push(`  ok    ${label} (${e.inputsChecked} inputs, ${e.comparator}${err})`);
     } else {
       lines.push(`  ${e.notImplemented ? 'TODO ' : 'FAIL '} ${label}: ${e.reason}`);

@@ -14,7 +14,7 @@ import blockedRelaxedUrl from '../wasm/matmul-blocked-relaxed.wasm?url';
 // The lab's own JavaScript rungs (no node: imports), so the page times the code the Node lab times.
 import { matmulNaive, matmulTyped } from '@parallel-course/native-kernel/ts-kernels.ts';
 import type { BrowserCase, BrowserLab, CaseHandle, CheckVerdict } from '../lab-types.ts';
-import { createRng, type RawObservation } from '../core-adapter.ts';
+import { createRng, formatScientific, type RawObservation } from '../core-adapter.ts';
 import { pageParallelism } from '../environment.ts';
 import { threadsCase, threadsUnavailable } from './native-kernel-threads.ts';
 import { scalingLines } from './native-kernel-scaling.ts';
@@ -125,7 +125,7 @@ export function createLab(_root: HTMLElement, quick = false): BrowserLab<Float64
     // 20 ms samples, not the runner's 2 ms: a threaded sample pays one message to each worker and its reply (a tenth
     // of a millisecond to a millisecond on a busy machine), which would be most of a 2 ms sample.
     floorMs: 20,
-    comparator: `max |C - C_ref| <= ${tolerance.toExponential(2)} (C_ref, the expected product: the typed-array i-k-j one)`,
+    comparator: `max |C - C_ref| <= ${formatScientific(tolerance)} (C_ref, the expected product: the typed-array i-k-j one)`,
     expected() {
       if (!expectedProduct) {
         expectedProduct = new Float64Array(n * n);
