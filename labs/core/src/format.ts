@@ -3,6 +3,12 @@
  * significant digits (3 unless a caller asks otherwise) and printed without exponent notation, trailing zeros kept
  * (so the digits shown say how precise it is). The rounding happens before the magnitude is read, so 9.996 prints as
  * "10.0" everywhere: the terminal, the HTML and Markdown reports, the lesson pages and the results viewer.
+ *
+ * The few other rules live here too, each for a stated kind of figure: fixed decimals (formatFixed) for figures read
+ * digit for digit against a target or each other, whole or one-decimal seconds for limits and waits (formatSeconds),
+ * exponent notation for tolerances (formatScientific), thousands separators for counts (formatCount), binary and
+ * decimal sizes (formatBytes, formatDownloadSize) and plan durations (formatDuration). No other file turns a number
+ * into text with toFixed, toPrecision, toExponential or toLocaleString (labs/core/test/one-home.test.ts).
  */
 import type { SpeedupEntry } from './results-schema.ts';
 
