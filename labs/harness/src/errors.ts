@@ -84,15 +84,22 @@ export const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 3;
 
 /**
+ * The signals a run stops on: Ctrl-C, SIGTERM from scancel or a Slurm --time limit, a closed terminal. The supervisor
+ * (supervise/supervisor.ts) listens for them while its runners are alive, the last stages' guard (run/interrupt.ts)
+ * while the results are written.
+ */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const satisfies readonly NodeJS.Signals[];
+
+/**
  * The numbers of the signals a run stops on (POSIX's, and what os.constants.signals gives on Linux, macOS and Windows).
  * A table rather than node:os: the site's results viewer imports this file (site/src/lib/viewer-runs.ts ->
  * measured.ts -> here), and the site's build fails on a Node built-in in browser code.
  */
-const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+const SIGNAL_NUMBERS: Record<(typeof STOP_SIGNALS)[number], number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 
 /** The exit code of a run ended by a signal: 128 + its number, as shells report it (SIGINT 130, SIGTERM 143, SIGHUP 129). */
 export function exitCodeForSignal(signal: NodeJS.Signals): number {
-  return 128 + (SIGNAL_NUMBERS[signal] ?? 2);
+  return 128 + (SIGNAL_NUMBERS[signal as keyof typeof SIGNAL_NUMBERS] ?? 2);
 }
 
 /** What went wrong, in one string: an Error's message, or anything else thrown as text. */

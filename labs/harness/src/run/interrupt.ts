@@ -8,10 +8,8 @@
  */
 import { rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { exitCodeForSignal } from '../errors.ts';
+import { exitCodeForSignal, STOP_SIGNALS } from '../errors.ts';
 import type { RunStart } from './open.ts';
-
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export interface LastStagesGuard {
   /** The write stage names each folder it makes for this run, the moment it exists: a signal removes it. */
@@ -41,11 +39,11 @@ export function guardLastStages(start: Pick<RunStart, 'outRoot' | 'options' | 'c
     );
     process.exit(exitCodeForSignal(signal));
   };
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   return {
     made: (dir) => void made.push(dir),
     lift: () => {
-      for (const signal of SIGNALS) process.off(signal, onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     },
   };
 }

@@ -12,8 +12,8 @@
  * up only the solution's copies of the graded cases and so never loads a learner module; they meet for the measure
  * stage (measure-meeting.ts), where the judge interleaves their samples. A case that ends one ends both.
  *
- * SIGINT, SIGTERM and SIGHUP end the runners' process groups and the run; nothing is written (run/check-and-measure.ts
- * says so).
+ * The stop signals (errors.ts STOP_SIGNALS: SIGINT, SIGTERM, SIGHUP) end the runners' process groups and the run;
+ * nothing is written (run/check-and-measure.ts says so).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +29,7 @@ import { MeasureMeeting } from '../measure/measure-meeting.ts';
 import { changedFiles, fingerprintFiles } from './solution-fingerprint.ts';
 import { CheckJudge } from '../measure/judge-outputs.ts';
 import { caseKey } from '@parallel-course/core';
+import { STOP_SIGNALS } from '../errors.ts';
 
 export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './run-attempt.ts';
 /**
@@ -72,8 +73,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
       setTimeout(() => killGroup(child, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
     }
   };
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const s of signals) process.on(s, onSignal);
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
   const onStop = () => onSignal('SIGTERM');
   if (options.stop?.aborted) onStop();
   options.stop?.addEventListener('abort', onStop);
@@ -172,8 +172,8 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   } finally {
     // Once interrupted, for good: Slurm's --time limit can send SIGTERM twice, and a second one after these handlers
     // went killed this process with no word while its caller was about to say so.
-    if (run.interrupted) for (const s of signals) process.on(s, ignoreRepeatedSignal);
-    for (const s of signals) process.off(s, onSignal);
+    if (run.interrupted) for (const s of STOP_SIGNALS) process.on(s, ignoreRepeatedSignal);
+    for (const s of STOP_SIGNALS) process.off(s, onSignal);
     options.stop?.removeEventListener('abort', onStop);
     removeTmpDir();
     process.removeListener('exit', removeTmpDir);
