@@ -4,14 +4,14 @@
  * and case labels come from the core's one formatter (format.ts, case-identity.ts); each output format escapes its own way.
  */
 import { caseLabel } from './case-identity.ts';
-import { formatSignificant, formatSpeedup } from './format.ts';
+import { formatPercent, formatSignificant, formatSpeedup } from './format.ts';
 import type { CorrectnessEntry, Results, SpeedupEntry } from './results-schema.ts';
 import { NOISY_ROBUST_CV } from './statistics.ts';
 
 /** What the flags mean, printed under every table that shows them. */
 export const OVERSUBSCRIBED_TEXT = 'oversubscribed: more workers than available CPUs';
 /** The `noisy` rule in words, with the threshold the statistics stage applies (NOISY_ROBUST_CV). */
-export const NOISY_TEXT = `noisy: robust spread (1.4826 × MAD / median) above ${Math.round(NOISY_ROBUST_CV * 100)}%; the samples vary a lot: trust the interval less and re-run`;
+export const NOISY_TEXT = `noisy: robust spread (1.4826 × MAD / median) above ${formatPercent(NOISY_ROBUST_CV)}; the samples vary a lot: trust the interval less and re-run`;
 
 /** One word for a correctness entry: "pass", "FAIL" or "not implemented". */
 export function correctnessStatus(entry: CorrectnessEntry): 'pass' | 'FAIL' | 'not implemented' {

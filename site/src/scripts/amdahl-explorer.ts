@@ -4,7 +4,7 @@
  */
 import type { ChartDataset } from 'chart.js';
 import { Chart } from '../lib/chart-setup.ts';
-import { amdahlLimit, amdahlSpeedup, formatInterval, formatSignificant, gustafsonSpeedup, type Results, speedupCurves } from '@parallel-course/core';
+import { amdahlLimit, amdahlSpeedup, formatInterval, formatPercent, formatSignificant, gustafsonSpeedup, type Results, speedupCurves } from '@parallel-course/core';
 import { currentTheme, followTheme, seriesColour, styleAxes, type ChartTheme } from '../lib/chart-theme.ts';
 import { textTable } from '../lib/dom.ts';
 import { loadErrorMessage, readResults } from '../lib/results-file-lazy.ts';
@@ -75,7 +75,7 @@ function createChart(canvas: HTMLCanvasElement): Chart {
 function readoutText(f: number, p: number): string {
   const limit = amdahlLimit(f);
   return (
-    `With f = ${Math.round(f * 100)}% and p = ${p}: Amdahl S = ${formatSignificant(amdahlSpeedup(f, p))} ` +
+    `With f = ${formatPercent(f)} and p = ${p}: Amdahl S = ${formatSignificant(amdahlSpeedup(f, p))} ` +
     `(never more than ${Number.isFinite(limit) ? formatSignificant(limit) : 'unbounded'}), ` +
     `Gustafson S = ${formatSignificant(gustafsonSpeedup(f, p))}.`
   );
@@ -103,7 +103,7 @@ function datasetsFor(curves: Curves, measured: Measured, p: number): ChartDatase
 /** The curves' table, and the learner's measured speedups when a file is loaded. */
 function tablesFor(curves: Curves, measured: Measured, f: number): HTMLElement[] {
   const rows = curves.map((c) => [String(c.workers), formatSignificant(c.amdahl), formatSignificant(c.gustafson), String(c.ideal)]);
-  const parts: HTMLElement[] = [textTable(`Speedup for f = ${Math.round(f * 100)}%`, ['workers', 'Amdahl', 'Gustafson', 'ideal'], rows)];
+  const parts: HTMLElement[] = [textTable(`Speedup for f = ${formatPercent(f)}`, ['workers', 'Amdahl', 'Gustafson', 'ideal'], rows)];
   const measuredRows = [...measured].flatMap(([variant, points]) => points.map((pt) => [variant, String(pt.workers), formatSignificant(pt.speedup), formatInterval(pt.ci95)]));
   if (measuredRows.length > 0) parts.push(textTable('Your measured speedups', ['variant', 'workers', 'speedup', '95% interval'], measuredRows));
   return parts;
@@ -112,7 +112,7 @@ function tablesFor(curves: Curves, measured: Measured, f: number): HTMLElement[]
 function render(els: ExplorerElements, chart: Chart, measured: Measured): void {
   const f = Number(els.fInput.value);
   const p = Number(els.pInput.value);
-  els.fOut.value = `${Math.round(f * 100)}%`;
+  els.fOut.value = formatPercent(f);
   els.pOut.value = String(p);
   const curves = speedupCurves(f, p);
   els.readout.textContent = readoutText(f, p);

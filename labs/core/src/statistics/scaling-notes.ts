@@ -6,7 +6,7 @@
  */
 import type { AmdahlFit, SpeedupEntry } from '../results-schema.ts';
 // Two significant digits in these notes: they name a size and a direction, not a measurement to quote.
-import { formatBracketInterval, formatSignificant } from '../format.ts';
+import { formatBracketInterval, formatPercent, formatSignificant } from '../format.ts';
 import { AMDAHL_MIN_FREE_POINTS, amdahlFreePoints } from './scaling.ts';
 
 /** The run as the notes read it: its speedups, its fits and the CPUs it could use (P). */
@@ -49,7 +49,7 @@ export function scalingNotes(run: ScalingNotesInput): string[] {
       const noise = ci && ci[0] <= 1 ? `its interval ${formatBracketInterval(ci, 2)} reaches 1, so noise alone may explain it` : ci ? `its interval ${formatBracketInterval(ci, 2)} lies above 1` : 'it has no interval';
       const kf = s.karpFlatt !== undefined && s.karpFlatt < 0 ? `, and its Karp-Flatt serial fraction ${formatSignificant(s.karpFlatt, 2)} is negative, the same superlinear speedup seen from the other side` : '';
       notes.push(
-        `${label(s)}: efficiency ${Math.round(e * 100)}%, above 1 (more than ${s.workers ?? '?'} times one worker's speed from ${s.workers ?? '?'} workers)${kf}; ${noise}. ` +
+        `${label(s)}: efficiency ${formatPercent(e)}, above 1 (more than ${s.workers ?? '?'} times one worker's speed from ${s.workers ?? '?'} workers)${kf}; ${noise}. ` +
           `Superlinear speedups are rarely real; the usual causes: ${SUPERLINEAR_CAUSES}. Check the one-worker time before quoting it.`,
       );
     } else if (s.karpFlatt !== undefined && s.karpFlatt < 0) {

@@ -7,7 +7,7 @@
  * A run whose numbers do not recompute from its samples (edited, or an older harness) is refused; one with failed
  * cases is flagged.
  */
-import { caseLabel, formatBracketInterval, formatRatio, formatTime, type Results, terminalText } from '@parallel-course/core';
+import { caseLabel, formatBracketInterval, formatPercent, formatRatio, formatTime, type Results, terminalText } from '@parallel-course/core';
 import {
   comparabilityProblems,
   compareRuns as compareRunsPure,
@@ -62,7 +62,7 @@ const VERDICT_TEXT: Record<Verdict, string> = {
 /** The comparison as a terminal table with one verdict per case, then the caveats; text from the files is sanitised
  * (renderTextTable does the cells, terminalText the rest). `maxWidth`: Infinity when stdout is not a terminal. */
 export function formatComparison(comparison: RunComparison, maxWidth = 120): string {
-  const rule = comparison.threshold > 0 ? `touches 1 +- ${Math.round(comparison.threshold * 100)}%` : 'contains 1';
+  const rule = comparison.threshold > 0 ? `touches 1 +- ${formatPercent(comparison.threshold)}` : 'contains 1';
   const speedupText = (x: number | null) => (x === null ? '-' : formatRatio(x));
   const rows = comparison.cases.map((c) => [
     caseLabel(c),
