@@ -361,7 +361,9 @@ test("a 0.05 ms case's sample is several calls, at least 100 round trips long, r
   // calibration reads it plus a few microseconds of this process's own work: still about 1%).
   assert.ok(s.samplesMs.every((ms) => ms * s.callsPerSample >= 100 * 0.1 && result.roundTripMs / (ms * s.callsPerSample) < 0.0102), JSON.stringify({ s, trip: result.roundTripMs }));
   // Per call: the 0.05 ms call, plus the round trip shared by the calls (about 1%, and this process's microseconds).
-  assert.ok(s.samplesMs.every((ms) => ms >= 0.05 && ms < 0.05 * 1.02), JSON.stringify(s.samplesMs));
+  // (The median: a sample this process was descheduled in reads longer.)
+  const middle = [...s.samplesMs].sort((x, y) => x - y)[3]!;
+  assert.ok(s.samplesMs.every((ms) => ms >= 0.05) && middle < 0.05 * 1.02, JSON.stringify(s.samplesMs));
   // Each measured sample was prepared with a fresh number per call, all distinct.
   const prepares = runner.asked.filter((r): r is JudgeRequest & { type: 'prepare' } => r.type === 'prepare');
   // The warm-up's one call, three discarded probes of the first guess's count (from the warm-up), then the measured samples.
