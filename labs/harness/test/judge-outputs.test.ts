@@ -337,8 +337,9 @@ const rightSum = (k: number) => k * k + Array.from({ length: 99 }, (_, i) => (((
 const sumsJudge = () => labOutputJudge(sumsLab() as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: PLAN.warmupSamples, checked: 7 }]);
 
 test('calls per sample: the smallest count that makes a sample 100 round trips long, within the caps', () => {
-  // Reference: a 0.05 ms call and a 0.1 ms round trip: ceil(100 x 0.1 / 0.05) = 200 calls, a 10 ms sample.
-  assert.deepEqual(callsPerSample(0.05, 0.1, 0), { calls: 200, shortBy: null });
+  // Reference: a 0.05 ms call and a 0.1 ms round trip: ceil(110 x 0.1 / 0.05) = 220 calls, an 11 ms sample (100
+  // round trips and 10% headroom).
+  assert.deepEqual(callsPerSample(0.05, 0.1, 0), { calls: 220, shortBy: null });
   // Long enough alone: one call, nothing changes.
   assert.deepEqual(callsPerSample(12, 0.1, 1e9), { calls: 1, shortBy: null });
   // A call that reads as nothing at all: the cap.
@@ -348,6 +349,9 @@ test('calls per sample: the smallest count that makes a sample 100 round trips l
   // The lab's inputs cannot be copied per call (oneCallPerSample): one.
   assert.deepEqual(callsPerSample(0.05, 0.1, null), { calls: 1, shortBy: 'lab' });
   assert.equal(MIN_SAMPLE_TRIPS, 100);
+  // Just under the target alone: 2 calls; at it: 1.
+  assert.deepEqual(callsPerSample(10.9, 0.1, 0), { calls: 2, shortBy: null });
+  assert.deepEqual(callsPerSample(11, 0.1, 0), { calls: 1, shortBy: null });
 });
 
 test("a 0.05 ms case's sample is several calls, at least 100 round trips long, recorded per call (issue 42)", async () => {

@@ -7,7 +7,7 @@
  */
 import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from '../lab-definition.ts';
 import { caseKey, caseLabel, formatDuration, paramsKey } from '@parallel-course/core';
-import { MAX_CALLS_PER_SAMPLE, MIN_SAMPLE_TRIPS, PROBE_SAMPLES } from '../measure/judge-sampler.ts';
+import { MAX_CALLS_PER_SAMPLE, PROBE_SAMPLES, TARGET_SAMPLE_TRIPS } from '../measure/judge-sampler.ts';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */
 export const RUN_BUDGET_MS = { full: 300_000, quick: 90_000 } as const;
@@ -25,7 +25,7 @@ export const HARNESS_MS = { perRun: 4_000, perCase: 100 } as const;
 
 /**
  * The judge's round trip per sample on the course machine, in ms (its calibration read 0.03 to 0.13): a call shorter
- * than MIN_SAMPLE_TRIPS of them is planned as judge-sampler.ts runs it, several calls a sample after PROBE_SAMPLES
+ * than TARGET_SAMPLE_TRIPS of them is planned as judge-sampler.ts runs it, several calls a sample after PROBE_SAMPLES
  * probes. A planning figure, not a promise.
  */
 export const PLANNED_ROUND_TRIP_MS = 0.1;
@@ -42,7 +42,7 @@ export interface PlannedCase {
   optional: boolean;
   /** False when the case declares no estimate: its times are then 0 and the plan says so. */
   estimated: boolean;
-  /** One sample: its calls (several for a call under MIN_SAMPLE_TRIPS planned round trips) times the estimate's. */
+  /** One sample: its calls (several for a call under TARGET_SAMPLE_TRIPS planned round trips) times the estimate's. */
   sampleMs: number;
   setupMs: number;
   /** The check: the lab's check inputs and one call on the measured input; and a sample of several calls' probes. */
@@ -122,7 +122,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
     if (!estimate) unestimated.push(label);
     const callMs = estimate?.sampleMs ?? 0;
     // A short call's sample is several calls, each output checked, after PROBE_SAMPLES discarded probes (judge-sampler.ts).
-    const minSampleMs = MIN_SAMPLE_TRIPS * PLANNED_ROUND_TRIP_MS;
+    const minSampleMs = TARGET_SAMPLE_TRIPS * PLANNED_ROUND_TRIP_MS;
     const calls = callMs > 0 && callMs < minSampleMs && lab.oneCallPerSample === undefined ? Math.min(MAX_CALLS_PER_SAMPLE, Math.ceil(minSampleMs / callMs)) : 1;
     const sampleMs = calls * callMs;
     const sampleCheckMs = calls * (estimate?.sampleCheckMs ?? 0);
