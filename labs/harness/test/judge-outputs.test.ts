@@ -37,8 +37,15 @@ function sumsLab(): LabDefinition<Float64Array, number[]> {
   } as unknown as LabDefinition<Float64Array, number[]>;
 }
 
-/** A runner that answers every request at once, its output for each prepared fresh number (one per call) from `answer`. */
-function fakeRunner(answer: (fresh: number) => SampleOutput, show: (positions: number[]) => Float64Array = () => new Float64Array(0), after?: (seq: number) => RunnerMessage | null) {
+/**
+ * A runner that answers every request at once, its outputs for each sample's prepared fresh numbers (one per call)
+ * from `answer`; its samples stamped `tripMs` plus `callMs` a call later than they are answered (no real waiting, so
+ * the judge reads the same times on a busy machine).
+ */
+function scriptedRunner(
+  answer: (fresh: number[]) => SampleOutput[],
+  { show = () => new Float64Array(0), after, tripMs = 0, callMs = 0 }: { show?: (positions: number[]) => Float64Array; after?: (seq: number) => RunnerMessage | null; tripMs?: number; callMs?: number } = {},
+) {
   const asked: JudgeRequest[] = [];
   let fresh: number[] = [];
   const channel: JudgeChannel = new JudgeChannel(
@@ -53,15 +60,21 @@ function fakeRunner(answer: (fresh: number) => SampleOutput, show: (positions: n
         if (request.type === 'between') channel.deliver({ type: 'ok', seq: request.seq }, now);
         if (request.type === 'show') channel.deliver({ type: 'shown', seq: request.seq, values: show(request.positions) }, now);
         if (request.type === 'sample') {
-          channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: 0 }, now);
+          const at = now + tripMs + (request.caseKey === null ? 0 : callMs * fresh.length);
+          channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: Math.max(0, at - now - tripMs) }, at);
           const instead = after?.(request.seq) ?? null;
-          if (instead) return channel.deliver(instead as never, now);
-          channel.deliver({ type: 'output', seq: request.seq, outputs: request.caseKey === null ? [{ kind: 'whole', value: null }] : fresh.map(answer) }, now);
+          if (instead) return channel.deliver(instead as never, at);
+          channel.deliver({ type: 'output', seq: request.seq, outputs: request.caseKey === null ? [{ kind: 'whole', value: null }] : answer(fresh) }, at);
         }
       }),
     () => {},
   );
   return { channel, asked };
+}
+
+/** scriptedRunner answering each call alone, at once. */
+function fakeRunner(answer: (fresh: number) => SampleOutput, show?: (positions: number[]) => Float64Array, after?: (seq: number) => RunnerMessage | null) {
+  return scriptedRunner((fresh) => fresh.map(answer), { ...(show ? { show } : {}), ...(after ? { after } : {}) });
 }
 
 test('a forged right-looking answer is checked by the judge on its own input: a wrong output fails the case (issue 42)', async () => {
@@ -303,33 +316,9 @@ export default lab;
   assert.deepEqual(outcome.results?.cases.map((c) => c.variant).sort(), ['loop', 'steady']);
 });
 
-/**
- * A runner whose samples take `tripMs` plus `callMs` a call, as the judge reads them (each answer is stamped that much
- * later than it is delivered: no real waiting, so the times are the same on a busy machine), its outputs for each
- * sample's fresh numbers (one per call) from `answer`.
- */
-function timedRunner(answer: (fresh: number[]) => SampleOutput[], tripMs = 0.1, callMs = 0.05) {
-  const asked: JudgeRequest[] = [];
-  let fresh: number[] = [];
-  const channel: JudgeChannel = new JudgeChannel(
-    (request) =>
-      queueMicrotask(() => {
-        asked.push(request);
-        const now = performance.now();
-        if (request.type === 'prepare') {
-          fresh = request.fresh;
-          channel.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
-        }
-        if (request.type === 'between') channel.deliver({ type: 'ok', seq: request.seq }, now);
-        if (request.type === 'sample') {
-          const at = now + tripMs + (request.caseKey === null ? 0 : callMs * fresh.length);
-          channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: at - now - tripMs }, at);
-          channel.deliver({ type: 'output', seq: request.seq, outputs: request.caseKey === null ? [{ kind: 'whole', value: null }] : answer(fresh) }, at);
-        }
-      }),
-    () => {},
-  );
-  return { channel, asked };
+/** A runner whose samples take 0.1 ms plus 0.05 ms a call, as the judge reads them. */
+function timedRunner(answer: (fresh: number[]) => SampleOutput[]) {
+  return scriptedRunner(answer, { tripMs: 0.1, callMs: 0.05 });
 }
 
 /** The sums lab's right output for fresh input k (xs[0] = k, the rest (i % 13) - 6). */
