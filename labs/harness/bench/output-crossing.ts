@@ -2,7 +2,7 @@
  * What sending a sample's output to the judge adds per sample (docs/architecture.md, "The output checks are the
  * judge's"): for each lab's measured inputs in a quick run of the solution, the output's size as the channel
  * serializes it and the median time of its crossing to another process (node's 'advanced' IPC serialization, as
- * run-attempt.ts uses), less an empty message's. It runs lab code only (inputs, expected outputs); native-kernel's
+ * runner-process.ts uses), less an empty message's. It runs lab code only (inputs, expected outputs); native-kernel's
  * products are arrays of their size (their expected outputs cost seconds in JavaScript), and an output over
  * OUTPUT_BYTES_BOUND crosses as the values at the judge's positions. Outside the timed window either way.
  * Run: node labs/harness/bench/output-crossing.ts [lab ...]

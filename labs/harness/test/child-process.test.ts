@@ -16,7 +16,7 @@ const OTHER_SPAWN_SITES: Record<string, string> = {
   'labs/harness/src/child-process.ts': 'the helper itself',
   'labs/harness/src/machine/probe.ts': 'external commands (nvidia-smi, lscpu, git): bounded, output capped and sanitised for a terminal',
   'labs/harness/src/cli/watch.ts': "--watch's interactive run: a child that shares the terminal (stdio inherit) and is restarted on each save",
-  'labs/harness/src/supervise/run-attempt.ts': "the supervisor's attempt: the judged runner in its own process group, inside the OS sandbox (the referee's side)",
+  'labs/harness/src/supervise/runner-process.ts': "the supervisor's attempt: the judged runner in its own process group, inside the OS sandbox (the referee's side)",
   'labs/harness/src/supervise/os-sandbox.ts': 'whether bubblewrap can start here: one bounded call of bwrap itself',
 };
 

@@ -7,12 +7,16 @@
  * positions the judge draws after the answer has arrived, against `expectedAtPositions`.
  * A sample of several calls (judge-sampler.ts callsPerSample) gets an input of the judge's own per call (a structured
  * clone, as the runner makes: measureAt may refill the arrays it returned before), and each call's output is checked.
+ * The check stage's outputs are the judge's too: CheckJudge compares each with the judge's own expected output, and
+ * CheckVerdicts decides each case's check from those comparisons, for one runner (run-attempt.ts).
  * Input: the lab's definition and context, the cases the judge measures, how many samples each gets. Output: an
  * OutputJudge (the fresh number of each call, the judge's input for it, the check of what the runner sent).
  */
 import { randomFillSync, randomInt } from 'node:crypto';
 import { serialize } from 'node:v8';
-import { paramsKey } from '@parallel-course/core';
+import { paramsKey, type CorrectnessEntry } from '@parallel-course/core';
+import { errorText } from '../errors.ts';
+import { checkMismatchText } from './check.ts';
 import { copyInput } from './copy-input.ts';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from '../lab-definition.ts';
@@ -315,5 +319,113 @@ export class CheckJudge {
   release(): void {
     this.#inputs.clear();
     this.#expected.clear();
+  }
+}
+
+/** What the supervisor gives one runner's check verdicts: the runner's channel and the run's cases. */
+export interface CheckVerdictHooks {
+  /** Asks the runner for its large check output #`input` of `key` at `positions` (none: only so that it goes on). */
+  show(key: string, input: number, positions: number[]): Promise<ArrayLike<number>>;
+  /** The failed entry of case `key` (the learner's file named), from `previous` when given; null for a case the run lacks. */
+  failed(key: string, reason: string, previous: CorrectnessEntry | undefined): CorrectnessEntry | null;
+  /** The judge's verdict on case `key`. */
+  decided(key: string, entry: CorrectnessEntry): void;
+}
+
+/** One case's check outputs as judged so far: the inputs whose outputs arrived, the largest errors, the first failure. */
+interface CaseChecks {
+  failed: CorrectnessEntry | null;
+  inputs: Set<number>;
+  maxAbsError: number | null;
+  maxRelError: number | null;
+}
+
+/**
+ * One runner's check stage, decided in the judge's process: each check output the runner sends ('check-output') is
+ * compared (CheckJudge), and the runner's 'checked' entry stands only when the judge found no wrong output and had an
+ * output for every check input. Per case, the steps run in the order their messages arrived (each may wait on the
+ * judge's expected output); a step that rejects (the channel closed under a 'show': the process ended) leaves the case
+ * to the attempt's outcome.
+ */
+export class CheckVerdicts {
+  readonly #checks: CheckJudge;
+  readonly #hooks: CheckVerdictHooks;
+  readonly #cases = new Map<string, CaseChecks>();
+  readonly #turns = new Map<string, Promise<void>>();
+
+  constructor(checks: CheckJudge, hooks: CheckVerdictHooks) {
+    this.#checks = checks;
+    this.#hooks = hooks;
+  }
+
+  /** Check output #`input` of case `key`, as the runner sent it: whole, or `large` (its values shown at positions). */
+  output(key: string, input: number, output: unknown): void {
+    this.#inTurn(key, () => this.#judge(key, input, output));
+  }
+
+  /** The runner's entry for case `key` after its check outputs: the judge's verdict goes to `hooks.decided`. */
+  checked(key: string, entry: CorrectnessEntry): void {
+    this.#inTurn(key, async () => {
+      const decided = await this.#decide(key, entry);
+      this.#hooks.decided(key, { ...decided, failedAt: decided.passed ? null : { stage: 'check', sample: null } });
+    });
+  }
+
+  /** Resolves once every step so far is done. */
+  settled(): Promise<void> {
+    return Promise.all(this.#turns.values()).then(() => undefined);
+  }
+
+  #inTurn(key: string, step: () => Promise<void>): void {
+    this.#turns.set(key, (this.#turns.get(key) ?? Promise.resolve()).then(step).catch(() => {}));
+  }
+
+  async #judge(key: string, input: number, output: unknown): Promise<void> {
+    let state = this.#cases.get(key);
+    if (!state) this.#cases.set(key, (state = { failed: null, inputs: new Set(), maxAbsError: null, maxRelError: null }));
+    if (state.failed) {
+      // The runner waits for the 'show' of an output too large to send: it is asked even with nothing to check.
+      if ((output as { kind?: unknown } | null)?.kind === 'large') await this.#hooks.show(key, input, []).catch(() => {});
+      return;
+    }
+    state.inputs.add(input);
+    const { comparison, reason } = await this.#compare(key, input, output);
+    if (comparison === null) return;
+    if (comparison.maxAbsError !== null) state.maxAbsError = Math.max(state.maxAbsError ?? 0, comparison.maxAbsError);
+    if (comparison.maxRelError !== null) state.maxRelError = Math.max(state.maxRelError ?? 0, comparison.maxRelError);
+    if (comparison.equal) return;
+    const failed = this.#hooks.failed(key, reason ?? checkMismatchText(input, comparison), undefined);
+    if (failed) {
+      state.failed = { ...failed, comparator: this.#checks.comparator, firstMismatch: comparison.firstMismatch, maxAbsError: state.maxAbsError, maxRelError: state.maxRelError, inputsChecked: input + 1 };
+    }
+  }
+
+  /** The judge's comparison of one check output (null: not the judge's to check), or why it could not be checked. */
+  async #compare(key: string, input: number, output: unknown): Promise<{ comparison: Comparison | null; reason: string | null }> {
+    const sent = output as { kind?: unknown; length?: unknown } | null;
+    try {
+      if (sent?.kind !== 'large') return { comparison: await this.#checks.check(key, input, output), reason: null };
+      // Too large to send: values at positions drawn now, which the runner waits to be asked for.
+      const drawn = await this.#checks.positions(key, input, Number(sent.length)).catch((e: unknown) => new Error(errorText(e)));
+      const positions = Array.isArray(drawn) ? drawn : [];
+      const values = await this.#hooks.show(key, input, positions);
+      if (drawn instanceof Error) throw drawn;
+      return { comparison: Array.isArray(drawn) ? await this.#checks.checkAt(key, input, positions, values) : drawn, reason: null };
+    } catch (error) {
+      const comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
+      return { comparison, reason: `its output on check input #${input} could not be checked: ${errorText(error)}` };
+    }
+  }
+
+  /** The judge's comparisons decide: a wrong output fails the case whatever the runner says, and a passed case must have sent every output. */
+  async #decide(key: string, entry: CorrectnessEntry): Promise<CorrectnessEntry> {
+    const state = this.#cases.get(key);
+    if (state?.failed) return state.failed;
+    if (!entry.passed) return entry;
+    const count = await this.#checks.inputCount(key).catch(() => Number.NaN);
+    const arrived = state?.inputs.size ?? 0;
+    if (arrived === count) return { ...entry, maxAbsError: state?.maxAbsError ?? null, maxRelError: state?.maxRelError ?? null };
+    const reason = `its check outputs did not all reach the harness (${arrived} of ${count}): lab or learner code wrote to the harness's channel`;
+    return this.#hooks.failed(key, reason, entry) ?? entry;
   }
 }

@@ -24,14 +24,16 @@ import { osSandboxNote, probeOsSandbox, sandboxLimits } from './os-sandbox.ts';
 import { competingLoadNote } from '../measure/competing-load.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { LabInfo, RunJob } from '../measure/run-protocol.ts';
-import { failedEntry, killGroup, runAttempt, type AttemptOutcome } from './run-attempt.ts';
+import { runAttempt } from './run-attempt.ts';
+import { failedEntry, type AttemptOutcome } from './attempt-outcome.ts';
+import { killGroup } from './runner-process.ts';
 import { MeasureMeeting } from '../measure/measure-meeting.ts';
 import { changedFiles, fingerprintFiles } from './solution-fingerprint.ts';
 import { CheckJudge } from '../measure/judge-outputs.ts';
 import { caseKey } from '@parallel-course/core';
 import { STOP_SIGNALS } from '../errors.ts';
 
-export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './run-attempt.ts';
+export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './attempt-watchdog.ts';
 /**
  * Attempts of one run at most. Each attempt after the first runs without the variant whose case ended the process
  * before it, so a lab with V variants needs at most V + 1; this caps the time a badly broken exercise costs.

@@ -1,0 +1,165 @@
+/**
+ * How an attempt ended, once its runner has exited: finished (the run goes on to its statistics, or ends with its
+ * fatal failure), or a case ended the runner (the supervisor starts the next attempt without it). A case that ended
+ * the runner fails with the reason (over its time limit, over the run's memory or CPU limit, a crash, process.exit)
+ * and the learner's file named.
+ * Input: what the attempt saw (the runner's exit, the watchdog's, the messages'). Output: the outcome, with the run's
+ * fatal failure, notes and the failed case's entry written in place.
+ */
+import { caseLabel, formatFixed, type CorrectnessEntry } from '@parallel-course/core';
+import type { Activity, CaseInfo, RunJob } from '../measure/run-protocol.ts';
+import type { Watch } from '../measure/judge-sampler.ts';
+import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
+import type { SandboxLimits } from './os-sandbox.ts';
+import { effectiveLimitMs, LIMIT_GRACE_MS } from './attempt-watchdog.ts';
+
+export type AttemptOutcome = { kind: 'finished' } | { kind: 'case-ended'; caseKey: string; label: string; variant: string };
+
+/** What the attempt saw by the time its runner exited. */
+export interface AttemptEnd {
+  exit: { code: number | null; signal: NodeJS.Signals | null };
+  /** Ended by the supervisor because the other runner of the attempt ended a case. */
+  stopped: boolean;
+  /** The case whose message the protocol refused (attempt-messages.ts). */
+  refused: string | null;
+  /** The runner said it was done. */
+  done: boolean;
+  /** The measure stage was over: the runner was collecting observations and tearing down. */
+  measuringFinished: boolean;
+  /** What the watchdog watched last, what overran its limit, the memory held past the limit (attempt-watchdog.ts). */
+  activity: Watch | null;
+  overran: Watch | null;
+  overMemory: number | null;
+  stderrTail: string;
+}
+
+/** Where the outcome is written, and what its messages name. */
+export interface AttemptRecord {
+  job: RunJob;
+  run: SupervisedRun;
+  entries: Map<string, CorrectnessEntry>;
+  options: SuperviseOptions;
+  limits: SandboxLimits;
+}
+
+/** The entry of a case that failed at `stage` for `reason`, keeping what an earlier entry of it had compared. */
+export function failedEntry(info: CaseInfo, reason: string, previous: CorrectnessEntry | undefined, stage: NonNullable<CorrectnessEntry['failedAt']>['stage'], sample: number | null): CorrectnessEntry {
+  return {
+    variant: info.variant,
+    params: info.params,
+    passed: false,
+    comparator: previous?.comparator ?? 'not compared',
+    reason: reason.slice(0, 2000),
+    notImplemented: false,
+    firstMismatch: previous?.firstMismatch ?? null,
+    maxAbsError: previous?.maxAbsError ?? null,
+    maxRelError: previous?.maxRelError ?? null,
+    inputsChecked: previous?.inputsChecked ?? 0,
+    failedAt: { stage, sample },
+  };
+}
+
+const FINISHED: AttemptOutcome = { kind: 'finished' };
+
+/** The attempt's outcome, once its runner has exited (its channel closed, its process group killed). */
+export function attemptOutcome(end: AttemptEnd, record: AttemptRecord): AttemptOutcome {
+  const { run, entries, options } = record;
+  // Ended by the supervisor because the other runner of the attempt ended a case: nothing of this one's to say.
+  if (end.stopped) return FINISHED;
+  if (end.refused !== null) return caseEnded(run, end.refused);
+  if (end.done || run.fatal || run.interrupted) return FINISHED;
+  const ended = end.overran ?? end.activity;
+  if (ended === null) {
+    run.fatal = { kind: 'internal', message: endedOutsideAnyCase(end, record.limits) };
+    return FINISHED;
+  }
+  if (ended.activity.stage === 'between') {
+    run.fatal = { kind: 'internal', message: endedBetweenSamples(ended, record) };
+    return FINISHED;
+  }
+  const info = run.lab.cases.find((c) => c.key === ended.activity.caseKey);
+  const label = info ? caseLabel(info) : ended.activity.caseKey;
+  const reason = caseEndReason(ended, info, end, record);
+  options.onEvent?.(`${label}: ${reason}`);
+  if (ended.activity.stage === 'teardown' && end.measuringFinished) {
+    // Measuring was over: keep what was measured, and say the teardown was cut short.
+    run.notes.push(`Teardown of ${label} was cut short: ${reason}`);
+    return FINISHED;
+  }
+  if (info) entries.set(info.key, failedEntry(info, reason, entries.get(info.key), ended.activity.stage, null));
+  return caseEnded(run, ended.activity.caseKey);
+}
+
+function caseEnded(run: SupervisedRun, key: string): AttemptOutcome {
+  const info = run.lab.cases.find((c) => c.key === key);
+  return { kind: 'case-ended', caseKey: key, label: info ? caseLabel(info) : key, variant: info?.variant ?? key };
+}
+
+const gib = (bytes: number) => `${formatFixed(bytes / 2 ** 30, 1)} GiB`;
+
+/** The runner ended while no case was running: over the memory limit, or a crash. */
+function endedOutsideAnyCase(end: AttemptEnd, limits: SandboxLimits): string {
+  if (end.overMemory !== null) {
+    return `the lab process held ${gib(end.overMemory)} of memory outside any case, over the run's limit of ${gib(limits.memoryBytes)}, and was ended`;
+  }
+  const tail = end.stderrTail.trim().split('\n').filter((l) => l.trim() !== '').slice(-6).join(' / ');
+  return `the lab process ended unexpectedly (${end.exit.signal ?? `exit code ${end.exit.code}`}) outside any case${tail ? `: ${tail}` : ''}`;
+}
+
+/** No case was running: code left behind by one (a timer, a callback) kept the process from answering. */
+function endedBetweenSamples(ended: Watch, { job, run, options }: AttemptRecord): string {
+  const implDir = `${job.impl === 'exercise' ? 'exercises' : 'solutions'}/`;
+  const files = [...new Set(run.lab.cases.map((c) => c.learnerFile).filter((f): f is string => f !== null && f.startsWith(implDir)))];
+  return (
+    `the lab process did not answer the harness between samples within ${formatFixed(effectiveLimitMs(ended.limitMs, options.limitScale) / 1000, 1)} s (${ended.why}) and was ended: ` +
+    `code left running after a call (a timer, a callback that loops) blocks it.${files.length ? ` Look at ${files.join(', ')}.` : ''}`
+  );
+}
+
+/** Why the case that was running ended the runner: memory, CPU time, its time limit, or the process ended. */
+function caseEndReason(ended: Watch, info: CaseInfo | undefined, end: AttemptEnd, { options, limits }: AttemptRecord): string {
+  const where = info?.learnerFile ? ` Look at ${info.learnerFile}.` : '';
+  const what = describeActivity(ended.activity, info);
+  const { code, signal } = end.exit;
+  if (end.overMemory !== null) {
+    return (
+      `${what} held ${gib(end.overMemory)} of memory, over the run's limit of ${gib(limits.memoryBytes)}: ` +
+      `the lab process was ended. Does the code keep every result, or allocate per call?${where}`
+    );
+  }
+  if (signal === 'SIGXCPU') {
+    return `${what} used more than ${limits.cpuSeconds} CPU seconds in one process, the run's limit: the lab process was ended. Does the code loop forever?${where}`;
+  }
+  if (end.overran) {
+    const scale = options.limitScale !== undefined && options.limitScale !== 1 ? `, all x ${options.limitScale}` : '';
+    return (
+      `${what} did not finish within ${formatFixed(effectiveLimitMs(ended.limitMs, options.limitScale) / 1000, 1)} s ` +
+      `(${ended.why}, plus ${LIMIT_GRACE_MS / 1000} s${scale}): ` +
+      `the lab process was ended. Does the code loop forever, or wait on a promise that never settles?${where}`
+    );
+  }
+  const last = end.stderrTail.trim().split('\n').slice(-2).join(' / ');
+  return (
+    `the lab process ended while ${what} (${signal ? `killed by ${signal}` : `exit code ${code}`}): ` +
+    `${signal ? 'a crash in native code?' : code === 0 ? 'does the code call process.exit()?' : 'an uncaught error, or process.exit()?'}` +
+    `${where}${last ? ` Last output: ${last}` : ''}`
+  );
+}
+
+function describeActivity(activity: Activity, info: CaseInfo | undefined): string {
+  const label = info ? caseLabel(info) : activity.caseKey;
+  switch (activity.stage) {
+    case 'setup':
+      return `setting up ${label}`;
+    case 'check':
+      return `checking ${label} on input #${activity.input}`;
+    case 'warm-up':
+      return `warming up ${label}`;
+    case 'measure':
+      return `measuring ${label} (round ${activity.round + 1})`;
+    case 'teardown':
+      return `tearing down ${label}`;
+    case 'between':
+      return `answering the harness between samples (the process measuring ${label})`;
+  }
+}
