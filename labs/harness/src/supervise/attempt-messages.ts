@@ -48,12 +48,10 @@ export interface AttemptParts {
 type Message<T extends RunnerMessage['type']> = Extract<RunnerMessage, { type: T }>;
 
 export class AttemptMessages {
-  /** The case whose message the protocol refused (the process is then ended and the case failed). */
-  refused: string | null = null;
-  /** The runner said it was done. */
-  done = false;
-  measuringStarted = false;
-  measuringFinished = false;
+  #refused: string | null = null;
+  #done = false;
+  #measuringStarted = false;
+  #measuringFinished = false;
   /** Whether this runner has met the others for the measure stage, or said it will not. */
   #met = false;
   readonly #parts: AttemptParts;
@@ -64,9 +62,24 @@ export class AttemptMessages {
     this.#verdicts = new CheckVerdicts(parts.checks, this.#verdictHooks());
   }
 
+  /** The case whose message the protocol refused (the process is then ended and the case failed). */
+  get refused(): string | null {
+    return this.#refused;
+  }
+
+  /** The runner said it was done. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** The measure stage is over: the runner collects observations and tears down. */
+  get measuringFinished(): boolean {
+    return this.#measuringFinished;
+  }
+
   /** One message from the runner, stamped on arrival (`receivedAt`: this process's clock). */
   handle(message: RunnerMessage, receivedAt: number): void {
-    if (this.refused !== null || this.#parts.run.fatal) return;
+    if (this.#refused !== null || this.#parts.run.fatal) return;
     switch (message?.type) {
       case 'prepared':
       case 'sampled':
@@ -92,7 +105,7 @@ export class AttemptMessages {
       case 'measured':
         return this.#measured(message);
       case 'done':
-        this.done = true;
+        this.#done = true;
         return this.#leaveMeeting();
       case 'fatal':
         this.#parts.run.fatal = { kind: message.kind, message: message.message };
@@ -134,7 +147,7 @@ export class AttemptMessages {
 
   #call(message: Message<'call' | 'called'>): void {
     // While the judge measures, the runner announces nothing: the judge bounds its own requests.
-    const measuring = this.#parts.channel.inFlightSince !== null || (this.measuringStarted && !this.measuringFinished);
+    const measuring = this.#parts.channel.inFlightSince !== null || (this.#measuringStarted && !this.#measuringFinished);
     if (message.type === 'called') {
       if (measuring) return this.#refuse('a call ended while the harness was measuring', null);
       return this.#parts.watchdog.watch(null);
@@ -144,21 +157,21 @@ export class AttemptMessages {
   }
 
   #checkOutput(message: Message<'check-output'>): void {
-    if (this.measuringStarted) return this.#refuse(`a check output arrived after the check (${String(message.caseKey).slice(0, 200)})`, message.caseKey);
+    if (this.#measuringStarted) return this.#refuse(`a check output arrived after the check (${String(message.caseKey).slice(0, 200)})`, message.caseKey);
     const info = this.#infoOf(message.caseKey);
     if (!info) return this.#refuse('a check output arrived for a case the harness does not know', null);
     this.#verdicts.output(info.key, message.input, message.output);
   }
 
   #checked(message: Message<'checked'>): void {
-    if (this.measuringStarted) return this.#refuse(`a check result arrived after the check (${message.caseKey})`, message.caseKey);
+    if (this.#measuringStarted) return this.#refuse(`a check result arrived after the check (${message.caseKey})`, message.caseKey);
     this.#verdicts.checked(message.caseKey, message.entry);
   }
 
   #measuring(message: Message<'measuring'>): void {
-    if (this.measuringStarted) return this.#refuse('the measure stage was announced twice', null);
+    if (this.#measuringStarted) return this.#refuse('the measure stage was announced twice', null);
     const { channel, child, side, watchdog } = this.#parts;
-    this.measuringStarted = true;
+    this.#measuringStarted = true;
     this.#met = true;
     watchdog.watch(null);
     const party = { name: side.name, channel, pid: child.pid, cases: message.cases };
@@ -167,7 +180,7 @@ export class AttemptMessages {
       .then(() => side.meeting.arrive(party))
       .then(() => {
         // Observations, then the runner tears down and ends: as long as a teardown may take.
-        this.measuringFinished = true;
+        this.#measuringFinished = true;
         const keys = side.meeting.keysOf(party);
         watchdog.watch({ activity: { stage: 'teardown', caseKey: keys[0] ?? '' }, limitMs: FINISH_LIMIT_MS, why: `collecting observations may take ${FINISH_LIMIT_MS / 1000} s` });
         channel.tell({ type: 'finish', caseKeys: keys });
@@ -184,7 +197,7 @@ export class AttemptMessages {
   #measured(message: Message<'measured'>): void {
     const { judged } = this.#parts.side.meeting;
     const s = judged.get(message.caseKey);
-    if (!this.measuringFinished || !s) return this.#refuse(`a measured case arrived that the harness did not measure (${message.caseKey})`, message.caseKey);
+    if (!this.#measuringFinished || !s) return this.#refuse(`a measured case arrived that the harness did not measure (${message.caseKey})`, message.caseKey);
     judged.delete(message.caseKey);
     this.#parts.run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample, sample: message.sample });
   }
@@ -198,9 +211,9 @@ export class AttemptMessages {
     const key = caseKey ?? channel.pendingCase ?? watchdog.activity?.activity.caseKey ?? null;
     const info = key === null ? undefined : this.#infoOf(key);
     const reason = `${why}: lab or learner code wrote to the harness's channel`;
-    if (info && this.refused === null) {
-      this.refused = info.key;
-      entries.set(info.key, failedEntry(info, `${reason}${this.#fileOf(info.key)}`, entries.get(info.key), this.measuringStarted ? 'measure' : 'check', null));
+    if (info && this.#refused === null) {
+      this.#refused = info.key;
+      entries.set(info.key, failedEntry(info, `${reason}${this.#fileOf(info.key)}`, entries.get(info.key), this.#measuringStarted ? 'measure' : 'check', null));
     } else if (!info) {
       run.fatal ??= { kind: 'internal', message: `${reason}; the run was ended. Look at the learner's files.` };
     }

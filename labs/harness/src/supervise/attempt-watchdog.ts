@@ -48,12 +48,9 @@ function pageBytes(): number {
 }
 
 export class AttemptWatchdog {
-  /** What the runner is watched for now (null: nothing is running, or the runner is between calls). */
-  activity: Watch | null = null;
-  /** What overran its limit: the runner was ended for it. */
-  overran: Watch | null = null;
-  /** The run's anonymous resident memory when it passed the limit, in bytes: the runner was ended for it. */
-  overMemory: number | null = null;
+  #activity: Watch | null = null;
+  #overran: Watch | null = null;
+  #overMemory: number | null = null;
   readonly #child: ChildProcess;
   readonly #limitScale: number | undefined;
   #timer: NodeJS.Timeout | null = null;
@@ -66,13 +63,28 @@ export class AttemptWatchdog {
     this.#memoryTimer = this.#pollMemory(memoryBytes, inFlight);
   }
 
+  /** What the runner is watched for now (null: nothing is running, or the runner is between calls). */
+  get activity(): Watch | null {
+    return this.#activity;
+  }
+
+  /** What overran its limit: the runner was ended for it. */
+  get overran(): Watch | null {
+    return this.#overran;
+  }
+
+  /** The run's anonymous resident memory when it passed the limit, in bytes: the runner was ended for it. */
+  get overMemory(): number | null {
+    return this.#overMemory;
+  }
+
   /** Watches `next` (ends the runner past its limit), or, with null, nothing. */
   watch(next: Watch | null): void {
     this.#clearTimer();
-    this.activity = next;
+    this.#activity = next;
     if (next === null) return;
     this.#timer = setTimeout(() => {
-      this.overran = next;
+      this.#overran = next;
       killGroup(this.#child, 'SIGKILL');
     }, effectiveLimitMs(next.limitMs, this.#limitScale));
   }
@@ -98,14 +110,14 @@ export class AttemptWatchdog {
     const page = pageBytes();
     let lastPoll = performance.now();
     const timer = setInterval(() => {
-      if (child.pid === undefined || this.overMemory !== null) return;
+      if (child.pid === undefined || this.#overMemory !== null) return;
       if (inFlight() && performance.now() - lastPoll < MEMORY_POLL_DEFER_MS) return;
       lastPoll = performance.now();
       const processes = runProcesses(child.pid);
       if (!processes) return;
       const bytes = processes.reduce((sum, p) => sum + anonymousPages(p.pid), 0) * page;
       if (bytes > memoryBytes) {
-        this.overMemory = bytes;
+        this.#overMemory = bytes;
         killGroup(child, 'SIGKILL');
       }
     }, MEMORY_POLL_MS);
