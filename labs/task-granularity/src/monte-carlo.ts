@@ -7,6 +7,9 @@
  * 16 bins of width 2^27: bins 0..7 are equal-area rings inside the quarter circle of radius 2^15 (r2 < 2^30),
  * bins 8..15 the corner outside it. pi ~= 4 * (points in bins 0..7) / points.
  */
+// lowbias32 is the core's, from its light entry (rng.ts and its error class, not the whole core): this module loads in
+// every worker thread and child process of the lab, whose start-up the lab measures.
+import { lowbias32 } from '@parallel-course/core/rng.ts';
 
 /** Number of bins of the histogram of squared radii. */
 export const BINS = 16;
@@ -39,22 +42,7 @@ export interface TallyTask extends ChunkTask {
   counts: Int32Array;
 }
 
-/**
- * lowbias32 by Chris Wellons (https://nullprogram.com/blog/2018/07/31/): a 32-bit integer hash with good avalanche,
- * two multiplies and three xor-shifts. Returns an unsigned 32-bit integer. The core's `lowbias32` is the same function;
- * this copy stays because this module loads in every worker thread and child process of the lab, whose start-up the
- * lab measures, and the core's one entry would load all of the core with it (about a second here). pieces.test.ts
- * checks that the two agree.
- */
-export function lowbias32(value: number): number {
-  let x = value >>> 0;
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x7feb352d);
-  x ^= x >>> 15;
-  x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
+export { lowbias32 };
 
 /** The bin of point `index` of the stream `seed`: the hash applied ROUNDS_PER_POINT times, then 15 bits per coordinate. */
 export function binOf(seed: number, index: number): number {
