@@ -113,6 +113,21 @@ test('a run folder the file system fails: the results and reports go to a tempor
   t.after(() => rmSync(notDir.dir, { recursive: true, force: true }));
   assert.deepEqual([notDir.fellBack, notDir.problem, existsSync(path.join(notDir.dir, 'charts', 'a.png'))], [true, 'ENOTDIR', true]);
 
+  // Both fail (a report in the way in the run folder, then results.json in the way in the temporary one): the run
+  // folder is kept with its whole results.json, the half-made temporary folder goes, and the first failure is thrown.
+  const both: string[] = [];
+  const bothAt = new Date('2026-12-06T17:01:00.000Z');
+  assert.throws(
+    () => writeRunFolder({ outRoot: out, lab: 'event-loop', startedAt: bothAt }, RESULTS(), REPORT, (dir) => {
+      mkdirSync(path.join(dir, both.push(dir) === 1 ? 'report.md' : 'results.json'));
+    }),
+    (error: NodeJS.ErrnoException) => error.code === 'EISDIR' || error.code === 'EEXIST' || error.code === 'EPERM',
+  );
+  t.after(() => both.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  assert.equal(both.length, 2, 'the fallback was tried');
+  assert.equal(JSON.parse(readFileSync(path.join(both[0]!, 'results.json'), 'utf8')).lab, 'event-loop', "the run folder kept its results.json");
+  assert.equal(existsSync(both[1]!), false, 'the half-made temporary folder was removed');
+
   // Invalid results are a bug, not the file system: an error, with no folder left anywhere.
   const temps = readdirSync(os.tmpdir()).filter((f) => f.startsWith('x-run-')).length;
   assert.throws(() => writeRunFolder({ outRoot: out, lab: 'x', startedAt }, { lab: 'x' } as never, REPORT, () => {}), /not a valid results file/);

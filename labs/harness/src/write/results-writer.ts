@@ -71,7 +71,8 @@ export interface RunFolderFile {
 /**
  * Makes this run's folder (createRunDir: new, never an earlier run's) and writes results.json, then `files`, into it,
  * all at once (everything is rendered before); if that fails (a full disk, `--out` made unwritable during the run),
- * into a new temporary folder instead, so a measured run is never lost, and the half-written run folder is removed.
+ * into a new temporary folder instead, so a measured run is never lost, and once that holds the whole run the
+ * half-written run folder is removed (if the temporary folder fails too, the run folder is kept as far as it got).
  * `made` hears of each folder the moment it exists, so a signal can remove it (run/interrupt.ts). The caller names the
  * folder it got.
  */
@@ -83,15 +84,27 @@ export function writeRunFolder(place: RunFolderPlace, results: Results, files: r
     writeFolder(runDir, results, files);
     return { dir: runDir, fellBack: false, problem: null };
   } catch (error) {
-    // This run's own folder, half written: it goes, so the one copy of the run is the whole one (never an earlier run's).
-    if (runDir) rmSync(runDir, { recursive: true, force: true });
     // Only the file system failing us calls for another folder (its errors carry an errno); invalid results are a
-    // bug, and stay an error.
+    // bug, and stay an error, with no folder of this run left.
     const { code: problem, errno } = error as NodeJS.ErrnoException;
-    if (typeof problem !== 'string' || typeof errno !== 'number') throw error;
-    const dir = mkdtempSync(path.join(os.tmpdir(), `${results.lab}-run-`));
-    made(dir);
-    writeFolder(dir, results, files);
+    if (typeof problem !== 'string' || typeof errno !== 'number') {
+      if (runDir) rmSync(runDir, { recursive: true, force: true });
+      throw error;
+    }
+    let dir: string | null = null;
+    try {
+      dir = mkdtempSync(path.join(os.tmpdir(), `${results.lab}-run-`));
+      made(dir);
+      writeFolder(dir, results, files);
+    } catch {
+      // Neither folder took the whole run: this run's own folder stays as far as it got (results.json first, so the
+      // evidence is there if anything is), the half-made temporary one goes, and the first failure is the error.
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
+    // The whole run is in the temporary folder now: this run's half-written folder goes (never an earlier run's), so
+    // the one copy of the run is the whole one.
+    if (runDir) rmSync(runDir, { recursive: true, force: true });
     return { dir, fellBack: true, problem };
   }
 }
