@@ -101,10 +101,10 @@ test('SIGTERM again and again: one interruption, said once, nothing written', as
   assert.deepEqual(existsSync(labDir) ? readdirSync(labDir) : [], [], 'no run folder is left');
 });
 
-// After the measuring the supervisor's handlers are gone; a signal while the statistics and files are written (here:
-// the lab's own analysis, the write stage's last step, held by the toy fixture) used to kill the run with no word and
-// leave results.json and half the reports behind (seen under Slurm's --time limit).
-test('SIGTERM while the results are being written removes this run\'s folder, says so and exits 143', { timeout: 120_000 }, async (t) => {
+// After the measuring the supervisor's handlers are gone; a signal in the last stages (here: the lab's own analysis,
+// the write stage's last step, held by the toy fixture) once killed the run with no word, then removed the whole run
+// folder although its results and reports were written: now the written run is kept and the line says where.
+test('SIGTERM during the lab\'s analysis, after the results were written, keeps the run\'s folder, says where and exits 143', { timeout: 120_000 }, async (t) => {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'harness-signals-write-'));
   const marker = path.join(outDir, 'analysing');
   t.after(() => rmSync(outDir, { recursive: true, force: true }));
@@ -124,7 +124,10 @@ test('SIGTERM while the results are being written removes this run\'s folder, sa
   assert.ok(existsSync(path.join(outDir, 'results', 'toy')), 'the run folder was there while the run was written');
   child.kill('SIGTERM');
   assert.equal(await exited, 143, output);
-  assert.match(output, /Interrupted \(SIGTERM\) while the results were being written: this run's folder was removed, so no half-made results were kept; .* Rerun with: npm run lab -- toy/);
+  assert.match(output, /Interrupted \(SIGTERM\) after the results were written: they are kept in \S+; the lab's analysis may be missing \(make it with: npm run analyse -- \S+\)\./);
   assert.doesNotMatch(output, /not interrupted/);
-  assert.deepEqual(readdirSync(path.join(outDir, 'results')), [], 'no run folder (nor an empty lab folder) is left');
+  // The whole run stays (a signal here used to remove a complete run folder with its results and reports).
+  const [run] = readdirSync(path.join(outDir, 'results', 'toy'));
+  const files = readdirSync(path.join(outDir, 'results', 'toy', run!));
+  for (const file of ['results.json', 'report.md', 'report.html']) assert.ok(files.includes(file), `${file} kept: ${files.join(', ')}`);
 });

@@ -13,7 +13,7 @@ import { stdoutSummaryWidth } from '../text-table.ts';
 import type { LastStagesGuard } from './interrupt.ts';
 import type { RunLabOutcome, RunStart } from './open.ts';
 
-export async function writeRun(start: RunStart, results: Results, guard: Pick<LastStagesGuard, 'made'>): Promise<RunLabOutcome> {
+export async function writeRun(start: RunStart, results: Results, guard: Pick<LastStagesGuard, 'made' | 'written'>): Promise<RunLabOutcome> {
   const { outRoot, startedAt, print, definition } = start;
   const lab = start.options.lab;
   start.progress.stage('Writing reports...');
@@ -21,6 +21,8 @@ export async function writeRun(start: RunStart, results: Results, guard: Pick<La
   // written at once (write/). A reporter that throws is a bug in the harness: the results are still written, alone.
   const rendered = await renderReports(results).then((files) => ({ files, failure: null }), (failure: unknown) => ({ files: [], failure }));
   const written = writeRunFolder({ outRoot, lab, startedAt }, results, rendered.files, guard.made);
+  // The run is whole on disk from here: a signal during the lab's analysis keeps it (run/interrupt.ts).
+  if (!rendered.failure) guard.written(written.dir);
   if (written.fellBack) print(`warning: could not write under ${path.join(outRoot, lab)} (${written.problem}); the results are in ${written.dir} instead.`);
   if (rendered.failure) {
     throw new ReportWriteError(`the reports could not be rendered (${errorText(rendered.failure)}); the results are kept in ${written.dir}`, { cause: rendered.failure });
