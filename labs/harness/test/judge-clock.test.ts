@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chargeAfterAnswer, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS, recordedCallMs, RefusedAnswer, upperTrip } from '../src/measure/judge-sampler.ts';
+import { chargeAfterAnswer, freshDraw, JudgeChannel, judgeSamples, MAX_TRIP_BOUND_MS, multiCallLimitMs, recordedCallMs, RefusedAnswer, sampleLimitMs, upperTrip } from '../src/measure/judge-sampler.ts';
 import type { OutputJudge } from '../src/measure/judge-outputs.ts';
 import { runLab } from '../src/run/run-lab.ts';
 import type { JudgeRequest, RunnerMessage } from '../src/measure/run-protocol.ts';
@@ -251,4 +251,11 @@ test('a sample records the lab process time held within the round trip bound of 
   assert.equal(upperTrip([-0.02, -0.01]), 0);
   assert.equal(upperTrip(Array.from({ length: 51 }, (_, i) => i / 10)), MAX_TRIP_BOUND_MS);
   assert.equal(upperTrip([]), 0);
+});
+
+test('a sample of several calls is limited once by the floor, then by its check time per further call (not the 10 s floor per call)', () => {
+  // 1,000 calls of a 0.05 ms case: 10 s + 999 x 20 x 0.05 ms, where the floor per call gave 10,000 s.
+  assert.equal(multiCallLimitMs(sampleLimitMs(0.05), 0.05, 1000), 10_000 + 999);
+  assert.equal(multiCallLimitMs(sampleLimitMs(0.05), 0.05, 1), 10_000, 'one call: the one-call limit');
+  assert.equal(multiCallLimitMs(10_000, null, 11), 11_000, 'no check time: a tenth of a second a further call');
 });

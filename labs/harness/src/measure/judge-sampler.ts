@@ -60,6 +60,16 @@ export function sampleLimitMs(checkMs: number | null): number {
   return Math.max(MIN_SAMPLE_LIMIT_MS, Math.ceil(SAMPLE_LIMIT_FACTOR * (checkMs ?? MIN_SAMPLE_LIMIT_MS)));
 }
 
+/**
+ * The limit of a sample of `calls` calls of a case whose one-call limit is `oneCallLimitMs` and whose check call took
+ * `checkMs`: the one-call limit, plus SAMPLE_LIMIT_FACTOR x the check time for each further call (or a tenth of a
+ * second each where the check time is unknown). Reference: a 0.05 ms check, 1,000 calls: 10 s + 999 x 1 ms = 11 s.
+ */
+export function multiCallLimitMs(oneCallLimitMs: number, checkMs: number | null, calls: number): number {
+  const perCallMs = checkMs === null ? 100 : SAMPLE_LIMIT_FACTOR * checkMs;
+  return Math.ceil(oneCallLimitMs + Math.max(0, calls - 1) * perCallMs);
+}
+
 /** The longest the runner may take to answer a request between samples (calibration, garbage collection), in ms. */
 export const BETWEEN_LIMIT_MS = 30_000;
 /** The empty samples that calibrate the round trip. */
@@ -345,11 +355,13 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
    * checked here; null when the case failed.
    */
   const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number, calls: number): Promise<{ judgeMs: number; callMs: number; afterMs: number } | null> => {
-    const limitMs = c.sampleLimitMs * calls;
+    // The floor (MIN_SAMPLE_LIMIT_MS) counts once a sample, not once a call: 1,000 calls of a fast case would otherwise
+    // let one that hangs on some input hold the run for hours.
+    const limitMs = multiCallLimitMs(c.sampleLimitMs, c.checkMs ?? null, calls);
     const watch = {
       activity,
       limitMs,
-      why: `one sample may take at most ${(limitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s${calls > 1 ? `, for each of its ${calls} calls` : ''})`,
+      why: `one sample may take at most ${(limitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s${calls > 1 ? `, and ${SAMPLE_LIMIT_FACTOR} x its check time for each of its ${calls - 1} other calls` : ''})`,
     };
     const channel = of(c.key);
     // The judge's own copy of each call's input, made before the runner is asked for anything (nothing is timed yet).
