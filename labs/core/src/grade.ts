@@ -115,7 +115,8 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     // A ratio no machine gives is flagged, never passed (plausibility.ts).
     const implausible = implausibleGradeRatio(ratio);
     if (implausible !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: implausible };
-    const noisy = tooNoisyToGrade(ci95);
+    // A whole interval below the target is a fail, however wide; only one that reaches the target can be too noisy.
+    const noisy = ci95[1] < spec.target ? null : tooNoisyToGrade(ci95);
     if (noisy !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: noisy };
     return { ...base, ratio, ci95, pairing, passed: ci95[1] >= spec.target, uncertain: ci95[0] < spec.target && ci95[1] >= spec.target, reason: null };
   });

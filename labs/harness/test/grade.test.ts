@@ -133,6 +133,8 @@ test('gradeCases: an interval wider than a factor of 10 is too noisy to grade, n
   assert.match(noisy.reason ?? '', /too noisy to grade: the interval \[0\.00030, 0\.25\] spans more than a factor of 10; not a pass\. Rerun with nothing else running/);
   assert.equal(withInterval([0.1, 0.99]).passed, true, 'a factor of 9.9 is still graded (the benefit of the doubt)');
   assert.equal(withInterval([0, 0.5]).passed, false, 'an interval reaching 0 is no measurement of a ratio');
+  const below = withInterval([0.0003, 0.15]);
+  assert.deepEqual([below.passed, below.reason], [false, null], 'a whole interval below the target is a plain fail, however wide');
 });
 
 function pick(grade: ReturnType<typeof gradeCases>) {
