@@ -133,6 +133,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** A memory limit in GiB with one decimal, whatever its size ("4.3 GiB", "12.0 GiB"): the sandbox's limits and notes. */
+export function formatGiB(bytes: number): string {
+  return `${formatFixed(bytes / 2 ** 30, 1)} GiB`;
+}
+
 /**
  * A size in bytes, binary units (memory, files): "1.5 GiB", "300 MiB", "12 KiB", "512 B"; one decimal below 10 of
  * the unit, whole numbers above. The site's download sizes (decimal kB and MB, formatDownloadSize) are the one other rule.

@@ -1,7 +1,7 @@
 /** The formatters that moved into core/format.ts from the labs' and the harness's local copies (issue 41). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatBracketInterval, formatBytes, formatCount, formatDownloadSize, formatDuration, formatFixed, formatFixedInterval, formatMicroseconds, formatOrNA, formatScientific, formatSeconds, formatShare } from '../src/format.ts';
+import { formatBracketInterval, formatBytes, formatCount, formatDownloadSize, formatDuration, formatFixed, formatFixedInterval, formatGiB, formatMicroseconds, formatOrNA, formatScientific, formatSeconds, formatShare } from '../src/format.ts';
 
 test('formatOrNA: three significant digits, or n/a for a missing or non-finite value', () => {
   assert.deepEqual([1.23456, null, undefined, Number.NaN, Number.POSITIVE_INFINITY].map((v) => formatOrNA(v)), ['1.23', 'n/a', 'n/a', 'n/a', 'n/a']);
@@ -46,4 +46,8 @@ test('formatScientific and formatCount: exponent notation with three significant
   assert.deepEqual([1.2345e-12, 0, 5e8, -0.000123456].map((v) => formatScientific(v)), ['1.23e-12', '0.00e+0', '5.00e+8', '-1.23e-4']);
   assert.equal(formatScientific(5e8, 1), '5e+8');
   assert.deepEqual([1_000_000, 999, 1234567.8].map(formatCount), ['1,000,000', '999', '1,234,567.8']);
+});
+
+test('formatGiB: one decimal of a GiB whatever the size (the sandbox limits and notes)', () => {
+  assert.deepEqual([4.25 * 2 ** 30, 8.5 * 2 ** 30, 12 * 2 ** 30].map(formatGiB), ['4.3 GiB', '8.5 GiB', '12.0 GiB']);
 });

@@ -6,7 +6,7 @@
  * Input: what the attempt saw (the runner's exit, the watchdog's, the messages'). Output: the outcome, with the run's
  * fatal failure, notes and the failed case's entry written in place.
  */
-import { caseLabel, formatFixed, type CorrectnessEntry } from '@parallel-course/core';
+import { caseLabel, formatFixed, formatGiB, type CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob } from '../measure/run-protocol.ts';
 import type { Watch } from '../measure/judge-sampler.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
@@ -95,12 +95,11 @@ function caseEnded(run: SupervisedRun, key: string): AttemptOutcome {
   return { kind: 'case-ended', caseKey: key, label: info ? caseLabel(info) : key, variant: info?.variant ?? key };
 }
 
-const gib = (bytes: number) => `${formatFixed(bytes / 2 ** 30, 1)} GiB`;
 
 /** The runner ended while no case was running: over the memory limit, or a crash. */
 function endedOutsideAnyCase(end: AttemptEnd, limits: SandboxLimits): string {
   if (end.overMemory !== null) {
-    return `the lab process held ${gib(end.overMemory)} of memory outside any case, over the run's limit of ${gib(limits.memoryBytes)}, and was ended`;
+    return `the lab process held ${formatGiB(end.overMemory)} of memory outside any case, over the run's limit of ${formatGiB(limits.memoryBytes)}, and was ended`;
   }
   const tail = end.stderrTail.trim().split('\n').filter((l) => l.trim() !== '').slice(-6).join(' / ');
   return `the lab process ended unexpectedly (${end.exit.signal ?? `exit code ${end.exit.code}`}) outside any case${tail ? `: ${tail}` : ''}`;
@@ -123,7 +122,7 @@ function caseEndReason(ended: Watch, info: CaseInfo | undefined, end: AttemptEnd
   const { code, signal } = end.exit;
   if (end.overMemory !== null) {
     return (
-      `${what} held ${gib(end.overMemory)} of memory, over the run's limit of ${gib(limits.memoryBytes)}: ` +
+      `${what} held ${formatGiB(end.overMemory)} of memory, over the run's limit of ${formatGiB(limits.memoryBytes)}: ` +
       `the lab process was ended. Does the code keep every result, or allocate per call?${where}`
     );
   }

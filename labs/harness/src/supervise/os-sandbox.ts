@@ -21,6 +21,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { formatGiB } from '@parallel-course/core';
 import type { SandboxGrants, SandboxNeeds } from './sandbox.ts';
 
 /** Environment variable: the bwrap to use, or `none` to run as if bubblewrap were not installed (tests, a check). */
@@ -69,15 +70,14 @@ export type OsSandboxProbe = { available: true; bwrap: string; prlimit: string }
  * = 2, the learner's and the solution's, so together they may hold twice the memory limit, and the note says so.
  */
 export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits, runners = 1): string {
-  const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   const together =
     runners > 1
-      ? ` These limits are each runner's: this graded run has ${runners} (the learner's and the solution's), so at most ${gib(runners * limits.memoryBytes)} of memory together.`
+      ? ` These limits are each runner's: this graded run has ${runners} (the learner's and the solution's), so at most ${formatGiB(runners * limits.memoryBytes)} of memory together.`
       : '';
   return probe.available
-    ? `Sandbox: bubblewrap (no network, its own PID namespace, a read-only view of the course, a private temp folder; at most ${gib(limits.memoryBytes)} of memory, ` +
+    ? `Sandbox: bubblewrap (no network, its own PID namespace, a read-only view of the course, a private temp folder; at most ${formatGiB(limits.memoryBytes)} of memory, ` +
         `${limits.cpuSeconds} CPU s per process, ${limits.processes} processes and threads, ${limits.outputBytes / 2 ** 20} MiB of output per stream) and Node's permission model.${together}`
-    : `Sandbox: Node's permission model only, no OS sandbox (${probe.reason}); at most ${gib(limits.memoryBytes)} of memory. A practice run; a grade needs the sandbox.${together}`;
+    : `Sandbox: Node's permission model only, no OS sandbox (${probe.reason}); at most ${formatGiB(limits.memoryBytes)} of memory. A practice run; a grade needs the sandbox.${together}`;
 }
 
 function onPath(name: string): string | null {
