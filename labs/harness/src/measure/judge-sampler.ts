@@ -295,234 +295,303 @@ export function recordedCallMs(judgeMs: number, runnerMs: number, tripBoundMs: n
 }
 
 /**
- * Measures `cases` through `channel` by `plan`, checking every output with `outputs` (judge-outputs.ts); a case that
- * fails is dropped, the others go on.
+ * What one judgeSamples run keeps while it measures, shared by its parts (calibrate, takeSample, chooseCalls, warmUp,
+ * measureRounds). Times in ms.
  */
-export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, route: JudgeChannel | JudgeRoute, outputs: OutputJudge, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
-  const { channels, of } = route instanceof JudgeChannel ? { channels: [route], of: () => route } : route;
+interface SamplingRun {
+  cases: JudgedCase[];
+  plan: SamplingPlan;
+  outputs: OutputJudge;
+  hooks: JudgeHooks;
+  channels: JudgeChannel[];
+  /** The channel of the process that runs a case. */
+  of(caseKey: string): JudgeChannel;
   /**
    * Per case, each measured sample's time per call as recorded, the judge's time of the whole sample, and what came
    * after the answer (from 'sampled' to 'output', plus the 'show' round trips of large outputs) per call, in ms.
    */
-  const taken = new Map(cases.map((c) => [c.key, { callMs: [] as number[], judgeMs: [] as number[], afterMs: [] as number[], sampleRounds: [] as number[], calls: 1 }]));
-  const failed: JudgedSamples['failed'] = new Map();
-  const notes: string[] = [];
-  const disagreements = new Map<string, number>();
+  taken: Map<string, { callMs: number[]; judgeMs: number[]; afterMs: number[]; sampleRounds: number[]; calls: number }>;
+  failed: JudgedSamples['failed'];
+  /** Per case, how many samples the runner's own clock disagreed with the judge's on. */
+  disagreements: Map<string, number>;
   /** Each case's calls per sample, set once its warm-up is over (1 until then). */
-  const chosen = new Map<string, CallsPerSample>();
+  chosen: Map<string, CallsPerSample>;
   /** Per case, the judge's times of its warm-up samples (one call each) and the largest output one sent, in bytes. */
-  const warm = new Map<string, { ms: number[]; outputBytes: number | null }>(cases.map((c) => [c.key, { ms: [], outputBytes: 0 }]));
+  warm: Map<string, { ms: number[]; outputBytes: number | null }>;
+  /** The run's round trip (the first channel's median empty sample), and the bound recordedCallMs holds a sample to. */
+  roundTripMs: number;
+  tripBoundMs: number;
+  /** Cases' rounds reported to onProgress so far, of `total`. */
+  progress: { done: number; total: number };
+}
 
-  // Requests between samples are bounded too: learner code may block the runner's main thread at any time.
-  const between = (channel: JudgeChannel): Watch => ({
-    activity: { stage: 'between', caseKey: cases.find((c) => of(c.key) === channel)?.key ?? '' },
+/** The watch of a request between samples: bounded too, since learner code may block the runner's main thread at any time. */
+function betweenWatch(run: Pick<SamplingRun, 'cases' | 'of'>, channel: JudgeChannel): Watch {
+  return {
+    activity: { stage: 'between', caseKey: run.cases.find((c) => run.of(c.key) === channel)?.key ?? '' },
     limitMs: BETWEEN_LIMIT_MS,
     why: `an answer between samples may take ${BETWEEN_LIMIT_MS / 1000} s`,
-  });
-  // Calibration: the empty task, through the same request and answers as every sample, of each process.
+  };
+}
+
+/**
+ * Calibration: CALIBRATION_SAMPLES empty tasks through the same request and answers as every sample, of each
+ * process. Output: each channel's median round trip (the first is the run's), and the bound recordedCallMs uses.
+ */
+async function calibrate(run: Pick<SamplingRun, 'cases' | 'of' | 'channels'>): Promise<{ roundTrips: number[]; tripBoundMs: number }> {
   const roundTrips: number[] = [];
   const tripBounds: number[] = [];
-  for (const channel of channels) {
+  for (const channel of run.channels) {
     const trips: number[] = [];
     for (let i = 0; i < CALIBRATION_SAMPLES; i++) {
-      const { sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: null }, between(channel));
+      const { sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: null }, betweenWatch(run, channel));
       trips.push((receivedAt[0] as number) - sentAt);
     }
     roundTrips.push(median(trips));
     tripBounds.push(upperTrip(trips));
   }
-  const roundTripMs = roundTrips[0] as number;
   // In a graded run the solution's process (never running learner code) calibrates the bound too: the learner's
   // process cannot widen it by slowing its own empty samples.
-  const tripBoundMs = Math.min(...tripBounds);
+  return { roundTrips, tripBoundMs: Math.min(...tripBounds) };
+}
 
-  /** Checks one call's output in this process: whole, or at positions drawn now that the answer is in. */
-  const checkOutput = async (c: JudgedCase, sample: JudgedInput, output: unknown, call: number, watch: Watch): Promise<{ comparison: Comparison; showMs: number } | { threw: string }> => {
-    const sent = output as { kind?: unknown; value?: unknown; length?: unknown; error?: unknown } | null;
-    if (sent?.kind === 'threw') return { threw: String(sent.error).slice(0, 2000) };
-    if (sent?.kind === 'whole') return { comparison: outputs.check(c.key, sample, sent.value), showMs: 0 };
-    if (sent?.kind !== 'large' || typeof sent.length !== 'number') return { threw: 'its output arrived in no form the protocol has' };
-    const positions = outputs.positions(c.key, sample, sent.length);
-    if (!Array.isArray(positions)) return { comparison: positions, showMs: 0 };
-    const shown = await of(c.key).ask({ type: 'show', caseKey: c.key, positions, call }, watch);
-    const values = shown.answers[0]?.type === 'shown' ? shown.answers[0].values : null;
-    const valid = ArrayBuffer.isView(values) || Array.isArray(values) ? (values as ArrayLike<number>) : [];
-    return { comparison: outputs.checkAt(c.key, sample, positions, valid), showMs: (shown.receivedAt[0] as number) - shown.sentAt };
-  };
+/** Checks one call's output in this process: whole, or at positions drawn now that the answer is in. */
+async function checkCallOutput(run: SamplingRun, c: JudgedCase, sample: JudgedInput, output: unknown, call: number, watch: Watch): Promise<{ comparison: Comparison; showMs: number } | { threw: string }> {
+  const sent = output as { kind?: unknown; value?: unknown; length?: unknown; error?: unknown } | null;
+  if (sent?.kind === 'threw') return { threw: String(sent.error).slice(0, 2000) };
+  if (sent?.kind === 'whole') return { comparison: run.outputs.check(c.key, sample, sent.value), showMs: 0 };
+  if (sent?.kind !== 'large' || typeof sent.length !== 'number') return { threw: 'its output arrived in no form the protocol has' };
+  const positions = run.outputs.positions(c.key, sample, sent.length);
+  if (!Array.isArray(positions)) return { comparison: positions, showMs: 0 };
+  const shown = await run.of(c.key).ask({ type: 'show', caseKey: c.key, positions, call }, watch);
+  const values = shown.answers[0]?.type === 'shown' ? shown.answers[0].values : null;
+  const valid = ArrayBuffer.isView(values) || Array.isArray(values) ? (values as ArrayLike<number>) : [];
+  return { comparison: run.outputs.checkAt(c.key, sample, positions, valid), showMs: (shown.receivedAt[0] as number) - shown.sentAt };
+}
 
-  /**
-   * One sample of `c` of `calls` calls: their inputs made, then timed from this side as one, every call's output
-   * checked here; null when the case failed.
-   */
-  const sampleOnce = async (c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number, calls: number): Promise<{ judgeMs: number; callMs: number; afterMs: number } | null> => {
-    // The floor (MIN_SAMPLE_LIMIT_MS) counts once a sample, not once a call: 1,000 calls of a fast case would otherwise
-    // let one that hangs on some input hold the run for hours.
-    const limitMs = multiCallLimitMs(c.sampleLimitMs, c.checkMs ?? null, calls);
-    const watch = {
-      activity,
-      limitMs,
-      why: `one sample may take at most ${(limitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s${calls > 1 ? `, and ${SAMPLE_LIMIT_FACTOR} x its check time for each of its ${calls - 1} other calls` : ''})`,
-    };
-    const channel = of(c.key);
-    // The judge's own copy of each call's input, made before the runner is asked for anything (nothing is timed yet).
-    const inputs = outputs.next(c.key, calls);
-    const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: inputs.map((i) => i.fresh) }, watch)).answers[0];
-    if (prepared?.type === 'prepared' && prepared.error !== null) {
-      failed.set(c.key, { reason: `${prepared.error} (${stage} sample #${index})`, stage, sample: index });
+/**
+ * Checks every call's output of one sample (`sent`, one per input): null and the case failed where one is wrong, or
+ * threw; else the time the 'show' requests of large outputs took, in ms.
+ */
+async function checkSampleOutputs(run: SamplingRun, c: JudgedCase, inputs: JudgedInput[], sent: unknown[], stage: 'warm-up' | 'measure', index: number, watch: Watch): Promise<number | null> {
+  const calls = inputs.length;
+  let showMs = 0;
+  for (const [j, input] of inputs.entries()) {
+    const where = calls > 1 ? `, call #${j} of ${calls},` : '';
+    let checked: Awaited<ReturnType<typeof checkCallOutput>>;
+    try {
+      checked = await checkCallOutput(run, c, input, sent[j], j, watch);
+    } catch (error) {
+      // The lab's check threw on what the runner sent (an output of the wrong type, say): a wrong output.
+      const comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
+      run.failed.set(c.key, { reason: `${mismatchText(comparison, stage, index, where)}: its check threw on it (${errorText(error)})`, stage, sample: index });
       return null;
     }
-    const { answers, sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: c.key }, watch);
-    const [sampled, output] = answers;
-    if (sampled?.type !== 'sampled' || output?.type !== 'output') return null;
-    const sent: unknown[] = Array.isArray(output.outputs) ? output.outputs : [];
-    const threw = sent.find((o) => (o as { kind?: unknown } | null)?.kind === 'threw') as { error?: unknown } | undefined;
-    if (threw) {
-      failed.set(c.key, { reason: `threw while it was measured (${stage}): ${String(threw.error).slice(0, 2000)}`, stage, sample: index });
+    if ('threw' in checked) {
+      run.failed.set(c.key, { reason: `threw while it was measured (${stage}): ${checked.threw}`, stage, sample: index });
       return null;
     }
-    // One output per call asked: a runner that answered after fewer calls (or sent more) did not do the sample's work.
-    if (sent.length !== calls) {
-      failed.set(c.key, { reason: `answered ${stage === 'warm-up' ? 'warm-up' : 'measured'} sample #${index} with ${sent.length} outputs for its ${calls} calls (each call's output is checked)`, stage, sample: index });
+    if (!checked.comparison.equal) {
+      run.failed.set(c.key, { reason: mismatchText(checked.comparison, stage, index, where), stage, sample: index });
       return null;
     }
-    let showMs = 0;
-    for (const [j, input] of inputs.entries()) {
-      const where = calls > 1 ? `, call #${j} of ${calls},` : '';
-      let checked: Awaited<ReturnType<typeof checkOutput>>;
-      try {
-        checked = await checkOutput(c, input, sent[j], j, watch);
-      } catch (error) {
-        // The lab's check threw on what the runner sent (an output of the wrong type, say): a wrong output.
-        const comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
-        failed.set(c.key, { reason: `${mismatchText(comparison, stage, index, where)}: its check threw on it (${errorText(error)})`, stage, sample: index });
-        return null;
-      }
-      if ('threw' in checked) {
-        failed.set(c.key, { reason: `threw while it was measured (${stage}): ${checked.threw}`, stage, sample: index });
-        return null;
-      }
-      if (!checked.comparison.equal) {
-        failed.set(c.key, { reason: mismatchText(checked.comparison, stage, index, where), stage, sample: index });
-        return null;
-      }
-      showMs += checked.showMs;
-    }
-    if (stage === 'warm-up' && calls === 1) {
-      const w = warm.get(c.key)!;
-      const out = sent[0] as { kind?: unknown; value?: unknown };
-      let bytes: number | null = null;
-      try {
-        // An output checked by positions stays one a sample (its sample is long); another, its size in the runner.
-        bytes = out.kind === 'whole' ? serialize(out.value).byteLength : null;
-      } catch {
-        bytes = null;
-      }
-      w.outputBytes = w.outputBytes === null || bytes === null ? null : Math.max(w.outputBytes, bytes);
-    }
-    const judgeMs = (receivedAt[0] as number) - sentAt;
-    // The runner's own clock, for comparison: a lab process whose time of the sample differs from the judge's by more
-    // than the round trip and the tolerance was descheduled, or its clock tampered with: a note says so.
-    const runner = sampled.runnerMs;
-    if (!(Number.isFinite(runner) && runner >= 0) || Math.abs(judgeMs - runner) > roundTripMs + CLOCK_TOLERANCE * judgeMs + 1) disagreements.set(c.key, (disagreements.get(c.key) ?? 0) + 1);
-    // The judge's time per call; where a cap kept the sample under MIN_SAMPLE_TRIPS round trips, the lab process's
-    // own time held within the round trip's bound (the round trip would otherwise be more than 1% of it).
-    const short = chosen.get(c.key)?.shortBy != null;
-    const wholeMs = short ? recordedCallMs(judgeMs, runner, tripBoundMs) : judgeMs;
-    return { judgeMs, callMs: wholeMs / calls, afterMs: ((receivedAt[1] as number) - (receivedAt[0] as number) + showMs) / calls };
-  };
+    showMs += checked.showMs;
+  }
+  return showMs;
+}
 
-  /**
-   * Sets the calls per sample of `members` not set yet, from the judge's own times: a first guess from their warm-up
-   * (the fastest, less the round trip; their check call's time without a warm-up), then, where that guess's sample
-   * is under PROBE_BELOW_TRIPS round trips, PROBE_SAMPLES more discarded samples of that many calls, whose fastest
-   * time per call (the round trip and the timer's jitter shared by the calls; a cold or descheduled sample left out)
-   * sets the count. Cases of one pair get the largest of theirs.
-   */
-  const chooseCalls = async (members: JudgedCase[]) => {
-    const open = members.filter((c) => !chosen.has(c.key) && !failed.has(c.key));
-    const own = new Map<string, CallsPerSample>();
-    for (const c of open) {
-      const w = warm.get(c.key)!;
-      const callMs = w.ms.length > 0 ? Math.min(...w.ms) - roundTripMs : (c.checkMs ?? Number.POSITIVE_INFINITY);
-      const input = outputs.inputBytes ? outputs.inputBytes(c.key) : 0;
-      const bytes = input === null || w.outputBytes === null ? null : input + w.outputBytes;
-      const guess = callsPerSample(callMs, roundTripMs, bytes);
-      if (guess.shortBy === 'lab' || !(guess.calls * callMs + roundTripMs < PROBE_BELOW_TRIPS * roundTripMs)) {
-        own.set(c.key, guess);
-        continue;
-      }
-      await outputs.reserve?.(c.key, PROBE_SAMPLES * guess.calls);
-      let fastest = Number.POSITIVE_INFINITY;
-      for (let p = 0; p < PROBE_SAMPLES && !failed.has(c.key); p++) {
-        const probe = await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + p, guess.calls);
-        if (probe) fastest = Math.min(fastest, (probe.judgeMs - roundTripMs) / guess.calls);
-      }
-      if (!failed.has(c.key)) own.set(c.key, callsPerSample(fastest, roundTripMs, bytes));
-    }
-    for (const c of open) {
-      if (failed.has(c.key)) continue;
-      const mates = c.pair === undefined ? [c] : members.filter((m) => m.pair === c.pair);
-      const set = mates.map((m) => chosen.get(m.key)).find((x) => x !== undefined);
-      const picks = mates.map((m) => own.get(m.key)).filter((x): x is CallsPerSample => x !== undefined);
-      chosen.set(c.key, set ?? picks.reduce((a, b) => (b.calls > a.calls ? b : a)));
-    }
-    // A lab whose expected outputs are made up front makes those of the measured samples' calls now (nothing is timed).
-    for (const c of open) {
-      if (failed.has(c.key)) continue;
-      const samples = plan.rounds * (plan.samplesPerRound + (c.rewarm ? 1 : 0));
-      await outputs.reserve?.(c.key, samples * chosen.get(c.key)!.calls);
-    }
-  };
+/** Keeps the largest output a warm-up sample of one call sent, in bytes (null: one checked by positions, or unsized). */
+function noteOutputSize(run: SamplingRun, c: JudgedCase, output: unknown): void {
+  const w = run.warm.get(c.key)!;
+  const out = output as { kind?: unknown; value?: unknown };
+  let bytes: number | null = null;
+  try {
+    // An output checked by positions stays one a sample (its sample is long); another, its size in the runner.
+    bytes = out.kind === 'whole' ? serialize(out.value).byteLength : null;
+  } catch {
+    bytes = null;
+  }
+  w.outputBytes = w.outputBytes === null || bytes === null ? null : Math.max(w.outputBytes, bytes);
+}
 
-  const groups = measureGroups(cases.map((c) => c.group));
-  const total = cases.length * (plan.rounds + (plan.warmupSamples > 0 ? 1 : 0));
-  let done = 0;
-  for (const [g, members] of groups.entries()) {
-    if (g > 0) for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: true, resetObservations: [] }, between(channel));
-    const firstRound = g * plan.rounds;
-    if (plan.warmupSamples > 0) {
-      for (const i of members) {
-        const c = cases[i] as JudgedCase;
-        hooks.onProgress?.(done++, total, c.label, 'warm-up');
-        for (let s = 0; s < plan.warmupSamples && !failed.has(c.key); s++) {
-          const sample = await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', s, 1);
-          if (sample) warm.get(c.key)!.ms.push(sample.judgeMs);
-        }
-      }
+/**
+ * One sample of `c` of `calls` calls: their inputs made, then timed from this side as one, every call's output
+ * checked here; null when the case failed.
+ */
+async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number, calls: number): Promise<{ judgeMs: number; callMs: number; afterMs: number } | null> {
+  // The floor (MIN_SAMPLE_LIMIT_MS) counts once a sample, not once a call: 1,000 calls of a fast case would otherwise
+  // let one that hangs on some input hold the run for hours.
+  const limitMs = multiCallLimitMs(c.sampleLimitMs, c.checkMs ?? null, calls);
+  const watch = {
+    activity,
+    limitMs,
+    why: `one sample may take at most ${(limitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s${calls > 1 ? `, and ${SAMPLE_LIMIT_FACTOR} x its check time for each of its ${calls - 1} other calls` : ''})`,
+  };
+  const channel = run.of(c.key);
+  // The judge's own copy of each call's input, made before the runner is asked for anything (nothing is timed yet).
+  const inputs = run.outputs.next(c.key, calls);
+  const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: inputs.map((i) => i.fresh) }, watch)).answers[0];
+  if (prepared?.type === 'prepared' && prepared.error !== null) {
+    run.failed.set(c.key, { reason: `${prepared.error} (${stage} sample #${index})`, stage, sample: index });
+    return null;
+  }
+  const { answers, sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: c.key }, watch);
+  const [sampled, output] = answers;
+  if (sampled?.type !== 'sampled' || output?.type !== 'output') return null;
+  const sent: unknown[] = Array.isArray(output.outputs) ? output.outputs : [];
+  const threw = sent.find((o) => (o as { kind?: unknown } | null)?.kind === 'threw') as { error?: unknown } | undefined;
+  if (threw) {
+    run.failed.set(c.key, { reason: `threw while it was measured (${stage}): ${String(threw.error).slice(0, 2000)}`, stage, sample: index });
+    return null;
+  }
+  // One output per call asked: a runner that answered after fewer calls (or sent more) did not do the sample's work.
+  if (sent.length !== calls) {
+    run.failed.set(c.key, { reason: `answered ${stage === 'warm-up' ? 'warm-up' : 'measured'} sample #${index} with ${sent.length} outputs for its ${calls} calls (each call's output is checked)`, stage, sample: index });
+    return null;
+  }
+  const showMs = await checkSampleOutputs(run, c, inputs, sent, stage, index, watch);
+  if (showMs === null) return null;
+  if (stage === 'warm-up' && calls === 1) noteOutputSize(run, c, sent[0]);
+  const judgeMs = (receivedAt[0] as number) - sentAt;
+  // The runner's own clock, for comparison: a lab process whose time of the sample differs from the judge's by more
+  // than the round trip and the tolerance was descheduled, or its clock tampered with: a note says so.
+  const runner = sampled.runnerMs;
+  if (!(Number.isFinite(runner) && runner >= 0) || Math.abs(judgeMs - runner) > run.roundTripMs + CLOCK_TOLERANCE * judgeMs + 1) run.disagreements.set(c.key, (run.disagreements.get(c.key) ?? 0) + 1);
+  // The judge's time per call; where a cap kept the sample under MIN_SAMPLE_TRIPS round trips, the lab process's
+  // own time held within the round trip's bound (the round trip would otherwise be more than 1% of it).
+  const short = run.chosen.get(c.key)?.shortBy != null;
+  const wholeMs = short ? recordedCallMs(judgeMs, runner, run.tripBoundMs) : judgeMs;
+  return { judgeMs, callMs: wholeMs / calls, afterMs: ((receivedAt[1] as number) - (receivedAt[0] as number) + showMs) / calls };
+}
+
+/**
+ * Sets the calls per sample of `members` not set yet, from the judge's own times: a first guess from their warm-up
+ * (the fastest, less the round trip; their check call's time without a warm-up), then, where that guess's sample
+ * is under PROBE_BELOW_TRIPS round trips, PROBE_SAMPLES more discarded samples of that many calls, whose fastest
+ * time per call (the round trip and the timer's jitter shared by the calls; a cold or descheduled sample left out)
+ * sets the count. Cases of one pair get the largest of theirs.
+ */
+async function chooseCalls(run: SamplingRun, members: JudgedCase[]): Promise<void> {
+  const { chosen, failed, warm, outputs, plan, roundTripMs } = run;
+  const open = members.filter((c) => !chosen.has(c.key) && !failed.has(c.key));
+  const own = new Map<string, CallsPerSample>();
+  for (const c of open) {
+    const w = warm.get(c.key)!;
+    const callMs = w.ms.length > 0 ? Math.min(...w.ms) - roundTripMs : (c.checkMs ?? Number.POSITIVE_INFINITY);
+    const input = outputs.inputBytes ? outputs.inputBytes(c.key) : 0;
+    const bytes = input === null || w.outputBytes === null ? null : input + w.outputBytes;
+    const guess = callsPerSample(callMs, roundTripMs, bytes);
+    if (guess.shortBy === 'lab' || !(guess.calls * callMs + roundTripMs < PROBE_BELOW_TRIPS * roundTripMs)) {
+      own.set(c.key, guess);
+      continue;
     }
-    await chooseCalls(members.map((i) => cases[i] as JudgedCase));
-    const live = members.map((i) => (cases[i] as JudgedCase).key).filter((key) => !failed.has(key));
-    for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live.filter((key) => of(key) === channel) }, between(channel));
-    for (let round = 0; round < plan.rounds; round++) {
-      for (const k of roundOrder(members.length, round)) {
-        const c = cases[members[k] as number] as JudgedCase;
-        done++;
-        if (failed.has(c.key)) continue;
-        hooks.onProgress?.(done - 1, total, c.label, 'measure');
-        const t = taken.get(c.key)!;
-        const calls = chosen.get(c.key)?.calls ?? 1;
-        t.calls = calls;
-        if (c.rewarm && (await sampleOnce(c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + round, calls)) === null) continue;
-        hooks.beforeRound?.(firstRound + round, c.key);
-        for (let j = 0; j < plan.samplesPerRound && !failed.has(c.key); j++) {
-          const sample = await sampleOnce(c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length, calls);
-          if (sample === null) break;
-          t.callMs.push(sample.callMs);
-          t.judgeMs.push(sample.judgeMs);
-          t.afterMs.push(sample.afterMs);
-          t.sampleRounds.push(firstRound + round);
-        }
-        hooks.afterRound?.(firstRound + round, c.key);
-      }
+    await outputs.reserve?.(c.key, PROBE_SAMPLES * guess.calls);
+    let fastest = Number.POSITIVE_INFINITY;
+    for (let p = 0; p < PROBE_SAMPLES && !failed.has(c.key); p++) {
+      const probe = await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + p, guess.calls);
+      if (probe) fastest = Math.min(fastest, (probe.judgeMs - roundTripMs) / guess.calls);
+    }
+    if (!failed.has(c.key)) own.set(c.key, callsPerSample(fastest, roundTripMs, bytes));
+  }
+  for (const c of open) {
+    if (failed.has(c.key)) continue;
+    const mates = c.pair === undefined ? [c] : members.filter((m) => m.pair === c.pair);
+    const set = mates.map((m) => chosen.get(m.key)).find((x) => x !== undefined);
+    const picks = mates.map((m) => own.get(m.key)).filter((x): x is CallsPerSample => x !== undefined);
+    chosen.set(c.key, set ?? picks.reduce((a, b) => (b.calls > a.calls ? b : a)));
+  }
+  // A lab whose expected outputs are made up front makes those of the measured samples' calls now (nothing is timed).
+  for (const c of open) {
+    if (failed.has(c.key)) continue;
+    const samples = plan.rounds * (plan.samplesPerRound + (c.rewarm ? 1 : 0));
+    await outputs.reserve?.(c.key, samples * chosen.get(c.key)!.calls);
+  }
+}
+
+/** The warm-up of one group's cases: plan.warmupSamples discarded samples of one call each, their judge times kept. */
+async function warmUp(run: SamplingRun, members: JudgedCase[]): Promise<void> {
+  if (run.plan.warmupSamples === 0) return;
+  for (const c of members) {
+    run.hooks.onProgress?.(run.progress.done++, run.progress.total, c.label, 'warm-up');
+    for (let s = 0; s < run.plan.warmupSamples && !run.failed.has(c.key); s++) {
+      const sample = await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', s, 1);
+      if (sample) run.warm.get(c.key)!.ms.push(sample.judgeMs);
     }
   }
-  hooks.onProgress?.(done, total, '', 'measure');
-  for (const key of failed.keys()) taken.delete(key);
+}
 
-  const { samples, charged } = chargeAfterAnswer(cases, taken);
-  notes.push(...clockNotes(cases, taken, chosen, charged, roundTripMs, disagreements, plan));
-  if (roundTrips.length > 1) notes.push(`The solution's own process (a graded run) had a round trip of ${(roundTrips[1] as number).toFixed(3)} ms per sample; the learner's, ${roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);
-  return { samples, failed, roundTripMs, notes };
+/**
+ * The measured rounds of one group's cases (run.cases indices `members`), numbered from `firstRound`: each round
+ * takes plan.samplesPerRound samples of each case in a rotating order, after one discarded sample where the case
+ * asks for it (rewarm).
+ */
+async function measureRounds(run: SamplingRun, members: number[], firstRound: number): Promise<void> {
+  const { plan, hooks, failed, progress } = run;
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const k of roundOrder(members.length, round)) {
+      const c = run.cases[members[k] as number] as JudgedCase;
+      progress.done++;
+      if (failed.has(c.key)) continue;
+      hooks.onProgress?.(progress.done - 1, progress.total, c.label, 'measure');
+      const t = run.taken.get(c.key)!;
+      const calls = run.chosen.get(c.key)?.calls ?? 1;
+      t.calls = calls;
+      if (c.rewarm && (await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + round, calls)) === null) continue;
+      hooks.beforeRound?.(firstRound + round, c.key);
+      for (let j = 0; j < plan.samplesPerRound && !failed.has(c.key); j++) {
+        const sample = await takeSample(run, c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length, calls);
+        if (sample === null) break;
+        t.callMs.push(sample.callMs);
+        t.judgeMs.push(sample.judgeMs);
+        t.afterMs.push(sample.afterMs);
+        t.sampleRounds.push(firstRound + round);
+      }
+      hooks.afterRound?.(firstRound + round, c.key);
+    }
+  }
+}
+
+/**
+ * Measures `cases` through `channel` by `plan`, checking every output with `outputs` (judge-outputs.ts); a case that
+ * fails is dropped, the others go on. In order: the round trip calibrated; then, group after group (a full garbage
+ * collection between groups), the warm-up, each case's calls per sample, and the measured rounds; then the work after
+ * each answer charged and the notes written.
+ */
+export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, route: JudgeChannel | JudgeRoute, outputs: OutputJudge, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
+  const { channels, of } = route instanceof JudgeChannel ? { channels: [route], of: () => route } : route;
+  const { roundTrips, tripBoundMs } = await calibrate({ cases, of, channels });
+  const run: SamplingRun = {
+    cases,
+    plan,
+    outputs,
+    hooks,
+    channels,
+    of,
+    taken: new Map(cases.map((c) => [c.key, { callMs: [], judgeMs: [], afterMs: [], sampleRounds: [], calls: 1 }])),
+    failed: new Map(),
+    disagreements: new Map(),
+    chosen: new Map(),
+    warm: new Map(cases.map((c) => [c.key, { ms: [], outputBytes: 0 }])),
+    roundTripMs: roundTrips[0] as number,
+    tripBoundMs,
+    progress: { done: 0, total: cases.length * (plan.rounds + (plan.warmupSamples > 0 ? 1 : 0)) },
+  };
+  for (const [g, members] of measureGroups(cases.map((c) => c.group)).entries()) {
+    if (g > 0) for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: true, resetObservations: [] }, betweenWatch(run, channel));
+    const memberCases = members.map((i) => cases[i] as JudgedCase);
+    await warmUp(run, memberCases);
+    await chooseCalls(run, memberCases);
+    const live = memberCases.map((c) => c.key).filter((key) => !run.failed.has(key));
+    for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live.filter((key) => of(key) === channel) }, betweenWatch(run, channel));
+    await measureRounds(run, members, g * plan.rounds);
+  }
+  hooks.onProgress?.(run.progress.done, run.progress.total, '', 'measure');
+  for (const key of run.failed.keys()) run.taken.delete(key);
+
+  const { samples, charged } = chargeAfterAnswer(cases, run.taken);
+  const notes = clockNotes(cases, run.taken, run.chosen, charged, run.roundTripMs, run.disagreements, plan);
+  if (roundTrips.length > 1) notes.push(`The solution's own process (a graded run) had a round trip of ${(roundTrips[1] as number).toFixed(3)} ms per sample; the learner's, ${run.roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);
+  return { samples, failed: run.failed, roundTripMs: run.roundTripMs, notes };
 }
 
 /**
