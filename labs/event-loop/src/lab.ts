@@ -11,7 +11,7 @@ import { startServerProcess } from './server-process.ts';
 import { deriveRingSync } from './work.ts';
 import { accountsOf, spotCheck } from './fresh-inputs.ts';
 import { calibrate, estimateInputs, estimateServerCase, COURSE_MACHINE_RATES } from './estimates.ts';
-import { checkVariantProperty } from './properties.ts';
+import { judgeProbe, PROBE_ACCOUNT } from './properties.ts';
 import { eventLoopAnalysis, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, PING } from './analysis.ts';
 
 /** One sample: a burst of requests for these accounts, all in flight at once. */
@@ -25,9 +25,6 @@ export interface BurstInput {
  * wind-down here) competes with the workers for the same CPUs, and a longer burst halves its share.
  */
 const MIN_REQUESTS = 24;
-
-/** The account of the property check's ring (properties.ts): one no check input or sample asks for. */
-const PROBE_ACCOUNT = 777_777_777;
 
 /**
  * The pool sizes of the sweep, from P (the CPUs the job may use): the harness's rule (every count to 4, powers of
@@ -62,6 +59,7 @@ function serverCase(variant: VariantName, workers: number | undefined, optional 
     estimate: (ctx, calibration) => estimateServerCase(variant, workers, burstFor(ctx.availableParallelism), ctx, calibration),
     ...(optional ? { optional } : {}),
     ...(workers === undefined ? {} : { workers }),
+    ...(variant === 'inline' ? {} : { judgeProperty: (evidence: unknown) => judgeProbe(variant, workers ?? 1, evidence) }),
     async setup(ctx: LabContext): Promise<CaseInstance<BurstInput, string[]>> {
       await loadLoadGenerator();
       const server = await startServerProcess(variant, workers ?? 1, ctx.implDir);
@@ -91,15 +89,14 @@ function serverCase(variant: VariantName, workers: number | undefined, optional 
           loopDelays.p99.push(delay.p99Ms);
           loopDelays.max.push(delay.maxMs);
         },
-        // What the variant exists for, beyond its bytes (properties.ts): the baseline has nothing to check.
+        // What the variant exists for, beyond its bytes (properties.ts): the server's report of one ring, judged by
+        // the definition's judgeProperty in the judge's process. The baseline has nothing to check.
         ...(variant === 'inline'
           ? {}
           : {
-              async checkProperty() {
-                const report = await server.request({ type: 'probe', account: PROBE_ACCOUNT }, 'probe');
-                if (report.error !== null) return `threw while deriving account ${PROBE_ACCOUNT} for the property check: ${report.error}`;
-                if (report.body !== deriveRingSync(PROBE_ACCOUNT)) return `wrong body for account ${PROBE_ACCOUNT} in the property check`;
-                return checkVariantProperty(variant, workers ?? 1, report);
+              async propertyEvidence() {
+                const { type: _type, ...report } = await server.request({ type: 'probe', account: PROBE_ACCOUNT }, 'probe');
+                return report;
               },
             }),
         resetObservations() {

@@ -3,10 +3,14 @@
  * while it derived one ring itself (server-main.ts: `probe`). The right bytes are not enough: a chunked handler that
  * "yields" with `await Promise.resolve()` returns them too, and blocks `/ping` as long as inline does.
  * Pure: a report in, null or the failure's message out (each says what was seen, why it fails, and the fix).
+ * `judgeProbe` is the case's judgeProperty (lab.ts), run in the judge's process: the report was made in the server
+ * process, beside the learner's handler, so it is self-reported; the judge reads every field and derives the ring
+ * itself to check the probe's body.
  */
 import { formatTime } from '@parallel-course/core';
+import { readEvidence } from '@parallel-course/harness';
 import type { ProbeReport, VariantName } from './protocol.ts';
-import { KEYS_PER_REQUEST } from './work.ts';
+import { deriveRingSync, KEYS_PER_REQUEST } from './work.ts';
 
 /** Turns of the loop a ring must give: one between every two keys. */
 export const TURNS_PER_RING = KEYS_PER_REQUEST - 1;
@@ -67,4 +71,33 @@ export function checkVariantProperty(variant: VariantName, workers: number, repo
   }
   if (variant === 'pool') return checkPool(workers, report) ?? checkOffLoop('pool', report);
   return null;
+}
+
+/** The account of the property check's ring: one no check input or sample asks for. */
+export const PROBE_ACCOUNT = 777_777_777;
+
+/** The fields of a probe report (protocol.ts ProbeReport), as the judge reads them. */
+const REPORT_SHAPE = {
+  body: 'text or null',
+  error: 'text or null',
+  turns: 'count',
+  ringMs: 'ms',
+  longestBlockMs: 'ms',
+  keyMs: 'ms',
+  threadsAtReady: 'count',
+  threadsSince: 'count',
+} as const;
+
+let probeRing: string | null = null;
+
+/**
+ * The judge's verdict on a variant's probe report (the evidence the case's propertyEvidence sent): its shape read
+ * (a malformed field throws, naming it), the ring checked against the judge's own derivation, then the variant's rule.
+ */
+export function judgeProbe(variant: VariantName, workers: number, evidence: unknown): string | null {
+  const report: ProbeReport = readEvidence(evidence, REPORT_SHAPE, "the server's probe report");
+  if (report.error !== null) return `threw while deriving account ${PROBE_ACCOUNT} for the property check: ${report.error}`;
+  probeRing ??= deriveRingSync(PROBE_ACCOUNT);
+  if (report.body !== probeRing) return `wrong body for account ${PROBE_ACCOUNT} in the property check`;
+  return checkVariantProperty(variant, workers, report);
 }

@@ -73,7 +73,8 @@ async function probe(handler: RingHandler, account: number, threadsAtReady: numb
   try {
     body = await handler.derive(account);
   } catch (thrown) {
-    error = thrown instanceof Error ? thrown.message : String(thrown);
+    // Bounded: the judge reads at most MAX_EVIDENCE_TEXT characters of a field.
+    error = (thrown instanceof Error ? thrown.message : String(thrown)).slice(0, 1000);
   }
   const ended = performance.now();
   running = false;

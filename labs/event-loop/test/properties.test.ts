@@ -5,13 +5,15 @@
  * while the solution passes; and the judging rules on reports written by hand.
  */
 import assert from 'node:assert/strict';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkCase } from '@parallel-course/harness/testing.ts';
+import { checkCase, checkLab, labCopyRoot } from '@parallel-course/harness/testing.ts';
 import type { LabContext } from '@parallel-course/harness';
 import lab from '../src/lab.ts';
-import { checkVariantProperty, TURNS_PER_RING } from '../src/properties.ts';
+import { checkVariantProperty, PROBE_ACCOUNT, TURNS_PER_RING } from '../src/properties.ts';
+import { deriveRingSync } from '../src/work.ts';
 import type { ProbeReport } from '../src/protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -42,6 +44,19 @@ test("a chunked handler that 'yields' with await Promise.resolve() fails the che
   assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves a request: the event loop turned 0 times while one ring of 8 keys was derived/);
   assert.match(entry.reason ?? '', /microtask queue, which Node empties before the event loop gets back to I\/O/);
   assert.match(entry.reason ?? '', /End each turn with setImmediate/);
+});
+
+test("in a supervised check the judge's process decides the property: the trap's chunked handler fails there, naming handlers.ts", { timeout: 120_000 }, async (t) => {
+  const root = labCopyRoot('event-loop');
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  cpSync(path.join(TRAPS, 'handlers.ts'), path.join(root, 'exercises', 'event-loop', 'handlers.ts'));
+  const outcome = await checkLab({ lab: 'event-loop', impl: 'exercise', rootDir: root, cpus: 1 });
+  const chunked = outcome.correctness.find((e) => e.variant === 'chunked');
+  assert.equal(chunked?.passed, false, JSON.stringify(chunked));
+  // Its check input and its measured input passed; the property failed after them.
+  assert.equal(chunked?.inputsChecked, 2);
+  assert.match(chunked?.reason ?? '', /^the chunked handler does not let \/ping through while it serves a request: the event loop turned 0 times.* Look at exercises\/event-loop\/handlers\.ts\.$/s);
+  assert.ok(outcome.correctness.find((e) => e.variant === 'inline')?.passed);
 });
 
 test('a threadpool handler on the main thread and a pool created per request fail the check, each with its reason', { timeout: 90_000 }, async () => {
@@ -87,4 +102,18 @@ test('the rules: a turn between every two keys; no thread where none belongs; a 
   assert.match(checkVariantProperty('pool', 2, report({ threadsAtReady: 2, threadsSince: 1 })) ?? '', /started 1 worker thread while requests were served.*minThreads equal to maxThreads/);
   assert.match(checkVariantProperty('pool', 2, report({ turns: 0, threadsAtReady: 2 })) ?? '', /^the pool handler blocks the event loop/);
   assert.equal(checkVariantProperty('inline', 1, report({ turns: 0 })), null);
+});
+
+test("the judge's side (judgeProperty, in the harness's process): the probe's report decides, a forged or malformed one fails", () => {
+  const chunked = lab.cases(ctx(SOLUTION)).find((d) => d.variant === 'chunked');
+  assert.ok(chunked?.judgeProperty);
+  const ring = deriveRingSync(PROBE_ACCOUNT);
+  // What the server saw decides, whatever the lab process concluded from it.
+  assert.equal(chunked.judgeProperty(report({ body: ring, turns: 7 })), null);
+  assert.match(chunked.judgeProperty(report({ body: ring, turns: 0 })) ?? '', /^the chunked handler does not let \/ping through/);
+  // The judge derives the ring itself: a report of the right turns over a wrong ring fails.
+  assert.equal(chunked.judgeProperty(report({ body: 'forged', turns: 7 })), `wrong body for account ${PROBE_ACCOUNT} in the property check`);
+  assert.throws(() => chunked.judgeProperty!({ ...report({ body: ring }), turns: '7' }), /the server's probe report's turns is not a whole number >= 0: got "7"/);
+  assert.throws(() => chunked.judgeProperty!('ok'), /the server's probe report is not an object of body, error, turns/);
+  assert.equal(lab.cases(ctx(SOLUTION)).find((d) => d.variant === 'inline')?.judgeProperty, undefined);
 });

@@ -5,7 +5,11 @@
  * after the check's outputs passed, through a model that records each call, on an awkward count (two batches and one
  * sample), and every call is judged: at most batchSize samples, ceil(count / batchSize) calls, no copy of the input.
  * Pure except for the one pass; the judge (`judgeBatching`) is unit-tested on records written by hand.
+ * The pass runs in the lab process, beside the learner's code (`recordBatching`, the case's propertyEvidence), so its
+ * record of calls is self-reported evidence; the verdict (`judgeBatchingEvidence`, the case's judgeProperty) is the
+ * judge's, in its own process, from the batch size it knows.
  */
+import { readEvidenceList } from '@parallel-course/harness';
 import type { Model } from './session.ts';
 
 /** One call the learner made: its sample count, and whether its input was a view of the caller's samples. */
@@ -71,12 +75,40 @@ function recording(model: Model, samples: Float32Array, calls: RecordedCall[]): 
 
 export type InferInBatches = (model: Model, samples: Float32Array, count: number, batchSize: number) => Promise<Float32Array>;
 
-/** Runs the learner's inferInBatches once through a recording model and judges its calls. */
-export async function checkBatching(inferInBatches: InferInBatches, model: Model, batchSize: number): Promise<string | null> {
-  const total = 2 * batchSize + 1;
+/** Samples in the property's pass: two whole batches and one sample over (an awkward count). */
+export function probeTotal(batchSize: number): number {
+  return 2 * batchSize + 1;
+}
+
+/**
+ * The most calls the record keeps: one per sample of the pass, and as many again (a learner who calls more often
+ * than once per sample is past the rule anyway, and the judge reads no longer list).
+ */
+function maxRecorded(batchSize: number): number {
+  return 2 * probeTotal(batchSize);
+}
+
+/** Runs the learner's inferInBatches once, on probeTotal(batchSize) samples, through a recording model: its calls. */
+export async function recordBatching(inferInBatches: InferInBatches, model: Model, batchSize: number): Promise<RecordedCall[]> {
+  const total = probeTotal(batchSize);
   const samples = new Float32Array(total * model.features);
   for (let i = 0; i < samples.length; i++) samples[i] = ((i * 7919) % 1000) / 1000;
   const calls: RecordedCall[] = [];
   await inferInBatches(recording(model, samples, calls), samples, total, batchSize);
-  return judgeBatching(calls, total, batchSize);
+  return calls.slice(0, maxRecorded(batchSize));
+}
+
+/**
+ * The batched case's judgeProperty, in the judge's process: the record of calls as it arrived (self-reported: made in
+ * the lab process) read entry by entry (a malformed one throws, naming it), judged against the judge's own count and
+ * batch size.
+ */
+export function judgeBatchingEvidence(evidence: unknown, batchSize: number): string | null {
+  const calls = readEvidenceList(evidence, { count: 'count', view: 'flag' }, maxRecorded(batchSize), 'the record of model.infer calls');
+  return judgeBatching(calls, probeTotal(batchSize), batchSize);
+}
+
+/** Runs the learner's inferInBatches once through a recording model and judges its calls (in one process: tests). */
+export async function checkBatching(inferInBatches: InferInBatches, model: Model, batchSize: number): Promise<string | null> {
+  return judgeBatchingEvidence(await recordBatching(inferInBatches, model, batchSize), batchSize);
 }

@@ -8,7 +8,7 @@ import type { RawObservation } from '@parallel-course/core';
 import { createFileSource, startReaderThread, type Dataset, type ReaderKind, type TimedSource } from './dataset.ts';
 import { describeEvent, startDevicePool, type DeviceStats } from './device-pool.ts';
 import { loadImpl } from './impl.ts';
-import { checkBatching } from './batching-property.ts';
+import { judgeBatchingEvidence, recordBatching } from './batching-property.ts';
 import type { DeviceDataSource } from './device-protocol.ts';
 import { ensureModelFile } from './model-file.ts';
 import { outputFeatures } from './model-spec.ts';
@@ -77,6 +77,7 @@ export function batchedCase(target: Target, batch: number): Case {
   return {
     variant: 'batched',
     params: { ...targetParams(target), batch },
+    judgeProperty: (evidence) => judgeBatchingEvidence(evidence, batch),
     async setup(ctx: LabContext): Promise<Instance> {
       const impl = await loadImpl(ctx.implDir);
       const [model] = (await openSessions(target, 1)) as [Model];
@@ -84,11 +85,12 @@ export function batchedCase(target: Target, batch: number): Case {
       const transferMs = target.ep === 'cpu' ? [] : await measureTransferMs(target.ep, batch);
       return {
         run: ({ dataset, samples }) => impl.inferInBatches(model, samples, dataset.count, batch),
-        // Batching is the variant's purpose: calls of batchSize, no copies (batching-property.ts); reset the stats after.
-        async checkProperty() {
-          const problem = await checkBatching(impl.inferInBatches, model, batch);
+        // Batching is the variant's purpose: calls of batchSize, no copies (batching-property.ts), judged from this
+        // record by judgeProperty in the judge's process; reset the stats after.
+        async propertyEvidence() {
+          const calls = await recordBatching(impl.inferInBatches, model, batch);
           model.resetStats();
-          return problem;
+          return calls;
         },
         resetObservations: () => model.resetStats(),
         collectObservations: () => ({

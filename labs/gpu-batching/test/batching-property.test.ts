@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkBatching, judgeBatching } from '../src/batching-property.ts';
+import { checkBatching, judgeBatching, recordBatching } from '../src/batching-property.ts';
+import { batchedCase } from '../src/cases.ts';
 import type { Model } from '../src/session.ts';
 import { inferInBatches as solution } from '../../../solutions/gpu-batching/batching.ts';
 
@@ -54,4 +55,14 @@ test('the judge: at most batchSize per call, ceil(count / batchSize) calls, view
   assert.match(judgeBatching([view(17)], 17, 8) ?? '', /passed 17 samples to one model\.infer call, over the batch size 8/);
   assert.match(judgeBatching([view(4), view(4), view(4), view(4), view(1)], 17, 8) ?? '', /made 5 model\.infer calls .* where 3 would do \(calls of 1, 4 samples\)/);
   assert.match(judgeBatching([view(8), { count: 8, view: false }, view(1)], 17, 8) ?? '', /copied the samples of 1 of its 3 calls/);
+});
+
+test("the judge's side (the batched case's judgeProperty, in the harness's process): the record of calls decides; a malformed one fails", async () => {
+  const batched = batchedCase({ ep: 'cpu', gpus: [], reason: 'test', error: null }, 8);
+  assert.ok(batched.judgeProperty);
+  assert.equal(batched.judgeProperty(await recordBatching(solution, standIn(), 8)), null);
+  // The judge knows the pass's count and batch size itself: a record of one call per sample fails.
+  assert.match(batched.judgeProperty(await recordBatching(perSample, standIn(), 8)) ?? '', /^inferInBatches made 17 model\.infer calls for 17 samples in batches of 8/);
+  assert.throws(() => batched.judgeProperty!([{ count: 8, view: 'yes' }]), /the record of model\.infer calls #0's view is not true or false/);
+  assert.throws(() => batched.judgeProperty!(Array.from({ length: 35 }, () => ({ count: 1, view: true }))), /has 35 entries, over the 34 its judge reads/);
 });

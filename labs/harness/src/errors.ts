@@ -50,6 +50,12 @@ export class MeasuredSelectorError extends HarnessError { readonly code = 'MEASU
 /** Why a run cannot be reported; the message names the run and each reason (tools/learner-report.ts). */
 export class ReportRefusedError extends HarnessError { readonly code = 'REPORT_REFUSED'; override name = 'ReportRefusedError'; }
 
+/**
+ * A variant's property evidence (CaseInstance.propertyEvidence, made in the lab process) that is not of the shape its
+ * judge reads: the message names the field and what it holds (property-evidence.ts readEvidence).
+ */
+export class PropertyEvidenceError extends HarnessError { readonly code = 'PROPERTY_EVIDENCE'; override name = 'PropertyEvidenceError'; }
+
 /** A started child process ended when it was not asked to (a crash, a kill, process.exit). */
 export class ChildCrashedError extends HarnessError {
   readonly code = 'CHILD_CRASHED';

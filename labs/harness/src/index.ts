@@ -13,6 +13,8 @@ import type { ChartConfig } from './report/chart-spec.ts';
 export * from './learner.ts';
 export * from './lab-definition.ts';
 export * from './comparators.ts';
+// Reading a variant's property evidence in the judge (CaseDefinition.judgeProperty).
+export * from './property-evidence.ts';
 export { labNames, loadLab, ROOT_DIR } from './lab-registry.ts';
 // Planning: calibrating a call, the rate of a calibrated call, a sweep of worker counts.
 export { parallelMs, rateOf, timePerCall } from './plan/calibration.ts';

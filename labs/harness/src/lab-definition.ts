@@ -61,12 +61,13 @@ export interface CaseInstance<Input, Output> {
   /** Releases what setup started (threads, processes, sockets). Called once, also after failures. */
   teardown(): Promise<void> | void;
   /**
-   * Optional: checks a property the outputs cannot show (e.g. that a chunked handler lets the event loop turn between
-   * its pieces, that a pool is not created per request), once, after every check input passed and before anything is
-   * timed. Resolves to null when the property holds, or to a message that says what was seen, why it fails the
-   * variant's purpose and how to fix it; the case then fails its check with that message and is never measured.
+   * Optional: gathers the evidence of a property the outputs cannot show (e.g. what a server saw while a chunked handler
+   * derived a ring, the counts of a race probe, the calls a batching function made), once, after every check input
+   * passed and before anything is timed. It runs in the lab process, beside the learner's code, so the evidence is
+   * self-reported: it carries raw observations only (plain numbers, strings, booleans, arrays and objects of them),
+   * never a verdict. The case's `judgeProperty` decides, in the judge's process.
    */
-  checkProperty?(): Promise<string | null> | string | null;
+  propertyEvidence?(): Promise<unknown> | unknown;
   /** Called after warm-up, before the measured samples: forget observations made so far. */
   resetObservations?(): void;
   /** Called after measuring: the observations made during the measured samples. */
@@ -85,6 +86,15 @@ export interface CaseDefinition<Input, Output> {
    */
   measureGroup?: string;
   setup(ctx: LabContext): Promise<CaseInstance<Input, Output>>;
+  /**
+   * The property the variant exists for, judged from its instance's `propertyEvidence`: null when it holds, or a
+   * message that says what was seen, why it fails the variant's purpose and how to fix it (the case then fails its
+   * check and is never measured). Pure lab code, run in the judge's process, which never loads learner code: the
+   * evidence came from the lab process and may be forged or malformed, so read it with `readEvidence` (a malformed
+   * field throws PropertyEvidenceError, and the case fails naming it). Required wherever the instance has
+   * `propertyEvidence`; without one, evidence fails the case.
+   */
+  judgeProperty?(evidence: unknown): string | null;
   /**
    * What this case costs on this machine, for planning the run (plan.ts): its work per sample divided by the rates
    * in `calibration` (the lab's `planning`), and what its set-up and check add. Pure and quick: it starts nothing.

@@ -10,6 +10,7 @@ import type { CorrectnessEntry } from '@parallel-course/core';
 import { CheckJudge, CheckVerdicts, type CheckVerdictHooks } from '../src/measure/judge-outputs.ts';
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
+import { readEvidence } from '../src/property-evidence.ts';
 
 const CTX: LabContext = { impl: 'solution', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
 const INPUTS = [[1, 2], [3, 4], [5, 6]];
@@ -88,4 +89,75 @@ test('after a wrong output, a large one is still asked for (with no positions), 
   await v.settled();
   assert.deepEqual(shown, [[]]);
   assert.match(decided.get(KEY)?.reason ?? '', /^wrong output on check input #0/);
+});
+
+// A case with a property (CaseDefinition.judgeProperty): its evidence must show at least 7 turns.
+const PROPERTY_KEY = 'double n=3';
+const judgeTurns = (evidence: unknown) => {
+  const { turns } = readEvidence(evidence, { turns: 'count' }, 'the report');
+  return turns >= 7 ? null : `turned ${turns} times, where it needs 7`;
+};
+
+/** Verdicts over the lab above where PROPERTY_KEY has a property: its outputs all right and sent. */
+function propertyVerdicts(): ReturnType<typeof verdicts> {
+  const made = verdicts();
+  const decided = made.decided;
+  const hooks: CheckVerdictHooks = {
+    show: async () => [],
+    failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason: `${reason}. Look at exercises/doubling/double.ts.`, failedAt: { stage: 'check', sample: null } }),
+    decided: (key, entry) => void decided.set(key, entry),
+  };
+  const checks = new CheckJudge(lab, CTX, new Map([[PROPERTY_KEY, { params: { n: 3 }, judgeProperty: judgeTurns }]]));
+  const v = new CheckVerdicts(checks, hooks);
+  INPUTS.forEach((input, i) => v.output(PROPERTY_KEY, i, whole(input.map((x) => 2 * x))));
+  return { ...made, verdicts: v };
+}
+
+test("a runner that says 'passed' over evidence that shows the property missing fails: the judge's judgeProperty decides", async () => {
+  const { verdicts: v, decided } = propertyVerdicts();
+  v.property(PROPERTY_KEY, { turns: 0 });
+  v.checked(PROPERTY_KEY, passed);
+  await v.settled();
+  const entry = decided.get(PROPERTY_KEY);
+  assert.equal(entry?.passed, false);
+  assert.equal(entry?.reason, 'turned 0 times, where it needs 7. Look at exercises/doubling/double.ts.');
+  assert.equal(entry?.inputsChecked, 3);
+  assert.deepEqual(entry?.failedAt, { stage: 'check', sample: null });
+});
+
+test("a runner that says 'passed' and sends no property evidence fails: the verdict is not the runner's to give", async () => {
+  const { verdicts: v, decided } = propertyVerdicts();
+  v.checked(PROPERTY_KEY, passed);
+  await v.settled();
+  assert.match(decided.get(PROPERTY_KEY)?.reason ?? '', /^its property evidence did not reach the harness: lab or learner code wrote to the harness's channel/);
+});
+
+test('malformed property evidence fails, naming the field; a second one fails; evidence that shows the property passes', async () => {
+  const malformed = propertyVerdicts();
+  malformed.verdicts.property(PROPERTY_KEY, { turns: -1 });
+  malformed.verdicts.checked(PROPERTY_KEY, passed);
+  await malformed.verdicts.settled();
+  assert.match(malformed.decided.get(PROPERTY_KEY)?.reason ?? '', /^its property evidence could not be judged: the report's turns is not a whole number >= 0: got -1/);
+
+  const twice = propertyVerdicts();
+  twice.verdicts.property(PROPERTY_KEY, { turns: 9 });
+  twice.verdicts.property(PROPERTY_KEY, { turns: 9 });
+  twice.verdicts.checked(PROPERTY_KEY, passed);
+  await twice.verdicts.settled();
+  assert.match(twice.decided.get(PROPERTY_KEY)?.reason ?? '', /^a second property evidence arrived/);
+
+  const holds = propertyVerdicts();
+  holds.verdicts.property(PROPERTY_KEY, { turns: 7 });
+  holds.verdicts.checked(PROPERTY_KEY, passed);
+  await holds.verdicts.settled();
+  assert.deepEqual(holds.decided.get(PROPERTY_KEY), { ...passed, maxAbsError: 0, maxRelError: 0 });
+});
+
+test('evidence for a case with no judge of its property fails it: a lab that gathers evidence must judge it', async () => {
+  const { verdicts: v, decided } = verdicts();
+  INPUTS.forEach((input, i) => v.output(KEY, i, whole(input.map((x) => 2 * x))));
+  v.property(KEY, { turns: 7 });
+  v.checked(KEY, passed);
+  await v.settled();
+  assert.match(decided.get(KEY)?.reason ?? '', /^sent property evidence, but the case has no judge of its property \(judgeProperty\)/);
 });

@@ -14,7 +14,7 @@ import { BINS, histogramSync, type MonteCarloSpec } from './monte-carlo.ts';
 import { ProcessPool } from './process-pool.ts';
 import type { TaskRunner } from './task-runner.ts';
 import { leaseThreadPool } from './thread-pool.ts';
-import { judgeRace, probeRace, type TallyTaskFunction } from './race-probe.ts';
+import { judgeRaceEvidence, probeRace, type TallyTaskFunction } from './race-probe.ts';
 
 /** What the harness runs: a histogram (16 bins) or, for payloads, [checksum]. */
 export type LabOutput = number[];
@@ -201,6 +201,7 @@ export function tallyCase(workers: number, points: number): Case {
     variant: 'tally',
     params: { points },
     workers,
+    judgeProperty: judgeRaceEvidence,
     async setup(ctx): Promise<Instance> {
       const impl = await importImpl<TallyModule>(ctx, TALLY_WORKER); // fails early, with its own message, if it does not load
       const filename = pathToFileURL(path.join(ctx.implDir, 'tally-worker.ts')).href;
@@ -220,10 +221,9 @@ export function tallyCase(workers: number, points: number): Case {
           await Promise.all(slices.map((slice) => pool.value.pool.run(slice)));
           return Array.from(counts);
         },
-        // A race the check's runs can miss on a few CPUs (race-probe.ts), after its totals passed.
-        async checkProperty() {
-          return judgeRace(await probeRace(impl.default as TallyTaskFunction, ctx.seed + 7));
-        },
+        // A race the check's runs can miss on a few CPUs (race-probe.ts), after its totals passed: the probe's counts,
+        // judged by judgeProperty in the judge's process.
+        propertyEvidence: () => probeRace(impl.default as TallyTaskFunction, ctx.seed + 7),
         teardown: () => pool.release(),
       };
     },

@@ -4,8 +4,11 @@
  * task: a window of nanoseconds per bin that two threads seldom hit at once). Here the learner's task function runs
  * on this thread, many times on one small slice, while another thread (race-adversary.ts) adds to the same counters
  * atomically and without pause: every update that is not atomic then has another thread's write inside its window.
+ * The probe runs in the lab process, beside the learner's code, so its counts are self-reported evidence; the verdict
+ * (`judgeRaceEvidence`, the tally case's judgeProperty) is the judge's, in its own process.
  */
 import { Worker } from 'node:worker_threads';
+import { readEvidence } from '@parallel-course/harness';
 import { BINS, type TallyTask } from './monte-carlo.ts';
 
 /** The learner's piscina task (exercises/task-granularity/tally-worker.ts's default export). */
@@ -79,4 +82,13 @@ export function judgeRace(result: RaceProbeResult): string | null {
     `overlap there, so the race hides in short runs and shows on a bigger machine. Make each update of a shared counter one ` +
     `indivisible operation (Atomics.add). Episode 06, "A race on shared memory".`
   );
+}
+
+/**
+ * The tally case's judgeProperty, in the judge's process: the probe's counts as they arrived (self-reported: made in
+ * the lab process) read field by field (a malformed one throws, naming it), then judged.
+ */
+export function judgeRaceEvidence(evidence: unknown): string | null {
+  const result = readEvidence(evidence, { calls: 'count', overlapping: 'count', expected: 'count', counted: 'count', adversaryAdds: 'count' }, "the race probe's counts");
+  return judgeRace(result);
 }

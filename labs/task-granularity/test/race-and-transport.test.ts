@@ -66,13 +66,17 @@ test("the solution's shared histogram is exact, every time", async () => {
   assert.equal(liveLeases(), 0);
 });
 
-/** The tally case's property check (race-probe.ts), set up on `implDir`; a few tries where a loaded machine keeps the threads apart. */
+/**
+ * The tally case's property check (race-probe.ts), set up on `implDir`: its evidence, judged by the case's
+ * judgeProperty (the judge's side); a few tries where a loaded machine keeps the threads apart.
+ */
 async function raceProperty(implDir: string, tries: number): Promise<(string | null)[]> {
-  const instance = await tallyCase(2, 1 << 10).setup(ctx(implDir));
+  const definition = tallyCase(2, 1 << 10);
+  const instance = await definition.setup(ctx(implDir));
   try {
     const found: (string | null)[] = [];
     for (let i = 0; i < tries; i++) {
-      found.push(await instance.checkProperty!());
+      found.push(definition.judgeProperty!(await instance.propertyEvidence!()));
       if (found.at(-1) !== null) break;
     }
     return found;
@@ -99,6 +103,15 @@ test('the race judge: equal totals pass; lost or extra updates are named', () =>
   assert.equal(judgeRace({ ...base, expected: 740, counted: 740 }), null);
   assert.match(judgeRace({ ...base, expected: 740, counted: 737 }) ?? '', /lost 3 of 740 updates \(10 calls of 64 points\)/);
   assert.match(judgeRace({ ...base, expected: 740, counted: 742 }) ?? '', /counted 2 more than the 740 updates made/);
+});
+
+test("the judge's side (the tally's judgeProperty, in the harness's process): the probe's counts decide; malformed ones fail", () => {
+  const tally = tallyCase(2, 1 << 10);
+  const base = { calls: 10, overlapping: 10, adversaryAdds: 100, expected: 740 };
+  assert.equal(tally.judgeProperty!({ ...base, counted: 740 }), null);
+  assert.match(tally.judgeProperty!({ ...base, counted: 737 }) ?? '', /^the shared histogram races: .* lost 3 of 740 updates/);
+  assert.throws(() => tally.judgeProperty!({ ...base, counted: 740.5 }), /the race probe's counts's counted is not a whole number >= 0: got 740\.5/);
+  assert.throws(() => tally.judgeProperty!(null), /the race probe's counts is not an object/);
 });
 
 test('the solution stages each transport as it should: a copy to detach, a SharedArrayBuffer to share', () => {

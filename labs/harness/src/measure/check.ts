@@ -3,6 +3,8 @@
  * A case that fails (wrong output, an error, a hang, or "not implemented") is torn down here and never measured.
  * In a lab run the comparison is the judge's (hooks.output sends each output to it: judge-outputs.ts CheckJudge), and
  * a case whose output the judge finds wrong is failed there and never measured; in one process (lab tests), here.
+ * So is the verdict on the variant's property: the case's instance gathers its evidence here, and the definition's
+ * judgeProperty decides in the judge's process (hooks.property), or here in one process.
  */
 import type { CaseDefinition, CaseInstance, Comparator, Comparison, LabContext } from '../lab-definition.ts';
 import { isNotImplemented } from '../lab-definition.ts';
@@ -37,6 +39,25 @@ export interface CheckHooks {
    * here and resolves to the comparison (an output too large to send). Without it, `comparator` compares it here.
    */
   output?(input: number, output: unknown): Promise<Comparison | null>;
+  /**
+   * The case's property evidence (CaseInstance.propertyEvidence): sends it to the judge, which runs the definition's
+   * judgeProperty in its own process (resolves to null). Without it, judgeProperty runs here (judgePropertyHere).
+   */
+  property?(evidence: unknown): Promise<string | null>;
+}
+
+/**
+ * The verdict on a case's property evidence by its definition's judgeProperty (the judge's CheckVerdicts and the
+ * one-process check alike): null when it holds, else why not; evidence its judge cannot read, or a case with evidence
+ * and no judge, fails.
+ */
+export function judgePropertyHere(definition: Pick<CaseDefinition<unknown, unknown>, 'judgeProperty'>, evidence: unknown): string | null {
+  if (!definition.judgeProperty) return 'sent property evidence, but the case has no judge of its property (judgeProperty): the lab is incomplete';
+  try {
+    return definition.judgeProperty(evidence);
+  } catch (error) {
+    return `its property evidence could not be judged: ${errorText(error)}`;
+  }
 }
 
 /** Where a compared output first differs, " at [i]: expected x, got y", or nothing where the comparator names no entry. */
@@ -169,12 +190,15 @@ export async function checkCase<Input, Output>(
     }
   }
   // The case's property (what the variant exists for), once its outputs are right: announced as one more check call.
-  if (entry === null && instance.checkProperty) {
+  // The instance gathers evidence; the definition's judgeProperty decides: in the judge's process when `hooks.property`
+  // sends it there, here otherwise (one process: lab tests).
+  if (entry === null && instance.propertyEvidence) {
     const index = set.inputs.length;
     try {
       hooks.beforeInput?.(index);
-      const problem = await withTimeout(Promise.resolve().then(() => instance.checkProperty?.() ?? null), callTimeoutMs, 'the property check');
+      const evidence = await withTimeout(Promise.resolve().then(() => instance.propertyEvidence?.()), callTimeoutMs, 'the property check');
       hooks.afterCall?.();
+      const problem = hooks.property ? await hooks.property(evidence) : judgePropertyHere(definition, evidence);
       if (problem !== null) entry = failure(def, comparator.description, problem, false, { maxAbsError, maxRelError, inputsChecked: index });
     } catch (error) {
       hooks.afterCall?.();

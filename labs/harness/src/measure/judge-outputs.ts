@@ -16,7 +16,7 @@ import { randomFillSync, randomInt } from 'node:crypto';
 import { serialize } from 'node:v8';
 import { paramsKey, type CorrectnessEntry } from '@parallel-course/core';
 import { errorText } from '../errors.ts';
-import { checkMismatchText } from './check.ts';
+import { checkMismatchText, judgePropertyHere } from './check.ts';
 import { copyInput } from './copy-input.ts';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from '../lab-definition.ts';
@@ -244,11 +244,11 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
 export class CheckJudge {
   readonly #lab: LabDefinition<unknown, unknown>;
   readonly #ctx: LabContext;
-  readonly #definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params'>>;
+  readonly #definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params' | 'judgeProperty'>>;
   #inputs = new Map<string, Promise<unknown[]>>();
   #expected = new Map<string, Promise<unknown>>();
 
-  constructor(lab: LabDefinition<unknown, unknown>, ctx: LabContext, definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params'>>) {
+  constructor(lab: LabDefinition<unknown, unknown>, ctx: LabContext, definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params' | 'judgeProperty'>>) {
     this.#lab = lab;
     this.#ctx = ctx;
     this.#definitions = definitions;
@@ -298,6 +298,21 @@ export class CheckJudge {
     return compareAt(this.#lab, all[index], positions, values);
   }
 
+  /** Whether case `key` has a property to judge (its definition's judgeProperty): then a passed case must send evidence. */
+  hasProperty(key: string): boolean {
+    return this.#definitions.get(key)?.judgeProperty !== undefined;
+  }
+
+  /**
+   * The verdict on case `key`'s property evidence, by its definition's judgeProperty, here in the judge's process:
+   * null when the property holds, else why not (evidence it cannot read fails, naming the field).
+   */
+  judgeProperty(key: string, evidence: unknown): string | null {
+    const definition = this.#definitions.get(key);
+    if (!definition) return `property evidence arrived for a case the judge does not have (${key})`;
+    return judgePropertyHere(definition, evidence);
+  }
+
   /** How many check inputs case `key` has (its 'check-output's, one each, before its 'checked'). */
   async inputCount(key: string): Promise<number> {
     return (await this.#inputsOf(key)).all.length;
@@ -336,14 +351,17 @@ export interface CheckVerdictHooks {
 interface CaseChecks {
   failed: CorrectnessEntry | null;
   inputs: Set<number>;
+  /** The judge's verdict on the case's property evidence: undefined before any arrived, null when it holds. */
+  property?: string | null;
   maxAbsError: number | null;
   maxRelError: number | null;
 }
 
 /**
  * One runner's check stage, decided in the judge's process: each check output the runner sends ('check-output') is
- * compared (CheckJudge), and the runner's 'checked' entry stands only when the judge found no wrong output and had an
- * output for every check input. Per case, the steps run in the order their messages arrived (each may wait on the
+ * compared (CheckJudge), the case's property evidence ('property') judged by its definition's judgeProperty, and the
+ * runner's 'checked' entry stands only when the judge found no wrong output, had an output for every check input and,
+ * for a case with a property, had evidence that shows it. Per case, the steps run in the order their messages arrived (each may wait on the
  * judge's expected output); a step that rejects (the channel closed under a 'show': the process ended) leaves the case
  * to the attempt's outcome.
  */
@@ -361,6 +379,19 @@ export class CheckVerdicts {
   /** Check output #`input` of case `key`, as the runner sent it: whole, or `large` (its values shown at positions). */
   output(key: string, input: number, output: unknown): void {
     this.#inTurn(key, () => this.#judge(key, input, output));
+  }
+
+  /** The case's property evidence, as the runner sent it (after its check outputs): judged here, once. */
+  property(key: string, evidence: unknown): void {
+    this.#inTurn(key, async () => {
+      const state = this.#stateOf(key);
+      if (state.failed) return;
+      if (state.property !== undefined) {
+        state.failed = this.#hooks.failed(key, "a second property evidence arrived: lab or learner code wrote to the harness's channel", undefined);
+        return;
+      }
+      state.property = this.#checks.judgeProperty(key, evidence);
+    });
   }
 
   /** The runner's entry for case `key` after its check outputs: the judge's verdict goes to `hooks.decided`. */
@@ -381,8 +412,7 @@ export class CheckVerdicts {
   }
 
   async #judge(key: string, input: number, output: unknown): Promise<void> {
-    let state = this.#cases.get(key);
-    if (!state) this.#cases.set(key, (state = { failed: null, inputs: new Set(), maxAbsError: null, maxRelError: null }));
+    const state = this.#stateOf(key);
     if (state.failed) {
       // The runner waits for the 'show' of an output too large to send: it is asked even with nothing to check.
       if ((output as { kind?: unknown } | null)?.kind === 'large') await this.#hooks.show(key, input, []).catch(() => {});
@@ -398,6 +428,12 @@ export class CheckVerdicts {
     if (failed) {
       state.failed = { ...failed, comparator: this.#checks.comparator, firstMismatch: comparison.firstMismatch, maxAbsError: state.maxAbsError, maxRelError: state.maxRelError, inputsChecked: input + 1 };
     }
+  }
+
+  #stateOf(key: string): CaseChecks {
+    let state = this.#cases.get(key);
+    if (!state) this.#cases.set(key, (state = { failed: null, inputs: new Set(), maxAbsError: null, maxRelError: null }));
+    return state;
   }
 
   /** The judge's comparison of one check output (null: not the judge's to check), or why it could not be checked. */
@@ -424,8 +460,21 @@ export class CheckVerdicts {
     if (!entry.passed) return entry;
     const count = await this.#checks.inputCount(key).catch(() => Number.NaN);
     const arrived = state?.inputs.size ?? 0;
-    if (arrived === count) return { ...entry, maxAbsError: state?.maxAbsError ?? null, maxRelError: state?.maxRelError ?? null };
-    const reason = `its check outputs did not all reach the harness (${arrived} of ${count}): lab or learner code wrote to the harness's channel`;
-    return this.#hooks.failed(key, reason, entry) ?? entry;
+    const errors = { maxAbsError: state?.maxAbsError ?? null, maxRelError: state?.maxRelError ?? null };
+    if (arrived !== count) {
+      const reason = `its check outputs did not all reach the harness (${arrived} of ${count}): lab or learner code wrote to the harness's channel`;
+      return this.#hooks.failed(key, reason, entry) ?? entry;
+    }
+    // The property is the judge's to decide from the evidence: the runner's 'passed' says nothing about it.
+    const property = state?.property;
+    if (this.#checks.hasProperty(key) && property === undefined) {
+      const reason = "its property evidence did not reach the harness: lab or learner code wrote to the harness's channel";
+      return this.#hooks.failed(key, reason, entry) ?? entry;
+    }
+    if (typeof property === 'string') {
+      const failed = this.#hooks.failed(key, property, entry);
+      return failed ? { ...failed, ...errors, inputsChecked: count } : entry;
+    }
+    return { ...entry, ...errors };
   }
 }

@@ -108,7 +108,16 @@ export type RunnerMessage =
    * its own expected output (judge-outputs.ts CheckJudge). A `large` one the runner compared itself; its 'checked' says.
    */
   | { type: 'check-output'; caseKey: string; input: number; output: SampleOutput }
-  /** The case's check is over; a wrong output the judge found among its 'check-output's overrides `entry`. */
+  /**
+   * The case's property evidence (CaseInstance.propertyEvidence), sent after its check outputs, before its 'checked':
+   * raw observations made in this process, beside the learner's code (self-reported), which the judge reads and
+   * judges with the case's judgeProperty in its own process (judge-outputs.ts CheckVerdicts). At most one per case.
+   */
+  | { type: 'property'; caseKey: string; evidence: unknown }
+  /**
+   * The case's check is over; a wrong output the judge found among its 'check-output's, or its verdict on the case's
+   * 'property' evidence, overrides `entry` (a passed entry of a case with a property and no evidence fails).
+   */
   | { type: 'checked'; entry: CorrectnessEntry; caseKey: string; measureCallMs: number | null }
   | { type: 'progress'; done: number; total: number; label: string; phase: 'check' | 'warm-up' | 'measure' }
   /**

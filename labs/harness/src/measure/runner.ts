@@ -234,6 +234,15 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
         called();
         return lab.comparator.compare(await lab.expected(p.set.inputs[index]), actual);
       },
+      property: async (evidence) => {
+        // Judged in the judge's process (the case's judgeProperty): nothing is decided here.
+        try {
+          await channel.send({ type: 'property', caseKey: p.key, evidence });
+        } catch (e) {
+          throw new Error(`its property evidence could not be sent to the harness: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        return null;
+      },
     });
     // The last check input is the measured input: its (cold) time sets the case's limit per measured sample.
     const checkMs = checked.callMs.length === p.set.inputs.length ? (checked.callMs.at(-1) ?? null) : null;

@@ -1,7 +1,7 @@
 /**
  * The messages of one runner, each type to its handler: the answers to the judge's requests to its channel
  * (judge-sampler.ts JudgeChannel), the calls it announces to the watchdog (attempt-watchdog.ts), its check outputs and
- * results to the judge's verdicts (judge-outputs.ts CheckVerdicts), the measure stage to the meeting
+ * property evidence and results to the judge's verdicts (judge-outputs.ts CheckVerdicts), the measure stage to the meeting
  * (measure-meeting.ts), failures, notes and measured cases into the run.
  * A message the protocol does not expect (an answer not asked for, a second one, a round or a call while the judge
  * measures) means lab or learner code wrote to the channel: the case it concerns fails and the process is ended; with
@@ -94,6 +94,8 @@ export class AttemptMessages {
         return this.#call(message);
       case 'check-output':
         return this.#checkOutput(message);
+      case 'property':
+        return this.#property(message);
       case 'checked':
         return this.#checked(message);
       case 'progress':
@@ -161,6 +163,13 @@ export class AttemptMessages {
     const info = this.#infoOf(message.caseKey);
     if (!info) return this.#refuse('a check output arrived for a case the harness does not know', null);
     this.#verdicts.output(info.key, message.input, message.output);
+  }
+
+  #property(message: Message<'property'>): void {
+    if (this.#measuringStarted) return this.#refuse(`property evidence arrived after the check (${String(message.caseKey).slice(0, 200)})`, message.caseKey);
+    const info = this.#infoOf(message.caseKey);
+    if (!info) return this.#refuse('property evidence arrived for a case the harness does not know', null);
+    this.#verdicts.property(info.key, message.evidence);
   }
 
   #checked(message: Message<'checked'>): void {
