@@ -1,7 +1,9 @@
 /**
  * The data-movement cases: the same payload handed to a worker thread by structured clone, by transferring its
  * ArrayBuffer, and through a SharedArrayBuffer, against checksumming it on the main thread (the baseline with the
- * same payloadMiB). One sample is one round trip: hand the payload over, the worker checksums it, the answer comes back.
+ * same payloadMiB). One call is one round trip: hand the payload over, the worker checksums it, the answer comes back.
+ * Each call takes the next of several copies of its input (payload-copies.ts), staged once, so no call finds its
+ * payload in a core's cache from the call before, however many calls a sample makes.
  */
 import { TRANSPORT } from './learner-files.ts';
 import { Worker } from 'node:worker_threads';
@@ -10,6 +12,7 @@ import { importImpl, type LabOutput } from './cases.ts';
 import type { HandoffReply, HandoffRequest, Transport } from './handoff-protocol.ts';
 import type { LabInput } from './inputs.ts';
 import { checksum, warmChecksum } from './payload.ts';
+import { PayloadCycle } from './payload-copies.ts';
 
 type Case = CaseDefinition<LabInput, LabOutput>;
 type Instance = CaseInstance<LabInput, LabOutput>;
@@ -31,7 +34,8 @@ export function serialPayloadCase(payloadMiB: number): Case {
     params: { payloadMiB },
     async setup(): Promise<Instance> {
       warmChecksum();
-      return { run: (input) => [checksum(payloadOf(input))], teardown() {} };
+      const copies = new PayloadCycle((copy) => copy);
+      return { run: (input) => [checksum(copies.next(payloadOf(input)).item)], teardown() {} };
     },
   };
 }
@@ -57,9 +61,13 @@ export function handoffCase(transport: Transport, payloadMiB: number): Case {
         worker.once('message', () => resolve()); // 'ready': the first message the worker sends
         worker.once('error', reject);
       });
-      // Each input is staged once, outside the samples that use it: a real program would produce its data in the
-      // staged buffer. A transferred buffer comes back with the reply and replaces the staged one.
-      const staged = new WeakMap<Uint8Array, Uint8Array>();
+      // Each input's copies are staged once, outside the samples that use them: a real program would produce its data
+      // in the staged buffer. A transferred buffer comes back with the reply and replaces the staged one.
+      const staged = new PayloadCycle((copy) => {
+        const payload = impl.stage(transport, copy);
+        checkStaged(transport, copy, payload);
+        return payload;
+      });
       const handoffMs: number[] = [];
       let pending: { resolve: (reply: HandoffReply) => void; reject: (error: Error) => void } | null = null;
       worker.on('message', (reply: HandoffReply) => pending?.resolve(reply));
@@ -68,12 +76,7 @@ export function handoffCase(transport: Transport, payloadMiB: number): Case {
       return {
         async run(input) {
           const bytes = payloadOf(input);
-          let payload = staged.get(bytes);
-          if (!payload) {
-            payload = impl.stage(transport, bytes);
-            checkStaged(transport, bytes, payload);
-            staged.set(bytes, payload);
-          }
+          const { item: payload, index } = staged.next(bytes);
           const transfer = impl.transferList(transport, payload);
           const request: HandoffRequest = { transport, bytes: payload };
           const reply = new Promise<HandoffReply>((resolve, reject) => (pending = { resolve, reject }));
@@ -87,7 +90,7 @@ export function handoffCase(transport: Transport, payloadMiB: number): Case {
           const answer = await reply;
           pending = null;
           handoffMs.push(Number(answer.receivedAtNs - sentAtNs) / 1e6);
-          if (answer.bytes) staged.set(bytes, answer.bytes);
+          if (answer.bytes) staged.replace(bytes, index, answer.bytes);
           return [answer.checksum];
         },
         resetObservations() {

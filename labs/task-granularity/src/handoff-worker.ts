@@ -1,6 +1,6 @@
 /**
  * The worker thread of the hand-off cases: receives a payload, checksums it, answers. A transferred payload is
- * transferred back, so both sides reuse one buffer (no fresh pages per sample).
+ * transferred back, so the sender reuses its staged buffers (no fresh pages per call).
  */
 import { parentPort } from 'node:worker_threads';
 import type { HandoffReply, HandoffRequest } from './handoff-protocol.ts';

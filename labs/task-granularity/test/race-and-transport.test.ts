@@ -10,12 +10,14 @@ import { fileURLToPath } from 'node:url';
 import type { CaseDefinition, LabContext } from '@parallel-course/harness';
 import { tallyCase, type LabOutput } from '../src/cases.ts';
 import { exactIntegers } from '../src/comparator.ts';
-import { handoffCase } from '../src/handoff-cases.ts';
+import { handoffCase, serialPayloadCase } from '../src/handoff-cases.ts';
+import { copiesFor, CYCLE_BYTES, MAX_COPIES } from '../src/payload-copies.ts';
 import { judgeRace } from '../src/race-probe.ts';
 import type { LabInput } from '../src/inputs.ts';
 import { liveLeases } from '../src/lease.ts';
 import { histogramSync } from '../src/monte-carlo.ts';
-import { checksum, makePayload } from '../src/payload.ts';
+import { checksum, makePayload, MIB } from '../src/payload.ts';
+import { seen } from './fixtures/recording-transport/transport.ts';
 import * as solution from '../../../solutions/task-granularity/transport.ts';
 import * as exercise from '../../../exercises/task-granularity/transport.ts';
 
@@ -138,6 +140,53 @@ test('each transport returns the reference checksum, and a transferred buffer co
   }
   // The caller's bytes are never detached.
   for (const input of inputs) assert.ok((input as { bytes: Uint8Array }).bytes.byteLength > 0);
+});
+
+test('copies a payload case cycles through: enough to pass the cores\' private caches, one from 32 MiB', () => {
+  // Reference: ceil(32 MiB / n), within 1 .. 64.
+  assert.equal(CYCLE_BYTES, 32 * MIB);
+  assert.equal(copiesFor(MIB), 32);
+  assert.equal(copiesFor(16 * MIB), 2);
+  assert.equal(copiesFor(32 * MIB), 1);
+  assert.equal(copiesFor(64 * MIB), 1);
+  assert.equal(copiesFor(5), MAX_COPIES);
+  assert.equal(copiesFor(0), MAX_COPIES);
+});
+
+// A sample of several calls runs every call on the one measured payload (payload inputs have no fresh input): back to
+// back on one buffer, a 1 MiB payload stayed in a core's cache from one call to the next, and shared memory and the
+// serial checksum read 3x faster than a hand-off of data the worker had not read (payload-copies.ts).
+test('calls back to back on one payload each hand over a copy the calls before did not touch, staged once', async () => {
+  const input: LabInput = { kind: 'payload', bytes: makePayload(3, MIB) };
+  const bytes = (input as { bytes: Uint8Array }).bytes;
+  const copies = copiesFor(MIB);
+  const fixture = fileURLToPath(new URL('./fixtures/recording-transport', import.meta.url));
+  for (const transport of ['clone', 'transfer', 'shared'] as const) {
+    seen.staged.length = 0;
+    seen.sent.length = 0;
+    const outputs = await runCase(handoffCase(transport, 1), fixture, Array.from({ length: copies + 1 }, () => input));
+    assert.deepEqual(outputs, Array.from({ length: copies + 1 }, () => [checksum(bytes)]), transport);
+    // Staged once per copy, each from memory of its own, the first the caller's bytes (never detached).
+    assert.equal(seen.staged.length, copies, transport);
+    assert.equal(new Set(seen.staged.map((b) => b.buffer)).size, copies, transport);
+    assert.equal(seen.staged[0], bytes);
+    assert.equal(bytes.byteLength, MIB);
+    assert.equal(seen.sent.length, copies + 1);
+    if (transport !== 'transfer') {
+      // (A transferred buffer comes back as a new object over the same memory: its copies are told apart by their staging.)
+      assert.equal(new Set(seen.sent.slice(0, copies).map((b) => b.buffer)).size, copies, `${transport}: ${copies} calls, ${copies} buffers`);
+      assert.equal(seen.sent[copies]!.buffer, seen.sent[0]!.buffer, `${transport}: the cycle comes round`);
+    }
+  }
+  // The baseline alike: the caller's bytes changed after the copies were taken show in one call of the cycle only.
+  const instance = await serialPayloadCase(1).setup(ctx(SOLUTION));
+  const before = checksum(bytes);
+  await instance.run(input);
+  bytes[0] = (bytes[0]! + 1) & 0xff;
+  const sums = [];
+  for (let c = 0; c < copies; c++) sums.push(((await instance.run(input)) as number[])[0]);
+  assert.equal(sums.filter((s) => s !== before).length, 1, 'one call of the cycle reads the caller\'s bytes, the others their copies');
+  await instance.teardown();
 });
 
 test('the exercise: clone works, transfer and shared say what to write; a forgotten transfer list is named', async () => {
