@@ -196,11 +196,40 @@ test("in a graded run the solution's copy runs in a process that never loads the
   const results = outcome.runDir ? JSON.parse(readFileSync(path.join(outcome.runDir, 'results.json'), 'utf8')) : null;
   assert.ok(results?.cases.some((c: { params: Record<string, unknown> }) => c.params['impl'] === 'solution'), 'the solution copy was measured');
   assert.notEqual(results?.grade?.entries[0]?.ratio ?? null, null, JSON.stringify(results?.grade));
-  assert.ok(results?.notes.some((n: string) => n.startsWith("The solution's own process")), 'the note on its round trip');
+  assert.ok(results?.notes.some((n: string) => /^A graded run's own processes had round trips per sample of: the learner's graded cases' process [\d.]+ ms, the solution's process [\d.]+ ms/.test(n)), 'the note on their round trips');
   // Every case records its calls per sample; the graded case and the solution's copy of it make the same (equal work).
   const calls = (impl?: string) => results?.cases.find((c: { variant: string; params: Record<string, unknown> }) => c.variant === 'learner' && c.params['impl'] === impl)?.callsPerSample;
   assert.ok(results?.cases.every((c: { callsPerSample?: unknown }) => Number.isInteger(c.callsPerSample) && (c.callsPerSample as number) >= 1), JSON.stringify(results?.cases.map((c: { callsPerSample?: unknown }) => c.callsPerSample)));
   assert.equal(calls('solution'), calls(undefined));
+});
+
+test("in a graded run the learner's graded case runs in a process of its own that mirrors the solution's, never beside the practice cases (issue 42)", async (t) => {
+  // The 'steady' case (a practice case) marks the process it is set up in, and the learner's graded case throws in a
+  // marked process. While the learner's graded cases ran in the process that runs every other case (whose inputs,
+  // heap and caches read the solution graded against itself 10-15% off 1), the graded case failed here.
+  const root = tempRoot('faults-root', 'harness-judge-', t);
+  const labFile = path.join(root, 'labs', 'faulty', 'src', 'lab.ts');
+  writeFileSync(labFile, replaceOnce(
+    readFileSync(labFile, 'utf8'),
+    "variant('steady', (xs) => [xs.reduce((s, x) => s + x * x, 0)]),",
+    "{ ...variant('steady', (xs) => [xs.reduce((s, x) => s + x * x, 0)]), async setup() { (globalThis as { steadyHere?: boolean }).steadyHere = true; return { run: (xs: Input) => [xs.reduce((s, x) => s + x * x, 0)], teardown() {} }; } },",
+  ));
+  writeFileSync(
+    path.join(root, 'exercises', 'faulty', 'faulty.ts'),
+    `export function sumSquares(xs: Float64Array): number {
+  if ((globalThis as { steadyHere?: boolean }).steadyHere) throw new Error("the graded case ran in the process of the lab's other cases");
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]! * xs[i]!;
+  return s;
+}
+`,
+  );
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const entry = (variant: string, impl?: string) => outcome.correctness.find((e) => e.variant === variant && e.params['impl'] === impl);
+  assert.equal(entry('learner')?.passed, true, JSON.stringify(entry('learner')));
+  assert.equal(entry('steady')?.passed, true, 'the practice case ran too');
+  const results = outcome.runDir ? JSON.parse(readFileSync(path.join(outcome.runDir, 'results.json'), 'utf8')) : null;
+  assert.notEqual(results?.grade?.entries[0]?.ratio ?? null, null, JSON.stringify(results?.grade));
 });
 
 test("a graded case gets one discarded sample before each of its rounds; the plan's count is what is recorded", async () => {

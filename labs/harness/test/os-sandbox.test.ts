@@ -211,22 +211,22 @@ test('a graded run where no OS sandbox can start is not a grade, unless the inst
   const trusted = await runLab({ ...base, grade: true, trustedCode: true });
   assert.ok(trusted.results?.grade, 'graded with --trusted-code');
   assert.ok(trusted.results?.notes.some((n) => n.startsWith('Graded without an OS sandbox (--trusted-code)')));
-  // Two runners, each with the limit: the note's bound for the run is twice the limit it states.
+  // Three runners (the learner's, its graded cases', the solution's), each with the limit: the run's bound is three times it.
   const note = trusted.results?.notes.find((n) => n.startsWith('Sandbox: ')) ?? '';
-  const [, each, together] = /at most (\d+\.\d) GiB of memory\..*this graded run has 2 \(the learner's and the solution's\), so at most (\d+\.\d) GiB of memory together\.$/.exec(note) ?? [];
+  const [, each, together] = /at most (\d+\.\d) GiB of memory\..*this graded run has 3 \(the learner's, its graded cases' and the solution's\), so at most (\d+\.\d) GiB of memory together\.$/.exec(note) ?? [];
   assert.ok(each && together, note);
-  // Each is printed to one decimal, so twice it may differ from the printed total by the rounding (4.25 -> "4.3", 8.5).
-  assert.ok(Math.abs(Number(together) - 2 * Number(each)) <= 0.1 + 1e-9, note);
+  // Each is printed to one decimal, so three times it may differ from the printed total by the rounding (4.25 -> "4.3", 12.75 -> "12.8").
+  assert.ok(Math.abs(Number(together) - 3 * Number(each)) <= 0.15 + 1e-9, note);
 });
 
-test("the sandbox note states the run's memory bound: each runner's limit, and twice it for a graded run's two runners", () => {
+test("the sandbox note states the run's memory bound: each runner's limit, and three times it for a graded run's three runners", () => {
   const limits = sandboxLimits(2, 12 * 2 ** 30);
   const bwrap = { available: true as const, bwrap: '/usr/bin/bwrap', prlimit: '/usr/bin/prlimit' };
   const practice = osSandboxNote(bwrap, limits);
   assert.match(practice, /at most 12\.0 GiB of memory, 4800 CPU s per process, 1152 processes and threads, 1 MiB of output per stream\) and Node's permission model\.$/);
   assert.equal(
-    osSandboxNote(bwrap, limits, 2),
-    `${practice} These limits are each runner's: this graded run has 2 (the learner's and the solution's), so at most 24.0 GiB of memory together.`,
+    osSandboxNote(bwrap, limits, 3),
+    `${practice} These limits are each runner's: this graded run has 3 (the learner's, its graded cases' and the solution's), so at most 36.0 GiB of memory together.`,
   );
-  assert.match(osSandboxNote({ available: false, reason: 'COURSE_BWRAP=none' }, sandboxLimits(2, null), 2), /at most 4\.5 GiB of memory\. A practice run; a grade needs the sandbox\. .* so at most 9\.0 GiB of memory together\.$/);
+  assert.match(osSandboxNote({ available: false, reason: 'COURSE_BWRAP=none' }, sandboxLimits(2, null), 3), /at most 4\.5 GiB of memory\. A practice run; a grade needs the sandbox\. .* so at most 13\.5 GiB of memory together\.$/);
 });

@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LabLoadError } from '../src/errors.ts';
 import { loadLab } from '../src/lab-registry.ts';
-import { runCases } from '../src/measure/run-cases.ts';
+import { runCases, runnerSideOf } from '../src/measure/run-cases.ts';
 import { tempRoot } from './support/temp-root.ts';
-import { caseKey } from '@parallel-course/core';
+import { caseKey, gradedCaseParams, isSolutionCopy } from '@parallel-course/core';
 
 const ROOT = fileURLToPath(new URL('./fixtures/faults-root/', import.meta.url));
 const JOB = { lab: 'faulty', impl: 'solution' as const, quick: true, seed: 1, rootDir: ROOT, availableParallelism: 2 };
@@ -53,4 +53,19 @@ test('a runner whose case list differs from the supervisor\'s stops with the rea
   assert.equal(run.fatal?.kind, 'internal');
   assert.match(run.fatal?.message ?? '', /the faulty lab's cases differ between the harness's process and the runner's \(2 vs 3 cases; first difference: \["learner",\[\]\]\): cases\(\) must depend only on its context/);
   assert.deepEqual(run.correctness, []);
+});
+
+test("a graded run's two graded runners hold the same cases in the same order, and the learner's runner none of them (issue 42)", async () => {
+  // native-kernel: two graded cases (native-march n = 256, native-blocked at the quick run's largest size).
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const { definitions, info } = runCases(await loadLab('native-kernel', root), { lab: 'native-kernel', impl: 'exercise', quick: true, seed: 1, rootDir: root, availableParallelism: 2, grade: true });
+  const graded = new Set((info.grading?.cases ?? []).map((g) => caseKey(g)));
+  const of = (side: string) => definitions.filter((d) => runnerSideOf(d, graded) === side);
+  const mirrored = of('graded').map((d) => caseKey(d));
+  assert.equal(mirrored.length, 2);
+  assert.deepEqual(mirrored, [...graded], "the learner's graded runner has exactly the graded cases, in the grading's order");
+  assert.deepEqual(of('solution').map((d) => caseKey({ variant: d.variant, params: gradedCaseParams(d.params) })), mirrored, "the solution's runner has their copies, in the same order");
+  assert.ok(of('learner').some((d) => d.variant === info.baseline), "the learner's runner has the baseline");
+  assert.ok(of('learner').every((d) => !graded.has(caseKey(d)) && !isSolutionCopy(d.params)));
+  assert.equal(of('learner').length + of('graded').length + of('solution').length, definitions.length);
 });

@@ -252,6 +252,8 @@ export interface JudgeHooks {
 export interface JudgeRoute {
   /** Every channel, the one whose round trip is the run's harness overhead first. */
   channels: JudgeChannel[];
+  /** Each channel's runner, for the notes ('learner', 'graded', 'solution'); absent: unnamed. */
+  names?: string[];
   of(caseKey: string): JudgeChannel;
 }
 
@@ -268,6 +270,9 @@ function errorText(error: unknown): string {
 function median(values: number[]): number {
   return values.length === 0 ? Number.NaN : coreMedian(values);
 }
+
+/** How the notes name a graded run's runners (run-protocol.ts RunnerSide). */
+const RUNNER_NAMES: Record<string, string> = { learner: "the learner's process", graded: "the learner's graded cases' process", solution: "the solution's process" };
 
 /** The most the round trip may take off a sample (ms), however wide a calibration reads: a cap on what it can hide. */
 export const MAX_TRIP_BOUND_MS = 0.5;
@@ -558,7 +563,7 @@ async function measureRounds(run: SamplingRun, members: number[], firstRound: nu
  * each answer charged and the notes written.
  */
 export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, route: JudgeChannel | JudgeRoute, outputs: OutputJudge, hooks: JudgeHooks = {}): Promise<JudgedSamples> {
-  const { channels, of } = route instanceof JudgeChannel ? { channels: [route], of: () => route } : route;
+  const { channels, of, names = [] } = route instanceof JudgeChannel ? { channels: [route], of: () => route, names: [] } : route;
   const { roundTrips, tripBoundMs } = await calibrate({ cases, of, channels });
   const run: SamplingRun = {
     cases,
@@ -590,7 +595,10 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
 
   const { samples, charged } = chargeAfterAnswer(cases, run.taken);
   const notes = clockNotes(cases, run.taken, run.chosen, charged, run.roundTripMs, run.disagreements, plan);
-  if (roundTrips.length > 1) notes.push(`The solution's own process (a graded run) had a round trip of ${(roundTrips[1] as number).toFixed(3)} ms per sample; the learner's, ${run.roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);
+  if (roundTrips.length > 1) {
+    const others = roundTrips.slice(1).map((ms, i) => `${RUNNER_NAMES[names[i + 1] ?? ''] ?? 'another process'} ${ms.toFixed(3)} ms`);
+    notes.push(`A graded run's own processes had round trips per sample of: ${others.join(', ')}; the learner's, ${run.roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);
+  }
   return { samples, failed: run.failed, roundTripMs: run.roundTripMs, notes };
 }
 

@@ -1,9 +1,10 @@
 /**
  * Where the runner processes of one attempt meet for the measure stage: a practice run has one (the learner's), a
- * `--grade` run two (the learner's, and the solution's, which never loads a learner module). Each arrives when its
- * check is over with the cases that passed and its channel; once all have arrived (or left without measuring), the
- * judge measures every case in one interleaved sequence (judge-sampler.ts), each sample asked of the process that has
- * the case, so the solution's samples and the learner's are taken round by round, side by side.
+ * `--grade` run three (the learner's; its graded cases', mirroring the solution's; and the solution's, which never
+ * loads a learner module: run-cases.ts runnerSideOf). Each arrives when its check is over with the cases that passed
+ * and its channel; once all have arrived (or left without measuring), the judge measures every case in one interleaved
+ * sequence (judge-sampler.ts), each sample asked of the process that has the case, so the solution's samples and the
+ * learner's are taken round by round, side by side.
  * Input: each party's cases and channel. Output: the run's samples (`judged`), failed entries, overhead and notes,
  * written into the run; each party's `arrive` then resolves and the party ends its runner.
  */
@@ -11,13 +12,14 @@ import { readCpuSnapshot, roundLoad, type CpuSnapshot } from './competing-load.t
 import { caseKey, caseLabel, gradedCaseParams, isSolutionCopy, type CorrectnessEntry } from '@parallel-course/core';
 import { judgeSamples, sampleLimitMs, type JudgeChannel, type JudgedCase } from './judge-sampler.ts';
 import { labOutputJudge, type OutputJudge } from './judge-outputs.ts';
-import type { CaseInfo, RunnerMessage } from './run-protocol.ts';
+import type { CaseInfo, RunnerMessage, RunnerSide } from './run-protocol.ts';
+import { runnerSideOf } from './run-cases.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
 
 /** One runner process at the meeting. */
 export interface Party {
-  /** 'learner' or 'solution': the round trip recorded as the run's overhead is the learner's. */
-  name: 'learner' | 'solution';
+  /** Which runner (run-protocol.ts RunnerSide): the round trip recorded as the run's overhead is the learner's. */
+  name: RunnerSide;
   channel: JudgeChannel;
   pid: number | undefined;
   cases: Extract<RunnerMessage, { type: 'measuring' }>['cases'];
@@ -88,8 +90,8 @@ export class MeasureMeeting {
         const info = infoOf(c?.key);
         // Only cases the supervisor knows, that passed their check, from the process that checked them.
         if (!info || this.#entries.get(info.key)?.passed !== true || owner.has(info.key)) continue;
-        // In a graded run the solution's copies are the solution process's alone, every other case the learner's.
-        if (this.#expected > 1 && isSolutionCopy(info.params) !== (party.name === 'solution')) continue;
+        // In a graded run each case is one runner's alone (the solution's copies, the learner's graded cases, the rest).
+        if (this.#expected > 1 && runnerSideOf(info, graded) !== party.name) continue;
         owner.set(info.key, party);
         const checkMs = typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null;
         // A graded case and the solution's copy of it: one pair, the same calls per sample (equal work).
@@ -123,13 +125,15 @@ export class MeasureMeeting {
       for (const party of this.#parties) if (party.pid !== undefined) try { process.kill(-party.pid, 'SIGKILL'); } catch { /* gone already */ }
       throw error;
     }
-    const learner = this.#parties.find((p) => p.name === 'learner') ?? this.#parties[0]!;
+    // The learner's first (its round trip is the run's overhead), then in RunnerSide's order, whichever arrived first.
+    const sides: RunnerSide[] = ['learner', 'graded', 'solution'];
+    const parties = [...this.#parties].sort((a, b) => sides.indexOf(a.name) - sides.indexOf(b.name));
     // The CPU other processes took while each case's samples of a round were timed (competing-load.ts).
     let roundStart: CpuSnapshot | null = null;
     const result = await judgeSamples(
       cases,
       run.lab.plan,
-      { channels: [learner.channel, ...this.#parties.filter((p) => p !== learner).map((p) => p.channel)], of: (key) => owner.get(key)!.channel },
+      { channels: parties.map((p) => p.channel), names: parties.map((p) => p.name), of: (key) => owner.get(key)!.channel },
       outputs,
       {
         onProgress: (done, total, label, phase) => this.#options.onProgress?.({ type: 'progress', done, total, label, phase }),

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { LabLoadError } from '../errors.ts';
 import { caseKey, isSolutionCopy, paramsKey, solutionCopyParams } from '@parallel-course/core';
 import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type VariantInfo } from '../lab-definition.ts';
-import { type CaseInfo, type LabInfo, type RunJob } from './run-protocol.ts';
+import { type CaseInfo, type LabInfo, type RunJob, type RunnerSide } from './run-protocol.ts';
 
 /** The learner's file behind a variant, from its `source` line: `<impl>/schedule.ts: runInChunks` -> `exercises/<lab>/schedule.ts`. */
 export function learnerFileOf(info: VariantInfo | undefined, lab: string, impl: RunJob['impl']): string | null {
@@ -41,6 +41,18 @@ function solutionCopies(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, 
     .cases(solutionCtx)
     .filter((d) => graded.has(caseKey(d)))
     .map((d) => ({ ...d, params: solutionCopyParams(d.params), setup: () => d.setup(solutionCtx) }));
+}
+
+/**
+ * Which runner of a graded run sets up a case (run-protocol.ts RunnerSide): the solution's copies the solution's, the
+ * learner's graded cases (`graded`, the grading's case keys) a runner of their own that mirrors the solution's, every
+ * other case the learner's. The two graded runners then hold and do the same things, case for case in the same order,
+ * and differ only in whose code they run: a runner that also ran every other case of the lab (its inputs, its heap,
+ * the caches they leave) read the solution graded against itself 10-15% off 1, in either direction (issue 42).
+ */
+export function runnerSideOf(definition: Pick<CaseDefinition<unknown, unknown>, 'variant' | 'params'>, graded: ReadonlySet<string>): RunnerSide {
+  if (isSolutionCopy(definition.params)) return 'solution';
+  return graded.has(caseKey(definition)) ? 'graded' : 'learner';
 }
 
 export type RunCasesJob = Omit<RunJob, 'exclude' | 'checkOnly'>;

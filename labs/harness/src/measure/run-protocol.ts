@@ -6,6 +6,15 @@
 import type { Impl, SamplingPlan } from '../lab-definition.ts';
 import type { CorrectnessEntry, Params, RawObservation, SampleUnit, Sweep } from '@parallel-course/core';
 
+/**
+ * The runners of a graded run, each with its own cases (run-cases.ts runnerSideOf): 'solution' the solution's copies
+ * of the graded cases alone (a process that never loads a learner module); 'graded' the learner's graded cases alone,
+ * in a process that holds and does what the solution's does (the same cases, set up and checked in the same order), so
+ * the two sides of a graded pair differ only in the code measured; 'learner' every other case (the baseline, the other
+ * variants: the practice run's cases).
+ */
+export type RunnerSide = 'learner' | 'graded' | 'solution';
+
 /** What the supervisor asks the runner to do. */
 export interface RunJob {
   lab: string;
@@ -34,11 +43,8 @@ export interface RunJob {
    * `{ ...params, impl: 'solution' }`, in a runner of their own (`side`), interleaved with the learner's by the judge.
    */
   grade?: boolean;
-  /**
-   * In a graded run, which cases this runner sets up: 'solution' the solution's copies of the graded cases alone (a
-   * process that never loads a learner module), 'learner' every other case. Absent: every case (a practice run).
-   */
-  side?: 'learner' | 'solution';
+  /** In a graded run, which cases this runner sets up (RunnerSide); absent: every case (a practice run). */
+  side?: RunnerSide;
   /** Multiplies the runner's own call limits, as the supervisor's (tests shorten them; default 1). */
   limitScale?: number;
 }

@@ -15,9 +15,9 @@ import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type CaseIns
 import { loadLab } from '../lab-registry.ts';
 import type { MeasureTarget } from './measure.ts';
 import { outputOf, serveSamples, valuesAt, type SampleServerChannel, type ServedCase } from './sample-server.ts';
-import { runCases } from './run-cases.ts';
+import { runCases, runnerSideOf } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
-import { caseKey, caseLabel, isSolutionCopy, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
+import { caseKey, caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
 import { LabLoadError } from '../errors.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
 
@@ -184,8 +184,10 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
   }
   const plan = info.plan;
   const excluded = new Set(job.exclude);
-  // A graded run's solution copies run in a process of their own, which loads no learner module (job.side).
-  const ours = (d: CaseDefinition<unknown, unknown>) => job.side === undefined || (job.side === 'solution') === isSolutionCopy(d.params);
+  // A graded run's cases are split among its runners (job.side): the solution's copies in a process that loads no
+  // learner module, the learner's graded cases in one that mirrors it, every other case in the learner's.
+  const gradedKeys = new Set((info.grading?.cases ?? []).map((g) => caseKey(g)));
+  const ours = (d: CaseDefinition<unknown, unknown>) => job.side === undefined || runnerSideOf(d, gradedKeys) === job.side;
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)) && ours(d));
   const prepared = await prepareCases(lab, definitions, ctx);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });
@@ -261,8 +263,9 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
   };
   const baselinePassed = passing.some((p) => p.prepared.definition.variant === lab.baseline);
   const otherPassed = passing.some((p) => p.prepared.definition.variant !== lab.baseline);
-  // The solution's process measures whatever of its copies passed; the others need the baseline and one more case.
-  const measures = job.side === 'solution' ? passing.length > 0 : baselinePassed && otherPassed;
+  // The graded pair's processes measure whatever of their cases passed; the learner's in a graded run its baseline
+  // (its other cases, if any passed, beside it); a practice run needs the baseline and one more case.
+  const measures = job.side === 'solution' || job.side === 'graded' ? passing.length > 0 : baselinePassed && (otherPassed || job.side === 'learner');
   if (job.checkOnly || !measures) {
     await teardownAll();
     return;

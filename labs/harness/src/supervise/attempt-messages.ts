@@ -11,7 +11,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { CorrectnessEntry } from '@parallel-course/core';
-import type { RunnerMessage } from '../measure/run-protocol.ts';
+import type { RunnerMessage, RunnerSide } from '../measure/run-protocol.ts';
 import { RefusedAnswer, type JudgeChannel, type Watch } from '../measure/judge-sampler.ts';
 import { CheckVerdicts, type CheckJudge, type CheckVerdictHooks } from '../measure/judge-outputs.ts';
 import { CHECK_CALL_TIMEOUT_MS } from '../measure/check.ts';
@@ -28,7 +28,7 @@ const FINISH_LIMIT_MS = 30_000;
 
 /** Which runner of the attempt this is, the meeting where it is measured, and whether the supervisor has stopped it. */
 export interface AttemptSide {
-  name: 'learner' | 'solution';
+  name: RunnerSide;
   meeting: MeasureMeeting;
   stopped(): boolean;
 }

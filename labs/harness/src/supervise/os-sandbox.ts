@@ -67,12 +67,13 @@ export type OsSandboxProbe = { available: true; bwrap: string; prlimit: string }
 /**
  * How the runner is walled in: bubblewrap (os-sandbox.ts) or the permission model alone, and why. The limits are each
  * runner's own (each has its own sandbox, and the supervisor polls each one's memory apart): a graded run has `runners`
- * = 2, the learner's and the solution's, so together they may hold twice the memory limit, and the note says so.
+ * = 3, the learner's, its graded cases' and the solution's (supervisor.ts), so together they may hold three times the
+ * memory limit, and the note says so.
  */
 export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits, runners = 1): string {
   const together =
     runners > 1
-      ? ` These limits are each runner's: this graded run has ${runners} (the learner's and the solution's), so at most ${formatGiB(runners * limits.memoryBytes)} of memory together.`
+      ? ` These limits are each runner's: this graded run has ${runners} (the learner's, its graded cases' and the solution's), so at most ${formatGiB(runners * limits.memoryBytes)} of memory together.`
       : '';
   return probe.available
     ? `Sandbox: bubblewrap (no network, its own PID namespace, a read-only view of the course, a private temp folder; at most ${formatGiB(limits.memoryBytes)} of memory, ` +

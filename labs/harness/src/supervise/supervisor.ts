@@ -8,9 +8,11 @@
  * JMH forks a fresh JVM: no state of the failed attempt colours the next. Each attempt drops at least one more
  * variant, so a run ends after at most MAX_ATTEMPTS attempts.
  *
- * A `--grade` run has two runners per attempt (run-attempt.ts each): the learner's, and the solution's, which sets
- * up only the solution's copies of the graded cases and so never loads a learner module; they meet for the measure
- * stage (measure-meeting.ts), where the judge interleaves their samples. A case that ends one ends both.
+ * A `--grade` run has three runners per attempt (run-attempt.ts each): the solution's, which sets up only the
+ * solution's copies of the graded cases and so never loads a learner module; the learner's graded cases', which
+ * mirrors it (the same cases in the same order, the learner's code), so the two sides of a graded pair are alike by
+ * construction; and the learner's, with every other case. They meet for the measure stage (measure-meeting.ts), where
+ * the judge interleaves their samples. A case that ends one ends them all.
  *
  * The stop signals (errors.ts STOP_SIGNALS: SIGINT, SIGTERM, SIGHUP) end the runners' process groups and the run;
  * nothing is written (run/check-and-measure.ts says so).
@@ -23,7 +25,7 @@ import { readSandboxNeeds, sandboxExecArgv, sandboxGrants } from './sandbox.ts';
 import { osSandboxNote, probeOsSandbox, sandboxLimits } from './os-sandbox.ts';
 import { competingLoadNote } from '../measure/competing-load.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
-import type { LabInfo, RunJob } from '../measure/run-protocol.ts';
+import type { LabInfo, RunJob, RunnerSide } from '../measure/run-protocol.ts';
 import { runAttempt } from './run-attempt.ts';
 import { failedEntry, type AttemptOutcome } from './attempt-outcome.ts';
 import { killGroup } from './runner-process.ts';
@@ -65,7 +67,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const run: SupervisedRun = { lab: options.cases.info, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [], competingCpus: new Map() };
   const entries = new Map<string, CorrectnessEntry>();
   const failedKeys = new Set<string>();
-  /** The runner processes of the attempt under way (two in a graded run: the learner's and the solution's). */
+  /** The runner processes of the attempt under way (three in a graded run: the learner's, its graded cases', the solution's). */
   let current: ChildProcess[] = [];
 
   const onSignal = (signal: NodeJS.Signals) => {
@@ -80,10 +82,11 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   if (options.stop?.aborted) onStop();
   options.stop?.addEventListener('abort', onStop);
   // A graded run measures the solution's copies of the graded cases in a runner of their own, which never loads a
-  // learner module (and the learner's runner then needs no read of solutions/); a practice run has one runner.
+  // learner module (and the learner's runners then need no read of solutions/), and the learner's graded cases in a
+  // runner that mirrors it (run-cases.ts runnerSideOf); a practice run has one runner.
   const graded = options.job.grade === true && !options.job.checkOnly;
-  const sides: { name: 'learner' | 'solution'; impl: RunJob['impl'] }[] = graded
-    ? [{ name: 'learner', impl: options.job.impl }, { name: 'solution', impl: 'solution' }]
+  const sides: { name: RunnerSide; impl: RunJob['impl'] }[] = graded
+    ? [{ name: 'learner', impl: options.job.impl }, { name: 'graded', impl: options.job.impl }, { name: 'solution', impl: 'solution' }]
     : [{ name: 'learner', impl: options.job.impl }];
   // The walls, outer then inner: the OS sandbox and its limits (os-sandbox.ts), then Node's permissions (sandbox.ts).
   const probe = probeOsSandbox();
