@@ -21,6 +21,25 @@ test('run folders are named by time and never reused', (t) => {
   assert.equal(path.basename(b), '2026-12-02T13-45-10-123Z-2');
 });
 
+// A run folder's name past the path limit (4,096 bytes on Linux) fails after <out>/<lab> was made for it: that empty
+// folder (and <out> when it was new) went with the failure, leaving a folder of no run; an earlier <out>/<lab> stays.
+test('a run folder that cannot be made leaves no folder of its own behind, and keeps the ones it found', (t) => {
+  const out = tempDir(t, 'writer-');
+  const lab = 'event-loop';
+  const date = new Date('2026-12-02T13:45:10.123Z');
+  // <out>/d.../d.../e.../event-loop is 4,080 bytes: made fine; the run folder in it (25 more) is too long.
+  let outRoot = path.join(out, 'new');
+  while (path.join(outRoot, lab).length + 201 < 4080) outRoot = path.join(outRoot, 'd'.repeat(200));
+  outRoot = path.join(outRoot, 'e'.repeat(4080 - path.join(outRoot, lab).length - 1));
+  assert.equal(path.join(outRoot, lab).length, 4080);
+  assert.throws(() => createRunDir(outRoot, lab, date), { code: 'ENAMETOOLONG' });
+  assert.deepEqual(readdirSync(out), []);
+  // An <out>/<lab> that was there before (earlier runs' folder) is never removed.
+  mkdirSync(path.join(outRoot, lab), { recursive: true });
+  assert.throws(() => createRunDir(outRoot, lab, date), { code: 'ENAMETOOLONG' });
+  assert.deepEqual(readdirSync(path.join(outRoot, lab)), []);
+});
+
 test('writeFileAtomic refuses to replace an existing file', (t) => {
   const dir = tempDir(t, 'writer-');
   const file = path.join(dir, 'results.json');

@@ -4,7 +4,7 @@
  * evidence. (Whether `--out` can be written at all is checked before anything is measured: out-dir-check.ts.)
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseResults, type Results } from '@parallel-course/core';
@@ -12,15 +12,28 @@ import { parseResults, type Results } from '@parallel-course/core';
 /**
  * `mkdir -p`, one level at a time. Node's own `mkdirSync(..., { recursive: true })` never returns for a path
  * under /proc (seen with Node 20 and 24), so a mistyped --out could hang the run instead of failing it.
+ * Each folder this call made is pushed on `made`, outermost first, also when a deeper one then fails.
  */
-function makeDirs(dir: string): void {
+function makeDirs(dir: string, made: string[] = []): void {
   if (existsSync(dir)) return;
-  makeDirs(path.dirname(dir));
+  makeDirs(path.dirname(dir), made);
   try {
     mkdirSync(dir);
+    made.push(dir);
   } catch (error) {
     // Another run made it between the check and here (a job array's tasks share one --out): a folder is what we wanted.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(dir).isDirectory()) throw error;
+  }
+}
+
+/** Removes `made` (folders makeDirs made), innermost first, each only while it is empty: another run may use one now. */
+function unmakeDirs(made: readonly string[]): void {
+  for (const dir of [...made].reverse()) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return; // not empty (another run's folder is in it), or gone: the folders above it stay too
+    }
   }
 }
 
@@ -29,21 +42,30 @@ export function runFolderName(date: Date): string {
   return date.toISOString().replace(/[:.]/g, '-');
 }
 
-/** Creates a new, empty run folder `<outRoot>/<lab>/<timestamp>[-N]`; never reuses an existing one. */
+/**
+ * Creates a new, empty run folder `<outRoot>/<lab>/<timestamp>[-N]`; never reuses an existing one. When it fails, the
+ * folders above it that this call made (`<outRoot>/<lab>`, and `<outRoot>` itself if it was new) go again, while empty.
+ */
 export function createRunDir(outRoot: string, lab: string, date: Date): string {
   const labDir = path.join(outRoot, lab);
-  makeDirs(labDir);
-  const base = path.join(labDir, runFolderName(date));
-  for (let n = 1; n < 1000; n++) {
-    const candidate = n === 1 ? base : `${base}-${n}`;
-    try {
-      mkdirSync(candidate); // not recursive: fails with EEXIST instead of reusing a folder
-      return candidate;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  const made: string[] = [];
+  try {
+    makeDirs(labDir, made);
+    const base = path.join(labDir, runFolderName(date));
+    for (let n = 1; n < 1000; n++) {
+      const candidate = n === 1 ? base : `${base}-${n}`;
+      try {
+        mkdirSync(candidate); // not recursive: fails with EEXIST instead of reusing a folder
+        return candidate;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
     }
+    throw new Error(`could not create a new run folder under ${labDir}`);
+  } catch (error) {
+    unmakeDirs(made);
+    throw error;
   }
-  throw new Error(`could not create a new run folder under ${labDir}`);
 }
 
 export interface WrittenRun {
