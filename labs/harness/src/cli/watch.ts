@@ -89,96 +89,44 @@ function timeOfDay(): string {
   return new Date().toTimeString().slice(0, 8);
 }
 
-/** Starts watching `exercises/<lab>` (or `solutions/<lab>`); runs a first check at once. */
-export function watchLab(options: WatchOptions): WatchHandle {
-  const write = options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
+/** The folder `--watch` watches, relative to the root (for messages) and absolute; an error naming the fix when it is missing. */
+function watchedFolder(options: Pick<WatchOptions, 'lab' | 'impl' | 'rootDir'>): { implRel: string; dir: string } {
   const implRel = path.join(options.impl === 'exercise' ? 'exercises' : 'solutions', options.lab);
   const dir = path.join(options.rootDir, implRel);
   if (!existsSync(dir)) {
     throw new LabLoadError(`${implRel} is missing: restore it with 'git checkout -- ${implRel}'`);
   }
-  const debounceMs = options.debounceMs ?? DEBOUNCE_MS;
-  // A check or measuring run is never killed on a save (a lab's servers and pools must get their teardown):
-  // the save is remembered in `pending` and checked as soon as the running check or run ends.
-  let busy: Running | null = null;
+  return { implRel, dir };
+}
+
+/** What a finished check prints after its report: the first problem explained, if there is one, and how many cases pass. */
+function checkSummary(outcome: CheckLabOutcome, implRel: string): string {
+  const explained = explainFirstFailure(outcome.correctness, implRel);
+  const passed = outcome.correctness.filter((e) => e.passed).length;
+  const seconds = formatSeconds(outcome.elapsedMs);
+  return explained === null
+    ? `All ${outcome.correctness.length} cases pass (${seconds}).`
+    : `${explained}\n${passed} of ${outcome.correctness.length} cases pass (${seconds}).`;
+}
+
+/**
+ * Starts a `--quick` measuring run in a process of its own. It handles SIGTERM itself: it stops the lab's processes
+ * and writes nothing (run/check-and-measure.ts, run/interrupt.ts).
+ */
+function startMeasuring(options: WatchOptions): Running {
+  const args = [CLI, options.lab, '--impl', options.impl, '--quick', ...(options.measureArgs ?? [])];
+  const current = spawn(process.execPath, args, { stdio: 'inherit', cwd: options.rootDir });
+  const done = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+  return { stop: () => current.kill('SIGTERM'), done };
+}
+
+/**
+ * Watches `dir` for saves of the files a check reads (isWatchedFile), debounced: `onSave` gets the changed file's path
+ * relative to the root, `debounceMs` after the last event of an editor's save.
+ */
+function watchSaves(dir: string, implRel: string, debounceMs: number, onSave: (changed: string) => void): { close(): void } {
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
-  let pending: string | null = null;
-  let lastPassed = false;
-
-  const idle = () => write(`[${timeOfDay()}] watching ${implRel} (Ctrl+C to stop)`);
-
-  /** What to do when a check or run ends: a check of the newest save, or measuring, or waiting. */
-  const next = (afterCheck: boolean) => {
-    busy = null;
-    if (closed) return;
-    if (pending !== null) {
-      const trigger = pending;
-      pending = null;
-      runCheck(trigger);
-    } else if (afterCheck && options.measure && lastPassed) {
-      measure();
-    } else {
-      idle();
-    }
-  };
-
-  const measure = () => {
-    write(`[${timeOfDay()}] all cases pass: measuring (--quick)...`);
-    const args = [CLI, options.lab, '--impl', options.impl, '--quick', ...(options.measureArgs ?? [])];
-    const current = spawn(process.execPath, args, { stdio: 'inherit', cwd: options.rootDir });
-    const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
-    // A run handles SIGTERM itself: it stops the lab's processes and writes nothing (run/check-and-measure.ts,
-    // run/interrupt.ts).
-    busy = { stop: () => current.kill('SIGTERM'), done: exited };
-    void exited.then(() => next(false));
-  };
-
-  const report = (result: WatchCheckResult) => {
-    lastPassed = result.kind === 'checked' && result.outcome.exitCode === 0;
-    options.onCheck?.(result);
-  };
-
-  const runCheck = (trigger: string | null) => {
-    write(`[${timeOfDay()}] ${trigger ? `${trigger} changed: ` : ''}checking ${options.lab} (${options.impl})...`);
-    // checkLab runs the check in a fresh supervised runner process: the learner's saved files are imported anew.
-    const stop = new AbortController();
-    const done = checkLab({
-      lab: options.lab,
-      impl: options.impl,
-      rootDir: options.rootDir,
-      stop: stop.signal,
-      ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    }).then(
-      (outcome) => {
-        if (closed) return;
-        if (pending !== null) {
-          write('(the files changed during this check: checking again)');
-          return;
-        }
-        write(outcome.report);
-        const explained = explainFirstFailure(outcome.correctness, implRel);
-        const passed = outcome.correctness.filter((e) => e.passed).length;
-        const seconds = formatSeconds(outcome.elapsedMs);
-        write(
-          explained === null
-            ? `All ${outcome.correctness.length} cases pass (${seconds}).`
-            : `${explained}\n${passed} of ${outcome.correctness.length} cases pass (${seconds}).`,
-        );
-        report({ kind: 'checked', outcome, trigger });
-      },
-      (error: unknown) => {
-        if (closed || pending !== null) return;
-        const message = errorText(error);
-        write(`error: ${message}`);
-        report({ kind: 'error', message, trigger });
-      },
-    );
-    const running: Running = { stop: () => stop.abort(), done: done.then(() => undefined) };
-    busy = running;
-    void done.then(() => next(true));
-  };
-
   let watcher: FSWatcher;
   try {
     watcher = watch(dir, { recursive: true }, (_event, filename) => {
@@ -187,26 +135,130 @@ export function watchLab(options: WatchOptions): WatchHandle {
       const changed = path.join(implRel, filename);
       timer = setTimeout(() => {
         timer = null;
-        if (busy !== null) pending = changed; // checked when the running check or run ends
-        else runCheck(changed);
+        onSave(changed);
       }, debounceMs);
     });
   } catch (error) {
     throw new LabLoadError(`cannot watch ${implRel}: ${(error as Error).message}`);
   }
-  runCheck(null);
-
   return {
-    dir,
-    async close() {
+    close() {
       closed = true;
       if (timer) clearTimeout(timer);
       watcher.close();
-      const running = busy;
-      if (running) {
-        running.stop();
-        await running.done;
-      }
+    },
+  };
+}
+
+/**
+ * The checks and measuring runs of one `--watch`, one at a time. A check or measuring run is never killed on a save
+ * (a lab's servers and pools must get their teardown): the save is remembered in `#pending` and checked as soon as the
+ * running check or run ends.
+ */
+class WatchSession {
+  readonly #options: WatchOptions;
+  readonly #implRel: string;
+  readonly #write: (text: string) => void;
+  #busy: Running | null = null;
+  #pending: string | null = null;
+  #closed = false;
+  #lastPassed = false;
+
+  constructor(options: WatchOptions, implRel: string, write: (text: string) => void) {
+    this.#options = options;
+    this.#implRel = implRel;
+    this.#write = write;
+  }
+
+  /** A save of `changed`: checked now, or when the running check or run ends. */
+  saved(changed: string): void {
+    if (this.#busy !== null) this.#pending = changed;
+    else this.check(changed);
+  }
+
+  /** Checks the learner's code in a fresh supervised runner process (checkLab): the saved files are imported anew. */
+  check(trigger: string | null): void {
+    const options = this.#options;
+    this.#write(`[${timeOfDay()}] ${trigger ? `${trigger} changed: ` : ''}checking ${options.lab} (${options.impl})...`);
+    const stop = new AbortController();
+    const done = checkLab({
+      lab: options.lab,
+      impl: options.impl,
+      rootDir: options.rootDir,
+      stop: stop.signal,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    }).then(
+      (outcome) => this.#checked(outcome, trigger),
+      (error: unknown) => this.#failed(error, trigger),
+    );
+    this.#busy = { stop: () => stop.abort(), done };
+    void done.then(() => this.#next(true));
+  }
+
+  /** Stops what is running and waits for it to end. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const running = this.#busy;
+    if (running) {
+      running.stop();
+      await running.done;
+    }
+  }
+
+  #checked(outcome: CheckLabOutcome, trigger: string | null): void {
+    if (this.#closed) return;
+    if (this.#pending !== null) {
+      this.#write('(the files changed during this check: checking again)');
+      return;
+    }
+    this.#write(outcome.report);
+    this.#write(checkSummary(outcome, this.#implRel));
+    this.#report({ kind: 'checked', outcome, trigger });
+  }
+
+  #failed(error: unknown, trigger: string | null): void {
+    if (this.#closed || this.#pending !== null) return;
+    const message = errorText(error);
+    this.#write(`error: ${message}`);
+    this.#report({ kind: 'error', message, trigger });
+  }
+
+  #report(result: WatchCheckResult): void {
+    this.#lastPassed = result.kind === 'checked' && result.outcome.exitCode === 0;
+    this.#options.onCheck?.(result);
+  }
+
+  /** What to do when a check or run ends: a check of the newest save, or measuring, or waiting. */
+  #next(afterCheck: boolean): void {
+    this.#busy = null;
+    if (this.#closed) return;
+    if (this.#pending !== null) {
+      const trigger = this.#pending;
+      this.#pending = null;
+      this.check(trigger);
+    } else if (afterCheck && this.#options.measure && this.#lastPassed) {
+      this.#write(`[${timeOfDay()}] all cases pass: measuring (--quick)...`);
+      const running = startMeasuring(this.#options);
+      this.#busy = running;
+      void running.done.then(() => this.#next(false));
+    } else {
+      this.#write(`[${timeOfDay()}] watching ${this.#implRel} (Ctrl+C to stop)`);
+    }
+  }
+}
+
+/** Starts watching `exercises/<lab>` (or `solutions/<lab>`); runs a first check at once. */
+export function watchLab(options: WatchOptions): WatchHandle {
+  const write = options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
+  const { implRel, dir } = watchedFolder(options);
+  const session = new WatchSession(options, implRel, write);
+  const saves = watchSaves(dir, implRel, options.debounceMs ?? DEBOUNCE_MS, (changed) => session.saved(changed));
+  session.check(null);
+  return {
+    dir,
+    async close() {
+      saves.close();
+      await session.close();
     },
   };
 }
