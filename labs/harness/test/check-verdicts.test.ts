@@ -34,7 +34,7 @@ function verdicts(): { verdicts: CheckVerdicts; decided: Map<string, Correctness
   const decided = new Map<string, CorrectnessEntry>();
   const shown: number[][] = [];
   const hooks: CheckVerdictHooks = {
-    show: async (_key, _input, positions) => {
+    show: async (_key, _input, { positions }) => {
       shown.push(positions);
       return [];
     },

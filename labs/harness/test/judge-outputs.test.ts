@@ -12,13 +12,15 @@ import { runLab } from '../src/run/run-lab.ts';
 import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { replaceOnce } from './support/replace-once.ts';
 import { tempRoot } from './support/temp-root.ts';
+import { writeLargeLab } from './support/large-lab.ts';
 import { callsPerSample, JudgeChannel, judgeSamples, MAX_CALLS_PER_SAMPLE, MAX_SAMPLE_BYTES, MIN_SAMPLE_TRIPS, RefusedAnswer, type JudgedCase } from '../src/measure/judge-sampler.ts';
 import { drawPositions, labOutputJudge, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } from '../src/measure/judge-outputs.ts';
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/measure/run-protocol.ts';
-import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, valuesAt } from '../src/measure/sample-server.ts';
+import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, valuesAt, valuesIn } from '../src/measure/sample-server.ts';
 import { copyInput } from '../src/measure/copy-input.ts';
+import { drawWholeCheck, WHOLE_BLOCK_ELEMENTS, wholeCheckChance } from '../src/measure/whole-output.ts';
 
 const CTX: LabContext = { impl: 'exercise', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
 const PLAN = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
@@ -58,7 +60,9 @@ function scriptedRunner(
           channel.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
         }
         if (request.type === 'between') channel.deliver({ type: 'ok', seq: request.seq }, now);
-        if (request.type === 'show') channel.deliver({ type: 'shown', seq: request.seq, values: show(request.positions) }, now);
+        // A block (the whole check, whole-output.ts) is shown as the positions it spans.
+        const shownAt = (r: JudgeRequest & { type: 'show' }) => (r.block ? Array.from({ length: r.block.count }, (_, i) => r.block!.from + i) : r.positions);
+        if (request.type === 'show') channel.deliver({ type: 'shown', seq: request.seq, values: show(shownAt(request)) }, now);
         if (request.type === 'sample') {
           const at = now + tripMs + (request.caseKey === null ? 0 : callMs * fresh.length);
           channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: Math.max(0, at - now - tripMs) }, at);
@@ -126,7 +130,7 @@ function largeLab(length: number): LabDefinition<{ k: number }, Float64Array> {
     inputs: () => ({ check: [], measure: { k: 0 }, measureAt: (k: number) => ({ k }) }),
     expected: () => new Float64Array(0),
     comparator: withinTolerance({ abs: 0, rel: 0 }),
-    checkSample: () => ({ equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null }),
+    checkSample: (input: { k: number }, output: Float64Array) => withinTolerance({ abs: 0, rel: 0 }).compare(Float64Array.from({ length }, (_, p) => p + input.k), output),
     outputLength: () => length,
     expectedAtPositions: (input: { k: number }, positions: readonly number[]) => Float64Array.from(positions, (p) => p + input.k),
   } as unknown as LabDefinition<{ k: number }, Float64Array>;
@@ -161,7 +165,8 @@ test('an output too large to send is checked at positions drawn after the answer
   const at = Number(/at \[(\d+)\]/.exec(caught.failed.get('learner')!.reason)?.[1]);
   assert.ok(at >= computed, 'the position named is one of the output, in the part left wrong');
   // Each 'show' came after the sample's output had arrived, and asked for the planned number of positions.
-  const shows = partial.asked.filter((r): r is JudgeRequest & { type: 'show' } => r.type === 'show');
+  // (Those of positions: blocks of the whole check may follow, whole-output.ts.)
+  const shows = partial.asked.filter((r): r is JudgeRequest & { type: 'show' } => r.type === 'show' && r.block === undefined);
   assert.ok(shows.length >= 1 && shows.every((s) => s.positions.length === positionsPerSample(7)));
   // The whole output, right: every sample passes. A length not the input's: failed without asking.
   const right = fakeRunner((fresh) => ((k = fresh), { kind: 'large', length }), (positions) => Float64Array.from(positions, (p) => p + k));
@@ -176,6 +181,28 @@ test('an output too large to send is checked at positions drawn after the answer
   const none = await labOutputJudge({ ...lab, expectedAtPositions: undefined } as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: 7, checked: 7 }]);
   const refused = await judgeSamples([CASE], PLAN, fakeRunner(() => ({ kind: 'large', length })).channel, none);
   assert.match(refused.failed.get('learner')?.reason ?? '', /too large to send whole and the large lab has no position check/);
+});
+
+test('a large output is also fetched whole, block by block after its positions, and checked whole: one wrong entry of 2^20 is caught (issue 42)', async () => {
+  const length = 2 ** 20;
+  const judge = await labOutputJudge(largeLab(length) as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: 7, checked: 7 }]);
+  // 8 MiB: within WHOLE_CHECK_BYTES, so every sample is checked whole. Wrong at the last entry only.
+  assert.equal(wholeCheckChance(length), 1);
+  let k = 0;
+  const runner = fakeRunner((fresh) => ((k = fresh), { kind: 'large', length }), (positions) => Float64Array.from(positions, (p) => (p === length - 1 ? -1 : p + k)));
+  const caught = await judgeSamples([CASE], PLAN, runner.channel, judge);
+  assert.match(caught.failed.get('learner')?.reason ?? '', new RegExp(`^wrong output on warm-up sample #0 at \\[${length - 1}\\]: expected \\d+, got -1`));
+  // The positions first, then each block of the output once, in the order the judge drew.
+  const shows = runner.asked.filter((r): r is JudgeRequest & { type: 'show' } => r.type === 'show');
+  assert.equal(shows[0]?.block, undefined);
+  assert.equal(shows[0]?.positions.length, positionsPerSample(7));
+  const blocks = shows.slice(1).map((s) => s.block!);
+  assert.equal(blocks.length, length / WHOLE_BLOCK_ELEMENTS);
+  assert.deepEqual(blocks.map((b) => b.from).sort((a, b) => a - b), Array.from({ length: blocks.length }, (_, i) => i * WHOLE_BLOCK_ELEMENTS));
+  // A triad of 2^26 doubles (512 MiB) is checked whole one sample in 8, drawn after its answer.
+  assert.equal(wholeCheckChance(2 ** 26), 1 / 8);
+  const drawn = Array.from({ length: 4000 }, () => drawWholeCheck(2 ** 26)).filter(Boolean).length;
+  assert.ok(drawn > 400 && drawn < 600, `${drawn} of 4000 drawn`);
 });
 
 test('the runner sends outputs up to the bound whole, a larger typed array by the values the judge asks for', async () => {
@@ -193,14 +220,19 @@ test('the runner sends outputs up to the bound whole, a larger typed array by th
         { type: 'prepare', seq: 1, caseKey: 'k', fresh: [1] },
         { type: 'sample', seq: 2, caseKey: 'k' },
         { type: 'show', seq: 3, caseKey: 'k', positions: [3, big.length - 1] },
-        { type: 'finish', seq: 4, caseKeys: [] },
+        // A block (the whole check): from an element on, NaN past the end.
+        { type: 'show', seq: 4, caseKey: 'k', positions: [], block: { from: big.length - 2, count: 4 } },
+        { type: 'finish', seq: 5, caseKeys: [] },
       ]) handler(r);
       return () => {};
     },
   });
   assert.deepEqual(sent.find((m) => m.type === 'output'), { type: 'output', seq: 2, outputs: [{ kind: 'large', length: big.length }] });
-  const shown = sent.find((m) => m.type === 'shown');
-  assert.deepEqual(shown && [...(shown as { values: Float64Array }).values], [3, big.length - 1]);
+  const shown = sent.filter((m) => m.type === 'shown').map((m) => [...(m as { values: Float64Array }).values]);
+  assert.deepEqual(shown, [[3, big.length - 1], [big.length - 2, big.length - 1, Number.NaN, Number.NaN]]);
+  // A block that is not one gets no values; one larger than the bound, at most the bound's.
+  assert.equal(valuesIn(big, { from: -1, count: 2 }).length, 0);
+  assert.equal(valuesIn(big, { from: 0, count: big.length }).length, OUTPUT_BYTES_BOUND / 8);
 });
 
 /**
@@ -258,60 +290,18 @@ test("the measured samples' outputs are checked in the judge: a runner that says
   assert.equal(entry?.failedAt?.sample, 0, JSON.stringify(entry));
 });
 
-test("a check output too large to send is checked in the judge at positions it draws: a runner that says it is right does not pass a wrong one (issue 42)", { timeout: 120_000 }, async (t) => {
+test("a check output too large to send is checked whole in the judge: a runner that says it is right does not pass a wrong one (issue 42)", { timeout: 120_000 }, async (t) => {
   // A lab whose output is 2^20 doubles (8 MiB, over the bound): entry p = p + the input's first number. The learner
   // gets 1% of its entries wrong, and the runner's comparator says every output is right. Before, the runner's word
   // was the check's: the case passed.
   const root = tempRoot('faults-root', 'harness-judge-large-', t);
-  writeFileSync(
-    path.join(root, 'labs', 'faulty', 'src', 'lab.ts'),
-    `import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type CaseDefinition, type LabDefinition, withinTolerance } from '@parallel-course/harness';
-const IN_RUNNER = (process.argv[1] ?? '').endsWith('run-child.ts');
-const LENGTH = 2 ** 20;
-type Input = Float64Array;
-type Output = Float64Array;
-const right = (xs: Input) => Float64Array.from({ length: LENGTH }, (_, p) => p + xs[0]!);
-function variant(name: string, run: (xs: Input) => Output | Promise<Output>): CaseDefinition<Input, Output> {
-  return { variant: name, params: {}, async setup() { return { run, teardown() {} }; } };
-}
-const lab: LabDefinition<Input, Output> = {
-  name: 'faulty', title: 'Faulty lab (large outputs)', summary: 'large outputs', episode: 'episodes/none.mdx',
-  learnerFiles: [{ file: 'faulty.ts', exports: ['sumSquares'] }],
-  variants: [
-    { name: 'loop', description: 'the baseline', source: 'labs/faulty/src/lab.ts' },
-    { name: 'steady', description: 'a second correct variant', source: 'labs/faulty/src/lab.ts' },
-    { name: 'learner', description: "the learner's code", source: '<impl>/faulty.ts: sumSquares' },
-  ],
-  baseline: 'loop', sweeps: [], headline: { variant: 'steady', params: {} }, inputParams: [],
-  inputs: () => ({ check: [Float64Array.of(1)], measure: Float64Array.of(2) }),
-  expected: right,
-  comparator: IN_RUNNER ? { description: 'lies in the runner', compare: () => ({ equal: true, firstMismatch: null, maxAbsError: 0, maxRelError: 0 }) } : withinTolerance({ abs: 0, rel: 0 }),
-  outputLength: () => LENGTH,
-  expectedAtPositions: (xs, positions) => Float64Array.from(positions, (p) => p + xs[0]!),
-  workPerSample: () => ({ amount: LENGTH, unit: 'elements' }),
-  cases(ctx) {
-    return [
-      variant('loop', right),
-      variant('learner', async (xs) => (await import(pathToFileURL(path.join(ctx.implDir, 'faulty.ts')).href)).sumSquares(xs)),
-      variant('steady', right),
-    ];
-  },
-  sampling: { quick: { warmupSamples: 1, rounds: 2, samplesPerRound: 1 }, full: { warmupSamples: 1, rounds: 2, samplesPerRound: 1 } },
-};
-export default lab;
-`,
-  );
-  writeFileSync(
-    path.join(root, 'exercises', 'faulty', 'faulty.ts'),
-    'export function sumSquares(xs: Float64Array): Float64Array {\n  return Float64Array.from({ length: 2 ** 20 }, (_, p) => (p % 100 === 99 ? -1 : p + xs[0]!));\n}\n',
-  );
+  writeLargeLab(root, 'export function sumSquares(xs: Float64Array): Float64Array {\n  return Float64Array.from({ length: 2 ** 20 }, (_, p) => (p % 100 === 99 ? -1 : p + xs[0]!));\n}\n', { lyingRunner: true });
   const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), silent: true, rootDir: root });
   const entry = outcome.correctness.find((e) => e.variant === 'learner');
   assert.equal(entry?.passed, false, JSON.stringify(entry));
-  assert.match(entry?.reason ?? '', /^wrong output on check input #0 at \[\d+99\]: expected \d+, got -1\. Look at exercises\/faulty\/faulty\.ts/);
-  // The right variants pass the same position checks, and are measured (every sample checked at positions too).
+  // Checked whole (whole-output.ts): the first wrong entry is named.
+  assert.match(entry?.reason ?? '', /^wrong output on check input #0 at \[99\]: expected \d+, got -1\. Look at exercises\/faulty\/faulty\.ts/);
+  // The right variants pass the same checks, and are measured (every sample checked at positions and whole too).
   assert.ok(outcome.correctness.filter((e) => e.variant !== 'learner').every((e) => e.passed), JSON.stringify(outcome.correctness));
   assert.deepEqual(outcome.results?.cases.map((c) => c.variant).sort(), ['loop', 'steady']);
 });

@@ -4,7 +4,8 @@
  * the judge makes its own copy of the sample's input from the lab's definition (`inputs`, `measureAt`: lab code, never
  * the learner's) and checks the output there with the lab's `checkSample`, its `expectedAt` outputs or `comparator`
  * against `expected`. An output too large to send each sample (a typed array over OUTPUT_BYTES_BOUND) is checked at
- * positions the judge draws after the answer has arrived, against `expectedAtPositions`.
+ * positions the judge draws after the answer has arrived, against `expectedAtPositions`, and then, often, fetched and
+ * checked whole (whole-output.ts; a check output always).
  * A sample of several calls (judge-sampler.ts callsPerSample) gets an input of the judge's own per call (a structured
  * clone, as the runner makes: measureAt may refill the arrays it returned before), and each call's output is checked.
  * The check stage's outputs are the judge's too: CheckJudge compares each with the judge's own expected output, and
@@ -19,6 +20,7 @@ import { errorText } from '../errors.ts';
 import { checkMismatchText, judgePropertyHere } from './check.ts';
 import { copyInput } from './copy-input.ts';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
+import { fetchWhole, type OutputBlock } from './whole-output.ts';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from '../lab-definition.ts';
 
 /**
@@ -276,10 +278,10 @@ export class CheckJudge {
   }
 
   /**
-   * A check output sent as `large` (`length` elements): the positions to ask for, drawn now that it has arrived
-   * (positionsPerSample(1): a check input is one sample), or a failed comparison when it cannot be checked so.
+   * Why check output #`index` of case `key`, sent as `large` (`length` elements), cannot be fetched and checked whole
+   * (the lab has no check for large outputs, the length is not the expected one, it is not over the bound), or null.
    */
-  async positions(key: string, index: number, length: number): Promise<number[] | Comparison> {
+  async largeProblem(key: string, index: number, length: number): Promise<Comparison | null> {
     const lab = this.#lab;
     if (!lab.outputLength || !lab.expectedAtPositions) {
       return unequal('output', 'an output the harness can check', `a typed array of ${length} elements, too large to send whole and the ${lab.name} lab has no position check (outputLength, expectedAtPositions)`);
@@ -289,13 +291,17 @@ export class CheckJudge {
     const expectedLength = lab.outputLength(all[index]);
     if (length !== expectedLength) return unequal('length', String(expectedLength), String(length));
     if (length * 8 <= OUTPUT_BYTES_BOUND) return unequal('output', 'the whole output', `only its length (${length} elements), as if it were over ${OUTPUT_BYTES_BOUND} bytes`);
-    return drawPositions(Math.min(positionsPerSample(1), length), length);
+    return null;
   }
 
-  /** Checks the values the runner showed at `positions` of check output #`index` of case `key`. */
-  async checkAt(key: string, index: number, positions: readonly number[], values: ArrayLike<number>): Promise<Comparison> {
+  /**
+   * Checks check output #`index` of case `key`, fetched whole (whole-output.ts): by the lab's checkSample where it
+   * has one (no expected array: native-kernel's triad is 512 MiB at 2^26), else against its expected output.
+   */
+  async checkWhole(key: string, index: number, output: Float64Array): Promise<Comparison> {
     const { all } = await this.#inputsOf(key);
-    return compareAt(this.#lab, all[index], positions, values);
+    if (this.#lab.checkSample) return this.#lab.checkSample(all[index], output);
+    return (await this.check(key, index, { kind: 'whole', value: output }))!;
   }
 
   /** Whether case `key` has a property to judge (its definition's judgeProperty): then a passed case must send evidence. */
@@ -339,8 +345,11 @@ export class CheckJudge {
 
 /** What the supervisor gives one runner's check verdicts: the runner's channel and the run's cases. */
 export interface CheckVerdictHooks {
-  /** Asks the runner for its large check output #`input` of `key` at `positions` (none: only so that it goes on). */
-  show(key: string, input: number, positions: number[]): Promise<ArrayLike<number>>;
+  /**
+   * Asks the runner for its large check output #`input` of `key`: its values at `positions` (none: only so that it
+   * goes on), or its `block`; `more`: another 'show' of it follows (the runner waits for it).
+   */
+  show(key: string, input: number, ask: { positions: number[]; block?: OutputBlock; more?: boolean }): Promise<ArrayLike<number>>;
   /** The failed entry of case `key` (the learner's file named), from `previous` when given; null for a case the run lacks. */
   failed(key: string, reason: string, previous: CorrectnessEntry | undefined): CorrectnessEntry | null;
   /** The judge's verdict on case `key`. */
@@ -415,7 +424,7 @@ export class CheckVerdicts {
     const state = this.#stateOf(key);
     if (state.failed) {
       // The runner waits for the 'show' of an output too large to send: it is asked even with nothing to check.
-      if ((output as { kind?: unknown } | null)?.kind === 'large') await this.#hooks.show(key, input, []).catch(() => {});
+      if ((output as { kind?: unknown } | null)?.kind === 'large') await this.#hooks.show(key, input, { positions: [] }).catch(() => {});
       return;
     }
     state.inputs.add(input);
@@ -441,12 +450,16 @@ export class CheckVerdicts {
     const sent = output as { kind?: unknown; length?: unknown } | null;
     try {
       if (sent?.kind !== 'large') return { comparison: await this.#checks.check(key, input, output), reason: null };
-      // Too large to send: values at positions drawn now, which the runner waits to be asked for.
-      const drawn = await this.#checks.positions(key, input, Number(sent.length)).catch((e: unknown) => new Error(errorText(e)));
-      const positions = Array.isArray(drawn) ? drawn : [];
-      const values = await this.#hooks.show(key, input, positions);
-      if (drawn instanceof Error) throw drawn;
-      return { comparison: Array.isArray(drawn) ? await this.#checks.checkAt(key, input, positions, values) : drawn, reason: null };
+      // Too large to send at once: fetched block by block and checked whole; the runner waits for its 'show's.
+      const length = Number(sent.length);
+      const problem = await this.#checks.largeProblem(key, input, length).catch((e: unknown) => new Error(errorText(e)));
+      if (problem !== null) {
+        await this.#hooks.show(key, input, { positions: [] });
+        if (problem instanceof Error) throw problem;
+        return { comparison: problem, reason: null };
+      }
+      const whole = await fetchWhole(length, (block, last) => this.#hooks.show(key, input, { positions: [], block, more: !last }));
+      return { comparison: await this.#checks.checkWhole(key, input, whole), reason: null };
     } catch (error) {
       const comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
       return { comparison, reason: `its output on check input #${input} could not be checked: ${errorText(error)}` };

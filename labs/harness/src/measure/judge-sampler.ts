@@ -11,7 +11,8 @@
  *   sample; every call's output is checked. Where the cap kept a sample shorter, the lab process's own time of it,
  *   held within the round trip's bound of the judge's (recordedCallMs), is recorded instead, and a note says so;
  * - the runner answers the moment the call returns and sends the output right after; the judge checks it in this
- *   process (judge-outputs.ts: whole, or at positions it draws once the answer is in, 'show'), times its crossing,
+ *   process (judge-outputs.ts: whole, or at positions it draws once the answer is in, 'show', then often whole,
+ *   fetched block by block, whole-output.ts), times its crossing,
  *   and charges to the sample whatever that took beyond the same step of a trusted case on the same inputs
  *   (chargeAfterAnswer): work left for after the answer (a lazy output its serialization reads) is timed. Putting
  *   the output inside the window instead would put its transfer into every sample (docs/architecture.md);
@@ -22,12 +23,14 @@
  * calibrated round trip.
  */
 import { serialize } from 'node:v8';
-import { median as coreMedian, quantile, sorted } from '@parallel-course/core';
+import { formatBytes, formatSeconds, median as coreMedian, quantile, sorted } from '@parallel-course/core';
 import type { Comparison, SamplingPlan } from '../lab-definition.ts';
 import { sampleMismatchText } from './check.ts';
 import { measureGroups, roundOrder } from './measure.ts';
 import type { Activity, JudgeRequest, RunnerMessage } from './run-protocol.ts';
 import type { JudgedInput, OutputJudge } from './judge-outputs.ts';
+import { drawWholeCheck, fetchWhole, WHOLE_CHECK_BYTES, type OutputBlock } from './whole-output.ts';
+import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
 
 export { freshDraw } from './judge-outputs.ts';
 
@@ -321,6 +324,8 @@ interface SamplingRun {
   disagreements: Map<string, number>;
   /** Each case's calls per sample, set once its warm-up is over (1 until then). */
   chosen: Map<string, CallsPerSample>;
+  /** Outputs over the bound checked at positions, those of them also checked whole, the bytes fetched and the time, in ms. */
+  large: { outputs: number; whole: number; bytes: number; ms: number };
   /** Per case, the judge's times of its warm-up samples (one call each) and the largest output one sent, in bytes. */
   warm: Map<string, { ms: number[]; outputBytes: number | null }>;
   /** The run's round trip (the first channel's median empty sample), and the bound recordedCallMs holds a sample to. */
@@ -360,7 +365,11 @@ async function calibrate(run: Pick<SamplingRun, 'cases' | 'of' | 'channels'>): P
   return { roundTrips, tripBoundMs: Math.min(...tripBounds) };
 }
 
-/** Checks one call's output in this process: whole, or at positions drawn now that the answer is in. */
+/**
+ * Checks one call's output in this process: whole, or at positions drawn now that the answer is in, then, drawn too
+ * (whole-output.ts drawWholeCheck), fetched whole block by block and checked whole. The positions' 'show' is timed
+ * (showMs, charged beyond a trusted case's); the whole fetch is not (the judge's choice, not the sample's work).
+ */
 async function checkCallOutput(run: SamplingRun, c: JudgedCase, sample: JudgedInput, output: unknown, call: number, watch: Watch): Promise<{ comparison: Comparison; showMs: number } | { threw: string }> {
   const sent = output as { kind?: unknown; value?: unknown; length?: unknown; error?: unknown } | null;
   if (sent?.kind === 'threw') return { threw: String(sent.error).slice(0, 2000) };
@@ -368,10 +377,22 @@ async function checkCallOutput(run: SamplingRun, c: JudgedCase, sample: JudgedIn
   if (sent?.kind !== 'large' || typeof sent.length !== 'number') return { threw: 'its output arrived in no form the protocol has' };
   const positions = run.outputs.positions(c.key, sample, sent.length);
   if (!Array.isArray(positions)) return { comparison: positions, showMs: 0 };
-  const shown = await run.of(c.key).ask({ type: 'show', caseKey: c.key, positions, call }, watch);
-  const values = shown.answers[0]?.type === 'shown' ? shown.answers[0].values : null;
-  const valid = ArrayBuffer.isView(values) || Array.isArray(values) ? (values as ArrayLike<number>) : [];
-  return { comparison: run.outputs.checkAt(c.key, sample, positions, valid), showMs: (shown.receivedAt[0] as number) - shown.sentAt };
+  const show = async (ask: { positions: number[]; block?: OutputBlock }) => {
+    const shown = await run.of(c.key).ask({ type: 'show', caseKey: c.key, call, ...ask }, watch);
+    const values = shown.answers[0]?.type === 'shown' ? shown.answers[0].values : null;
+    return { values: ArrayBuffer.isView(values) || Array.isArray(values) ? (values as ArrayLike<number>) : [], ms: (shown.receivedAt[0] as number) - shown.sentAt };
+  };
+  const atPositions = await show({ positions });
+  const comparison = run.outputs.checkAt(c.key, sample, positions, atPositions.values);
+  run.large.outputs++;
+  if (!comparison.equal || !drawWholeCheck(sent.length)) return { comparison, showMs: atPositions.ms };
+  const t0 = performance.now();
+  const whole = await fetchWhole(sent.length, async (block) => (await show({ positions: [], block })).values);
+  const wholeComparison = run.outputs.check(c.key, sample, whole);
+  run.large.whole++;
+  run.large.bytes += whole.byteLength;
+  run.large.ms += performance.now() - t0;
+  return { comparison: wholeComparison, showMs: atPositions.ms };
 }
 
 /**
@@ -556,6 +577,14 @@ async function measureRounds(run: SamplingRun, members: number[], firstRound: nu
   }
 }
 
+/** The run's note on its outputs over the bound: how many were checked at positions, how many whole, at what cost. */
+function largeOutputNote(large: SamplingRun['large']): string {
+  return (
+    `Outputs over ${OUTPUT_BYTES_BOUND / 2 ** 20} MiB were checked at positions drawn after each answer (${large.outputs}), and whole in ${large.whole} of them ` +
+    `(each with probability ${WHOLE_CHECK_BYTES / 2 ** 20} MiB / its size, at most 1, drawn after its answer): ${formatBytes(large.bytes)} fetched and checked in ${formatSeconds(large.ms)}, outside the timed window.`
+  );
+}
+
 /**
  * Measures `cases` through `channel` by `plan`, checking every output with `outputs` (judge-outputs.ts); a case that
  * fails is dropped, the others go on. In order: the round trip calibrated; then, group after group (a full garbage
@@ -577,6 +606,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
     disagreements: new Map(),
     chosen: new Map(),
     warm: new Map(cases.map((c) => [c.key, { ms: [], outputBytes: 0 }])),
+    large: { outputs: 0, whole: 0, bytes: 0, ms: 0 },
     roundTripMs: roundTrips[0] as number,
     tripBoundMs,
     progress: { done: 0, total: cases.length * (plan.rounds + (plan.warmupSamples > 0 ? 1 : 0)) },
@@ -595,6 +625,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
 
   const { samples, charged } = chargeAfterAnswer(cases, run.taken);
   const notes = clockNotes(cases, run.taken, run.chosen, charged, run.roundTripMs, run.disagreements, plan);
+  if (run.large.outputs > 0) notes.push(largeOutputNote(run.large));
   if (roundTrips.length > 1) {
     const others = roundTrips.slice(1).map((ms, i) => `${RUNNER_NAMES[names[i + 1] ?? ''] ?? 'another process'} ${ms.toFixed(3)} ms`);
     notes.push(`A graded run's own processes had round trips per sample of: ${others.join(', ')}; the learner's, ${run.roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);

@@ -144,7 +144,7 @@ export type RunnerMessage =
    * own process (judge-outputs.ts); the runner checks nothing.
    */
   | { type: 'output'; seq: number; outputs: SampleOutput[] }
-  /** The answer to a 'show': the last sample's output at the positions asked, in their order (NaN past its end). */
+  /** The answer to a 'show': the output at the positions asked, in their order, or its block (NaN past its end). */
   | { type: 'shown'; seq: number; values: Float64Array }
   /** The answer to a 'between'. */
   | { type: 'ok'; seq: number }
@@ -179,9 +179,10 @@ export type JudgeRequest =
   | { type: 'sample'; seq: number; caseKey: string | null }
   /**
    * Output #`call` of the last sample (0 when absent, as in the check stage) was `large`: send its values at
-   * `positions` (drawn by the judge after 'output' arrived).
+   * `positions` (drawn by the judge after 'output' arrived), or with `block`, its `count` values from `from` (the
+   * judge fetches it whole, whole-output.ts). In the check stage `more` says another 'show' of the same output follows.
    */
-  | { type: 'show'; seq: number; caseKey: string; positions: number[]; call?: number }
+  | { type: 'show'; seq: number; caseKey: string; positions: number[]; call?: number; block?: { from: number; count: number }; more?: boolean }
   /** Between stages: a full garbage collection (between measure groups), observations reset (after the warm-up). */
   | { type: 'between'; seq: number; collectGarbage: boolean; resetObservations: string[] }
   /** Measuring is over: send 'measured' for each of `caseKeys`, tear every case down, then 'done'. */

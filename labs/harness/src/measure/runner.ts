@@ -14,7 +14,7 @@ import { randomInt } from 'node:crypto';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type CaseInstance, type LabContext, type LabDefinition } from '../lab-definition.ts';
 import { loadLab } from '../lab-registry.ts';
 import type { MeasureTarget } from './measure.ts';
-import { outputOf, serveSamples, valuesAt, type SampleServerChannel, type ServedCase } from './sample-server.ts';
+import { outputOf, serveSamples, shownValues, type SampleServerChannel, type ServedCase } from './sample-server.ts';
 import { runCases, runnerSideOf } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { caseKey, caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
@@ -155,13 +155,13 @@ export function freezeDeep(value: unknown, seen = new Set<unknown>()): void {
 }
 
 /** The judge's next 'show' request (the check of an output too large to send); other requests meanwhile are ignored. */
-function nextShow(channel: SampleServerChannel): Promise<{ seq: number; positions: unknown[] }> {
+function nextShow(channel: SampleServerChannel): Promise<{ seq: number; positions: unknown[]; block?: unknown; more: boolean }> {
   return new Promise((resolve) => {
     const stop = channel.listen((request) => {
-      const r = request as { type?: unknown; seq?: unknown; positions?: unknown } | null;
+      const r = request as { type?: unknown; seq?: unknown; positions?: unknown; block?: unknown; more?: unknown } | null;
       if (r?.type !== 'show' || typeof r.seq !== 'number') return;
       stop();
-      resolve({ seq: r.seq, positions: Array.isArray(r.positions) ? r.positions : [] });
+      resolve({ seq: r.seq, positions: Array.isArray(r.positions) ? r.positions : [], ...(r.block !== undefined ? { block: r.block } : {}), more: r.more === true });
     });
   });
 }
@@ -225,14 +225,19 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
           }
           return null;
         }
-        // Too large: the judge asks for the values at positions it draws now, and checks them ('show', answered
-        // before anything else runs); the runner also compares it in full, which only adds a failure.
-        // Announced as a call, so the supervisor bounds the wait whatever happens to its 'show'.
+        // Too large: the judge fetches it block by block ('show' after 'show', answered before anything else runs)
+        // and checks it whole; the runner also compares it in full, which only adds a failure.
+        // Announced as a call, so the supervisor bounds the wait whatever happens to its 'show's.
         announce({ stage: 'check', caseKey: p.key, input: index }, CHECK_CALL_TIMEOUT_MS, `the harness's check of one output may take ${CHECK_CALL_TIMEOUT_MS / 1000} s`);
-        const asked = nextShow(channel);
+        let asked = nextShow(channel);
         await channel.send({ type: 'check-output', caseKey: p.key, input: index, output: crossing });
-        const show = await asked;
-        await channel.send({ type: 'shown', seq: show.seq, values: valuesAt(actual as ArrayLike<number>, show.positions) });
+        for (let more = true; more; ) {
+          const show = await asked;
+          more = show.more;
+          // Listening for the next before answering this one: it may arrive before the answer's send settles.
+          if (more) asked = nextShow(channel);
+          await channel.send({ type: 'shown', seq: show.seq, values: shownValues(actual as ArrayLike<number>, show) });
+        }
         called();
         return lab.comparator.compare(await lab.expected(p.set.inputs[index]), actual);
       },

@@ -4,7 +4,7 @@
  * runs when, which fresh input it gets and when, times every sample with its own clock, and checks every output in its
  * own process (judge-outputs.ts); this side only makes the sample's inputs ('prepare', outside the timed window: one
  * per call, each its own), runs them back to back and sends what each call returned ('sample'; a large typed array by
- * the values at the positions the judge asks, 'show').
+ * the values at the positions the judge asks, then, when the judge asks, block by block, 'show').
  *
  * Input: the cases that passed the check, set up. Output: RunnerMessages ('prepared', 'sampled', 'output', 'shown',
  * 'ok', 'measured').
@@ -60,6 +60,27 @@ export function valuesAt(output: ArrayLike<number> | null, positions: readonly u
     if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < output.length) values[k] = Number(output[p]);
   }
   return values;
+}
+
+/**
+ * The `count` values of a typed array from element `from` (a block the judge fetches to check the output whole,
+ * whole-output.ts), NaN past its end; at most OUTPUT_BYTES_BOUND bytes of them, and none for a block that is not one.
+ */
+export function valuesIn(output: ArrayLike<number> | null, block: unknown): Float64Array {
+  const { from, count } = (block ?? {}) as { from?: unknown; count?: unknown };
+  if (!Number.isInteger(from) || !Number.isInteger(count) || (from as number) < 0 || (count as number) < 0) return new Float64Array(0);
+  const start = from as number;
+  const values = new Float64Array(Math.min(count as number, OUTPUT_BYTES_BOUND / 8)).fill(Number.NaN);
+  if (output === null || start >= output.length) return values;
+  const end = Math.min(output.length, start + values.length);
+  if (ArrayBuffer.isView(output) && 'subarray' in output) values.set((output as unknown as Float64Array).subarray(start, end));
+  else for (let i = start; i < end; i++) values[i - start] = Number(output[i]);
+  return values;
+}
+
+/** The values a 'show' asks for: its block when it names one, else its positions. */
+export function shownValues(output: ArrayLike<number> | null, request: { positions: readonly unknown[]; block?: unknown }): Float64Array {
+  return request.block === undefined ? valuesAt(output, request.positions) : valuesIn(output, request.block);
 }
 
 /**
@@ -204,7 +225,7 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
         }
         case 'show': {
           const call: unknown = request.call ?? 0;
-          channel.send({ type: 'shown', seq: request.seq, values: valuesAt(typeof call === 'number' ? (shown[call] ?? null) : null, request.positions) });
+          channel.send({ type: 'shown', seq: request.seq, values: shownValues(typeof call === 'number' ? (shown[call] ?? null) : null, request) });
           return;
         }
         case 'between': {

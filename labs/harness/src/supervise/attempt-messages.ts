@@ -239,9 +239,9 @@ export class AttemptMessages {
   #verdictHooks(): CheckVerdictHooks {
     const { channel, entries } = this.#parts;
     return {
-      show: async (key, input, positions) => {
+      show: async (key, input, ask) => {
         const watch: Watch = { activity: { stage: 'check', caseKey: key, input }, limitMs: CHECK_CALL_TIMEOUT_MS, why: `the harness's check of one output may take ${CHECK_CALL_TIMEOUT_MS / 1000} s` };
-        const shown = (await channel.ask({ type: 'show', caseKey: key, positions }, watch)).answers[0];
+        const shown = (await channel.ask({ type: 'show', caseKey: key, ...ask }, watch)).answers[0];
         return shown?.type === 'shown' && (ArrayBuffer.isView(shown.values) || Array.isArray(shown.values)) ? (shown.values as ArrayLike<number>) : [];
       },
       failed: (key, reason, previous) => {
