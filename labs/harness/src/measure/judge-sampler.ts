@@ -229,8 +229,8 @@ export interface JudgedCase {
   /** Cases with the same key run on the same inputs (CaseInfo.inputKey). */
   inputKey: string;
   /**
-   * One discarded sample before each of its rounds (a graded case and the solution's copy of it, alike): the
-   * solution's process idles while the learner's runs every other case, and must not start each round colder.
+   * One discarded sample before each of its rounds (a graded case and the solution's copy of it, alike): their two
+   * processes idle while the learner's runs every other case, and neither may start a round colder than it ran.
    */
   rewarm?: boolean;
 }
