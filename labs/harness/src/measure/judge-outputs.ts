@@ -295,11 +295,16 @@ export class CheckJudge {
   }
 
   /**
-   * Checks check output #`index` of case `key`, fetched whole (whole-output.ts): by the lab's checkSample where it
-   * has one (no expected array: native-kernel's triad is 512 MiB at 2^26), else against its expected output.
+   * Checks check output #`index` of case `key`, fetched whole (whole-output.ts): at positionsPerSample(1) positions
+   * against `expectedAtPositions` (the comparator's own tolerance, entry by entry), then whole, by the lab's
+   * checkSample where it has one (no expected array: native-kernel's triad is 512 MiB at 2^26; a product's Freivalds
+   * test has a looser tolerance than its entries), else against its expected output.
    */
   async checkWhole(key: string, index: number, output: Float64Array): Promise<Comparison> {
     const { all } = await this.#inputsOf(key);
+    const positions = drawPositions(Math.min(positionsPerSample(1), output.length), output.length);
+    const atPositions = compareAt(this.#lab, all[index], positions, Float64Array.from(positions, (p) => output[p] as number));
+    if (!atPositions.equal) return atPositions;
     if (this.#lab.checkSample) return this.#lab.checkSample(all[index], output);
     return (await this.check(key, index, { kind: 'whole', value: output }))!;
   }
