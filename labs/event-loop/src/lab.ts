@@ -11,7 +11,8 @@ import { startServerProcess } from './server-process.ts';
 import { deriveRingSync } from './work.ts';
 import { accountsOf, spotCheck } from './fresh-inputs.ts';
 import { calibrate, estimateInputs, estimateServerCase, COURSE_MACHINE_RATES } from './estimates.ts';
-import { judgeProbe, PROBE_ACCOUNT } from './properties.ts';
+import { judgeProbe, PROBE_ACCOUNT, readOutside } from './properties.ts';
+import { probeFromOutside } from './outside-probe.ts';
 import { eventLoopAnalysis, LOAD_CPU, LOOP_DELAY_MAX, LOOP_DELAY_P99, PING } from './analysis.ts';
 
 /** One sample: a burst of requests for these accounts, all in flight at once. */
@@ -59,7 +60,14 @@ function serverCase(variant: VariantName, workers: number | undefined, optional 
     estimate: (ctx, calibration) => estimateServerCase(variant, workers, burstFor(ctx.availableParallelism), ctx, calibration),
     ...(optional ? { optional } : {}),
     ...(workers === undefined ? {} : { workers }),
-    ...(variant === 'inline' ? {} : { judgeProperty: (evidence: unknown) => judgeProbe(variant, workers ?? 1, evidence) }),
+    // What the variant exists for (properties.ts), judged in the judge's process: its own probe from outside through
+    // the server's Unix socket (outside-probe.ts), then the server's report. The baseline has nothing to check.
+    ...(variant === 'inline'
+      ? {}
+      : {
+          probeFromOutside: (socketPath: string) => probeFromOutside(socketPath),
+          judgeProperty: (evidence: unknown, outside: unknown) => judgeProbe(variant, workers ?? 1, evidence, readOutside(outside)),
+        }),
     async setup(ctx: LabContext): Promise<CaseInstance<BurstInput, string[]>> {
       await loadLoadGenerator();
       const server = await startServerProcess(variant, workers ?? 1, ctx.implDir);
@@ -89,12 +97,13 @@ function serverCase(variant: VariantName, workers: number | undefined, optional 
           loopDelays.p99.push(delay.p99Ms);
           loopDelays.max.push(delay.maxMs);
         },
-        // What the variant exists for, beyond its bytes (properties.ts): the server's report of one ring, judged by
-        // the definition's judgeProperty in the judge's process. The baseline has nothing to check.
+        // What the variant exists for, beyond its bytes (properties.ts): the judge's probe from outside, then the
+        // server's report of one ring, judged by the definition's judgeProperty in the judge's process.
         ...(variant === 'inline'
           ? {}
           : {
-              async propertyEvidence() {
+              async propertyEvidence(judge) {
+                await judge.probeFromOutside(server.socketPath);
                 const { type: _type, ...report } = await server.request({ type: 'probe', account: PROBE_ACCOUNT }, 'probe');
                 return report;
               },

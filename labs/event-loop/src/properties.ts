@@ -10,6 +10,7 @@
 import { formatTime } from '@parallel-course/core';
 import { readEvidence } from '@parallel-course/harness';
 import type { ProbeReport, VariantName } from './protocol.ts';
+import { ALLOWED_KEYS, OUTSIDE_RINGS, OUTSIDE_STALL_SHARE, stalledShare, type OutsideProbe } from './outside-probe.ts';
 import { deriveRingSync, KEYS_PER_REQUEST } from './work.ts';
 
 /** Turns of the loop a ring must give: one between every two keys. */
@@ -22,6 +23,34 @@ function blocked(report: ProbeReport): string {
   );
 }
 
+/** How each variant keeps the event loop free, for the message that says it did not. */
+const FIX: Record<'chunked' | 'threadpool' | 'pool', string> = {
+  chunked:
+    'Awaiting a resolved promise (await Promise.resolve(), queueMicrotask, process.nextTick) continues in the microtask queue, ' +
+    'which Node empties before the event loop gets back to I/O, so a /ping waits for the whole ring, as inline. End each turn ' +
+    'with setImmediate (await new Promise((r) => setImmediate(r))): its callback runs after pending I/O. Episode 05, "Cooperative chunking".',
+  threadpool: "The work must run in libuv's threadpool (the async crypto.pbkdf2, not pbkdf2Sync), so the main thread stays free for /ping.",
+  pool: 'The work must run in the pool (pool.run), not on the main thread, so the main thread stays free for /ping.',
+};
+
+/**
+ * The judge's rule on what it saw from outside (outside-probe.ts): the /pings it sent while OUTSIDE_RINGS rings were
+ * derived one after another must not have waited, beyond ALLOWED_KEYS keys' time each, for more than
+ * OUTSIDE_STALL_SHARE of the window, in one of up to OUTSIDE_TRIES windows.
+ */
+export function judgeOutside(variant: 'chunked' | 'threadpool' | 'pool', outside: OutsideProbe): string | null {
+  if (outside.wrongRings.length > 0) return `wrong body for account ${outside.wrongRings[0]} in the harness's probe from outside`;
+  const { stalledMs, share } = stalledShare(outside);
+  if (share <= OUTSIDE_STALL_SHARE) return null;
+  const longest = Math.max(0, ...outside.pingWaitsMs);
+  return (
+    `the ${variant} handler does not let /ping through while it serves requests: the harness's own /ping requests, sent from its ` +
+    `process while ${OUTSIDE_RINGS} rings were derived one after another (${formatTime(outside.windowMs)}), waited ${formatTime(stalledMs)} in all ` +
+    `beyond ${ALLOWED_KEYS} keys' time (longest ${formatTime(longest)}, ${outside.pingWaitsMs.length} answered; one key takes about ` +
+    `${formatTime(outside.keyMs)} here; ${outside.tries} window${outside.tries === 1 ? '' : 's'} tried). ${FIX[variant]}`
+  );
+}
+
 /** The chunked handler: the event loop must get a turn (pending I/O, a /ping) between every two keys, on one thread. */
 function checkChunked(report: ProbeReport): string | null {
   const threads = report.threadsAtReady + report.threadsSince;
@@ -31,18 +60,14 @@ function checkChunked(report: ProbeReport): string | null {
   if (report.turns >= TURNS_PER_RING) return null;
   return (
     `the chunked handler does not let /ping through while it serves a request: ${blocked(report)}, where it needs at least ` +
-    `${TURNS_PER_RING}, one between every two keys. Awaiting a resolved promise (await Promise.resolve(), queueMicrotask, ` +
-    `process.nextTick) continues in the microtask queue, which Node empties before the event loop gets back to I/O, so a ` +
-    `/ping waits for the whole ring, as inline. End each turn with setImmediate (await new Promise((r) => setImmediate(r))): ` +
-    `its callback runs after pending I/O. Episode 05, "Cooperative chunking".`
+    `${TURNS_PER_RING}, one between every two keys. ${FIX.chunked}`
   );
 }
 
 /** Off-loop variants: the main thread only starts the work and collects it, so the loop keeps turning meanwhile. */
 function checkOffLoop(variant: 'threadpool' | 'pool', report: ProbeReport): string | null {
   if (report.turns >= TURNS_PER_RING) return null;
-  const where = variant === 'threadpool' ? "libuv's threadpool (the async crypto.pbkdf2, not pbkdf2Sync)" : 'the pool (pool.run), not on the main thread';
-  return `the ${variant} handler blocks the event loop: ${blocked(report)}. The work must run in ${where}, so the main thread stays free for /ping.`;
+  return `the ${variant} handler blocks the event loop: ${blocked(report)}. ${FIX[variant]}`;
 }
 
 /** The pool: exactly `workers` threads, started in set-up, none started while requests are served. */
@@ -91,13 +116,24 @@ const REPORT_SHAPE = {
 let probeRing: string | null = null;
 
 /**
- * The judge's verdict on a variant's probe report (the evidence the case's propertyEvidence sent): its shape read
- * (a malformed field throws, naming it), the ring checked against the judge's own derivation, then the variant's rule.
+ * The judge's verdict on a variant (its judgeProperty): first what the judge saw itself from outside (`outside`, made
+ * in its own process: judgeOutside), then the server's report (the evidence the case's propertyEvidence sent, made
+ * beside the learner's handler: self-reported), its shape read (a malformed field throws, naming it), its ring checked
+ * against the judge's own derivation, then the variant's rule (a turn between every two keys; threads).
  */
-export function judgeProbe(variant: VariantName, workers: number, evidence: unknown): string | null {
+export function judgeProbe(variant: Exclude<VariantName, 'inline'>, workers: number, evidence: unknown, outside: OutsideProbe): string | null {
+  const fromOutside = judgeOutside(variant, outside);
+  if (fromOutside !== null) return fromOutside;
   const report: ProbeReport = readEvidence(evidence, REPORT_SHAPE, "the server's probe report");
   if (report.error !== null) return `threw while deriving account ${PROBE_ACCOUNT} for the property check: ${report.error}`;
   probeRing ??= deriveRingSync(PROBE_ACCOUNT);
   if (report.body !== probeRing) return `wrong body for account ${PROBE_ACCOUNT} in the property check`;
   return checkVariantProperty(variant, workers, report);
+}
+
+/** The judge's own probe from outside (made in its process, never sent by the lab process), typed; throws when absent. */
+export function readOutside(outside: unknown): OutsideProbe {
+  const probe = outside as OutsideProbe | undefined;
+  if (typeof probe !== 'object' || probe === null || !Array.isArray(probe.pingWaitsMs)) throw new Error("the harness's probe from outside did not run for this case");
+  return probe;
 }

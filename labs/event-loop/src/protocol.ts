@@ -29,7 +29,8 @@ export interface ProbeReport {
 }
 
 export type ServerMessage =
-  | { type: 'ready'; port: number }
+  /** Listening: on loopback `port`, and on the Unix socket `socketPath` (in the run's temp folder) for the judge's probe. */
+  | { type: 'ready'; port: number; socketPath: string }
   | { type: 'failed'; message: string }
   | { type: 'loop-delay-reset' }
   | { type: 'loop-delay'; p50Ms: number; p99Ms: number; maxMs: number; count: number }

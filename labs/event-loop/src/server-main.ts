@@ -4,6 +4,7 @@
  * Talks to the harness over the IPC channel: sends {type:'ready', port}, answers 'loop-delay' and 'reset-loop-delay'
  * with event-loop delay from perf_hooks.monitorEventLoopDelay, answers 'probe' by deriving one ring itself while it
  * counts the event loop's turns (the check of each variant's property, properties.ts), and closes on 'close'.
+ * It serves its routes on loopback TCP (the load) and on a Unix socket in the run's temp folder (the judge's probe).
  */
 import { exitWithParent, importLearnerModule, leaveParent } from '@parallel-course/harness/learner.ts';
 import { HANDLERS } from './learner-files.ts';
@@ -11,6 +12,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
+import os from 'node:os';
+import { rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInlineHandler } from './inline-handler.ts';
 import { createLabServer } from './server.ts';
@@ -100,6 +103,13 @@ async function main(): Promise<void> {
   await once(server, 'listening');
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+  // The same routes on a Unix socket in the run's temp folder: the harness's judge probes the handler from its own
+  // process through it (outside-probe.ts), even where this process has a network of its own (the OS sandbox).
+  const socketPath = path.join(os.tmpdir(), `event-loop-${process.pid}.sock`);
+  rmSync(socketPath, { force: true });
+  const probeServer = createLabServer(handler);
+  probeServer.listen(socketPath);
+  await once(probeServer, 'listening');
 
   process.on('message', async (message: ServerRequest) => {
     if (message.type === 'reset-loop-delay') {
@@ -121,11 +131,13 @@ async function main(): Promise<void> {
       delay.disable();
       server.closeAllConnections();
       server.close();
+      probeServer.closeAllConnections();
+      probeServer.close();
       await handler.close();
       leaveParent();
     }
   });
-  send({ type: 'ready', port: address.port });
+  send({ type: 'ready', port: address.port, socketPath });
 }
 
 main().catch((error: unknown) => {

@@ -10,6 +10,8 @@ const SERVER_MAIN = fileURLToPath(new URL('./server-main.ts', import.meta.url));
 
 export interface ServerProcess {
   port: number;
+  /** The Unix socket the server also listens on, in the run's temp folder (the judge's probe from outside). */
+  socketPath: string;
   pid: number;
   request<T extends ServerMessage['type']>(message: ServerRequest, reply: T): Promise<Extract<ServerMessage, { type: T }>>;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export async function startServerProcess(variant: VariantName, workers: number, 
   const { child } = server;
   return {
     port: server.ready.port,
+    socketPath: server.ready.socketPath,
     pid: child.pid ?? -1,
     request(message, reply) {
       return new Promise((resolve, reject) => {

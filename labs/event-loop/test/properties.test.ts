@@ -14,6 +14,7 @@ import type { LabContext } from '@parallel-course/harness';
 import lab from '../src/lab.ts';
 import { checkVariantProperty, PROBE_ACCOUNT, TURNS_PER_RING } from '../src/properties.ts';
 import { deriveRingSync } from '../src/work.ts';
+import type { OutsideProbe } from '../src/outside-probe.ts';
 import type { ProbeReport } from '../src/protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -41,9 +42,16 @@ test("a chunked handler that 'yields' with await Promise.resolve() fails the che
   // Its bytes were right: every check input passed; the property failed after them.
   assert.equal(entry.inputsChecked, 1);
   assert.equal(entry.firstMismatch, null);
-  assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves a request: the event loop turned 0 times while one ring of 8 keys was derived/);
+  // The judge's own /pings, sent from outside the server while it derived rings, waited for them.
+  assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves requests: the harness's own \/ping requests, sent from its process while 4 rings were derived one after another/);
   assert.match(entry.reason ?? '', /microtask queue, which Node empties before the event loop gets back to I\/O/);
   assert.match(entry.reason ?? '', /End each turn with setImmediate/);
+});
+
+test("a chunked handler that blocks the loop and forges its server's report (a turn between every two keys) still fails: the judge's own /pings from outside waited", { timeout: 60_000 }, async () => {
+  const entry = await check(fileURLToPath(new URL('./fixtures/forged-report', import.meta.url)), 'chunked');
+  assert.equal(entry.passed, false);
+  assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves requests: the harness's own \/ping requests, sent from its process/);
 });
 
 test("in a supervised check the judge's process decides the property: the trap's chunked handler fails there, naming handlers.ts", { timeout: 120_000 }, async (t) => {
@@ -55,14 +63,14 @@ test("in a supervised check the judge's process decides the property: the trap's
   assert.equal(chunked?.passed, false, JSON.stringify(chunked));
   // Its check input and its measured input passed; the property failed after them.
   assert.equal(chunked?.inputsChecked, 2);
-  assert.match(chunked?.reason ?? '', /^the chunked handler does not let \/ping through while it serves a request: the event loop turned 0 times.* Look at exercises\/event-loop\/handlers\.ts\.$/s);
+  assert.match(chunked?.reason ?? '', /^the chunked handler does not let \/ping through while it serves requests: the harness's own \/ping requests.* Look at exercises\/event-loop\/handlers\.ts\.$/s);
   assert.ok(outcome.correctness.find((e) => e.variant === 'inline')?.passed);
 });
 
 test('a threadpool handler on the main thread and a pool created per request fail the check, each with its reason', { timeout: 90_000 }, async () => {
   const threadpool = await check(TRAPS, 'threadpool');
   assert.equal(threadpool.passed, false);
-  assert.match(threadpool.reason ?? '', /^the threadpool handler blocks the event loop: the event loop turned 0 times/);
+  assert.match(threadpool.reason ?? '', /^the threadpool handler does not let \/ping through while it serves requests: the harness's own \/ping requests/);
   assert.match(threadpool.reason ?? '', /async crypto\.pbkdf2, not pbkdf2Sync/);
   const pool = await check(TRAPS, 'pool', 2);
   assert.equal(pool.passed, false);
@@ -104,16 +112,24 @@ test('the rules: a turn between every two keys; no thread where none belongs; a 
   assert.equal(checkVariantProperty('inline', 1, report({ turns: 0 })), null);
 });
 
-test("the judge's side (judgeProperty, in the harness's process): the probe's report decides, a forged or malformed one fails", () => {
+test("the judge's side (judgeProperty, in the harness's process): its own probe from outside, then the server's report; a forged or malformed report fails", () => {
   const chunked = lab.cases(ctx(SOLUTION)).find((d) => d.variant === 'chunked');
   assert.ok(chunked?.judgeProperty);
   const ring = deriveRingSync(PROBE_ACCOUNT);
-  // What the server saw decides, whatever the lab process concluded from it.
-  assert.equal(chunked.judgeProperty(report({ body: ring, turns: 7 })), null);
-  assert.match(chunked.judgeProperty(report({ body: ring, turns: 0 })) ?? '', /^the chunked handler does not let \/ping through/);
-  // The judge derives the ring itself: a report of the right turns over a wrong ring fails.
-  assert.equal(chunked.judgeProperty(report({ body: 'forged', turns: 7 })), `wrong body for account ${PROBE_ACCOUNT} in the property check`);
-  assert.throws(() => chunked.judgeProperty!({ ...report({ body: ring }), turns: '7' }), /the server's probe report's turns is not a whole number >= 0: got "7"/);
-  assert.throws(() => chunked.judgeProperty!('ok'), /the server's probe report is not an object of body, error, turns/);
+  // The judge's own probe from outside: /pings answered within a key (free) or one held for the window (blocked).
+  const free: OutsideProbe = { keyMs: 2.5, tries: 1, windowMs: 90, pingWaitsMs: Array.from({ length: 30 }, () => 3), wrongRings: [] };
+  // Beyond 2 keys (5 ms): 79 ms of a 90 ms window, over 0.65 of it.
+  const held: OutsideProbe = { ...free, tries: 3, pingWaitsMs: [84, 0.3, 0.3] };
+  assert.equal(chunked.judgeProperty(report({ body: ring, turns: 7 }), free), null);
+  // What the judge saw from outside decides first, whatever the server's report says.
+  assert.match(chunked.judgeProperty(report({ body: ring, turns: 7 }), held) ?? '', /^the chunked handler does not let \/ping through while it serves requests: .*waited 79\.0 ms in all beyond 2 keys' time \(longest 84\.0 ms, 3 answered; one key takes about 2\.50 ms here; 3 windows tried\)/);
+  assert.equal(chunked.judgeProperty(report({ body: ring, turns: 7 }), { ...free, wrongRings: [888_888_801] }), "wrong body for account 888888801 in the harness's probe from outside");
+  // Then the server's report (self-reported): its rule, and the ring the judge derives itself.
+  assert.match(chunked.judgeProperty(report({ body: ring, turns: 0 }), free) ?? '', /^the chunked handler does not let \/ping through while it serves a request: the event loop turned 0 times/);
+  assert.equal(chunked.judgeProperty(report({ body: 'forged', turns: 7 }), free), `wrong body for account ${PROBE_ACCOUNT} in the property check`);
+  assert.throws(() => chunked.judgeProperty!({ ...report({ body: ring }), turns: '7' }, free), /the server's probe report's turns is not a whole number >= 0: got "7"/);
+  assert.throws(() => chunked.judgeProperty!('ok', free), /the server's probe report is not an object of body, error, turns/);
+  // No probe from outside: no verdict.
+  assert.throws(() => chunked.judgeProperty!(report({ body: ring }), undefined), /the harness's probe from outside did not run for this case/);
   assert.equal(lab.cases(ctx(SOLUTION)).find((d) => d.variant === 'inline')?.judgeProperty, undefined);
 });

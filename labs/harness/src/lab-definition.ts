@@ -65,13 +65,21 @@ export interface CaseInstance<Input, Output> {
    * derived a ring, the counts of a race probe, the calls a batching function made), once, after every check input
    * passed and before anything is timed. It runs in the lab process, beside the learner's code, so the evidence is
    * self-reported: it carries raw observations only (plain numbers, strings, booleans, arrays and objects of them),
-   * never a verdict. The case's `judgeProperty` decides, in the judge's process.
+   * never a verdict. The case's `judgeProperty` decides, in the judge's process. Where the case's definition has
+   * `probeFromOutside`, call `judge.probeFromOutside` with the Unix socket the learner's server listens on (in the
+   * run's temp folder, os.tmpdir()): the judge's process then probes it itself, and resolves when done.
    */
-  propertyEvidence?(): Promise<unknown> | unknown;
+  propertyEvidence?(judge: PropertyJudge): Promise<unknown> | unknown;
   /** Called after warm-up, before the measured samples: forget observations made so far. */
   resetObservations?(): void;
   /** Called after measuring: the observations made during the measured samples. */
   collectObservations?(): Promise<Record<string, RawObservation>> | Record<string, RawObservation>;
+}
+
+/** The judge, as a case's propertyEvidence reaches it (CaseDefinition.probeFromOutside). */
+export interface PropertyJudge {
+  /** Has the judge run the case's probeFromOutside against the Unix socket `socketPath`; resolves once it is done. */
+  probeFromOutside(socketPath: string): Promise<void>;
 }
 
 export interface CaseDefinition<Input, Output> {
@@ -94,7 +102,15 @@ export interface CaseDefinition<Input, Output> {
    * field throws PropertyEvidenceError, and the case fails naming it). Required wherever the instance has
    * `propertyEvidence`; without one, evidence fails the case.
    */
-  judgeProperty?(evidence: unknown): string | null;
+  judgeProperty?(evidence: unknown, outside?: unknown): string | null;
+  /**
+   * Optional: evidence the judge makes itself, from outside the lab process: pure lab code run in the judge's process
+   * (it never loads learner code), which talks to the learner's server through `socketPath` (a Unix socket in the
+   * run's temp folder, which the judge can reach even when the runner has no network) and times it with the judge's
+   * clock. What it resolves to reaches judgeProperty as `outside`. Asked for by the instance's propertyEvidence
+   * (PropertyJudge.probeFromOutside); a case that has it and never asks fails its check.
+   */
+  probeFromOutside?(socketPath: string): Promise<unknown>;
   /**
    * What this case costs on this machine, for planning the run (plan.ts): its work per sample divided by the rates
    * in `calibration` (the lab's `planning`), and what its set-up and check add. Pure and quick: it starts nothing.

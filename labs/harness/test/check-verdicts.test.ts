@@ -11,6 +11,12 @@ import { CheckJudge, CheckVerdicts, type CheckVerdictHooks } from '../src/measur
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import { readEvidence } from '../src/property-evidence.ts';
+import { probeSocketRefusal } from '../src/supervise/attempt-messages.ts';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 const CTX: LabContext = { impl: 'solution', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
 const INPUTS = [[1, 2], [3, 4], [5, 6]];
@@ -40,6 +46,7 @@ function verdicts(): { verdicts: CheckVerdicts; decided: Map<string, Correctness
     },
     failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason: `${reason}. Look at exercises/doubling/double.ts.`, failedAt: { stage: 'check', sample: null } }),
     decided: (key, entry) => void decided.set(key, entry),
+    probed: () => {},
   };
   const checks = new CheckJudge(lab, CTX, new Map([[KEY, { params: { n: 2 } }]]));
   return { verdicts: new CheckVerdicts(checks, hooks), decided, shown };
@@ -106,6 +113,7 @@ function propertyVerdicts(): ReturnType<typeof verdicts> {
     show: async () => [],
     failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason: `${reason}. Look at exercises/doubling/double.ts.`, failedAt: { stage: 'check', sample: null } }),
     decided: (key, entry) => void decided.set(key, entry),
+    probed: () => {},
   };
   const checks = new CheckJudge(lab, CTX, new Map([[PROPERTY_KEY, { params: { n: 3 }, judgeProperty: judgeTurns }]]));
   const v = new CheckVerdicts(checks, hooks);
@@ -160,4 +168,58 @@ test('evidence for a case with no judge of its property fails it: a lab that gat
   v.checked(KEY, passed);
   await v.settled();
   assert.match(decided.get(KEY)?.reason ?? '', /^sent property evidence, but the case has no judge of its property \(judgeProperty\)/);
+});
+
+test("a case the judge probes from outside: its probe's result reaches judgeProperty; a case that never asked for it fails", async () => {
+  const outsideKey = 'double n=4';
+  const run = (ask: boolean) => {
+    const decided = new Map<string, CorrectnessEntry>();
+    const probed: (string | null)[] = [];
+    const hooks: CheckVerdictHooks = {
+      show: async () => [],
+      failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason, failedAt: { stage: 'check', sample: null } }),
+      decided: (key, entry) => void decided.set(key, entry),
+      probed: (_key, error) => void probed.push(error),
+    };
+    const definition = {
+      params: { n: 4 },
+      probeFromOutside: async (socketPath: string) => ({ seen: socketPath }),
+      judgeProperty: (_evidence: unknown, outside: unknown) => ((outside as { seen?: string } | undefined)?.seen === '/run/x.sock' ? null : 'not probed'),
+    };
+    const v = new CheckVerdicts(new CheckJudge(lab, CTX, new Map([[outsideKey, definition]])), hooks);
+    INPUTS.forEach((input, i) => v.output(outsideKey, i, whole(input.map((x) => 2 * x))));
+    if (ask) v.outsideProbe(outsideKey, '/run/x.sock');
+    v.property(outsideKey, {});
+    v.checked(outsideKey, passed);
+    return v.settled().then(() => ({ entry: decided.get(outsideKey), probed }));
+  };
+  const asked = await run(true);
+  assert.deepEqual(asked.probed, [null]);
+  assert.equal(asked.entry?.passed, true);
+  const never = await run(false);
+  assert.equal(never.entry?.passed, false);
+  assert.match(never.entry?.reason ?? '', /^never asked the harness to probe it from outside/);
+});
+
+test('the judge connects only to a Unix socket directly in the runner\'s own temp folder, never a link or a path elsewhere', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'probe-socket-'));
+  const server = net.createServer();
+  try {
+    const socketPath = path.join(dir, 'server.sock');
+    server.listen(socketPath);
+    await once(server, 'listening');
+    assert.equal(probeSocketRefusal(socketPath, dir), null);
+    writeFileSync(path.join(dir, 'file'), '');
+    symlinkSync(socketPath, path.join(dir, 'link.sock'));
+    mkdirSync(path.join(dir, 'sub'));
+    assert.match(probeSocketRefusal(path.join(dir, 'file'), dir) ?? '', /which is not a Unix socket$/);
+    assert.match(probeSocketRefusal(path.join(dir, 'link.sock'), dir) ?? '', /which is not a Unix socket$/);
+    assert.match(probeSocketRefusal(path.join(dir, 'none.sock'), dir) ?? '', /which does not exist$/);
+    assert.match(probeSocketRefusal('/var/run/docker.sock', dir) ?? '', /^a path outside the run's temp folder/);
+    assert.match(probeSocketRefusal(path.join(dir, 'sub', '..', '..', 'x.sock'), dir) ?? '', /^a path outside the run's temp folder/);
+    assert.match(probeSocketRefusal(42, dir) ?? '', /^a path outside the run's temp folder \(42\)/);
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -6,7 +6,7 @@
  * So is the verdict on the variant's property: the case's instance gathers its evidence here, and the definition's
  * judgeProperty decides in the judge's process (hooks.property), or here in one process.
  */
-import type { CaseDefinition, CaseInstance, Comparator, Comparison, LabContext } from '../lab-definition.ts';
+import type { CaseDefinition, CaseInstance, Comparator, Comparison, LabContext, PropertyJudge } from '../lab-definition.ts';
 import { isNotImplemented } from '../lab-definition.ts';
 import { errorText } from '../errors.ts';
 import type { CorrectnessEntry } from '@parallel-course/core';
@@ -44,6 +44,11 @@ export interface CheckHooks {
    * judgeProperty in its own process (resolves to null). Without it, judgeProperty runs here (judgePropertyHere).
    */
   property?(evidence: unknown): Promise<string | null>;
+  /**
+   * The case asks the judge to probe it from outside (CaseDefinition.probeFromOutside) through `socketPath`: sends
+   * the request to the judge's process and resolves once the judge is done. Without it, the probe runs here.
+   */
+  probeFromOutside?(socketPath: string): Promise<void>;
 }
 
 /**
@@ -51,10 +56,15 @@ export interface CheckHooks {
  * one-process check alike): null when it holds, else why not; evidence its judge cannot read, or a case with evidence
  * and no judge, fails.
  */
-export function judgePropertyHere(definition: Pick<CaseDefinition<unknown, unknown>, 'judgeProperty'>, evidence: unknown): string | null {
+export function judgePropertyHere(
+  definition: Pick<CaseDefinition<unknown, unknown>, 'judgeProperty' | 'probeFromOutside'>,
+  evidence: unknown,
+  outside: { result: unknown } | undefined,
+): string | null {
   if (!definition.judgeProperty) return 'sent property evidence, but the case has no judge of its property (judgeProperty): the lab is incomplete';
+  if (definition.probeFromOutside && outside === undefined) return "never asked the harness to probe it from outside (the lab's propertyEvidence must call judge.probeFromOutside)";
   try {
-    return definition.judgeProperty(evidence);
+    return definition.judgeProperty(evidence, outside?.result);
   } catch (error) {
     return `its property evidence could not be judged: ${errorText(error)}`;
   }
@@ -196,9 +206,18 @@ export async function checkCase<Input, Output>(
     const index = set.inputs.length;
     try {
       hooks.beforeInput?.(index);
-      const evidence = await withTimeout(Promise.resolve().then(() => instance.propertyEvidence?.()), callTimeoutMs, 'the property check');
+      // In one process the outside probe runs here, and its result is kept for the judging below.
+      let outside: { result: unknown } | undefined;
+      const judge: PropertyJudge = {
+        probeFromOutside: async (socketPath) => {
+          if (hooks.probeFromOutside) return hooks.probeFromOutside(socketPath);
+          if (!definition.probeFromOutside) throw new Error('asked to be probed from outside, but the case has no probeFromOutside');
+          outside = { result: await definition.probeFromOutside(socketPath) };
+        },
+      };
+      const evidence = await withTimeout(Promise.resolve().then(() => instance.propertyEvidence?.(judge)), callTimeoutMs, 'the property check');
       hooks.afterCall?.();
-      const problem = hooks.property ? await hooks.property(evidence) : judgePropertyHere(definition, evidence);
+      const problem = hooks.property ? await hooks.property(evidence) : judgePropertyHere(definition, evidence, outside);
       if (problem !== null) entry = failure(def, comparator.description, problem, false, { maxAbsError, maxRelError, inputsChecked: index });
     } catch (error) {
       hooks.afterCall?.();

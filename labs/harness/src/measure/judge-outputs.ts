@@ -237,6 +237,9 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
   };
 }
 
+/** The longest a probe from outside may take, in ms: within the property check's announced call (CHECK_CALL_TIMEOUT_MS). */
+export const PROBE_LIMIT_MS = 30_000;
+
 /**
  * The check stage's comparisons, in the judge's process: each check output the runner sends ('check-output') is
  * compared with the expected output of the judge's own copy of that check input (lab.inputs, lab.expected: lab code
@@ -246,11 +249,11 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
 export class CheckJudge {
   readonly #lab: LabDefinition<unknown, unknown>;
   readonly #ctx: LabContext;
-  readonly #definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params' | 'judgeProperty'>>;
+  readonly #definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params' | 'judgeProperty' | 'probeFromOutside'>>;
   #inputs = new Map<string, Promise<unknown[]>>();
   #expected = new Map<string, Promise<unknown>>();
 
-  constructor(lab: LabDefinition<unknown, unknown>, ctx: LabContext, definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params' | 'judgeProperty'>>) {
+  constructor(lab: LabDefinition<unknown, unknown>, ctx: LabContext, definitions: Map<string, Pick<CaseDefinition<unknown, unknown>, 'params' | 'judgeProperty' | 'probeFromOutside'>>) {
     this.#lab = lab;
     this.#ctx = ctx;
     this.#definitions = definitions;
@@ -318,10 +321,28 @@ export class CheckJudge {
    * The verdict on case `key`'s property evidence, by its definition's judgeProperty, here in the judge's process:
    * null when the property holds, else why not (evidence it cannot read fails, naming the field).
    */
-  judgeProperty(key: string, evidence: unknown): string | null {
+  judgeProperty(key: string, evidence: unknown, outside: { result: unknown } | undefined): string | null {
     const definition = this.#definitions.get(key);
     if (!definition) return `property evidence arrived for a case the judge does not have (${key})`;
-    return judgePropertyHere(definition, evidence);
+    return judgePropertyHere(definition, evidence, outside);
+  }
+
+  /**
+   * Probes case `key` from outside, here in the judge's process (its definition's probeFromOutside, lab code alone),
+   * through `socketPath`: what it found, or throws (no such probe; the probe's own failure; PROBE_LIMIT_MS passed).
+   */
+  async probeFromOutside(key: string, socketPath: string): Promise<unknown> {
+    const probe = this.#definitions.get(key)?.probeFromOutside;
+    if (!probe) throw new Error('the case has no probe from outside (probeFromOutside)');
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the probe from outside did not finish within ${PROBE_LIMIT_MS / 1000} s`)), PROBE_LIMIT_MS);
+    });
+    try {
+      return await Promise.race([probe(socketPath), limit]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** How many check inputs case `key` has (its 'check-output's, one each, before its 'checked'). */
@@ -359,14 +380,18 @@ export interface CheckVerdictHooks {
   failed(key: string, reason: string, previous: CorrectnessEntry | undefined): CorrectnessEntry | null;
   /** The judge's verdict on case `key`. */
   decided(key: string, entry: CorrectnessEntry): void;
+  /** The judge's probe of case `key` from outside is over (`error`: why it did not run): the runner waits for this. */
+  probed(key: string, error: string | null): void;
 }
 
 /** One case's check outputs as judged so far: the inputs whose outputs arrived, the largest errors, the first failure. */
 interface CaseChecks {
   failed: CorrectnessEntry | null;
   inputs: Set<number>;
-  /** The judge's verdict on the case's property evidence: undefined before any arrived, null when it holds. */
-  property?: string | null;
+  /** The case's property evidence as it arrived (judged in #decide); absent before any arrived. */
+  property?: { evidence: unknown };
+  /** What the judge's probe from outside found, once it ran; absent before. */
+  outside?: { result: unknown };
   maxAbsError: number | null;
   maxRelError: number | null;
 }
@@ -404,7 +429,30 @@ export class CheckVerdicts {
         state.failed = this.#hooks.failed(key, "a second property evidence arrived: lab or learner code wrote to the harness's channel", undefined);
         return;
       }
-      state.property = this.#checks.judgeProperty(key, evidence);
+      state.property = { evidence };
+    });
+  }
+
+  /**
+   * The case asked to be probed from outside through `socketPath` (which the supervisor has checked is a socket in
+   * the runner's own temp folder): the judge runs the probe here, once, and keeps what it found for the case's
+   * judgeProperty; `hooks.probed` then tells the runner (with the error, when it could not run).
+   */
+  outsideProbe(key: string, socketPath: string): void {
+    this.#inTurn(key, async () => {
+      const state = this.#stateOf(key);
+      let error: string | null = null;
+      if (state.outside !== undefined || state.property !== undefined) {
+        error = 'the case asked for a second probe from outside, or after its property evidence';
+        state.failed ??= this.#hooks.failed(key, `${error}: lab or learner code wrote to the harness's channel`, undefined);
+      } else {
+        try {
+          state.outside = { result: await this.#checks.probeFromOutside(key, socketPath) };
+        } catch (thrown) {
+          error = errorText(thrown);
+        }
+      }
+      this.#hooks.probed(key, error);
     });
   }
 
@@ -484,11 +532,11 @@ export class CheckVerdicts {
       return this.#hooks.failed(key, reason, entry) ?? entry;
     }
     // The property is the judge's to decide from the evidence: the runner's 'passed' says nothing about it.
-    const property = state?.property;
-    if (this.#checks.hasProperty(key) && property === undefined) {
+    if (this.#checks.hasProperty(key) && state?.property === undefined) {
       const reason = "its property evidence did not reach the harness: lab or learner code wrote to the harness's channel";
       return this.#hooks.failed(key, reason, entry) ?? entry;
     }
+    const property = state?.property === undefined ? null : this.#checks.judgeProperty(key, state.property.evidence, state.outside);
     if (typeof property === 'string') {
       const failed = this.#hooks.failed(key, property, entry);
       return failed ? { ...failed, ...errors, inputsChecked: count } : entry;

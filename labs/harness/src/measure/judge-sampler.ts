@@ -36,7 +36,7 @@ export { freshDraw } from './judge-outputs.ts';
 
 type Answer = Extract<RunnerMessage, { type: 'prepared' | 'sampled' | 'output' | 'shown' | 'ok' }>;
 /** The answers each request waits for, in order. */
-const ANSWERS = { prepare: ['prepared'], sample: ['sampled', 'output'], show: ['shown'], between: ['ok'], finish: [] } as const;
+const ANSWERS = { prepare: ['prepared'], sample: ['sampled', 'output'], show: ['shown'], between: ['ok'], finish: [], probed: [] } as const;
 /** A request's answers, each stamped with the supervisor's clock on arrival. */
 export interface Answered {
   answers: Answer[];

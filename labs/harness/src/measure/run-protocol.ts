@@ -121,6 +121,12 @@ export type RunnerMessage =
    */
   | { type: 'property'; caseKey: string; evidence: unknown }
   /**
+   * The case asks the judge to probe it from outside (CaseDefinition.probeFromOutside), through the Unix socket
+   * `socketPath` in this runner's temp folder; sent before its 'property', at most once per case. The judge answers
+   * with a 'probed' request when it is done.
+   */
+  | { type: 'outside-probe'; caseKey: string; socketPath: string }
+  /**
    * The case's check is over; a wrong output the judge found among its 'check-output's, or its verdict on the case's
    * 'property' evidence, overrides `entry` (a passed entry of a case with a property and no evidence fails).
    */
@@ -185,5 +191,9 @@ export type JudgeRequest =
   | { type: 'show'; seq: number; caseKey: string; positions: number[]; call?: number; block?: { from: number; count: number }; more?: boolean }
   /** Between stages: a full garbage collection (between measure groups), observations reset (after the warm-up). */
   | { type: 'between'; seq: number; collectGarbage: boolean; resetObservations: string[] }
+  /**
+   * The judge's probe of `caseKey` from outside ('outside-probe') is over (`error`: why it did not run); no answer.
+   */
+  | { type: 'probed'; seq: number; caseKey: string; error: string | null }
   /** Measuring is over: send 'measured' for each of `caseKeys`, tear every case down, then 'done'. */
   | { type: 'finish'; seq: number; caseKeys: string[] };

@@ -166,6 +166,18 @@ function nextShow(channel: SampleServerChannel): Promise<{ seq: number; position
   });
 }
 
+/** The judge's 'probed' request for case `key` (its probe from outside is over): resolves to its error, or null. */
+function nextProbed(channel: SampleServerChannel, key: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const stop = channel.listen((request) => {
+      const r = request as { type?: unknown; caseKey?: unknown; error?: unknown } | null;
+      if (r?.type !== 'probed' || r.caseKey !== key) return;
+      stop();
+      resolve(typeof r.error === 'string' ? r.error : null);
+    });
+  });
+}
+
 /** Runs the job, sending every step to `send`. Throws LabLoadError/UsageError for problems that are not one case's. */
 export async function runJob(job: RunJob, channel: SampleServerChannel): Promise<void> {
   const send = (message: RunnerMessage) => channel.send(message);
@@ -240,6 +252,14 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
         }
         called();
         return lab.comparator.compare(await lab.expected(p.set.inputs[index]), actual);
+      },
+      probeFromOutside: async (socketPath) => {
+        // The judge probes the case from its own process, then says so ('probed'): this call waits for that,
+        // inside the property check's announced call, so the wait is bounded.
+        const probed = nextProbed(channel, p.key);
+        await channel.send({ type: 'outside-probe', caseKey: p.key, socketPath });
+        const error = await probed;
+        if (error !== null) throw new Error(`the harness could not probe it from outside: ${error}`);
       },
       property: async (evidence) => {
         // Judged in the judge's process (the case's judgeProperty): nothing is decided here.

@@ -10,6 +10,8 @@
  * attempt's outcome reads (`refused`, `done`, `measuringFinished`).
  */
 import type { ChildProcess } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { RunnerMessage, RunnerSide } from '../measure/run-protocol.ts';
 import { RefusedAnswer, type JudgeChannel, type Watch } from '../measure/judge-sampler.ts';
@@ -43,9 +45,28 @@ export interface AttemptParts {
   entries: Map<string, CorrectnessEntry>;
   options: SuperviseOptions;
   checks: CheckJudge;
+  /** The runner's own temp folder (its sandbox's only writable place besides the lab's): where its probe sockets are. */
+  tmpDir: string;
 }
 
 type Message<T extends RunnerMessage['type']> = Extract<RunnerMessage, { type: T }>;
+
+/**
+ * Why the judge will not connect to `socketPath`, or null: it must be a Unix socket directly in the runner's own temp
+ * folder, not a link (the judge connects only to what the runner's own processes made, never to another socket of
+ * the machine), and the judge sends it only the lab's fixed requests.
+ */
+export function probeSocketRefusal(socketPath: unknown, tmpDir: string): string | null {
+  if (typeof socketPath !== 'string' || path.dirname(socketPath) !== tmpDir || path.basename(socketPath).startsWith('.')) {
+    return `a path outside the run's temp folder (${String(socketPath).slice(0, 200)})`;
+  }
+  try {
+    if (!lstatSync(socketPath).isSocket()) return `${socketPath}, which is not a Unix socket`;
+  } catch {
+    return `${socketPath}, which does not exist`;
+  }
+  return null;
+}
 
 export class AttemptMessages {
   #refused: string | null = null;
@@ -96,6 +117,8 @@ export class AttemptMessages {
         return this.#checkOutput(message);
       case 'property':
         return this.#property(message);
+      case 'outside-probe':
+        return this.#outsideProbe(message);
       case 'checked':
         return this.#checked(message);
       case 'progress':
@@ -170,6 +193,15 @@ export class AttemptMessages {
     const info = this.#infoOf(message.caseKey);
     if (!info) return this.#refuse('property evidence arrived for a case the harness does not know', null);
     this.#verdicts.property(info.key, message.evidence);
+  }
+
+  #outsideProbe(message: Message<'outside-probe'>): void {
+    if (this.#measuringStarted) return this.#refuse(`a probe from outside was asked for after the check (${String(message.caseKey).slice(0, 200)})`, message.caseKey);
+    const info = this.#infoOf(message.caseKey);
+    if (!info) return this.#refuse('a probe from outside was asked for a case the harness does not know', null);
+    const refusal = probeSocketRefusal(message.socketPath, this.#parts.tmpDir);
+    if (refusal !== null) return this.#refuse(`a probe from outside was asked for ${refusal}`, info.key);
+    this.#verdicts.outsideProbe(info.key, message.socketPath);
   }
 
   #checked(message: Message<'checked'>): void {
@@ -249,6 +281,7 @@ export class AttemptMessages {
         return info ? failedEntry(info, `${reason}${this.#fileOf(key)}`, previous, 'check', null) : null;
       },
       decided: (key, entry) => void entries.set(key, entry),
+      probed: (key, error) => channel.tell({ type: 'probed', caseKey: key, error }),
     };
   }
 

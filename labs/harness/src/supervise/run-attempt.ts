@@ -37,7 +37,7 @@ export function runAttempt(
   started(child);
   const channel = new JudgeChannel((request) => child.connected && child.send(request), (next) => watchdog.watch(next));
   const watchdog = new AttemptWatchdog(child, sandbox.limits.memoryBytes, options.limitScale, () => channel.inFlightSince !== null);
-  const messages = new AttemptMessages({ child, channel, watchdog, side, run, entries, options, checks });
+  const messages = new AttemptMessages({ child, channel, watchdog, side, run, entries, options, checks, tmpDir: sandbox.tmpDir });
   child.on('message', (message: RunnerMessage) => messages.handle(message, performance.now()));
   return new Promise((settle) => {
     child.on('exit', (code, signal) => {

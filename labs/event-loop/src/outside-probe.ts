@@ -1,0 +1,125 @@
+/**
+ * The judge's own probe of a variant's server (the case's probeFromOutside, lab.ts), run in the harness's judge
+ * process, which never loads learner code: through the server's Unix socket in the run's temp folder (server-main.ts),
+ * it asks for OUTSIDE_RINGS rings one after another and, while they are derived, sends GET /ping one after another,
+ * each timed by its own clock. A handler that lets the event loop turn between keys answers each /ping within about a
+ * key's time; one that blocks the loop (a "yield" in the microtask queue, pbkdf2Sync on the main thread) holds a /ping
+ * for a whole ring. One ring at a time: a ring's block is then one stretch of 8 keys that no /ping can cut short.
+ * Nothing here is reported by the learner's process: the requests, the clock and the bodies' check are the judge's.
+ * Input: the socket's path. Output: an OutsideProbe (judged by properties.ts judgeOutside).
+ */
+import http from 'node:http';
+import { deriveKeySync, deriveRingSync } from './work.ts';
+
+/** Rings asked for, one after another: a window of several rings, so one descheduling of the server weighs less. */
+export const OUTSIDE_RINGS = 4;
+/** Their accounts: none a check input or a sample asks for (a sample's accounts run from 1000 up, fresh-inputs.ts). */
+export const OUTSIDE_ACCOUNTS: readonly number[] = Array.from({ length: OUTSIDE_RINGS }, (_, i) => 888_888_800 + i);
+/** The longest one request may take, in ms: a ring is tens of ms; a handler that never answers fails the probe. */
+const REQUEST_LIMIT_MS = 20_000;
+
+/**
+ * The share of a window the /pings may spend waiting beyond ALLOWED_KEYS keys' time each before the loop counts as
+ * blocked. A blocked loop holds a /ping for each ring (8 keys), so for most of the window; a free one answers within
+ * about a key, plus what the scheduler adds when other threads (the threadpool's, the pool's, other programs') hold the
+ * CPUs. Measured on this project's 2-vCPU VM at load 6-10 (one window each): the traps of test/fixtures/traps 0.80-0.93,
+ * the solution's chunked handler 0.03-0.11, its pool of 2 0.00-0.21, its threadpool handler (4 libuv threads on 2
+ * CPUs) 0.18-0.53 (22 windows); a free loop needs one window of OUTSIDE_TRIES within the share.
+ */
+export const OUTSIDE_STALL_SHARE = 0.65;
+/**
+ * Windows tried before the loop counts as blocked: a free loop passes at its first window within the share, so one
+ * window a loaded machine's scheduler stretched (tens of ms at a time) does not fail it; a blocked loop fails them all.
+ */
+export const OUTSIDE_TRIES = 3;
+
+/** What the judge saw from outside, every time on its own clock, in ms: its last window (the first one within the share). */
+export interface OutsideProbe {
+  /** One key (deriveKeySync) in the judge's process just before the window (the fastest of 3): the unit of "a turn's worth". */
+  keyMs: number;
+  /** Windows tried (at most OUTSIDE_TRIES). */
+  tries: number;
+  /** From the first /derive sent to the last answered. */
+  windowMs: number;
+  /** Each /ping's wait, in the order sent (the last may end after the window). */
+  pingWaitsMs: number[];
+  /** The accounts whose answered ring was not the judge's own derivation (a ring not derived is no window). */
+  wrongRings: number[];
+}
+
+let expectedRings: string[] | null = null;
+
+function get(socketPath: string, agent: http.Agent, route: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ socketPath, path: route, agent, timeout: REQUEST_LIMIT_MS }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error(`GET ${route} had no answer within ${REQUEST_LIMIT_MS / 1000} s`)));
+    request.on('error', reject);
+  });
+}
+
+/** The keys' time a /ping may wait without counting as held: a turn's key, and one more for the scheduler. */
+export const ALLOWED_KEYS = 2;
+
+/** The /pings' waits beyond ALLOWED_KEYS keys' time each, summed, as a share of the window. */
+export function stalledShare(probe: Pick<OutsideProbe, 'keyMs' | 'windowMs' | 'pingWaitsMs'>): { stalledMs: number; share: number } {
+  const allowance = ALLOWED_KEYS * probe.keyMs;
+  const stalledMs = probe.pingWaitsMs.reduce((sum, wait) => sum + Math.max(0, wait - allowance), 0);
+  return { stalledMs, share: stalledMs / Math.max(probe.windowMs, 1e-9) };
+}
+
+/**
+ * Probes the server on `socketPath` from this process (see the file's comment): up to OUTSIDE_TRIES windows, until
+ * one is within OUTSIDE_STALL_SHARE or shows a wrong ring.
+ */
+export async function probeFromOutside(socketPath: string): Promise<OutsideProbe> {
+  let probe: OutsideProbe | null = null;
+  for (let tries = 1; tries <= OUTSIDE_TRIES; tries++) {
+    probe = { ...(await oneWindow(socketPath)), tries };
+    if (probe.wrongRings.length > 0 || stalledShare(probe).share <= OUTSIDE_STALL_SHARE) break;
+  }
+  return probe as OutsideProbe;
+}
+
+async function oneWindow(socketPath: string): Promise<Omit<OutsideProbe, 'tries'>> {
+  // Made before the window, in this process: the bodies to compare with, and the time of one key here.
+  expectedRings ??= OUTSIDE_ACCOUNTS.map((account) => deriveRingSync(account));
+  let keyMs = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < 3; k++) {
+    const keyStarted = performance.now();
+    deriveKeySync(OUTSIDE_ACCOUNTS[0] as number, k);
+    keyMs = Math.min(keyMs, performance.now() - keyStarted);
+  }
+  const pings = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const derives = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    // The ping connection opened (and the server's loop shown free) before the window.
+    await get(socketPath, pings, '/ping');
+    const pingWaitsMs: number[] = [];
+    const started = performance.now();
+    let ended: number | null = null;
+    const rings = (async () => {
+      const bodies: string[] = [];
+      for (const account of OUTSIDE_ACCOUNTS) bodies.push(await get(socketPath, derives, `/derive?account=${account}`));
+      return bodies;
+    })().finally(() => {
+      ended = performance.now();
+    });
+    rings.catch(() => {}); // awaited below; the ping loop must not leave it unhandled meanwhile
+    while (ended === null) {
+      const sent = performance.now();
+      await get(socketPath, pings, '/ping');
+      pingWaitsMs.push(performance.now() - sent);
+    }
+    const bodies = await rings;
+    const wrongRings = OUTSIDE_ACCOUNTS.filter((account, i) => bodies[i] !== expectedRings?.[i]);
+    return { keyMs, windowMs: (ended ?? started) - started, pingWaitsMs, wrongRings };
+  } finally {
+    pings.destroy();
+    derives.destroy();
+  }
+}
