@@ -140,6 +140,11 @@ export interface CaseEstimate {
   checkMs?: number;
   /** Checking one measured sample's output on its fresh input (checkSample, outside the timed region); default 0. */
   sampleCheckMs?: number;
+  /**
+   * The bytes of one call's output on the measured input, where it may be over the harness's bound (4 MiB): plan.ts
+   * then adds the judge's fetch of it whole (whole-output.ts wholeFetchMs). Absent: sent whole, nothing added.
+   */
+  outputBytes?: number;
 }
 
 /** How a lab's runs are planned (plan.ts): the rates its estimates divide by, measured here and on the course machine. */

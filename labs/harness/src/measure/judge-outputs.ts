@@ -5,7 +5,7 @@
  * the learner's) and checks the output there with the lab's `checkSample`, its `expectedAt` outputs or `comparator`
  * against `expected`. An output too large to send each sample (a typed array over OUTPUT_BYTES_BOUND) is checked at
  * positions the judge draws after the answer has arrived, against `expectedAtPositions`, and then, often, fetched and
- * checked whole (whole-output.ts; a check output always).
+ * checked whole (whole-output.ts; in the check stage too).
  * A sample of several calls (judge-sampler.ts callsPerSample) gets an input of the judge's own per call (a structured
  * clone, as the runner makes: measureAt may refill the arrays it returned before), and each call's output is checked.
  * The check stage's outputs are the judge's too: CheckJudge compares each with the judge's own expected output, and
@@ -20,7 +20,7 @@ import { errorText } from '../errors.ts';
 import { checkMismatchText, judgePropertyHere } from './check.ts';
 import { copyInput } from './copy-input.ts';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
-import { fetchWhole, type OutputBlock } from './whole-output.ts';
+import { drawWholeCheck, fetchWhole, type OutputBlock } from './whole-output.ts';
 import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type Comparison, type LabContext, type LabDefinition } from '../lab-definition.ts';
 
 /**
@@ -298,6 +298,21 @@ export class CheckJudge {
   }
 
   /**
+   * A large check output's positions to ask for (positionsPerSample(1): a check input is one sample), drawn now that
+   * it has arrived, or why it cannot be checked so.
+   */
+  async positions(key: string, index: number, length: number): Promise<number[] | Comparison> {
+    const problem = await this.largeProblem(key, index, length);
+    return problem ?? drawPositions(Math.min(positionsPerSample(1), length), length);
+  }
+
+  /** Checks the values the runner showed at `positions` of check output #`index` of case `key`. */
+  async checkAt(key: string, index: number, positions: readonly number[], values: ArrayLike<number>): Promise<Comparison> {
+    const { all } = await this.#inputsOf(key);
+    return compareAt(this.#lab, all[index], positions, values);
+  }
+
+  /**
    * Checks check output #`index` of case `key`, fetched whole (whole-output.ts): at positionsPerSample(1) positions
    * against `expectedAtPositions` (the comparator's own tolerance, entry by entry), then whole, by the lab's
    * checkSample where it has one (no expected array: native-kernel's triad is 512 MiB at 2^26; a product's Freivalds
@@ -503,16 +518,18 @@ export class CheckVerdicts {
     const sent = output as { kind?: unknown; length?: unknown } | null;
     try {
       if (sent?.kind !== 'large') return { comparison: await this.#checks.check(key, input, output), reason: null };
-      // Too large to send at once: fetched block by block and checked whole; the runner waits for its 'show's.
+      // Too large to send at once: fetched block by block and checked whole where drawn (every output up to
+      // WHOLE_CHECK_BYTES), else at positions drawn now; the runner waits for its 'show's.
       const length = Number(sent.length);
-      const problem = await this.#checks.largeProblem(key, input, length).catch((e: unknown) => new Error(errorText(e)));
-      if (problem !== null) {
-        await this.#hooks.show(key, input, { positions: [] });
-        if (problem instanceof Error) throw problem;
-        return { comparison: problem, reason: null };
+      const drawn = await this.#checks.positions(key, input, length).catch((e: unknown) => new Error(errorText(e)));
+      if (Array.isArray(drawn) && drawWholeCheck(length)) {
+        const whole = await fetchWhole(length, (block, last) => this.#hooks.show(key, input, { positions: [], block, more: !last }));
+        return { comparison: await this.#checks.checkWhole(key, input, whole), reason: null };
       }
-      const whole = await fetchWhole(length, (block, last) => this.#hooks.show(key, input, { positions: [], block, more: !last }));
-      return { comparison: await this.#checks.checkWhole(key, input, whole), reason: null };
+      const positions = Array.isArray(drawn) ? drawn : [];
+      const values = await this.#hooks.show(key, input, { positions });
+      if (drawn instanceof Error) throw drawn;
+      return { comparison: Array.isArray(drawn) ? await this.#checks.checkAt(key, input, positions, values) : drawn, reason: null };
     } catch (error) {
       const comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
       return { comparison, reason: `its output on check input #${input} could not be checked: ${errorText(error)}` };

@@ -19,11 +19,30 @@ export interface OutputBlock {
 export const WHOLE_BLOCK_ELEMENTS = OUTPUT_BYTES_BOUND / 8;
 
 /**
- * The bytes of large output a measured sample's whole check moves on average: an output up to this size is checked
- * whole every sample, a larger one with probability WHOLE_CHECK_BYTES / its size, drawn after the sample's answer
- * (native-kernel's 8 MiB product every sample, its 512 MiB triad one sample in 8). Its transfer is not timed.
+ * The bytes of large output a whole check moves on average: an output (a check's or a measured sample's) up to this
+ * size is checked whole every time, a larger one with probability WHOLE_CHECK_BYTES / its size, drawn after its
+ * answer (native-kernel's 8 MiB product and its check triad of 2^19 + 3 elements every time, its 512 MiB measured
+ * triad one time in 16: fetching each such output whole in the check stage, at WHOLE_FETCH_NS_PER_BYTE, took the plan
+ * of a quick run at P = 64 to 98 s, past its 90 s budget). Its transfer is not timed.
  */
-export const WHOLE_CHECK_BYTES = 64 * 2 ** 20;
+export const WHOLE_CHECK_BYTES = 32 * 2 ** 20;
+
+/**
+ * The judge's fetch of a large output, per byte, in ns, for the plan (plan.ts): 512 MiB took 2.2-4.9 s on the course
+ * machine at load 9-10 (bench/whole-check.ts, median 2.8 s: about 190 MB/s).
+ */
+export const WHOLE_FETCH_NS_PER_BYTE = 5;
+
+/**
+ * What the judge's whole fetches of a case whose measured output is `outputBytes` cost on average, for the plan, in
+ * ms: min(outputBytes, WHOLE_CHECK_BYTES) (the size times its chance) once in the check stage (its measured input's
+ * output) and once per measured sample. Nothing for an output sent whole.
+ */
+export function wholeFetchMs(outputBytes: number | undefined): { checkMs: number; sampleMs: number } {
+  if (outputBytes === undefined || !(outputBytes > OUTPUT_BYTES_BOUND)) return { checkMs: 0, sampleMs: 0 };
+  const ms = (Math.min(outputBytes, WHOLE_CHECK_BYTES) * WHOLE_FETCH_NS_PER_BYTE) / 1e6;
+  return { checkMs: ms, sampleMs: ms };
+}
 
 /** The chance a measured sample's large output of `length` doubles is checked whole. */
 export function wholeCheckChance(length: number): number {

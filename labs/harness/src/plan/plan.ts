@@ -8,6 +8,7 @@
 import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from '../lab-definition.ts';
 import { caseKey, caseLabel, formatDuration, paramsKey } from '@parallel-course/core';
 import { MAX_CALLS_PER_SAMPLE, PROBE_SAMPLES, TARGET_SAMPLE_TRIPS } from '../measure/judge-sampler.ts';
+import { wholeFetchMs } from '../measure/whole-output.ts';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */
 export const RUN_BUDGET_MS = { full: 300_000, quick: 90_000 } as const;
@@ -125,7 +126,9 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
     const minSampleMs = TARGET_SAMPLE_TRIPS * PLANNED_ROUND_TRIP_MS;
     const calls = callMs > 0 && callMs < minSampleMs && lab.oneCallPerSample === undefined ? Math.min(MAX_CALLS_PER_SAMPLE, Math.ceil(minSampleMs / callMs)) : 1;
     const sampleMs = calls * callMs;
-    const sampleCheckMs = calls * (estimate?.sampleCheckMs ?? 0);
+    // The judge's whole fetches of an output over the bound: once in the check, and on average per sample.
+    const fetch = wholeFetchMs(estimate?.outputBytes);
+    const sampleCheckMs = calls * ((estimate?.sampleCheckMs ?? 0) + fetch.sampleMs);
     const planned: PlannedCase = {
       key,
       label,
@@ -133,7 +136,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
       estimated: estimate !== undefined,
       sampleMs,
       setupMs: estimate?.setupMs ?? 0,
-      checkMs: (estimate?.checkMs ?? 0) + callMs + (calls > 1 ? PROBE_SAMPLES * (sampleMs + sampleCheckMs) : 0),
+      checkMs: (estimate?.checkMs ?? 0) + callMs + fetch.checkMs + (calls > 1 ? PROBE_SAMPLES * (sampleMs + sampleCheckMs) : 0),
       sampleCheckMs,
     };
     cases.push(planned);
