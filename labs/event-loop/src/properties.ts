@@ -10,7 +10,7 @@
 import { formatTime } from '@parallel-course/core';
 import { readEvidence } from '@parallel-course/harness';
 import type { ProbeReport, VariantName } from './protocol.ts';
-import { ALLOWED_KEYS, OUTSIDE_RINGS, OUTSIDE_STALL_SHARE, stalledShare, type OutsideProbe } from './outside-probe.ts';
+import { ALLOWED_KEYS, closedRings, looksBlocked, OUTSIDE_RINGS, stalledShare, type OutsideProbe } from './outside-probe.ts';
 import { deriveRingSync, KEYS_PER_REQUEST } from './work.ts';
 
 /** Turns of the loop a ring must give: one between every two keys. */
@@ -34,20 +34,20 @@ const FIX: Record<'chunked' | 'threadpool' | 'pool', string> = {
 };
 
 /**
- * The judge's rule on what it saw from outside (outside-probe.ts): the /pings it sent while OUTSIDE_RINGS rings were
- * derived one after another must not have waited, beyond ALLOWED_KEYS keys' time each, for more than
- * OUTSIDE_STALL_SHARE of the window, in one of up to OUTSIDE_TRIES windows.
+ * The judge's rule on what it saw from outside (outside-probe.ts): in one of up to OUTSIDE_TRIES windows, the /pings
+ * it sent while OUTSIDE_RINGS rings were derived one after another were answered during the rings, or did not wait
+ * (beyond ALLOWED_KEYS keys' time each) for more than OUTSIDE_STALL_SHARE of the window (looksBlocked).
  */
 export function judgeOutside(variant: 'chunked' | 'threadpool' | 'pool', outside: OutsideProbe): string | null {
   if (outside.wrongRings.length > 0) return `wrong body for account ${outside.wrongRings[0]} in the harness's probe from outside`;
-  const { stalledMs, share } = stalledShare(outside);
-  if (share <= OUTSIDE_STALL_SHARE) return null;
+  if (!looksBlocked(outside)) return null;
+  const { stalledMs } = stalledShare(outside);
   const longest = Math.max(0, ...outside.pingWaitsMs);
   return (
     `the ${variant} handler does not let /ping through while it serves requests: the harness's own /ping requests, sent from its ` +
     `process while ${OUTSIDE_RINGS} rings were derived one after another (${formatTime(outside.windowMs)}), waited ${formatTime(stalledMs)} in all ` +
-    `beyond ${ALLOWED_KEYS} keys' time (longest ${formatTime(longest)}, ${outside.pingWaitsMs.length} answered; one key takes about ` +
-    `${formatTime(outside.keyMs)} here; ${outside.tries} window${outside.tries === 1 ? '' : 's'} tried). ${FIX[variant]}`
+    `beyond ${ALLOWED_KEYS} keys' time (longest ${formatTime(longest)}), and ${closedRings(outside)} of the ${OUTSIDE_RINGS} rings went by ` +
+    `with at most one /ping answered (one key takes about ${formatTime(outside.keyMs)} here; ${outside.tries} window${outside.tries === 1 ? '' : 's'} tried). ${FIX[variant]}`
   );
 }
 

@@ -117,12 +117,20 @@ test("the judge's side (judgeProperty, in the harness's process): its own probe 
   assert.ok(chunked?.judgeProperty);
   const ring = deriveRingSync(PROBE_ACCOUNT);
   // The judge's own probe from outside: /pings answered within a key (free) or one held for the window (blocked).
-  const free: OutsideProbe = { keyMs: 2.5, tries: 1, windowMs: 90, pingWaitsMs: Array.from({ length: 30 }, () => 3), wrongRings: [] };
-  // Beyond 2 keys (5 ms): 79 ms of a 90 ms window, over 0.65 of it.
-  const held: OutsideProbe = { ...free, tries: 3, pingWaitsMs: [84, 0.3, 0.3] };
+  // Four rings of 22.5 ms; a free loop answers a /ping every 3 ms, a blocked one holds each for its ring.
+  const rings = [0, 1, 2, 3].map((k) => ({ sent: 22.5 * k, answered: 22.5 * (k + 1) }));
+  const free: OutsideProbe = {
+    keyMs: 2.5, tries: 1, windowMs: 90, ringsMs: rings, wrongRings: [],
+    pingWaitsMs: Array.from({ length: 30 }, () => 3), pingAnswersMs: Array.from({ length: 30 }, (_, i) => 3 * (i + 1)),
+  };
+  // Beyond 2 keys (5 ms): 70 ms of a 90 ms window, over half of it, and every ring closed.
+  const held: OutsideProbe = { ...free, tries: 3, pingWaitsMs: [22.5, 22.5, 22.5, 22.5], pingAnswersMs: [22.6, 45.1, 67.6, 90.1] };
+  // Contention alone: /pings as slow, but answered during every ring.
+  const slow: OutsideProbe = { ...free, pingWaitsMs: Array.from({ length: 9 }, () => 20), pingAnswersMs: Array.from({ length: 9 }, (_, i) => 10 * (i + 1)) };
+  assert.equal(chunked.judgeProperty(report({ body: ring, turns: 7 }), slow), null);
   assert.equal(chunked.judgeProperty(report({ body: ring, turns: 7 }), free), null);
   // What the judge saw from outside decides first, whatever the server's report says.
-  assert.match(chunked.judgeProperty(report({ body: ring, turns: 7 }), held) ?? '', /^the chunked handler does not let \/ping through while it serves requests: .*waited 79\.0 ms in all beyond 2 keys' time \(longest 84\.0 ms, 3 answered; one key takes about 2\.50 ms here; 3 windows tried\)/);
+  assert.match(chunked.judgeProperty(report({ body: ring, turns: 7 }), held) ?? '', /^the chunked handler does not let \/ping through while it serves requests: .*waited 70\.0 ms in all beyond 2 keys' time \(longest 22\.5 ms\), and 4 of the 4 rings went by with at most one \/ping answered \(one key takes about 2\.50 ms here; 3 windows tried\)/);
   assert.equal(chunked.judgeProperty(report({ body: ring, turns: 7 }), { ...free, wrongRings: [888_888_801] }), "wrong body for account 888888801 in the harness's probe from outside");
   // Then the server's report (self-reported): its rule, and the ring the judge derives itself.
   assert.match(chunked.judgeProperty(report({ body: ring, turns: 0 }), free) ?? '', /^the chunked handler does not let \/ping through while it serves a request: the event loop turned 0 times/);
