@@ -365,12 +365,16 @@ async function calibrate(run: Pick<SamplingRun, 'cases' | 'of' | 'channels'>): P
   return { roundTrips, tripBoundMs: Math.min(...tripBounds) };
 }
 
+/** A call's output checked: its comparison, the time its positions' 'show' took, and its whole check when drawn. */
+type CallChecked = { comparison: Comparison; showMs: number; whole?: () => Promise<Comparison> } | { threw: string };
+
 /**
- * Checks one call's output in this process: whole, or at positions drawn now that the answer is in, then, drawn too
- * (whole-output.ts drawWholeCheck), fetched whole block by block and checked whole. The positions' 'show' is timed
- * (showMs, charged beyond a trusted case's); the whole fetch is not (the judge's choice, not the sample's work).
+ * Checks one call's output in this process: whole, or at positions drawn now that the answer is in; where drawn too
+ * (whole-output.ts drawWholeCheck), `whole` fetches it block by block and checks it whole, to be run once every call's
+ * positions are read (the fetch takes seconds). The positions' 'show' is timed (showMs, charged beyond a trusted
+ * case's); the whole fetch is not (the judge's choice, not the sample's work).
  */
-async function checkCallOutput(run: SamplingRun, c: JudgedCase, sample: JudgedInput, output: unknown, call: number, watch: Watch): Promise<{ comparison: Comparison; showMs: number } | { threw: string }> {
+async function checkCallOutput(run: SamplingRun, c: JudgedCase, sample: JudgedInput, output: unknown, call: number, watch: Watch): Promise<CallChecked> {
   const sent = output as { kind?: unknown; value?: unknown; length?: unknown; error?: unknown } | null;
   if (sent?.kind === 'threw') return { threw: String(sent.error).slice(0, 2000) };
   if (sent?.kind === 'whole') return { comparison: run.outputs.check(c.key, sample, sent.value), showMs: 0 };
@@ -386,13 +390,17 @@ async function checkCallOutput(run: SamplingRun, c: JudgedCase, sample: JudgedIn
   const comparison = run.outputs.checkAt(c.key, sample, positions, atPositions.values);
   run.large.outputs++;
   if (!comparison.equal || !drawWholeCheck(sent.length)) return { comparison, showMs: atPositions.ms };
-  const t0 = performance.now();
-  const whole = await fetchWhole(sent.length, async (block) => (await show({ positions: [], block })).values);
-  const wholeComparison = run.outputs.check(c.key, sample, whole);
-  run.large.whole++;
-  run.large.bytes += whole.byteLength;
-  run.large.ms += performance.now() - t0;
-  return { comparison: wholeComparison, showMs: atPositions.ms };
+  const length = sent.length;
+  const whole = async (): Promise<Comparison> => {
+    const t0 = performance.now();
+    const copy = await fetchWhole(length, async (block) => (await show({ positions: [], block })).values);
+    const wholeComparison = run.outputs.check(c.key, sample, copy);
+    run.large.whole++;
+    run.large.bytes += copy.byteLength;
+    run.large.ms += performance.now() - t0;
+    return wholeComparison;
+  };
+  return { comparison, showMs: atPositions.ms, whole };
 }
 
 /**
@@ -402,27 +410,37 @@ async function checkCallOutput(run: SamplingRun, c: JudgedCase, sample: JudgedIn
 async function checkSampleOutputs(run: SamplingRun, c: JudgedCase, inputs: JudgedInput[], sent: unknown[], stage: 'warm-up' | 'measure', index: number, watch: Watch): Promise<number | null> {
   const calls = inputs.length;
   let showMs = 0;
-  for (const [j, input] of inputs.entries()) {
-    const where = calls > 1 ? `, call #${j} of ${calls},` : '';
-    let checked: Awaited<ReturnType<typeof checkCallOutput>>;
+  const wholeChecks: { where: string; whole: () => Promise<Comparison> }[] = [];
+  /** The comparison (or what threw) of one check; false once it failed the case. */
+  const passes = async (where: string, check: () => Promise<CallChecked>): Promise<CallChecked | false> => {
+    let checked: CallChecked;
     try {
-      checked = await checkCallOutput(run, c, input, sent[j], j, watch);
+      checked = await check();
     } catch (error) {
       // The lab's check threw on what the runner sent (an output of the wrong type, say): a wrong output.
       const comparison = { equal: false, firstMismatch: null, maxAbsError: null, maxRelError: null };
       run.failed.set(c.key, { reason: `${mismatchText(comparison, stage, index, where)}: its check threw on it (${errorText(error)})`, stage, sample: index });
-      return null;
+      return false;
     }
     if ('threw' in checked) {
       run.failed.set(c.key, { reason: `threw while it was measured (${stage}): ${checked.threw}`, stage, sample: index });
-      return null;
+      return false;
     }
     if (!checked.comparison.equal) {
       run.failed.set(c.key, { reason: mismatchText(checked.comparison, stage, index, where), stage, sample: index });
-      return null;
+      return false;
     }
+    return checked;
+  };
+  for (const [j, input] of inputs.entries()) {
+    const where = calls > 1 ? `, call #${j} of ${calls},` : '';
+    const checked = await passes(where, () => checkCallOutput(run, c, input, sent[j], j, watch));
+    if (checked === false || 'threw' in checked) return null;
     showMs += checked.showMs;
+    if (checked.whole) wholeChecks.push({ where, whole: checked.whole });
   }
+  // Every call's positions read first, at once after the answer; then the whole checks drawn, seconds each.
+  for (const { where, whole } of wholeChecks) if ((await passes(where, async () => ({ comparison: await whole(), showMs: 0 }))) === false) return null;
   return showMs;
 }
 
