@@ -20,6 +20,12 @@ type FieldValue<F extends EvidenceField> = F extends 'count' | 'ms' ? number : F
 /** The evidence as read: each field of the shape, of its kind. */
 export type Evidence<S extends Record<string, EvidenceField>> = { [K in keyof S]: FieldValue<S[K]> };
 
+/**
+ * The most bytes a property evidence may take as it crosses to the judge (its structured-clone serialization): raw
+ * observations (a report, counts, a few dozen calls) are under a kilobyte; more fails the case before any judge reads it.
+ */
+export const MAX_EVIDENCE_BYTES = 64 * 1024;
+
 /** The longest string a field may hold (an error message, a ring of keys), in characters. */
 export const MAX_EVIDENCE_TEXT = 4_000;
 

@@ -140,7 +140,7 @@ test("a runner that says 'passed' and sends no property evidence fails: the verd
   assert.match(decided.get(PROPERTY_KEY)?.reason ?? '', /^its property evidence did not reach the harness: lab or learner code wrote to the harness's channel/);
 });
 
-test('malformed property evidence fails, naming the field; a second one fails; evidence that shows the property passes', async () => {
+test('malformed property evidence fails, naming the field; a second one fails, and one over 64 KiB; evidence that shows the property passes', async () => {
   const malformed = propertyVerdicts();
   malformed.verdicts.property(PROPERTY_KEY, { turns: -1 });
   malformed.verdicts.checked(PROPERTY_KEY, passed);
@@ -153,6 +153,12 @@ test('malformed property evidence fails, naming the field; a second one fails; e
   twice.verdicts.checked(PROPERTY_KEY, passed);
   await twice.verdicts.settled();
   assert.match(twice.decided.get(PROPERTY_KEY)?.reason ?? '', /^a second property evidence arrived/);
+
+  const huge = propertyVerdicts();
+  huge.verdicts.property(PROPERTY_KEY, { turns: 9, dump: 'x'.repeat(100_000) });
+  huge.verdicts.checked(PROPERTY_KEY, passed);
+  await huge.verdicts.settled();
+  assert.match(huge.decided.get(PROPERTY_KEY)?.reason ?? '', /^its property evidence is \d+ bytes, over the 65536 the harness reads/);
 
   const holds = propertyVerdicts();
   holds.verdicts.property(PROPERTY_KEY, { turns: 7 });

@@ -17,6 +17,7 @@ import { randomFillSync, randomInt } from 'node:crypto';
 import { serialize } from 'node:v8';
 import { paramsKey, type CorrectnessEntry } from '@parallel-course/core';
 import { errorText } from '../errors.ts';
+import { MAX_EVIDENCE_BYTES } from '../property-evidence.ts';
 import { checkMismatchText, judgePropertyHere } from './check.ts';
 import { copyInput } from './copy-input.ts';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
@@ -237,6 +238,15 @@ export async function labOutputJudge(lab: LabDefinition<unknown, unknown>, ctx: 
   };
 }
 
+/** The size of a property evidence as it crossed (its structured-clone serialization), in bytes; Infinity when it cannot be. */
+function evidenceBytes(evidence: unknown): number {
+  try {
+    return serialize(evidence).byteLength;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
 /** The longest a probe from outside may take, in ms: within the property check's announced call (CHECK_CALL_TIMEOUT_MS). */
 export const PROBE_LIMIT_MS = 30_000;
 
@@ -442,6 +452,11 @@ export class CheckVerdicts {
       if (state.failed) return;
       if (state.property !== undefined) {
         state.failed = this.#hooks.failed(key, "a second property evidence arrived: lab or learner code wrote to the harness's channel", undefined);
+        return;
+      }
+      const bytes = evidenceBytes(evidence);
+      if (bytes > MAX_EVIDENCE_BYTES) {
+        state.failed = this.#hooks.failed(key, `its property evidence is ${bytes} bytes, over the ${MAX_EVIDENCE_BYTES} the harness reads (raw observations, not a dump)`, undefined);
         return;
       }
       state.property = { evidence };
