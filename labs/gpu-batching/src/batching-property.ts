@@ -105,7 +105,15 @@ export async function recordBatching(inferInBatches: InferInBatches, model: Mode
  */
 export function judgeBatchingEvidence(evidence: unknown, batchSize: number): string | null {
   const calls = readEvidenceList(evidence, { count: 'count', view: 'flag' }, maxRecorded(batchSize), 'the record of model.infer calls');
-  return judgeBatching(calls, probeTotal(batchSize), batchSize);
+  const total = probeTotal(batchSize);
+  const problem = judgeBatching(calls, total, batchSize);
+  if (problem !== null) return problem;
+  // Batches that pass must cover every sample of the pass once: a record that does not skipped samples, or was changed.
+  const covered = calls.reduce((sum, call) => sum + call.count, 0);
+  if (covered !== total) {
+    return `inferInBatches passed ${covered} samples to model.infer in all, where the pass had ${total}: every sample goes to the model once (or lab or learner code changed the record of its calls)`;
+  }
+  return null;
 }
 
 /** Runs the learner's inferInBatches once through a recording model and judges its calls (in one process: tests). */

@@ -63,6 +63,8 @@ test("the judge's side (the batched case's judgeProperty, in the harness's proce
   assert.equal(batched.judgeProperty(await recordBatching(solution, standIn(), 8)), null);
   // The judge knows the pass's count and batch size itself: a record of one call per sample fails.
   assert.match(batched.judgeProperty(await recordBatching(perSample, standIn(), 8)) ?? '', /^inferInBatches made 17 model\.infer calls for 17 samples in batches of 8/);
+  // A record that does not cover the pass's 17 samples was not made by the pass.
+  assert.match(batched.judgeProperty([{ count: 8, view: true }, { count: 8, view: true }]) ?? '', /^inferInBatches passed 16 samples to model\.infer in all, where the pass had 17/);
   assert.throws(() => batched.judgeProperty!([{ count: 8, view: 'yes' }]), /the record of model\.infer calls #0's view is not true or false/);
   assert.throws(() => batched.judgeProperty!(Array.from({ length: 35 }, () => ({ count: 1, view: true }))), /has 35 entries, over the 34 its judge reads/);
 });

@@ -90,5 +90,12 @@ export function judgeRace(result: RaceProbeResult): string | null {
  */
 export function judgeRaceEvidence(evidence: unknown): string | null {
   const result = readEvidence(evidence, { calls: 'count', overlapping: 'count', expected: 'count', counted: 'count', adversaryAdds: 'count' }, "the race probe's counts");
+  // What the probe's own arithmetic makes true: counts that break it were not made by the probe.
+  if (result.overlapping > result.calls || result.expected !== result.calls * PROBE_SLICE + result.adversaryAdds) {
+    return (
+      `the race probe's counts do not add up (${result.calls} calls of ${PROBE_SLICE} points, ${result.overlapping} overlapping, ` +
+      `${result.adversaryAdds} adds by the other thread, ${result.expected} expected): lab or learner code changed them`
+    );
+  }
   return judgeRace(result);
 }

@@ -114,6 +114,9 @@ test("the judge's side (the tally's judgeProperty, in the harness's process): th
   const base = { calls: 10, overlapping: 10, adversaryAdds: 100, expected: 740 };
   assert.equal(tally.judgeProperty!({ ...base, counted: 740 }), null);
   assert.match(tally.judgeProperty!({ ...base, counted: 737 }) ?? '', /^the shared histogram races: .* lost 3 of 740 updates/);
+  // Counts the probe cannot have made: 10 calls of 64 points and 100 adds are 740 updates, never 800.
+  assert.match(tally.judgeProperty!({ ...base, expected: 800, counted: 800 }) ?? '', /^the race probe's counts do not add up \(10 calls of 64 points, 10 overlapping, 100 adds by the other thread, 800 expected\)/);
+  assert.match(tally.judgeProperty!({ ...base, overlapping: 11, counted: 740 }) ?? '', /^the race probe's counts do not add up/);
   assert.throws(() => tally.judgeProperty!({ ...base, counted: 740.5 }), /the race probe's counts's counted is not a whole number >= 0: got 740\.5/);
   assert.throws(() => tally.judgeProperty!(null), /the race probe's counts is not an object/);
 });
