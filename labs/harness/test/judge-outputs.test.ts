@@ -199,6 +199,12 @@ test('a large output is also fetched whole, block by block after its positions, 
   const blocks = shows.slice(1).map((s) => s.block!);
   assert.equal(blocks.length, length / WHOLE_BLOCK_ELEMENTS);
   assert.deepEqual(blocks.map((b) => b.from).sort((a, b) => a - b), Array.from({ length: blocks.length }, (_, i) => i * WHOLE_BLOCK_ELEMENTS));
+  // A right one passes; the run's note says how many outputs were checked whole, and what it took.
+  const right = fakeRunner((fresh) => ((k = fresh), { kind: 'large', length }), (positions) => Float64Array.from(positions, (p) => p + k));
+  const passed = await judgeSamples([CASE], PLAN, right.channel, await labOutputJudge(largeLab(length) as never, CTX, [{ key: 'learner', definition: { variant: 'learner', params: {} }, samples: 7, checked: 7 }]));
+  assert.equal(passed.failed.size, 0);
+  const samples = PLAN.warmupSamples + PLAN.rounds * PLAN.samplesPerRound;
+  assert.ok(passed.notes.some((n) => new RegExp(`^Outputs over 4 MiB were checked at positions drawn after each answer \\(${samples}\\), and whole in ${samples} of them .*: 56 MiB fetched in .* and checked in `).test(n)), passed.notes.join('\n'));
   // A triad of 2^26 doubles (512 MiB) is checked whole one sample in 16, drawn after its answer.
   assert.equal(wholeCheckChance(2 ** 26), 1 / 16);
   const drawn = Array.from({ length: 4000 }, () => drawWholeCheck(2 ** 26)).filter(Boolean).length;
