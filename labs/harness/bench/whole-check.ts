@@ -4,7 +4,8 @@
  * VM's length), held by a child process as a runner holds it, fetched block by block over node's 'advanced' IPC
  * serialization (as runner-process.ts uses) into the judge's own array, then checked whole by the lab's checkSample.
  * The first check also computes the block sums of b and c from the seed (kept for later checks). Lab code only.
- * Run: node labs/harness/bench/whole-check.ts [--elements N] [--repeats R]
+ * With --permission the child runs under Node's permission model, as the runner does (sandbox.ts).
+ * Run: node labs/harness/bench/whole-check.ts [--elements N] [--repeats R] [--permission]
  */
 import { fork } from 'node:child_process';
 import os from 'node:os';
@@ -14,7 +15,7 @@ import { loadLab } from '../src/lab-registry.ts';
 import { valuesIn } from '../src/measure/sample-server.ts';
 import { fetchWhole, type OutputBlock } from '../src/measure/whole-output.ts';
 
-const { values } = parseArgs({ options: { elements: { type: 'string', default: String(2 ** 26) }, repeats: { type: 'string', default: '5' }, child: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { elements: { type: 'string', default: String(2 ** 26) }, repeats: { type: 'string', default: '5' }, permission: { type: 'boolean' }, child: { type: 'boolean' } } });
 const elements = Number(values.elements);
 const repeats = Number(values.repeats);
 if (!Number.isInteger(elements) || elements < 1 || !Number.isInteger(repeats) || repeats < 1) {
@@ -31,14 +32,15 @@ if (values.child) {
   process.on('message', (m: { seq: number; block: OutputBlock }) => process.send!({ seq: m.seq, values: valuesIn(output, m.block) }));
   process.send!({ ready: true });
 } else {
-  const child = fork(new URL(import.meta.url).pathname, ['--child', '--elements', String(elements)], { serialization: 'advanced', stdio: 'inherit' });
+  const execArgv = values.permission ? ['--permission', '--allow-fs-read=*', '--allow-worker', '--no-warnings'] : [];
+  const child = fork(new URL(import.meta.url).pathname, ['--child', '--elements', String(elements)], { serialization: 'advanced', stdio: 'inherit', execArgv });
   await new Promise((resolve) => child.once('message', resolve));
   const waiting = new Map<number, (values: Float64Array) => void>();
   child.on('message', (m: { seq: number; values: Float64Array }) => waiting.get(m.seq)?.(m.values));
   let seq = 0;
   const ask = (block: OutputBlock) => new Promise<Float64Array>((resolve) => (waiting.set(++seq, resolve), child.send({ seq, block })));
   console.log(`CPU: ${os.cpus()[0]?.model} x ${os.availableParallelism()}; load average ${formatLoadAverage(os.loadavg())}`);
-  console.log(`triad output of ${elements} doubles (${(elements * 8) / 2 ** 20} MiB), ${repeats} whole checks:`);
+  console.log(`triad output of ${elements} doubles (${(elements * 8) / 2 ** 20} MiB), ${repeats} whole checks${values.permission ? ', the child under --permission' : ''}:`);
   const fetchMs: number[] = [];
   const checkMs: number[] = [];
   for (let r = 0; r < repeats; r++) {
