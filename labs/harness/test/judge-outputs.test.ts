@@ -20,7 +20,7 @@ import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/measure/run-protocol.ts';
 import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, valuesAt, valuesIn } from '../src/measure/sample-server.ts';
 import { copyInput } from '../src/measure/copy-input.ts';
-import { drawWholeCheck, WHOLE_BLOCK_ELEMENTS, wholeCheckChance } from '../src/measure/whole-output.ts';
+import { drawWholeCheck, WHOLE_BLOCK_ELEMENTS, WHOLE_CHECK_BYTES, wholeCheckChance, wholeFetchMs } from '../src/measure/whole-output.ts';
 
 const CTX: LabContext = { impl: 'exercise', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
 const PLAN = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
@@ -208,6 +208,12 @@ test('a large output is also fetched whole, block by block after its positions, 
   // A triad of 2^26 doubles (512 MiB) is checked whole one sample in 16, drawn after its answer.
   assert.equal(wholeCheckChance(2 ** 26), 1 / 16);
   const drawn = Array.from({ length: 4000 }, () => drawWholeCheck(2 ** 26)).filter(Boolean).length;
+  // The plan's share (plan.ts): min(size, 32 MiB) at 5 ns a byte in the check and per sample; nothing for an output
+  // sent whole. Reference: 8 MiB x 5 ns = 41.94 ms; 32 MiB x 5 ns = 167.77 ms.
+  assert.deepEqual(wholeFetchMs(2 * 2 ** 20), { checkMs: 0, sampleMs: 0 });
+  assert.equal(wholeFetchMs(8 * 2 ** 20).sampleMs.toPrecision(4), '41.94');
+  assert.deepEqual(wholeFetchMs(2 ** 29), wholeFetchMs(WHOLE_CHECK_BYTES));
+  assert.equal(wholeFetchMs(2 ** 29).checkMs.toPrecision(5), '167.77');
   // 250 expected, a standard deviation of 15.3: outside 170-330 once in about 10^6 runs.
   assert.ok(drawn > 170 && drawn < 330, `${drawn} of 4000 drawn`);
 });
