@@ -174,6 +174,30 @@ test("work after the answer longer than the trusted case's on the same inputs is
   assert.deepEqual(samples.get('x')?.samplesMs, [3, 3, 3]);
 });
 
+test("the two sides of a graded pair are charged alike for work after the answer, so equal code reads 1 (issue 42)", () => {
+  // Reference: the baseline's and the copy's outputs arrive 1, 1, 1 and 1, 4, 1 ms after their answers (median of the
+  // six 1 ms), so that step may take 2 x 1 + 1 = 3 ms. The learner's case and the copy run the same code and their
+  // crossings are equally slow now and then (a busy machine: 4 ms once each): each is charged 1 ms on that sample, and
+  // their medians stay equal. While only the learner's side was charged, the same samples read 10 / 11 = 0.91.
+  const pair = 'graded';
+  const cases = [
+    { key: 'b', label: 'b', sampleLimitMs: 1, baseline: true, trusted: true, inputKey: 'n=1' },
+    { key: 'l', label: 'l', sampleLimitMs: 1, baseline: false, trusted: false, inputKey: 'n=1', pair },
+    { key: 's', label: 's', sampleLimitMs: 1, baseline: false, trusted: true, inputKey: 'n=1', pair },
+  ];
+  const taken = new Map([
+    ['b', { callMs: [20, 20, 20], afterMs: [1, 1, 1], sampleRounds: [0, 1, 2] }],
+    ['l', { callMs: [10, 10, 10], afterMs: [4, 1, 4], sampleRounds: [0, 1, 2] }],
+    ['s', { callMs: [10, 10, 10], afterMs: [4, 1, 4], sampleRounds: [0, 1, 2] }],
+  ]);
+  const { samples, charged } = chargeAfterAnswer(cases, taken);
+  assert.deepEqual(samples.get('l')?.samplesMs, [11, 10, 11]);
+  assert.deepEqual(samples.get('s')?.samplesMs, [11, 10, 11]);
+  assert.deepEqual([charged.get('l'), charged.get('s')], [1, 1]);
+  // The baseline, trusted and in no pair, keeps its call.
+  assert.deepEqual(samples.get('b')?.samplesMs, [20, 20, 20]);
+});
+
 test("in a graded run the solution's copy runs in a process that never loads the learner's module (issue 42)", async (t) => {
   // The learner's module changes something global at load (here a global the test's copy of the solution reads and
   // throws on; a real attack would slow the solution down through what they share). While the solution's copy ran

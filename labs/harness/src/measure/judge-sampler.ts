@@ -666,8 +666,12 @@ export const CHARGE_SLACK_MS = 1;
  * (the output's crossing, and the 'show' of a large one) beyond the same step of a trusted case on the same inputs
  * (the lab's baseline, or the solution's copy in a graded run: an output of the same shape) and the slack, as the
  * judge timed both: work left for after the answer (a lazy output the runner's serialization reads) is charged to the
- * sample it belongs to. A trusted case's sample, or one with no trusted case on its inputs, is its call. Times are
- * per call (`afterMs` too; `calls` per sample, 1 when absent): the slack of a sample of several calls is shared by them.
+ * sample it belongs to. The solution's copy of a graded case (trusted, but one side of a pair) is charged by the same
+ * rule against the same reference as the learner's case: the two sides of a graded pair are judged alike, so a busy
+ * machine's slow crossings, which any honest code gets, move both (charging the learner's side alone moved the solution
+ * graded against itself below 1). Any other trusted case's sample (the baseline), or one with no trusted case on its
+ * inputs, is its call. Times are per call (`afterMs` too; `calls` per sample, 1 when absent): the slack of a sample of
+ * several calls is shared by them.
  */
 export function chargeAfterAnswer(
   cases: JudgedCase[],
@@ -682,7 +686,7 @@ export function chargeAfterAnswer(
     if (!t) continue;
     const calls = t.calls ?? 1;
     const peer = trustedAfter.get(c.inputKey);
-    const base = c.trusted || !peer ? null : median(peer);
+    const base = (c.trusted && c.pair === undefined) || !peer ? null : median(peer);
     const extra = t.afterMs.map((after) => (base === null ? 0 : Math.max(0, after - (CHARGE_SLACK_FACTOR * base + CHARGE_SLACK_MS / calls))));
     if (base !== null) charged.set(c.key, median(extra));
     samples.set(c.key, { samplesMs: t.callMs.map((call, i) => call + (extra[i] as number)), sampleRounds: t.sampleRounds, callsPerSample: calls });
