@@ -11,7 +11,7 @@ import { fork } from 'node:child_process';
 import os from 'node:os';
 import { serialize } from 'node:v8';
 import { formatLoadAverage, formatTime, median as medianOf, paramsKey } from '@parallel-course/core';
-import { positionsPerSample } from '../src/measure/judge-outputs.ts';
+import { positionsPerSample } from '../src/measure/output-positions.ts';
 import { labNames, loadLab, ROOT_DIR } from '../src/lab-registry.ts';
 import { runCases } from '../src/measure/run-cases.ts';
 import { OUTPUT_BYTES_BOUND, outputOf } from '../src/measure/sample-server.ts';

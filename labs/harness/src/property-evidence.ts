@@ -2,7 +2,7 @@
  * Reading a variant's property evidence in the judge's process (LabDefinition's CaseDefinition.judgeProperty): the
  * evidence was made in the lab process, beside the learner's code, and crossed the channel as plain data, so every
  * field is checked before a judge reads it. A field of the wrong kind throws PropertyEvidenceError naming it; the case
- * then fails its check (judge-outputs.ts CheckVerdicts).
+ * then fails its check (measure/check-verdicts.ts CheckVerdicts).
  * Input: the evidence as it arrived and the shape the judge expects. Output: the same values, typed.
  */
 import { PropertyEvidenceError } from './errors.ts';

@@ -1,5 +1,5 @@
 /**
- * The check stage's verdicts, decided in the judge's process (judge-outputs.ts CheckVerdicts, out of the supervisor's
+ * The check stage's verdicts, decided in the judge's process (check-verdicts.ts CheckVerdicts, out of the supervisor's
  * attempt since session 18): a case stands as the runner reports it only when the judge found every check output it
  * sent right and had one for every check input. A lab of three check inputs (two check inputs and the measured one),
  * whose expected output is each input doubled, compared exactly.
@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CorrectnessEntry } from '@parallel-course/core';
-import { CheckJudge, CheckVerdicts, type CheckVerdictHooks } from '../src/measure/judge-outputs.ts';
+import { CheckJudge } from '../src/measure/check-judge.ts';
+import { CheckVerdicts, type CheckVerdictHooks } from '../src/measure/check-verdicts.ts';
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import { readEvidence } from '../src/property-evidence.ts';

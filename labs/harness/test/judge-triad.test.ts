@@ -64,7 +64,7 @@ test('a triad wrong at 0.1% of its entries is caught at positions over a quick r
     const again = judge.positions(c.key, sample, elements) as number[];
     if (!judge.checkAt(c.key, sample, again, valuesAt(wrong, again)).equal) caught++;
   }
-  // Missed on every sample with probability at most 1e-6 (judge-outputs.ts positionsPerSample); each caught with
+  // Missed on every sample with probability at most 1e-6 (output-positions.ts positionsPerSample); each caught with
   // probability about 1 - 0.999^(positions per sample), 0.9 here (2,302 positions).
   assert.ok(caught > 0, 'the wrong triad is caught');
 });

@@ -1,7 +1,7 @@
 /**
  * Stage 1, check: every case's output is compared with its expected output on the same inputs before anything is timed.
  * A case that fails (wrong output, an error, a hang, or "not implemented") is torn down here and never measured.
- * In a lab run the comparison is the judge's (hooks.output sends each output to it: judge-outputs.ts CheckJudge), and
+ * In a lab run the comparison is the judge's (hooks.output sends each output to it: check-judge.ts CheckJudge), and
  * a case whose output the judge finds wrong is failed there and never measured; in one process (lab tests), here.
  * So is the verdict on the variant's property: the case's instance gathers its evidence here, and the definition's
  * judgeProperty decides in the judge's process (hooks.property), or here in one process.

@@ -96,7 +96,7 @@ export interface LabInfo {
 /**
  * One sample's output as it crosses to the judge (the channel's structured clone keeps typed arrays typed):
  * - `whole`: the output itself;
- * - `large`: a typed array over OUTPUT_BYTES_BOUND (judge-outputs.ts) of `length` elements, kept in the runner until the
+ * - `large`: a typed array over OUTPUT_BYTES_BOUND (output-positions.ts) of `length` elements, kept in the runner until the
  *   judge asks for its values at positions the judge draws once it has the answer ('show');
  * - `threw`: the call threw (or its output could not be sent: a function in it, a getter that throws), `error` says what.
  */
@@ -111,13 +111,13 @@ export type RunnerMessage =
   | { type: 'called' }
   /**
    * A check call's output (check input #`input` of the case), sent right after the call for the judge to compare with
-   * its own expected output (judge-outputs.ts CheckJudge). A `large` one the runner compared itself; its 'checked' says.
+   * its own expected output (check-judge.ts CheckJudge). A `large` one the runner compared itself; its 'checked' says.
    */
   | { type: 'check-output'; caseKey: string; input: number; output: SampleOutput }
   /**
    * The case's property evidence (CaseInstance.propertyEvidence), sent after its check outputs, before its 'checked':
    * raw observations made in this process, beside the learner's code (self-reported), which the judge reads and
-   * judges with the case's judgeProperty in its own process (judge-outputs.ts CheckVerdicts). At most one per case.
+   * judges with the case's judgeProperty in its own process (check-verdicts.ts CheckVerdicts). At most one per case.
    */
   | { type: 'property'; caseKey: string; evidence: unknown }
   /**

@@ -128,7 +128,7 @@ async function prepareCases(lab: LabDefinition<unknown, unknown>, definitions: C
     let entry = sets.get(inputKey);
     if (!entry) {
       const inputs = await lab.inputs(definition.params, ctx);
-      // The expected outputs are the judge's to compute (judge-outputs.ts CheckJudge); here only those of an output
+      // The expected outputs are the judge's to compute (check-judge.ts CheckJudge); here only those of an output
       // too large to send (checkCase's output hook), when one comes.
       entry = { set: { inputs: [...inputs.check, inputs.measure], expected: [] }, measureInput: inputs.measure, measureAt: inputs.measureAt?.bind(inputs) };
       sets.set(inputKey, entry);

@@ -1,7 +1,7 @@
 /**
  * The messages of one runner, each type to its handler: the answers to the judge's requests to its channel
  * (judge-sampler.ts JudgeChannel), the calls it announces to the watchdog (attempt-watchdog.ts), its check outputs and
- * property evidence and results to the judge's verdicts (judge-outputs.ts CheckVerdicts), the measure stage to the meeting
+ * property evidence and results to the judge's verdicts (check-verdicts.ts CheckVerdicts), the measure stage to the meeting
  * (measure-meeting.ts), failures, notes and measured cases into the run.
  * A message the protocol does not expect (an answer not asked for, a second one, a round or a call while the judge
  * measures) means lab or learner code wrote to the channel: the case it concerns fails and the process is ended; with
@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { RunnerMessage, RunnerSide } from '../measure/run-protocol.ts';
 import { RefusedAnswer, type JudgeChannel, type Watch } from '../measure/judge-sampler.ts';
-import { CheckVerdicts, type CheckJudge, type CheckVerdictHooks } from '../measure/judge-outputs.ts';
+import type { CheckJudge } from '../measure/check-judge.ts';
+import { CheckVerdicts, type CheckVerdictHooks } from '../measure/check-verdicts.ts';
 import { CHECK_CALL_TIMEOUT_MS } from '../measure/check.ts';
 import type { MeasureMeeting } from '../measure/measure-meeting.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';

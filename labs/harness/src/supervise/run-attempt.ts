@@ -6,7 +6,7 @@
  * supervisor (supervisor.ts) then starts the next attempt without it.
  * The parts, in the order a runner's life meets them: runner-process.ts (start it walled in, kill its group, read its
  * exit), attempt-watchdog.ts (its time and memory limits), attempt-messages.ts (its messages, per type; the check's
- * verdicts in judge-outputs.ts CheckVerdicts), attempt-outcome.ts (how the attempt ended).
+ * verdicts in check-verdicts.ts CheckVerdicts), attempt-outcome.ts (how the attempt ended).
  * Input: the job, the run's declarations, the sandbox's command. Output: the run's entries, samples and notes, filled
  * in place, and how the attempt ended.
  */
@@ -14,7 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { RunJob, RunnerMessage } from '../measure/run-protocol.ts';
 import { JudgeChannel } from '../measure/judge-sampler.ts';
-import type { CheckJudge } from '../measure/judge-outputs.ts';
+import type { CheckJudge } from '../measure/check-judge.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import { killGroup, runnerExit, startRunner, type RunnerSandbox } from './runner-process.ts';
 import { AttemptWatchdog } from './attempt-watchdog.ts';

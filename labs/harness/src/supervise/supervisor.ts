@@ -31,7 +31,7 @@ import { failedEntry, type AttemptOutcome } from './attempt-outcome.ts';
 import { killGroup } from './runner-process.ts';
 import { MeasureMeeting } from '../measure/measure-meeting.ts';
 import { changedFiles, fingerprintFiles } from './solution-fingerprint.ts';
-import { CheckJudge } from '../measure/judge-outputs.ts';
+import { CheckJudge } from '../measure/check-judge.ts';
 import { caseKey } from '@parallel-course/core';
 import { STOP_SIGNALS } from '../errors.ts';
 
@@ -108,7 +108,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     return { side, sandbox: { execArgv: sandboxExecArgv(sandboxOptions), tmpDir, wall, limits } };
   });
   // The judge's own copy of the cases (lab code only, never a learner module): it compares the check outputs the
-  // runners send (judge-outputs.ts CheckJudge); the measure stage's output judge is made from the same (measure-meeting.ts).
+  // runners send (check-judge.ts CheckJudge); the measure stage's output judge is made from the same (measure-meeting.ts).
   const { definition, ctx, definitions } = options.cases;
   const checks = new CheckJudge(definition, ctx, new Map(definitions.map((d) => [caseKey(d), d])));
   if (!probe.available && options.job.grade && !options.trustedCode) {
