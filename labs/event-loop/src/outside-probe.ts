@@ -8,13 +8,29 @@
  * Nothing here is reported by the learner's process: the requests, the clock and the bodies' check are the judge's.
  * Input: the socket's path. Output: an OutsideProbe (judged by properties.ts judgeOutside).
  */
+import { randomInt } from 'node:crypto';
 import http from 'node:http';
+import { FRESH_INPUT_INDICES } from '@parallel-course/harness';
 import { deriveKeySync, deriveRingSync } from './work.ts';
 
 /** Rings asked for, one after another: a window of several rings, so one descheduling of the server weighs less. */
 export const OUTSIDE_RINGS = 4;
-/** Their accounts: none a check input or a sample asks for (a sample's accounts run from 1000 up, fresh-inputs.ts). */
-export const OUTSIDE_ACCOUNTS: readonly number[] = Array.from({ length: OUTSIDE_RINGS }, (_, i) => 888_888_800 + i);
+/**
+ * The accounts a window's rings are drawn from: those a sample's burst may ask for (accountsOf: 1000 + the fresh
+ * number x n + i, bursts of at least 24 requests, lab.ts MIN_REQUESTS; fresh numbers up to FRESH_INPUT_INDICES). Drawn for every window from
+ * the CSPRNG, so a handler cannot tell the judge's rings from a sample's by their accounts: with fixed accounts
+ * (888,888,800-803, in this file) a handler that kept the loop free for those alone passed (properties.test.ts's
+ * probe-aware fixture). A drawn account that a later sample asks for too gives a memoising handler one ring of one
+ * sample from its cache: with about 10^4 sample accounts a run among these 2.5 x 10^7, a few runs in a hundred.
+ */
+export const OUTSIDE_ACCOUNT_RANGE = { from: 1000, to: 1000 + FRESH_INPUT_INDICES * 24 } as const;
+
+/** OUTSIDE_RINGS distinct accounts in OUTSIDE_ACCOUNT_RANGE, from `draw` (the CSPRNG's randomInt). */
+export function drawOutsideAccounts(draw: (min: number, max: number) => number = randomInt): number[] {
+  const accounts = new Set<number>();
+  while (accounts.size < OUTSIDE_RINGS) accounts.add(draw(OUTSIDE_ACCOUNT_RANGE.from, OUTSIDE_ACCOUNT_RANGE.to));
+  return [...accounts];
+}
 /** The longest one request may take, in ms: a ring is tens of ms; a handler that never answers fails the probe. */
 const REQUEST_LIMIT_MS = 20_000;
 
@@ -55,8 +71,6 @@ export interface OutsideProbe {
   /** The accounts whose answered ring was not the judge's own derivation (a ring not derived is no window). */
   wrongRings: number[];
 }
-
-let expectedRings: string[] | null = null;
 
 function get(socketPath: string, agent: http.Agent, route: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -113,12 +127,13 @@ export async function probeFromOutside(socketPath: string): Promise<OutsideProbe
 }
 
 async function oneWindow(socketPath: string): Promise<Omit<OutsideProbe, 'tries'>> {
-  // Made before the window, in this process: the bodies to compare with, and the time of one key here.
-  expectedRings ??= OUTSIDE_ACCOUNTS.map((account) => deriveRingSync(account));
+  // Made before the window, in this process: its accounts, the bodies to compare with, and the time of one key here.
+  const accounts = drawOutsideAccounts();
+  const expectedRings = accounts.map((account) => deriveRingSync(account));
   let keyMs = Number.POSITIVE_INFINITY;
   for (let k = 0; k < 3; k++) {
     const keyStarted = performance.now();
-    deriveKeySync(OUTSIDE_ACCOUNTS[0] as number, k);
+    deriveKeySync(accounts[0] as number, k);
     keyMs = Math.min(keyMs, performance.now() - keyStarted);
   }
   const pings = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -133,7 +148,7 @@ async function oneWindow(socketPath: string): Promise<Omit<OutsideProbe, 'tries'
     let ended: number | null = null;
     const rings = (async () => {
       const bodies: string[] = [];
-      for (const account of OUTSIDE_ACCOUNTS) {
+      for (const account of accounts) {
         const sent = performance.now() - started;
         bodies.push(await get(socketPath, derives, `/derive?account=${account}`));
         ringsMs.push({ sent, answered: performance.now() - started });
@@ -151,7 +166,7 @@ async function oneWindow(socketPath: string): Promise<Omit<OutsideProbe, 'tries'
       pingAnswersMs.push(answered - started);
     }
     const bodies = await rings;
-    const wrongRings = OUTSIDE_ACCOUNTS.filter((account, i) => bodies[i] !== expectedRings?.[i]);
+    const wrongRings = accounts.filter((account, i) => bodies[i] !== expectedRings[i]);
     return { keyMs, windowMs: (ended ?? started) - started, pingWaitsMs, ringsMs, pingAnswersMs, wrongRings };
   } finally {
     pings.destroy();

@@ -13,8 +13,8 @@ import { checkCase, checkLab, labCopyRoot } from '@parallel-course/harness/testi
 import type { LabContext } from '@parallel-course/harness';
 import lab from '../src/lab.ts';
 import { checkVariantProperty, PROBE_ACCOUNT, TURNS_PER_RING } from '../src/properties.ts';
-import { deriveRingSync } from '../src/work.ts';
-import type { OutsideProbe } from '../src/outside-probe.ts';
+import { deriveRingSync, MAX_ACCOUNT } from '../src/work.ts';
+import { drawOutsideAccounts, OUTSIDE_ACCOUNT_RANGE, type OutsideProbe } from '../src/outside-probe.ts';
 import type { ProbeReport } from '../src/protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -52,6 +52,22 @@ test("a chunked handler that blocks the loop and forges its server's report (a t
   const entry = await check(fileURLToPath(new URL('./fixtures/forged-report', import.meta.url)), 'chunked');
   assert.equal(entry.passed, false);
   assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves requests: the harness's own \/ping requests, sent from its process/);
+});
+
+test("a chunked handler that keeps the loop free only for the accounts the probes once asked for still fails: the judge's probe draws its accounts (issue 42)", { timeout: 60_000 }, async () => {
+  // Free (setImmediate) for the server's probe ring and the judge's old fixed accounts, a microtask "yield" for every
+  // other account: with the judge's accounts fixed and public, its probe saw a free loop and the case passed.
+  const entry = await check(fileURLToPath(new URL('./fixtures/probe-aware', import.meta.url)), 'chunked');
+  assert.equal(entry.passed, false, JSON.stringify(entry));
+  assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves requests: the harness's own \/ping requests, sent from its process/);
+});
+
+test("the judge's probe accounts: distinct, drawn anew, among a sample's accounts", () => {
+  const draws = [5000, 5000, 1000, 7000, 9000];
+  assert.deepEqual(drawOutsideAccounts(() => draws.shift() as number), [5000, 1000, 7000, 9000]);
+  const [a, b] = [drawOutsideAccounts(), drawOutsideAccounts()];
+  assert.notDeepEqual(a, b);
+  assert.ok([...a, ...b].every((x) => Number.isInteger(x) && x >= OUTSIDE_ACCOUNT_RANGE.from && x < OUTSIDE_ACCOUNT_RANGE.to && x <= MAX_ACCOUNT));
 });
 
 test("in a supervised check the judge's process decides the property: the trap's chunked handler fails there, naming handlers.ts", { timeout: 120_000 }, async (t) => {
