@@ -445,4 +445,14 @@ test("each call's copy of an input shares no array with it and keeps its shape (
   assert.deepEqual([copy.a[0], copy.rows[0]![0]], [1.5, 1.5]);
   // A subarray keeps its own elements only.
   assert.deepEqual([...copyInput(input.a.subarray(2))], [3.5, 4.5]);
+  // A Node Buffer (whose slice() is a view of the same memory) and a DataView into part of a buffer: copies of their own bytes.
+  const buffer = Buffer.from([1, 2, 3]);
+  const bufferCopy = copyInput(buffer);
+  buffer[0] = 9;
+  assert.ok(Buffer.isBuffer(bufferCopy));
+  assert.deepEqual([...bufferCopy], [1, 2, 3]);
+  const view = new DataView(Uint8Array.of(0, 1, 2, 3, 4, 5, 6, 7).buffer, 2, 4);
+  const viewCopy = copyInput(view);
+  assert.notEqual(viewCopy.buffer, view.buffer);
+  assert.deepEqual([viewCopy.byteOffset, viewCopy.byteLength, viewCopy.getUint8(0)], [0, 4, 2]);
 });
