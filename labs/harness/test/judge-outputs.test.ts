@@ -13,7 +13,7 @@ import { giveFaultyLabNumberedInputs } from './support/numbered-inputs.ts';
 import { replaceOnce } from './support/replace-once.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { writeLargeLab } from './support/large-lab.ts';
-import { callsPerSample, JudgeChannel, judgeSamples, MAX_CALLS_PER_SAMPLE, MAX_SAMPLE_BYTES, MIN_SAMPLE_TRIPS, RefusedAnswer, type JudgedCase } from '../src/measure/judge-sampler.ts';
+import { type Answered, callsPerSample, JudgeChannel, judgeSamples, MAX_CALLS_PER_SAMPLE, MAX_SAMPLE_BYTES, MIN_SAMPLE_TRIPS, PAIR_SAMPLE_TRIPS, PAIR_SLOWDOWN, pairedCalls, RefusedAnswer, TARGET_SAMPLE_TRIPS, type JudgedCase } from '../src/measure/judge-sampler.ts';
 import { labOutputJudge } from '../src/measure/judge-outputs.ts';
 import { drawPositions, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } from '../src/measure/output-positions.ts';
 import { withinTolerance } from '../src/comparators.ts';
@@ -47,8 +47,9 @@ function sumsLab(): LabDefinition<Float64Array, number[]> {
  */
 function scriptedRunner(
   answer: (fresh: number[]) => SampleOutput[],
-  { show = () => new Float64Array(0), after, tripMs = 0, callMs = 0 }: { show?: (positions: number[]) => Float64Array; after?: (seq: number) => RunnerMessage | null; tripMs?: number; callMs?: number } = {},
+  { show = () => new Float64Array(0), after, tripMs = 0, callMs = 0 }: { show?: (positions: number[]) => Float64Array; after?: (seq: number) => RunnerMessage | null; tripMs?: number; callMs?: number | ((caseKey: string) => number) } = {},
 ) {
+  const callMsOf = typeof callMs === 'number' ? () => callMs : callMs;
   const asked: JudgeRequest[] = [];
   let fresh: number[] = [];
   const channel: JudgeChannel = new JudgeChannel(
@@ -65,7 +66,7 @@ function scriptedRunner(
         const shownAt = (r: JudgeRequest & { type: 'show' }) => (r.block ? Array.from({ length: r.block.count }, (_, i) => r.block!.from + i) : r.positions);
         if (request.type === 'show') channel.deliver({ type: 'shown', seq: request.seq, values: show(shownAt(request)) }, now);
         if (request.type === 'sample') {
-          const at = now + tripMs + (request.caseKey === null ? 0 : callMs * fresh.length);
+          const at = now + tripMs + (request.caseKey === null ? 0 : callMsOf(request.caseKey) * fresh.length);
           channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: Math.max(0, at - now - tripMs) }, at);
           const instead = after?.(request.seq) ?? null;
           if (instead) return channel.deliver(instead as never, at);
@@ -370,6 +371,69 @@ test("a 0.05 ms case's sample is several calls, at least 100 round trips long, r
   const numbers = prepares.flatMap((p) => p.fresh);
   assert.equal(new Set(numbers).size, numbers.length);
   assert.match(result.notes.join('\n'), new RegExp(`calls per sample: learner ${s.callsPerSample}\\.`));
+});
+
+test("a graded pair runs the larger of its two calls per sample while a sample stays within 10x its pair's or 440 round trips (issue 42)", () => {
+  assert.equal(PAIR_SLOWDOWN, 10);
+  assert.equal(PAIR_SAMPLE_TRIPS, 4 * TARGET_SAMPLE_TRIPS);
+  // Reference: a 25 ms call, a 0.1 ms round trip, its own count 1, its pair's 220 calls of 0.05 ms (11 ms): the longer
+  // of 10 x 11 ms and 440 x 0.1 ms is 110 ms, floor(110 / 25) = 4 calls, where equal work made it 220 (5.5 s a sample).
+  assert.deepEqual(pairedCalls({ calls: 1, shortBy: null }, 25, { calls: 220, callMs: 0.05 }, 0.1), { calls: 4, shortBy: null });
+  // forgery.test's learner: 6 ms a call against the solution's 1,000 calls (the cap) of 2 us: max(44, 10 x 2) ms / 6 = 7
+  // (was 1,000: 6 s a sample).
+  assert.deepEqual(pairedCalls({ calls: 2, shortBy: null }, 6, { calls: 1000, callMs: 0.002 }, 0.1), { calls: 7, shortBy: null });
+  // 1.6x and 4x slower: 110 ms fits 1,375 and 550 calls, so the pair's 220 is kept (equal work).
+  assert.deepEqual(pairedCalls({ calls: 138, shortBy: null }, 0.08, { calls: 220, callMs: 0.05 }, 0.1), { calls: 220, shortBy: null });
+  assert.deepEqual(pairedCalls({ calls: 55, shortBy: null }, 0.2, { calls: 220, callMs: 0.05 }, 0.1), { calls: 220, shortBy: null });
+  // Against a pair of 2 calls of 10 ms (10 x 20 ms = 200 ms): 2.5x slower (25 ms) fits 8, so the pair's 2 (where 440
+  // round trips alone would fit 1); 12x slower (120 ms) fits 1, its own count.
+  assert.deepEqual(pairedCalls({ calls: 1, shortBy: null }, 25, { calls: 2, callMs: 10 }, 0.1), { calls: 2, shortBy: null });
+  assert.deepEqual(pairedCalls({ calls: 1, shortBy: null }, 120, { calls: 2, callMs: 10 }, 0.1), { calls: 1, shortBy: null });
+  // Never over its pair's count; a count its memory or its lab holds stays.
+  assert.deepEqual(pairedCalls({ calls: 220, shortBy: null }, 0.05, { calls: 2, callMs: 6 }, 0.1), { calls: 220, shortBy: null });
+  assert.deepEqual(pairedCalls({ calls: 64, shortBy: 'memory' }, 0.01, { calls: 220, callMs: 0.05 }, 0.1), { calls: 64, shortBy: 'memory' });
+  assert.deepEqual(pairedCalls({ calls: 1, shortBy: 'lab' }, 0.01, { calls: 220, callMs: 0.05 }, 0.1), { calls: 1, shortBy: 'lab' });
+});
+
+test("a learner 500x slower than the solution's copy on a fast case runs 10x its pair's sample, not the copy's calls (issue 42)", async () => {
+  // The solution's copy: 0.05 ms a call; the learner: 25 ms (500x), or 0.2 ms (4x); the round trip 0.1 ms (stamped
+  // times: nothing waits).
+  const both = (learnerMs: number) => {
+    const cases: JudgedCase[] = [
+      { ...CASE, pair: 'p', rewarm: true },
+      { ...CASE, key: 'solution', label: 'solution', trusted: true, pair: 'p', rewarm: true },
+    ];
+    const runner = scriptedRunner((fresh) => fresh.map(() => ({ kind: 'whole', value: [0] })), { tripMs: 0.1, callMs: (key) => (key === 'learner' ? learnerMs : 0.05) });
+    const accept = { next: (_key: string, calls = 1) => Array.from({ length: calls }, (_, i) => ({ fresh: i + 1, input: null })), check: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }), positions: () => [], checkAt: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }) };
+    return judgeSamples(cases, PLAN, runner.channel, accept);
+  };
+  const slow = await both(25);
+  assert.equal(slow.failed.size, 0, JSON.stringify([...slow.failed]));
+  const solution = slow.samples.get('solution')!.callsPerSample;
+  // About 220 (the judge reads each time a few microseconds over the stamped one); 10 x its sample is 110-120 ms.
+  assert.ok(solution >= 200 && solution < 240, `the copy's calls ${solution}`);
+  // floor(10 x ~11.5 ms / 25 ms) = 4 calls (100 ms a sample), not the copy's ~220 (5.5 s a sample, as on the code before).
+  assert.equal(slow.samples.get('learner')!.callsPerSample, 4);
+  assert.match(slow.notes.join('\n'), new RegExp(`ran fewer calls per sample than its pair.*: learner 4 \\(its pair ${solution}\\)`));
+  // 4x slower: the same count on both sides (equal work), and no such note.
+  const near = await both(0.2);
+  assert.equal(near.samples.get('learner')!.callsPerSample, near.samples.get('solution')!.callsPerSample);
+  assert.doesNotMatch(near.notes.join('\n'), /fewer calls per sample than its pair/);
+});
+
+test('a sample answered without its outputs fails the case, in a probe too (it left the calls per sample at 1)', async () => {
+  // A channel whose samples of several calls (the probes, then the measured ones) resolve with 'sampled' alone.
+  const runner = timedRunner((fresh) => fresh.map((k) => ({ kind: 'whole', value: [rightSum(k)] })));
+  let calls = 1;
+  const channel = runner.channel;
+  const ask = channel.ask.bind(channel);
+  channel.ask = async (request, watch): Promise<Answered> => {
+    if (request.type === 'prepare') calls = request.fresh.length;
+    const answered = await ask(request, watch);
+    return request.type === 'sample' && request.caseKey !== null && calls > 1 ? { ...answered, answers: answered.answers.slice(0, 1) } : answered;
+  };
+  const result = await judgeSamples([CASE], PLAN, channel, await sumsJudge());
+  assert.deepEqual(result.failed.get('learner'), { reason: `answered warm-up sample #${PLAN.warmupSamples} without its outputs (each call's output is checked)`, stage: 'warm-up', sample: PLAN.warmupSamples });
 });
 
 test("every call's output is checked: a runner wrong on the 3rd call, short of calls, or caching across calls fails (issue 42)", async () => {

@@ -23,7 +23,7 @@
  * calibrated round trip.
  */
 import { serialize } from 'node:v8';
-import { formatBytes, formatSeconds, median as coreMedian, quantile, sorted } from '@parallel-course/core';
+import { formatBytes, formatFixed, formatSeconds, formatShare, median as coreMedian, quantile, sorted } from '@parallel-course/core';
 import type { Comparison, SamplingPlan } from '../lab-definition.ts';
 import { sampleMismatchText } from './check.ts';
 import { measureGroups, roundOrder } from './measure.ts';
@@ -103,6 +103,23 @@ export const PROBE_SAMPLES = 3;
 /** A case whose warm-up suggests a sample at least this many round trips long keeps that count without probes. */
 export const PROBE_BELOW_TRIPS = 3 * MIN_SAMPLE_TRIPS;
 
+/**
+ * A graded case and the solution's copy of it run the larger of their two calls per sample (equal work) while that
+ * keeps each one's sample within PAIR_SLOWDOWN x its pair's, or within PAIR_SAMPLE_TRIPS round trips (44 ms at a 0.1 ms
+ * round trip), whichever is longer; beyond both, a side runs as many calls as fit, never fewer than its own count
+ * (pairedCalls). So a side runs fewer calls than its pair only where its calls read over 10x slower than its pair's: a
+ * grade ratio under 0.1, far below every target (0.8, 0.9). Why equal work is not needed there: the grade compares
+ * times per call, and each side's own count already keeps the round trip under 1% of its sample; what equal work adds
+ * is the same sample shape on both sides (as many inputs made before the window, as much garbage within it), kept
+ * wherever a ratio could be near a target. 10x and not less: under a load of 11 on 2 vCPUs the warm-up read the same
+ * code over 4x slower in one process than in the other (native-kernel's blocked n = 512), which would have split a
+ * pair that should share its count. Without any bound a learner 3000x slower than a 2 us solution ran the solution's
+ * 1,000 calls, 6 s a sample (forgery.test's graded cases went from 1-2 s to 25-70 s in CI, and to 24-230 s on a
+ * loaded 2-vCPU machine).
+ */
+export const PAIR_SLOWDOWN = 10;
+export const PAIR_SAMPLE_TRIPS = 4 * TARGET_SAMPLE_TRIPS;
+
 /** A case's calls per sample, and what kept it from reaching MIN_SAMPLE_TRIPS round trips, if anything. */
 export interface CallsPerSample {
   calls: number;
@@ -125,6 +142,22 @@ export function callsPerSample(callMs: number, roundTripMs: number, bytesPerCall
   const byMemory = bytesPerCall > 0 ? Math.max(1, Math.floor(MAX_SAMPLE_BYTES / bytesPerCall)) : Number.POSITIVE_INFINITY;
   const calls = Math.min(needed, MAX_CALLS_PER_SAMPLE, byMemory);
   return { calls, shortBy: calls === needed ? null : calls === byMemory && byMemory < MAX_CALLS_PER_SAMPLE ? 'memory' : 'cap' };
+}
+
+/**
+ * The calls per sample of one case of a graded pair whose own count is `own` (callsPerSample, its call about `callMs`)
+ * and whose pair's count and call time are `mate`: the larger count (equal work), held to what keeps its sample within
+ * PAIR_SLOWDOWN x its pair's or PAIR_SAMPLE_TRIPS round trips, never under its own count; a count its memory or its lab
+ * holds stays. Reference: own 1 call of 25 ms, the pair's 220 of 0.05 ms (an 11 ms sample), a 0.1 ms round trip: the
+ * longer of 10 x 11 ms and 440 x 0.1 ms is 110 ms, so floor(110 / 25) = 4 calls (where 220 made a sample 5.5 s).
+ */
+export function pairedCalls(own: CallsPerSample, callMs: number, mate: { calls: number; callMs: number }, roundTripMs: number): CallsPerSample {
+  if (mate.calls <= own.calls || own.shortBy === 'memory' || own.shortBy === 'lab') return own;
+  const longestMs = Math.max(PAIR_SAMPLE_TRIPS * roundTripMs, PAIR_SLOWDOWN * mate.calls * mate.callMs);
+  // (Plus a hair, as callsPerSample's less one: 440 x 0.1 / 0.08 is 549.9999999999999 in doubles.)
+  const fits = Math.floor(longestMs / Math.max(callMs, Number.MIN_VALUE) + 1e-9);
+  const calls = Math.max(own.calls, Math.min(mate.calls, fits));
+  return calls === own.calls ? own : { calls, shortBy: null };
 }
 
 /** A refused message: the judge did not ask for it (or not for it now). */
@@ -222,7 +255,7 @@ export interface JudgedCase {
   baseline: boolean;
   /** Its check call's time on the measured input (the runner's), in ms: the calls per sample's guide without a warm-up. */
   checkMs?: number | null;
-  /** Cases with the same pair get the same calls per sample (a graded case and the solution's copy: equal work). */
+  /** Cases with the same pair get the same calls per sample where it costs little (a graded case and the solution's copy: equal work, pairedCalls). */
   pair?: string;
   /** Code the learner did not write (the baseline, the solution's copy in a graded run): its checks set what a check costs. */
   trusted: boolean;
@@ -471,7 +504,7 @@ async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, s
   const watch = {
     activity,
     limitMs,
-    why: `one sample may take at most ${(limitMs / 1000).toFixed(1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s${calls > 1 ? `, and ${SAMPLE_LIMIT_FACTOR} x its check time for each of its ${calls - 1} other calls` : ''})`,
+    why: `one sample may take at most ${formatFixed(limitMs / 1000, 1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s${calls > 1 ? `, and ${SAMPLE_LIMIT_FACTOR} x its check time for each of its ${calls - 1} other calls` : ''})`,
   };
   const channel = run.of(c.key);
   // The judge's own copy of each call's input, made before the runner is asked for anything (nothing is timed yet).
@@ -483,7 +516,12 @@ async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, s
   }
   const { answers, sentAt, receivedAt } = await channel.ask({ type: 'sample', caseKey: c.key }, watch);
   const [sampled, output] = answers;
-  if (sampled?.type !== 'sampled' || output?.type !== 'output') return null;
+  const named = stage === 'warm-up' ? 'warm-up' : 'measured';
+  if (sampled?.type !== 'sampled' || output?.type !== 'output') {
+    // Every null this returns is a failed case: a probe left unanswered would otherwise leave the count at 1.
+    run.failed.set(c.key, { reason: `answered ${named} sample #${index} without its outputs (each call's output is checked)`, stage, sample: index });
+    return null;
+  }
   const sent: unknown[] = Array.isArray(output.outputs) ? output.outputs : [];
   const threw = sent.find((o) => (o as { kind?: unknown } | null)?.kind === 'threw') as { error?: unknown } | undefined;
   if (threw) {
@@ -492,7 +530,7 @@ async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, s
   }
   // One output per call asked: a runner that answered after fewer calls (or sent more) did not do the sample's work.
   if (sent.length !== calls) {
-    run.failed.set(c.key, { reason: `answered ${stage === 'warm-up' ? 'warm-up' : 'measured'} sample #${index} with ${sent.length} outputs for its ${calls} calls (each call's output is checked)`, stage, sample: index });
+    run.failed.set(c.key, { reason: `answered ${named} sample #${index} with ${sent.length} outputs for its ${calls} calls (each call's output is checked)`, stage, sample: index });
     return null;
   }
   const showMs = await checkSampleOutputs(run, c, inputs, sent, stage, index, watch);
@@ -515,12 +553,13 @@ async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, s
  * (the fastest, less the round trip; their check call's time without a warm-up), then, where that guess's sample
  * is under PROBE_BELOW_TRIPS round trips, PROBE_SAMPLES more discarded samples of that many calls, whose fastest
  * time per call (the round trip and the timer's jitter shared by the calls; a cold or descheduled sample left out)
- * sets the count. Cases of one pair get the largest of theirs.
+ * sets the count. A case of a pair gets its pair's count where that is larger and fits (pairedCalls).
  */
 async function chooseCalls(run: SamplingRun, members: JudgedCase[]): Promise<void> {
   const { chosen, failed, warm, outputs, plan, roundTripMs } = run;
   const open = members.filter((c) => !chosen.has(c.key) && !failed.has(c.key));
-  const own = new Map<string, CallsPerSample>();
+  /** Each case's own count, and the time per call it came from (ms). */
+  const own = new Map<string, { choice: CallsPerSample; callMs: number }>();
   for (const c of open) {
     const w = warm.get(c.key)!;
     const callMs = w.ms.length > 0 ? Math.min(...w.ms) - roundTripMs : (c.checkMs ?? Number.POSITIVE_INFINITY);
@@ -528,7 +567,7 @@ async function chooseCalls(run: SamplingRun, members: JudgedCase[]): Promise<voi
     const bytes = input === null || w.outputBytes === null ? null : input + w.outputBytes;
     const guess = callsPerSample(callMs, roundTripMs, bytes);
     if (guess.shortBy === 'lab' || !(guess.calls * callMs + roundTripMs < PROBE_BELOW_TRIPS * roundTripMs)) {
-      own.set(c.key, guess);
+      own.set(c.key, { choice: guess, callMs });
       continue;
     }
     await outputs.reserve?.(c.key, PROBE_SAMPLES * guess.calls);
@@ -537,14 +576,15 @@ async function chooseCalls(run: SamplingRun, members: JudgedCase[]): Promise<voi
       const probe = await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + p, guess.calls);
       if (probe) fastest = Math.min(fastest, (probe.judgeMs - roundTripMs) / guess.calls);
     }
-    if (!failed.has(c.key)) own.set(c.key, callsPerSample(fastest, roundTripMs, bytes));
+    if (!failed.has(c.key)) own.set(c.key, { choice: callsPerSample(fastest, roundTripMs, bytes), callMs: fastest });
   }
   for (const c of open) {
-    if (failed.has(c.key)) continue;
-    const mates = c.pair === undefined ? [c] : members.filter((m) => m.pair === c.pair);
-    const set = mates.map((m) => chosen.get(m.key)).find((x) => x !== undefined);
-    const picks = mates.map((m) => own.get(m.key)).filter((x): x is CallsPerSample => x !== undefined);
-    chosen.set(c.key, set ?? picks.reduce((a, b) => (b.calls > a.calls ? b : a)));
+    const mine = own.get(c.key);
+    if (failed.has(c.key) || !mine) continue;
+    // The pair's other case, measured in this group too (the other process's copy of the same variant and params).
+    const mateCase = c.pair === undefined ? undefined : open.find((m) => m.pair === c.pair && m.key !== c.key && !failed.has(m.key));
+    const mate = mateCase && own.get(mateCase.key);
+    chosen.set(c.key, mate ? pairedCalls(mine.choice, mine.callMs, { calls: mate.choice.calls, callMs: mate.callMs }, roundTripMs) : mine.choice);
   }
   // A lab whose expected outputs are made up front makes those of the measured samples' calls now (nothing is timed).
   for (const c of open) {
@@ -647,8 +687,8 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   const notes = clockNotes(cases, run.taken, run.chosen, charged, run.roundTripMs, run.disagreements, plan);
   if (run.large.outputs > 0) notes.push(largeOutputNote(run.large));
   if (roundTrips.length > 1) {
-    const others = roundTrips.slice(1).map((ms, i) => `${RUNNER_NAMES[names[i + 1] ?? ''] ?? 'another process'} ${ms.toFixed(3)} ms`);
-    notes.push(`A graded run's own processes had round trips per sample of: ${others.join(', ')}; the learner's, ${run.roundTripMs.toFixed(3)} ms, is the harness overhead recorded.`);
+    const others = roundTrips.slice(1).map((ms, i) => `${RUNNER_NAMES[names[i + 1] ?? ''] ?? 'another process'} ${formatFixed(ms, 3)} ms`);
+    notes.push(`A graded run's own processes had round trips per sample of: ${others.join(', ')}; the learner's, ${formatFixed(run.roundTripMs, 3)} ms, is the harness overhead recorded.`);
   }
   return { samples, failed: run.failed, roundTripMs: run.roundTripMs, notes };
 }
@@ -709,31 +749,40 @@ function clockNotes(
   const short: string[] = [];
   const costly: string[] = [];
   const off: string[] = [];
+  const fewer: string[] = [];
   const why = { cap: `the cap of ${MAX_CALLS_PER_SAMPLE} calls`, memory: `the ${MAX_SAMPLE_BYTES / 2 ** 20} MiB its inputs may hold`, lab: 'the lab: one call a sample' } as const;
   for (const c of cases) {
     const t = taken.get(c.key);
     if (!t || t.callMs.length === 0) continue;
     const choice = chosen.get(c.key) ?? { calls: 1, shortBy: null };
     if (choice.calls > 1) several.push(`${c.label} ${choice.calls}`);
+    const pairCalls = Math.max(0, ...cases.filter((m) => c.pair !== undefined && m.pair === c.pair && m.key !== c.key).map((m) => chosen.get(m.key)?.calls ?? 0));
+    if (pairCalls > choice.calls) fewer.push(`${c.label} ${choice.calls} (its pair ${pairCalls})`);
     const sampleMs = median(t.judgeMs);
     if (roundTripMs > MAX_ROUND_TRIP_SHARE * sampleMs) {
       const reason = choice.shortBy ? `kept short by ${why[choice.shortBy]}` : 'its probes read its calls slower than its samples did: a busy machine';
-      short.push(`${c.label} (${choice.calls} call${choice.calls > 1 ? 's' : ''}, ${((100 * roundTripMs) / sampleMs).toFixed(1)}%: ${reason})`);
+      short.push(`${c.label} (${choice.calls} call${choice.calls > 1 ? 's' : ''}, ${formatShare(roundTripMs, sampleMs, 1)}: ${reason})`);
     }
     const extra = charged.get(c.key) ?? 0;
-    if (extra > MAX_ROUND_TRIP_SHARE * median(t.callMs)) costly.push(`${c.label} +${extra.toFixed(3)} ms`);
+    if (extra > MAX_ROUND_TRIP_SHARE * median(t.callMs)) costly.push(`${c.label} +${formatFixed(extra, 3)} ms`);
     const n = disagreements.get(c.key) ?? 0;
     if (n > 0) off.push(`${c.label} ${n} of ${t.callMs.length + plan.warmupSamples}`);
   }
   if (several.length > 0) {
     notes.push(
       `Samples of several calls back to back, each on an input of its own, timed as one by the harness and recorded per call (the sample's time / its calls), ` +
-        `so the harness's round trip (${roundTripMs.toFixed(3)} ms) stays under ${100 * MAX_ROUND_TRIP_SHARE}% of a sample; calls per sample: ${several.join(', ')}.`,
+        `so the harness's round trip (${formatFixed(roundTripMs, 3)} ms) stays under ${100 * MAX_ROUND_TRIP_SHARE}% of a sample; calls per sample: ${several.join(', ')}.`,
+    );
+  }
+  if (fewer.length > 0) {
+    notes.push(
+      `A graded case and the solution's copy run the same calls per sample (equal work) while that keeps each sample within ${PAIR_SLOWDOWN}x its pair's or ${PAIR_SAMPLE_TRIPS} round trips (${formatFixed(PAIR_SAMPLE_TRIPS * roundTripMs, 1)} ms); ` +
+        `a case over ${PAIR_SLOWDOWN}x slower than its pair ran fewer calls per sample than its pair, as many as fit (the grade compares times per call): ${fewer.join(', ')}.`,
     );
   }
   if (short.length > 0) {
     notes.push(
-      `The harness's round trip per sample (${roundTripMs.toFixed(3)} ms, timed from the harness's process) is over ${100 * MAX_ROUND_TRIP_SHARE}% of the median sample of: ${short.join('; ')}. ` +
+      `The harness's round trip per sample (${formatFixed(roundTripMs, 3)} ms, timed from the harness's process) is over ${100 * MAX_ROUND_TRIP_SHARE}% of the median sample of: ${short.join('; ')}. ` +
         `A sample a cap kept short records the lab process's own time of it, held within the round trip's 90th percentile of the harness's; the others, the harness's time, round trip included.`,
     );
   }
