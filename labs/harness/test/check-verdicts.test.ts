@@ -13,7 +13,7 @@ import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import { readEvidence } from '../src/property-evidence.ts';
 import { probeSocketRefusal } from '../src/supervise/attempt-messages.ts';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
@@ -177,7 +177,29 @@ test('evidence for a case with no judge of its property fails it: a lab that gat
   assert.match(decided.get(KEY)?.reason ?? '', /^sent property evidence, but the case has no judge of its property \(judgeProperty\)/);
 });
 
-test("a case the judge probes from outside: its probe's result reaches judgeProperty; a case that never asked for it fails", async () => {
+/** A Unix socket server at `socketPath` that writes `greeting` to every connection (a stand-in for a lab's server). */
+async function greeter(socketPath: string, greeting: string): Promise<net.Server> {
+  const server = net.createServer((socket) => socket.end(greeting));
+  server.listen(socketPath);
+  await once(server, 'listening');
+  return server;
+}
+
+/** What the server at `socketPath` greets a connection with (a stand-in for a lab's probe from outside). */
+function greetingAt(socketPath: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    net.connect(socketPath).on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks).toString())).on('error', reject);
+  });
+}
+
+test("a case the judge probes from outside: its probe's result reaches judgeProperty; a case that never asked for it fails", async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'probe-socket-'));
+  const server = await greeter(path.join(dir, 'server.sock'), 'the runner');
+  t.after(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
   const outsideKey = 'double n=4';
   const run = (ask: boolean) => {
     const decided = new Map<string, CorrectnessEntry>();
@@ -190,22 +212,50 @@ test("a case the judge probes from outside: its probe's result reaches judgeProp
     };
     const definition = {
       params: { n: 4 },
-      probeFromOutside: async (socketPath: string) => ({ seen: socketPath }),
-      judgeProperty: (_evidence: unknown, outside: unknown) => ((outside as { seen?: string } | undefined)?.seen === '/run/x.sock' ? null : 'not probed'),
+      probeFromOutside: async (socketPath: string) => ({ seen: await greetingAt(socketPath) }),
+      judgeProperty: (_evidence: unknown, outside: unknown) => ((outside as { seen?: string } | undefined)?.seen === 'the runner' ? null : 'not probed'),
     };
     const v = new CheckVerdicts(new CheckJudge(lab, CTX, new Map([[outsideKey, definition]])), hooks);
     INPUTS.forEach((input, i) => v.output(outsideKey, i, whole(input.map((x) => 2 * x))));
-    if (ask) v.outsideProbe(outsideKey, '/run/x.sock');
+    if (ask) v.outsideProbe(outsideKey, path.join(dir, 'server.sock'));
     v.property(outsideKey, {});
     v.checked(outsideKey, passed);
     return v.settled().then(() => ({ entry: decided.get(outsideKey), probed }));
   };
   const asked = await run(true);
   assert.deepEqual(asked.probed, [null]);
-  assert.equal(asked.entry?.passed, true);
+  assert.equal(asked.entry?.passed, true, JSON.stringify(asked.entry));
   const never = await run(false);
   assert.equal(never.entry?.passed, false);
   assert.match(never.entry?.reason ?? '', /^never asked the harness to probe it from outside/);
+});
+
+test("a link the runner puts in its socket's place after the supervisor's check never takes the judge's probe elsewhere (issue 42)", async (t) => {
+  // The runner's temp folder and, outside it, another socket of the machine (a stand-in for a daemon's).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'probe-socket-'));
+  const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'probe-elsewhere-'));
+  const runnerSocket = path.join(dir, 'server.sock');
+  const servers = [await greeter(runnerSocket, 'the runner'), await greeter(path.join(elsewhere, 'daemon.sock'), 'a daemon')];
+  t.after(() => {
+    for (const s of servers) s.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  });
+  const swap = () => {
+    unlinkSync(runnerSocket);
+    symlinkSync(path.join(elsewhere, 'daemon.sock'), runnerSocket);
+  };
+  const checks = new CheckJudge(lab, CTX, new Map([['double n=4', { params: { n: 4 }, probeFromOutside: greetingAt }]]));
+  // Swapped between the supervisor's check and the probe: refused. Before, the judge's probe reached the daemon.
+  assert.equal(probeSocketRefusal(runnerSocket, dir), null);
+  swap();
+  await assert.rejects(checks.probeFromOutside('double n=4', runnerSocket), /server\.sock is no longer a Unix socket \(something was put in its place after the harness checked it\)/);
+  // Swapped once the probe has begun: the judge probes its own link to the socket it checked.
+  unlinkSync(runnerSocket);
+  servers[0]!.close();
+  servers[0] = await greeter(runnerSocket, 'the runner');
+  const swapping = new CheckJudge(lab, CTX, new Map([['double n=4', { params: { n: 4 }, probeFromOutside: (socketPath: string) => (swap(), greetingAt(socketPath)) }]]));
+  assert.equal(await swapping.probeFromOutside('double n=4', runnerSocket), 'the runner');
 });
 
 test('the judge connects only to a Unix socket directly in the runner\'s own temp folder, never a link or a path elsewhere', async () => {

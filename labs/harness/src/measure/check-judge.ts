@@ -10,6 +10,7 @@
 import { paramsKey } from '@parallel-course/core';
 import { judgePropertyHere } from './check.ts';
 import { compareAt, drawPositions, positionsPerSample, unequal } from './output-positions.ts';
+import { pinSocket } from './probe-socket.ts';
 import { OUTPUT_BYTES_BOUND } from './sample-server.ts';
 import type { CaseDefinition, Comparison, LabContext, LabDefinition } from '../lab-definition.ts';
 
@@ -120,19 +121,23 @@ export class CheckJudge {
 
   /**
    * Probes case `key` from outside, here in the judge's process (its definition's probeFromOutside, lab code alone),
-   * through `socketPath`: what it found, or throws (no such probe; the probe's own failure; PROBE_LIMIT_MS passed).
+   * through `socketPath`, pinned first (probe-socket.ts: the probe connects to the judge's own link to the socket, so
+   * a link the runner swaps in after the supervisor's check cannot take it elsewhere): what it found, or throws (no
+   * such probe; the socket not pinned; the probe's own failure; PROBE_LIMIT_MS passed).
    */
   async probeFromOutside(key: string, socketPath: string): Promise<unknown> {
     const probe = this.#definitions.get(key)?.probeFromOutside;
     if (!probe) throw new Error('the case has no probe from outside (probeFromOutside)');
+    const pinned = pinSocket(socketPath);
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`the probe from outside did not finish within ${PROBE_LIMIT_MS / 1000} s`)), PROBE_LIMIT_MS);
     });
     try {
-      return await Promise.race([probe(socketPath), limit]);
+      return await Promise.race([probe(pinned.path), limit]);
     } finally {
       clearTimeout(timer);
+      pinned.release();
     }
   }
 
