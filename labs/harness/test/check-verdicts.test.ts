@@ -230,6 +230,35 @@ test("a case the judge probes from outside: its probe's result reaches judgeProp
   assert.match(never.entry?.reason ?? '', /^never asked the harness to probe it from outside/);
 });
 
+test('a case that has failed on a check output is not probed from outside: the verdict stands, and the runner hears why', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'probe-socket-'));
+  const server = await greeter(path.join(dir, 'server.sock'), 'the runner');
+  t.after(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  let probes = 0;
+  const probed: (string | null)[] = [];
+  const decided = new Map<string, CorrectnessEntry>();
+  const hooks: CheckVerdictHooks = {
+    show: async () => [],
+    failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason, failedAt: { stage: 'check', sample: null } }),
+    decided: (key, entry) => void decided.set(key, entry),
+    probed: (_key, error) => void probed.push(error),
+  };
+  const definition = { params: { n: 4 }, probeFromOutside: async () => ++probes, judgeProperty: () => null };
+  const v = new CheckVerdicts(new CheckJudge(lab, CTX, new Map([['double n=4', definition]])), hooks);
+  // Input #1 wrong (the runner's own comparison let it through), then the probe asked for.
+  INPUTS.forEach((input, i) => v.output('double n=4', i, whole(input.map((x) => (i === 1 ? 3 : 2) * x))));
+  v.outsideProbe('double n=4', path.join(dir, 'server.sock'));
+  v.checked('double n=4', passed);
+  await v.settled();
+  // Before, the judge probed it (up to 30 s) for a verdict it could not change.
+  assert.equal(probes, 0);
+  assert.deepEqual(probed, ['the case has already failed its check']);
+  assert.match(decided.get('double n=4')?.reason ?? '', /^wrong output on check input #1/);
+});
+
 test("a link the runner puts in its socket's place after the supervisor's check never takes the judge's probe elsewhere (issue 42)", async (t) => {
   // The runner's temp folder and, outside it, another socket of the machine (a stand-in for a daemon's).
   const dir = mkdtempSync(path.join(os.tmpdir(), 'probe-socket-'));

@@ -94,8 +94,9 @@ export class CheckVerdicts {
 
   /**
    * The case asked to be probed from outside through `socketPath` (which the supervisor has checked is a socket in
-   * the runner's own temp folder): the judge runs the probe here, once, and keeps what it found for the case's
-   * judgeProperty; `hooks.probed` then tells the runner (with the error, when it could not run).
+   * the runner's own temp folder): the judge runs the probe here, once, unless the case has failed already, and keeps
+   * what it found for the case's judgeProperty; `hooks.probed` then tells the runner (with the error, when it did not
+   * run).
    */
   outsideProbe(key: string, socketPath: string): void {
     this.#inTurn(key, async () => {
@@ -104,6 +105,10 @@ export class CheckVerdicts {
       if (state.outside !== undefined || state.property !== undefined) {
         error = 'the case asked for a second probe from outside, or after its property evidence';
         state.failed ??= this.#hooks.failed(key, `${error}: lab or learner code wrote to the harness's channel`, undefined);
+      } else if (state.failed) {
+        // Decided already (a wrong check output the runner's own comparison let through): no probe of up to
+        // PROBE_LIMIT_MS for a verdict it cannot change.
+        error = 'the case has already failed its check';
       } else {
         try {
           state.outside = { result: await this.#checks.probeFromOutside(key, socketPath) };
