@@ -1,9 +1,11 @@
 /**
  * An output too large to send each sample (a typed array over OUTPUT_BYTES_BOUND), fetched whole by the judge, block
  * by block in an order it draws, for the lab's whole check (issue 42). Positions alone (output-positions.ts) miss a
- * kernel wrong at fewer than about 0.1% of its entries; a whole check misses none. The blocks are read after the
- * sample's positions (every call's), which the runner shows at once after its answer: the positions bound what a
- * worker thread could still be writing then, the whole check what is wrong anywhere. In the check stage (no clock) a
+ * kernel wrong at fewer than about 0.1% of its entries; a whole check reads every entry (the lab's checkSample, else
+ * its comparator: the triad's exact block sums miss no single wrong entry; a product's one round of Freivalds' test
+ * misses an entry off by e with probability about its tolerance / |e|, docs/architecture.md). The blocks are read
+ * after the sample's positions (every call's), which the runner shows at once after its answer: the positions bound
+ * what a worker thread could still be writing then, the whole check what is wrong anywhere. In the check stage (no clock) a
  * whole check drawn takes the positions' place (check-verdicts.ts CheckVerdicts).
  * Input: the output's length, a way to ask the runner for one block. Output: the judge's own copy of the output.
  */
