@@ -63,9 +63,20 @@ export function handoffCase(transport: Transport, payloadMiB: number): Case {
       });
       // Each input's copies are staged once, outside the samples that use them: a real program would produce its data
       // in the staged buffer. A transferred buffer comes back with the reply and replaces the staged one.
-      const staged = new PayloadCycle((copy) => {
+      // Each copy staged in memory of its own: a stage that handed out one buffer for every copy would undo the cycle
+      // (each call would find the call before's payload in a core's cache), so it fails the case.
+      let buffers = new Set<ArrayBufferLike>();
+      const staged = new PayloadCycle((copy, index) => {
         const payload = impl.stage(transport, copy);
         checkStaged(transport, copy, payload);
+        if (index === 0) buffers = new Set(); // the first copy of the next input: PayloadCycle makes an input's copies at once
+        if (payload.byteLength > 0 && buffers.has(payload.buffer)) {
+          throw new Error(
+            `stage('${transport}') returned memory it had returned for another copy of the payload: stage each payload it is given in memory of its own ` +
+              `(as a program produces each payload in its own buffer), or every hand-off after the first reads data a core's cache still holds`,
+          );
+        }
+        buffers.add(payload.buffer);
         return payload;
       });
       const handoffMs: number[] = [];

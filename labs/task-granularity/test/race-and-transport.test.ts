@@ -161,6 +161,19 @@ test('copies a payload case cycles through: enough to pass the cores\' private c
 // A sample of several calls runs every call on the one measured payload (payload inputs have no fresh input): back to
 // back on one buffer, a 1 MiB payload stayed in a core's cache from one call to the next, and shared memory and the
 // serial checksum read 3x faster than a hand-off of data the worker had not read (payload-copies.ts).
+test("a stage that hands out one buffer for every copy of a payload fails the case, naming the rule (issue 42)", async () => {
+  // Each call would hand over the memory the call before read, still in a core's cache: the cycle of copies undone.
+  const input: LabInput = { kind: 'payload', bytes: makePayload(4, MIB) };
+  const fixture = fileURLToPath(new URL('./fixtures/memo-transport', import.meta.url));
+  for (const transport of ['clone', 'shared'] as const) {
+    await assert.rejects(
+      runCase(handoffCase(transport, 1), fixture, [input, input]),
+      new RegExp(`^Error: stage\\('${transport}'\\) returned memory it had returned for another copy of the payload`),
+      transport,
+    );
+  }
+});
+
 test('calls back to back on one payload each hand over a copy the calls before did not touch, staged once', async () => {
   const input: LabInput = { kind: 'payload', bytes: makePayload(3, MIB) };
   const bytes = (input as { bytes: Uint8Array }).bytes;
