@@ -85,6 +85,9 @@ async function probe(handler: RingHandler, account: number, threadsAtReady: numb
   return { body, error, turns, ringMs: ended - started, longestBlockMs, keyMs, threadsAtReady, threadsSince: threadsStarted - threadsAtReady };
 }
 
+/** The longest path a Unix socket may have, in bytes: sun_path holds 108 on Linux and 104 on macOS, with its NUL. */
+const MAX_SOCKET_PATH_BYTES = 103;
+
 async function main(): Promise<void> {
   const [variant, workersText, implDir] = process.argv.slice(2) as [VariantName, string, string];
   const workers = Number(workersText);
@@ -106,6 +109,13 @@ async function main(): Promise<void> {
   // The same routes on a Unix socket in the run's temp folder: the harness's judge probes the handler from its own
   // process through it (outside-probe.ts), even where this process has a network of its own (the OS sandbox).
   const socketPath = path.join(os.tmpdir(), `event-loop-${process.pid}.sock`);
+  const socketBytes = Buffer.byteLength(socketPath);
+  if (socketBytes > MAX_SOCKET_PATH_BYTES) {
+    throw new Error(
+      `the event-loop server's Unix socket for the harness's probe, ${socketPath}, is ${socketBytes} bytes, over the ${MAX_SOCKET_PATH_BYTES} a socket's path may have: ` +
+        'set TMPDIR to a shorter folder (export TMPDIR=/tmp) and run again',
+    );
+  }
   rmSync(socketPath, { force: true });
   const probeServer = createLabServer(handler);
   probeServer.listen(socketPath);

@@ -5,7 +5,8 @@
  * while the solution passes; and the judging rules on reports written by hand.
  */
 import assert from 'node:assert/strict';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import { checkVariantProperty, PROBE_ACCOUNT, TURNS_PER_RING } from '../src/prop
 import { deriveRingSync, MAX_ACCOUNT } from '../src/work.ts';
 import { drawOutsideAccounts, OUTSIDE_ACCOUNT_RANGE, type OutsideProbe } from '../src/outside-probe.ts';
 import type { ProbeReport } from '../src/protocol.ts';
+import { startServerProcess } from '../src/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const TRAPS = fileURLToPath(new URL('./fixtures/traps', import.meta.url));
@@ -68,6 +70,23 @@ test("the judge's probe accounts: distinct, drawn anew, among a sample's account
   const [a, b] = [drawOutsideAccounts(), drawOutsideAccounts()];
   assert.notDeepEqual(a, b);
   assert.ok([...a, ...b].every((x) => Number.isInteger(x) && x >= OUTSIDE_ACCOUNT_RANGE.from && x < OUTSIDE_ACCOUNT_RANGE.to && x <= MAX_ACCOUNT));
+});
+
+test("a temp folder too long for a Unix socket's path stops the server with a message that names TMPDIR and the fix", { timeout: 60_000 }, async (t) => {
+  // Linux takes 107 bytes for a socket's path, macOS 103: a long TMPDIR (an HPC job's scratch folder) put the probe's
+  // socket past it, and the server stopped with "listen EINVAL: invalid argument".
+  const long = mkdtempSync(path.join(os.tmpdir(), `${'t'.repeat(100)}-`));
+  const before = process.env['TMPDIR'];
+  process.env['TMPDIR'] = long;
+  t.after(() => {
+    if (before === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = before;
+    rmSync(long, { recursive: true, force: true });
+  });
+  await assert.rejects(
+    startServerProcess('chunked', 1, SOLUTION),
+    /^ChildStartError: the event-loop server's Unix socket for the harness's probe, .*event-loop-\d+\.sock, is \d+ bytes, over the 103 a socket's path may have: set TMPDIR to a shorter folder \(export TMPDIR=\/tmp\) and run again/,
+  );
 });
 
 test("in a supervised check the judge's process decides the property: the trap's chunked handler fails there, naming handlers.ts", { timeout: 120_000 }, async (t) => {
