@@ -119,7 +119,7 @@ describe('descriptive statistics', () => {
     // Reference: q = 0.9, h = 2.7, 30 + 0.7 * 10 = 37.
     near(quantile(xs, 0.9), 37);
     // Reference: 51 samples 1..51, q = 0.9, h = 50 * 0.9 = 45 exactly: the 46th smallest, 46, with no interpolation
-    // (the judge's round-trip bound over its 51 calibration trips, labs/harness/src/measure/judge-sampler.ts upperTrip).
+    // (the judge's round-trip bound over its 51 calibration trips, labs/harness/src/measure/judge-clock.ts upperTrip).
     assert.equal(quantile(Array.from({ length: 51 }, (_, i) => i + 1), 0.9), 46);
     // Reference: one sample is every quantile.
     assert.equal(quantile([5], 0.3), 5);

@@ -233,7 +233,7 @@ export interface LabInputs<Input> {
    * the next call: call it once per input, just before that input is used, and check its output before the next call
    * (native-kernel's products and gpu-batching's passes refill one set of arrays; a lab with `expectedAt` must return
    * a new object each time, since the judge makes every input up front). A sample of several calls (a fast case:
-   * judge-sampler.ts callsPerSample) runs each on a deep copy of what this returned (copy-input.ts), so it must return plain
+   * sample-limits.ts callsPerSample) runs each on a deep copy of what this returned (copy-input.ts), so it must return plain
    * data (typed arrays, arrays, objects), or the lab sets `oneCallPerSample`.
    */
   measureAt?(sample: number): Input;
@@ -355,7 +355,7 @@ export interface LabDefinition<Input, Output> {
    * Optional: why every sample of this lab is one call, however short (gpu-batching: its fresh inputs are files,
    * refilled in place for each sample, so a copy is no input of its own; event-loop: its cases close each
    * sample in `afterSample`, which runs after a sample, not between its calls). Without it the judge makes a
-   * fast case's sample several calls back to back, each on its own input (judge-sampler.ts callsPerSample), so the
+   * fast case's sample several calls back to back, each on its own input (sample-limits.ts callsPerSample), so the
    * protocol's round trip stays under 1% of a sample.
    */
   oneCallPerSample?: string;

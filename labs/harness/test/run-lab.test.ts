@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLabAnalysis, writeAnalysis } from '../src/analyse/lab-analysis.ts';
 import { runLab } from '../src/run/run-lab.ts';
-import { PROBE_SAMPLES } from '../src/measure/judge-sampler.ts';
+import { PROBE_SAMPLES } from '../src/measure/sample-limits.ts';
 import { parseResultsJson } from '@parallel-course/core';
 import { tempRoot } from './support/temp-root.ts';
 

@@ -1,5 +1,5 @@
 /**
- * A deep copy of a lab's input, for each call of a sample of several (judge-sampler.ts callsPerSample): made outside
+ * A deep copy of a lab's input, for each call of a sample of several (sample-limits.ts callsPerSample): made outside
  * the timed window, in the runner and in the judge, so every call has an input of its own even where the lab's
  * `measureAt` refills one set of arrays. It keeps the representation the lab's code was compiled for: typed arrays by
  * `slice` (a buffer of their own; a Node Buffer by `Buffer.from`, since its `slice` is a view), arrays by `slice` (V8 keeps a number[]'s unboxed doubles), plain objects key by

@@ -6,7 +6,7 @@
  * against `expected`. An output too large to send each sample (a typed array over OUTPUT_BYTES_BOUND) is checked at
  * positions the judge draws after the answer has arrived, against `expectedAtPositions`, and then, often, fetched and
  * checked whole (whole-output.ts; in the check stage too).
- * A sample of several calls (judge-sampler.ts callsPerSample) gets an input of the judge's own per call (a structured
+ * A sample of several calls (sample-limits.ts callsPerSample) gets an input of the judge's own per call (a structured
  * clone, as the runner makes: measureAt may refill the arrays it returned before), and each call's output is checked.
  * The positions are drawn and compared in output-positions.ts; the check stage's outputs are judged in check-judge.ts
  * and check-verdicts.ts.

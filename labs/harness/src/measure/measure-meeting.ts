@@ -10,7 +10,10 @@
  */
 import { readCpuSnapshot, roundLoad, type CpuSnapshot } from './competing-load.ts';
 import { caseKey, caseLabel, gradedCaseParams, isSolutionCopy, type CorrectnessEntry } from '@parallel-course/core';
-import { judgeSamples, sampleLimitMs, type JudgeChannel, type JudgedCase } from './judge-sampler.ts';
+import type { JudgeChannel } from './judge-channel.ts';
+import type { JudgedCase } from './judged-case.ts';
+import { judgeSamples } from './judge-sampler.ts';
+import { sampleLimitMs } from './sample-limits.ts';
 import { labOutputJudge, type OutputJudge } from './judge-outputs.ts';
 import type { CaseInfo, RunnerMessage, RunnerSide } from './run-protocol.ts';
 import { runnerSideOf } from './run-cases.ts';

@@ -25,8 +25,6 @@ import type { CorrectnessEntry } from '@parallel-course/core';
 export const SETUP_TIMEOUT_MS = CHECK_CALL_TIMEOUT_MS;
 /** Tearing a case down may take this long, in ms. */
 export const TEARDOWN_TIMEOUT_MS = 30_000;
-// The limits of a measured sample belong to the judge's side (judge-sampler.ts), which times and bounds each one.
-export { MIN_SAMPLE_LIMIT_MS, SAMPLE_LIMIT_FACTOR, sampleLimitMs } from './judge-sampler.ts';
 
 /** A failed check's reason names the file to look at (a throw, a patch refused by the sandbox), when it does not yet. */
 function withLearnerFile(entry: CorrectnessEntry, file: string | null): CorrectnessEntry {

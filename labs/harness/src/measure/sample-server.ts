@@ -110,7 +110,7 @@ export function sharedOutput(outputs: readonly unknown[]): string | null {
   return null;
 }
 
-/** The most calls one sample may ask for (the judge asks at most judge-sampler.ts MAX_CALLS_PER_SAMPLE). */
+/** The most calls one sample may ask for (the judge asks at most sample-limits.ts MAX_CALLS_PER_SAMPLE). */
 export const MAX_CALLS_SERVED = 10_000;
 
 /**
@@ -205,7 +205,7 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
           }
           // The answer leaves the moment the last call has returned; the outputs follow at once and the supervisor
           // times their crossing too: work left for after the answer on this thread (a lazy output its serialization
-          // reads) makes it longer, and the supervisor charges that to the sample (judge-sampler.ts). The judge checks
+          // reads) makes it longer, and the supervisor charges that to the sample (judge-clock.ts). The judge checks
           // every one.
           channel.send({ type: 'sampled', seq: request.seq, runnerMs: performance.now() - t0 });
           threw ??= sharedOutput(results);

@@ -8,7 +8,7 @@
  * - process.send: only the sender `sealMeasurement` hands back, once, to its first caller (run-child.ts, before any
  *   lab module loads) may use the IPC channel; it is exported from no module, so learner code that imports this one
  *   gets no sender (a second call throws), and cannot post forged answers (the supervisor also refuses any answer
- *   it did not ask for, or a second one: judge-sampler.ts JudgeChannel).
+ *   it did not ask for, or a second one: judge-channel.ts JudgeChannel).
  * - the supervisor's requests ('message' events, run-protocol.ts JudgeRequest): the harness's listener is the only
  *   one, added here; no other may be added or removed and process.emit is locked, so learner code cannot read a
  *   request (a sample's fresh input) before the harness does, nor hold up the harness's answer to one while it works

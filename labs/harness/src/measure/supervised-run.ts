@@ -11,7 +11,7 @@ import type { LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 export interface MeasuredData {
   samplesMs: number[];
   sampleRounds: number[];
-  /** Calls per measured sample (judge-sampler.ts callsPerSample): samplesMs are each sample's time / this. */
+  /** Calls per measured sample (sample-limits.ts callsPerSample): samplesMs are each sample's time / this. */
   callsPerSample: number;
   observations: Record<string, RawObservation>;
   workPerSample: { amount: number; unit: string };

@@ -7,7 +7,7 @@
  */
 import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan } from '../lab-definition.ts';
 import { caseKey, caseLabel, formatDuration, paramsKey } from '@parallel-course/core';
-import { MAX_CALLS_PER_SAMPLE, PROBE_SAMPLES, TARGET_SAMPLE_TRIPS } from '../measure/judge-sampler.ts';
+import { MAX_CALLS_PER_SAMPLE, PROBE_SAMPLES, TARGET_SAMPLE_TRIPS } from '../measure/sample-limits.ts';
 import { wholeFetchMs } from '../measure/whole-output.ts';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */

@@ -1,6 +1,6 @@
 /**
  * The messages of one runner, each type to its handler: the answers to the judge's requests to its channel
- * (judge-sampler.ts JudgeChannel), the calls it announces to the watchdog (attempt-watchdog.ts), its check outputs and
+ * (judge-channel.ts JudgeChannel), the calls it announces to the watchdog (attempt-watchdog.ts), its check outputs and
  * property evidence and results to the judge's verdicts (check-verdicts.ts CheckVerdicts), the measure stage to the meeting
  * (measure-meeting.ts), failures, notes and measured cases into the run.
  * A message the protocol does not expect (an answer not asked for, a second one, a round or a call while the judge
@@ -14,7 +14,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { RunnerMessage, RunnerSide } from '../measure/run-protocol.ts';
-import { RefusedAnswer, type JudgeChannel, type Watch } from '../measure/judge-sampler.ts';
+import { RefusedAnswer, type JudgeChannel, type Watch } from '../measure/judge-channel.ts';
 import type { CheckJudge } from '../measure/check-judge.ts';
 import { CheckVerdicts, type CheckVerdictHooks } from '../measure/check-verdicts.ts';
 import { CHECK_CALL_TIMEOUT_MS } from '../measure/check.ts';

@@ -8,7 +8,7 @@
  */
 import { caseLabel, formatFixed, formatGiB, type CorrectnessEntry } from '@parallel-course/core';
 import type { Activity, CaseInfo, RunJob } from '../measure/run-protocol.ts';
-import type { Watch } from '../measure/judge-sampler.ts';
+import type { Watch } from '../measure/judge-channel.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import type { SandboxLimits } from './os-sandbox.ts';
 import { effectiveLimitMs, LIMIT_GRACE_MS } from './attempt-watchdog.ts';

@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { runProcesses } from '../measure/competing-load.ts';
-import type { Watch } from '../measure/judge-sampler.ts';
+import type { Watch } from '../measure/judge-channel.ts';
 import { killGroup } from './runner-process.ts';
 
 /** Extra time the supervisor allows past a call's limit, in ms: the runner's own timeouts answer first when they can. */

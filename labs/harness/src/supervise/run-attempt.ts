@@ -13,7 +13,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { CorrectnessEntry } from '@parallel-course/core';
 import type { RunJob, RunnerMessage } from '../measure/run-protocol.ts';
-import { JudgeChannel } from '../measure/judge-sampler.ts';
+import { JudgeChannel } from '../measure/judge-channel.ts';
 import type { CheckJudge } from '../measure/check-judge.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import { killGroup, runnerExit, startRunner, type RunnerSandbox } from './runner-process.ts';
