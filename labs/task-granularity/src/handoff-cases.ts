@@ -65,18 +65,22 @@ export function handoffCase(transport: Transport, payloadMiB: number): Case {
       // in the staged buffer. A transferred buffer comes back with the reply and replaces the staged one.
       // Each copy staged in memory of its own: a stage that handed out one buffer for every copy would undo the cycle
       // (each call would find the call before's payload in a core's cache), so it fails the case.
-      let buffers = new Set<ArrayBufferLike>();
+      // Memory, not ArrayBuffers: honest copies of a few bytes (Buffer.from) lie at different places of Node's one pool.
+      let used = new Map<ArrayBufferLike, { from: number; to: number }[]>();
       const staged = new PayloadCycle((copy, index) => {
         const payload = impl.stage(transport, copy);
         checkStaged(transport, copy, payload);
-        if (index === 0) buffers = new Set(); // the first copy of the next input: PayloadCycle makes an input's copies at once
-        if (payload.byteLength > 0 && buffers.has(payload.buffer)) {
+        if (index === 0) used = new Map(); // the first copy of the next input: PayloadCycle makes an input's copies at once
+        const from = payload.byteOffset;
+        const to = from + payload.byteLength;
+        const ranges = used.get(payload.buffer) ?? [];
+        if (payload.byteLength > 0 && ranges.some((r) => from < r.to && r.from < to)) {
           throw new Error(
             `stage('${transport}') returned memory it had returned for another copy of the payload: stage each payload it is given in memory of its own ` +
               `(as a program produces each payload in its own buffer), or every hand-off after the first reads data a core's cache still holds`,
           );
         }
-        buffers.add(payload.buffer);
+        used.set(payload.buffer, [...ranges, { from, to }]);
         return payload;
       });
       const handoffMs: number[] = [];

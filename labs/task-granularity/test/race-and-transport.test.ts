@@ -172,6 +172,10 @@ test("a stage that hands out one buffer for every copy of a payload fails the ca
       transport,
     );
   }
+  // Copies at different places of one ArrayBuffer (Node's pool, for Buffer.from of a few bytes) are memory of their own.
+  const small: LabInput = { kind: 'payload', bytes: makePayload(4, 5) };
+  const pooled = fileURLToPath(new URL('./fixtures/pooled-transport', import.meta.url));
+  assert.deepEqual(await runCase(handoffCase('clone', 1), pooled, [small, small]), [[checksum((small as { bytes: Uint8Array }).bytes)], [checksum((small as { bytes: Uint8Array }).bytes)]]);
 });
 
 test('calls back to back on one payload each hand over a copy the calls before did not touch, staged once', async () => {
