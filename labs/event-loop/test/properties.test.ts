@@ -15,7 +15,7 @@ import type { LabContext } from '@parallel-course/harness';
 import lab from '../src/lab.ts';
 import { checkVariantProperty, PROBE_ACCOUNT, TURNS_PER_RING } from '../src/properties.ts';
 import { deriveRingSync, MAX_ACCOUNT } from '../src/work.ts';
-import { drawOutsideAccounts, OUTSIDE_ACCOUNT_RANGE, type OutsideProbe } from '../src/outside-probe.ts';
+import { deriveRing, drawOutsideAccounts, OUTSIDE_ACCOUNT_RANGE, type OutsideProbe } from '../src/outside-probe.ts';
 import type { ProbeReport } from '../src/protocol.ts';
 import { startServerProcess } from '../src/server-process.ts';
 
@@ -62,6 +62,10 @@ test("a chunked handler that keeps the loop free only for the accounts the probe
   const entry = await check(fileURLToPath(new URL('./fixtures/probe-aware', import.meta.url)), 'chunked');
   assert.equal(entry.passed, false, JSON.stringify(entry));
   assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves requests: the harness's own \/ping requests, sent from its process/);
+});
+
+test("the judge's own rings, derived off its main thread, are the lab's bytes", async () => {
+  for (const account of [1000, 123_456]) assert.equal(await deriveRing(account), deriveRingSync(account));
 });
 
 test("the judge's probe accounts: distinct, drawn anew, among a sample's accounts", () => {
