@@ -36,19 +36,29 @@ const passed: CorrectnessEntry = {
   firstMismatch: null, maxAbsError: null, maxRelError: null, inputsChecked: 3, failedAt: null,
 };
 
-/** Verdicts over the lab above, with the hooks a supervisor gives, recording what they are asked. */
-function verdicts(): { verdicts: CheckVerdicts; decided: Map<string, CorrectnessEntry>; shown: number[][] } {
+/**
+ * The hooks a supervisor gives, recording what they are asked: the entries decided, the positions shown, each probe's
+ * error. A failed entry's reason ends with `fileText` (the learner's file, as the supervisor names it).
+ */
+function recordingHooks(fileText = '. Look at exercises/doubling/double.ts.') {
   const decided = new Map<string, CorrectnessEntry>();
   const shown: number[][] = [];
+  const probed: (string | null)[] = [];
   const hooks: CheckVerdictHooks = {
     show: async (_key, _input, { positions }) => {
       shown.push(positions);
       return [];
     },
-    failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason: `${reason}. Look at exercises/doubling/double.ts.`, failedAt: { stage: 'check', sample: null } }),
+    failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason: `${reason}${fileText}`, failedAt: { stage: 'check', sample: null } }),
     decided: (key, entry) => void decided.set(key, entry),
-    probed: () => {},
+    probed: (_key, error) => void probed.push(error),
   };
+  return { hooks, decided, shown, probed };
+}
+
+/** Verdicts over the lab above, with the hooks a supervisor gives, recording what they are asked. */
+function verdicts(): { verdicts: CheckVerdicts; decided: Map<string, CorrectnessEntry>; shown: number[][] } {
+  const { hooks, decided, shown } = recordingHooks();
   const checks = new CheckJudge(lab, CTX, new Map([[KEY, { params: { n: 2 } }]]));
   return { verdicts: new CheckVerdicts(checks, hooks), decided, shown };
 }
@@ -108,18 +118,11 @@ const judgeTurns = (evidence: unknown) => {
 
 /** Verdicts over the lab above where PROPERTY_KEY has a property: its outputs all right and sent. */
 function propertyVerdicts(): ReturnType<typeof verdicts> {
-  const made = verdicts();
-  const decided = made.decided;
-  const hooks: CheckVerdictHooks = {
-    show: async () => [],
-    failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason: `${reason}. Look at exercises/doubling/double.ts.`, failedAt: { stage: 'check', sample: null } }),
-    decided: (key, entry) => void decided.set(key, entry),
-    probed: () => {},
-  };
+  const { hooks, decided, shown } = recordingHooks();
   const checks = new CheckJudge(lab, CTX, new Map([[PROPERTY_KEY, { params: { n: 3 }, judgeProperty: judgeTurns }]]));
   const v = new CheckVerdicts(checks, hooks);
   INPUTS.forEach((input, i) => v.output(PROPERTY_KEY, i, whole(input.map((x) => 2 * x))));
-  return { ...made, verdicts: v };
+  return { verdicts: v, decided, shown };
 }
 
 test("a runner that says 'passed' over evidence that shows the property missing fails: the judge's judgeProperty decides", async () => {
@@ -202,14 +205,7 @@ test("a case the judge probes from outside: its probe's result reaches judgeProp
   });
   const outsideKey = 'double n=4';
   const run = (ask: boolean) => {
-    const decided = new Map<string, CorrectnessEntry>();
-    const probed: (string | null)[] = [];
-    const hooks: CheckVerdictHooks = {
-      show: async () => [],
-      failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason, failedAt: { stage: 'check', sample: null } }),
-      decided: (key, entry) => void decided.set(key, entry),
-      probed: (_key, error) => void probed.push(error),
-    };
+    const { hooks, decided, probed } = recordingHooks('');
     const definition = {
       params: { n: 4 },
       probeFromOutside: async (socketPath: string) => ({ seen: await greetingAt(socketPath) }),
@@ -238,14 +234,7 @@ test('a case that has failed on a check output is not probed from outside: the v
     rmSync(dir, { recursive: true, force: true });
   });
   let probes = 0;
-  const probed: (string | null)[] = [];
-  const decided = new Map<string, CorrectnessEntry>();
-  const hooks: CheckVerdictHooks = {
-    show: async () => [],
-    failed: (_key, reason, previous) => ({ ...passed, ...previous, passed: false, reason, failedAt: { stage: 'check', sample: null } }),
-    decided: (key, entry) => void decided.set(key, entry),
-    probed: (_key, error) => void probed.push(error),
-  };
+  const { hooks, decided, probed } = recordingHooks('');
   const definition = { params: { n: 4 }, probeFromOutside: async () => ++probes, judgeProperty: () => null };
   const v = new CheckVerdicts(new CheckJudge(lab, CTX, new Map([['double n=4', definition]])), hooks);
   // Input #1 wrong (the runner's own comparison let it through), then the probe asked for.
