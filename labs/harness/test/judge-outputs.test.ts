@@ -22,7 +22,7 @@ import { drawPositions, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } f
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/measure/run-protocol.ts';
-import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, valuesAt, valuesIn } from '../src/measure/sample-server.ts';
+import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, valuesAt, valuesIn, type ServedCase } from '../src/measure/sample-server.ts';
 import { copyInput } from '../src/measure/copy-input.ts';
 import { drawWholeCheck, WHOLE_BLOCK_ELEMENTS, WHOLE_CHECK_BYTES, wholeCheckChance, wholeFetchMs } from '../src/measure/whole-output.ts';
 
@@ -251,6 +251,57 @@ test('the runner sends outputs up to the bound whole, a larger typed array by th
   // A block that is not one gets no values; one larger than the bound, at most the bound's.
   assert.equal(valuesIn(big, { from: -1, count: 2 }).length, 0);
   assert.equal(valuesIn(big, { from: 0, count: big.length }).length, OUTPUT_BYTES_BOUND / 8);
+});
+
+/** Serves `requests` to one case and returns what the runner sent and what the case did, in order. */
+async function serveOne(instance: ServedCase<Float64Array, number[]>['instance'], requests: unknown[]): Promise<RunnerMessage[]> {
+  const sent: RunnerMessage[] = [];
+  await serveSamples(
+    [
+      {
+        key: 'k',
+        instance,
+        inputAt: (_sample, fresh) => Float64Array.of(fresh),
+        freshInputs: true,
+        measured: () => ({ type: 'measured', caseKey: 'k', observations: {}, workPerSample: { amount: 1, unit: 'x' }, sample: { item: 'sample', itemsPerSample: 1 } }),
+      },
+    ],
+    {
+      send: (m) => void sent.push(m),
+      listen: (handler) => {
+        for (const r of requests) handler(r);
+        return () => {};
+      },
+    },
+  );
+  return sent;
+}
+
+test("a case's beforeSample runs with the sample's input after 'prepare', before the timed calls (gpu-batching's passes loaded into device memory)", async () => {
+  const did: string[] = [];
+  const instance = {
+    beforeSample: async (xs: Float64Array) => void did.push(`before ${xs[0]}`),
+    run: (xs: Float64Array) => (did.push(`run ${xs[0]}`), [xs[0]!]),
+    teardown() {},
+  };
+  const sent = await serveOne(instance, [
+    { type: 'prepare', seq: 1, caseKey: 'k', fresh: [3] },
+    { type: 'sample', seq: 2, caseKey: 'k' },
+    { type: 'prepare', seq: 3, caseKey: 'k', fresh: [5] },
+    { type: 'sample', seq: 4, caseKey: 'k' },
+    { type: 'finish', seq: 5, caseKeys: [] },
+  ]);
+  assert.deepEqual(did, ['before 3', 'run 3', 'before 5', 'run 5']);
+  assert.deepEqual(sent.filter((m) => m.type === 'prepared').map((m) => (m as { error: unknown }).error), [null, null]);
+  // One that throws fails its 'prepare', naming it; one asked for a sample of several calls is refused.
+  const failing = await serveOne({ ...instance, beforeSample: () => { throw new Error('no device'); } }, [
+    { type: 'prepare', seq: 1, caseKey: 'k', fresh: [3] },
+    { type: 'prepare', seq: 2, caseKey: 'k', fresh: [3, 4] },
+    { type: 'finish', seq: 3, caseKeys: [] },
+  ]);
+  const errors = failing.filter((m) => m.type === 'prepared').map((m) => String((m as { error: unknown }).error));
+  assert.match(errors[0]!, /beforeSample\) threw: .*no device/);
+  assert.match(errors[1]!, /one call a sample/);
 });
 
 /**

@@ -3,7 +3,7 @@
  * a time, in the order asked, and takes no decision of its own. The supervisor (judge-sampler.ts) chooses which case
  * runs when, which fresh input it gets and when, times every sample with its own clock, and checks every output in its
  * own process (judge-outputs.ts); this side only makes the sample's inputs ('prepare', outside the timed window: one
- * per call, each its own), runs them back to back and sends what each call returned ('sample'; a large typed array by
+ * per call, each its own; then the case's beforeSample, if it has one), runs them back to back and sends what each call returned ('sample'; a large typed array by
  * the values at the positions the judge asks, then, when the judge asks, block by block, 'show').
  *
  * Input: the cases that passed the check, set up. Output: RunnerMessages ('prepared', 'sampled', 'output', 'shown',
@@ -168,6 +168,20 @@ export function serveSamples<Input, Output>(cases: ServedCase<Input, Output>[], 
               );
             } catch (e) {
               error = `making the input of sample #${sample} threw: ${errorText(e)}`;
+            }
+            // What the case does with the sample's input before the clock starts (device processes loading a fresh
+            // pass), here under the same watch as the sample; a case that needs it keeps one call a sample.
+            const inputs = prepared.get(served.key);
+            if (error === null && inputs && served.instance.beforeSample) {
+              if (inputs.length > 1) error = `a case with beforeSample runs one call a sample (its lab sets oneCallPerSample), not ${inputs.length}`;
+              else {
+                try {
+                  await served.instance.beforeSample(inputs[0] as Input);
+                } catch (e) {
+                  error = `preparing sample #${sample} (beforeSample) threw: ${errorText(e)}`;
+                }
+              }
+              if (error !== null) prepared.delete(served.key);
             }
           }
           channel.send({ type: 'prepared', seq: request.seq, error });
