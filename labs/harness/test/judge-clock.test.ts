@@ -224,6 +224,7 @@ test("in a graded run the solution's copy runs in a process that never loads the
   assert.ok(results?.cases.some((c: { params: Record<string, unknown> }) => c.params['impl'] === 'solution'), 'the solution copy was measured');
   assert.notEqual(results?.grade?.entries[0]?.ratio ?? null, null, JSON.stringify(results?.grade));
   assert.ok(results?.notes.some((n: string) => /^A graded run's own processes had round trips per sample of: the learner's graded cases' process [\d.]+ ms, the solution's process [\d.]+ ms/.test(n)), 'the note on their round trips');
+  assert.ok(results?.notes.some((n: string) => /their speedups over the baseline, measured in the learner's process, compare two processes/.test(n)), "the note that a graded case's speedup crosses processes");
   // Every case records its calls per sample; the graded case and the solution's copy of it, the same code, make the same (equal work).
   const calls = (impl?: string) => results?.cases.find((c: { variant: string; params: Record<string, unknown> }) => c.variant === 'learner' && c.params['impl'] === impl)?.callsPerSample;
   assert.ok(results?.cases.every((c: { callsPerSample?: unknown }) => Number.isInteger(c.callsPerSample) && (c.callsPerSample as number) >= 1), JSON.stringify(results?.cases.map((c: { callsPerSample?: unknown }) => c.callsPerSample)));

@@ -320,7 +320,10 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
   if (run.large.outputs > 0) notes.push(largeOutputNote(run.large));
   if (roundTrips.length > 1) {
     const others = roundTrips.slice(1).map((ms, i) => `${RUNNER_NAMES[names[i + 1] ?? ''] ?? 'another process'} ${formatFixed(ms, 3)} ms`);
-    notes.push(`A graded run's own processes had round trips per sample of: ${others.join(', ')}; the learner's, ${formatFixed(run.roundTripMs, 3)} ms, is the harness overhead recorded.`);
+    notes.push(
+      `A graded run's own processes had round trips per sample of: ${others.join(', ')}; the learner's, ${formatFixed(run.roundTripMs, 3)} ms, is the harness overhead recorded. ` +
+        `The graded cases ran in a process of their own (the solution's copies' mirror), so their speedups over the baseline, measured in the learner's process, compare two processes; a run without --grade measures them in one.`,
+    );
   }
   return { samples, failed: run.failed, roundTripMs: run.roundTripMs, notes };
 }
