@@ -22,7 +22,7 @@ import { drawPositions, MISS_PROBABILITY, positionsPerSample, WRONG_FRACTION } f
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import type { JudgeRequest, RunnerMessage, SampleOutput } from '../src/measure/run-protocol.ts';
-import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, valuesAt, valuesIn, type ServedCase } from '../src/measure/sample-server.ts';
+import { OUTPUT_BYTES_BOUND, outputOf, serveSamples, sharedOutput, shownValues, valuesAt, valuesIn, type ServedCase } from '../src/measure/sample-server.ts';
 import { copyInput } from '../src/measure/copy-input.ts';
 import { drawWholeCheck, WHOLE_BLOCK_ELEMENTS, WHOLE_CHECK_BYTES, wholeCheckChance, wholeFetchMs } from '../src/measure/whole-output.ts';
 
@@ -251,6 +251,15 @@ test('the runner sends outputs up to the bound whole, a larger typed array by th
   // A block that is not one gets no values; one larger than the bound, at most the bound's.
   assert.equal(valuesIn(big, { from: -1, count: 2 }).length, 0);
   assert.equal(valuesIn(big, { from: 0, count: big.length }).length, OUTPUT_BYTES_BOUND / 8);
+});
+
+test('a block of a BigInt64Array output reads as its positions do (Number() of each), where Float64Array.set threw', () => {
+  for (const output of [BigInt64Array.of(-3n, 0n, 2n ** 53n), BigUint64Array.of(3n, 0n, 2n ** 53n)]) {
+    const positions = [0, 1, 2];
+    const asPositions = [...valuesAt(output as unknown as ArrayLike<number>, positions)];
+    assert.deepEqual([...valuesIn(output as unknown as ArrayLike<number>, { from: 0, count: 4 })], [...asPositions, Number.NaN]);
+    assert.deepEqual([...shownValues(output as unknown as ArrayLike<number>, { positions: [], block: { from: 1, count: 2 } })], asPositions.slice(1));
+  }
 });
 
 /** Serves `requests` to one case and returns what the runner sent and what the case did, in order. */

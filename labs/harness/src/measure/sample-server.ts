@@ -65,6 +65,7 @@ export function valuesAt(output: ArrayLike<number> | null, positions: readonly u
 /**
  * The `count` values of a typed array from element `from` (a block the judge fetches to check the output whole,
  * whole-output.ts), NaN past its end; at most OUTPUT_BYTES_BOUND bytes of them, and none for a block that is not one.
+ * Each value as valuesAt gives it (Number()): a BigInt64Array's too, which Float64Array.set would refuse.
  */
 export function valuesIn(output: ArrayLike<number> | null, block: unknown): Float64Array {
   const { from, count } = (block ?? {}) as { from?: unknown; count?: unknown };
@@ -73,7 +74,7 @@ export function valuesIn(output: ArrayLike<number> | null, block: unknown): Floa
   const values = new Float64Array(Math.min(count as number, OUTPUT_BYTES_BOUND / 8)).fill(Number.NaN);
   if (output === null || start >= output.length) return values;
   const end = Math.min(output.length, start + values.length);
-  if (ArrayBuffer.isView(output) && 'subarray' in output) values.set((output as unknown as Float64Array).subarray(start, end));
+  if (ArrayBuffer.isView(output) && 'subarray' in output && !(output instanceof BigInt64Array || output instanceof BigUint64Array)) values.set((output as unknown as Float64Array).subarray(start, end));
   else for (let i = start; i < end; i++) values[i - start] = Number(output[i]);
   return values;
 }
