@@ -12,12 +12,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import type { CorrectnessEntry } from '@parallel-course/core';
+import { caseKey, type CorrectnessEntry } from '@parallel-course/core';
 import type { RunnerMessage, RunnerSide } from '../measure/run-protocol.ts';
 import { RefusedAnswer, type JudgeChannel, type Watch } from '../measure/judge-channel.ts';
 import type { CheckJudge } from '../measure/check-judge.ts';
 import { CheckVerdicts, type CheckVerdictHooks } from '../measure/check-verdicts.ts';
 import { CHECK_CALL_TIMEOUT_MS } from '../measure/check.ts';
+import { runnerSideOf } from '../measure/run-cases.ts';
 import type { MeasureMeeting } from '../measure/measure-meeting.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import type { AttemptWatchdog } from './attempt-watchdog.ts';
@@ -184,22 +185,22 @@ export class AttemptMessages {
 
   #checkOutput(message: Message<'check-output'>): void {
     if (this.#measuringStarted) return this.#refuse(`a check output arrived after the check (${String(message.caseKey).slice(0, 200)})`, message.caseKey);
-    const info = this.#infoOf(message.caseKey);
-    if (!info) return this.#refuse('a check output arrived for a case the harness does not know', null);
+    const info = this.#ownCase(message.caseKey);
+    if (!info) return this.#refuse('a check output arrived for a case this runner does not run', null);
     this.#verdicts.output(info.key, message.input, message.output);
   }
 
   #property(message: Message<'property'>): void {
     if (this.#measuringStarted) return this.#refuse(`property evidence arrived after the check (${String(message.caseKey).slice(0, 200)})`, message.caseKey);
-    const info = this.#infoOf(message.caseKey);
-    if (!info) return this.#refuse('property evidence arrived for a case the harness does not know', null);
+    const info = this.#ownCase(message.caseKey);
+    if (!info) return this.#refuse('property evidence arrived for a case this runner does not run', null);
     this.#verdicts.property(info.key, message.evidence);
   }
 
   #outsideProbe(message: Message<'outside-probe'>): void {
     if (this.#measuringStarted) return this.#refuse(`a probe from outside was asked for after the check (${String(message.caseKey).slice(0, 200)})`, message.caseKey);
-    const info = this.#infoOf(message.caseKey);
-    if (!info) return this.#refuse('a probe from outside was asked for a case the harness does not know', null);
+    const info = this.#ownCase(message.caseKey);
+    if (!info) return this.#refuse('a probe from outside was asked for a case this runner does not run', null);
     const refusal = probeSocketRefusal(message.socketPath, this.#parts.tmpDir);
     if (refusal !== null) return this.#refuse(`a probe from outside was asked for ${refusal}`, info.key);
     this.#verdicts.outsideProbe(info.key, message.socketPath);
@@ -207,7 +208,9 @@ export class AttemptMessages {
 
   #checked(message: Message<'checked'>): void {
     if (this.#measuringStarted) return this.#refuse(`a check result arrived after the check (${message.caseKey})`, message.caseKey);
-    this.#verdicts.checked(message.caseKey, message.entry);
+    const info = this.#ownCase(message.caseKey);
+    if (!info) return this.#refuse('a check result arrived for a case this runner does not run', null);
+    this.#verdicts.checked(info.key, message.entry);
   }
 
   #measuring(message: Message<'measuring'>): void {
@@ -288,6 +291,20 @@ export class AttemptMessages {
 
   #infoOf(key: string) {
     return this.#parts.run.lab.cases.find((c) => c.key === key);
+  }
+
+  /**
+   * The case of `key` where this runner runs it, else undefined: in a graded run each case is one runner's
+   * (run-cases.ts runnerSideOf), and the run's entries are one map for all, so a check message of another runner's
+   * case (learner code in one runner can write to its channel) would decide that case: the learner's runner passing
+   * the learner's graded case that the graded runner failed.
+   */
+  #ownCase(key: string) {
+    const info = this.#infoOf(key);
+    const job = this.#parts.options.job;
+    if (!info || job.grade !== true || job.checkOnly === true) return info;
+    const graded = new Set((this.#parts.run.lab.grading?.cases ?? []).map((g) => caseKey(g)));
+    return runnerSideOf(info, graded) === this.#parts.side.name ? info : undefined;
   }
 
   /** The sentence that names the case's learner file, appended to a reason. */

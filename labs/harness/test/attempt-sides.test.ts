@@ -1,0 +1,69 @@
+/**
+ * A graded run's runners each send the check verdicts of their own cases only (issue 42): the run's entries are one
+ * map for all three runners (attempt-messages.ts), so a runner's 'checked' for another runner's case would decide
+ * that case. The learner's runner (learner code in it can write frames to its channel) sends right outputs and a
+ * passed entry for the learner's graded case, which the graded runner failed: the forged verdict must not stand.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { CorrectnessEntry } from '@parallel-course/core';
+import { caseKey } from '@parallel-course/core';
+import { AttemptMessages, type AttemptParts } from '../src/supervise/attempt-messages.ts';
+import { CheckJudge } from '../src/measure/check-judge.ts';
+import { withinTolerance } from '../src/comparators.ts';
+import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
+import type { RunnerMessage } from '../src/measure/run-protocol.ts';
+
+const CTX: LabContext = { impl: 'solution', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
+const INPUTS = [[1, 2], [3, 4], [5, 6]];
+const lab = {
+  name: 'doubling',
+  inputParams: ['n'],
+  inputs: () => ({ check: INPUTS.slice(0, 2), measure: INPUTS[2] }),
+  expected: (input: number[]) => input.map((v) => 2 * v),
+  comparator: withinTolerance({ abs: 0, rel: 0 }),
+} as unknown as LabDefinition<unknown, unknown>;
+
+const GRADED = { variant: 'double', params: { n: 2 } };
+const KEY = caseKey(GRADED);
+const INFO = { key: KEY, variant: 'double', params: { n: 2 }, learnerFile: 'exercises/doubling/double.ts', inputKey: 'n=2' };
+const passed: CorrectnessEntry = {
+  variant: 'double', params: { n: 2 }, passed: true, comparator: "the runner's", reason: null, notImplemented: false,
+  firstMismatch: null, maxAbsError: null, maxRelError: null, inputsChecked: 3, failedAt: null,
+};
+
+function runnerMessages(name: 'learner' | 'graded', entries: Map<string, CorrectnessEntry>, run: { lab: unknown; fatal: unknown }): AttemptMessages {
+  const parts = {
+    child: { pid: undefined },
+    channel: { close() {}, tell() {}, pendingCase: null },
+    watchdog: { activity: null },
+    side: { name, meeting: {}, stopped: () => false },
+    run,
+    entries,
+    options: { job: { grade: true } },
+    checks: new CheckJudge(lab, CTX, new Map([[KEY, { params: GRADED.params }]])),
+    tmpDir: '/nowhere',
+  } as unknown as AttemptParts;
+  return new AttemptMessages(parts);
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+test("a graded run's learner runner cannot pass the learner's graded case, which the graded runner failed", async () => {
+  const entries = new Map<string, CorrectnessEntry>();
+  const run = { lab: { name: 'doubling', cases: [INFO], grading: { cases: [GRADED], target: 0.9, targetText: '' } }, fatal: null as unknown };
+  const graded = runnerMessages('graded', entries, run);
+  const learner = runnerMessages('learner', entries, run);
+  const send = (to: AttemptMessages, message: RunnerMessage) => to.handle(message, performance.now());
+  // The graded runner: a wrong output on check input #0, and its own failed entry.
+  send(graded, { type: 'check-output', caseKey: KEY, input: 0, output: { kind: 'whole', value: [0, 0] } } as RunnerMessage);
+  send(graded, { type: 'checked', caseKey: KEY, entry: { ...passed, passed: false, reason: 'wrong' }, measureCallMs: null });
+  await settle();
+  assert.equal(entries.get(KEY)?.passed, false);
+  // The learner's runner, later: every output right, and 'passed'.
+  INPUTS.forEach((input, i) => send(learner, { type: 'check-output', caseKey: KEY, input: i, output: { kind: 'whole', value: input.map((x) => 2 * x) } } as RunnerMessage));
+  send(learner, { type: 'checked', caseKey: KEY, entry: passed, measureCallMs: null });
+  await settle();
+  assert.equal(entries.get(KEY)?.passed, false, JSON.stringify(entries.get(KEY)));
+  assert.match(String((run.fatal as { message?: string } | null)?.message), /^a check output arrived for a case this runner does not run: lab or learner code wrote to the harness's channel/);
+});
