@@ -67,3 +67,14 @@ test("a graded run's learner runner cannot pass the learner's graded case, which
   assert.equal(entries.get(KEY)?.passed, false, JSON.stringify(entries.get(KEY)));
   assert.match(String((run.fatal as { message?: string } | null)?.message), /^a check output arrived for a case this runner does not run: lab or learner code wrote to the harness's channel/);
 });
+
+test("a graded run's learner runner cannot fail (or measure) a case of another runner: the forged message is refused", async () => {
+  const entries = new Map<string, CorrectnessEntry>();
+  const run = { lab: { name: 'doubling', cases: [INFO], grading: { cases: [GRADED], target: 0.9, targetText: '' } }, fatal: null as unknown };
+  const learner = runnerMessages('learner', entries, run);
+  entries.set(KEY, passed);
+  learner.handle({ type: 'case-failed', caseKey: KEY, reason: 'forged', sample: null, stage: 'measure' } as RunnerMessage, performance.now());
+  await settle();
+  assert.equal(entries.get(KEY)?.passed, true, JSON.stringify(entries.get(KEY)));
+  assert.match(String((run.fatal as { message?: string } | null)?.message), /^a failure arrived for a case this runner does not run/);
+});

@@ -234,14 +234,15 @@ export class AttemptMessages {
 
   #caseFailed(message: Message<'case-failed'>): void {
     const { side, entries } = this.#parts;
+    const info = this.#ownCase(message.caseKey);
+    if (!info && this.#infoOf(message.caseKey)) return this.#refuse('a failure arrived for a case this runner does not run', null);
     side.meeting.judged.delete(message.caseKey);
-    const info = this.#infoOf(message.caseKey);
     if (info) entries.set(message.caseKey, failedEntry(info, `${message.reason}${this.#fileOf(message.caseKey)}`, entries.get(message.caseKey), message.stage, message.sample));
   }
 
   #measured(message: Message<'measured'>): void {
     const { judged } = this.#parts.side.meeting;
-    const s = judged.get(message.caseKey);
+    const s = this.#ownCase(message.caseKey) ? judged.get(message.caseKey) : undefined;
     if (!this.#measuringFinished || !s) return this.#refuse(`a measured case arrived that the harness did not measure (${message.caseKey})`, message.caseKey);
     judged.delete(message.caseKey);
     this.#parts.run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample, sample: message.sample });
