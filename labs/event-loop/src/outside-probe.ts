@@ -6,12 +6,18 @@
  * key's time; one that blocks the loop (a "yield" in the microtask queue, pbkdf2Sync on the main thread) holds a /ping
  * for a whole ring. One ring at a time: a ring's block is then one stretch of 8 keys that no /ping can cut short.
  * Nothing here is reported by the learner's process: the requests, the clock and the bodies' check are the judge's.
+ * Each window runs in a worker thread of the judge (outside-window.ts), with an event loop of its own: the
+ * judge's main thread computes other runners' expected outputs meanwhile, synchronously (a graded run's three runners
+ * check at once; a burst's expected rings take hundreds of ms), and a /ping answered while it did so would be timed
+ * as held by the server. A worker rather than a child process: it starts in tens of ms, needs no second Node or loader,
+ * and its clock is the same performance.now(); rather than keeping the judge idle during a window, it leaves the
+ * other runners' checks as fast as they were.
  * Input: the socket's path. Output: an OutsideProbe (judged by properties.ts judgeOutside).
  */
-import { pbkdf2, randomInt } from 'node:crypto';
-import http from 'node:http';
+import { randomInt } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { FRESH_INPUT_INDICES } from '@parallel-course/harness';
-import { deriveKeySync, DIGEST, formatBody, ITERATIONS_PER_KEY, KEY_BYTES, KEYS_PER_REQUEST, passwordFor, saltFor } from './work.ts';
+import type { OutsideWindow } from './outside-window.ts';
 
 /** Rings asked for, one after another: a window of several rings, so one descheduling of the server weighs less. */
 export const OUTSIDE_RINGS = 4;
@@ -31,8 +37,6 @@ export function drawOutsideAccounts(draw: (min: number, max: number) => number =
   while (accounts.size < OUTSIDE_RINGS) accounts.add(draw(OUTSIDE_ACCOUNT_RANGE.from, OUTSIDE_ACCOUNT_RANGE.to));
   return [...accounts];
 }
-/** The longest one request may take, in ms: a ring is tens of ms; a handler that never answers fails the probe. */
-const REQUEST_LIMIT_MS = 20_000;
 
 /**
  * The share of a window the /pings may spend waiting beyond ALLOWED_KEYS keys' time each before the window may count as
@@ -55,34 +59,9 @@ export const CLOSED_RINGS = 2;
 export const OUTSIDE_TRIES = 3;
 
 /** What the judge saw from outside, every time on its own clock, in ms: its last window (the first one within the share). */
-export interface OutsideProbe {
-  /** One key (deriveKeySync) in the judge's process just before the window (the fastest of 3): the unit of "a turn's worth". */
-  keyMs: number;
+export interface OutsideProbe extends OutsideWindow {
   /** Windows tried (at most OUTSIDE_TRIES). */
   tries: number;
-  /** From the first /derive sent to the last answered. */
-  windowMs: number;
-  /** Each /ping's wait, in the order sent (the last may end after the window). */
-  pingWaitsMs: number[];
-  /** Each ring's request, from its sending to its answer, from the window's start. */
-  ringsMs: { sent: number; answered: number }[];
-  /** Each /ping's answer, from the window's start. */
-  pingAnswersMs: number[];
-  /** The accounts whose answered ring was not the judge's own derivation (a ring not derived is no window). */
-  wrongRings: number[];
-}
-
-function get(socketPath: string, agent: http.Agent, route: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const request = http.get({ socketPath, path: route, agent, timeout: REQUEST_LIMIT_MS }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      response.on('error', reject);
-    });
-    request.on('timeout', () => request.destroy(new Error(`GET ${route} had no answer within ${REQUEST_LIMIT_MS / 1000} s`)));
-    request.on('error', reject);
-  });
 }
 
 /** The keys' time a /ping may wait without counting as held: a turn's key, and one more for the scheduler. */
@@ -114,76 +93,34 @@ export function looksBlocked(probe: Pick<OutsideProbe, 'keyMs' | 'windowMs' | 'p
 }
 
 /**
- * Probes the server on `socketPath` from this process (see the file's comment): up to OUTSIDE_TRIES windows, until
- * one does not look blocked or shows a wrong ring.
+ * Probes the server on `socketPath` from this process (see the file's comment): up to OUTSIDE_TRIES windows, each in
+ * a worker thread of its own (windowInThread), until one does not look blocked or shows a wrong ring.
  */
 export async function probeFromOutside(socketPath: string): Promise<OutsideProbe> {
   let probe: OutsideProbe | null = null;
   for (let tries = 1; tries <= OUTSIDE_TRIES; tries++) {
-    probe = { ...(await oneWindow(socketPath)), tries };
+    probe = { ...(await windowInThread(socketPath, drawOutsideAccounts())), tries };
     if (probe.wrongRings.length > 0 || !looksBlocked(probe)) break;
   }
   return probe as OutsideProbe;
 }
 
-/**
- * An account's ring in libuv's threadpool (the async crypto.pbkdf2), not on this thread: the judge's process may be
- * timing another runner's probe meanwhile (a graded run's two mirrored runners ask at about the same time), and 80 ms
- * of a window's four rings on its main thread would hold that probe's /pings as a blocked server does.
- */
-export function deriveRing(account: number): Promise<string> {
-  const key = (index: number) =>
-    new Promise<string>((resolve, reject) =>
-      pbkdf2(passwordFor(account), saltFor(account, index), ITERATIONS_PER_KEY, KEY_BYTES, DIGEST, (error, derived) => (error ? reject(error) : resolve(derived.toString('hex')))),
-    );
-  return Promise.all(Array.from({ length: KEYS_PER_REQUEST }, (_, i) => key(i))).then((keys) => formatBody(account, keys));
-}
-
-async function oneWindow(socketPath: string): Promise<Omit<OutsideProbe, 'tries'>> {
-  // Before the window, in this process: its accounts, and the time of one key here.
-  const accounts = drawOutsideAccounts();
-  let keyMs = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < 3; k++) {
-    const keyStarted = performance.now();
-    deriveKeySync(accounts[0] as number, k);
-    keyMs = Math.min(keyMs, performance.now() - keyStarted);
-  }
-  const pings = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const derives = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  try {
-    // The ping connection opened (and the server's loop shown free) before the window.
-    await get(socketPath, pings, '/ping');
-    const pingWaitsMs: number[] = [];
-    const pingAnswersMs: number[] = [];
-    const ringsMs: { sent: number; answered: number }[] = [];
-    const started = performance.now();
-    let ended: number | null = null;
-    const rings = (async () => {
-      const bodies: string[] = [];
-      for (const account of accounts) {
-        const sent = performance.now() - started;
-        bodies.push(await get(socketPath, derives, `/derive?account=${account}`));
-        ringsMs.push({ sent, answered: performance.now() - started });
-      }
-      return bodies;
-    })().finally(() => {
-      ended = performance.now();
+/** One window (outside-window.ts oneWindow) on the rings of `accounts`, timed in a worker thread: what it saw, or its error. */
+function windowInThread(socketPath: string, accounts: readonly number[]): Promise<OutsideWindow> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./outside-window-thread.ts', import.meta.url), { workerData: { socketPath, accounts } });
+    let answered = false;
+    worker.once('message', (window: OutsideWindow) => {
+      answered = true;
+      resolve(window);
+      void worker.terminate();
     });
-    rings.catch(() => {}); // awaited below; the ping loop must not leave it unhandled meanwhile
-    while (ended === null) {
-      const sent = performance.now();
-      await get(socketPath, pings, '/ping');
-      const answered = performance.now();
-      pingWaitsMs.push(answered - sent);
-      pingAnswersMs.push(answered - started);
-    }
-    const bodies = await rings;
-    // After the window: the bodies to compare with, off this thread (deriveRing).
-    const expectedRings = await Promise.all(accounts.map((account) => deriveRing(account)));
-    const wrongRings = accounts.filter((account, i) => bodies[i] !== expectedRings[i]);
-    return { keyMs, windowMs: (ended ?? started) - started, pingWaitsMs, ringsMs, pingAnswersMs, wrongRings };
-  } finally {
-    pings.destroy();
-    derives.destroy();
-  }
+    worker.once('error', (error) => {
+      answered = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`the probe's worker thread stopped (exit code ${code}) before it answered`));
+    });
+  });
 }

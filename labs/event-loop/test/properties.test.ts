@@ -15,7 +15,8 @@ import type { LabContext } from '@parallel-course/harness';
 import lab from '../src/lab.ts';
 import { checkVariantProperty, PROBE_ACCOUNT, TURNS_PER_RING } from '../src/properties.ts';
 import { deriveRingSync, MAX_ACCOUNT } from '../src/work.ts';
-import { deriveRing, drawOutsideAccounts, OUTSIDE_ACCOUNT_RANGE, type OutsideProbe } from '../src/outside-probe.ts';
+import { drawOutsideAccounts, looksBlocked, OUTSIDE_ACCOUNT_RANGE, probeFromOutside, type OutsideProbe } from '../src/outside-probe.ts';
+import { deriveRing } from '../src/outside-window.ts';
 import type { ProbeReport } from '../src/protocol.ts';
 import { startServerProcess } from '../src/server-process.ts';
 
@@ -62,6 +63,26 @@ test("a chunked handler that keeps the loop free only for the accounts the probe
   const entry = await check(fileURLToPath(new URL('./fixtures/probe-aware', import.meta.url)), 'chunked');
   assert.equal(entry.passed, false, JSON.stringify(entry));
   assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves requests: the harness's own \/ping requests, sent from its process/);
+});
+
+test("the judge's main thread busy 500 ms at a time (other runners' expected outputs) does not make a free server's /pings read as held", { timeout: 90_000 }, async (t) => {
+  // In a graded run the judge's main thread derives other runners' expected rings synchronously while a probe's
+  // window is open: a /ping the server answered at once then waited for the judge's loop. On the old probe (its
+  // windows on the judge's main thread) every window of the solution's chunked server read as blocked.
+  const server = await startServerProcess('chunked', 1, SOLUTION);
+  t.after(() => server.close());
+  let done = false;
+  const probed = probeFromOutside(server.socketPath).finally(() => {
+    done = true;
+  });
+  while (!done) {
+    const until = performance.now() + 500;
+    while (performance.now() < until); // the judge's loop held, as lab.expected holds it
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const probe = await probed;
+  assert.deepEqual(probe.wrongRings, []);
+  assert.equal(looksBlocked(probe), false, JSON.stringify(probe));
 });
 
 test("the judge's own rings, derived off its main thread, are the lab's bytes", async () => {
