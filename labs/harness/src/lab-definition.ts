@@ -145,6 +145,12 @@ export interface CaseEstimate {
    * then adds the judge's fetch of it whole (whole-output.ts wholeFetchMs). Absent: sent whole, nothing added.
    */
   outputBytes?: number;
+  /**
+   * The bytes of each check input's output other than the measured one's (checkMs's inputs), where one may be over the
+   * bound: plan.ts adds the judge's fetch of each whole, once (native-kernel's check triad of 2^19 + 3 doubles, 4 MiB,
+   * fetched whole every check). Absent: each sent whole, nothing added.
+   */
+  checkOutputBytes?: readonly number[];
 }
 
 /** How a lab's runs are planned (plan.ts): the rates its estimates divide by, measured here and on the course machine. */

@@ -65,6 +65,19 @@ test('a plan adds set-up, check and (warm-up + rounds x iterations) samples per 
   assert.equal(planRun(lab, CTX, SAMPLING, { msPerUnit: 2 }).totalMs - plan.totalMs, 21 * 400 + 400);
 });
 
+test("the judge's whole fetches of outputs over 4 MiB are planned: the measured one's in the check and per sample, each other check output's once", () => {
+  const big = (outputBytes: number, checkOutputBytes: number[]) =>
+    fakeCase('head', 300, { estimate: () => ({ sampleMs: 300, setupMs: 100, checkMs: 50, outputBytes, checkOutputBytes }) });
+  const plain = planRun(fakeLab([fakeCase('base', 100), fakeCase('head', 300)]), CTX, SAMPLING, { msPerUnit: 1 });
+  // Reference (whole-output.ts, 5 ns a byte): a 2^19 + 3 element check output, 4,194,328 bytes, 20.97164 ms once; the
+  // 2 MiB and 40-byte ones are sent whole, nothing. The measured 8 MiB output: 41.94 ms in the check and in each of
+  // the 21 samples after it.
+  const checkOnly = planRun(fakeLab([fakeCase('base', 100), big(1024, [40, 2 * 2 ** 20, 8 * (2 ** 19 + 3)])]), CTX, SAMPLING, { msPerUnit: 1 });
+  assert.equal((checkOnly.totalMs - plain.totalMs).toPrecision(4), '20.97');
+  const both = planRun(fakeLab([fakeCase('base', 100), big(8 * 2 ** 20, [8 * (2 ** 19 + 3)])]), CTX, SAMPLING, { msPerUnit: 1 });
+  assert.equal((both.totalMs - plain.totalMs).toPrecision(5), (20.97164 + 22 * 41.94304).toPrecision(5));
+});
+
 test('a run over budget gets fewer rounds, never below 3, and says so', () => {
   const lab = fakeLab([fakeCase('base', 1000), fakeCase('head', 1000)]);
   const asked = planRun(lab, CTX, SAMPLING, { msPerUnit: 1 });

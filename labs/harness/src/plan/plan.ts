@@ -126,8 +126,10 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
     const minSampleMs = TARGET_SAMPLE_TRIPS * PLANNED_ROUND_TRIP_MS;
     const calls = callMs > 0 && callMs < minSampleMs && lab.oneCallPerSample === undefined ? Math.min(MAX_CALLS_PER_SAMPLE, Math.ceil(minSampleMs / callMs)) : 1;
     const sampleMs = calls * callMs;
-    // The judge's whole fetches of an output over the bound: once in the check, and on average per sample.
+    // The judge's whole fetches of an output over the bound: the measured one's once in the check and on average per
+    // sample, each other check input's once.
     const fetch = wholeFetchMs(estimate?.outputBytes);
+    const checkFetchMs = (estimate?.checkOutputBytes ?? []).reduce((sum, bytes) => sum + wholeFetchMs(bytes).checkMs, 0);
     const sampleCheckMs = calls * ((estimate?.sampleCheckMs ?? 0) + fetch.sampleMs);
     const planned: PlannedCase = {
       key,
@@ -136,7 +138,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
       estimated: estimate !== undefined,
       sampleMs,
       setupMs: estimate?.setupMs ?? 0,
-      checkMs: (estimate?.checkMs ?? 0) + callMs + fetch.checkMs + (calls > 1 ? PROBE_SAMPLES * (sampleMs + sampleCheckMs) : 0),
+      checkMs: (estimate?.checkMs ?? 0) + callMs + fetch.checkMs + checkFetchMs + (calls > 1 ? PROBE_SAMPLES * (sampleMs + sampleCheckMs) : 0),
       sampleCheckMs,
     };
     cases.push(planned);
