@@ -45,8 +45,12 @@ test("a chunked handler that 'yields' with await Promise.resolve() fails the che
   // Its bytes were right: every check input passed; the property failed after them.
   assert.equal(entry.inputsChecked, 1);
   assert.equal(entry.firstMismatch, null);
-  // The judge's own /pings, sent from outside the server while it derived rings, waited for them.
-  assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves requests: the harness's own \/ping requests, sent from its process while 4 rings were derived one after another/);
+  // The judge's own /pings, sent from outside the server while it derived rings, waited for them; or, where a busy
+  // machine let one of the probe's windows read free (the first free window ends the outside probe), the server's own
+  // report of its turns caught it (a fresh-clone run with two test files at a time did: the trap still failed, with
+  // the same explanation). The traps that forge or dodge the server's report are caught by the outside probe alone
+  // (the tests below).
+  assert.match(entry.reason ?? '', /^the chunked handler does not let \/ping through while it serves (requests: the harness's own \/ping requests, sent from its process while 4 rings were derived one after another|a request: the event loop turned \d+ times while one ring)/);
   assert.match(entry.reason ?? '', /microtask queue, which Node empties before the event loop gets back to I\/O/);
   assert.match(entry.reason ?? '', /End each turn with setImmediate/);
 });
