@@ -16,7 +16,7 @@ import { judgeSamples } from './judge-sampler.ts';
 import { sampleLimitMs } from './sample-limits.ts';
 import { labOutputJudge, type OutputJudge } from './judge-outputs.ts';
 import type { CaseInfo, RunnerMessage, RunnerSide } from './run-protocol.ts';
-import { runnerSideOf } from './run-cases.ts';
+import { gradedKeys, runnerSideOf } from './run-cases.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
 
 /** One runner process at the meeting. */
@@ -86,7 +86,7 @@ export class MeasureMeeting {
     const run = this.#run;
     const infoOf = (key: string): CaseInfo | undefined => run.lab.cases.find((c) => c.key === key);
     const owner = new Map<string, Party>();
-    const graded = new Set((run.lab.grading?.cases ?? []).map((g) => caseKey(g)));
+    const graded = gradedKeys(run.lab);
     const cases: JudgedCase[] = [];
     for (const party of this.#parties) {
       for (const c of Array.isArray(party.cases) ? party.cases : []) {

@@ -55,6 +55,11 @@ export function runnerSideOf(definition: Pick<CaseDefinition<unknown, unknown>, 
   return graded.has(caseKey(definition)) ? 'graded' : 'learner';
 }
 
+/** The case keys a run grades (its grading's cases), the set runnerSideOf takes. */
+export function gradedKeys(info: Pick<LabInfo, 'grading'>): ReadonlySet<string> {
+  return new Set((info.grading?.cases ?? []).map((g) => caseKey(g)));
+}
+
 export type RunCasesJob = Omit<RunJob, 'exclude' | 'checkOnly'>;
 
 export interface RunCases {

@@ -15,7 +15,7 @@ import { FRESH_INPUT_INDICES, usesFreshInputs, type CaseDefinition, type CaseIns
 import { loadLab } from '../lab-registry.ts';
 import type { MeasureTarget } from './measure.ts';
 import { outputOf, serveSamples, shownValues, type SampleServerChannel, type ServedCase } from './sample-server.ts';
-import { runCases, runnerSideOf } from './run-cases.ts';
+import { gradedKeys, runCases, runnerSideOf } from './run-cases.ts';
 import { type Activity, type RunJob, type RunnerMessage } from './run-protocol.ts';
 import { caseKey, caseLabel, ONE_SAMPLE, paramsKey } from '@parallel-course/core';
 import { LabLoadError } from '../errors.ts';
@@ -196,8 +196,8 @@ export async function runJob(job: RunJob, channel: SampleServerChannel): Promise
   const excluded = new Set(job.exclude);
   // A graded run's cases are split among its runners (job.side): the solution's copies in a process that loads no
   // learner module, the learner's graded cases in one that mirrors it, every other case in the learner's.
-  const gradedKeys = new Set((info.grading?.cases ?? []).map((g) => caseKey(g)));
-  const ours = (d: CaseDefinition<unknown, unknown>) => job.side === undefined || runnerSideOf(d, gradedKeys) === job.side;
+  const graded = gradedKeys(info);
+  const ours = (d: CaseDefinition<unknown, unknown>) => job.side === undefined || runnerSideOf(d, graded) === job.side;
   const definitions = allDefinitions.filter((d) => !excluded.has(caseKey(d)) && ours(d));
   const prepared = await prepareCases(lab, definitions, ctx);
   const announce = (activity: Activity, limitMs: number, why: string) => send({ type: 'call', activity, limitMs, why });

@@ -18,7 +18,7 @@ import { RefusedAnswer, type JudgeChannel, type Watch } from '../measure/judge-c
 import type { CheckJudge } from '../measure/check-judge.ts';
 import { CheckVerdicts, type CheckVerdictHooks } from '../measure/check-verdicts.ts';
 import { CHECK_CALL_TIMEOUT_MS } from '../measure/check.ts';
-import { runnerSideOf } from '../measure/run-cases.ts';
+import { gradedKeys, runnerSideOf } from '../measure/run-cases.ts';
 import type { MeasureMeeting } from '../measure/measure-meeting.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import type { AttemptWatchdog } from './attempt-watchdog.ts';
@@ -72,6 +72,8 @@ export function probeSocketRefusal(socketPath: unknown, tmpDir: string): string 
 
 export class AttemptMessages {
   #refused: string | null = null;
+  /** The run's graded case keys, read once (#ownCase). */
+  #graded: ReadonlySet<string> | undefined;
   #done = false;
   #measuringStarted = false;
   #measuringFinished = false;
@@ -304,8 +306,8 @@ export class AttemptMessages {
     const info = this.#infoOf(key);
     const job = this.#parts.options.job;
     if (!info || job.grade !== true || job.checkOnly === true) return info;
-    const graded = new Set((this.#parts.run.lab.grading?.cases ?? []).map((g) => caseKey(g)));
-    return runnerSideOf(info, graded) === this.#parts.side.name ? info : undefined;
+    this.#graded ??= gradedKeys(this.#parts.run.lab);
+    return runnerSideOf(info, this.#graded) === this.#parts.side.name ? info : undefined;
   }
 
   /** The sentence that names the case's learner file, appended to a reason. */
