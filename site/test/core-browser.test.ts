@@ -72,7 +72,7 @@ test('the core validates a committed reference run in a Chromium page and in a W
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`http://127.0.0.1:${port}/`);
 
-  const expected = { valid: true, problems: [], version: 4, sweeps: ['workers'], upgradedVersion: 4, upgradedBaseline: 'inline', formatted: '10.0', hasProcess: false };
+  const expected = { valid: true, problems: [], version: 5, sweeps: ['workers'], upgradedVersion: 5, upgradedBaseline: 'inline', formatted: '10.0', hasProcess: false };
   const inPage = await page.evaluate(([reference, v2]) => (globalThis as unknown as { probe: (a: string, b: string) => unknown }).probe(reference!, v2!), [REFERENCE, V2_FIXTURE]);
   assert.deepEqual(inPage, expected, 'in the page');
   const inWorker = await page.evaluate(

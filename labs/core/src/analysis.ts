@@ -52,6 +52,11 @@ export interface AnalysisInput {
    * interval resamples the two cases independently.
    */
   sampleRounds?: number[];
+  /**
+   * The process (0-based) each sample was taken in, one per sample (a graded run's forks: CaseResult.sampleProcesses).
+   * Absent: one process. The grade's interval resamples pairs of processes when both sides carry at least 2 (grade.ts).
+   */
+  sampleProcesses?: number[];
   /** Calls per measured sample, each sample's time divided by it in samplesMs (CaseResult.callsPerSample); absent: one. */
   callsPerSample?: number;
   /**
@@ -164,6 +169,7 @@ export function analyze(inputs: AnalysisInput[], options: AnalysisOptions): Anal
     samplesMs: input.samplesMs,
     // Without round indices (an older caller) the samples are recorded as one round: nothing to pair, see pairingOf.
     sampleRounds: input.sampleRounds ?? input.samplesMs.map(() => 0),
+    ...(input.sampleProcesses !== undefined ? { sampleProcesses: input.sampleProcesses } : {}),
     ...(input.callsPerSample !== undefined ? { callsPerSample: input.callsPerSample } : {}),
     workPerSample: input.workPerSample,
     sample: input.sample ?? ONE_SAMPLE,

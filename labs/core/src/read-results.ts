@@ -1,5 +1,5 @@
 /**
- * Reading a results file, one step after the other: parse the JSON, upgrade a version 2 or 3 file (upgrade.ts), validate
+ * Reading a results file, one step after the other: parse the JSON, upgrade a version 2, 3 or 4 file (upgrade.ts), validate
  * against the schema (results-schema.ts). Input: text or parsed JSON; output: `Results`, or a ResultsFileError naming
  * every problem. The schema below knows nothing of older versions; the upgrade knows nothing of validation.
  */
@@ -18,7 +18,7 @@ export class ResultsFileError extends Error {
 }
 
 /**
- * Validates parsed JSON as results; throws ResultsFileError naming every problem. A version 2 or 3 file is upgraded first
+ * Validates parsed JSON as results; throws ResultsFileError naming every problem. A version 2, 3 or 4 file is upgraded first
  * (upgrade.ts), with the lab's declarations where the caller has them; older or unknown versions are refused.
  */
 export function parseResults(data: unknown, source = 'results', declared?: LabDeclarations): Results {

@@ -21,8 +21,13 @@ import { z } from 'zod';
  * Within version 4, a graded run's copies of the solution's cases carry params `impl: 'solution'`; files written
  * before carry `impl: 'reference'`, which grade.ts `isSolutionCopy` reads as the same (params are free-form here, and
  * they seed the recomputed intervals, so they are read as recorded, not upgraded).
+ * 5: a case's samples may come from several processes (a graded run's forks), each sample's in `sampleProcesses`, and
+ * a grade entry's interval may resample them (`pairing: 'processes'`). A version 4 reader would drop the field (the
+ * schema strips unknown keys) and read several processes' samples as one process's, or stop at the unknown pairing
+ * with a message that does not say why: the version tells it to update instead. Version 4 files load through a step
+ * that changes nothing (every sample of a version 4 file came from one process a side: the field's absence).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * Caps on what a results file controls, so every reader's work is bounded (issue 25: a 36 KB file asking for 10^9
@@ -34,6 +39,8 @@ export const MAX_SAMPLES_PER_CASE = 100_000;
 export const MAX_CASES = 2_000;
 /** bootstrapResamples x all samples: a few seconds of recomputation at most. */
 export const MAX_BOOTSTRAP_WORK = 2e8;
+/** The largest process index a sample may carry (`sampleProcesses`): a graded run uses 5 processes a side (forks). */
+export const MAX_PROCESS_INDEX = 999;
 
 /** Parameters of one case of a lab's sweep, e.g. `{ workers: 2 }` or `{ size: 4096 }`. */
 export const paramsSchema = z.record(z.string().min(1).max(64), z.union([z.number(), z.string().max(200)]));
@@ -172,6 +179,13 @@ export const caseResultSchema = z.object({
    */
   sampleRounds: z.array(z.number().int().nonnegative()).min(1).max(MAX_SAMPLES_PER_CASE),
   /**
+   * The process (0-based) each sample was taken in, same length as samplesMs: a graded run measures each side of a
+   * graded case in several fresh processes (forks), process i of the learner's case and process i of the solution's
+   * copy in the same rounds, so the grade's interval resamples pairs of processes (statistics/processes.ts). Absent:
+   * every sample came from one process (plain runs, files written before forks).
+   */
+  sampleProcesses: z.array(z.number().int().nonnegative().max(MAX_PROCESS_INDEX)).min(1).max(MAX_SAMPLES_PER_CASE).optional(),
+  /**
    * How many calls each measured sample made back to back, each on an input of its own, timed as one by the harness
    * (a fast case's: the harness's round trip then stays under 1% of a sample). Absent: one (files written before it
    * existed, browser files); every entry of samplesMs is the sample's time / this.
@@ -189,6 +203,9 @@ export const caseResultSchema = z.object({
   observations: z.record(z.string().max(100), observationSchema).refine((r) => Object.keys(r).length <= 100, 'at most 100 observations'),
   /** Set when the case uses more workers than `availableParallelism`. */
   oversubscribed: z.boolean(),
+}).refine((c) => c.sampleProcesses === undefined || c.sampleProcesses.length === c.samplesMs.length, {
+  message: 'sampleProcesses must have one process index per sample (the same length as samplesMs); the file was edited or cut short: re-run the lab',
+  path: ['sampleProcesses'],
 });
 export type CaseResult = z.infer<typeof caseResultSchema>;
 
@@ -306,7 +323,11 @@ export const gradeSchema = z.object({
         params: paramsSchema,
         ratio: z.number().positive().nullable(),
         ci95: interval.nullable(),
-        pairing: z.enum(['rounds', 'independent']).nullable(),
+        /**
+         * How the interval was resampled: 'processes' when both sides ran in at least 2 paired processes (forks:
+         * pairs of processes, then rounds, then samples, statistics/processes.ts); else as a speedup's `pairing`.
+         */
+        pairing: z.enum(['processes', 'rounds', 'independent']).nullable(),
         passed: z.boolean(),
         /** The interval straddles the target: a rerun could give the other verdict. */
         uncertain: z.boolean(),

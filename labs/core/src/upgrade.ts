@@ -1,5 +1,9 @@
 /**
- * The upgrade steps for older results files, one per version, run in turn up to the current version (4):
+ * The upgrade steps for older results files, one per version, run in turn up to the current version (5):
+ *
+ * 4 -> 5: nothing to change. Version 5 adds a case's `sampleProcesses` (the process of each sample, a graded run's
+ * forks) and the grade's `pairing: 'processes'`; a version 4 file's samples came from one process a side, which is
+ * what the field's absence says, so its numbers recompute as they were.
  *
  * 3 -> 4: the graded run's fingerprint of the course's solution, `referenceSolution`, is `solutionFingerprint` ("the
  * reference" names only the committed reference runs now; docs/architecture.md, "Names"). Nothing else changed.
@@ -35,13 +39,14 @@ const list = (v: unknown): Loose[] => (Array.isArray(v) ? v.filter(isObject) : [
 const caseLike = (v: Loose) => ({ ...v, variant: String(v['variant']), params: (isObject(v['params']) ? v['params'] : {}) as Params, workers: typeof v['workers'] === 'number' ? v['workers'] : undefined });
 
 /**
- * A results object of version 2 or 3 as the current version, 4 (a new object; the input is not changed). Fields a step
+ * A results object of version 2, 3 or 4 as the current version, 5 (a new object; the input is not changed). Fields a step
  * cannot read are left as they are, so the schema names them afterwards. Other versions are returned unchanged.
  */
 export function upgradeResults(data: Loose, declared: LabDeclarations = {}): Loose {
   let out: Loose = structuredClone(data);
   if (out['schemaVersion'] === 2) out = version2To3(out, declared);
   if (out['schemaVersion'] === 3) out = version3To4(out);
+  if (out['schemaVersion'] === 4) out['schemaVersion'] = 5; // 4 -> 5: see the module comment
   return out;
 }
 

@@ -49,7 +49,7 @@ function sameNumber(a: number, b: number): boolean {
 }
 
 /** Fields `analyze` copies from its input: the raw data itself, so there is nothing to recompute. */
-const RAW_INPUT_KEYS = new Set(['samplesMs', 'sampleRounds', 'samples', 'params', 'workPerSample', 'sample', 'description', 'unit']);
+const RAW_INPUT_KEYS = new Set(['samplesMs', 'sampleRounds', 'sampleProcesses', 'samples', 'params', 'workPerSample', 'sample', 'description', 'unit']);
 
 /**
  * Compares what the file says with what the samples give, field by field, and names each difference by its path.
@@ -93,7 +93,7 @@ export function diffRecomputed(path: string, claimed: unknown, recomputed: unkno
   }
 }
 
-/** What analyzeRun reads of a results file: each case's raw samples, rounds, work and observations. */
+/** What analyzeRun reads of a results file: each case's raw samples, rounds, processes, work and observations. */
 export function analysisInputsOf(results: Results): AnalysisInput[] {
   return results.cases.map((c) => ({
     variant: c.variant,
@@ -101,6 +101,7 @@ export function analysisInputsOf(results: Results): AnalysisInput[] {
     ...(c.workers !== undefined ? { workers: c.workers } : {}),
     samplesMs: c.samplesMs,
     sampleRounds: c.sampleRounds,
+    ...(c.sampleProcesses !== undefined ? { sampleProcesses: c.sampleProcesses } : {}),
     ...(c.callsPerSample !== undefined ? { callsPerSample: c.callsPerSample } : {}),
     workPerSample: c.workPerSample,
     sample: c.sample,

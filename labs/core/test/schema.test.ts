@@ -23,8 +23,8 @@ function rejects(mutate: (data: Record<string, unknown>) => void, problem: RegEx
 test('malformed results files are rejected, naming the problem', () => {
   assert.throws(() => parseResultsJson('{"schemaVersion": 1,', 'broken.json'), /broken\.json is not a valid results file:\n {2}- not JSON/);
   rejects((d) => delete d.environment, /^environment: /);
-  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 5, this tool reads version 4: re-run the lab with this version of the course, or update the course/);
-  rejects((d) => (d.schemaVersion = 1), /^recorded with an older harness \(schema version 1; this one reads version 4\): .* Rerun the lab/);
+  rejects((d) => (d.schemaVersion = SCHEMA_VERSION + 1), /schemaVersion is 6, this tool reads version 5: re-run the lab with this version of the course, or update the course/);
+  rejects((d) => (d.schemaVersion = 1), /^recorded with an older harness \(schema version 1; this one reads version 5\): .* Rerun the lab/);
   rejects((d) => delete (((d.cases as Record<string, unknown>[])[0] as Record<string, unknown>).sampleRounds), /^cases\.0\.sampleRounds: /);
   rejects((d) => delete ((d.correctness as Record<string, unknown>[])[0] as Record<string, unknown>).failedAt, /^correctness\.0\.failedAt: /);
   rejects((d) => (d.lab = '../../etc'), /^lab: /);
@@ -98,7 +98,8 @@ test("a graded file written before the solution's copies were impl: 'solution' s
   // A real --grade run of the harness's faulty fixture lab at 9e6c77e (schema 4), its solution's copy `impl: 'reference'`.
   const text = readFileSync(new URL('../../harness/test/fixtures/results-graded-v4.json', import.meta.url), 'utf8');
   const results = parseResultsJson(text, 'results-graded-v4.json');
-  assert.equal(results.schemaVersion, 4);
+  assert.equal(JSON.parse(text).schemaVersion, 4, 'the fixture is a version 4 file');
+  assert.equal(results.schemaVersion, SCHEMA_VERSION);
   assert.ok(results.cases.some((c) => c.variant === 'learner' && c.params['impl'] === 'reference'), 'the file keeps the params it recorded');
   const entry = results.grade!.entries[0]!;
   assert.deepEqual([entry.variant, entry.params, entry.passed, entry.reason], ['learner', {}, true, null]);
@@ -108,4 +109,33 @@ test("a graded file written before the solution's copies were impl: 'solution' s
   assert.deepEqual(solutionCopyParams({ size: 1 }), { size: 1, impl: 'solution' });
   assert.equal(isSolutionCopy(solutionCopyParams({})), true);
   assert.equal(isSolutionCopy({ impl: 'exercise' }), false);
+});
+
+/** A case of the committed version 4 graded fixture, as parsed JSON to edit. */
+function gradedFixture(): { data: Record<string, unknown>; cases: Record<string, unknown>[] } {
+  const data = JSON.parse(readFileSync(new URL('../../harness/test/fixtures/results-graded-v4.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  return { data, cases: data['cases'] as Record<string, unknown>[] };
+}
+
+test("a case's sampleProcesses: one process index per sample, kept as written; absent means one process", () => {
+  const { data, cases } = gradedFixture();
+  const first = cases[0]!;
+  const n = (first['samplesMs'] as number[]).length;
+  // A version 4 file has no processes: it loads (through the 4 -> 5 step) without the field.
+  assert.equal(parseResults(structuredClone(data), 'v4.json').cases[0]!.sampleProcesses, undefined);
+  // Processes 0, 1, 0, 1, ...: kept as written (version 5, the harness's forks write it).
+  first['sampleProcesses'] = Array.from({ length: n }, (_, i) => i % 2);
+  const v5: Record<string, unknown> = { ...structuredClone(data), schemaVersion: SCHEMA_VERSION };
+  assert.deepEqual(parseResults(v5, 'v5.json').cases[0]!.sampleProcesses, Array.from({ length: n }, (_, i) => i % 2));
+  assert.deepEqual(parseResultsJson(JSON.stringify(parseResults(v5, 'v5.json')), 'again').cases[0]!.sampleProcesses, first['sampleProcesses']);
+  const refused = (processes: unknown, problem: RegExp) => {
+    const copy = structuredClone(v5);
+    (copy.cases as Record<string, unknown>[])[0]!['sampleProcesses'] = processes;
+    assert.throws(() => parseResults(copy, 'edited.json'), (e: unknown) => e instanceof ResultsFileError && e.problems.some((p) => problem.test(p)), String(problem));
+  };
+  refused(Array.from({ length: n - 1 }, () => 0), /^cases\.0\.sampleProcesses: sampleProcesses must have one process index per sample \(the same length as samplesMs\)/);
+  refused([...Array.from({ length: n - 1 }, () => 0), -1], /^cases\.0\.sampleProcesses\.\d+: /);
+  refused([...Array.from({ length: n - 1 }, () => 0), 1.5], /^cases\.0\.sampleProcesses\.\d+: /);
+  refused([...Array.from({ length: n - 1 }, () => 0), 1000], /^cases\.0\.sampleProcesses\.\d+: /);
+  refused('0', /^cases\.0\.sampleProcesses: /);
 });

@@ -80,7 +80,7 @@ test('malformed files are rejected with the schema problem', () => {
   delete noSeed.seed;
   assert.deepEqual(validateSubmission(noSeed).problems, ['schema: seed: Invalid input: expected number, received undefined']);
   assert.deepEqual(validateSubmission({ ...copy(), schemaVersion: 9 }).problems, [
-    'schema: schemaVersion is 9, this tool reads version 4: re-run the lab with this version of the course, or update the course to read it',
+    'schema: schemaVersion is 9, this tool reads version 5: re-run the lab with this version of the course, or update the course to read it',
   ]);
   const negative = copy();
   negative.cases[0]!.samplesMs[0] = -1;

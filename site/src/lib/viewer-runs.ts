@@ -44,11 +44,11 @@ export function viewerRunFiles(lab: string): { view: string; full: string } {
 export const VIEWER_RUNS_DIR = 'viewer-runs/';
 
 /**
- * A run without its raw samples (samplesMs, sampleRounds, observations emptied): every summary, speedup, interval
+ * A run without its raw samples (samplesMs, sampleRounds, sampleProcesses, observations emptied): every summary, speedup, interval
  * and check stays, so the viewer's charts and tables are the same; a comparison fetches the whole run instead.
  */
 export function withoutSamples(results: Results): Results {
-  return { ...results, cases: results.cases.map((c) => ({ ...c, samplesMs: [], sampleRounds: [], observations: {} })) };
+  return { ...results, cases: results.cases.map((c) => ({ ...c, samplesMs: [], sampleRounds: [], ...(c.sampleProcesses ? { sampleProcesses: [] } : {}), observations: {} })) };
 }
 
 /** Where the viewer goes when the learner opens a run of `learnerLab` while `selectedLab` is on show. */

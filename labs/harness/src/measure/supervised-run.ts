@@ -11,6 +11,8 @@ import type { LabInfo, RunJob, RunnerMessage } from './run-protocol.ts';
 export interface MeasuredData {
   samplesMs: number[];
   sampleRounds: number[];
+  /** The process (0-based) each sample was taken in, where a case ran in several (a graded run's forks); absent: one. */
+  sampleProcesses?: number[];
   /** Calls per measured sample (sample-limits.ts callsPerSample): samplesMs are each sample's time / this. */
   callsPerSample: number;
   observations: Record<string, RawObservation>;

@@ -24,8 +24,11 @@ export function resultsOf(start: RunStart, declared: DeclaredRun, run: Supervise
   }
   const inputs: AnalysisInput[] = measuredCases.map((c) => {
     const m = run.measured.get(c.key)!;
-    const { samplesMs, sampleRounds, callsPerSample, workPerSample, sample, observations } = m;
-    return { variant: c.variant, params: c.params, ...(c.workers !== undefined ? { workers: c.workers } : {}), samplesMs, sampleRounds, callsPerSample, workPerSample, sample, observations };
+    const { samplesMs, sampleRounds, sampleProcesses, callsPerSample, workPerSample, sample, observations } = m;
+    return {
+      variant: c.variant, params: c.params, ...(c.workers !== undefined ? { workers: c.workers } : {}), samplesMs, sampleRounds,
+      ...(sampleProcesses !== undefined ? { sampleProcesses } : {}), callsPerSample, workPerSample, sample, observations,
+    };
   });
   start.progress.stage('Computing statistics (bootstrap intervals)...');
   const { options, seed, cpus } = start;

@@ -1,5 +1,5 @@
 /**
- * `node labs/harness/src/tools/upgrade-results.ts <run folder or results.json>...`: rewrites version 2 or 3 results
+ * `node labs/harness/src/tools/upgrade-results.ts <run folder or results.json>...`: rewrites version 2, 3 or 4 results
  * files as the current version through the core's upgrade steps (upgradeResults), with what the lab definition declares
  * that version 2 did not record (its sweeps and what one sample is). Every number stays as the run measured it; the
  * file is validated (schema, correctness, every number recomputed) before it is written. Used once to bring the
