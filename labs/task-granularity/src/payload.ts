@@ -42,10 +42,18 @@ export function checksum(bytes: Uint8Array, length = bytes.length): number {
  * Brings checksum() to V8's optimising tier before anything is timed: a few thousand calls on small payloads,
  * plain and shared. Measured here: a few large calls alone leave it at about 30 ms per 16 MiB, warmed it takes
  * about 1.5 ms, so without this the first samples of a fresh thread would time the JIT, not the hand-off.
+ *
+ * Every path, not only the hot loop: tails of 0-3 bytes and views that start off a word boundary (the DataView
+ * loop). Optimised code meets a path it never saw by throwing itself away, and what V8 compiles next depends on
+ * the timing of its background compiles: with 4 KiB payloads alone the check stage's 5-byte payload did that, and
+ * in 3 of 12 fresh processes (session 20, under load) the hand-off worker then ran checksum in on-stack-replacement
+ * code for its whole life, 18-35 ms a 16 MiB call against 6.0-6.9 ms (issue 42's 2.69 graded against itself).
  */
 export function warmChecksum(): void {
-  const plain = makePayload(1, 4096);
-  const shared = new Uint8Array(new SharedArrayBuffer(4096));
+  const plain = makePayload(1, 4096 + 4);
+  const shared = new Uint8Array(new SharedArrayBuffer(plain.length));
   shared.set(plain);
-  for (let i = 0; i < 2000; i++) checksum(i % 2 ? plain : shared);
+  // 16 views: plain or shared, a tail of 0-3 bytes, on a word boundary or one byte off it.
+  const views = [plain, shared].flatMap((bytes) => [0, 1].flatMap((offset) => [0, 1, 2, 3].map((tail) => bytes.subarray(offset, offset + 4096 - 4 + tail))));
+  for (let i = 0; i < 2000; i++) checksum(views[i % views.length] as Uint8Array);
 }
