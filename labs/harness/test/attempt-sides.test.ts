@@ -78,3 +78,36 @@ test("a graded run's learner runner cannot fail (or measure) a case of another r
   assert.equal(entries.get(KEY)?.passed, true, JSON.stringify(entries.get(KEY)));
   assert.match(String((run.fatal as { message?: string } | null)?.message), /^a failure arrived for a case this runner does not run/);
 });
+
+test("a graded case checked in several forks passes only if every fork passed: one fork's pass never replaces another's failure (issue 42)", async () => {
+  // Learner code in a fresh process may behave differently (it reads its pid, a clock, a file), and each fork checks
+  // its cases into the run's one map of entries: the fork that checked last decided the case before.
+  for (const order of ['failed first', 'passed first'] as const) {
+    const entries = new Map<string, CorrectnessEntry>();
+    const run = { lab: { name: 'doubling', cases: [INFO], grading: { cases: [GRADED], target: 0.9, targetText: '' } }, fatal: null as unknown };
+    const forks = [runnerMessages('graded', entries, run), runnerMessages('graded', entries, run)];
+    const send = (to: AttemptMessages, message: RunnerMessage) => to.handle(message, performance.now());
+    const fail = async (fork: AttemptMessages) => {
+      send(fork, { type: 'check-output', caseKey: KEY, input: 0, output: { kind: 'whole', value: [0, 0] } } as RunnerMessage);
+      send(fork, { type: 'checked', caseKey: KEY, entry: { ...passed, passed: false, reason: 'wrong' }, measureCallMs: null });
+      await settle();
+    };
+    const pass = async (fork: AttemptMessages) => {
+      INPUTS.forEach((input, i) => send(fork, { type: 'check-output', caseKey: KEY, input: i, output: { kind: 'whole', value: input.map((x) => 2 * x) } } as RunnerMessage));
+      send(fork, { type: 'checked', caseKey: KEY, entry: passed, measureCallMs: null });
+      await settle();
+    };
+    if (order === 'failed first') {
+      await fail(forks[0]!);
+      await pass(forks[1]!);
+    } else {
+      await pass(forks[0]!);
+      assert.equal(entries.get(KEY)?.passed, true, 'one fork passed so far');
+      await fail(forks[1]!);
+    }
+    const entry = entries.get(KEY);
+    assert.equal(entry?.passed, false, `${order}: ${JSON.stringify(entry)}`);
+    assert.match(String(entry?.reason), /exercises\/doubling\/double\.ts/, 'the failure names the learner file');
+    assert.equal(run.fatal, null, 'both forks are the graded side: no message was refused');
+  }
+});

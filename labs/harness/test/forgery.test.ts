@@ -60,7 +60,7 @@ for (let round = 0; round < 8; round++) {
 async function grade(t: Parameters<typeof tempRoot>[2] & object, source: string) {
   const root = tempRoot('faults-root', 'harness-forgery-', t);
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), source);
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   const results = outcome.runDir ? parseResultsJson(readFileSync(path.join(outcome.runDir, 'results.json'), 'utf8'), 'results.json') : null;
   return { outcome, results };
 }

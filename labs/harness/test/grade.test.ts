@@ -21,7 +21,7 @@ const SAMPLING = { warmupSamples: 2, rounds: 4, samplesPerRound: 3 };
 async function grade(t: Parameters<typeof tempRoot>[2] & object, exercise: string) {
   const root = tempRoot('faults-root', 'harness-grade-', t);
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), exercise);
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   return { root, outcome, results: outcome.results ? parseResultsJson(readFileSync(path.join(outcome.runDir!, 'results.json'), 'utf8'), 'results.json') : null };
 }
 

@@ -24,7 +24,7 @@ test('a graded run with a case that failed its check is never a pass in the grad
   // The second correct variant answers wrong: its check fails; the graded learner case is the reference's own code.
   writeFileSync(lab, replaceOnce(readFileSync(lab, 'utf8'), "variant('steady', (xs) => [xs.reduce((s, x) => s + x * x, 0)])", "variant('steady', (xs) => [xs.reduce((s, x) => s + x * x, 1)])"));
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), readFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), 'utf8'));
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 1, rounds: 3, samplesPerRound: 3 }, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 1, rounds: 3, samplesPerRound: 3 }, silent: true, rootDir: root, grade: true, forks: 2 });
   assert.ok(outcome.runDir, 'the run was written');
   assert.equal(outcome.correctness.find((e) => e.variant === 'steady')?.passed, false);
   const row = gradebookRow('ada', path.join(outcome.runDir, 'results.json'), { courseRoot: root });

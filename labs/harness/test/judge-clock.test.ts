@@ -217,18 +217,30 @@ test("in a graded run the solution's copy runs in a process that never loads the
 `,
   );
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), `(globalThis as { learnerWasHere?: boolean }).learnerWasHere = true;\n${RIGHT}`);
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   const solution = outcome.correctness.find((e) => e.variant === 'learner' && e.params['impl'] === 'solution');
   assert.equal(solution?.passed, true, JSON.stringify(solution));
   const results = outcome.runDir ? JSON.parse(readFileSync(path.join(outcome.runDir, 'results.json'), 'utf8')) : null;
   assert.ok(results?.cases.some((c: { params: Record<string, unknown> }) => c.params['impl'] === 'solution'), 'the solution copy was measured');
   assert.notEqual(results?.grade?.entries[0]?.ratio ?? null, null, JSON.stringify(results?.grade));
-  assert.ok(results?.notes.some((n: string) => /^A graded run's own processes had round trips per sample of: the learner's graded cases' process [\d.]+ ms, the solution's process [\d.]+ ms/.test(n)), 'the note on their round trips');
+  assert.ok(results?.notes.some((n: string) => /^A graded run's own processes had round trips per sample of: the learner's graded cases' processes [\d.]+, [\d.]+ ms, the solution's processes [\d.]+, [\d.]+ ms/.test(n)), 'the note on their round trips');
   assert.ok(results?.notes.some((n: string) => /their speedups over the baseline, measured in the learner's process, compare two processes/.test(n)), "the note that a graded case's speedup crosses processes");
   // Every case records its calls per sample; the graded case and the solution's copy of it, the same code, make the same (equal work).
   const calls = (impl?: string) => results?.cases.find((c: { variant: string; params: Record<string, unknown> }) => c.variant === 'learner' && c.params['impl'] === impl)?.callsPerSample;
   assert.ok(results?.cases.every((c: { callsPerSample?: unknown }) => Number.isInteger(c.callsPerSample) && (c.callsPerSample as number) >= 1), JSON.stringify(results?.cases.map((c: { callsPerSample?: unknown }) => c.callsPerSample)));
   assert.equal(calls('solution'), calls(undefined));
+  // Forks (forks: 2 here): the graded case and its copy each ran in two fresh processes, and every sample says which
+  // (sampleProcesses, one per sample: round r in process r mod 2); every other case, in one process, says none.
+  assert.match(results?.notes.find((n: string) => n.startsWith('Sandbox: ')) ?? '', /this graded run has 5 \(the learner's, and 2 forks each of its graded cases' and the solution's\)/);
+  for (const c of results?.cases ?? []) {
+    const pair = c.variant === 'learner';
+    if (!pair) {
+      assert.equal(c.sampleProcesses, undefined, `${c.variant}: one process`);
+      continue;
+    }
+    assert.equal(c.sampleProcesses?.length, c.samplesMs.length, JSON.stringify(c.sampleProcesses));
+    assert.deepEqual(c.sampleProcesses, c.sampleRounds.map((r: number) => (r - c.sampleRounds[0]) % 2), `${c.params['impl'] ?? 'learner'}: round r in fork r mod 2`);
+  }
 });
 
 test("in a graded run the learner's graded case runs in a process of its own that mirrors the solution's, never beside the practice cases (issue 42)", async (t) => {
@@ -252,7 +264,7 @@ test("in a graded run the learner's graded case runs in a process of its own tha
 }
 `,
   );
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   const entry = (variant: string, impl?: string) => outcome.correctness.find((e) => e.variant === variant && e.params['impl'] === impl);
   assert.equal(entry('learner')?.passed, true, JSON.stringify(entry('learner')));
   assert.equal(entry('steady')?.passed, true, 'the practice case ran too');
@@ -289,6 +301,62 @@ test("a graded case gets one discarded sample before each of its rounds; the pla
   assert.deepEqual([asked.get(null), asked.get('plain'), asked.get('graded')], [51, 1 + 6, 1 + 3 + 6]);
   assert.equal(result.samples.get('graded')?.samplesMs.length, 6);
   assert.deepEqual(result.samples.get('graded')?.sampleRounds, [0, 0, 1, 1, 2, 2]);
+});
+
+test("a graded pair measured in forks: each fork warmed up, round r taken in fork r mod F on both sides, each sample's process recorded (issue 42)", async () => {
+  // Three forks a side and a practice case in the learner's process. Fork f's runner stamps each of its case samples
+  // 100 x (f + 1) ms long, so a sample's time says which process took it. Before forks every sample of the pair went
+  // to one process (all 100 ms) and no sample recorded its process.
+  const asked = new Map<string, number>();
+  const runner = (name: string, ms: number): JudgeChannel => {
+    let calls = 1;
+    const channel: JudgeChannel = new JudgeChannel(
+      (request) =>
+        queueMicrotask(() => {
+          if (request.type === 'sample' && request.caseKey !== null) asked.set(`${name} ${request.caseKey}`, (asked.get(`${name} ${request.caseKey}`) ?? 0) + 1);
+          const now = performance.now();
+          if (request.type === 'prepare') {
+            calls = request.fresh.length;
+            channel.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
+          }
+          if (request.type === 'between') channel.deliver({ type: 'ok', seq: request.seq }, now);
+          if (request.type === 'sample') {
+            const at = request.caseKey === null ? now : now + ms;
+            channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: at - now }, at);
+            channel.deliver({ type: 'output', seq: request.seq, outputs: Array.from({ length: request.caseKey === null ? 1 : calls }, () => ({ kind: 'whole' as const, value: null })) }, at);
+          }
+        }),
+      () => {},
+    );
+    return channel;
+  };
+  const F = 3;
+  const learner = runner('learner', 50);
+  const graded = Array.from({ length: F }, (_, f) => runner(`graded#${f}`, 100 * (f + 1)));
+  const solution = Array.from({ length: F }, (_, f) => runner(`solution#${f}`, 100 * (f + 1)));
+  const plain = { key: 'plain', label: 'plain', sampleLimitMs: 10_000, baseline: true, trusted: true, inputKey: '' };
+  const pair = { sampleLimitMs: 10_000, baseline: false, inputKey: '', rewarm: true, pair: 'g', forks: F };
+  const cases = [plain, { ...pair, key: 'g', label: 'g', trusted: false }, { ...pair, key: 'g|solution', label: 'g [solution]', trusted: true }];
+  const route = {
+    channels: [learner, ...graded, ...solution],
+    names: ['learner', ...graded.map(() => 'graded'), ...solution.map(() => 'solution')],
+    of: (key: string, fork = 0) => (key === 'plain' ? learner : key === 'g' ? graded[fork]! : solution[fork]!),
+  };
+  const result = await judgeSamples(cases, { warmupSamples: 1, rounds: 4, samplesPerRound: 2 }, route, ACCEPT_ALL);
+  for (const key of ['g', 'g|solution']) {
+    const s = result.samples.get(key);
+    // Rounds 0..3 in forks 0, 1, 2, 0.
+    assert.deepEqual(s?.samplesMs.map((ms) => Math.round(ms / 100) * 100), [100, 100, 200, 200, 300, 300, 100, 100], key);
+    assert.deepEqual(s?.sampleProcesses, [0, 0, 1, 1, 2, 2, 0, 0], key);
+    assert.equal(s?.sampleProcesses?.length, s?.samplesMs.length);
+  }
+  // Each fork: its own warm-up (1), then before each of its rounds one discarded sample and the round's 2.
+  for (const side of ['graded', 'solution']) {
+    const key = side === 'graded' ? 'g' : 'g|solution';
+    assert.deepEqual([0, 1, 2].map((f) => asked.get(`${side}#${f} ${key}`)), [1 + 2 * 3, 1 + 3, 1 + 3], side);
+  }
+  assert.equal(result.samples.get('plain')?.sampleProcesses, undefined, 'a case in one process records none');
+  assert.match(result.notes.find((n) => n.startsWith("A graded run's own processes")) ?? '', /the learner's graded cases' processes [\d.]+, [\d.]+, [\d.]+ ms, the solution's processes [\d.]+, [\d.]+, [\d.]+ ms.*3 fresh processes a side/);
 });
 
 test('a sample records the lab process time held within the round trip bound of the judge time (issue 42)', () => {

@@ -93,7 +93,7 @@ test('inside bubblewrap, /bin/sh, /proc, the network and a setsid process reach 
   process.env.HARNESS_TEST_SECRET = SECRET;
   t.after(() => delete process.env.HARNESS_TEST_SECRET);
 
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   const learner = outcome.correctness.find((e) => e.variant === 'learner' && e.params.impl === undefined);
   assert.equal(learner?.reason ?? null, null, 'nothing escaped');
   assert.equal(learner?.passed, true);
@@ -134,7 +134,7 @@ test("a native addon's initializer writes nothing, swaps no build output and lea
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), `const escaped: string[] = [];
 try { process.dlopen({ exports: {} }, new URL('./evil.node', import.meta.url).pathname); } catch {}
 ${SUM}`);
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   assert.ok(outcome.runDir, 'the run was written');
   assert.ok(!existsSync(path.join(root, 'solutions', 'PWNED-native.txt')), 'solutions/ unchanged');
   assert.equal(readFileSync(path.join(root, 'labs', 'faulty', 'build', 'solution.node'), 'utf8'), 'the reference build', 'the build output unchanged');
@@ -208,15 +208,16 @@ test('a graded run where no OS sandbox can start is not a grade, unless the inst
   const practiceNote = practice.results?.notes.find((n) => n.startsWith("Sandbox: Node's permission model only")) ?? '';
   assert.ok(practiceNote, 'a practice run goes on, and says how it was walled in');
   assert.doesNotMatch(practiceNote, /together/, 'one runner: its limit is the bound');
-  const trusted = await runLab({ ...base, grade: true, trustedCode: true });
+  const trusted = await runLab({ ...base, grade: true, trustedCode: true, forks: 2 });
   assert.ok(trusted.results?.grade, 'graded with --trusted-code');
   assert.ok(trusted.results?.notes.some((n) => n.startsWith('Graded without an OS sandbox (--trusted-code)')));
-  // Three runners (the learner's, its graded cases', the solution's), each with the limit: the run's bound is three times it.
+  // Five runners (the learner's, and two forks each of its graded cases' and the solution's), each with the limit:
+  // the run's bound is five times it.
   const note = trusted.results?.notes.find((n) => n.startsWith('Sandbox: ')) ?? '';
-  const [, each, together] = /at most (\d+\.\d) GiB of memory\..*this graded run has 3 \(the learner's, its graded cases' and the solution's\), so at most (\d+\.\d) GiB of memory together\.$/.exec(note) ?? [];
+  const [, each, together] = /at most (\d+\.\d) GiB of memory\..*this graded run has 5 \(the learner's, and 2 forks each of its graded cases' and the solution's\), so at most (\d+\.\d) GiB of memory together\.$/.exec(note) ?? [];
   assert.ok(each && together, note);
-  // Each is printed to one decimal, so three times it may differ from the printed total by the rounding (4.25 -> "4.3", 12.75 -> "12.8").
-  assert.ok(Math.abs(Number(together) - 3 * Number(each)) <= 0.15 + 1e-9, note);
+  // Each is printed to one decimal, so five times it may differ from the printed total by the rounding (4.25 -> "4.3", 12.75 -> "12.8").
+  assert.ok(Math.abs(Number(together) - 5 * Number(each)) <= 0.25 + 1e-9, note);
 });
 
 test("the sandbox note states the run's memory bound: each runner's limit, and three times it for a graded run's three runners", () => {
@@ -229,4 +230,9 @@ test("the sandbox note states the run's memory bound: each runner's limit, and t
     `${practice} These limits are each runner's: this graded run has 3 (the learner's, its graded cases' and the solution's), so at most 36.0 GiB of memory together.`,
   );
   assert.match(osSandboxNote({ available: false, reason: 'COURSE_BWRAP=none' }, sandboxLimits(2, null), 3), /at most 4\.5 GiB of memory\. A practice run; a grade needs the sandbox\. .* so at most 13\.5 GiB of memory together\.$/);
+  // A graded run's forks (run-cases.ts GRADE_FORKS): the learner's runner and five of each graded side.
+  assert.equal(
+    osSandboxNote(bwrap, limits, 11),
+    `${practice} These limits are each runner's: this graded run has 11 (the learner's, and 5 forks each of its graded cases' and the solution's), so at most 132.0 GiB of memory together.`,
+  );
 });

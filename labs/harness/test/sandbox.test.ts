@@ -63,7 +63,7 @@ test('a hostile learner module writes nothing outside its temp folder and leaves
     for (const pid of markedProcesses()) process.kill(pid, 'SIGKILL'); // only the one this test's learner started
   });
 
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   assert.ok(outcome.runDir, 'the run was written');
   assert.equal(readFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), 'utf8'), solution, 'the solution is unchanged');
   assert.equal(readFileSync(path.join(root, 'labs', 'faulty', 'src', 'lab.ts'), 'utf8'), lab, 'the lab is unchanged');

@@ -37,7 +37,7 @@ export function sumSquares(xs: Float64Array): number {
 }
 `,
   );
-  const options = { lab: 'faulty', impl: 'exercise' as const, quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, trustedCode: true };
+  const options = { lab: 'faulty', impl: 'exercise' as const, quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2, trustedCode: true };
   await assert.rejects(runLab(options), /not a grade: the solution's build output changed during the run \(labs\/faulty\/build\/solution\.node\)/);
   // The same run with the build output left alone grades.
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), readFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts'), 'utf8'));

@@ -18,7 +18,7 @@ const SAMPLING = { warmupSamples: 1, rounds: 2, samplesPerRound: 3 };
 test('a graded run records the solution fingerprint; validate and the gradebook refuse it once the solution changes', async (t) => {
   const root = tempRoot('faults-root', 'harness-fingerprint-', t);
   writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), readFileSync(path.join(root, 'solutions', 'faulty', 'faulty.ts')));
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   const file = path.join(outcome.runDir!, 'results.json');
   const results = JSON.parse(readFileSync(file, 'utf8'));
   assert.deepEqual(results.solutionFingerprint, fingerprintSolution(root, 'faulty'));
@@ -39,7 +39,7 @@ test('a graded run records the solution fingerprint; validate and the gradebook 
 
 test('a graded run without a fingerprint gets no grade', async (t) => {
   const root = tempRoot('faults-root', 'harness-fingerprint-', t);
-  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, grade: true, forks: 2 });
   const file = path.join(outcome.runDir!, 'results.json');
   const results = JSON.parse(readFileSync(file, 'utf8'));
   delete results.solutionFingerprint;

@@ -13,7 +13,7 @@ import { tempRoot } from './support/temp-root.ts';
 
 test('a graded file whose case has more samples than its plan takes, or that records no plan, is not valid', async (t) => {
   const root = tempRoot('faults-root', 'harness-validate-plan-', t);
-  const outcome = await runLab({ lab: 'faulty', impl: 'solution', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 1, rounds: 3, samplesPerRound: 3 }, silent: true, rootDir: root, grade: true });
+  const outcome = await runLab({ lab: 'faulty', impl: 'solution', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 1, rounds: 3, samplesPerRound: 3 }, silent: true, rootDir: root, grade: true, forks: 2 });
   assert.ok(outcome.runDir);
   const file = path.join(outcome.runDir, 'results.json');
   assert.deepEqual(validateFile(file, { courseRoot: root }).problems, [], 'the run as written is valid');
@@ -24,6 +24,8 @@ test('a graded file whose case has more samples than its plan takes, or that rec
   const learner = data.cases[k];
   learner.samplesMs = [...learner.samplesMs, ...learner.samplesMs.map((ms: number) => ms / 100)];
   learner.sampleRounds = [...learner.sampleRounds, ...learner.sampleRounds.map((r: number) => r + 3)];
+  // A graded case's samples say their process (forks): the forged ones too, so the file's shape still holds.
+  if (learner.sampleProcesses) learner.sampleProcesses = [...learner.sampleProcesses, ...learner.sampleProcesses];
   const again = recompute(data);
   Object.assign(data, { cases: again.cases, speedups: again.speedups, amdahl: again.amdahl, headline: again.headline, grade: again.grade });
   const forged = validateSubmission(data, 'forged');

@@ -43,9 +43,12 @@ export const CALIBRATION_SAMPLES = 51;
 /** What the caller hears while the judge measures. */
 export interface JudgeHooks {
   onProgress?(done: number, total: number, label: string, phase: 'warm-up' | 'measure'): void;
-  /** Around each case's samples of a round (the supervisor reads the CPU other processes used meanwhile). */
-  beforeRound?(round: number, caseKey: string): void;
-  afterRound?(round: number, caseKey: string): void;
+  /**
+   * Around each case's samples of a round, taken in the case's process `fork` (0 unless it has several: JudgedCase
+   * forks); the supervisor reads the CPU other processes used meanwhile.
+   */
+  beforeRound?(round: number, caseKey: string, fork: number): void;
+  afterRound?(round: number, caseKey: string, fork: number): void;
 }
 
 /** The channels to the runner processes of a run, and which one has each case. */
@@ -54,11 +57,25 @@ export interface JudgeRoute {
   channels: JudgeChannel[];
   /** Each channel's runner, for the notes ('learner', 'graded', 'solution'); absent: unnamed. */
   names?: string[];
-  of(caseKey: string): JudgeChannel;
+  /** The channel of the process that has the case; of a case measured in several (JudgedCase forks), process `fork`'s. */
+  of(caseKey: string, fork?: number): JudgeChannel;
 }
 
-/** How the notes name a graded run's runners (run-protocol.ts RunnerSide). */
-const RUNNER_NAMES: Record<string, string> = { learner: "the learner's process", graded: "the learner's graded cases' process", solution: "the solution's process" };
+/** How the notes name a graded run's runners (run-protocol.ts RunnerSide), one process and several (its forks). */
+const RUNNER_NAMES: Record<string, [string, string]> = {
+  learner: ["the learner's process", "the learner's processes"],
+  graded: ["the learner's graded cases' process", "the learner's graded cases' processes"],
+  solution: ["the solution's process", "the solution's processes"],
+};
+
+/** The round trips of the processes after the first, by runner name in order of first appearance: "the solution's processes 0.071, 0.080 ms". */
+function otherTrips(roundTrips: number[], names: string[]): string {
+  const byName = new Map<string, number[]>();
+  roundTrips.slice(1).forEach((ms, i) => byName.set(names[i + 1] ?? '', [...(byName.get(names[i + 1] ?? '') ?? []), ms]));
+  return [...byName]
+    .map(([name, trips]) => `${RUNNER_NAMES[name]?.[trips.length > 1 ? 1 : 0] ?? (trips.length > 1 ? 'other processes' : 'another process')} ${trips.map((ms) => formatFixed(ms, 3)).join(', ')} ms`)
+    .join(', ');
+}
 
 /**
  * What one judgeSamples run keeps while it measures, shared by its parts (calibrate, takeSample, chooseCalls, warmUp,
@@ -73,7 +90,7 @@ interface SamplingRun extends SampleChecking {
    * Per case, each measured sample's time per call as recorded, the judge's time of the whole sample, and what came
    * after the answer (from 'sampled' to 'output', plus the 'show' round trips of large outputs) per call, in ms.
    */
-  taken: Map<string, { callMs: number[]; judgeMs: number[]; afterMs: number[]; sampleRounds: number[]; calls: number }>;
+  taken: Map<string, { callMs: number[]; judgeMs: number[]; afterMs: number[]; sampleRounds: number[]; sampleProcesses: number[]; calls: number }>;
   /** Per case, how many samples the runner's own clock disagreed with the judge's on. */
   disagreements: Map<string, number>;
   /** Each case's calls per sample, set once its warm-up is over (1 until then). */
@@ -87,10 +104,20 @@ interface SamplingRun extends SampleChecking {
   progress: { done: number; total: number };
 }
 
+/** The processes a case is measured in (a graded run's forks), 1 unless it says. */
+function forksOf(c: JudgedCase): number {
+  return c.forks ?? 1;
+}
+
+/** Whether `channel` is one of the processes that has case `c` (any of its forks). */
+function hasCase(run: Pick<SamplingRun, 'of'>, c: JudgedCase, channel: JudgeChannel): boolean {
+  return Array.from({ length: forksOf(c) }, (_, f) => run.of(c.key, f)).includes(channel);
+}
+
 /** The watch of a request between samples: bounded too, since learner code may block the runner's main thread at any time. */
 function betweenWatch(run: Pick<SamplingRun, 'cases' | 'of'>, channel: JudgeChannel): Watch {
   return {
-    activity: { stage: 'between', caseKey: run.cases.find((c) => run.of(c.key) === channel)?.key ?? '' },
+    activity: { stage: 'between', caseKey: run.cases.find((c) => hasCase(run, c, channel))?.key ?? '' },
     limitMs: BETWEEN_LIMIT_MS,
     why: `an answer between samples may take ${BETWEEN_LIMIT_MS / 1000} s`,
   };
@@ -133,10 +160,10 @@ function noteOutputSize(run: SamplingRun, c: JudgedCase, output: unknown): void 
 }
 
 /**
- * One sample of `c` of `calls` calls: their inputs made, then timed from this side as one, every call's output
- * checked here; null when the case failed.
+ * One sample of `c` of `calls` calls, in its process `fork` (0 unless it has several): their inputs made, then timed
+ * from this side as one, every call's output checked here; null when the case failed.
  */
-async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number, calls: number): Promise<{ judgeMs: number; callMs: number; afterMs: number } | null> {
+async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, stage: 'warm-up' | 'measure', index: number, calls: number, fork = 0): Promise<{ judgeMs: number; callMs: number; afterMs: number } | null> {
   // The floor (MIN_SAMPLE_LIMIT_MS) counts once a sample, not once a call: 1,000 calls of a fast case would otherwise
   // let one that hangs on some input hold the run for hours.
   const limitMs = multiCallLimitMs(c.sampleLimitMs, c.checkMs ?? null, calls);
@@ -145,7 +172,7 @@ async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, s
     limitMs,
     why: `one sample may take at most ${formatFixed(limitMs / 1000, 1)} s (${SAMPLE_LIMIT_FACTOR} x its check time, at least ${MIN_SAMPLE_LIMIT_MS / 1000} s${calls > 1 ? `, and ${SAMPLE_LIMIT_FACTOR} x its check time for each of its ${calls - 1} other calls` : ''})`,
   };
-  const channel = run.of(c.key);
+  const channel = run.of(c.key, fork);
   // The judge's own copy of each call's input, made before the runner is asked for anything (nothing is timed yet).
   const inputs = run.outputs.next(c.key, calls);
   const prepared = (await channel.ask({ type: 'prepare', caseKey: c.key, fresh: inputs.map((i) => i.fresh) }, watch)).answers[0];
@@ -172,7 +199,7 @@ async function takeSample(run: SamplingRun, c: JudgedCase, activity: Activity, s
     run.failed.set(c.key, { reason: `answered ${named} sample #${index} with ${sent.length} outputs for its ${calls} calls (each call's output is checked)`, stage, sample: index });
     return null;
   }
-  const showMs = await checkSampleOutputs(run, c, inputs, sent, stage, index, watch);
+  const showMs = await checkSampleOutputs(run, c, inputs, sent, stage, index, watch, channel);
   if (showMs === null) return null;
   if (stage === 'warm-up' && calls === 1) noteOutputSize(run, c, sent[0]);
   const judgeMs = (receivedAt[0] as number) - sentAt;
@@ -233,14 +260,21 @@ async function chooseCalls(run: SamplingRun, members: JudgedCase[]): Promise<voi
   }
 }
 
-/** The warm-up of one group's cases: plan.warmupSamples discarded samples of one call each, their judge times kept. */
+/**
+ * The warm-up of one group's cases: plan.warmupSamples discarded samples of one call each, their judge times kept; a
+ * case measured in several processes (forks) is warmed up in each, so no fork starts its first round colder than the
+ * others, and its calls per sample come from all of their times (the fastest), once.
+ */
 async function warmUp(run: SamplingRun, members: JudgedCase[]): Promise<void> {
-  if (run.plan.warmupSamples === 0) return;
+  const { warmupSamples } = run.plan;
+  if (warmupSamples === 0) return;
   for (const c of members) {
     run.hooks.onProgress?.(run.progress.done++, run.progress.total, c.label, 'warm-up');
-    for (let s = 0; s < run.plan.warmupSamples && !run.failed.has(c.key); s++) {
-      const sample = await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', s, 1);
-      if (sample) run.warm.get(c.key)!.ms.push(sample.judgeMs);
+    for (let fork = 0; fork < forksOf(c); fork++) {
+      for (let s = 0; s < warmupSamples && !run.failed.has(c.key); s++) {
+        const sample = await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', fork * warmupSamples + s, 1, fork);
+        if (sample) run.warm.get(c.key)!.ms.push(sample.judgeMs);
+      }
     }
   }
 }
@@ -248,7 +282,9 @@ async function warmUp(run: SamplingRun, members: JudgedCase[]): Promise<void> {
 /**
  * The measured rounds of one group's cases (run.cases indices `members`), numbered from `firstRound`: each round
  * takes plan.samplesPerRound samples of each case in a rotating order, after one discarded sample where the case
- * asks for it (rewarm).
+ * asks for it (rewarm). A case measured in several processes (forks) takes its group's round r in process
+ * r mod forks: a graded case and the solution's copy of it have the same forks, so fork i of one meets fork i of the
+ * other in the same rounds (drift still cancels within a round).
  */
 async function measureRounds(run: SamplingRun, members: number[], firstRound: number): Promise<void> {
   const { plan, hooks, failed, progress } = run;
@@ -261,17 +297,19 @@ async function measureRounds(run: SamplingRun, members: number[], firstRound: nu
       const t = run.taken.get(c.key)!;
       const calls = run.chosen.get(c.key)?.calls ?? 1;
       t.calls = calls;
-      if (c.rewarm && (await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples + round, calls)) === null) continue;
-      hooks.beforeRound?.(firstRound + round, c.key);
+      const fork = round % forksOf(c);
+      if (c.rewarm && (await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples * forksOf(c) + round, calls, fork)) === null) continue;
+      hooks.beforeRound?.(firstRound + round, c.key, fork);
       for (let j = 0; j < plan.samplesPerRound && !failed.has(c.key); j++) {
-        const sample = await takeSample(run, c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length, calls);
+        const sample = await takeSample(run, c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length, calls, fork);
         if (sample === null) break;
         t.callMs.push(sample.callMs);
         t.judgeMs.push(sample.judgeMs);
         t.afterMs.push(sample.afterMs);
         t.sampleRounds.push(firstRound + round);
+        t.sampleProcesses.push(fork);
       }
-      hooks.afterRound?.(firstRound + round, c.key);
+      hooks.afterRound?.(firstRound + round, c.key, fork);
     }
   }
 }
@@ -293,7 +331,7 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
     hooks,
     channels,
     of,
-    taken: new Map(cases.map((c) => [c.key, { callMs: [], judgeMs: [], afterMs: [], sampleRounds: [], calls: 1 }])),
+    taken: new Map(cases.map((c) => [c.key, { callMs: [], judgeMs: [], afterMs: [], sampleRounds: [], sampleProcesses: [], calls: 1 }])),
     failed: new Map(),
     disagreements: new Map(),
     chosen: new Map(),
@@ -309,20 +347,26 @@ export async function judgeSamples(cases: JudgedCase[], plan: SamplingPlan, rout
     await warmUp(run, memberCases);
     await chooseCalls(run, memberCases);
     const live = memberCases.map((c) => c.key).filter((key) => !run.failed.has(key));
-    for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: false, resetObservations: live.filter((key) => of(key) === channel) }, betweenWatch(run, channel));
+    const liveCases = memberCases.filter((c) => live.includes(c.key));
+    for (const channel of channels) await channel.ask({ type: 'between', collectGarbage: false, resetObservations: liveCases.filter((c) => hasCase(run, c, channel)).map((c) => c.key) }, betweenWatch(run, channel));
     await measureRounds(run, members, g * plan.rounds);
   }
   hooks.onProgress?.(run.progress.done, run.progress.total, '', 'measure');
   for (const key of run.failed.keys()) run.taken.delete(key);
 
   const { samples, charged } = chargeAfterAnswer(cases, run.taken);
+  // Each sample's process, for a case measured in several (the results' sampleProcesses); absent: one process.
+  for (const c of cases) {
+    const s = samples.get(c.key);
+    if (s && forksOf(c) > 1) s.sampleProcesses = run.taken.get(c.key)!.sampleProcesses;
+  }
   const notes = clockNotes(cases, run.taken, run.chosen, charged, run.roundTripMs, run.disagreements, plan);
   if (run.large.outputs > 0) notes.push(largeOutputNote(run.large));
   if (roundTrips.length > 1) {
-    const others = roundTrips.slice(1).map((ms, i) => `${RUNNER_NAMES[names[i + 1] ?? ''] ?? 'another process'} ${formatFixed(ms, 3)} ms`);
+    const graded = Math.max(1, ...cases.map(forksOf));
     notes.push(
-      `A graded run's own processes had round trips per sample of: ${others.join(', ')}; the learner's, ${formatFixed(run.roundTripMs, 3)} ms, is the harness overhead recorded. ` +
-        `The graded cases ran in a process of their own (the solution's copies' mirror), so their speedups over the baseline, measured in the learner's process, compare two processes; a run without --grade measures them in one.`,
+      `A graded run's own processes had round trips per sample of: ${otherTrips(roundTrips, names)}; the learner's, ${formatFixed(run.roundTripMs, 3)} ms, is the harness overhead recorded. ` +
+        `The graded cases ran in ${graded > 1 ? `${graded} fresh processes a side (forks: round r in fork r mod ${graded}, fork i of the learner's graded cases beside fork i of the solution's copies)` : "a process of their own (the solution's copies' mirror)"}, so their speedups over the baseline, measured in the learner's process, compare two processes; a run without --grade measures them in one.`,
     );
   }
   return { samples, failed: run.failed, roundTripMs: run.roundTripMs, notes };

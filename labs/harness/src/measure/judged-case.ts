@@ -26,11 +26,19 @@ export interface JudgedCase {
    * processes idle while the learner's runs every other case, and neither may start a round colder than it ran.
    */
   rewarm?: boolean;
+  /**
+   * The processes it is measured in (a graded run's forks, run-cases.ts GRADE_FORKS): each warmed up, then round r
+   * in process r mod forks; absent: 1, the one process that has it.
+   */
+  forks?: number;
 }
 
 export interface JudgedSamples {
-  /** Per case, each measured sample's time per call (ms), its round, and the calls each sample made. */
-  samples: Map<string, { samplesMs: number[]; sampleRounds: number[]; callsPerSample: number }>;
+  /**
+   * Per case, each measured sample's time per call (ms), its round, the calls each sample made, and for a case measured
+   * in several processes (forks) each sample's process, 0 .. forks - 1.
+   */
+  samples: Map<string, { samplesMs: number[]; sampleRounds: number[]; callsPerSample: number; sampleProcesses?: number[] }>;
   failed: Map<string, { reason: string; stage: 'warm-up' | 'measure'; sample: number | null }>;
   /** The median round trip of an empty sample, in ms: the harness overhead per sample. */
   roundTripMs: number;

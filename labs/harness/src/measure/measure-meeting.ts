@@ -1,10 +1,11 @@
 /**
  * Where the runner processes of one attempt meet for the measure stage: a practice run has one (the learner's), a
- * `--grade` run three (the learner's; its graded cases', mirroring the solution's; and the solution's, which never
- * loads a learner module: run-cases.ts runnerSideOf). Each arrives when its check is over with the cases that passed
- * and its channel; once all have arrived (or left without measuring), the judge measures every case in one interleaved
- * sequence (judge-sampler.ts), each sample asked of the process that has the case, so the solution's samples and the
- * learner's are taken round by round, side by side.
+ * `--grade` run 1 + 2F (the learner's; and F forks each (run-cases.ts GRADE_FORKS) of its graded cases', mirroring the
+ * solution's, and of the solution's, which never loads a learner module: run-cases.ts runnerSideOf). Each arrives
+ * when its check is over with the cases that passed and its channel; once all have arrived (or left without
+ * measuring), the judge measures every case in one interleaved sequence (judge-sampler.ts), each sample asked of the
+ * process that has the case (a graded pair's round r of fork r mod F on both sides), so the solution's samples and
+ * the learner's are taken round by round, side by side.
  * Input: each party's cases and channel. Output: the run's samples (`judged`), failed entries, overhead and notes,
  * written into the run; each party's `arrive` then resolves and the party ends its runner.
  */
@@ -23,6 +24,8 @@ import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
 export interface Party {
   /** Which runner (run-protocol.ts RunnerSide): the round trip recorded as the run's overhead is the learner's. */
   name: RunnerSide;
+  /** Which of its side's processes (a graded run's forks, 0 .. F - 1); 0 for the learner's. */
+  fork: number;
   channel: JudgeChannel;
   pid: number | undefined;
   cases: Extract<RunnerMessage, { type: 'measuring' }>['cases'];
@@ -30,7 +33,7 @@ export interface Party {
 
 export class MeasureMeeting {
   /** Samples of each case the judge measured, by key, until its 'measured' arrives. */
-  readonly judged = new Map<string, { samplesMs: number[]; sampleRounds: number[]; callsPerSample: number }>();
+  readonly judged = new Map<string, { samplesMs: number[]; sampleRounds: number[]; callsPerSample: number; sampleProcesses?: number[] }>();
   /** Called once every party's check is over, before the judge makes its inputs (the check's may be dropped then). */
   beforeMeasure: (() => void) | null = null;
   #expected: number;
@@ -85,32 +88,55 @@ export class MeasureMeeting {
     this.beforeMeasure?.();
     const run = this.#run;
     const infoOf = (key: string): CaseInfo | undefined => run.lab.cases.find((c) => c.key === key);
-    const owner = new Map<string, Party>();
+    /** The processes that have each case, by fork (one but for a graded run's graded pairs). */
+    const owner = new Map<string, Party[]>();
     const graded = gradedKeys(run.lab);
+    const forks = Math.max(...this.#parties.map((p) => p.fork + 1));
     const cases: JudgedCase[] = [];
-    for (const party of this.#parties) {
+    const offered = new Map<string, { checkMs: unknown }>();
+    // Fork 0 first: a case's check time is its first fork's.
+    for (const party of [...this.#parties].sort((a, b) => a.fork - b.fork)) {
       for (const c of Array.isArray(party.cases) ? party.cases : []) {
         const info = infoOf(c?.key);
-        // Only cases the supervisor knows, that passed their check, from the process that checked them.
-        if (!info || this.#entries.get(info.key)?.passed !== true || owner.has(info.key)) continue;
-        // In a graded run each case is one runner's alone (the solution's copies, the learner's graded cases, the rest).
+        // Only cases the supervisor knows, that passed their check (in every fork that checked them: check-verdicts.ts).
+        if (!info || this.#entries.get(info.key)?.passed !== true) continue;
+        // In a graded run each case is one side's alone (the solution's copies, the learner's graded cases, the rest),
+        // and one fork's once.
         if (this.#expected > 1 && runnerSideOf(info, graded) !== party.name) continue;
-        owner.set(info.key, party);
-        const checkMs = typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null;
-        // A graded case and the solution's copy of it: one pair, the same calls per sample (equal work).
-        const pair = caseKey({ variant: info.variant, params: gradedCaseParams(info.params) });
-        cases.push({
-          key: info.key,
-          label: caseLabel(info),
-          ...(info.measureGroup ? { group: info.measureGroup } : {}),
-          sampleLimitMs: sampleLimitMs(checkMs),
-          checkMs,
-          baseline: info.variant === run.lab.baseline && !isSolutionCopy(info.params),
-          trusted: info.variant === run.lab.baseline || isSolutionCopy(info.params),
-          inputKey: info.inputKey,
-          ...(this.#expected > 1 && graded.has(pair) ? { rewarm: true, pair } : {}),
-        });
+        const own = owner.get(info.key) ?? [];
+        if (own[party.fork] !== undefined) continue;
+        own[party.fork] = party;
+        owner.set(info.key, own);
+        if (!offered.has(info.key)) offered.set(info.key, c);
       }
+    }
+    for (const [key, own] of owner) {
+      const info = infoOf(key)!;
+      const sideForks = runnerSideOf(info, graded) === 'learner' ? 1 : forks;
+      // A graded pair is measured in every fork or not at all: a fork that did not offer it (its runner's own list)
+      // would leave its rounds to the others.
+      const missing = Array.from({ length: sideForks }, (_, f) => f).filter((f) => own[f] === undefined);
+      if (missing.length > 0) {
+        this.#failed(key, `its process ${missing[0]! + 1} of ${sideForks} did not offer it for measuring after its check`, 'measure', null);
+        owner.delete(key);
+        continue;
+      }
+      const c = offered.get(key)!;
+      const checkMs = typeof c.checkMs === 'number' && Number.isFinite(c.checkMs) ? c.checkMs : null;
+      // A graded case and the solution's copy of it: one pair, the same calls per sample (equal work).
+      const pair = caseKey({ variant: info.variant, params: gradedCaseParams(info.params) });
+      cases.push({
+        key: info.key,
+        label: caseLabel(info),
+        ...(info.measureGroup ? { group: info.measureGroup } : {}),
+        sampleLimitMs: sampleLimitMs(checkMs),
+        checkMs,
+        baseline: info.variant === run.lab.baseline && !isSolutionCopy(info.params),
+        trusted: info.variant === run.lab.baseline || isSolutionCopy(info.params),
+        inputKey: info.inputKey,
+        ...(this.#expected > 1 && graded.has(pair) ? { rewarm: true, pair } : {}),
+        ...(sideForks > 1 ? { forks: sideForks } : {}),
+      });
     }
     // The lab's case order: the solution's copies come last in it, as the rotation had them in one process.
     const order = run.lab.cases.map((c) => c.key);
@@ -128,24 +154,25 @@ export class MeasureMeeting {
       for (const party of this.#parties) if (party.pid !== undefined) try { process.kill(-party.pid, 'SIGKILL'); } catch { /* gone already */ }
       throw error;
     }
-    // The learner's first (its round trip is the run's overhead), then in RunnerSide's order, whichever arrived first.
+    // The learner's first (its round trip is the run's overhead), then in RunnerSide's order and fork by fork,
+    // whichever arrived first.
     const sides: RunnerSide[] = ['learner', 'graded', 'solution'];
-    const parties = [...this.#parties].sort((a, b) => sides.indexOf(a.name) - sides.indexOf(b.name));
+    const parties = [...this.#parties].sort((a, b) => sides.indexOf(a.name) - sides.indexOf(b.name) || a.fork - b.fork);
     // The CPU other processes took while each case's samples of a round were timed (competing-load.ts).
     let roundStart: CpuSnapshot | null = null;
     const result = await judgeSamples(
       cases,
       run.lab.plan,
-      { channels: parties.map((p) => p.channel), names: parties.map((p) => p.name), of: (key) => owner.get(key)!.channel },
+      { channels: parties.map((p) => p.channel), names: parties.map((p) => p.name), of: (key, fork = 0) => owner.get(key)![fork]!.channel },
       outputs,
       {
         onProgress: (done, total, label, phase) => this.#options.onProgress?.({ type: 'progress', done, total, label, phase }),
-        beforeRound: (_round, key) => {
-          const pid = owner.get(key)?.pid;
+        beforeRound: (_round, key, fork) => {
+          const pid = owner.get(key)?.[fork]?.pid;
           roundStart = pid !== undefined ? readCpuSnapshot(pid) : null;
         },
-        afterRound: (round, key) => {
-          const pid = owner.get(key)?.pid;
+        afterRound: (round, key, fork) => {
+          const pid = owner.get(key)?.[fork]?.pid;
           const roundEnd = roundStart && pid !== undefined ? readCpuSnapshot(pid) : null;
           if (!roundStart || !roundEnd) return;
           const load = roundLoad(roundStart, roundEnd);
@@ -175,17 +202,22 @@ export class MeasureMeeting {
       cases.map((c) => {
         // The warm-up's samples now (one call each); the measured ones' calls once the warm-up has set them (reserve).
         // The position check counts every sample the judge asks: the warm-up, one discarded before each round if
-        // rewarmed, the rounds'.
-        const checked = plan.warmupSamples + plan.rounds * (plan.samplesPerRound + (c.rewarm ? 1 : 0));
+        // rewarmed, the rounds'; a case in several processes (forks) is warmed up in each.
+        const warmups = plan.warmupSamples * (c.forks ?? 1);
+        const checked = warmups + plan.rounds * (plan.samplesPerRound + (c.rewarm ? 1 : 0));
         const definition = byKey.get(c.key);
         if (!definition) throw new Error(`the case ${c.key} is not in the harness's own list of the lab's cases`);
-        return { key: c.key, definition, samples: plan.warmupSamples, checked };
+        return { key: c.key, definition, samples: warmups, checked };
       }),
     );
   }
 
-  /** The keys of `party`'s cases the judge measured. */
+  /**
+   * The keys of `party`'s cases the judge measured, whose observations it collects ('finish'): a case measured in
+   * several processes (forks) is its first fork's, whose observations the results keep (the others' are dropped).
+   */
   keysOf(party: Party): string[] {
+    if (party.fork !== 0) return [];
     const own = new Set((Array.isArray(party.cases) ? party.cases : []).map((c) => c?.key));
     return [...this.judged.keys()].filter((k) => own.has(k));
   }

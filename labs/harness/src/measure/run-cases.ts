@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LabLoadError } from '../errors.ts';
 import { caseKey, isSolutionCopy, paramsKey, solutionCopyParams } from '@parallel-course/core';
-import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type VariantInfo } from '../lab-definition.ts';
+import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan, type VariantInfo } from '../lab-definition.ts';
 import { type CaseInfo, type LabInfo, type RunJob, type RunnerSide } from './run-protocol.ts';
 
 /** The learner's file behind a variant, from its `source` line: `<impl>/schedule.ts: runInChunks` -> `exercises/<lab>/schedule.ts`. */
@@ -53,6 +53,33 @@ function solutionCopies(lab: LabDefinition<unknown, unknown>, job: RunCasesJob, 
 export function runnerSideOf(definition: Pick<CaseDefinition<unknown, unknown>, 'variant' | 'params'>, graded: ReadonlySet<string>): RunnerSide {
   if (isSolutionCopy(definition.params)) return 'solution';
   return graded.has(caseKey(definition)) ? 'graded' : 'learner';
+}
+
+/**
+ * A graded run's process pairs (JMH's forks, and its default count): fork i of the learner's graded cases' runner and
+ * fork i of the solution's, each a fresh process, so 1 + 2 x GRADE_FORKS runners. Why: two fresh processes running
+ * the same code differed by about 6% (issue 42, session 19: between-pair sd of the log ratio 0.057 against 0.019
+ * within a pair), and once in four quiet runs one process read 2.7x slow for its whole life; a grade from one process
+ * a side cannot show either in its interval. With 5 a side, one such process is one fork in five, its rounds a fifth
+ * of the pair's, and the grade's interval can resample processes (forkstats). More cost start, check and warm-up of
+ * two more processes each (plan.ts); fewer leave an interval over processes with too few to resample.
+ */
+export const GRADE_FORKS = 5;
+
+/** A graded job's forks (RunJob.forks, tests pass fewer), at least 1; 1 for a practice run. */
+export function gradeForks(job: Pick<RunJob, 'grade' | 'forks'>): number {
+  if (job.grade !== true) return 1;
+  const forks = job.forks ?? GRADE_FORKS;
+  return Number.isInteger(forks) && forks >= 1 ? forks : GRADE_FORKS;
+}
+
+/**
+ * A graded run's sampling: the plan's rounds raised to its forks where fewer (native-kernel's quick plan has 3), so
+ * every fork of a graded pair gets a round; the whole run's, since a results file records one plan for every case
+ * (validate checks each case's rounds by it).
+ */
+export function gradedSampling(plan: SamplingPlan, forks: number): SamplingPlan {
+  return plan.rounds >= forks ? plan : { ...plan, rounds: forks };
 }
 
 /** The case keys a run grades (its grading's cases), the set runnerSideOf takes. */
@@ -117,7 +144,7 @@ export function runCases(lab: LabDefinition<unknown, unknown>, job: RunCasesJob,
     memoryBytes: lab.memoryBytes?.(ctx) ?? null,
     solutionBuildOutputs: job.grade ? (lab.solutionBuildOutputs?.(ctx) ?? []) : [],
     cases,
-    plan: job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full),
+    plan: gradedSampling(job.sampling ?? (job.quick ? lab.sampling.quick : lab.sampling.full), gradeForks(job)),
     grading,
   };
   return { definition: lab, ctx, info, definitions };

@@ -45,6 +45,11 @@ export interface RunJob {
   grade?: boolean;
   /** In a graded run, which cases this runner sets up (RunnerSide); absent: every case (a practice run). */
   side?: RunnerSide;
+  /**
+   * A graded run's process pairs (run-cases.ts GRADE_FORKS, the default; tests pass fewer): each side's graded cases
+   * run in this many fresh runners. The judge's job field, never read from the environment learner code shares.
+   */
+  forks?: number;
   /** Multiplies the runner's own call limits, as the supervisor's (tests shorten them; default 1). */
   limitScale?: number;
 }

@@ -29,8 +29,8 @@ export interface LargeOutputs {
 /** What a sampling run's checks read and fill: its output judge, its channels, its failed cases, its large outputs. */
 export interface SampleChecking {
   outputs: OutputJudge;
-  /** The channel of the process that runs a case. */
-  of(caseKey: string): JudgeChannel;
+  /** The channel of the process that runs a case; of a case in several (JudgedCase forks), process `fork`'s. */
+  of(caseKey: string, fork?: number): JudgeChannel;
   failed: JudgedSamples['failed'];
   large: LargeOutputs;
 }
@@ -49,7 +49,7 @@ type CallChecked = { comparison: Comparison; showMs: number; whole?: () => Promi
  * positions are read (the fetch takes seconds). The positions' 'show' is timed (showMs, charged beyond a trusted
  * case's); the whole fetch is not (the judge's choice, not the sample's work).
  */
-async function checkCallOutput(run: SampleChecking, c: JudgedCase, sample: JudgedInput, output: unknown, call: number, watch: Watch): Promise<CallChecked> {
+async function checkCallOutput(run: SampleChecking, c: JudgedCase, sample: JudgedInput, output: unknown, call: number, watch: Watch, channel: JudgeChannel): Promise<CallChecked> {
   const sent = output as { kind?: unknown; value?: unknown; length?: unknown; error?: unknown } | null;
   if (sent?.kind === 'threw') return { threw: String(sent.error).slice(0, 2000) };
   if (sent?.kind === 'whole') return { comparison: run.outputs.check(c.key, sample, sent.value), showMs: 0 };
@@ -57,7 +57,7 @@ async function checkCallOutput(run: SampleChecking, c: JudgedCase, sample: Judge
   const positions = run.outputs.positions(c.key, sample, sent.length);
   if (!Array.isArray(positions)) return { comparison: positions, showMs: 0 };
   const show = async (ask: { positions: number[]; block?: OutputBlock }) => {
-    const shown = await run.of(c.key).ask({ type: 'show', caseKey: c.key, call, ...ask }, watch);
+    const shown = await channel.ask({ type: 'show', caseKey: c.key, call, ...ask }, watch);
     const values = shown.answers[0]?.type === 'shown' ? shown.answers[0].values : null;
     return { values: ArrayBuffer.isView(values) || Array.isArray(values) ? (values as ArrayLike<number>) : [], ms: (shown.receivedAt[0] as number) - shown.sentAt };
   };
@@ -81,10 +81,10 @@ async function checkCallOutput(run: SampleChecking, c: JudgedCase, sample: Judge
 }
 
 /**
- * Checks every call's output of one sample (`sent`, one per input): null and the case failed where one is wrong, or
- * threw; else the time the 'show' requests of large outputs took, in ms.
+ * Checks every call's output of one sample (`sent`, one per input, from the process of `channel`): null and the case
+ * failed where one is wrong, or threw; else the time the 'show' requests of large outputs took, in ms.
  */
-export async function checkSampleOutputs(run: SampleChecking, c: JudgedCase, inputs: JudgedInput[], sent: unknown[], stage: 'warm-up' | 'measure', index: number, watch: Watch): Promise<number | null> {
+export async function checkSampleOutputs(run: SampleChecking, c: JudgedCase, inputs: JudgedInput[], sent: unknown[], stage: 'warm-up' | 'measure', index: number, watch: Watch, channel: JudgeChannel): Promise<number | null> {
   const calls = inputs.length;
   let showMs = 0;
   const wholeChecks: { where: string; whole: () => Promise<Comparison> }[] = [];
@@ -111,7 +111,7 @@ export async function checkSampleOutputs(run: SampleChecking, c: JudgedCase, inp
   };
   for (const [j, input] of inputs.entries()) {
     const where = calls > 1 ? `, call #${j} of ${calls},` : '';
-    const checked = await passes(where, () => checkCallOutput(run, c, input, sent[j], j, watch));
+    const checked = await passes(where, () => checkCallOutput(run, c, input, sent[j], j, watch, channel));
     if (checked === false || 'threw' in checked) return null;
     showMs += checked.showMs;
     if (checked.whole) wholeChecks.push({ where, whole: checked.whole });

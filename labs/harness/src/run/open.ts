@@ -40,6 +40,8 @@ export interface RunLabOptions {
   cpus?: number;
   /** `--grade`: measure the lab's graded cases of the solution beside these, and grade them (grade.ts). */
   grade?: boolean;
+  /** A graded run's process pairs (run-cases.ts GRADE_FORKS, the default; tests pass fewer to stay fast). */
+  forks?: number;
   /** `--trusted-code`: grade even where no OS sandbox can start (supervisor.ts). */
   trustedCode?: boolean;
   /** Overrides the sandbox's limits (os-sandbox.ts; tests use small ones). */

@@ -33,6 +33,8 @@ const FINISH_LIMIT_MS = 30_000;
 /** Which runner of the attempt this is, the meeting where it is measured, and whether the supervisor has stopped it. */
 export interface AttemptSide {
   name: RunnerSide;
+  /** Which of its side's processes (a graded run's forks, 0 .. F - 1; run-cases.ts GRADE_FORKS); absent: 0. */
+  fork?: number;
   meeting: MeasureMeeting;
   stopped(): boolean;
 }
@@ -79,6 +81,8 @@ export class AttemptMessages {
   #measuringFinished = false;
   /** Whether this runner has met the others for the measure stage, or said it will not. */
   #met = false;
+  /** The cases whose observations this runner was asked for ('finish'): its 'measured' may name these alone. */
+  #finishing = new Set<string>();
   readonly #parts: AttemptParts;
   readonly #verdicts: CheckVerdicts;
 
@@ -221,7 +225,7 @@ export class AttemptMessages {
     this.#measuringStarted = true;
     this.#met = true;
     watchdog.watch(null);
-    const party = { name: side.name, channel, pid: child.pid, cases: message.cases };
+    const party = { name: side.name, fork: side.fork ?? 0, channel, pid: child.pid, cases: message.cases };
     // Once the judge has compared every check output: the meeting measures only the cases that passed.
     void this.settled()
       .then(() => side.meeting.arrive(party))
@@ -229,6 +233,7 @@ export class AttemptMessages {
         // Observations, then the runner tears down and ends: as long as a teardown may take.
         this.#measuringFinished = true;
         const keys = side.meeting.keysOf(party);
+        this.#finishing = new Set(keys);
         watchdog.watch({ activity: { stage: 'teardown', caseKey: keys[0] ?? '' }, limitMs: FINISH_LIMIT_MS, why: `collecting observations may take ${FINISH_LIMIT_MS / 1000} s` });
         channel.tell({ type: 'finish', caseKeys: keys });
       });
@@ -244,7 +249,8 @@ export class AttemptMessages {
 
   #measured(message: Message<'measured'>): void {
     const { judged } = this.#parts.side.meeting;
-    const s = this.#ownCase(message.caseKey) ? judged.get(message.caseKey) : undefined;
+    // Only a case this runner was asked to finish: of a graded pair's forks, the first's (measure-meeting.ts keysOf).
+    const s = this.#ownCase(message.caseKey) && this.#finishing.has(message.caseKey) ? judged.get(message.caseKey) : undefined;
     if (!this.#measuringFinished || !s) return this.#refuse(`a measured case arrived that the harness did not measure (${message.caseKey})`, message.caseKey);
     judged.delete(message.caseKey);
     this.#parts.run.measured.set(message.caseKey, { ...s, observations: message.observations, workPerSample: message.workPerSample, sample: message.sample });
@@ -287,7 +293,14 @@ export class AttemptMessages {
         const info = this.#infoOf(key);
         return info ? failedEntry(info, `${reason}${this.#fileOf(key)}`, previous, 'check', null) : null;
       },
-      decided: (key, entry) => void entries.set(key, entry),
+      decided: (key, entry) => {
+        // A graded run checks a graded case in each of its forks, into the run's one map of entries: a case passes
+        // only if it passed in every fork, so one fork's pass never replaces another's failure, whichever came first.
+        // (Across attempts nothing is lost: a case that failed is never checked again, supervisor.ts failedKeys.)
+        const earlier = entries.get(key);
+        if (entry.passed && earlier !== undefined && !earlier.passed) return;
+        entries.set(key, entry);
+      },
       probed: (key, error) => channel.tell({ type: 'probed', caseKey: key, error }),
     };
   }

@@ -67,14 +67,13 @@ export type OsSandboxProbe = { available: true; bwrap: string; prlimit: string }
 /**
  * How the runner is walled in: bubblewrap (os-sandbox.ts) or the permission model alone, and why. The limits are each
  * runner's own (each has its own sandbox, and the supervisor polls each one's memory apart): a graded run has `runners`
- * = 3, the learner's, its graded cases' and the solution's (supervisor.ts), so together they may hold three times the
- * memory limit, and the note says so.
+ * = 1 + 2F, the learner's and F forks each of its graded cases' and the solution's (supervisor.ts, run-cases.ts
+ * GRADE_FORKS), so together they may hold that many times the memory limit, and the note says so.
  */
 export function osSandboxNote(probe: OsSandboxProbe, limits: SandboxLimits, runners = 1): string {
-  const together =
-    runners > 1
-      ? ` These limits are each runner's: this graded run has ${runners} (the learner's, its graded cases' and the solution's), so at most ${formatGiB(runners * limits.memoryBytes)} of memory together.`
-      : '';
+  const forks = Math.floor((runners - 1) / 2);
+  const whose = forks > 1 ? `the learner's, and ${forks} forks each of its graded cases' and the solution's` : "the learner's, its graded cases' and the solution's";
+  const together = runners > 1 ? ` These limits are each runner's: this graded run has ${runners} (${whose}), so at most ${formatGiB(runners * limits.memoryBytes)} of memory together.` : '';
   return probe.available
     ? `Sandbox: bubblewrap (no network, its own PID namespace, a read-only view of the course, a private temp folder; at most ${formatGiB(limits.memoryBytes)} of memory, ` +
         `${limits.cpuSeconds} CPU s per process, ${limits.processes} processes and threads, ${limits.outputBytes / 2 ** 20} MiB of output per stream) and Node's permission model.${together}`

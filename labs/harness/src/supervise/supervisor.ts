@@ -8,11 +8,13 @@
  * JMH forks a fresh JVM: no state of the failed attempt colours the next. Each attempt drops at least one more
  * variant, so a run ends after at most MAX_ATTEMPTS attempts.
  *
- * A `--grade` run has three runners per attempt (run-attempt.ts each): the solution's, which sets up only the
- * solution's copies of the graded cases and so never loads a learner module; the learner's graded cases', which
- * mirrors it (the same cases in the same order, the learner's code), so the two sides of a graded pair are alike by
- * construction; and the learner's, with every other case. They meet for the measure stage (measure-meeting.ts), where
- * the judge interleaves their samples. A case that ends one ends them all.
+ * A `--grade` run has 1 + 2F runners per attempt (run-attempt.ts each; F = run-cases.ts GRADE_FORKS): F forks of the
+ * solution's, which sets up only the solution's copies of the graded cases and so never loads a learner module; F
+ * forks of the learner's graded cases', each mirroring its solution fork (the same cases in the same order, the
+ * learner's code), so the two sides of a graded pair are alike by construction and fresh processes on both sides
+ * (JMH's forks: a process's own speed shows between forks); and the learner's, with every other case. Each fork checks
+ * its cases (a case passes only if it passed in every fork). They meet for the measure stage (measure-meeting.ts),
+ * where the judge interleaves their samples. A case that ends one ends them all.
  *
  * The stop signals (errors.ts STOP_SIGNALS: SIGINT, SIGTERM, SIGHUP) end the runners' process groups and the run;
  * nothing is written (run/check-and-measure.ts says so).
@@ -34,6 +36,7 @@ import { changedFiles, fingerprintFiles } from './solution-fingerprint.ts';
 import { CheckJudge } from '../measure/check-judge.ts';
 import { caseKey } from '@parallel-course/core';
 import { STOP_SIGNALS } from '../errors.ts';
+import { gradeForks } from '../measure/run-cases.ts';
 
 export { effectiveLimitMs, LIMIT_GRACE_MS, MEMORY_POLL_MS } from './attempt-watchdog.ts';
 /**
@@ -67,7 +70,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const run: SupervisedRun = { lab: options.cases.info, correctness: [], measured: new Map(), harnessOverheadMs: null, fatal: null, interrupted: null, notes: [], competingCpus: new Map() };
   const entries = new Map<string, CorrectnessEntry>();
   const failedKeys = new Set<string>();
-  /** The runner processes of the attempt under way (three in a graded run: the learner's, its graded cases', the solution's). */
+  /** The runner processes of the attempt under way (1 + 2F in a graded run: the learner's, F forks of its graded cases', F of the solution's). */
   let current: ChildProcess[] = [];
 
   const onSignal = (signal: NodeJS.Signals) => {
@@ -81,13 +84,13 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
   const onStop = () => onSignal('SIGTERM');
   if (options.stop?.aborted) onStop();
   options.stop?.addEventListener('abort', onStop);
-  // A graded run measures the solution's copies of the graded cases in a runner of their own, which never loads a
-  // learner module (and the learner's runners then need no read of solutions/), and the learner's graded cases in a
-  // runner that mirrors it (run-cases.ts runnerSideOf); a practice run has one runner.
+  // A graded run measures the solution's copies of the graded cases in runners of their own, which never load a
+  // learner module (and the learner's runners then need no read of solutions/), and the learner's graded cases in
+  // runners that mirror them (run-cases.ts runnerSideOf), F fresh processes a side (forks); a practice run has one runner.
   const graded = options.job.grade === true && !options.job.checkOnly;
-  const sides: { name: RunnerSide; impl: RunJob['impl'] }[] = graded
-    ? [{ name: 'learner', impl: options.job.impl }, { name: 'graded', impl: options.job.impl }, { name: 'solution', impl: 'solution' }]
-    : [{ name: 'learner', impl: options.job.impl }];
+  const forks = graded ? gradeForks(options.job) : 1;
+  const sides: { name: RunnerSide; impl: RunJob['impl']; fork: number }[] = [{ name: 'learner', impl: options.job.impl, fork: 0 }];
+  for (let fork = 0; graded && fork < forks; fork++) sides.push({ name: 'graded', impl: options.job.impl, fork }, { name: 'solution', impl: 'solution', fork });
   // The walls, outer then inner: the OS sandbox and its limits (os-sandbox.ts), then Node's permissions (sandbox.ts).
   const probe = probeOsSandbox();
   const limits = { ...sandboxLimits(options.job.availableParallelism, run.lab.memoryBytes), ...options.limits };
@@ -130,7 +133,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRu
     const outcomes = await Promise.all(
       parties.map(async ({ side, sandbox }) => {
         const sideJob: RunJob = graded ? { ...job, impl: side.impl, side: side.name } : job;
-        const outcome = await runAttempt(sideJob, options, run, entries, (child) => current.push(child), sandbox, { name: side.name, meeting, stopped: () => stopped }, checks);
+        const outcome = await runAttempt(sideJob, options, run, entries, (child) => current.push(child), sandbox, { name: side.name, fork: side.fork, meeting, stopped: () => stopped }, checks);
         if ((outcome.kind === 'case-ended' || run.fatal) && !stopped) {
           stopped = true;
           for (const child of current) killGroup(child, 'SIGKILL');
