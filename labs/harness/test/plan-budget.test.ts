@@ -16,6 +16,7 @@ import { parallelMs, rateOf } from '../src/plan/calibration.ts';
 import { runLab } from '../src/run/run-lab.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { caseKey } from '@parallel-course/core';
+import { GRADE_FORKS } from '../src/measure/run-cases.ts';
 
 const CTX: LabContext = { impl: 'solution', implDir: '/nowhere', rootDir: '/nowhere', quick: false, availableParallelism: 4, seed: 1 };
 const SAMPLING: SamplingPlan = { warmupSamples: 1, rounds: 10, samplesPerRound: 2 };
@@ -63,6 +64,24 @@ test('a plan adds set-up, check and (warm-up + rounds x iterations) samples per 
   assert.deepEqual(plan.unestimated, []);
   // Twice as slow a machine (the calibration says so): every case's part doubles.
   assert.equal(planRun(lab, CTX, SAMPLING, { msPerUnit: 2 }).totalMs - plan.totalMs, 21 * 400 + 400);
+});
+
+test("a graded run's plan counts its forks: rounds raised to F, each graded pair's other forks' set-up, check and warm-up, the discarded sample before each round, and the runners they add", () => {
+  const lab = fakeLab([fakeCase('base', 100), fakeCase('head', 300), fakeCase('graded', 200)], { cases: () => [{ variant: 'graded', params: {} }], target: 0.9, targetText: 'at least 0.9' });
+  const three: SamplingPlan = { warmupSamples: 1, rounds: 3, samplesPerRound: 2 };
+  const plan = planRun(lab, CTX, three, { msPerUnit: 1 }, { grade: true });
+  assert.equal(GRADE_FORKS, 5);
+  assert.equal(plan.sampling.rounds, 5, 'a round for each fork (quick native-kernel plans 3)');
+  // Reference at 5 rounds: per case 100 set-up + (50 + 1 sample) check + (1 + 5 x 2) samples:
+  //   base 100 + 150 + 11 x 100 = 1350; head 100 + 350 + 11 x 300 = 3750; graded 100 + 250 + 11 x 200 = 2550, and
+  //   its 4 other forks' 100 + 250 + 1 x 200 = 550 each (2200) and 5 discarded samples (1000): 5750, twice (the
+  //   learner's and the solution's copy); inputs 1000; harness 4000 + 4 x 100 + 2 x 4 runners x 500.
+  assert.equal(plan.totalMs, 1350 + 3750 + 2 * 5750 + 1000 + HARNESS_MS.perRun + 4 * HARNESS_MS.perCase + 8 * HARNESS_MS.perRunner);
+  // Two forks (a test's RunJob.forks): the plan's own 3 rounds, one other fork each.
+  const two = planRun(lab, CTX, three, { msPerUnit: 1 }, { grade: true, forks: 2 });
+  assert.equal(two.sampling.rounds, 3);
+  // A fit keeps a round for each fork: never below F.
+  assert.equal(fitToBudget(plan, 1).plan.sampling.rounds, 5);
 });
 
 test("the judge's whole fetches of outputs over 4 MiB are planned: the measured one's in the check and per sample, each other check output's once", () => {

@@ -18,6 +18,8 @@ export interface LabPlanOptions {
   seed: number;
   rootDir: string;
   grade?: boolean;
+  /** A graded run's process pairs (RunJob.forks); default run-cases.ts GRADE_FORKS. */
+  forks?: number;
   /** 'here': the lab's calibration on this machine (a run); 'course': the course machine's rates (the table). */
   rates: 'here' | 'course';
 }
@@ -58,7 +60,7 @@ export function planLoadedLab(lab: LabDefinition<unknown, unknown>, options: Lab
   const ctx = planContext(options);
   const sampling = options.quick ? lab.sampling.quick : lab.sampling.full;
   const calibration = ratesFor(lab, options.rates);
-  const fit = fitToBudget(planRun(lab, ctx, sampling, calibration, options.grade ? { grade: true } : {}), options.quick ? RUN_BUDGET_MS.quick : RUN_BUDGET_MS.full);
+  const fit = fitToBudget(planRun(lab, ctx, sampling, calibration, options.grade ? { grade: true, ...(options.forks !== undefined ? { forks: options.forks } : {}) } : {}), options.quick ? RUN_BUDGET_MS.quick : RUN_BUDGET_MS.full);
   const rates = Object.entries(calibration)
     .map(([name, value]) => `${name} = ${formatSignificant(value)}`)
     .join(', ');

@@ -9,6 +9,7 @@ import { resolveHeadline, type Calibration, type CaseDefinition, type LabContext
 import { caseKey, caseLabel, formatDuration, paramsKey } from '@parallel-course/core';
 import { MAX_CALLS_PER_SAMPLE, PROBE_SAMPLES, TARGET_SAMPLE_TRIPS } from '../measure/sample-limits.ts';
 import { wholeFetchMs } from '../measure/whole-output.ts';
+import { GRADE_FORKS, gradedSampling } from '../measure/run-cases.ts';
 
 /** How long a run may take, in ms: a full run about 5 minutes, a quick one about 90 seconds, on any node. */
 export const RUN_BUDGET_MS = { full: 300_000, quick: 90_000 } as const;
@@ -20,9 +21,12 @@ export const MIN_ROUNDS = 3;
  * The harness's own time in a run, besides the lab's calls: starting the runner (Node strips the TypeScript of the
  * harness and the lab), the environment (git, nvidia-smi), the statistics (10,000 bootstrap resamples per interval)
  * and the reports with their charts. From quick and full runs of the labs on the course machine (2026-12-03):
- * about 4 s a run and 0.1 s a case. A planning figure, not a promise.
+ * about 4 s a run and 0.1 s a case. A graded run's forks start 2 (F - 1) more runners (run-cases.ts GRADE_FORKS), each
+ * about 0.5 s (perRunner): graded runs of the test fixture's lab, forks 1 against 5 (8 more runners), took 1.6 s and
+ * 8.1 s longer at load averages 11 and 22 on the shared 2-vCPU VM (2026-12-06), 0.2 to 1 s a runner. A planning figure,
+ * not a promise.
  */
-export const HARNESS_MS = { perRun: 4_000, perCase: 100 } as const;
+export const HARNESS_MS = { perRun: 4_000, perCase: 100, perRunner: 500 } as const;
 
 /**
  * The judge's round trip per sample on the course machine, in ms (its calibration read 0.03 to 0.13): a call shorter
@@ -50,6 +54,13 @@ export interface PlannedCase {
   checkMs: number;
   /** Checking each warm-up and measured sample's outputs (a fresh input's checkSample), outside the timed region. */
   sampleCheckMs: number;
+  /**
+   * The processes the case runs in: a graded pair's F forks in a graded run (each sets it up, checks it and warms it
+   * up), else 1.
+   */
+  forks: number;
+  /** A graded pair's case in a graded run: one discarded sample before each round (judge-sampler.ts rewarm). */
+  rewarmed: boolean;
 }
 
 export interface RunPlan {
@@ -61,6 +72,8 @@ export interface RunPlan {
   cases: PlannedCase[];
   /** Making the inputs and their expected outputs, once per distinct input. */
   inputsMs: number;
+  /** A graded run's process pairs (run-cases.ts GRADE_FORKS); 1 for a practice run. */
+  forks: number;
   harnessMs: number;
   /** Everything: harness + inputs + per case (set-up + check + (warm-up + rounds x samples per round) samples). */
   totalMs: number;
@@ -82,8 +95,10 @@ export interface RunFit {
 }
 
 export interface PlanOptions {
-  /** `--grade`: the graded cases run twice, the learner's and the solution's (runner.ts). */
+  /** `--grade`: the graded cases run twice, the learner's and the solution's (runner.ts), in `forks` processes a side. */
   grade?: boolean;
+  /** A graded run's process pairs (RunJob.forks); default run-cases.ts GRADE_FORKS. */
+  forks?: number;
   /** Keys of cases to leave out. */
   omit?: ReadonlySet<string>;
 }
@@ -100,17 +115,32 @@ function samplesPerCase(sampling: SamplingPlan): number {
   return 1 + sampling.warmupSamples + sampling.rounds * sampling.samplesPerRound;
 }
 
-function totalOf(cases: PlannedCase[], sampling: SamplingPlan, inputsMs: number, harnessMs: number): number {
-  const perCase = cases.reduce((sum, c) => sum + c.setupMs + c.checkMs + (samplesPerCase(sampling) - 1) * (c.sampleMs + c.sampleCheckMs), 0);
-  return harnessMs + inputsMs + perCase;
+/** One case's time under `sampling`, its other forks' set-up, check and warm-up and its discarded samples included. */
+function caseMs(c: PlannedCase, sampling: SamplingPlan): number {
+  const sample = c.sampleMs + c.sampleCheckMs;
+  const forks = (c.forks - 1) * (c.setupMs + c.checkMs + sampling.warmupSamples * sample);
+  return c.setupMs + c.checkMs + (samplesPerCase(sampling) - 1) * sample + forks + (c.rewarmed ? sampling.rounds * sample : 0);
 }
+
+function totalOf(cases: PlannedCase[], sampling: SamplingPlan, inputsMs: number, harnessMs: number): number {
+  return harnessMs + inputsMs + cases.reduce((sum, c) => sum + caseMs(c, sampling), 0);
+}
+
+/** The harness's own time: a run's, a case's each, and the runners a graded run's forks add (2 (F - 1), HARNESS_MS). */
+function harnessOf(cases: PlannedCase[], forks: number): number {
+  return HARNESS_MS.perRun + HARNESS_MS.perCase * cases.length + HARNESS_MS.perRunner * 2 * (forks - 1);
+}
+
 
 /**
  * The plan of a run of `lab` for `ctx` under `sampling`, with each case's estimate at `calibration`. Calls
  * `lab.cases(ctx)`, which must start nothing.
  */
-export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, sampling: SamplingPlan, calibration: Calibration, options: PlanOptions = {}): RunPlan {
+export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, asked: SamplingPlan, calibration: Calibration, options: PlanOptions = {}): RunPlan {
   const kept = protectedKeys(lab, ctx, options.grade === true);
+  // A graded run's rounds, at least its forks (run-cases.ts gradedSampling, which the run itself applies).
+  const forks = options.grade ? (options.forks ?? GRADE_FORKS) : 1;
+  const sampling = gradedSampling(asked, forks);
   const definitions = lab.cases(ctx).filter((d) => !options.omit?.has(caseKey(d)));
   const graded = new Set(options.grade ? (lab.grading?.cases(ctx) ?? []).map(caseKey) : []);
   const cases: PlannedCase[] = [];
@@ -140,6 +170,8 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
       setupMs: estimate?.setupMs ?? 0,
       checkMs: (estimate?.checkMs ?? 0) + callMs + fetch.checkMs + checkFetchMs + (calls > 1 ? PROBE_SAMPLES * (sampleMs + sampleCheckMs) : 0),
       sampleCheckMs,
+      forks: graded.has(key) ? forks : 1,
+      rewarmed: graded.has(key),
     };
     cases.push(planned);
     // The solution's copy of a graded case (run-cases.ts solutionCopies) costs what the learner's does.
@@ -148,7 +180,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
     if (!inputs.has(inputKey)) inputs.set(inputKey, lab.planning?.inputsMs?.(d.params, ctx, calibration) ?? 0);
   }
   const inputsMs = [...inputs.values()].reduce((a, b) => a + b, 0);
-  const harnessMs = HARNESS_MS.perRun + HARNESS_MS.perCase * cases.length;
+  const harnessMs = harnessOf(cases, forks);
   return {
     lab: lab.name,
     p: ctx.availableParallelism,
@@ -156,6 +188,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
     sampling,
     cases,
     inputsMs,
+    forks,
     harnessMs,
     totalMs: totalOf(cases, sampling, inputsMs, harnessMs),
     unestimated,
@@ -166,7 +199,7 @@ export function planRun(lab: LabDefinition<unknown, unknown>, ctx: LabContext, s
 function replan(plan: RunPlan, rounds: number, omitted: ReadonlySet<string>): RunPlan {
   const sampling = { ...plan.sampling, rounds };
   const cases = plan.cases.filter((c) => !omitted.has(c.key));
-  const harnessMs = HARNESS_MS.perRun + HARNESS_MS.perCase * cases.length;
+  const harnessMs = harnessOf(cases, plan.forks);
   return { ...plan, sampling, cases, harnessMs, totalMs: totalOf(cases, sampling, plan.inputsMs, harnessMs) };
 }
 
@@ -184,11 +217,12 @@ function mostRounds(plan: RunPlan, low: number, high: number, omitted: ReadonlyS
  * other case: a lab makes its inputs from its whole sweep (event-loop's burst follows its largest pool, run or not).
  */
 export function fitToBudget(plan: RunPlan, budgetMs: number): RunFit {
-  const fewest = Math.min(plan.sampling.rounds, MIN_ROUNDS);
+  // A graded run keeps a round for each fork (run-cases.ts gradedSampling).
+  const fewest = Math.max(Math.min(plan.sampling.rounds, MIN_ROUNDS), Math.min(plan.sampling.rounds, plan.forks));
   const omitted = new Set<string>();
   let rounds = mostRounds(plan, fewest, plan.sampling.rounds, omitted, budgetMs);
   if (replan(plan, rounds, omitted).totalMs > budgetMs) {
-    const costOf = (c: PlannedCase) => c.setupMs + c.checkMs + (samplesPerCase({ ...plan.sampling, rounds: fewest }) - 1) * (c.sampleMs + c.sampleCheckMs);
+    const costOf = (c: PlannedCase) => caseMs(c, { ...plan.sampling, rounds: fewest });
     // The longest first; of equally long ones, the later in the sweep (a lab lists its main variants first).
     const optional = plan.cases
       .map((c, index) => ({ c, index }))

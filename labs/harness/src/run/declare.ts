@@ -23,7 +23,7 @@ export function declareRun(start: RunStart): DeclaredRun {
   let plan: LabPlan | null = null;
   if (!options.sampling) {
     try {
-      plan = planLoadedLab(definition, { lab: options.lab, impl: options.impl, quick: options.quick, p: cpus.p, seed, rootDir, rates: 'here', ...grade });
+      plan = planLoadedLab(definition, { lab: options.lab, impl: options.impl, quick: options.quick, p: cpus.p, seed, rootDir, rates: 'here', ...grade, ...(options.forks !== undefined ? { forks: options.forks } : {}) });
     } catch {
       plan = null; // a plan that cannot be made changes nothing: the runner reports that lab's problem as before
     }
@@ -32,7 +32,8 @@ export function declareRun(start: RunStart): DeclaredRun {
   const sampling = options.sampling ?? plan?.sampling;
   const job = {
     lab: options.lab, impl: options.impl, quick: options.quick, seed, rootDir, checkOnly: false, availableParallelism: cpus.p,
-    ...grade, ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}),
+    ...grade, ...(options.grade && options.forks !== undefined ? { forks: options.forks } : {}),
+    ...(sampling ? { sampling } : {}), ...(plan?.omit.length ? { omit: plan.omit } : {}),
   };
   // Without the lab's notes: they may load native code, which runs only in the runner (it sends them).
   return { plan, job, cases: runCases(definition, job, { notes: false }) };
