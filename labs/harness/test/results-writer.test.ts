@@ -1,10 +1,11 @@
 /** Results are never overwritten: a new folder per run, atomic writes that refuse to replace a file. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import fs, { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { checkOutDir } from '../src/write/out-dir-check.ts';
 import { createRunDir, runFolderName, writeFileAtomic, writeResults, writeRunFolder } from '../src/write/results-writer.ts';
@@ -21,23 +22,63 @@ test('run folders are named by time and never reused', (t) => {
   assert.equal(path.basename(b), '2026-12-02T13-45-10-123Z-2');
 });
 
-// A run folder's name past the path limit (4,096 bytes on Linux) fails after <out>/<lab> was made for it: that empty
-// folder (and <out> when it was new) went with the failure, leaving a folder of no run; an earlier <out>/<lab> stays.
+/**
+ * The longest path this system's file calls take, in bytes with the final NUL (PATH_MAX: 4,096 on Linux, 1,024 on
+ * macOS), read from `getconf PATH_MAX` for the folder the test writes in.
+ */
+function pathMax(dir: string): number {
+  const read = spawnSync('getconf', ['PATH_MAX', dir], { encoding: 'utf8' });
+  const value = Number(read.stdout.trim());
+  assert.ok(read.status === 0 && Number.isInteger(value) && value >= 256, `getconf PATH_MAX ${dir} gave ${JSON.stringify(read.stdout ?? '')} (${read.stderr ?? read.error})`);
+  return value;
+}
+
+// A run folder's name past the path limit fails after <out>/<lab> was made for it: that empty folder (and <out> when it
+// was new) went with the failure, leaving a folder of no run; an earlier <out>/<lab> stays.
 test('a run folder that cannot be made leaves no folder of its own behind, and keeps the ones it found', (t) => {
   const out = tempDir(t, 'writer-');
   const lab = 'event-loop';
   const date = new Date('2026-12-02T13:45:10.123Z');
-  // <out>/d.../d.../e.../event-loop is 4,080 bytes: made fine; the run folder in it (25 more) is too long.
+  // <out>/d.../d.../e.../event-loop is 16 bytes under the limit: made fine; the run folder in it (25 more) is too long.
+  const longest = pathMax(out) - 16;
   let outRoot = path.join(out, 'new');
-  while (path.join(outRoot, lab).length + 201 < 4080) outRoot = path.join(outRoot, 'd'.repeat(200));
-  outRoot = path.join(outRoot, 'e'.repeat(4080 - path.join(outRoot, lab).length - 1));
-  assert.equal(path.join(outRoot, lab).length, 4080);
+  while (path.join(outRoot, lab).length + 201 < longest) outRoot = path.join(outRoot, 'd'.repeat(200));
+  outRoot = path.join(outRoot, 'e'.repeat(longest - path.join(outRoot, lab).length - 1));
+  assert.equal(path.join(outRoot, lab).length, longest);
   assert.throws(() => createRunDir(outRoot, lab, date), { code: 'ENAMETOOLONG' });
   assert.deepEqual(readdirSync(out), []);
   // An <out>/<lab> that was there before (earlier runs' folder) is never removed.
   mkdirSync(path.join(outRoot, lab), { recursive: true });
   assert.throws(() => createRunDir(outRoot, lab, date), { code: 'ENAMETOOLONG' });
   assert.deepEqual(readdirSync(path.join(outRoot, lab)), []);
+});
+
+// Two runs share --out: run A made <out>/<lab>, failed, and removed it while empty; run B had found it there (so did not
+// make it) and its run folder's mkdir came just after A's removal: ENOENT, and B's results went to a temporary folder.
+test("a run folder is made when another run sharing --out removed the empty lab folder just before this run's mkdir", (t) => {
+  const out = tempDir(t, 'writer-');
+  const labDir = path.join(out, 'event-loop');
+  mkdirSync(labDir); // run A's, found by this run
+  const original = fs.mkdirSync;
+  let removed = false;
+  // The removal lands between this run's look at <out>/<lab> and its mkdir of the run folder (node:fs's named exports
+  // follow the module object once synced, so createRunDir's mkdirSync is this one).
+  const mkdir = mock.method(fs, 'mkdirSync', ((dir: fs.PathLike, options?: fs.MakeDirectoryOptions) => {
+    if (!removed && path.dirname(String(dir)) === labDir) {
+      removed = true;
+      rmdirSync(labDir); // run A's clean-up
+    }
+    return original(dir, options);
+  }) as typeof fs.mkdirSync);
+  syncBuiltinESMExports();
+  t.after(() => {
+    mkdir.mock.restore();
+    syncBuiltinESMExports();
+  });
+  const dir = createRunDir(out, 'event-loop', new Date('2026-12-02T13:45:10.123Z'));
+  assert.ok(removed, 'the other run removed <out>/<lab> first');
+  assert.equal(dir, path.join(labDir, '2026-12-02T13-45-10-123Z'));
+  assert.ok(statSync(dir).isDirectory());
 });
 
 test('writeFileAtomic refuses to replace an existing file', (t) => {

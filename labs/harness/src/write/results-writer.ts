@@ -37,6 +37,9 @@ function unmakeDirs(made: readonly string[]): void {
   }
 }
 
+/** How many times createRunDir makes `<out>/<lab>` again after another run removed it (each removal is a failed run's). */
+const MAX_REMADE = 10;
+
 /** `2026-12-02T13-45-10-123Z`: sortable, and legal in file names on every OS. */
 export function runFolderName(date: Date): string {
   return date.toISOString().replace(/[:.]/g, '-');
@@ -52,13 +55,23 @@ export function createRunDir(outRoot: string, lab: string, date: Date): string {
   try {
     makeDirs(labDir, made);
     const base = path.join(labDir, runFolderName(date));
+    let remade = 0;
     for (let n = 1; n < 1000; n++) {
       const candidate = n === 1 ? base : `${base}-${n}`;
       try {
         mkdirSync(candidate); // not recursive: fails with EEXIST instead of reusing a folder
         return candidate;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        // Another run sharing --out made <lab> (so makeDirs found it), failed, and removed it while empty (unmakeDirs)
+        // before this mkdir: make it again, ours now, and try the same name (a few times: each needs a run that failed).
+        if (code === 'ENOENT' && remade < MAX_REMADE) {
+          remade++;
+          makeDirs(labDir, made);
+          n--;
+          continue;
+        }
+        if (code !== 'EEXIST') throw error;
       }
     }
     throw new Error(`could not create a new run folder under ${labDir}`);
