@@ -46,8 +46,9 @@ export function checksum(bytes: Uint8Array, length = bytes.length): number {
  * Every path, not only the hot loop: tails of 0-3 bytes and views that start off a word boundary (the DataView
  * loop). Optimised code meets a path it never saw by throwing itself away, and what V8 compiles next depends on
  * the timing of its background compiles: with 4 KiB payloads alone the check stage's 5-byte payload did that, and
- * in 3 of 12 fresh processes (session 20, under load) the hand-off worker then ran checksum in on-stack-replacement
- * code for its whole life, 18-35 ms a 16 MiB call against 6.0-6.9 ms (issue 42's 2.69 graded against itself).
+ * in 11 of 47 fresh processes (session 20, under load) the hand-off worker then ran checksum in on-stack-replacement
+ * code for its whole life, about 3x the CPU time of the others a 16 MiB call (18.0-20.0 ms against 6.0-6.7): the
+ * slow process that once graded the solution against itself at 2.69 (docs/architecture.md).
  */
 export function warmChecksum(): void {
   const plain = makePayload(1, 4096 + 4);

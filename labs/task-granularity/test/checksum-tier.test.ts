@@ -3,9 +3,9 @@
  * is the code every process times. Why (issue 42): the warm-up once ran 4 KiB payloads only (no tail shorter than a
  * word, no view off a word boundary); the check stage's first payload (5 bytes) reached the tail loop, which V8's
  * optimised code had never seen, and threw that code away. What V8 compiled next depended on the timing of its
- * background compiles: in 3 of 12 fresh processes under load (session 20) the hand-off worker's checksum stayed in
- * on-stack-replacement code for its whole life and read a 16 MiB shared hand-off 3-6x slower (18-35 ms a call
- * against 6.0-6.9), the process effect a graded run once showed as 2.69.
+ * background compiles: in 11 of 47 fresh processes under load (session 20) the hand-off worker's checksum stayed in
+ * on-stack-replacement code for its whole life and spent about 3x the CPU time on a 16 MiB shared hand-off
+ * (18.0-20.0 ms a call against 6.0-6.7), the process effect a graded run once showed as 2.69.
  *
  * The check runs in a child with V8's test intrinsics (--allow-natives-syntax): warm, optimise with the warm-up's
  * feedback (what V8 does on its own a moment later), then every payload shape the lab hands over; checksum must still
