@@ -9,9 +9,10 @@
  * The instructor's validator (validate.ts) recomputes a file with the same analyzeRun.
  */
 import { analyze, caseRatioInterval, type Analysis, type AnalysisInput, type AnalysisOptions } from './analysis.ts';
-import { gateImplausible, gradeCases, type GradingSpec } from './grade.ts';
+import { gateImplausible, gradeCases, type GradeInterval, type GradingSpec } from './grade.ts';
 import { plausibilityFlags } from './plausibility.ts';
 import { SCHEMA_VERSION, type Grade, type Results } from './results-schema.ts';
+import { processRatioInterval, sameProcessCells } from './statistics.ts';
 
 export interface RunAnalysisOptions extends AnalysisOptions {
   /** `--grade`: the graded cases and the target (grade.ts); absent or null for a plain run. */
@@ -23,12 +24,34 @@ export interface RunAnalysis extends Analysis {
   grade: Grade | null;
 }
 
+/**
+ * A graded case's ratio and interval: over pairs of processes where both sides carry their samples' processes, at least
+ * 2, in the same (process, round) cells of one measure group (a graded run's forks; statistics/processes.ts, no random
+ * numbers); otherwise resampled as the run's speedups are (caseRatioInterval: pairing, seed derivation, resamples),
+ * the ratio median / median. A file without sampleProcesses recomputes exactly as before they existed.
+ */
+export function gradeRatioInterval(run: { seed: number; bootstrapResamples: number }): GradeInterval {
+  return (solution, learner, key) => {
+    const { sampleProcesses: sp, sampleRounds: sr } = solution;
+    const { sampleProcesses: lp, sampleRounds: lr } = learner;
+    if (sp && sr && lp && lr && solution.measureGroup === learner.measureGroup) {
+      const s = { samplesMs: solution.samplesMs, sampleRounds: sr, sampleProcesses: sp };
+      const l = { samplesMs: learner.samplesMs, sampleRounds: lr, sampleProcesses: lp };
+      if (sameProcessCells(s, l)) {
+        const { ratio, ci95 } = processRatioInterval(s, l);
+        return { ratio, ci95, pairing: 'processes' };
+      }
+    }
+    return caseRatioInterval(run, solution, learner, key);
+  };
+}
+
 /** Statistics, then the grade: every computed field of results.json from the samples, the seed and the declarations. */
 export function analyzeRun(inputs: AnalysisInput[], options: RunAnalysisOptions): RunAnalysis {
   const analysis = analyze(inputs, options);
   const run = { seed: options.seed, bootstrapResamples: options.resamples };
-  // The grade's intervals are resampled exactly as the run's speedups are (pairing, seed derivation, resamples).
-  const graded = options.grading ? gradeCases(inputs, analysis.cases, options.grading, (solution, learner, key) => caseRatioInterval(run, solution, learner, key)) : null;
+  // Over pairs of processes where the run forked, else resampled exactly as the run's speedups are.
+  const graded = options.grading ? gradeCases(inputs, analysis.cases, options.grading, gradeRatioInterval(run)) : null;
   // An implausible speedup of a graded case fails its grade (plausibility.ts).
   const grade = graded ? gateImplausible(graded, plausibilityFlags({ cpus: { available: options.availableParallelism }, speedups: analysis.speedups, grade: null })) : null;
   return { ...analysis, grade };

@@ -2,7 +2,10 @@
  * `--grade`: the learner's graded cases against the solution's same cases, measured interleaved in one
  * run on one machine. A grade entry is the ratio median(solution time) / median(learner time) (1 = as fast as the
  * solution; 0.5 = half its throughput) with its 95% interval, paired by round like every speedup, against the lab's
- * target. It fails only when the measurement shows the code is slower than the target: the whole interval below it,
+ * target. Where both sides ran in the same fresh processes (a graded run's forks, at least 2 a side, process i of the
+ * learner's case beside process i of the solution's copy), the interval is over those pairs of processes and the ratio
+ * its centre, the geometric mean of the pairs' ratios (statistics/processes.ts, `pairing: 'processes'`): one process a
+ * side cannot show how much two processes of the same code differ. It fails only when the measurement shows the code is slower than the target: the whole interval below it,
  * or when the interval is too wide to be a measurement (MAX_GRADE_INTERVAL_SPAN).
  * The benefit of the doubt goes to the learner, so the solution graded against itself passes on a noisy machine;
  * `uncertain` says the interval straddles the target (a full run, or a quieter machine, narrows it). An optional
@@ -65,8 +68,12 @@ export interface GradingSpec {
   notImplemented?: Headline[];
 }
 
-/** The interval of median(solution) / median(learner) for one graded case; `key` seeds its resampling. */
-export type GradeInterval = (solution: AnalysisInput, learner: AnalysisInput, key: string) => { ci95: [number, number]; pairing: 'rounds' | 'independent' };
+/**
+ * The interval of the ratio solution / learner for one graded case; `key` seeds its resampling. `ratio`: the point
+ * estimate of a method that has its own (over pairs of processes: the interval's centre); absent, the ratio is
+ * median(solution) / median(learner).
+ */
+export type GradeInterval = (solution: AnalysisInput, learner: AnalysisInput, key: string) => { ratio?: number; ci95: [number, number]; pairing: NonNullable<Grade['entries'][number]['pairing']> };
 
 /** The cases whose check said "not implemented", as GradingSpec.notImplemented wants them. */
 export function notImplementedCases(correctness: Pick<CorrectnessEntry, 'variant' | 'params' | 'notImplemented'>[]): Headline[] {
@@ -109,9 +116,9 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     if (!learner || !solution) {
       return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, reason: !learner ? 'your case did not pass its check or was not measured' : "the solution's case was not measured" };
     }
-    const ratio = median(solution.samplesMs) / median(learner.samplesMs);
     // The seed text is frozen (case-identity.ts paramsSeedText): committed graded runs recompute only with it.
-    const { ci95, pairing } = interval(solution, learner, `grade:${g.variant}:${paramsSeedText(g.params)}`);
+    const { ci95, pairing, ratio: estimate } = interval(solution, learner, `grade:${g.variant}:${paramsSeedText(g.params)}`);
+    const ratio = estimate ?? median(solution.samplesMs) / median(learner.samplesMs);
     // A ratio no machine gives is flagged, never passed (plausibility.ts).
     const implausible = implausibleGradeRatio(ratio);
     if (implausible !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: implausible };

@@ -14,6 +14,7 @@
  *   resolve.ts          samplesToResolve: how many more samples an interval around 1 needs to exclude it
  *   student-t.ts        studentTCdf, studentTQuantile: Student's t for Welch's interval
  *   between-runs.ts     compareSpeedupsBetweenRuns: a variant between two runs, drift cancelled by its baseline
+ *   processes.ts        processRatioInterval: a graded ratio's 95 % interval over pairs of processes (forks)
  *   interval-verdict.ts compareEstimates, moverRatioCi: verdicts from the interval of a ratio, never from overlap
  *   scaling-notes.ts    scalingNotes: efficiency above 1, negative Karp-Flatt, sweeps too short to fit, extrapolations
  *   stability.ts        windowThroughputs, firstStableWindow: the windowed stability rule of inference benchmarks
@@ -40,6 +41,8 @@ export type { AmdahlFitResult, LawPoint, ScalingPoint } from './statistics/scali
 export { logGamma, regularizedBeta, studentTCdf, studentTQuantile } from './statistics/student-t.ts';
 export { compareSpeedupsBetweenRuns, roundLogSpeedups, welchInterval } from './statistics/between-runs.ts';
 export type { BetweenRunComparison, RoundedCase, WelchInterval } from './statistics/between-runs.ts';
+export { processPairLogRatios, processRatioInterval, sameProcessCells } from './statistics/processes.ts';
+export type { ProcessRatio, ProcessTaggedCase } from './statistics/processes.ts';
 export { compareEstimates, moverDifferenceCi, moverRatioCi, verdictOf } from './statistics/interval-verdict.ts';
 export { bootstrapSlopeCi, linearFit } from './statistics/slope.ts';
 export type { Estimate, IntervalComparison, IntervalVerdict } from './statistics/interval-verdict.ts';
