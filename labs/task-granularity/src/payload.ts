@@ -48,7 +48,10 @@ export function checksum(bytes: Uint8Array, length = bytes.length): number {
  * the timing of its background compiles: with 4 KiB payloads alone the check stage's 5-byte payload did that, and
  * in 11 of 47 fresh processes (session 20, under load) the hand-off worker then ran checksum in on-stack-replacement
  * code for its whole life, about 3x the CPU time of the others a 16 MiB call (18.0-20.0 ms against 6.0-6.7): the
- * slow process that once graded the solution against itself at 2.69 (docs/architecture.md).
+ * slow process that once graded the solution against itself at 2.69 (docs/architecture.md). Left out: views that
+ * track a resizable or growable buffer's length (another kind of object to V8, which the solution's stage never
+ * returns): warming them too made every 16 MiB call cost 6.8-7.5 ms of CPU against 5.9-6.7 (8 fresh processes
+ * each, under load).
  */
 export function warmChecksum(): void {
   const plain = makePayload(1, 4096 + 4);
