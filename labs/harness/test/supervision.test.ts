@@ -109,6 +109,21 @@ test('process.exit(0) in learner code fails that case and never ends the run wit
   assert.match(learner?.reason ?? '', /^the lab process ended while measuring learner \(round 1\) \(exit code 0\): does the code call process\.exit\(\)\?/);
 });
 
+// Code a call left behind (a timer) ends the lab process between two calls, while no case runs: the case whose call
+// left it fails, naming the file, and the run goes on without it. In a graded run the learner's graded case runs alone
+// in its runner, so the exit comes while that runner waits for the measure stage. Before, the run ended with "the lab
+// process ended unexpectedly (exit code 0) outside any case" and named no file (issue 42: os-sandbox.test's hostile
+// learner once ended that way).
+test('process.exit(0) from code a call left behind fails the case that left it, naming the file', async (t) => {
+  const root = tempRoot('faults-root', 'harness-faults-', t);
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), fault('if (n === 3) setImmediate(() => process.exit(0));'));
+  const outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root, limitScale: LIMIT_SCALE, cpus: 2, grade: true, trustedCode: true });
+  const learner = outcome.correctness.find((e) => e.variant === 'learner' && e.params.impl === undefined);
+  assert.equal(learner?.passed, false);
+  assert.match(learner?.reason ?? '', /^the lab process ended after checking learner on input #2, while none of its calls was running \(exit code 0\): does code it left running after the call \(a timer, a callback, a child process\) call process\.exit\(\)\? Look at exercises\/faulty\/faulty\.ts\./);
+  assert.ok(outcome.results?.notes.some((n) => n.includes('restarted without learner')), 'the run went on without it');
+});
+
 test('a throw while measuring fails that case alone, without restarting the others', async (t) => {
   const { outcome, learner } = await runWith(t, fault("if (n === 9) throw new Error('boom');"));
   assertOthersKept(outcome);

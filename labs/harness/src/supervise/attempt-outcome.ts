@@ -2,12 +2,13 @@
  * How an attempt ended, once its runner has exited: finished (the run goes on to its statistics, or ends with its
  * fatal failure), or a case ended the runner (the supervisor starts the next attempt without it). A case that ended
  * the runner fails with the reason (over its time limit, over the run's memory or CPU limit, a crash, process.exit)
- * and the learner's file named.
+ * and the learner's file named; so does the case whose call ran last when a runner that runs learner code ends by
+ * itself between calls (code a call left behind: a timer, a callback).
  * Input: what the attempt saw (the runner's exit, the watchdog's, the messages'). Output: the outcome, with the run's
  * fatal failure, notes and the failed case's entry written in place.
  */
 import { caseLabel, formatFixed, formatGiB, type CorrectnessEntry } from '@parallel-course/core';
-import type { Activity, CaseInfo, RunJob } from '../measure/run-protocol.ts';
+import type { Activity, CaseInfo, RunJob, RunnerSide } from '../measure/run-protocol.ts';
 import type { Watch } from '../measure/judge-channel.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import type { SandboxLimits } from './os-sandbox.ts';
@@ -26,8 +27,14 @@ export interface AttemptEnd {
   done: boolean;
   /** The measure stage was over: the runner was collecting observations and tearing down. */
   measuringFinished: boolean;
-  /** What the watchdog watched last, what overran its limit, the memory held past the limit (attempt-watchdog.ts). */
+  /** Which runner of the attempt this was (the solution's never loads learner code). */
+  side: RunnerSide;
+  /**
+   * What the watchdog watched last, the last call into lab or learner code of each case (the most recent first), what
+   * overran its limit, the memory held past the limit (attempt-watchdog.ts).
+   */
   activity: Watch | null;
+  lastCalls: Watch[];
   overran: Watch | null;
   overMemory: number | null;
   stderrTail: string;
@@ -69,25 +76,48 @@ export function attemptOutcome(end: AttemptEnd, record: AttemptRecord): AttemptO
   if (end.refused !== null) return caseEnded(run, end.refused);
   if (end.done || run.fatal || run.interrupted) return FINISHED;
   const ended = end.overran ?? end.activity;
+  // The runner ended by itself while none of its calls ran (between two calls, or while the judge waited for its
+  // answer between samples): code a call left behind (a timer, a callback) ended it. Where learner code runs, the case
+  // of the learner's code whose call ran last fails (else the case whose call ran last), naming its file.
+  const last = end.overran === null && end.overMemory === null && (ended === null || ended.activity.stage === 'between') && end.side !== 'solution' ? lastLearnerCall(end.lastCalls, record) : null;
+  if (last !== null) {
+    const stage = last.activity.stage;
+    if (stage !== 'between') return caseEndedBy(last.activity.caseKey, stage, (info) => endedAfterCallReason(last, info, end), end, record);
+  }
   if (ended === null) {
     run.fatal = { kind: 'internal', message: endedOutsideAnyCase(end, record.limits) };
     return FINISHED;
   }
-  if (ended.activity.stage === 'between') {
+  const stage = ended.activity.stage;
+  if (stage === 'between') {
     run.fatal = { kind: 'internal', message: endedBetweenSamples(ended, record) };
     return FINISHED;
   }
-  const info = run.lab.cases.find((c) => c.key === ended.activity.caseKey);
-  const label = info ? caseLabel(info) : ended.activity.caseKey;
-  const reason = caseEndReason(ended, info, end, record);
+  return caseEndedBy(ended.activity.caseKey, stage, (info) => caseEndReason(ended, info, end, record), end, record);
+}
+
+/**
+ * Case `key` ended the runner at `stage`, for the reason `why` gives: it fails with it (or, when measuring was over and
+ * it was tearing down, what was measured is kept with a note).
+ */
+function caseEndedBy(
+  key: string,
+  stage: NonNullable<CorrectnessEntry['failedAt']>['stage'],
+  why: (info: CaseInfo | undefined) => string,
+  end: AttemptEnd,
+  { run, entries, options }: AttemptRecord,
+): AttemptOutcome {
+  const info = run.lab.cases.find((c) => c.key === key);
+  const label = info ? caseLabel(info) : key;
+  const reason = why(info);
   options.onEvent?.(`${label}: ${reason}`);
-  if (ended.activity.stage === 'teardown' && end.measuringFinished) {
+  if (stage === 'teardown' && end.measuringFinished) {
     // Measuring was over: keep what was measured, and say the teardown was cut short.
     run.notes.push(`Teardown of ${label} was cut short: ${reason}`);
     return FINISHED;
   }
-  if (info) entries.set(info.key, failedEntry(info, reason, entries.get(info.key), ended.activity.stage, null));
-  return caseEnded(run, ended.activity.caseKey);
+  if (info) entries.set(info.key, failedEntry(info, reason, entries.get(info.key), stage, null));
+  return caseEnded(run, key);
 }
 
 function caseEnded(run: SupervisedRun, key: string): AttemptOutcome {
@@ -142,6 +172,27 @@ function caseEndReason(ended: Watch, info: CaseInfo | undefined, end: AttemptEnd
     `the lab process ended while ${what} (${signal ? `killed by ${signal}` : `exit code ${code}`}): ` +
     `${signal ? 'a crash in native code?' : code === 0 ? 'does the code call process.exit()?' : 'an uncaught error, or process.exit()?'}` +
     `${where}${last ? ` Last output: ${last}` : ''}`
+  );
+}
+
+/** Of the cases' last calls (the most recent first), the most recent of a case whose code is the learner's, else the most recent. */
+function lastLearnerCall(lastCalls: Watch[], { job, run }: AttemptRecord): Watch | null {
+  const implDir = `${job.impl === 'exercise' ? 'exercises' : 'solutions'}/`;
+  const learners = lastCalls.filter((w) => run.lab.cases.find((c) => c.key === w.activity.caseKey)?.learnerFile?.startsWith(implDir));
+  return learners[0] ?? lastCalls[0] ?? null;
+}
+
+/** Why the runner ended by itself after `last`, the case's last call, while none of its calls ran. */
+function endedAfterCallReason(last: Watch, info: CaseInfo | undefined, end: AttemptEnd): string {
+  const where = info?.learnerFile ? ` Look at ${info.learnerFile}.` : '';
+  const { code, signal } = end.exit;
+  const output = end.stderrTail.trim().split('\n').slice(-2).join(' / ');
+  const why = signal
+    ? 'a crash in native code it left running (a thread, a callback)?'
+    : `does code it left running after the call (a timer, a callback, a child process) call process.exit()${code === 0 ? '' : ' or throw'}?`;
+  return (
+    `the lab process ended after ${describeActivity(last.activity, info)}, while none of its calls was running (${signal ? `killed by ${signal}` : `exit code ${code}`}): ` +
+    `${why}${where}${output ? ` Last output: ${output}` : ''}`
   );
 }
 

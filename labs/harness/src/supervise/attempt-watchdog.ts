@@ -3,7 +3,8 @@
  * flight), and the memory of every process of the run, polled. Past either it kills the runner's process group and
  * keeps what it saw, which the attempt's outcome reads (attempt-outcome.ts).
  * Input: the runner's process, the run's memory limit, the limits' scale, what to watch next. Output: what it watched
- * last (`activity`), the call that overran its limit (`overran`), the memory held past the limit (`overMemory`).
+ * last (`activity`), the last call into lab or learner code it watched of each case (`lastCalls`), the call that overran its limit
+ * (`overran`), the memory held past the limit (`overMemory`).
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -49,6 +50,9 @@ function pageBytes(): number {
 
 export class AttemptWatchdog {
   #activity: Watch | null = null;
+  /** The last call of each case, the most recent last. */
+  readonly #lastCalls = new Map<string, Watch>();
+  #stopped = false;
   #overran: Watch | null = null;
   #overMemory: number | null = null;
   readonly #child: ChildProcess;
@@ -68,6 +72,14 @@ export class AttemptWatchdog {
     return this.#activity;
   }
 
+  /**
+   * The last call into lab or learner code it watched of each case (a set-up, a check call, a sample, a teardown; not
+   * the judge's requests between samples), kept after the call ended, the most recent first.
+   */
+  get lastCalls(): Watch[] {
+    return [...this.#lastCalls.values()].reverse();
+  }
+
   /** What overran its limit: the runner was ended for it. */
   get overran(): Watch | null {
     return this.#overran;
@@ -82,7 +94,12 @@ export class AttemptWatchdog {
   watch(next: Watch | null): void {
     this.#clearTimer();
     this.#activity = next;
-    if (next === null) return;
+    if (next !== null && next.activity.stage !== 'between') {
+      this.#lastCalls.delete(next.activity.caseKey);
+      this.#lastCalls.set(next.activity.caseKey, next);
+    }
+    // Once the runner has ended, what its last messages announce is only recorded (no timer kills a group that is gone).
+    if (next === null || this.#stopped) return;
     this.#timer = setTimeout(() => {
       this.#overran = next;
       killGroup(this.#child, 'SIGKILL');
@@ -91,6 +108,7 @@ export class AttemptWatchdog {
 
   /** Stops both watches (the runner has ended). */
   stop(): void {
+    this.#stopped = true;
     this.#clearTimer();
     clearInterval(this.#memoryTimer);
   }

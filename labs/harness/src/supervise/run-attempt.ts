@@ -16,7 +16,7 @@ import type { RunJob, RunnerMessage } from '../measure/run-protocol.ts';
 import { JudgeChannel } from '../measure/judge-channel.ts';
 import type { CheckJudge } from '../measure/check-judge.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
-import { killGroup, runnerExit, startRunner, type RunnerSandbox } from './runner-process.ts';
+import { channelRead, killGroup, runnerExit, startRunner, type RunnerSandbox } from './runner-process.ts';
 import { AttemptWatchdog } from './attempt-watchdog.ts';
 import { AttemptMessages, type AttemptSide } from './attempt-messages.ts';
 import { attemptOutcome, type AttemptOutcome } from './attempt-outcome.ts';
@@ -35,22 +35,30 @@ export function runAttempt(
   const runner = startRunner(job, sandbox, options.forwardOutput === true, run.notes);
   const { child } = runner;
   started(child);
-  const channel = new JudgeChannel((request) => child.connected && child.send(request), (next) => watchdog.watch(next));
+  let exited = false;
+  const channel = new JudgeChannel((request) => !exited && child.connected && child.send(request), (next) => watchdog.watch(next));
   const watchdog = new AttemptWatchdog(child, sandbox.limits.memoryBytes, options.limitScale, () => channel.inFlightSince !== null);
   const messages = new AttemptMessages({ child, channel, watchdog, side, run, entries, options, checks, tmpDir: sandbox.tmpDir });
   child.on('message', (message: RunnerMessage) => messages.handle(message, performance.now()));
+  // A request sent to a runner that has just ended fails (EPIPE) before its exit is seen: the exit decides the outcome.
+  child.on('error', () => {});
   return new Promise((settle) => {
     child.on('exit', (code, signal) => {
+      exited = true;
       watchdog.stop();
       const exit = runnerExit(code, signal, sandbox.wall !== null);
       killGroup(child, 'SIGKILL'); // anything the runner started and left behind
-      messages.ended();
-      const { refused, done, measuringFinished } = messages;
-      const { activity, overran, overMemory } = watchdog;
-      const end = { exit, stopped: side.stopped(), refused, done, measuringFinished, activity, overran, overMemory, stderrTail: runner.stderrTail() };
-      const outcome = attemptOutcome(end, { job, run, entries, options, limits: sandbox.limits });
-      // The case's check verdicts still on their way are written before the attempt ends.
-      void messages.settled().then(() => settle(outcome));
+      // Node may report the exit before it has read the runner's last messages (its 'done', its last 'called'): the
+      // outcome is decided once the channel is read to its end.
+      void channelRead(child).then(() => {
+        messages.ended();
+        const { refused, done, measuringFinished } = messages;
+        const { activity, lastCalls, overran, overMemory } = watchdog;
+        const end = { exit, side: side.name, stopped: side.stopped(), refused, done, measuringFinished, activity, lastCalls, overran, overMemory, stderrTail: runner.stderrTail() };
+        const outcome = attemptOutcome(end, { job, run, entries, options, limits: sandbox.limits });
+        // The case's check verdicts still on their way are written before the attempt ends.
+        return messages.settled().then(() => settle(outcome));
+      });
     });
   });
 }

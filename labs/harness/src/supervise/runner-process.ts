@@ -40,6 +40,31 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * How long the supervisor waits, after the runner's exit, for its channel to be read to the end, in ms. A process
+ * the runner started that holds the channel open (outside the OS sandbox, one that left its process group) delays the
+ * end; everything the runner sent is in the socket by its exit, read at the next turn of the event loop.
+ */
+const CHANNEL_READ_MS = 2_000;
+
+/**
+ * Resolves once every message the runner sent has been read: Node emits 'exit' when the process ends, which may come
+ * before it has read the channel's last messages ('disconnect' comes at its end), or after CHANNEL_READ_MS and one turn
+ * of the event loop (what is in the socket is read then) when another process holds the channel open.
+ */
+export function channelRead(child: ChildProcess): Promise<void> {
+  if (!child.connected) return Promise.resolve();
+  return new Promise((resolve) => {
+    const read = () => {
+      clearTimeout(timer);
+      child.off('disconnect', read);
+      resolve();
+    };
+    const timer = setTimeout(() => setImmediate(read), CHANNEL_READ_MS);
+    child.once('disconnect', read);
+  });
+}
+
 /** Starts the runner for `job`; with `forwardOutput`, its stdout and stderr go on to this process's, `notes` told when cut. */
 export function startRunner(job: RunJob, sandbox: RunnerSandbox, forwardOutput: boolean, notes: string[]): RunnerProcess {
   // Not the parent's flags (`node -e <script>` would run the script again instead of the runner): the sandbox's.
