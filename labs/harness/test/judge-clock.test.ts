@@ -303,6 +303,34 @@ test("a graded case gets one discarded sample before each of its rounds; the pla
   assert.deepEqual(result.samples.get('graded')?.sampleRounds, [0, 0, 1, 1, 2, 2]);
 });
 
+// supervision.test plants faults by call number (one call a sample: the lab's oneCallPerSample); on a busy machine its
+// fault planted at the first measured call fell in the warm-up: a slow warm-up call (over 110 round trips, under 300)
+// made the judge probe 3 more warm-up samples for a count that stays 1 whatever they read. Here the warm-up call is
+// 200 round trips (the runner stamps 20 ms on a 0.1 ms round trip): before, 3 probes were asked.
+test('a case whose samples are one call each gets no probe samples, however slow its warm-up call', async () => {
+  const asked = new Map<string | null, number>();
+  const judge: JudgeChannel = new JudgeChannel(
+    (request) =>
+      queueMicrotask(() => {
+        if (request.type === 'sample') asked.set(request.caseKey, (asked.get(request.caseKey) ?? 0) + 1);
+        const now = performance.now();
+        if (request.type === 'prepare') judge.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
+        if (request.type === 'between') judge.deliver({ type: 'ok', seq: request.seq }, now);
+        if (request.type === 'sample') {
+          const at = now + (request.caseKey === null ? 0.1 : 20);
+          judge.deliver({ type: 'sampled', seq: request.seq, runnerMs: at - now }, at);
+          judge.deliver({ type: 'output', seq: request.seq, outputs: [{ kind: 'whole' as const, value: null }] }, at);
+        }
+      }),
+    () => {},
+  );
+  const one = { key: 'one', label: 'one', sampleLimitMs: 1000, baseline: true, trusted: true, inputKey: '' };
+  // inputBytes null: the lab keeps its samples one call each (judge-outputs.ts).
+  const result = await judgeSamples([one], { warmupSamples: 1, rounds: 3, samplesPerRound: 2 }, judge, { ...ACCEPT_ALL, inputBytes: () => null });
+  assert.equal(asked.get('one'), 1 + 6, 'the warm-up and the measured samples, no probe');
+  assert.equal(result.samples.get('one')?.samplesMs.length, 6);
+});
+
 test("a graded pair measured in forks: each fork warmed up, round r taken in fork r mod F on both sides, each sample's process recorded (issue 42)", async () => {
   // Three forks a side and a practice case in the learner's process. Fork f's runner stamps each of its case samples
   // 100 x (f + 1) ms long, so a sample's time says which process took it. Before forks every sample of the pair went
