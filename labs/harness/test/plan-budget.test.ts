@@ -17,6 +17,8 @@ import { runLab } from '../src/run/run-lab.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { caseKey } from '@parallel-course/core';
 import { GRADE_FORKS } from '../src/measure/run-cases.ts';
+import { loadLab, ROOT_DIR } from '../src/lab-registry.ts';
+import { planRows } from '../src/tools/plan-cli.ts';
 
 const CTX: LabContext = { impl: 'solution', implDir: '/nowhere', rootDir: '/nowhere', quick: false, availableParallelism: 4, seed: 1 };
 const SAMPLING: SamplingPlan = { warmupSamples: 1, rounds: 10, samplesPerRound: 2 };
@@ -184,4 +186,26 @@ test('npm run lab runs the plan: fewer rounds, an optional case left out, the pl
     results.notes.some((n) => /^Planned run time: about .* for 3 cases at P = 2 \(from each case's work per sample and the lab's estimates\); rounds reduced from 6 to 3 and 1 optional case left out \(mine\) to stay within 1 min 30 s\.$/.test(n)),
     results.notes.join('\n'),
   );
+});
+
+test("npm run plan -- --grade plans every graded lab's graded run: its forks counted, at least GRADE_FORKS rounds; a lab with nothing to grade as before", async () => {
+  // The course machine's rates, as the command uses them (the GPU lab plans its CPU devices).
+  const savedCuda = process.env.CUDA_VISIBLE_DEVICES;
+  process.env.CUDA_VISIBLE_DEVICES = '';
+  const [practice, graded] = await Promise.all([planRows([2], 'course', ROOT_DIR), planRows([2], 'course', ROOT_DIR, true)]).finally(() => {
+    if (savedCuda === undefined) delete process.env.CUDA_VISIBLE_DEVICES;
+    else process.env.CUDA_VISIBLE_DEVICES = savedCuda;
+  });
+  for (const [i, row] of graded.entries()) {
+    const lab = await loadLab(row.lab, ROOT_DIR);
+    const [asked, quick] = [practice[i]!.plans[0]!.quick, row.plans[0]!.quick];
+    if (!asked || !quick) continue;
+    if (!lab.grading) {
+      assert.equal(quick.fit.plan.totalMs, asked.fit.plan.totalMs, `${row.lab}: nothing to grade, planned as a practice run`);
+      continue;
+    }
+    assert.ok(quick.fit.plan.totalMs > asked.fit.plan.totalMs, `${row.lab}: a graded run costs more`);
+    assert.ok(quick.sampling.rounds >= GRADE_FORKS, `${row.lab}: ${quick.sampling.rounds} rounds`);
+    assert.equal(quick.fit.plan.forks, GRADE_FORKS);
+  }
 });
