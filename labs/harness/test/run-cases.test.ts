@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { LabLoadError } from '../src/errors.ts';
+import { LabLoadError, UsageError } from '../src/errors.ts';
 import { loadLab } from '../src/lab-registry.ts';
-import { runCases, runnerSideOf } from '../src/measure/run-cases.ts';
+import { GRADE_FORKS, gradeForks, runCases, runnerSideOf } from '../src/measure/run-cases.ts';
 import { tempRoot } from './support/temp-root.ts';
 import { caseKey, gradedCaseParams, isSolutionCopy } from '@parallel-course/core';
 
@@ -68,4 +68,18 @@ test("a graded run's two graded runners hold the same cases in the same order, a
   assert.ok(of('learner').some((d) => d.variant === info.baseline), "the learner's runner has the baseline");
   assert.ok(of('learner').every((d) => !graded.has(caseKey(d)) && !isSolutionCopy(d.params)));
   assert.equal(of('learner').length + of('graded').length + of('solution').length, definitions.length);
+});
+
+test("a graded run's plan has a round for each fork: native-kernel's quick 3 rounds become GRADE_FORKS, a practice run keeps them (issue 42)", async () => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const lab = await loadLab('native-kernel', root);
+  const job = { lab: 'native-kernel', impl: 'exercise' as const, quick: true, seed: 1, rootDir: root, availableParallelism: 2 };
+  assert.equal(lab.sampling.quick.rounds, 3);
+  assert.equal(runCases(lab, job).info.plan.rounds, 3, 'a practice run: the plan as it is');
+  assert.equal(runCases(lab, { ...job, grade: true }).info.plan.rounds, GRADE_FORKS, 'the runner and the supervisor compute the same raised plan');
+  assert.equal(runCases(lab, { ...job, grade: true, forks: 2 }).info.plan.rounds, 3, "two forks (a test's): 3 rounds cover them");
+  assert.deepEqual([gradeForks({ grade: true }), gradeForks({ grade: true, forks: 2 }), gradeForks({ grade: false, forks: 2 })], [GRADE_FORKS, 2, 1]);
+  for (const forks of [0, 1.5, 101]) {
+    assert.throws(() => runCases(lab, { ...job, grade: true, forks }), (e: unknown) => e instanceof UsageError && e.message === `forks must be a whole number of process pairs from 1 to 100 (default 5); got ${forks}`);
+  }
 });

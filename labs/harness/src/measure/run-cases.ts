@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { LabLoadError } from '../errors.ts';
+import { LabLoadError, UsageError } from '../errors.ts';
 import { caseKey, isSolutionCopy, paramsKey, solutionCopyParams } from '@parallel-course/core';
 import { resolveHeadline, type CaseDefinition, type LabContext, type LabDefinition, type SamplingPlan, type VariantInfo } from '../lab-definition.ts';
 import { type CaseInfo, type LabInfo, type RunJob, type RunnerSide } from './run-protocol.ts';
@@ -66,11 +66,17 @@ export function runnerSideOf(definition: Pick<CaseDefinition<unknown, unknown>, 
  */
 export const GRADE_FORKS = 5;
 
-/** A graded job's forks (RunJob.forks, tests pass fewer), at least 1; 1 for a practice run. */
+/** The most forks a job may ask for: each is two more runners, and the results' process index stops at 999. */
+export const MAX_FORKS = 100;
+
+/** A graded job's forks (RunJob.forks, tests pass fewer; default GRADE_FORKS); 1 for a practice run. */
 export function gradeForks(job: Pick<RunJob, 'grade' | 'forks'>): number {
   if (job.grade !== true) return 1;
   const forks = job.forks ?? GRADE_FORKS;
-  return Number.isInteger(forks) && forks >= 1 ? forks : GRADE_FORKS;
+  if (!Number.isInteger(forks) || forks < 1 || forks > MAX_FORKS) {
+    throw new UsageError(`forks must be a whole number of process pairs from 1 to ${MAX_FORKS} (default ${GRADE_FORKS}); got ${String(forks)}`);
+  }
+  return forks;
 }
 
 /**
