@@ -220,6 +220,22 @@ test('a graded run where no OS sandbox can start is not a grade, unless the inst
   assert.ok(Math.abs(Number(together) - 5 * Number(each)) <= 0.25 + 1e-9, note);
 });
 
+// A runner that cannot be started (too many processes, the sandbox's program gone) gets no 'exit' from Node, only an
+// 'error': the run ends saying so. Before, the error was thrown in the harness's process, uncaught. Here a bwrap that
+// passes the probe and removes itself.
+test('a lab process that cannot start ends the run with a message, not an uncaught error', { skip: process.platform === 'linux' ? false : 'the OS sandbox is Linux only' }, async (t) => {
+  const root = tempRoot('faults-root', 'harness-os-sandbox-', t);
+  const fake = path.join(root, 'gone-bwrap');
+  writeFileSync(fake, '#!/bin/sh\nrm -f "$0"\nexit 0\n', { mode: 0o755 });
+  const before = process.env.COURSE_BWRAP;
+  process.env.COURSE_BWRAP = fake;
+  t.after(() => (before === undefined ? delete process.env.COURSE_BWRAP : (process.env.COURSE_BWRAP = before)));
+  await assert.rejects(
+    runLab({ lab: 'faulty', impl: 'solution', quick: true, outDir: path.join(root, 'results'), sampling: SAMPLING, silent: true, rootDir: root }),
+    /^Error: the lab process could not start: spawn .*gone-bwrap ENOENT$/,
+  );
+});
+
 test("the sandbox note states the run's memory bound: each runner's limit, and three times it for a graded run's three runners", () => {
   const limits = sandboxLimits(2, 12 * 2 ** 30);
   const bwrap = { available: true as const, bwrap: '/usr/bin/bwrap', prlimit: '/usr/bin/prlimit' };

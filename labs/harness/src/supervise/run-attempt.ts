@@ -40,9 +40,16 @@ export function runAttempt(
   const watchdog = new AttemptWatchdog(child, sandbox.limits.memoryBytes, options.limitScale, () => channel.inFlightSince !== null);
   const messages = new AttemptMessages({ child, channel, watchdog, side, run, entries, options, checks, tmpDir: sandbox.tmpDir });
   child.on('message', (message: RunnerMessage) => messages.handle(message, performance.now()));
-  // A request sent to a runner that has just ended fails (EPIPE) before its exit is seen: the exit decides the outcome.
-  child.on('error', () => {});
   return new Promise((settle) => {
+    child.on('error', (error) => {
+      // A request sent to a runner that has just ended fails (EPIPE) before its exit is seen: the exit decides the outcome.
+      if (child.pid !== undefined) return;
+      // The runner could not start (too many processes, say): no exit follows.
+      watchdog.stop();
+      messages.ended();
+      run.fatal ??= { kind: 'internal', message: `the lab process could not start: ${error.message}` };
+      settle({ kind: 'finished' });
+    });
     child.on('exit', (code, signal) => {
       exited = true;
       watchdog.stop();
