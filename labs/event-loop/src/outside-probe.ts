@@ -1,8 +1,8 @@
 /**
  * The judge's own probe of a variant's server (the case's probeFromOutside, lab.ts), run in the harness's judge
  * process, which never loads learner code: through the server's Unix socket in the run's temp folder (server-main.ts),
- * it asks for OUTSIDE_RINGS rings one after another and, while they are derived, sends GET /ping one after another,
- * each timed by its own clock. A handler that lets the event loop turn between keys answers each /ping within about a
+ * it asks for OUTSIDE_RINGS rings one after another and, while they are derived, sends GET /ping one at a time, at the
+ * pinger's pace (outside-window.ts PING_EVERY_KEYS), each timed by its own clock. A handler that lets the event loop turn between keys answers each /ping within about a
  * key's time; one that blocks the loop (a "yield" in the microtask queue, pbkdf2Sync on the main thread) holds a /ping
  * for a whole ring. One ring at a time: a ring's block is then one stretch of 8 keys that no /ping can cut short.
  * Nothing here is reported by the learner's process: the requests, the clock and the bodies' check are the judge's.
@@ -11,8 +11,12 @@
  * check at once; a burst's expected rings take hundreds of ms), and a /ping answered while it did so would be timed
  * as held by the server. A worker rather than a child process: it starts in tens of ms, needs no second Node or loader,
  * and its clock is the same performance.now(); rather than keeping the judge idle during a window, it leaves the
- * other runners' checks as fast as they were.
- * Input: the socket's path. Output: an OutsideProbe (judged by properties.ts judgeOutside).
+ * other runners' checks as fast as they were. What the window still shares with the judge's main thread (review
+ * finding 4): the CPUs, where its synchronous work is one more thread that can keep the pinger waiting (a window whose
+ * pinger lagged reads void, pingerLate, so it cannot pass a blocked loop; the key it times, fastestKeyMs), and libuv's
+ * threadpool, where the window's own rings are derived after it (that delays the comparison, not a timing); the
+ * result's message and the next window's start wait for the main loop, which times nothing.
+ * Input: the socket's path. Output: an OutsideProbe, every window read (judged by properties.ts judgeOutside).
  */
 import { randomInt } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -53,25 +57,39 @@ export const OUTSIDE_STALL_SHARE = 0.5;
 /** Rings of OUTSIDE_RINGS with at most one /ping answered during them (closedRings) for a window to count as blocked. */
 export const CLOSED_RINGS = 2;
 /**
- * Windows tried before the loop counts as blocked: a free loop passes at its first window within the share, so one
- * window a loaded machine's scheduler stretched (tens of ms at a time) does not fail it; a blocked loop fails them all.
+ * How the probe decides: by a majority, not by the first free window. Windows are read one after another until
+ * WINDOWS_TO_DECIDE of them read alike (blocked, or free), or a ring comes back wrong. A window whose pinger lagged
+ * (pingerLate) reads void and counts for neither side; a probe that reads MAX_WINDOWS windows, or passes
+ * PROBE_BUDGET_MS, undecided is void: the machine was too busy to judge, and the case fails saying so (never a pass).
  */
-export const OUTSIDE_TRIES = 3;
+export const WINDOWS_TO_DECIDE = 2;
+/** The most windows one probe reads (a window is 4 rings: under 100 ms on an idle machine, seconds on a loaded one). */
+export const MAX_WINDOWS = 8;
+/**
+ * No window starts after this many ms of a probe (the judge's PROBE_LIMIT_MS, 30 s, bounds the whole: a window that
+ * starts here has 10 s left, several times the slowest window measured).
+ */
+export const PROBE_BUDGET_MS = 20_000;
+/** A /ping's lag (pingLagsMs) up to this many keys' time is on time (Node's timers have a 1 ms grain). */
+export const LATE_ALLOWANCE_KEYS = 1;
+/** The share of a window its pinger may lag (pingerLate) for the window to count; beyond it the window is void. */
+export const PINGER_LATE_SHARE = 0.2;
 
-/** What the judge saw from outside, every time on its own clock, in ms: its last window (the first one within the share). */
-export interface OutsideProbe extends OutsideWindow {
-  /** Windows tried (at most OUTSIDE_TRIES). */
-  tries: number;
+/** What the judge saw from outside: every window it read, in order, each on the clock of its own thread, in ms. */
+export interface OutsideProbe {
+  windows: OutsideWindow[];
+  /** The probe ran out of windows or of PROBE_BUDGET_MS before it decided. */
+  outOfTime?: boolean;
 }
 
 /** The keys' time a /ping may wait without counting as held: a turn's key, and one more for the scheduler. */
 export const ALLOWED_KEYS = 2;
 
 /** The /pings' waits beyond ALLOWED_KEYS keys' time each, summed, as a share of the window. */
-export function stalledShare(probe: Pick<OutsideProbe, 'keyMs' | 'windowMs' | 'pingWaitsMs'>): { stalledMs: number; share: number } {
-  const allowance = ALLOWED_KEYS * probe.keyMs;
-  const stalledMs = probe.pingWaitsMs.reduce((sum, wait) => sum + Math.max(0, wait - allowance), 0);
-  return { stalledMs, share: stalledMs / Math.max(probe.windowMs, 1e-9) };
+export function stalledShare(window: Pick<OutsideWindow, 'keyMs' | 'windowMs' | 'pingWaitsMs'>): { stalledMs: number; share: number } {
+  const allowance = ALLOWED_KEYS * window.keyMs;
+  const stalledMs = window.pingWaitsMs.reduce((sum, wait) => sum + Math.max(0, wait - allowance), 0);
+  return { stalledMs, share: stalledMs / Math.max(window.windowMs, 1e-9) };
 }
 
 /**
@@ -79,8 +97,8 @@ export function stalledShare(probe: Pick<OutsideProbe, 'keyMs' | 'windowMs' | 'p
  * A blocked loop answers none while it derives (at most one that was waiting when the ring's request came); a free
  * one answers a /ping at every turn it gets, however slowly a loaded machine gives it turns.
  */
-export function closedRings(probe: Pick<OutsideProbe, 'ringsMs' | 'pingAnswersMs'>): number {
-  return probe.ringsMs.filter((ring) => probe.pingAnswersMs.filter((t) => t > ring.sent && t < ring.answered).length <= 1).length;
+export function closedRings(window: Pick<OutsideWindow, 'ringsMs' | 'pingAnswersMs'>): number {
+  return window.ringsMs.filter((ring) => window.pingAnswersMs.filter((t) => t > ring.sent && t < ring.answered).length <= 1).length;
 }
 
 /**
@@ -88,27 +106,81 @@ export function closedRings(probe: Pick<OutsideProbe, 'ringsMs' | 'pingAnswersMs
  * keys each) and at least CLOSED_RINGS of its rings closed. Both: CPU contention alone (a threadpool's 4 threads on 1
  * CPU) delays /pings for half the window too, but they are still answered during the rings.
  */
-export function looksBlocked(probe: Pick<OutsideProbe, 'keyMs' | 'windowMs' | 'pingWaitsMs' | 'ringsMs' | 'pingAnswersMs'>): boolean {
-  return stalledShare(probe).share > OUTSIDE_STALL_SHARE && closedRings(probe) >= CLOSED_RINGS;
+export function looksBlocked(window: Pick<OutsideWindow, 'keyMs' | 'windowMs' | 'pingWaitsMs' | 'ringsMs' | 'pingAnswersMs'>): boolean {
+  return stalledShare(window).share > OUTSIDE_STALL_SHARE && closedRings(window) >= CLOSED_RINGS;
 }
 
 /**
- * Probes the server on `socketPath` from this process (see the file's comment): up to OUTSIDE_TRIES windows, each in
- * a worker thread of its own (windowInThread), until one does not look blocked or shows a wrong ring.
+ * The pinger's own lag in a window: each /ping's lag beyond LATE_ALLOWANCE_KEYS keys, summed, and as a share of the
+ * window. While the pinger lags no /ping waits at the server, so a blocked loop's stall goes unseen: a thread the
+ * machine starved (other programs, or learner threads sharing the CPUs) made blocked loops look free.
  */
-export async function probeFromOutside(socketPath: string): Promise<OutsideProbe> {
-  let probe: OutsideProbe | null = null;
-  for (let tries = 1; tries <= OUTSIDE_TRIES; tries++) {
-    probe = { ...(await windowInThread(socketPath, drawOutsideAccounts())), tries };
-    if (probe.wrongRings.length > 0 || !looksBlocked(probe)) break;
-  }
-  return probe as OutsideProbe;
+export function pingerLate(window: Pick<OutsideWindow, 'keyMs' | 'windowMs' | 'pingLagsMs'>): { lateMs: number; longestMs: number; share: number } {
+  const allowance = LATE_ALLOWANCE_KEYS * window.keyMs;
+  const lateMs = window.pingLagsMs.reduce((sum, lag) => sum + Math.max(0, lag - allowance), 0);
+  return { lateMs, longestMs: Math.max(0, ...window.pingLagsMs), share: lateMs / Math.max(window.windowMs, 1e-9) };
 }
 
+/** How one window reads. */
+export type WindowReading = 'wrong' | 'void' | 'blocked' | 'free';
+
+/** A wrong ring first; then void when its pinger lagged (PINGER_LATE_SHARE), whichever way it looks; then looksBlocked. */
+export function readWindow(window: OutsideWindow): WindowReading {
+  if (window.wrongRings.length > 0) return 'wrong';
+  if (pingerLate(window).share > PINGER_LATE_SHARE) return 'void';
+  return looksBlocked(window) ? 'blocked' : 'free';
+}
+
+/** The probe's verdict ('open': not decided yet) and the window that shows it. */
+export interface OutsideVerdict {
+  verdict: 'wrong' | 'blocked' | 'free' | 'open';
+  /** The window read as the verdict (the wrong one, or the last blocked or free one); null when open. */
+  window: OutsideWindow | null;
+  /** How the windows read, in order. */
+  readings: WindowReading[];
+}
+
+/** The verdict of `windows`, read in order: a wrong ring at once, else the first reading WINDOWS_TO_DECIDE windows share. */
+export function outsideVerdict(windows: readonly OutsideWindow[]): OutsideVerdict {
+  const readings: WindowReading[] = [];
+  for (const window of windows) {
+    const reading = readWindow(window);
+    readings.push(reading);
+    if (reading === 'wrong') return { verdict: 'wrong', window, readings };
+    if (reading !== 'void' && readings.filter((r) => r === reading).length >= WINDOWS_TO_DECIDE) return { verdict: reading, window, readings };
+  }
+  return { verdict: 'open', window: null, readings };
+}
+
+/**
+ * Probes the server on `socketPath` from this process (see the file's comment): windows one after another, each in a
+ * worker thread of its own (windowInThread), until outsideVerdict decides, MAX_WINDOWS were read or PROBE_BUDGET_MS
+ * passed (outOfTime).
+ */
+export async function probeFromOutside(socketPath: string): Promise<OutsideProbe> {
+  const started = performance.now();
+  const windows: OutsideWindow[] = [];
+  while (outsideVerdict(windows).verdict === 'open') {
+    if (windows.length >= MAX_WINDOWS || performance.now() - started > PROBE_BUDGET_MS) return { windows, outOfTime: true };
+    const window = await windowInThread(socketPath, drawOutsideAccounts(), fastestKeyMs);
+    fastestKeyMs = Math.min(fastestKeyMs, window.keyMs);
+    windows.push(window);
+  }
+  return { windows };
+}
+
+/**
+ * The fastest key a window of this process timed, in ms (each window times its own and uses the faster): a key only
+ * reads slower than it is (a loaded or starved thread), so the fastest is the nearest to its cost. A learner's threads
+ * that spun whenever no ring was derived stretched a window's own key past a ring's time, and every held /ping read as
+ * within its allowance (properties.test.ts's starver fixture).
+ */
+let fastestKeyMs = Number.POSITIVE_INFINITY;
+
 /** One window (outside-window.ts oneWindow) on the rings of `accounts`, timed in a worker thread: what it saw, or its error. */
-function windowInThread(socketPath: string, accounts: readonly number[]): Promise<OutsideWindow> {
+function windowInThread(socketPath: string, accounts: readonly number[], fastestKeyMs: number): Promise<OutsideWindow> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./outside-window-thread.ts', import.meta.url), { workerData: { socketPath, accounts } });
+    const worker = new Worker(new URL('./outside-window-thread.ts', import.meta.url), { workerData: { socketPath, accounts, fastestKeyMs } });
     let answered = false;
     worker.once('message', (window: OutsideWindow) => {
       answered = true;

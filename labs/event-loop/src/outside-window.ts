@@ -15,8 +15,13 @@ const REQUEST_LIMIT_MS = 20_000;
 
 /** What one window showed, every time on the clock of the thread that ran it, in ms. */
 export interface OutsideWindow {
-  /** One key (deriveKeySync) on the window's thread just before it (the fastest of 3): the unit of "a turn's worth". */
+  /**
+   * One key (deriveKeySync) on the window's thread just before it (the fastest of 3), or the fastest the judge's process
+   * saw before where that is faster (a thread starved while it timed the key stretches it): the unit of "a turn's worth".
+   */
   keyMs: number;
+  /** The pinger's tick (PING_EVERY_KEYS keys): a /ping is due at each tick that finds none waiting. */
+  tickMs: number;
   /** From the first /derive sent to the last answered. */
   windowMs: number;
   /** Each /ping's wait, in the order sent (the last may end after the window). */
@@ -25,6 +30,11 @@ export interface OutsideWindow {
   ringsMs: { sent: number; answered: number }[];
   /** Each /ping's answer, from the window's start. */
   pingAnswersMs: number[];
+  /**
+   * Each /ping's lag, in the order sent: from when it was due (the pinger's first tick after the last /ping's answer)
+   * to when it was sent. While the pinger lags no /ping waits, so a blocked loop's stall goes unseen.
+   */
+  pingLagsMs: number[];
   /** The accounts whose answered ring was not the judge's own derivation (a ring not derived is no window). */
   wrongRings: number[];
 }
@@ -56,17 +66,35 @@ export function deriveRing(account: number): Promise<string> {
 }
 
 /**
- * One window: the rings of `accounts` asked for one after another through `socketPath` while /pings go one after
- * another, each timed here (outside-probe.ts says why and how the judge reads it); the bodies compared after it.
+ * The pinger's cadence, in keys: a /ping is due every half key (outside-probe.ts closedRings counts the /pings answered
+ * during a ring of 8 keys, so a free loop shows about 16 a ring), not one after another as fast as the server answers
+ * (review finding 13: a server that answered /ping at once and never finished a ring kept this thread sending pings for
+ * REQUEST_LIMIT_MS).
  */
-export async function oneWindow(socketPath: string, accounts: readonly number[]): Promise<OutsideWindow> {
-  // Before the window, on this thread: the time of one key here.
-  let keyMs = Number.POSITIVE_INFINITY;
+export const PING_EVERY_KEYS = 0.5;
+
+/** The wall time of one key (deriveKeySync) on this thread, in ms: the fastest of 3. */
+function keyWallMs(account: number): number {
+  let best = Number.POSITIVE_INFINITY;
   for (let k = 0; k < 3; k++) {
     const keyStarted = performance.now();
-    deriveKeySync(accounts[0] as number, k);
-    keyMs = Math.min(keyMs, performance.now() - keyStarted);
+    deriveKeySync(account, k);
+    best = Math.min(best, performance.now() - keyStarted);
   }
+  return best;
+}
+
+/**
+ * One window: the rings of `accounts` asked for one after another through `socketPath` while a /ping is sent at each
+ * tick of the pinger's clock (every PING_EVERY_KEYS keys) that finds none waiting, each timed here (outside-probe.ts
+ * says why and how the judge reads it); the bodies compared after it. Each /ping's lag is kept: a thread the machine
+ * starved sends its /pings late, and a blocked loop's stall while none waits goes unseen (outside-probe.ts pingerLate).
+ */
+export async function oneWindow(socketPath: string, accounts: readonly number[], fastestKeyMs = Number.POSITIVE_INFINITY): Promise<OutsideWindow> {
+  // Before the window, on this thread: one key's time, or the judge's fastest key so far (`fastestKeyMs`) where that is
+  // faster: a key timed while learner threads held the CPUs is slower, and would make the allowance longer than a ring.
+  const keyMs = Math.min(keyWallMs(accounts[0] as number), fastestKeyMs);
+  const tickMs = Math.max(keyMs * PING_EVERY_KEYS, 0.1);
   const pings = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const derives = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -75,6 +103,7 @@ export async function oneWindow(socketPath: string, accounts: readonly number[])
     const pingWaitsMs: number[] = [];
     const pingAnswersMs: number[] = [];
     const ringsMs: { sent: number; answered: number }[] = [];
+    const pingLagsMs: number[] = [];
     const started = performance.now();
     let ended: number | null = null;
     const rings = (async () => {
@@ -88,19 +117,42 @@ export async function oneWindow(socketPath: string, accounts: readonly number[])
     })().finally(() => {
       ended = performance.now();
     });
-    rings.catch(() => {}); // awaited below; the ping loop must not leave it unhandled meanwhile
-    while (ended === null) {
-      const sent = performance.now();
-      await get(socketPath, pings, '/ping');
-      const answered = performance.now();
-      pingWaitsMs.push(answered - sent);
-      pingAnswersMs.push(answered - started);
-    }
+    rings.catch(() => {}); // awaited below; the pinger must not leave it unhandled meanwhile
+    // The pinger: a tick every tickMs from the window's start; a tick that finds no /ping waiting sends one. A /ping is
+    // due at the first tick after the last one's answer (the first at the window's start); how late it went is kept.
+    await new Promise<void>((resolve, reject) => {
+      let tickAt = started;
+      let due = started;
+      let waiting: Promise<void> | null = null;
+      const tick = () => {
+        const now = performance.now();
+        if (ended !== null) {
+          void (waiting ?? Promise.resolve()).then(resolve, reject);
+          return;
+        }
+        if (waiting === null) {
+          const sent = now;
+          pingLagsMs.push(Math.max(0, sent - due));
+          waiting = get(socketPath, pings, '/ping').then(() => {
+            const answered = performance.now();
+            pingWaitsMs.push(answered - sent);
+            pingAnswersMs.push(answered - started);
+            due = started + Math.ceil((answered - started) / tickMs) * tickMs;
+            waiting = null;
+          });
+          waiting.catch(reject);
+        }
+        // The next tick on the grid after now (ticks a starved thread missed are not made up).
+        tickAt += tickMs * Math.max(1, Math.ceil((now - tickAt) / tickMs));
+        setTimeout(tick, Math.max(0, tickAt - performance.now()));
+      };
+      tick();
+    });
     const bodies = await rings;
     // After the window: the bodies to compare with, off this thread (deriveRing).
     const expectedRings = await Promise.all(accounts.map((account) => deriveRing(account)));
     const wrongRings = accounts.filter((account, i) => bodies[i] !== expectedRings[i]);
-    return { keyMs, windowMs: (ended ?? started) - started, pingWaitsMs, ringsMs, pingAnswersMs, wrongRings };
+    return { keyMs, tickMs, windowMs: (ended ?? started) - started, pingWaitsMs, ringsMs, pingAnswersMs, pingLagsMs, wrongRings };
   } finally {
     pings.destroy();
     derives.destroy();

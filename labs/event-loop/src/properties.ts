@@ -10,7 +10,7 @@
 import { formatTime } from '@parallel-course/core';
 import { readEvidence } from '@parallel-course/harness';
 import type { ProbeReport, VariantName } from './protocol.ts';
-import { ALLOWED_KEYS, closedRings, looksBlocked, OUTSIDE_RINGS, stalledShare, type OutsideProbe } from './outside-probe.ts';
+import { ALLOWED_KEYS, closedRings, OUTSIDE_RINGS, outsideVerdict, PROBE_BUDGET_MS, stalledShare, WINDOWS_TO_DECIDE, type OutsideProbe, type WindowReading } from './outside-probe.ts';
 import { deriveRingSync, KEYS_PER_REQUEST } from './work.ts';
 
 /** Turns of the loop a ring must give: one between every two keys. */
@@ -34,20 +34,32 @@ const FIX: Record<'chunked' | 'threadpool' | 'pool', string> = {
 };
 
 /**
- * The judge's rule on what it saw from outside (outside-probe.ts): in one of up to OUTSIDE_TRIES windows, the /pings
- * it sent while OUTSIDE_RINGS rings were derived one after another were answered during the rings, or did not wait
- * (beyond ALLOWED_KEYS keys' time each) for more than OUTSIDE_STALL_SHARE of the window (looksBlocked).
+ * The judge's rule on what it saw from outside (outside-probe.ts outsideVerdict): WINDOWS_TO_DECIDE windows read alike,
+ * each blocked when the /pings it sent while OUTSIDE_RINGS rings were derived one after another waited (beyond
+ * ALLOWED_KEYS keys' time each) for more than OUTSIDE_STALL_SHARE of it and rings went by with at most one answered
+ * (looksBlocked); a window whose own pinger lagged (pingerLate) counts for neither side, and a probe left undecided
+ * (the machine too busy to judge) fails.
  */
 export function judgeOutside(variant: 'chunked' | 'threadpool' | 'pool', outside: OutsideProbe): string | null {
-  if (outside.wrongRings.length > 0) return `wrong body for account ${outside.wrongRings[0]} in the harness's probe from outside`;
-  if (!looksBlocked(outside)) return null;
-  const { stalledMs } = stalledShare(outside);
-  const longest = Math.max(0, ...outside.pingWaitsMs);
+  const { verdict, window, readings } = outsideVerdict(outside.windows);
+  if (verdict === 'free') return null;
+  if (verdict === 'wrong' && window) return `wrong body for account ${window.wrongRings[0]} in the harness's probe from outside`;
+  const counted = (reading: WindowReading) => readings.filter((r) => r === reading).length;
+  if (verdict === 'open' || !window) {
+    return (
+      `the harness could not judge whether the ${variant} handler lets /ping through: the machine was too busy. Of its ${readings.length} ` +
+      `window${readings.length === 1 ? '' : 's'} from outside (${formatTime(PROBE_BUDGET_MS)} at most), ${counted('void')} had its own /pings sent late ` +
+      `(the harness's thread waited for a CPU), ${counted('blocked')} read blocked and ${counted('free')} free, where ${WINDOWS_TO_DECIDE} must agree. ` +
+      `Run it again with nothing else running (close other programs and runs); this is no verdict on your handler.`
+    );
+  }
+  const { stalledMs } = stalledShare(window);
+  const longest = Math.max(0, ...window.pingWaitsMs);
   return (
     `the ${variant} handler does not let /ping through while it serves requests: the harness's own /ping requests, sent from its ` +
-    `process while ${OUTSIDE_RINGS} rings were derived one after another (${formatTime(outside.windowMs)}), waited ${formatTime(stalledMs)} in all ` +
-    `beyond ${ALLOWED_KEYS} keys' time (longest ${formatTime(longest)}), and ${closedRings(outside)} of the ${OUTSIDE_RINGS} rings went by ` +
-    `with at most one /ping answered (one key takes about ${formatTime(outside.keyMs)} here; ${outside.tries} window${outside.tries === 1 ? '' : 's'} tried). ${FIX[variant]}`
+    `process while ${OUTSIDE_RINGS} rings were derived one after another (${formatTime(window.windowMs)}), waited ${formatTime(stalledMs)} in all ` +
+    `beyond ${ALLOWED_KEYS} keys' time (longest ${formatTime(longest)}), and ${closedRings(window)} of the ${OUTSIDE_RINGS} rings went by ` +
+    `with at most one /ping answered (one key takes about ${formatTime(window.keyMs)} here; ${counted('blocked')} of ${readings.length} windows read so). ${FIX[variant]}`
   );
 }
 
@@ -134,6 +146,6 @@ export function judgeProbe(variant: Exclude<VariantName, 'inline'>, workers: num
 /** The judge's own probe from outside (made in its process, never sent by the lab process), typed; throws when absent. */
 export function readOutside(outside: unknown): OutsideProbe {
   const probe = outside as OutsideProbe | undefined;
-  if (typeof probe !== 'object' || probe === null || !Array.isArray(probe.pingWaitsMs)) throw new Error("the harness's probe from outside did not run for this case");
+  if (typeof probe !== 'object' || probe === null || !Array.isArray(probe.windows)) throw new Error("the harness's probe from outside did not run for this case");
   return probe;
 }
