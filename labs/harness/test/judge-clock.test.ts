@@ -36,6 +36,33 @@ const ACCEPT_ALL: OutputJudge = {
   checkAt: () => ({ equal: true, firstMismatch: null, maxAbsError: null, maxRelError: null }),
 };
 
+/**
+ * A runner that answers every request at once, each sample of a case stamped `caseMs` long (the judge's time of it),
+ * an empty one at once; `sampled` hears each sample asked (its case key, null for an empty one).
+ */
+function answeringRunner(caseMs: number, sampled: (caseKey: string | null) => void): JudgeChannel {
+  let calls = 1;
+  const judge: JudgeChannel = new JudgeChannel(
+    (request) =>
+      queueMicrotask(() => {
+        if (request.type === 'sample') sampled(request.caseKey);
+        const now = performance.now();
+        if (request.type === 'prepare') {
+          calls = request.fresh.length;
+          judge.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
+        }
+        if (request.type === 'between') judge.deliver({ type: 'ok', seq: request.seq }, now);
+        if (request.type === 'sample') {
+          const at = request.caseKey === null ? now : now + caseMs;
+          judge.deliver({ type: 'sampled', seq: request.seq, runnerMs: at - now }, at);
+          judge.deliver({ type: 'output', seq: request.seq, outputs: Array.from({ length: request.caseKey === null ? 1 : calls }, () => ({ kind: 'whole' as const, value: null })) }, at);
+        }
+      }),
+    () => {},
+  );
+  return judge;
+}
+
 function channel() {
   const sent: JudgeRequest[] = [];
   const watched: unknown[] = [];
@@ -277,25 +304,7 @@ test("a graded case gets one discarded sample before each of its rounds; the pla
   // asks 51 calibration samples, then per case the warm-up (1) and 3 rounds of 2, plus for the rewarmed case one more
   // before each round (3).
   const asked = new Map<string | null, number>();
-  let calls = 1;
-  const judge: JudgeChannel = new JudgeChannel(
-    (request) =>
-      queueMicrotask(() => {
-        if (request.type === 'sample') asked.set(request.caseKey, (asked.get(request.caseKey) ?? 0) + 1);
-        const now = performance.now();
-        if (request.type === 'prepare') {
-          calls = request.fresh.length;
-          judge.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
-        }
-        if (request.type === 'between') judge.deliver({ type: 'ok', seq: request.seq }, now);
-        if (request.type === 'sample') {
-          const at = request.caseKey === null ? now : now + 100;
-          judge.deliver({ type: 'sampled', seq: request.seq, runnerMs: at - now }, at);
-          judge.deliver({ type: 'output', seq: request.seq, outputs: Array.from({ length: request.caseKey === null ? 1 : calls }, () => ({ kind: 'whole' as const, value: null })) }, at);
-        }
-      }),
-    () => {},
-  );
+  const judge = answeringRunner(100, (key) => asked.set(key, (asked.get(key) ?? 0) + 1));
   const plain = { key: 'plain', label: 'plain', sampleLimitMs: 1000, baseline: true, trusted: true, inputKey: '' };
   const result = await judgeSamples([plain, { ...plain, key: 'graded', label: 'graded', baseline: false, trusted: false, rewarm: true }], { warmupSamples: 1, rounds: 3, samplesPerRound: 2 }, judge, ACCEPT_ALL);
   assert.deepEqual([asked.get(null), asked.get('plain'), asked.get('graded')], [51, 1 + 6, 1 + 3 + 6]);
@@ -336,28 +345,7 @@ test("a graded pair measured in forks: each fork warmed up, round r taken in for
   // 100 x (f + 1) ms long, so a sample's time says which process took it. Before forks every sample of the pair went
   // to one process (all 100 ms) and no sample recorded its process.
   const asked = new Map<string, number>();
-  const runner = (name: string, ms: number): JudgeChannel => {
-    let calls = 1;
-    const channel: JudgeChannel = new JudgeChannel(
-      (request) =>
-        queueMicrotask(() => {
-          if (request.type === 'sample' && request.caseKey !== null) asked.set(`${name} ${request.caseKey}`, (asked.get(`${name} ${request.caseKey}`) ?? 0) + 1);
-          const now = performance.now();
-          if (request.type === 'prepare') {
-            calls = request.fresh.length;
-            channel.deliver({ type: 'prepared', seq: request.seq, error: null }, now);
-          }
-          if (request.type === 'between') channel.deliver({ type: 'ok', seq: request.seq }, now);
-          if (request.type === 'sample') {
-            const at = request.caseKey === null ? now : now + ms;
-            channel.deliver({ type: 'sampled', seq: request.seq, runnerMs: at - now }, at);
-            channel.deliver({ type: 'output', seq: request.seq, outputs: Array.from({ length: request.caseKey === null ? 1 : calls }, () => ({ kind: 'whole' as const, value: null })) }, at);
-          }
-        }),
-      () => {},
-    );
-    return channel;
-  };
+  const runner = (name: string, ms: number) => answeringRunner(ms, (key) => void (key !== null && asked.set(`${name} ${key}`, (asked.get(`${name} ${key}`) ?? 0) + 1)));
   const F = 3;
   const learner = runner('learner', 50);
   const graded = Array.from({ length: F }, (_, f) => runner(`graded#${f}`, 100 * (f + 1)));
