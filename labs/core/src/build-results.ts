@@ -38,8 +38,8 @@ export function gradeRatioInterval(run: { seed: number; bootstrapResamples: numb
       const s = { samplesMs: solution.samplesMs, sampleRounds: sr, sampleProcesses: sp };
       const l = { samplesMs: learner.samplesMs, sampleRounds: lr, sampleProcesses: lp };
       if (sameProcessCells(s, l)) {
-        const { ratio, ci95 } = processRatioInterval(s, l);
-        return { ratio, ci95, pairing: 'processes' };
+        const { ratio, ci95, best } = processRatioInterval(s, l);
+        return { ratio, ci95, pairing: 'processes', best };
       }
     }
     return caseRatioInterval(run, solution, learner, key);

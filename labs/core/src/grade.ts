@@ -14,7 +14,7 @@
  */
 import type { AnalysisInput } from './analysis.ts';
 import type { CaseResult, CorrectnessEntry, Grade, Params } from './results-schema.ts';
-import { formatBracketInterval } from './format.ts';
+import { formatBracketInterval, formatFixed } from './format.ts';
 import { median } from './statistics.ts';
 import { paramsSeedText, sameCase, sameParams, type CaseRef as Headline } from './case-identity.ts';
 import { implausibleGradeRatio, type PlausibilityFlag } from './plausibility.ts';
@@ -71,9 +71,25 @@ export interface GradingSpec {
 /**
  * The interval of the ratio solution / learner for one graded case; `key` seeds its resampling. `ratio`: the point
  * estimate of a method that has its own (over pairs of processes: the interval's centre); absent, the ratio is
- * median(solution) / median(learner).
+ * median(solution) / median(learner). `best`: over pairs of processes, the best pair's ratio (statistics/processes.ts
+ * ProcessRatio.best), which the learner's code cannot raise by slowing a process of its own.
  */
-export type GradeInterval = (solution: AnalysisInput, learner: AnalysisInput, key: string) => { ratio?: number; ci95: [number, number]; pairing: NonNullable<Grade['entries'][number]['pairing']> };
+export type GradeInterval = (solution: AnalysisInput, learner: AnalysisInput, key: string) => { ratio?: number; ci95: [number, number]; pairing: NonNullable<Grade['entries'][number]['pairing']>; best?: number };
+
+/**
+ * Why an interval over pairs of processes that reaches the target is not a pass, or null: no pair reached it. The t
+ * interval's top rises when one pair's ratio falls far below the others (processes.ts), and the learner's code can
+ * slow its own processes; the benefit of the doubt is for an honest machine's noise, not for a spread the learner
+ * can make, so at least one pair must reach the target.
+ */
+export function noPairReached(best: number | undefined, target: number, ci95: readonly [number, number]): string | null {
+  if (best === undefined || best >= target || ci95[1] < target) return null;
+  return (
+    `no pair of processes reached the target: your best process ran at ${formatFixed(best, 2)} of the solution's beside it, ` +
+    `below ${formatFixed(target, 2)}; the interval ${formatBracketInterval(ci95, 2)} reaches the target only because your processes differ ` +
+    '(one much slower than the others). Look for what makes one run of your code slower than another, then rerun'
+  );
+}
 
 /** The cases whose check said "not implemented", as GradingSpec.notImplemented wants them. */
 export function notImplementedCases(correctness: Pick<CorrectnessEntry, 'variant' | 'params' | 'notImplemented'>[]): Headline[] {
@@ -117,7 +133,7 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
       return { ...base, ratio: null, ci95: null, pairing: null, passed: false, uncertain: false, reason: !learner ? 'your case did not pass its check or was not measured' : "the solution's case was not measured" };
     }
     // The seed text is frozen (case-identity.ts paramsSeedText): committed graded runs recompute only with it.
-    const { ci95, pairing, ratio: estimate } = interval(solution, learner, `grade:${g.variant}:${paramsSeedText(g.params)}`);
+    const { ci95, pairing, ratio: estimate, best } = interval(solution, learner, `grade:${g.variant}:${paramsSeedText(g.params)}`);
     const ratio = estimate ?? median(solution.samplesMs) / median(learner.samplesMs);
     // A ratio no machine gives is flagged, never passed (plausibility.ts).
     const implausible = implausibleGradeRatio(ratio);
@@ -125,6 +141,8 @@ export function gradeCases(inputs: AnalysisInput[], cases: CaseResult[], spec: G
     // A whole interval below the target is a fail, however wide; only one that reaches the target can be too noisy.
     const noisy = ci95[1] < spec.target ? null : tooNoisyToGrade(ci95);
     if (noisy !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: noisy };
+    const spread = noPairReached(best, spec.target, ci95);
+    if (spread !== null) return { ...base, ratio, ci95, pairing, passed: false, uncertain: false, reason: spread };
     return { ...base, ratio, ci95, pairing, passed: ci95[1] >= spec.target, uncertain: ci95[0] < spec.target && ci95[1] >= spec.target, reason: null };
   });
   const graded = cases.filter((c) =>

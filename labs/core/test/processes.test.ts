@@ -38,8 +38,10 @@ test('processRatioInterval: the geometric mean of the pairs\' ratios, inside its
   // Two pairs with l = [0, ln 2]: ratio sqrt 2; se = ln 2 / 2; t(0.975, 1) = 12.7062.
   const numerator = { samplesMs: [3, 3, 6, 6], sampleRounds: [0, 0, 1, 1], sampleProcesses: [0, 0, 1, 1] };
   const denominator = { samplesMs: [3, 3, 3, 3], sampleRounds: [0, 0, 1, 1], sampleProcesses: [0, 0, 1, 1] };
-  const { ratio, ci95, pairs } = processRatioInterval(numerator, denominator);
+  const { ratio, ci95, pairs, best } = processRatioInterval(numerator, denominator);
   close(ratio, Math.SQRT2, 12);
+  // The best pair's ratio: exp(max l) = exp(ln 2) = 2.
+  close(best, 2, 12);
   close(studentTQuantile(0.975, 1), 12.7062);
   close(ci95[0], Math.exp(Math.log(2) / 2 - 12.7062047 * (Math.log(2) / 2)));
   close(ci95[1], Math.exp(Math.log(2) / 2 + 12.7062047 * (Math.log(2) / 2)), 2);
@@ -66,7 +68,7 @@ test('processRatioInterval refuses what it cannot pair, naming the problem', () 
  * A forked graded case: the solution graded against itself, 5 pairs of processes, 2 rounds a process (round r in
  * process r mod 5), 3 samples a round, 2 % noise, and learner process `slow` (if any) 2.7 times slower.
  */
-function forkedInputs(slow: number | null, seed = 1): AnalysisInput[] {
+function forkedInputs(slow: number | null, seed = 1, learnerFactor = 1, slowFactor = 2.7): AnalysisInput[] {
   let state = seed;
   const noise = () => {
     state = (state * 1103515245 + 12345) % 2147483648;
@@ -78,7 +80,7 @@ function forkedInputs(slow: number | null, seed = 1): AnalysisInput[] {
     const sampleProcesses: number[] = [];
     for (let r = 0; r < 10; r++) {
       for (let j = 0; j < 3; j++) {
-        samplesMs.push(10 * (r % 5 === slowProcess ? 2.7 : 1) * noise());
+        samplesMs.push(10 * (variant === 'learner' && params['impl'] === undefined ? learnerFactor : 1) * (r % 5 === slowProcess ? slowFactor : 1) * noise());
         sampleRounds.push(r);
         sampleProcesses.push(r % 5);
       }
@@ -106,6 +108,30 @@ test('a forked grade where one of five learner processes read 2.7x slow: the int
   // The benefit of the doubt: an interval reaching the target is a pass, marked uncertain when it straddles it.
   assert.deepEqual([slow.passed, slow.uncertain], [true, true]);
   assert.deepEqual([quiet.passed, quiet.uncertain, quiet.pairing], [true, false, 'processes']);
+});
+
+test('a learner below the target cannot pass by slowing one of its own processes on purpose (no pair reached the target)', () => {
+  // A learner at 1 / 1.5 = 0.67 and 1 / 2 = 0.5 of the solution, target 0.9: honestly it fails. Slowing its process 3
+  // by 3x to 7x (code that draws, when it starts, whether to sleep in its calls) lowered that pair's log ratio by
+  // ln 3 to ln 7; the t interval's top rose by about 0.36 of that at F = 5 and reached 0.92 to 1.39: a pass, uncertain,
+  // before noPairReached (review, session 20). Its best pair stays at the honest 0.67 or 0.5.
+  let reached = 0;
+  for (const learnerFactor of [1.5, 2]) {
+    const honest = gradeOf(forkedInputs(null, 1, learnerFactor));
+    assert.equal(honest.passed, false);
+    for (const slowFactor of [3, 5, 7]) {
+      const slowed = gradeOf(forkedInputs(3, 1, learnerFactor, slowFactor));
+      assert.equal(slowed.pairing, 'processes');
+      assert.equal(slowed.passed, false, `learner at 1/${learnerFactor}, one process ${slowFactor}x slower: ${JSON.stringify(slowed)}`);
+      if (slowed.ci95![1] >= 0.9 && slowed.ci95![1] / slowed.ci95![0] <= 10) {
+        reached++;
+        assert.match(slowed.reason ?? '', /^no pair of processes reached the target: your best process ran at 0\.[56]\d of the solution's beside it, below 0\.90/);
+      }
+    }
+  }
+  assert.ok(reached >= 3, `${reached} of 6 slowed intervals reached the target: the case this test is for`);
+  // The solution against itself with one process 2.7x slow still passes (its other pairs reach the target).
+  assert.equal(gradeOf(forkedInputs(3)).passed, true);
 });
 
 test('without sampleProcesses (or with one process) a grade is resampled by round as before, its ratio median / median', () => {

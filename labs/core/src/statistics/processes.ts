@@ -52,6 +52,13 @@
  *   keeps the truth and widens; the three-stage bootstrap covered 0.85 at F = 3, c = 0.02.
  * Only the t interval reaches 0.93 everywhere (up to the Monte Carlo error above). What it assumes: pairs independent
  * (fresh processes), their l_p roughly normal; an outlying pair widens it rather than shortening it.
+ * That widening is a lever for the denominator's code (the learner's, which may slow its own processes on purpose,
+ * e.g. one process in five, drawn at random when it starts): at F = 5, lowering one pair's l_p by D lowers the centre
+ * by D / 5 and raises the top by about 0.36 D (t(0.975, 4) sd / sqrt 5 grows faster), so a learner at 0.5 to 0.67 of
+ * the solution, one process slowed 3 to 7 times, reached a target of 0.9 (review, session 20). So the result also
+ * carries `best`, exp(max l_p), which slowing a learner's process never raises; the grade fails an interval that
+ * reaches the target when even the best pair is below it (grade.ts). For honest pairs at the target, all F below it
+ * has probability 2^-F (3 % at F = 5).
  * Sources: W. S. Gosset ("Student"), "The probable error of a mean", Biometrika 6, 1908 (the t interval); A. C.
  * Davison and D. V. Hinkley, "Bootstrap Methods and their Application", 1997, §3.8 (hierarchical resampling); JMH's
  * forks (OpenJDK's Java Microbenchmark Harness, `@Fork`): the same benchmark in several fresh JVMs, because a JVM's
@@ -147,6 +154,13 @@ export interface ProcessRatio {
   ci95: [number, number];
   /** Pairs of processes, F. */
   pairs: number;
+  /**
+   * exp(max l_p): the ratio of the pair that favours the numerator most (the solution over the learner: the learner's
+   * best pair). Only the denominator's code can slow its processes, and slowing one lowers its l_p: that can widen the
+   * t interval's top (by 0.36 of the drop at F = 5) but never raise this; grade.ts reads it so that a learner cannot
+   * reach the target by slowing a process of its own (see the module comment).
+   */
+  best: number;
 }
 
 /**
@@ -161,5 +175,5 @@ export function processRatioInterval(numerator: ProcessTaggedCase, denominator: 
   const centre = mean(l);
   const standardError = sd(l) / Math.sqrt(l.length);
   const half = standardError === 0 ? 0 : studentTQuantile(0.975, l.length - 1) * standardError;
-  return { ratio: Math.exp(centre), ci95: [Math.exp(centre - half), Math.exp(centre + half)], pairs: l.length };
+  return { ratio: Math.exp(centre), ci95: [Math.exp(centre - half), Math.exp(centre + half)], pairs: l.length, best: Math.exp(Math.max(...l)) };
 }
