@@ -13,6 +13,8 @@ import { CheckJudge } from '../src/measure/check-judge.ts';
 import { withinTolerance } from '../src/comparators.ts';
 import type { LabContext, LabDefinition } from '../src/lab-definition.ts';
 import type { RunnerMessage } from '../src/measure/run-protocol.ts';
+import { MeasureMeeting } from '../src/measure/measure-meeting.ts';
+import type { SupervisedRun, SuperviseOptions } from '../src/measure/supervised-run.ts';
 
 const CTX: LabContext = { impl: 'solution', implDir: '/nowhere', rootDir: '/nowhere', quick: true, availableParallelism: 2, seed: 1 };
 const INPUTS = [[1, 2], [3, 4], [5, 6]];
@@ -110,4 +112,37 @@ test("a graded case checked in several forks passes only if every fork passed: o
     assert.match(String(entry?.reason), /exercises\/doubling\/double\.ts/, 'the failure names the learner file');
     assert.equal(run.fatal, null, 'both forks are the graded side: no message was refused');
   }
+});
+
+test("a fork that offers a graded case for measuring without having checked it is not measured on another fork's pass (review, session 20)", async () => {
+  // The run's entries are one map for every fork: fork 0's pass made the case 'passed', and fork 1, whose runner sent
+  // no verdict of its own (learner code can write 'measuring' to its channel before its runner's check), was admitted
+  // by the meeting and measured with code no check of its own had seen.
+  const entries = new Map<string, CorrectnessEntry>();
+  const run = { lab: { name: 'doubling', cases: [INFO], grading: { cases: [GRADED], target: 0.9, targetText: '' }, plan: { warmupSamples: 1, rounds: 2, samplesPerRound: 1 } }, fatal: null as unknown, notes: [] };
+  const failed: { key: string; reason: string }[] = [];
+  const meeting = new MeasureMeeting(2, run as unknown as SupervisedRun, entries, {} as SuperviseOptions, (key, reason) => void failed.push({ key, reason }));
+  const fork = (n: number) =>
+    new AttemptMessages({
+      child: { pid: undefined },
+      channel: { close() {}, tell() {}, ask: () => new Promise(() => {}), pendingCase: null },
+      watchdog: { activity: null, watch() {} },
+      side: { name: 'graded', fork: n, meeting, stopped: () => false },
+      run,
+      entries,
+      options: { job: { grade: true } },
+      checks: new CheckJudge(lab, CTX, new Map([[KEY, { params: GRADED.params }]])),
+      tmpDir: '/nowhere',
+    } as unknown as AttemptParts);
+  const [first, second] = [fork(0), fork(1)];
+  const send = (to: AttemptMessages, message: RunnerMessage) => to.handle(message, performance.now());
+  INPUTS.forEach((input, i) => send(first, { type: 'check-output', caseKey: KEY, input: i, output: { kind: 'whole', value: input.map((x) => 2 * x) } } as RunnerMessage));
+  send(first, { type: 'checked', caseKey: KEY, entry: passed, measureCallMs: null });
+  await settle();
+  assert.equal(entries.get(KEY)?.passed, true);
+  const measuring = { type: 'measuring', cases: [{ key: KEY, checkMs: 1 }] } as unknown as RunnerMessage;
+  send(first, measuring);
+  send(second, measuring);
+  await settle();
+  assert.deepEqual(failed, [{ key: KEY, reason: 'its process 2 of 2 offered it for measuring without having passed its check there (each process checks its own cases)' }]);
 });

@@ -29,6 +29,12 @@ export interface Party {
   channel: JudgeChannel;
   pid: number | undefined;
   cases: Extract<RunnerMessage, { type: 'measuring' }>['cases'];
+  /**
+   * The cases this runner's own check passed (its CheckVerdicts, attempt-messages.ts): the run's entries are one map
+   * for every fork, so without it a fork that sent no verdict of a case (learner code can write frames to its channel)
+   * would be measured on another fork's pass. Absent: the run's entry alone decides (tests that meet without checks).
+   */
+  passed?: ReadonlySet<string>;
 }
 
 export class MeasureMeeting {
@@ -94,6 +100,8 @@ export class MeasureMeeting {
     const forks = Math.max(...this.#parties.map((p) => p.fork + 1));
     const cases: JudgedCase[] = [];
     const offered = new Map<string, { checkMs: unknown }>();
+    /** Per case, the forks that offered it without having passed its check themselves. */
+    const unchecked = new Map<string, number[]>();
     // Fork 0 first: a case's check time is its first fork's.
     for (const party of [...this.#parties].sort((a, b) => a.fork - b.fork)) {
       for (const c of Array.isArray(party.cases) ? party.cases : []) {
@@ -103,6 +111,11 @@ export class MeasureMeeting {
         // In a graded run each case is one side's alone (the solution's copies, the learner's graded cases, the rest),
         // and one fork's once.
         if (this.#expected > 1 && runnerSideOf(info, graded) !== party.name) continue;
+        // And that this process checked itself: every fork checks its own cases.
+        if (party.passed !== undefined && !party.passed.has(info.key)) {
+          unchecked.set(info.key, [...(unchecked.get(info.key) ?? []), party.fork]);
+          continue;
+        }
         const own = owner.get(info.key) ?? [];
         if (own[party.fork] !== undefined) continue;
         own[party.fork] = party;
@@ -117,7 +130,9 @@ export class MeasureMeeting {
       // would leave its rounds to the others.
       const missing = Array.from({ length: sideForks }, (_, f) => f).filter((f) => own[f] === undefined);
       if (missing.length > 0) {
-        this.#failed(key, `its process ${missing[0]! + 1} of ${sideForks} did not offer it for measuring after its check`, 'measure', null);
+        const f = missing[0]!;
+        const why = unchecked.get(key)?.includes(f) ? 'offered it for measuring without having passed its check there (each process checks its own cases)' : 'did not offer it for measuring after its check';
+        this.#failed(key, `its process ${f + 1} of ${sideForks} ${why}`, 'measure', null);
         owner.delete(key);
         continue;
       }

@@ -81,6 +81,8 @@ export class AttemptMessages {
   #measuringFinished = false;
   /** Whether this runner has met the others for the measure stage, or said it will not. */
   #met = false;
+  /** The cases this runner's own check passed, by the judge's verdicts (the meeting measures only these: Party.passed). */
+  #passedHere = new Set<string>();
   /** The cases whose observations this runner was asked for ('finish'): its 'measured' may name these alone. */
   #finishing = new Set<string>();
   readonly #parts: AttemptParts;
@@ -225,7 +227,7 @@ export class AttemptMessages {
     this.#measuringStarted = true;
     this.#met = true;
     watchdog.watch(null);
-    const party = { name: side.name, fork: side.fork ?? 0, channel, pid: child.pid, cases: message.cases };
+    const party = { name: side.name, fork: side.fork ?? 0, channel, pid: child.pid, cases: message.cases, passed: this.#passedHere };
     // Once the judge has compared every check output: the meeting measures only the cases that passed.
     void this.settled()
       .then(() => side.meeting.arrive(party))
@@ -294,6 +296,8 @@ export class AttemptMessages {
         return info ? failedEntry(info, `${reason}${this.#fileOf(key)}`, previous, 'check', null) : null;
       },
       decided: (key, entry) => {
+        if (entry.passed) this.#passedHere.add(key);
+        else this.#passedHere.delete(key);
         // A graded run checks a graded case in each of its forks, into the run's one map of entries: a case passes
         // only if it passed in every fork, so one fork's pass never replaces another's failure, whichever came first.
         // (Across attempts nothing is lost: a case that failed is never checked again, supervisor.ts failedKeys.)
