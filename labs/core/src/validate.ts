@@ -137,6 +137,19 @@ export function recompute(results: Results): RunAnalysis {
 }
 
 /**
+ * Why a case's sampleProcesses are not a graded run's forks, or null: the harness takes a case's round r (counted from
+ * its first) in process r mod F, F its processes (judge-sampler.ts measureRounds), so every round is one process's
+ * and F is every index below it. Otherwise a hand-edited file could regroup rounds into whichever processes grade best
+ * (2 processes: t(0.975, 1) = 12.7), and validate, which recomputes the grade from them, would call it valid.
+ */
+function forkProblem(sampleRounds: readonly number[], sampleProcesses: readonly number[], firstRound: number): string | null {
+  const forks = new Set(sampleProcesses).size;
+  const wrong = sampleRounds.findIndex((r, k) => sampleProcesses[k] !== (r - firstRound) % forks);
+  if (wrong < 0) return null;
+  return `are not the harness's forks: sample ${wrong} (round ${sampleRounds[wrong]}) is in process ${sampleProcesses[wrong]}, where round r of ${forks} processes is in process r mod ${forks} counted from the case's first round; the file was edited: re-run the lab with --grade`;
+}
+
+/**
  * The samples against the plan the file records (`sampling`): every measured case has `rounds` rounds, each of
  * `samplesPerRound` samples, its rounds consecutive. A graded file must record its plan (issue 42: forged rounds gave
  * a graded case 24 samples where the plan had 6, and the file was called valid).
@@ -154,6 +167,9 @@ export function planProblems(results: Results): string[] {
       problems.push(`cases[${i}] (${caseLabel(c)}) has ${c.samplesMs.length} samples but the plan takes ${expected} (${plan.rounds} rounds of ${plan.samplesPerRound})`);
     } else if (rounds.length !== plan.rounds || rounds.some((r, k) => r !== (rounds[0] as number) + k) || [...perRound.values()].some((n) => n !== plan.samplesPerRound)) {
       problems.push(`cases[${i}] (${caseLabel(c)}).sampleRounds are not ${plan.rounds} consecutive rounds of ${plan.samplesPerRound} samples each`);
+    } else if (c.sampleProcesses !== undefined) {
+      const problem = forkProblem(c.sampleRounds, c.sampleProcesses, rounds[0] as number);
+      if (problem !== null) problems.push(`cases[${i}] (${caseLabel(c)}).sampleProcesses ${problem}`);
     }
     if (problems.length >= 20) break;
   }

@@ -167,6 +167,17 @@ test('validate recomputes a forked grade: a hand-edited ratio or interval fails,
   };
   assert.ok(edit((e) => (e.ratio = e.ratio! * 1.01)).some((p) => p.startsWith('grade.entries[0].ratio is')));
   assert.ok(edit((e) => (e.ci95 = [e.ci95![0], e.ci95![1] * 1.5])).some((p) => p.startsWith('grade.entries[0].ci95[1] is')));
+  // Rounds regrouped into other processes, every number recomputed from them: the file is not what the harness writes
+  // (round r in process r mod F), so it is not valid (review, session 20: valid before, whichever grouping graded best).
+  const regrouped = structuredClone(regraded);
+  for (const c of regrouped.cases) if (c.sampleProcesses) c.sampleProcesses = c.sampleRounds.map((r) => (r < 2 ? 0 : 1));
+  const again = recompute(regrouped);
+  Object.assign(regrouped, { cases: again.cases, speedups: again.speedups, amdahl: again.amdahl, headline: again.headline, grade: again.grade });
+  const problems = checkResults(regrouped);
+  assert.ok(
+    problems.some((p) => /^cases\[\d+\] \(.+\)\.sampleProcesses are not the harness's forks: sample 2 \(round 1\) is in process 0, where round r of 2 processes is in process r mod 2/.test(p)),
+    JSON.stringify(problems),
+  );
   // sampleProcesses are raw data: edited, the grade no longer recomputes.
   const moved = structuredClone(regraded);
   moved.cases[1]!.sampleProcesses = moved.cases[1]!.sampleRounds.map(() => 0);
