@@ -57,12 +57,17 @@ export const OUTSIDE_STALL_SHARE = 0.5;
 /** Rings of OUTSIDE_RINGS with at most one /ping answered during them (closedRings) for a window to count as blocked. */
 export const CLOSED_RINGS = 2;
 /**
- * How the probe decides: by a majority, not by the first free window. Windows are read one after another until
- * WINDOWS_TO_DECIDE of them read alike (blocked, or free), or a ring comes back wrong. A window whose pinger lagged
- * (pingerLate) reads void and counts for neither side; a probe that reads MAX_WINDOWS windows, or passes
- * PROBE_BUDGET_MS, undecided is void: the machine was too busy to judge, and the case fails saying so (never a pass).
+ * How the probe decides: windows are read one after another until one reads free (a pass), BLOCKED_WINDOWS read blocked
+ * (a fail), or a ring comes back wrong. A window counts as free only when the judge's own pinger was on time during it:
+ * one whose pinger lagged (pingerLate) where its lag could change its reading (readWindow) reads void and counts for
+ * neither side, so a machine busy enough to starve the pinger, which learner threads sharing the CPUs can make, cannot
+ * pass a blocked loop. A probe that reads MAX_WINDOWS windows, or passes PROBE_BUDGET_MS, undecided is void: the machine
+ * was too busy to judge, and the case fails saying so (never a pass). Not a majority of windows: an honest handler's
+ * windows on a loaded machine read blocked often enough (a quick run of the solution beside 3 CPU hogs: its pool's 2 of
+ * 2, its threadpool's 3 of 3 before this rule) that needing 2 free windows failed it where one free window passes it,
+ * and a blocked loop's windows read free only with a late pinger (none of 176 measured with an on-time one).
  */
-export const WINDOWS_TO_DECIDE = 2;
+export const BLOCKED_WINDOWS = 3;
 /** The most windows one probe reads (a window is 4 rings: under 100 ms on an idle machine, seconds on a loaded one). */
 export const MAX_WINDOWS = 8;
 /**
@@ -131,30 +136,40 @@ export function pingerLate(window: Pick<OutsideWindow, 'keyMs' | 'windowMs' | 'p
 /** How one window reads. */
 export type WindowReading = 'wrong' | 'void' | 'blocked' | 'free';
 
-/** A wrong ring first; then void when its pinger lagged (PINGER_LATE_SHARE), whichever way it looks; then looksBlocked. */
+/**
+ * A wrong ring first. Then free when fewer than CLOSED_RINGS rings closed, however late the pinger was: a late pinger
+ * sends fewer /pings, and a blocked loop answers at most one during a ring whenever they come, so lag cannot open its
+ * rings (the solution's threadpool, whose 4 threads share the CPUs with the pinger, lagged most: void there, it read
+ * "too busy" in a loaded quick run). Otherwise void when the pinger lagged (PINGER_LATE_SHARE), or when the stall it
+ * may have missed (its lag) could lift the window over OUTSIDE_STALL_SHARE; else looksBlocked decides.
+ */
 export function readWindow(window: OutsideWindow): WindowReading {
   if (window.wrongRings.length > 0) return 'wrong';
-  if (pingerLate(window).share > PINGER_LATE_SHARE) return 'void';
-  return looksBlocked(window) ? 'blocked' : 'free';
+  if (closedRings(window) < CLOSED_RINGS) return 'free';
+  const late = pingerLate(window).share;
+  if (late > PINGER_LATE_SHARE) return 'void';
+  const stalled = stalledShare(window).share;
+  if (stalled > OUTSIDE_STALL_SHARE) return 'blocked';
+  return stalled + late > OUTSIDE_STALL_SHARE ? 'void' : 'free';
 }
 
 /** The probe's verdict ('open': not decided yet) and the window that shows it. */
 export interface OutsideVerdict {
   verdict: 'wrong' | 'blocked' | 'free' | 'open';
-  /** The window read as the verdict (the wrong one, or the last blocked or free one); null when open. */
+  /** The window read as the verdict (the wrong one, the free one, or the last blocked one); null when open. */
   window: OutsideWindow | null;
   /** How the windows read, in order. */
   readings: WindowReading[];
 }
 
-/** The verdict of `windows`, read in order: a wrong ring at once, else the first reading WINDOWS_TO_DECIDE windows share. */
+/** The verdict of `windows`, read in order: a wrong ring or a free window at once, else BLOCKED_WINDOWS blocked ones. */
 export function outsideVerdict(windows: readonly OutsideWindow[]): OutsideVerdict {
   const readings: WindowReading[] = [];
   for (const window of windows) {
     const reading = readWindow(window);
     readings.push(reading);
-    if (reading === 'wrong') return { verdict: 'wrong', window, readings };
-    if (reading !== 'void' && readings.filter((r) => r === reading).length >= WINDOWS_TO_DECIDE) return { verdict: reading, window, readings };
+    if (reading === 'wrong' || reading === 'free') return { verdict: reading, window, readings };
+    if (readings.filter((r) => r === 'blocked').length >= BLOCKED_WINDOWS) return { verdict: 'blocked', window, readings };
   }
   return { verdict: 'open', window: null, readings };
 }

@@ -20,7 +20,7 @@ export interface OutsideWindow {
    * saw before where that is faster (a thread starved while it timed the key stretches it): the unit of "a turn's worth".
    */
   keyMs: number;
-  /** The pinger's tick (PING_EVERY_KEYS keys): a /ping is due at each tick that finds none waiting. */
+  /** The pinger's pace (PING_EVERY_KEYS keys): a /ping is sent at least this long after the last one. */
   tickMs: number;
   /** From the first /derive sent to the last answered. */
   windowMs: number;
@@ -31,8 +31,8 @@ export interface OutsideWindow {
   /** Each /ping's answer, from the window's start. */
   pingAnswersMs: number[];
   /**
-   * Each /ping's lag, in the order sent: from when it was due (the pinger's first tick after the last /ping's answer)
-   * to when it was sent. While the pinger lags no /ping waits, so a blocked loop's stall goes unseen.
+   * Each /ping's lag, in the order sent: from when it was due (the last /ping's answer, or tickMs after it was sent if
+   * that is later) to when it was sent. While the pinger lags no /ping waits, so a blocked loop's stall goes unseen.
    */
   pingLagsMs: number[];
   /** The accounts whose answered ring was not the judge's own derivation (a ring not derived is no window). */
@@ -85,8 +85,8 @@ function keyWallMs(account: number): number {
 }
 
 /**
- * One window: the rings of `accounts` asked for one after another through `socketPath` while a /ping is sent at each
- * tick of the pinger's clock (every PING_EVERY_KEYS keys) that finds none waiting, each timed here (outside-probe.ts
+ * One window: the rings of `accounts` asked for one after another through `socketPath` while /pings go one at a time,
+ * at most one every PING_EVERY_KEYS keys, each timed here (outside-probe.ts
  * says why and how the judge reads it); the bodies compared after it. Each /ping's lag is kept: a thread the machine
  * starved sends its /pings late, and a blocked loop's stall while none waits goes unseen (outside-probe.ts pingerLate).
  */
@@ -118,36 +118,22 @@ export async function oneWindow(socketPath: string, accounts: readonly number[],
       ended = performance.now();
     });
     rings.catch(() => {}); // awaited below; the pinger must not leave it unhandled meanwhile
-    // The pinger: a tick every tickMs from the window's start; a tick that finds no /ping waiting sends one. A /ping is
-    // due at the first tick after the last one's answer (the first at the window's start); how late it went is kept.
-    await new Promise<void>((resolve, reject) => {
-      let tickAt = started;
-      let due = started;
-      let waiting: Promise<void> | null = null;
-      const tick = () => {
-        const now = performance.now();
-        if (ended !== null) {
-          void (waiting ?? Promise.resolve()).then(resolve, reject);
-          return;
-        }
-        if (waiting === null) {
-          const sent = now;
-          pingLagsMs.push(Math.max(0, sent - due));
-          waiting = get(socketPath, pings, '/ping').then(() => {
-            const answered = performance.now();
-            pingWaitsMs.push(answered - sent);
-            pingAnswersMs.push(answered - started);
-            due = started + Math.ceil((answered - started) / tickMs) * tickMs;
-            waiting = null;
-          });
-          waiting.catch(reject);
-        }
-        // The next tick on the grid after now (ticks a starved thread missed are not made up).
-        tickAt += tickMs * Math.max(1, Math.ceil((now - tickAt) / tickMs));
-        setTimeout(tick, Math.max(0, tickAt - performance.now()));
-      };
-      tick();
-    });
+    // The pinger: one /ping at a time, each due when the last was answered but not before tickMs after the last was
+    // sent; one due at once goes from the answer's own callback (a running thread cannot be late), one due later
+    // waits for a timer, and how late that timer let it go is kept.
+    let due = started;
+    while (ended === null) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (ended !== null) break;
+      const sent = performance.now();
+      pingLagsMs.push(Math.max(0, sent - due));
+      await get(socketPath, pings, '/ping');
+      const answered = performance.now();
+      pingWaitsMs.push(answered - sent);
+      pingAnswersMs.push(answered - started);
+      due = Math.max(answered, sent + tickMs);
+    }
     const bodies = await rings;
     // After the window: the bodies to compare with, off this thread (deriveRing).
     const expectedRings = await Promise.all(accounts.map((account) => deriveRing(account)));

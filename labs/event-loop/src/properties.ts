@@ -10,7 +10,7 @@
 import { formatTime } from '@parallel-course/core';
 import { readEvidence } from '@parallel-course/harness';
 import type { ProbeReport, VariantName } from './protocol.ts';
-import { ALLOWED_KEYS, closedRings, OUTSIDE_RINGS, outsideVerdict, PROBE_BUDGET_MS, stalledShare, WINDOWS_TO_DECIDE, type OutsideProbe, type WindowReading } from './outside-probe.ts';
+import { ALLOWED_KEYS, closedRings, OUTSIDE_RINGS, outsideVerdict, PROBE_BUDGET_MS, stalledShare, BLOCKED_WINDOWS, type OutsideProbe, type WindowReading } from './outside-probe.ts';
 import { deriveRingSync, KEYS_PER_REQUEST } from './work.ts';
 
 /** Turns of the loop a ring must give: one between every two keys. */
@@ -34,8 +34,8 @@ const FIX: Record<'chunked' | 'threadpool' | 'pool', string> = {
 };
 
 /**
- * The judge's rule on what it saw from outside (outside-probe.ts outsideVerdict): WINDOWS_TO_DECIDE windows read alike,
- * each blocked when the /pings it sent while OUTSIDE_RINGS rings were derived one after another waited (beyond
+ * The judge's rule on what it saw from outside (outside-probe.ts outsideVerdict): BLOCKED_WINDOWS windows read
+ * blocked before one reads free, each blocked when the /pings it sent while OUTSIDE_RINGS rings were derived one after another waited (beyond
  * ALLOWED_KEYS keys' time each) for more than OUTSIDE_STALL_SHARE of it and rings went by with at most one answered
  * (looksBlocked); a window whose own pinger lagged (pingerLate) counts for neither side, and a probe left undecided
  * (the machine too busy to judge) fails.
@@ -49,7 +49,7 @@ export function judgeOutside(variant: 'chunked' | 'threadpool' | 'pool', outside
     return (
       `the harness could not judge whether the ${variant} handler lets /ping through: the machine was too busy. Of its ${readings.length} ` +
       `window${readings.length === 1 ? '' : 's'} from outside (${formatTime(PROBE_BUDGET_MS)} at most), ${counted('void')} had its own /pings sent late ` +
-      `(the harness's thread waited for a CPU), ${counted('blocked')} read blocked and ${counted('free')} free, where ${WINDOWS_TO_DECIDE} must agree. ` +
+      `(the harness's thread waited for a CPU) and ${counted('blocked')} read blocked, where one free window passes and ${BLOCKED_WINDOWS} blocked ones fail. ` +
       `Run it again with nothing else running (close other programs and runs); this is no verdict on your handler.`
     );
   }
