@@ -179,15 +179,9 @@ test("the judge's side (judgeProperty, in the harness's process): its own probe 
   const chunked = lab.cases(ctx(SOLUTION)).find((d) => d.variant === 'chunked');
   assert.ok(chunked?.judgeProperty);
   const ring = deriveRingSync(PROBE_ACCOUNT);
-  // The judge's own probe from outside: /pings answered within a key (free) or one held for the window (blocked).
-  // Four rings of 22.5 ms; a free loop answers a /ping every 3 ms, a blocked one holds each for its ring.
-  const rings = [0, 1, 2, 3].map((k) => ({ sent: 22.5 * k, answered: 22.5 * (k + 1) }));
-  const freeWindow: OutsideWindow = {
-    keyMs: 2.5, tickMs: 1.25, windowMs: 90, ringsMs: rings, wrongRings: [],
-    pingWaitsMs: Array.from({ length: 30 }, () => 3), pingAnswersMs: Array.from({ length: 30 }, (_, i) => 3 * (i + 1)), pingLagsMs: Array.from({ length: 30 }, () => 0.5),
-  };
-  // Beyond 2 keys (5 ms): 70 ms of a 90 ms window, over half of it, and every ring closed.
-  const heldWindow: OutsideWindow = { ...freeWindow, pingWaitsMs: [22.5, 22.5, 22.5, 22.5], pingAnswersMs: [22.6, 45.1, 67.6, 90.1], pingLagsMs: [0.5, 0.5, 0.5, 0.5] };
+  // The judge's own probe from outside: /pings answered within a key (free) or one held for each ring (blocked):
+  // beyond 2 keys (5 ms), 70 ms of a 90 ms window, over half of it, and every ring closed (handMadeWindow, below).
+  const [freeWindow, heldWindow] = [handMadeWindow('free'), handMadeWindow('held')];
   // Contention alone: /pings as slow, but answered during every ring.
   const slowWindow: OutsideWindow = { ...freeWindow, pingWaitsMs: Array.from({ length: 9 }, () => 20), pingAnswersMs: Array.from({ length: 9 }, (_, i) => 10 * (i + 1)), pingLagsMs: Array.from({ length: 9 }, () => 0.5) };
   const probe = (...windows: OutsideWindow[]): OutsideProbe => ({ windows });
