@@ -48,6 +48,8 @@ export class JudgeChannel {
   #watch: (watch: Watch | null) => void;
   #closed: Error | null = null;
   #reject: ((error: Error) => void) | null = null;
+  /** Called before each request is sent, its clock read or its watch started (a graded run continues the runner: runner-freeze.ts). */
+  onAsk: (() => void) | null = null;
 
   /** `send` posts a request; `watch` starts (or, with null, stops) the supervisor's timer for the call in flight. */
   constructor(send: (request: JudgeRequest) => void, watch: (watch: Watch | null) => void) {
@@ -70,6 +72,7 @@ export class JudgeChannel {
     if (this.#closed) return Promise.reject(this.#closed);
     // One request in flight at a time (a forged 'check-output' could otherwise start a second 'show' over the first).
     if (this.#pending) return Promise.reject(new RefusedAnswer(`a request ('${request.type}') while '${this.#pending.type}' #${this.#pending.seq} waits for its answer`, this.#pending.caseKey));
+    this.onAsk?.();
     const seq = ++this.#seq;
     return new Promise((resolve, reject) => {
       this.#reject = reject;

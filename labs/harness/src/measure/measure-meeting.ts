@@ -18,6 +18,7 @@ import { sampleLimitMs } from './sample-limits.ts';
 import { labOutputJudge, type OutputJudge } from './judge-outputs.ts';
 import type { CaseInfo, RunnerMessage, RunnerSide } from './run-protocol.ts';
 import { gradedKeys, runnerSideOf } from './run-cases.ts';
+import { RunnerFreezer } from './runner-freeze.ts';
 import type { SupervisedRun, SuperviseOptions } from './supervised-run.ts';
 
 /** One runner process at the meeting. */
@@ -42,6 +43,8 @@ export class MeasureMeeting {
   readonly judged = new Map<string, { samplesMs: number[]; sampleRounds: number[]; callsPerSample: number; sampleProcesses?: number[] }>();
   /** Called once every party's check is over, before the judge makes its inputs (the check's may be dropped then). */
   beforeMeasure: (() => void) | null = null;
+  /** Each stop-and-continue of the measure stage's runners, in ms (runner-freeze.ts); empty in a practice run. */
+  freezeMs: number[] = [];
   #expected: number;
   #parties: Party[] = [];
   #left = 0;
@@ -175,6 +178,11 @@ export class MeasureMeeting {
     const parties = [...this.#parties].sort((a, b) => sides.indexOf(a.name) - sides.indexOf(b.name) || a.fork - b.fork);
     // The CPU other processes took while each case's samples of a round were timed (competing-load.ts).
     let roundStart: CpuSnapshot | null = null;
+    // A graded run: every runner the judge is not asking is stopped (runner-freeze.ts), so idle learner code cannot
+    // load the machine while another runner's samples are timed.
+    const freezer = new RunnerFreezer(this.#expected > 1 ? parties.map((p) => p.pid) : []);
+    for (const party of parties) party.channel.onAsk = () => freezer.activate(party.pid);
+    freezer.start(parties[0]?.pid);
     const result = await judgeSamples(
       cases,
       run.lab.plan,
@@ -195,7 +203,11 @@ export class MeasureMeeting {
           run.competingCpus.set(round, { othersTicks: sum.othersTicks + load.othersTicks, seconds: sum.seconds + load.seconds });
         },
       },
-    );
+    ).finally(() => {
+      for (const party of parties) party.channel.onAsk = null;
+      freezer.end();
+      this.freezeMs = freezer.times;
+    });
     for (const [key, f] of result.failed) this.#failed(key, f.reason, f.stage, f.sample);
     for (const [key, s] of result.samples) this.judged.set(key, s);
     run.harnessOverheadMs = result.roundTripMs;

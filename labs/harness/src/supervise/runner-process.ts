@@ -10,6 +10,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bwrapCommand, sandboxEnv, type SandboxLimits } from './os-sandbox.ts';
 import type { RunJob } from '../measure/run-protocol.ts';
+import { continueRunner } from '../measure/runner-freeze.ts';
 
 const RUN_CHILD = fileURLToPath(new URL('../measure/run-child.ts', import.meta.url));
 
@@ -30,7 +31,10 @@ export interface RunnerProcess {
   stderrTail(): string;
 }
 
-/** Ends the runner's process group (the runner, or bwrap and with it its PID namespace, and all they started). */
+/**
+ * Ends the runner's process group (the runner, or bwrap and with it its PID namespace, and all they started), and
+ * continues what the judge had stopped of it (runner-freeze.ts): a stopped process acts on SIGTERM only once continued.
+ */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
@@ -38,6 +42,7 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: the group is already gone.
   }
+  continueRunner(child.pid);
 }
 
 /**
