@@ -143,6 +143,32 @@ test("learner threads that spin while the learner's runner is idle get no CPU wh
   assert.deepEqual(stoppedPids(), [], 'every runner continued after the measure stage');
 });
 
+test('a graded run interrupted (SIGTERM) while its runners are stopped ends every runner at once and leaves none stopped', { skip: process.platform !== 'linux' }, async (t) => {
+  const root = tempRoot('faults-root', 'harness-freeze-stop-', t);
+  writeFileSync(path.join(root, 'exercises', 'faulty', 'faulty.ts'), SPINNING);
+  // SIGTERM to this process (the supervisor runs here and handles it) the first time a runner is seen stopped.
+  let signalledAt: number | null = null;
+  const poll = setInterval(() => {
+    if (signalledAt === null && runnersUnder(root).some((r) => r.state === 'T')) {
+      signalledAt = performance.now();
+      process.kill(process.pid, 'SIGTERM');
+    }
+  }, 20);
+  let outcome;
+  try {
+    outcome = await runLab({ lab: 'faulty', impl: 'exercise', quick: true, outDir: path.join(root, 'results'), sampling: { warmupSamples: 2, rounds: 40, samplesPerRound: 3 }, silent: true, rootDir: root, grade: true, forks: 2 });
+  } finally {
+    clearInterval(poll);
+  }
+  assert.ok(signalledAt !== null, `the run was interrupted in its measure stage: ${outcome.summary}`);
+  assert.match(outcome.summary, /Interrupted \(SIGTERM\)/);
+  // The supervisor SIGKILLs what SIGTERM left after INTERRUPT_GRACE_MS (1.5 s): every runner had ended before.
+  const endedMs = performance.now() - signalledAt;
+  assert.deepEqual(stoppedPids(), []);
+  assert.deepEqual(runnersUnder(root), [], 'every runner ended with the run');
+  assert.ok(endedMs < 1500, `the runners took ${endedMs.toFixed(0)} ms to end`);
+});
+
 test('a stopped runner tree (a child that left its group too) is continued by the kill of its group, and never left stopped', { skip: process.platform !== 'linux' }, async () => {
   // A runner like the supervisor's: its own group, a child in a session of its own (setsid) that forks again.
   const script = `const { spawn } = require('node:child_process');
