@@ -43,8 +43,6 @@ export class MeasureMeeting {
   readonly judged = new Map<string, { samplesMs: number[]; sampleRounds: number[]; callsPerSample: number; sampleProcesses?: number[] }>();
   /** Called once every party's check is over, before the judge makes its inputs (the check's may be dropped then). */
   beforeMeasure: (() => void) | null = null;
-  /** Each stop-and-continue of the measure stage's runners, in ms (runner-freeze.ts); empty in a practice run. */
-  freezeMs: number[] = [];
   #expected: number;
   #parties: Party[] = [];
   #left = 0;
@@ -206,7 +204,6 @@ export class MeasureMeeting {
     ).finally(() => {
       for (const party of parties) party.channel.onAsk = null;
       freezer.end();
-      this.freezeMs = freezer.times;
     });
     for (const [key, f] of result.failed) this.#failed(key, f.reason, f.stage, f.sample);
     for (const [key, s] of result.samples) this.judged.set(key, s);

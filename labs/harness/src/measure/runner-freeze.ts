@@ -80,13 +80,12 @@ export function stoppedPids(): number[] {
 
 /**
  * The judge's switch between the runners of one measure stage: `activate(pid)` before any request to that runner
- * stops the runner asked last (every other is stopped already) and continues this one. `times` collects each switch's
- * cost in ms (stop and continue together).
+ * stops the runner asked last (every other is stopped already) and continues this one. Each switch's cost in ms
+ * (stop and continue together) is added to `freezeCost`.
  */
 export class RunnerFreezer {
   #roots: number[];
   #active: number | null = null;
-  readonly times: number[] = [];
 
   /** `roots`: the runners' pids (their process groups); with fewer than two, nothing is ever stopped. */
   constructor(roots: (number | undefined)[]) {
@@ -113,7 +112,6 @@ export class RunnerFreezer {
   }
 
   #took(ms: number): void {
-    this.times.push(ms);
     freezeCost.switches++;
     freezeCost.ms += ms;
   }
