@@ -9,7 +9,9 @@
  * within-process noise c, drift between rounds common to both sides (d_r = 1 or 1.55 with probability 1/2, as
  * coverage.test's). s = 0, 0.03, 0.06 (session 19 measured 0.057 for the log ratio of a pair, about 0.04 a side),
  * c = 0.02, 0.1, 0.3, F = 3, 5, 8; each trial draws K (rounds a process, 1 to 4) and m (samples a round, 2 to 4).
- * Plus one learner process 2.7 times slow for its whole life (seen once in four quiet runs).
+ * Plus one learner process 2.7 times slow for its whole life (seen once in four quiet runs), and two-valued samples:
+ * each sample, either side, 1.5 times slow with probability 0.3 (task-granularity's graded pool, session 20: one
+ * round's two samples 35.6 then 50.6 ms), not lognormal noise.
  *
  * Monte Carlo error: 1500 trials a configuration, one standard error 0.0056 at 0.95, so the 0.93 bar is 3.5 standard
  * errors below the nominal level (about 2 in 10 000 a configuration by chance). Seeded: the same table on every run.
@@ -42,6 +44,8 @@ interface Config {
   m?: number;
   /** One learner process this many times slow. */
   slowProcess?: number;
+  /** Each sample this many times slow with this probability, on either side (two-valued samples). */
+  spike?: { p: number; factor: number };
 }
 
 function makeTrial(config: Config, uniform: () => number, z: () => number): { solution: ProcessTaggedCase & { samplesMs: number[] }; learner: ProcessTaggedCase & { samplesMs: number[] } } {
@@ -58,7 +62,8 @@ function makeTrial(config: Config, uniform: () => number, z: () => number): { so
     const d = uniform() < 0.5 ? SLOW_ROUND : 1;
     for (let j = 0; j < m; j++) {
       for (const [target, speed] of [[solution, 60 * THETA * (a[p] as number)], [learner, 60 * (b[p] as number)]] as const) {
-        target.samplesMs.push(speed * d * Math.exp(config.c * z()));
+        const spike = config.spike && uniform() < config.spike.p ? config.spike.factor : 1;
+        target.samplesMs.push(speed * d * spike * Math.exp(config.c * z()));
         target.sampleRounds.push(r);
         target.sampleProcesses.push(p);
       }
@@ -158,6 +163,13 @@ test(`the t interval over pairs of processes covers >= ${BAR} on two-level data 
     lines.push(row(['  one process 2.7x', 0.03, 0.1, forks, '2 x 3', ...cell(slow)]));
     if (slow.covered / slow.trials < BAR) failures.push(`one process 2.7x slow, F=${forks}: ${slow.covered / slow.trials}`);
     if (slow.logWidth <= 2 * plain.logWidth) narrower.push(`F=${forks}`);
+  }
+  // Two-valued samples: the t interval needs each pair's log ratio roughly normal, not each sample.
+  for (const forks of [3, 5, 8]) {
+    const config = { s: 0.03, c: 0.1, forks, spike: { p: 0.3, factor: 1.5 } };
+    const result = tally([...trials(config, 8_000 + forks, TRIALS)].map(({ solution, learner }) => processRatioInterval(solution, learner).ci95));
+    lines.push(row(['  samples 1.5x, p 0.3', 0.03, 0.1, forks, '1-4 x 2-4', ...cell(result)]));
+    if (result.covered / result.trials < BAR) failures.push(`two-valued samples, F=${forks}: ${result.covered / result.trials}`);
   }
   // The candidates not chosen, where pairs are few and the process effect dominates: with one round a process the two
   // bootstraps are the same method; with two, the two-stage one counts the drift between a process's rounds as noise.

@@ -375,6 +375,37 @@ test("a graded pair measured in forks: each fork warmed up, round r taken in for
   assert.match(result.notes.find((n) => n.startsWith("A graded run's own processes")) ?? '', /the learner's graded cases' processes [\d.]+, [\d.]+, [\d.]+ ms, the solution's processes [\d.]+, [\d.]+, [\d.]+ ms.*3 fresh processes a side/);
 });
 
+test("a graded pair is measured side by side in each round, its samples ABBA, the side that goes first alternating by round (issue 42)", async () => {
+  // The lab's order puts the solution's copy last. Before, the rotation took each case's samples in turn, the pair
+  // apart: a a g g g b b s s s (each pair side after a case of its own, seconds apart in a real run).
+  const asked: string[] = [];
+  const runner = (name: string) => answeringRunner(100, (key) => void (key !== null && asked.push(`${name} ${key}`)));
+  const learner = runner('learner');
+  const graded = [runner('graded#0'), runner('graded#1')];
+  const solution = [runner('solution#0'), runner('solution#1')];
+  const plain = { sampleLimitMs: 10_000, baseline: false, trusted: true, inputKey: '' };
+  const pair = { ...plain, rewarm: true, pair: 'g', forks: 2 };
+  const cases = [{ ...plain, key: 'a', label: 'a' }, { ...pair, key: 'g', label: 'g', trusted: false }, { ...plain, key: 'b', label: 'b' }, { ...pair, key: 's', label: 's' }];
+  const route = {
+    channels: [learner, ...graded, ...solution],
+    of: (key: string, fork = 0) => (key === 'g' ? graded[fork]! : key === 's' ? solution[fork]! : learner),
+  };
+  await judgeSamples(cases, { warmupSamples: 1, rounds: 2, samplesPerRound: 2 }, route, ACCEPT_ALL);
+  const warmUps = ['learner a', 'graded#0 g', 'graded#1 g', 'learner b', 'solution#0 s', 'solution#1 s'];
+  assert.deepEqual(asked.slice(0, warmUps.length), warmUps);
+  // Each side's first sample of a round is the discarded one (rewarm), taken right before its measured ones.
+  assert.deepEqual(asked.slice(warmUps.length), [
+    // round 0 (fork 0): a, then the pair, the graded case first: rewarm g, g, rewarm s, s, s, g; then b
+    'learner a', 'learner a',
+    'graded#0 g', 'graded#0 g', 'solution#0 s', 'solution#0 s', 'solution#0 s', 'graded#0 g',
+    'learner b', 'learner b',
+    // round 1 (fork 1), rotated by one unit: the pair, the solution's copy first; b; a
+    'solution#1 s', 'solution#1 s', 'graded#1 g', 'graded#1 g', 'graded#1 g', 'solution#1 s',
+    'learner b', 'learner b',
+    'learner a', 'learner a',
+  ]);
+});
+
 test('a sample records the lab process time held within the round trip bound of the judge time (issue 42)', () => {
   // Honest: the runner's time lies between the judge's time less the round trip and the judge's time.
   assert.equal(recordedCallMs(0.17, 0.072, 0.12), 0.072);

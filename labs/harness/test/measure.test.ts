@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { measureCases, measureGroups, roundOrder, type MeasureTarget } from '../src/measure/measure.ts';
+import { measureCases, measureGroups, pairSampleOrder, roundOrder, roundUnits, type MeasureTarget } from '../src/measure/measure.ts';
 import { collectGarbage } from '../src/measure/heap.ts';
 
 describe('roundOrder', () => {
@@ -8,6 +8,37 @@ describe('roundOrder', () => {
     assert.deepEqual(roundOrder(3, 0), [0, 1, 2]);
     assert.deepEqual(roundOrder(3, 1), [1, 2, 0]);
     assert.deepEqual(roundOrder(3, 4), [1, 2, 0]);
+  });
+});
+
+describe('roundUnits', () => {
+  it("keeps a pair's cases side by side, where the first stands, and rotates the units by one each round", () => {
+    const pairs = [undefined, 'p', undefined, 'p'];
+    assert.deepEqual(roundUnits(pairs, 0), [[0], [1, 3], [2]]);
+    assert.deepEqual(roundUnits(pairs, 1), [[1, 3], [2], [0]]);
+    assert.deepEqual(roundUnits(pairs, 5), [[2], [0], [1, 3]]);
+  });
+  it('is the plain rotation where no case has a pair', () => {
+    assert.deepEqual(roundUnits([undefined, undefined, undefined], 1), roundOrder(3, 1).map((i) => [i]));
+  });
+  it('keeps two pairs apart', () => {
+    assert.deepEqual(roundUnits(['p', 'q', 'p', 'q'], 0), [[0, 2], [1, 3]]);
+  });
+});
+
+describe('pairSampleOrder', () => {
+  it('takes a round ABBA, the first side alternating by round', () => {
+    assert.deepEqual(pairSampleOrder(2, 0), [0, 1, 1, 0]);
+    assert.deepEqual(pairSampleOrder(2, 1), [1, 0, 0, 1]);
+    assert.deepEqual(pairSampleOrder(3, 2), [0, 1, 1, 0, 0, 1]);
+    assert.deepEqual(pairSampleOrder(1, 3), [1, 0]);
+  });
+  it("puts each side's samples of a round at the same mean position for an even count", () => {
+    for (const n of [2, 4, 6]) {
+      const order = pairSampleOrder(n, 0);
+      const mean = (side: number) => order.reduce<number>((sum, s, i) => sum + (s === side ? i : 0), 0) / n;
+      assert.equal(mean(0), mean(1), `n = ${n}`);
+    }
   });
 });
 

@@ -4,7 +4,8 @@
  * every sample with its own clock, from sending 'sample' to receiving the runner's 'sampled' (sample-server.ts).
  * - the round trip of that protocol is calibrated first with an empty task (the harness overhead per sample);
  * - a warm-up per case, its samples discarded (their outputs still checked), then rounds that interleave the cases
- *   in a rotating order (measure.ts roundOrder), group after group with a full garbage collection between groups;
+ *   in a rotating order, a graded pair's two cases side by side and their samples ABBA (measure.ts roundUnits,
+ *   pairSampleOrder), group after group with a full garbage collection between groups;
  * - from its own times of the warm-up the judge sets each case's calls per sample (sample-limits.ts): a fast case's
  *   sample is several calls back to back, each on its own input, timed as one and recorded per call (the sample's
  *   time / its calls), so the round trip is under 1% of the sample, as JMH's and Criterion.rs's iterations per
@@ -32,7 +33,7 @@ import { JudgeChannel, type Watch } from './judge-channel.ts';
 import { chargeAfterAnswer, CLOCK_TOLERANCE, clockNotes, recordedCallMs, upperTrip } from './judge-clock.ts';
 import type { JudgedCase, JudgedSamples } from './judged-case.ts';
 import type { OutputJudge } from './judge-outputs.ts';
-import { measureGroups, roundOrder } from './measure.ts';
+import { measureGroups, pairSampleOrder, roundUnits } from './measure.ts';
 import type { Activity } from './run-protocol.ts';
 import { checkSampleOutputs, largeOutputNote, type SampleChecking } from './sample-checks.ts';
 import { BETWEEN_LIMIT_MS, callsPerSample, type CallsPerSample, MIN_SAMPLE_LIMIT_MS, multiCallLimitMs, pairedCalls, PROBE_BELOW_TRIPS, PROBE_SAMPLES, SAMPLE_LIMIT_FACTOR } from './sample-limits.ts';
@@ -283,40 +284,78 @@ async function warmUp(run: SamplingRun, members: JudgedCase[]): Promise<void> {
 }
 
 /**
- * The measured rounds of one group's cases (run.cases indices `members`), numbered from `firstRound`: each round
- * takes plan.samplesPerRound samples of each case in a rotating order, after one discarded sample where the case
- * asks for it (rewarm). A case measured in several processes (forks) takes its group's round r in process
- * r mod forks: a graded case and the solution's copy of it have the same forks, so fork i of one meets fork i of the
- * other in the same rounds (drift still cancels within a round).
+ * Before a case's first sample of round `round`, in its process `fork`, one discarded sample where the case asks for
+ * it (rewarm); false when that sample failed the case.
  */
-async function measureRounds(run: SamplingRun, members: number[], firstRound: number): Promise<void> {
+async function rewarmFor(run: SamplingRun, c: JudgedCase, round: number, calls: number, fork: number): Promise<boolean> {
+  if (!c.rewarm) return true;
+  return (await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', run.plan.warmupSamples * forksOf(c) + round, calls, fork)) !== null;
+}
+
+/**
+ * `count` measured samples of `c` in round `round` (numbered from `firstRound` in the results), in its process
+ * r mod forks, recorded with their round and process; the hooks bracket them.
+ */
+async function roundSamples(run: SamplingRun, c: JudgedCase, round: number, firstRound: number, count: number): Promise<void> {
+  const t = run.taken.get(c.key)!;
+  const calls = run.chosen.get(c.key)?.calls ?? 1;
+  t.calls = calls;
+  const fork = round % forksOf(c);
+  run.hooks.beforeRound?.(firstRound + round, c.key, fork);
+  for (let j = 0; j < count && !run.failed.has(c.key); j++) {
+    const sample = await takeSample(run, c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length, calls, fork);
+    if (sample === null) break;
+    t.callMs.push(sample.callMs);
+    t.judgeMs.push(sample.judgeMs);
+    t.afterMs.push(sample.afterMs);
+    t.sampleRounds.push(firstRound + round);
+    t.sampleProcesses.push(fork);
+  }
+  run.hooks.afterRound?.(firstRound + round, c.key, fork);
+}
+
+/**
+ * One round of the cases of `unit` (measure.ts roundUnits): a case alone takes its samples back to back; a pair (a
+ * graded case and the solution's copy) takes them in ABBA order (measure.ts pairSampleOrder), each side's discarded
+ * sample (rewarm) right before its first sample of the round.
+ */
+async function unitRound(run: SamplingRun, unit: JudgedCase[], round: number, firstRound: number): Promise<void> {
   const { plan, hooks, failed, progress } = run;
-  for (let round = 0; round < plan.rounds; round++) {
-    for (const k of roundOrder(members.length, round)) {
-      const c = run.cases[members[k] as number] as JudgedCase;
-      progress.done++;
-      if (failed.has(c.key)) continue;
-      hooks.onProgress?.(progress.done - 1, progress.total, c.label, 'measure');
-      const t = run.taken.get(c.key)!;
-      const calls = run.chosen.get(c.key)?.calls ?? 1;
-      t.calls = calls;
-      const fork = round % forksOf(c);
-      if (c.rewarm && (await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', plan.warmupSamples * forksOf(c) + round, calls, fork)) === null) continue;
-      hooks.beforeRound?.(firstRound + round, c.key, fork);
-      for (let j = 0; j < plan.samplesPerRound && !failed.has(c.key); j++) {
-        const sample = await takeSample(run, c, { stage: 'measure', caseKey: c.key, round: firstRound + round }, 'measure', t.callMs.length, calls, fork);
-        if (sample === null) break;
-        t.callMs.push(sample.callMs);
-        t.judgeMs.push(sample.judgeMs);
-        t.afterMs.push(sample.afterMs);
-        t.sampleRounds.push(firstRound + round);
-        t.sampleProcesses.push(fork);
-      }
-      hooks.afterRound?.(firstRound + round, c.key, fork);
+  for (const c of unit) {
+    progress.done++;
+    if (!failed.has(c.key)) hooks.onProgress?.(progress.done - 1, progress.total, c.label, 'measure');
+  }
+  const sides = unit.length === 2 ? pairSampleOrder(plan.samplesPerRound, round).map((side) => unit[side] as JudgedCase) : unit.flatMap((c) => Array<JudgedCase>(plan.samplesPerRound).fill(c));
+  const rewarmed = new Set<string>();
+  for (let i = 0; i < sides.length; ) {
+    const c = sides[i] as JudgedCase;
+    let count = 1;
+    while (sides[i + count] === c) count++;
+    i += count;
+    if (failed.has(c.key)) continue;
+    if (!rewarmed.has(c.key)) {
+      rewarmed.add(c.key);
+      if (!(await rewarmFor(run, c, round, run.chosen.get(c.key)?.calls ?? 1, round % forksOf(c)))) continue;
     }
+    await roundSamples(run, c, round, firstRound, count);
   }
 }
 
+/**
+ * The measured rounds of one group's cases (run.cases indices `members`), numbered from `firstRound`: each round
+ * takes plan.samplesPerRound samples of each case, the cases in a rotating order with a pair's two cases side by side
+ * (measure.ts roundUnits, unitRound). A case measured in several processes (forks) takes its group's round r in
+ * process r mod forks: a graded case and the solution's copy of it have the same forks, so fork i of one meets fork i
+ * of the other in the same rounds (drift still cancels within a round).
+ */
+async function measureRounds(run: SamplingRun, members: number[], firstRound: number): Promise<void> {
+  const memberCases = members.map((i) => run.cases[i] as JudgedCase);
+  for (let round = 0; round < run.plan.rounds; round++) {
+    for (const unit of roundUnits(memberCases.map((c) => c.pair), round)) {
+      await unitRound(run, unit.map((k) => memberCases[k] as JudgedCase), round, firstRound);
+    }
+  }
+}
 
 /**
  * Measures `cases` through `channel` by `plan`, checking every output with `outputs` (judge-outputs.ts); a case that

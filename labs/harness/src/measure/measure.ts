@@ -121,6 +121,41 @@ export function roundOrder(caseCount: number, round: number): number[] {
   return Array.from({ length: caseCount }, (_, i) => (i + round) % caseCount);
 }
 
+/**
+ * The judge's order of a round (judge-sampler.ts): the cases of one pair (a graded case and the solution's copy of it,
+ * `pairs` equal) form one unit, where the first of them stands, and the units rotate by one each round (roundOrder).
+ * Why: rotating the cases one by one left the pair apart in every round, each after a case of its own (task-granularity:
+ * the learner's pool after a two-worker pool, the solution's after a small hand-off), seconds apart, and the solution
+ * graded against itself read 0.96 over twelve quiet runs with three intervals of twelve excluding 1 (issue 42).
+ */
+export function roundUnits(pairs: (string | undefined)[], round: number): number[][] {
+  const units: number[][] = [];
+  const unitOf = new Map<string, number[]>();
+  for (const [i, pair] of pairs.entries()) {
+    const unit = pair === undefined ? undefined : unitOf.get(pair);
+    if (unit) {
+      unit.push(i);
+      continue;
+    }
+    const fresh = [i];
+    units.push(fresh);
+    if (pair !== undefined) unitOf.set(pair, fresh);
+  }
+  return roundOrder(units.length, round).map((u) => units[u] as number[]);
+}
+
+/**
+ * The sides of a pair's samples in one round, ABBA: with 2 samples a round 0 1 1 0, with 3 0 1 1 0 0 1; side 0 first in
+ * even rounds, side 1 in odd ones (1 0 0 1). Each side's samples of a round then sit at the same mean time (drift
+ * within the round cancels, where taking one side's samples before the other's left it in the ratio), and each side
+ * follows the case before the pair in half the rounds.
+ */
+export function pairSampleOrder(samplesPerRound: number, round: number): (0 | 1)[] {
+  const first: 0 | 1 = round % 2 === 0 ? 0 : 1;
+  const second: 0 | 1 = first === 0 ? 1 : 0;
+  return Array.from({ length: samplesPerRound }, (_, j) => (j % 2 === 0 ? [first, second] : [second, first])).flat();
+}
+
 /** Indices of the targets by measure group, groups in order of first appearance. */
 export function measureGroups(groups: (string | undefined)[]): number[][] {
   const byGroup = new Map<string, number[]>();
