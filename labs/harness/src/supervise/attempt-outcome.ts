@@ -13,12 +13,15 @@ import type { Watch } from '../measure/judge-channel.ts';
 import type { SupervisedRun, SuperviseOptions } from '../measure/supervised-run.ts';
 import type { SandboxLimits } from './os-sandbox.ts';
 import { effectiveLimitMs, LIMIT_GRACE_MS } from './attempt-watchdog.ts';
+import { gradeForks } from '../measure/run-cases.ts';
 
 export type AttemptOutcome = { kind: 'finished' } | { kind: 'case-ended'; caseKey: string; label: string; variant: string };
 
 /** What the attempt saw by the time its runner exited. */
 export interface AttemptEnd {
   exit: { code: number | null; signal: NodeJS.Signals | null };
+  /** Its SIGKILL was most likely the kernel's out-of-memory killer's (oom-kills.ts). */
+  oomKilled: boolean;
   /** Ended by the supervisor because the other runner of the attempt ended a case. */
   stopped: boolean;
   /** The case whose message the protocol refused (attempt-messages.ts). */
@@ -82,10 +85,10 @@ export function attemptOutcome(end: AttemptEnd, record: AttemptRecord): AttemptO
   const last = end.overran === null && end.overMemory === null && (ended === null || ended.activity.stage === 'between') && end.side !== 'solution' ? lastLearnerCall(end.lastCalls, record) : null;
   if (last !== null) {
     const stage = last.activity.stage;
-    if (stage !== 'between') return caseEndedBy(last.activity.caseKey, stage, (info) => endedAfterCallReason(last, info, end), end, record);
+    if (stage !== 'between') return caseEndedBy(last.activity.caseKey, stage, (info) => endedAfterCallReason(last, info, end, record), end, record);
   }
   if (ended === null) {
-    run.fatal = { kind: 'internal', message: endedOutsideAnyCase(end, record.limits) };
+    run.fatal = { kind: 'internal', message: endedOutsideAnyCase(end, record) };
     return FINISHED;
   }
   const stage = ended.activity.stage;
@@ -127,12 +130,27 @@ function caseEnded(run: SupervisedRun, key: string): AttemptOutcome {
 
 
 /** The runner ended while no case was running: over the memory limit, or a crash. */
-function endedOutsideAnyCase(end: AttemptEnd, limits: SandboxLimits): string {
+function endedOutsideAnyCase(end: AttemptEnd, record: AttemptRecord): string {
+  const { limits } = record;
   if (end.overMemory !== null) {
     return `the lab process held ${formatGiB(end.overMemory)} of memory outside any case, over the run's limit of ${formatGiB(limits.memoryBytes)}, and was ended`;
   }
+  if (end.oomKilled) return `the lab process ended outside any case: ${outOfMemory(record)}`;
   const tail = end.stderrTail.trim().split('\n').filter((l) => l.trim() !== '').slice(-6).join(' / ');
   return `the lab process ended unexpectedly (${end.exit.signal ?? `exit code ${end.exit.code}`}) outside any case${tail ? `: ${tail}` : ''}`;
+}
+
+/**
+ * The kernel's out-of-memory killer ended the runner (oom-kills.ts): the machine ran out of memory before the run's
+ * own limit was reached. In a graded run the runners share the machine, so it says how many there were.
+ */
+export function outOfMemory({ job, limits }: Pick<AttemptRecord, 'job' | 'limits'>): string {
+  const forks = gradeForks(job);
+  const together = job.grade === true ? `, and this graded run had ${1 + 2 * forks} lab processes at once (the learner's, and ${forks} each of its graded cases' and the solution's), each allowed ${formatGiB(limits.memoryBytes)}` : ` before the run's limit of ${formatGiB(limits.memoryBytes)}`;
+  return (
+    `killed by the kernel's out-of-memory killer (SIGKILL; the machine's count of such kills, /proc/vmstat oom_kill, went up meanwhile): ` +
+    `the machine ran out of memory${together}. Close other programs and run again; does the code keep every result, or allocate per call?`
+  );
 }
 
 /** No case was running: code left behind by one (a timer, a callback) kept the process from answering. */
@@ -146,7 +164,8 @@ function endedBetweenSamples(ended: Watch, { job, run, options }: AttemptRecord)
 }
 
 /** Why the case that was running ended the runner: memory, CPU time, its time limit, or the process ended. */
-function caseEndReason(ended: Watch, info: CaseInfo | undefined, end: AttemptEnd, { options, limits }: AttemptRecord): string {
+function caseEndReason(ended: Watch, info: CaseInfo | undefined, end: AttemptEnd, record: AttemptRecord): string {
+  const { options, limits } = record;
   const where = info?.learnerFile ? ` Look at ${info.learnerFile}.` : '';
   const what = describeActivity(ended.activity, info);
   const { code, signal } = end.exit;
@@ -168,6 +187,7 @@ function caseEndReason(ended: Watch, info: CaseInfo | undefined, end: AttemptEnd
     );
   }
   const last = end.stderrTail.trim().split('\n').slice(-2).join(' / ');
+  if (end.oomKilled) return `the lab process ended while ${what}: ${outOfMemory(record)}${where}`;
   return (
     `the lab process ended while ${what} (${signal ? `killed by ${signal}` : `exit code ${code}`}): ` +
     `${signal ? 'a crash in native code?' : code === 0 ? 'does the code call process.exit()?' : 'an uncaught error, or process.exit()?'}` +
@@ -183,9 +203,10 @@ function lastLearnerCall(lastCalls: Watch[], { job, run }: AttemptRecord): Watch
 }
 
 /** Why the runner ended by itself after `last`, the case's last call, while none of its calls ran. */
-function endedAfterCallReason(last: Watch, info: CaseInfo | undefined, end: AttemptEnd): string {
+function endedAfterCallReason(last: Watch, info: CaseInfo | undefined, end: AttemptEnd, record: AttemptRecord): string {
   const where = info?.learnerFile ? ` Look at ${info.learnerFile}.` : '';
   const { code, signal } = end.exit;
+  if (end.oomKilled) return `the lab process ended after ${describeActivity(last.activity, info)}, while none of its calls was running: ${outOfMemory(record)}${where}`;
   const output = end.stderrTail.trim().split('\n').slice(-2).join(' / ');
   const why = signal
     ? 'a crash in native code it left running (a thread, a callback)?'

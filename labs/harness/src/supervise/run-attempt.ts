@@ -20,6 +20,7 @@ import { channelRead, killGroup, runnerExit, startRunner, type RunnerSandbox } f
 import { AttemptWatchdog } from './attempt-watchdog.ts';
 import { AttemptMessages, type AttemptSide } from './attempt-messages.ts';
 import { attemptOutcome, type AttemptOutcome } from './attempt-outcome.ts';
+import { killedForMemory, oomKillCount } from './oom-kills.ts';
 
 /** Runs one runner of an attempt (`side`) to its end: the run's record is filled in place, the outcome returned. */
 export function runAttempt(
@@ -32,6 +33,7 @@ export function runAttempt(
   side: AttemptSide,
   checks: CheckJudge,
 ): Promise<AttemptOutcome> {
+  const oomKillsAtStart = oomKillCount();
   const runner = startRunner(job, sandbox, options.forwardOutput === true, run.notes);
   const { child } = runner;
   started(child);
@@ -54,6 +56,7 @@ export function runAttempt(
       exited = true;
       watchdog.stop();
       const exit = runnerExit(code, signal, sandbox.wall !== null);
+      const oomKilled = killedForMemory(exit.signal, oomKillsAtStart, oomKillCount());
       killGroup(child, 'SIGKILL'); // anything the runner started and left behind
       // Node may report the exit before it has read the runner's last messages (its 'done', its last 'called'): the
       // outcome is decided once the channel is read to its end.
@@ -61,7 +64,7 @@ export function runAttempt(
         messages.ended();
         const { refused, done, measuringFinished } = messages;
         const { activity, lastCalls, overran, overMemory } = watchdog;
-        const end = { exit, side: side.name, stopped: side.stopped(), refused, done, measuringFinished, activity, lastCalls, overran, overMemory, stderrTail: runner.stderrTail() };
+        const end = { exit, oomKilled, side: side.name, stopped: side.stopped(), refused, done, measuringFinished, activity, lastCalls, overran, overMemory, stderrTail: runner.stderrTail() };
         const outcome = attemptOutcome(end, { job, run, entries, options, limits: sandbox.limits });
         // The case's check verdicts still on their way are written before the attempt ends.
         return messages.settled().then(() => settle(outcome));
