@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { parseResultsJson } from '@parallel-course/core';
 import { runLab } from '../src/run/run-lab.ts';
 import { killGroup } from '../src/supervise/runner-process.ts';
+import { AttemptWatchdog, MEMORY_POLL_MS } from '../src/supervise/attempt-watchdog.ts';
 import { continueAll, continueRunner, isStopped, stoppedPids, stopRunner } from '../src/measure/runner-freeze.ts';
 import { tempRoot } from './support/temp-root.ts';
 
@@ -205,5 +206,28 @@ console.log('up');`;
     continueAll();
     // The setsid'd pair is in a session of its own: the group's kill does not end it.
     for (const p of [...tree, pid]) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+  }
+});
+
+test("a stopped runner's memory is not polled (its scans fell inside another runner's samples); once continued, it is", { skip: process.platform !== 'linux' }, async () => {
+  // A runner that holds 64 MiB and idles, watched with a limit of 16 MiB: polled, it is ended at once.
+  const script = `globalThis.held = Buffer.alloc(64 * 1024 * 1024, 1); setInterval(() => {}, 1000); console.log('up');`;
+  const child = spawn(process.execPath, ['-e', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise((resolve) => child.stdout!.once('data', resolve));
+  const pid = child.pid!;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  assert.ok(stopRunner(pid));
+  const watchdog = new AttemptWatchdog(child, 16 * 1024 * 1024, undefined, () => false);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 3 * MEMORY_POLL_MS + 200));
+    assert.equal(watchdog.overMemory, null, 'stopped: not polled (before, the first poll ended it)');
+    assert.equal(child.exitCode ?? child.signalCode, null);
+    continueRunner(pid);
+    assert.equal(await Promise.race([exited.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still running'), 3 * MEMORY_POLL_MS + 1000))]), 'ended');
+    assert.ok((watchdog.overMemory ?? 0) > 16 * 1024 * 1024, `over the limit once polled: ${watchdog.overMemory}`);
+  } finally {
+    watchdog.stop();
+    continueAll();
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
   }
 });

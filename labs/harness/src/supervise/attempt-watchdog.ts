@@ -9,6 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { runProcesses } from '../measure/competing-load.ts';
+import { isStopped } from '../measure/runner-freeze.ts';
 import type { Watch } from '../measure/judge-channel.ts';
 import { killGroup } from './runner-process.ts';
 
@@ -129,6 +130,9 @@ export class AttemptWatchdog {
     let lastPoll = performance.now();
     const timer = setInterval(() => {
       if (child.pid === undefined || this.#overMemory !== null) return;
+      // A runner the judge stopped (runner-freeze.ts) cannot grow, and a graded run's 10 idle runners' scans (about
+      // 2 ms of this process's CPU each, 20 a second) fell inside the samples of the one being timed.
+      if (isStopped(child.pid)) return;
       if (inFlight() && performance.now() - lastPoll < MEMORY_POLL_DEFER_MS) return;
       lastPoll = performance.now();
       const processes = runProcesses(child.pid);
