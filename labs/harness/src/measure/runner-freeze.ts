@@ -8,9 +8,9 @@
  * (a sample, its outputs, 'between'); both sides alike, so the solution's idle forks are stopped too. A practice run
  * (one runner) is never stopped.
  * The watchdog is not fooled by it: it times only a request in flight, and a runner is continued before its request
- * is sent; the memory poll skips a stopped runner (attempt-watchdog.ts). Every kill of a runner's group continues what was stopped
- * of it (runner-process.ts killGroup: SIGTERM waits for SIGCONT, SIGKILL does not but a process outside the group
- * would stay stopped), and so does this process's exit.
+ * is sent; the memory poll skips a stopped runner (attempt-watchdog.ts). Every kill of a runner's group continues
+ * what was stopped of it (runner-process.ts killGroup: SIGTERM waits for SIGCONT, SIGKILL does not but a process
+ * outside the group would stay stopped), and so does this process's exit.
  * Input: the runners' root pids. Output: the processes stopped, by root; the time each stop and continue took.
  */
 import { runProcesses } from './competing-load.ts';

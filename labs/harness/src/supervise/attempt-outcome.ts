@@ -144,7 +144,7 @@ function endedOutsideAnyCase(end: AttemptEnd, record: AttemptRecord): string {
  * The kernel's out-of-memory killer ended the runner (oom-kills.ts): the machine ran out of memory before the run's
  * own limit was reached. In a graded run the runners share the machine, so it says how many there were.
  */
-export function outOfMemory({ job, limits }: Pick<AttemptRecord, 'job' | 'limits'>): string {
+function outOfMemory({ job, limits }: Pick<AttemptRecord, 'job' | 'limits'>): string {
   const forks = gradeForks(job);
   const together = job.grade === true ? `, and this graded run had ${1 + 2 * forks} lab processes at once (the learner's, and ${forks} each of its graded cases' and the solution's), each allowed ${formatGiB(limits.memoryBytes)}` : ` before the run's limit of ${formatGiB(limits.memoryBytes)}`;
   return (
