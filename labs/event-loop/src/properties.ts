@@ -10,7 +10,7 @@
 import { formatTime } from '@parallel-course/core';
 import { readEvidence } from '@parallel-course/harness';
 import type { ProbeReport, VariantName } from './protocol.ts';
-import { ALLOWED_KEYS, closedRings, OUTSIDE_RINGS, outsideVerdict, PROBE_BUDGET_MS, stalledShare, BLOCKED_WINDOWS, type OutsideProbe, type WindowReading } from './outside-probe.ts';
+import { ALLOWED_KEYS, BLOCKED_WINDOWS, closedRings, OUTSIDE_RINGS, outsideVerdict, PROBE_BUDGET_MS, stalledShare, type OutsideProbe, type WindowReading } from './outside-probe.ts';
 import { deriveRingSync, KEYS_PER_REQUEST } from './work.ts';
 
 /** Turns of the loop a ring must give: one between every two keys. */
@@ -35,9 +35,9 @@ const FIX: Record<'chunked' | 'threadpool' | 'pool', string> = {
 
 /**
  * The judge's rule on what it saw from outside (outside-probe.ts outsideVerdict): BLOCKED_WINDOWS windows read
- * blocked before one reads free, each blocked when the /pings it sent while OUTSIDE_RINGS rings were derived one after another waited (beyond
- * ALLOWED_KEYS keys' time each) for more than OUTSIDE_STALL_SHARE of it and rings went by with at most one answered
- * (looksBlocked); a window whose own pinger lagged (pingerLate) counts for neither side, and a probe left undecided
+ * blocked before one reads free, each blocked when the /pings it sent while OUTSIDE_RINGS rings were derived one after
+ * another waited (beyond ALLOWED_KEYS keys' time each) for more than OUTSIDE_STALL_SHARE of it and rings went by with
+ * at most one answered (looksBlocked); a window whose own pinger lagged (pingerLate) counts for neither side, and a probe left undecided
  * (the machine too busy to judge) fails.
  */
 export function judgeOutside(variant: 'chunked' | 'threadpool' | 'pool', outside: OutsideProbe): string | null {

@@ -284,12 +284,13 @@ async function warmUp(run: SamplingRun, members: JudgedCase[]): Promise<void> {
 }
 
 /**
- * Before a case's first sample of round `round`, in its process `fork`, one discarded sample where the case asks for
- * it (rewarm); false when that sample failed the case.
+ * Before a case's first sample of round `round`, in its process r mod forks, one discarded sample where the case asks
+ * for it (rewarm); false when that sample failed the case.
  */
-async function rewarmFor(run: SamplingRun, c: JudgedCase, round: number, calls: number, fork: number): Promise<boolean> {
+async function rewarmFor(run: SamplingRun, c: JudgedCase, round: number): Promise<boolean> {
   if (!c.rewarm) return true;
-  return (await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', run.plan.warmupSamples * forksOf(c) + round, calls, fork)) !== null;
+  const calls = run.chosen.get(c.key)?.calls ?? 1;
+  return (await takeSample(run, c, { stage: 'warm-up', caseKey: c.key }, 'warm-up', run.plan.warmupSamples * forksOf(c) + round, calls, round % forksOf(c))) !== null;
 }
 
 /**
@@ -335,7 +336,7 @@ async function unitRound(run: SamplingRun, unit: JudgedCase[], round: number, fi
     if (failed.has(c.key)) continue;
     if (!rewarmed.has(c.key)) {
       rewarmed.add(c.key);
-      if (!(await rewarmFor(run, c, round, run.chosen.get(c.key)?.calls ?? 1, round % forksOf(c)))) continue;
+      if (!(await rewarmFor(run, c, round))) continue;
     }
     await roundSamples(run, c, round, firstRound, count);
   }

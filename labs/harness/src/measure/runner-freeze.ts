@@ -11,7 +11,7 @@
  * is sent; the memory poll skips a stopped runner (attempt-watchdog.ts). Every kill of a runner's group continues
  * what was stopped of it (runner-process.ts killGroup: SIGTERM waits for SIGCONT, SIGKILL does not but a process
  * outside the group would stay stopped), and so does this process's exit.
- * Input: the runners' root pids. Output: the processes stopped, by root; the time each stop and continue took.
+ * Input: the runners' root pids. Output: the processes stopped, by root; the switches' time together (freezeCost).
  */
 import { runProcesses } from './competing-load.ts';
 
